@@ -1,0 +1,97 @@
+/*
+ * drive.h - the simulated SSD as the host sees it.
+ *
+ * A Drive is made from a validated DriveParams and an engine. The host side
+ * submits commands with drive_submit() at the engine's current time; the
+ * drive calls the completion callback when each finishes. All timing comes
+ * from the mechanisms inside (host link, controller, write buffer, flash
+ * scheduler, channels, dies); the drive never prints or reads files.
+ */
+#ifndef FTLSIM_DRIVE_H
+#define FTLSIM_DRIVE_H
+
+#include "models/drive_params.h"
+#include "sim/engine.h"
+
+typedef enum IoOp {
+    IO_READ = 0,
+    IO_WRITE = 1,
+    IO_TRIM = 2,
+    IO_FLUSH = 3,
+} IoOp;
+#define IO_OPS 4
+
+/* One host command, as workloads and trace readers produce it. */
+typedef struct HostIo {
+    SimTime time;    /* ns; arrival time for traces (0 for closed loop) */
+    uint64_t offset; /* bytes */
+    uint64_t length; /* bytes; 0 for FLUSH */
+    uint32_t dev;    /* device or volume number from a trace (0 otherwise) */
+    uint8_t op;      /* IoOp */
+} HostIo;
+
+const char *io_op_name(IoOp op);
+
+/* Why the NAND was written. */
+typedef enum NandCause {
+    CAUSE_HOST = 0,
+    CAUSE_GC = 1,
+    CAUSE_FOLD = 2,
+    CAUSE_MAP = 3,
+} NandCause;
+#define CAUSES 4
+
+/* Counters and gauges the reports read; all monotonic unless noted. */
+typedef struct DriveStats {
+    uint64_t host_bytes[IO_OPS]; /* accepted and completed, by op */
+    uint64_t host_ios[IO_OPS];
+    uint64_t nand_write_bytes[CAUSES];
+    uint64_t nand_read_bytes;
+    uint64_t nand_erases;
+    uint64_t gc_blocks;        /* blocks reclaimed by GC */
+    uint64_t fold_blocks;      /* SLC blocks emptied by folding */
+    uint64_t free_blocks;      /* gauge: erased blocks not allocated */
+    uint64_t pslc_used;        /* gauge: bytes of valid host data in SLC blocks */
+    uint64_t pslc_limit;       /* gauge: bytes the cache may hold now */
+    uint64_t pslc_limit_start; /* what the cache could hold when the run started */
+    uint64_t pslc_static;      /* bytes of the static part */
+    uint64_t pslc_first_exhausted; /* host bytes written when the cache first ran out (UINT64_MAX: never) */
+    uint64_t l2p_hits, l2p_misses, l2p_writebacks;
+    int phase;                 /* gauge: DrivePhase now */
+} DriveStats;
+
+/* What the drive is doing with host writes, for phase classification. */
+typedef enum DrivePhase {
+    PHASE_IDLE = 0,
+    PHASE_PSLC = 1,    /* host writes land in SLC blocks */
+    PHASE_FOLDING = 2, /* native writes with active folding */
+    PHASE_NATIVE = 3,  /* native writes, no folding */
+    PHASE_GC = 4,      /* host writes wait on GC */
+} DrivePhase;
+const char *drive_phase_name(DrivePhase p);
+
+typedef struct Drive Drive;
+
+/* Called when a command completes: tag is what drive_submit() was given. */
+typedef void (*DriveDoneFn)(void *ctx, uint64_t tag);
+
+/* Make a drive. p must have passed validation; the drive keeps a copy. */
+Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed);
+void drive_free(Drive *d);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)
+
+void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx);
+
+/* Submit a command now. length and offset must lie within the user
+ * capacity (callers check). At most drive_queue_limit() may be outstanding. */
+void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
+
+uint32_t drive_queue_limit(const Drive *d);
+uint64_t drive_capacity(const Drive *d); /* user bytes */
+const DriveParams *drive_params(const Drive *d);
+const DriveStats *drive_stats(const Drive *d);
+
+/* True when nothing host-visible is in flight (background work may run). */
+bool drive_quiescent(const Drive *d);
+
+#endif

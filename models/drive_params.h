@@ -1,0 +1,141 @@
+/*
+ * drive_params.h - the parameters of a simulated drive, as plain data.
+ *
+ * Filled and validated by the INI loader (sim/config.c) from one schema
+ * table; the models read it and never change it. Units are in the field
+ * comments: sizes in bytes, times in ns, rates in bytes or transfers per
+ * second, shares as fractions in [0, 1].
+ */
+#ifndef FTLSIM_DRIVE_PARAMS_H
+#define FTLSIM_DRIVE_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Cell modes; the value is the number of bits per cell. */
+typedef enum CellMode {
+    CELL_SLC = 1,
+    CELL_MLC = 2,
+    CELL_TLC = 3,
+    CELL_QLC = 4,
+} CellMode;
+#define CELL_MODES 5 /* index by CellMode; slot 0 unused */
+
+typedef enum HostIfKind {
+    HOSTIF_SATA = 0,
+    HOSTIF_NVME = 1,
+} HostIfKind;
+
+typedef enum L2pKind {
+    L2P_DRAM = 0, /* whole table in controller DRAM */
+    L2P_HMB = 1,  /* part of the table in a host memory buffer */
+    L2P_SRAM = 2, /* part of the table in on-controller SRAM */
+} L2pKind;
+
+typedef enum PslcRule {
+    PSLC_RULE_NONE = 0,       /* no dynamic part */
+    PSLC_RULE_CAPPED = 1,     /* up to dynamic_cap, bounded by free space */
+    PSLC_RULE_FREE_SHARE = 2, /* dynamic_share of the free space */
+} PslcRule;
+
+typedef enum FoldPolicy {
+    FOLD_FIRST = 0,   /* cache exhausted: fold while new data lands natively */
+    NATIVE_FIRST = 1, /* cache exhausted: write natively, fold when space runs out */
+} FoldPolicy;
+
+typedef enum GcPolicy {
+    GC_GREEDY = 0,
+    GC_COST_BENEFIT = 1,
+    GC_FIFO = 2,
+} GcPolicy;
+
+typedef enum TrimPolicy {
+    TRIM_IMMEDIATE = 0,
+    TRIM_DEFERRED = 1,
+} TrimPolicy;
+
+/* Timing of one cell mode. */
+typedef struct ModeTiming {
+    uint64_t t_read;  /* ns, tR of one page */
+    uint64_t t_prog;  /* ns, one program unit (one-shot: the whole wordline) */
+    uint64_t t_erase; /* ns, tBERS */
+    bool one_shot;    /* all pages of a wordline in one program */
+} ModeTiming;
+
+typedef struct DriveParams {
+    /* [drive] */
+    char name[64];
+    char notes[512];
+    uint64_t user_capacity; /* bytes the host sees */
+
+    /* [host] */
+    HostIfKind interface;
+    uint32_t pcie_gen;     /* 1..5, NVMe only */
+    uint32_t pcie_lanes;   /* 1, 2, 4, 8, 16; NVMe only */
+    uint32_t queue_depth;  /* commands outstanding per queue (SATA NCQ: 32) */
+    uint32_t queue_count;  /* NVMe I/O queues */
+    uint64_t cmd_cost;     /* ns of controller firmware work per command */
+    uint64_t page_cost;    /* ns of controller work per 4 KiB mapped unit written */
+    uint64_t write_buffer; /* bytes of write buffer in the controller */
+
+    /* [controller] */
+    uint32_t channels;
+    uint32_t ces_per_channel;
+    uint64_t channel_rate; /* transfers per second on the bus (MT/s * 1e6) */
+    uint32_t channel_width; /* bits per transfer */
+    uint64_t dram;          /* bytes of controller DRAM (0: DRAM-less) */
+    L2pKind l2p_kind;
+    uint64_t l2p_cache;     /* bytes of mapping cache for hmb / sram */
+
+    /* [nand] */
+    uint32_t dies_per_ce;
+    uint32_t planes;
+    uint32_t blocks_per_plane;
+    uint32_t pages_per_block; /* pages of the native mode (wordlines x bits) */
+    uint32_t page_size;       /* bytes */
+    CellMode native_mode;
+    bool erase_suspend;       /* host reads may suspend an erase */
+
+    /* [timing.slc] [timing.mlc] [timing.tlc] [timing.qlc]; index by CellMode */
+    ModeTiming timing[CELL_MODES];
+
+    /* [pslc] */
+    uint64_t pslc_static;     /* bytes of host data the static part holds */
+    PslcRule pslc_rule;
+    uint64_t pslc_dynamic_cap; /* bytes of host data, rule capped */
+    double pslc_dynamic_share; /* fraction of free space, rule free_share */
+    FoldPolicy fold_policy;
+    uint64_t fold_idle_delay;  /* ns of host idleness before idle folding starts */
+    double fold_high_watermark; /* fraction of the cache limit that starts folding early */
+
+    /* [gc] */
+    GcPolicy gc_policy;
+    uint32_t gc_soft_blocks; /* free blocks per die below which background GC runs */
+    uint32_t gc_hard_blocks; /* free blocks per die below which GC blocks host writes */
+
+    /* [trim] */
+    TrimPolicy trim_policy;
+    uint64_t trim_entry_cost; /* ns of controller work per mapped 4 KiB unit */
+} DriveParams;
+
+/* ---- Derived quantities (models/drive_params.c) ------------------------ */
+
+#define SLOT_SIZE 4096u /* bytes of one mapping unit */
+
+uint32_t drive_params_dies(const DriveParams *p);
+uint64_t drive_params_blocks(const DriveParams *p);     /* plane blocks */
+uint64_t drive_params_raw_capacity(const DriveParams *p); /* bytes, native mode */
+double drive_params_op(const DriveParams *p);           /* (raw - user) / user */
+/* Bytes one program of a die holds in mode m (planes x page x bits when one-shot). */
+uint64_t drive_params_program_unit(const DriveParams *p, CellMode m);
+/* Peak program bandwidth of one die in mode m, bytes/s (unit / tPROG). */
+double drive_params_die_write_bw(const DriveParams *p, CellMode m);
+/* Channel bus bandwidth, bytes/s. */
+double drive_params_channel_bw(const DriveParams *p);
+/* Host link bandwidth per direction, bytes/s of payload after encoding and framing. */
+double drive_params_link_bw(const DriveParams *p);
+/* Bytes of the full L2P table (4 bytes per 4 KiB of user capacity). */
+uint64_t drive_params_l2p_bytes(const DriveParams *p);
+const char *cell_mode_name(CellMode m);
+
+#endif

@@ -1,0 +1,26 @@
+# scripts/lib/deps.sh - install the Debian packages ftlsim needs, when missing.
+# Sourced by scripts/test, scripts/demo, scripts/bench and scripts/reproduce.
+
+FTLSIM_PACKAGES="cmake pkg-config gcc make libglib2.0-dev zlib1g-dev libcunit1-dev gnuplot-nox"
+
+ftlsim_install_deps() {
+    local missing=() pkg
+    for pkg in $FTLSIM_PACKAGES; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
+            missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null; then
+            sudo="sudo"
+        else
+            echo "ftlsim: missing packages: ${missing[*]}; install them as root" >&2
+            return 1
+        fi
+    fi
+    echo "ftlsim: installing ${missing[*]}" >&2
+    $sudo apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" >&2
+}
