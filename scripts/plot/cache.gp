@@ -1,0 +1,45 @@
+# cache.gp - the pSLC cache and background work against simulated time:
+# top, pSLC used and its current limit (GB) with free blocks on the second
+# axis; bottom, folding and GC traffic (MB/s).
+#
+#   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/cache.gp
+#
+# Variables (all optional): dir (default .), out (default dir/cache.png;
+# .svg gives SVG), fmt ('png' or 'svg'), series (default dir/series.csv).
+if (!exists("dir")) dir = '.'
+if (!exists("out")) out = dir.'/cache.png'
+if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
+if (!exists("series")) series = dir.'/series.csv'
+if (fmt eq 'svg') {
+    set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
+} else {
+    set terminal pngcairo size 1200,700 enhanced font 'sans,11'
+}
+set output out
+
+set datafile separator ','
+set datafile columnheaders
+set grid back lc rgb '#dddddd'
+set multiplot layout 2,1 title 'pSLC cache, free blocks and background work'
+
+set ylabel 'pSLC (GB)'
+set y2label 'Free blocks'
+set yrange [0:*]
+set y2range [0:*]
+set ytics nomirror
+set y2tics
+set format x ''
+set key top right opaque
+plot series using (column("t_s")):(column("pslc_used_bytes")/1e9) with lines lw 2 lc rgb '#2ca02c' title 'pSLC used', \
+     series using (column("t_s")):(column("pslc_limit_bytes")/1e9) with lines lw 2 dt 2 lc rgb '#2ca02c' title 'pSLC limit', \
+     series using (column("t_s")):(column("free_blocks")) axes x1y2 with lines lw 1.5 lc rgb '#7f7f7f' title 'free blocks'
+
+unset y2label
+unset y2tics
+set ytics mirror
+set format x '%g'
+set xlabel 'Simulated time (s)'
+set ylabel 'Background (MB/s)'
+plot series using (column("t_s")):(column("fold_MBps")) with lines lw 2 lc rgb '#ff7f0e' title 'fold MB/s', \
+     series using (column("t_s")):(column("gc_MBps")) with lines lw 2 lc rgb '#d62728' title 'GC MB/s'
+unset multiplot

@@ -1,0 +1,44 @@
+# latency_cdf.gp - read and write latency distributions (CDF) from the
+# histogram CSVs, latency in microseconds on a log axis.
+#
+#   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/latency_cdf.gp
+#
+# Variables (all optional): dir (default .), out (default dir/latency_cdf.png;
+# .svg gives SVG), fmt ('png' or 'svg'), have_read / have_write (0 when that
+# CSV is missing or has no rows).
+if (!exists("dir")) dir = '.'
+if (!exists("out")) out = dir.'/latency_cdf.png'
+if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
+if (!exists("have_read")) have_read = 1
+if (!exists("have_write")) have_write = 1
+if (fmt eq 'svg') {
+    set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
+} else {
+    set terminal pngcairo size 1200,700 enhanced font 'sans,11'
+}
+set output out
+
+set datafile separator ','
+set datafile columnheaders
+# A loop that runs zero times still opens its file: name one that exists.
+rfile = dir.'/latency_read.csv'
+wfile = dir.'/latency_write.csv'
+if (!have_read) rfile = wfile
+if (!have_write) wfile = rfile
+set title 'Latency distribution'
+set xlabel 'Latency (µs)'
+set ylabel 'Fraction of I/Os completed'
+set logscale x
+set format x '10^{%L}'
+set yrange [0:1.02]
+set ytics 0.1
+set grid back lc rgb '#dddddd'
+set grid mxtics
+set key bottom right opaque
+
+plot for [i=1:have_read] rfile \
+         using (column("bucket_high_ns")/1e3):(column("cumulative_fraction")) \
+         with steps lw 2 lc rgb '#2ca02c' title 'read', \
+     for [i=1:have_write] wfile \
+         using (column("bucket_high_ns")/1e3):(column("cumulative_fraction")) \
+         with steps lw 2 lc rgb '#1f3f7f' title 'write'

@@ -1,0 +1,35 @@
+# overlay.gp - several runs' write curves (MB/s against GB written) on one
+# figure, one line per results folder, the legend from the drive names.
+#
+#   gnuplot -e "n=2; dir1='results/a'; name1='Drive A'; dir2='results/b'; \
+#               name2='Drive B'; out='overlay.png'" scripts/plot/overlay.gp
+#
+# Variables: n (number of runs), dirI and nameI for I = 1..n (nameI optional:
+# the folder name is used), out (default overlay.png; .svg gives SVG), fmt.
+if (!exists("n")) n = 0
+if (!exists("out")) out = 'overlay.png'
+if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
+if (n < 1) { print "overlay.gp: set n and dir1..dirN"; exit gnuplot }
+do for [i=1:n] {
+    if (!exists('name'.i)) { eval sprintf("name%d = dir%d", i, i) }
+}
+if (fmt eq 'svg') {
+    set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
+} else {
+    set terminal pngcairo size 1200,700 enhanced font 'sans,11'
+}
+set output out
+
+set datafile separator ','
+set datafile columnheaders
+set title 'Sustained write'
+set xlabel 'Host data written (GB)'
+set ylabel 'Write throughput (MB/s)'
+set xrange [0:*]
+set yrange [0:*]
+set grid back lc rgb '#dddddd'
+set key top right opaque
+
+plot for [i=1:n] value('dir'.i).'/series.csv' \
+         using (column("host_written_GB")):(column("write_MBps")) \
+         with lines lw 2 lc i title value('name'.i) noenhanced

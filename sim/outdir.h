@@ -1,0 +1,58 @@
+/*
+ * outdir.h - the results folder, written atomically.
+ *
+ * Every file goes to a temporary DIR/.NAME.tmp and is renamed to DIR/NAME
+ * only by outdir_commit(), so an interrupted run never leaves a file under a
+ * final name that is half written. See docs/outputs.md for what --force
+ * removes.
+ */
+#ifndef FTLSIM_OUTDIR_H
+#define FTLSIM_OUTDIR_H
+
+#include <glib.h>
+#include <stdio.h>
+
+typedef struct OutDir OutDir;
+
+/* The manifest a committed folder holds: the names the run wrote, one a line. */
+#define OUTDIR_MANIFEST ".ftlsim-files"
+
+/* Open (and create, with its parents) the results folder path. An existing
+ * non-empty folder is refused unless force; with force, the files an earlier
+ * ftlsim run left there (those in its manifest, the names ftlsim writes, and
+ * stale temporaries) are removed at once; other files are left alone.
+ * Returns an owned OutDir, or NULL with error set. */
+OutDir *outdir_open(const char *path, gboolean force, GError **error);
+
+/* Aborts (removes the temporaries) if not committed; accepts NULL. */
+void outdir_free(OutDir *od);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(OutDir, outdir_free)
+
+/* Open DIR/.NAME.tmp for writing. name is a plain file name (no '/', not
+ * starting with '.'), written once per OutDir. The stream stays owned by od:
+ * give it back through outdir_close_file(). */
+FILE *outdir_create(OutDir *od, const char *name, GError **error);
+
+/* fflush + fsync + fclose a stream from outdir_create(), checking every
+ * step (and earlier write errors). On failure the temporary is removed and
+ * outdir_commit() will refuse. */
+gboolean outdir_close_file(OutDir *od, FILE *f, GError **error);
+
+/* outdir_create + write text + outdir_close_file. */
+gboolean outdir_write_text(OutDir *od, const char *name, const char *text, GError **error);
+
+/* Rename every .NAME.tmp to NAME, then write the manifest. Refuses when a
+ * file is still open or failed. Only after this do the results look whole. */
+gboolean outdir_commit(OutDir *od, GError **error);
+
+/* Close streams still open, remove the temporaries, and remove the folder if
+ * this OutDir created it and it is now empty. Harmless after commit. */
+void outdir_abort(OutDir *od);
+
+/* The folder (owned by od). */
+const char *outdir_path(const OutDir *od);
+
+/* DIR/NAME, the final path of a file; g_free it. */
+char *outdir_file_path(const OutDir *od, const char *name);
+
+#endif

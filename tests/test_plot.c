@@ -1,0 +1,290 @@
+/* test_plot.c - figures: the gnuplot scripts run on the fixture results
+ * folders (tests/data/results_fixture/), PNG and SVG output, skipped inputs,
+ * overlay with drive names, gnuplot errors, no gnuplot on PATH, and the live
+ * PNG without a display. Tests needing gnuplot pass with a notice when it is
+ * missing. */
+#include "sim/plot.h"
+#include "tests/cutest.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#define FIXTURE_TLC CUTEST_SRC("tests/data/results_fixture/tlc_1tb")
+#define FIXTURE_QLC CUTEST_SRC("tests/data/results_fixture/qlc_2tb")
+#define SCRIPT_DIR CUTEST_SRC("scripts/plot")
+
+static gboolean need_gnuplot(void)
+{
+    if (plot_available())
+        return TRUE;
+    fprintf(stderr, "notice: gnuplot not on PATH, figure test skipped (%s)\n", plot_install_hint());
+    CU_PASS("gnuplot missing");
+    return FALSE;
+}
+
+static void rm_tree(const char *path)
+{
+    GDir *d = g_dir_open(path, 0, NULL);
+    if (d) {
+        const char *n;
+        while ((n = g_dir_read_name(d))) {
+            g_autofree char *p = g_build_filename(path, n, NULL);
+            if (g_file_test(p, G_FILE_TEST_IS_DIR))
+                rm_tree(p);
+            else
+                g_unlink(p);
+        }
+        g_dir_close(d);
+    }
+    g_rmdir(path);
+}
+
+/* A scratch copy of a fixture folder (figures are written next to the data). */
+static char *copy_fixture(const char *src)
+{
+    char *dst = g_dir_make_tmp("plot-XXXXXX", NULL);
+    g_autoptr(GDir) d = g_dir_open(src, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL(d);
+    const char *n;
+    while (d && (n = g_dir_read_name(d))) {
+        g_autofree char *from = g_build_filename(src, n, NULL);
+        g_autofree char *to = g_build_filename(dst, n, NULL);
+        g_autofree char *text = NULL;
+        gsize len = 0;
+        CU_ASSERT_TRUE(g_file_get_contents(from, &text, &len, NULL));
+        CU_ASSERT_TRUE(g_file_set_contents(to, text, (gssize)len, NULL));
+    }
+    return dst;
+}
+
+/* The file is a PNG (signature) larger than 10 KB. */
+static void assert_png(const char *dir, const char *name)
+{
+    g_autofree char *p = g_build_filename(dir, name, NULL);
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    gboolean ok = g_file_get_contents(p, &data, &len, NULL);
+    if (!ok)
+        fprintf(stderr, "%s: missing\n", p);
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT(len > 10 * 1024);
+    CU_ASSERT(ok && len >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0);
+}
+
+static gboolean exists_in(const char *dir, const char *name)
+{
+    g_autofree char *p = g_build_filename(dir, name, NULL);
+    return g_file_test(p, G_FILE_TEST_EXISTS);
+}
+
+/* No temporary (.NAME.tmp) is left in dir. */
+static void assert_no_temporaries(const char *dir)
+{
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    const char *n;
+    while (d && (n = g_dir_read_name(d))) {
+        if (n[0] == '.')
+            fprintf(stderr, "%s/%s: left behind\n", dir, n);
+        CU_ASSERT(n[0] != '.');
+    }
+}
+
+static void test_results_png(void)
+{
+    if (!need_gnuplot())
+        return;
+    g_autofree char *dir = copy_fixture(FIXTURE_TLC);
+    g_autoptr(GError) err = NULL;
+    gboolean ok = plot_results(dir, SCRIPT_DIR, PLOT_PNG, &err);
+    if (err)
+        fprintf(stderr, "%s\n", err->message);
+    CU_ASSERT_TRUE(ok);
+    assert_png(dir, "write_curve.png");
+    assert_png(dir, "throughput.png");
+    assert_png(dir, "cache.png");
+    assert_png(dir, "latency_cdf.png");
+    assert_no_temporaries(dir);
+    rm_tree(dir);
+}
+
+/* SVG; a figure whose input is missing is skipped, the others still made. */
+static void test_results_svg_and_skips(void)
+{
+    if (!need_gnuplot())
+        return;
+    g_autofree char *dir = copy_fixture(FIXTURE_QLC); /* latency_read.csv has no rows */
+    g_autofree char *phases = g_build_filename(dir, "phases.csv", NULL);
+    g_unlink(phases);
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE(plot_results(dir, SCRIPT_DIR, PLOT_SVG, &err));
+    static const char *const figs[] = {"write_curve.svg", "throughput.svg", "cache.svg",
+                                       "latency_cdf.svg"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(figs); i++) {
+        g_autofree char *p = g_build_filename(dir, figs[i], NULL);
+        g_autofree char *text = NULL;
+        CU_ASSERT_TRUE(g_file_get_contents(p, &text, NULL, NULL));
+        CU_ASSERT(text && g_str_has_prefix(text, "<?xml") && strstr(text, "</svg>"));
+    }
+    CU_ASSERT_FALSE(exists_in(dir, "write_curve.png"));
+    assert_no_temporaries(dir);
+
+    /* No series and no latencies: nothing to draw, not an error. */
+    g_autofree char *series = g_build_filename(dir, "series.csv", NULL);
+    g_autofree char *lw = g_build_filename(dir, "latency_write.csv", NULL);
+    g_unlink(series);
+    g_unlink(lw);
+    CU_ASSERT_TRUE(plot_results(dir, SCRIPT_DIR, PLOT_PNG, &err));
+    CU_ASSERT_FALSE(exists_in(dir, "write_curve.png"));
+    CU_ASSERT_FALSE(exists_in(dir, "latency_cdf.png"));
+    rm_tree(dir);
+}
+
+static void test_drive_names(void)
+{
+    g_autofree char *a = plot_drive_name(FIXTURE_TLC);
+    g_autofree char *b = plot_drive_name(FIXTURE_QLC);
+    CU_ASSERT_STRING_EQUAL(a, "Fixture TLC 1TB");
+    CU_ASSERT_STRING_EQUAL(b, "Fixture QLC 2TB \"SATA\"");
+    g_autofree char *c = plot_drive_name("/some/results/run7/");
+    CU_ASSERT_STRING_EQUAL(c, "run7");
+}
+
+static void test_overlay(void)
+{
+    if (!need_gnuplot())
+        return;
+    g_autofree char *tmp = g_dir_make_tmp("plot-XXXXXX", NULL);
+    g_autofree char *out = g_build_filename(tmp, "overlay.png", NULL);
+    const char *dirs[] = {FIXTURE_TLC, FIXTURE_QLC, NULL};
+    g_autoptr(GError) err = NULL;
+    gboolean ok = plot_overlay(dirs, out, SCRIPT_DIR, PLOT_PNG, &err);
+    if (err)
+        fprintf(stderr, "%s\n", err->message);
+    CU_ASSERT_TRUE(ok);
+    assert_png(tmp, "overlay.png");
+    assert_no_temporaries(tmp);
+
+    const char *bad[] = {FIXTURE_TLC, tmp, NULL};
+    g_autofree char *out2 = g_build_filename(tmp, "overlay2.png", NULL);
+    CU_ASSERT_FALSE(plot_overlay(bad, out2, SCRIPT_DIR, PLOT_PNG, &err));
+    g_autofree char *expect = g_strdup_printf(
+        "%s/series.csv: missing or empty; expected a results folder with a time series", tmp);
+    CU_ASSERT_STRING_EQUAL(err ? err->message : "", expect);
+    CU_ASSERT_FALSE(exists_in(tmp, "overlay2.png"));
+    rm_tree(tmp);
+}
+
+/* A script error comes back with gnuplot's own error line; nothing is left. */
+static void test_gnuplot_error(void)
+{
+    if (!need_gnuplot())
+        return;
+    g_autofree char *dir = copy_fixture(FIXTURE_TLC);
+    g_autofree char *scripts = g_dir_make_tmp("plot-XXXXXX", NULL);
+    g_autofree char *gp = g_build_filename(scripts, "write_curve.gp", NULL);
+    CU_ASSERT_TRUE(g_file_set_contents(
+        gp, "set terminal pngcairo\nset output out\nplot no_such_var\n", -1, NULL));
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_FALSE(plot_results(dir, scripts, PLOT_PNG, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, PLOT_ERROR, PLOT_ERROR_GNUPLOT));
+    g_autofree char *expect = g_strdup_printf(
+        "gnuplot %s failed: \"%s\" line 3: undefined variable: no_such_var", gp, gp);
+    CU_ASSERT_STRING_EQUAL(err ? err->message : "", expect);
+    CU_ASSERT_FALSE(exists_in(dir, "write_curve.png"));
+    assert_no_temporaries(dir);
+
+    /* The other scripts are missing from this folder. */
+    g_unlink(gp);
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(plot_results(dir, scripts, PLOT_PNG, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, PLOT_ERROR, PLOT_ERROR_SCRIPT));
+    g_autofree char *expect2 = g_strdup_printf("%s: not found; expected the gnuplot scripts of "
+                                               "ftlsim in %s (scripts/plot or share/ftlsim/plot)",
+                                               gp, scripts);
+    CU_ASSERT_STRING_EQUAL(err ? err->message : "", expect2);
+    rm_tree(scripts);
+    rm_tree(dir);
+}
+
+static void test_no_gnuplot(void)
+{
+    g_autofree char *old_path = g_strdup(g_getenv("PATH"));
+    g_setenv("PATH", "", TRUE);
+    gboolean avail = plot_available();
+    g_autoptr(GError) err = NULL;
+    gboolean ok = plot_results(FIXTURE_TLC, SCRIPT_DIR, PLOT_PNG, &err);
+    g_autoptr(GError) err2 = NULL;
+    const char *dirs[] = {FIXTURE_TLC, NULL};
+    gboolean ok2 = plot_overlay(dirs, "/nonexistent/overlay.png", SCRIPT_DIR, PLOT_PNG, &err2);
+    g_autoptr(GError) err3 = NULL;
+    PlotLive *pl = plot_live_start(FIXTURE_TLC, SCRIPT_DIR, &err3);
+    if (old_path)
+        g_setenv("PATH", old_path, TRUE);
+    else
+        g_unsetenv("PATH");
+    CU_ASSERT_FALSE(avail);
+    CU_ASSERT_FALSE(ok);
+    CU_ASSERT_TRUE(g_error_matches(err, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT));
+    CU_ASSERT_STRING_EQUAL(err ? err->message : "",
+                           "figures need gnuplot: apt-get install gnuplot-nox");
+    CU_ASSERT_FALSE(ok2);
+    CU_ASSERT_TRUE(g_error_matches(err2, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT));
+    CU_ASSERT_PTR_NULL(pl);
+    CU_ASSERT_TRUE(g_error_matches(err3, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT));
+    CU_ASSERT_FALSE(exists_in(FIXTURE_TLC, "write_curve.png"));
+}
+
+/* Without a display: write_curve.live.png from series.live.csv, at most once
+ * per interval, and once more at stop. */
+static void test_live_png(void)
+{
+    if (!need_gnuplot())
+        return;
+    g_autofree char *old_display = g_strdup(g_getenv("DISPLAY"));
+    g_unsetenv("DISPLAY");
+    g_autofree char *dir = g_dir_make_tmp("plot-XXXXXX", NULL);
+    g_autoptr(GError) err = NULL;
+    PlotLive *pl = plot_live_start(dir, SCRIPT_DIR, &err);
+    CU_ASSERT_PTR_NOT_NULL(pl);
+    plot_live_update(pl); /* no series yet: nothing drawn */
+    CU_ASSERT_FALSE(exists_in(dir, "write_curve.live.png"));
+    g_autofree char *src = g_build_filename(FIXTURE_TLC, "series.csv", NULL);
+    g_autofree char *dst = g_build_filename(dir, "series.live.csv", NULL);
+    g_autofree char *text = NULL;
+    CU_ASSERT_TRUE(g_file_get_contents(src, &text, NULL, NULL));
+    CU_ASSERT_TRUE(g_file_set_contents(dst, text, -1, NULL));
+    plot_live_update(pl); /* within the interval of the last attempt: skipped */
+    CU_ASSERT_FALSE(exists_in(dir, "write_curve.live.png"));
+    plot_live_stop(pl); /* the last frame is always drawn */
+    assert_png(dir, "write_curve.live.png");
+
+    g_autofree char *png = g_build_filename(dir, "write_curve.live.png", NULL);
+    g_unlink(png);
+    pl = plot_live_start(dir, SCRIPT_DIR, &err);
+    plot_live_update(pl); /* first update draws */
+    assert_png(dir, "write_curve.live.png");
+    g_unlink(png);
+    plot_live_update(pl); /* too soon */
+    CU_ASSERT_FALSE(exists_in(dir, "write_curve.live.png"));
+    plot_live_stop(pl);
+    plot_live_stop(NULL);
+    assert_no_temporaries(dir);
+    if (old_display)
+        g_setenv("DISPLAY", old_display, TRUE);
+    rm_tree(dir);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"results folder to PNG", test_results_png},
+        {"SVG and skipped inputs", test_results_svg_and_skips},
+        {"drive names", test_drive_names},
+        {"overlay of two runs", test_overlay},
+        {"gnuplot error reported", test_gnuplot_error},
+        {"no gnuplot on PATH", test_no_gnuplot},
+        {"live PNG without display", test_live_png},
+        CU_TEST_INFO_NULL,
+    };
+    return cutest_run("plot", tests);
+}
