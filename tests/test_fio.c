@@ -1,0 +1,330 @@
+/* test_fio.c - the fio job language: units, job files (global sections,
+ * includes), the inline spec, named workload expansions and every error
+ * message, compared field by field and word for word. */
+#include "sim/workload.h"
+#include "tests/cutest.h"
+
+#include <string.h>
+
+#define KiB 1024ull
+#define MiB (1024ull * KiB)
+#define GiB (1024ull * MiB)
+
+static void expect_error(GError *err, const char *msg)
+{
+    CU_ASSERT_PTR_NOT_NULL(err);
+    if (!err)
+        return;
+    if (strcmp(err->message, msg) != 0)
+        fprintf(stderr, "got:      %s\nexpected: %s\n", err->message, msg);
+    CU_ASSERT_STRING_EQUAL(err->message, msg);
+}
+
+static void test_bytes(void)
+{
+    static const struct {
+        const char *text;
+        uint32_t base;
+        uint64_t want;
+    } cases[] = {
+        {"4096", 1024, 4096},         {"4k", 1024, 4096},         {"4K", 1024, 4096},
+        {"4kb", 1024, 4096},          {"4KB", 1024, 4096},        {"4kib", 1024, 4000},
+        {"4KiB", 1024, 4000},         {"4ki", 1024, 4000},        {"1m", 1024, MiB},
+        {"1g", 1024, GiB},            {"2t", 1024, 2048 * GiB},   {"1p", 1024, 1024 * 1024 * GiB},
+        {"0x1000", 1024, 4096},       {"1.5k", 1024, 1536},       {"512b", 1024, 512},
+        {"4k", 1000, 4000},           {"4kib", 1000, 4096},       {"1m", 1000, 1000000},
+        {"1gib", 1000, GiB},          {"0", 1024, 0},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        uint64_t v = 0;
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_TRUE(workload_parse_bytes(cases[i].text, cases[i].base, &v, &err));
+        CUTEST_EQ(v, cases[i].want);
+    }
+    static const char *const bad[] = {"4q", "", "k", "4kk", "-1", "99999999999p"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(bad); i++) {
+        uint64_t v = 0;
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_FALSE(workload_parse_bytes(bad[i], 1024, &v, &err));
+        g_autofree char *msg = g_strdup_printf(
+            "found \"%s\", expected a size such as 4096, 4k, 1m or 2g", bad[i]);
+        expect_error(err, msg);
+    }
+}
+
+static void test_time(void)
+{
+    static const struct {
+        const char *text;
+        SimTime bare, want;
+    } cases[] = {
+        {"60", SIM_SEC, 60 * SIM_SEC},   {"500ms", SIM_SEC, 500 * SIM_MS},
+        {"2m", SIM_SEC, 120 * SIM_SEC},  {"1h", SIM_SEC, 3600 * SIM_SEC},
+        {"10us", SIM_SEC, 10 * SIM_US},  {"1.5s", SIM_SEC, 1500 * SIM_MS},
+        {"100", SIM_US, 100 * SIM_US},   {"1d", SIM_SEC, 86400 * SIM_SEC},
+        {"250ns", SIM_SEC, 250},         {"3msec", SIM_US, 3 * SIM_MS},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        SimTime v = 0;
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_TRUE(workload_parse_time(cases[i].text, cases[i].bare, &v, &err));
+        CUTEST_EQ(v, cases[i].want);
+    }
+    SimTime v;
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_FALSE(workload_parse_time("5x", SIM_SEC, &v, &err));
+    expect_error(err, "found \"5x\", expected a duration such as 500ms, 60s or 2m");
+}
+
+static void test_jobfile(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(Workload) w = workload_from_jobfile("tests/data/jobs/basic.fio", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CUTEST_EQ(workload_job_count(w), 2);
+    const WorkloadJobSpec *a = workload_job_spec(w, 0), *b = workload_job_spec(w, 1);
+    CU_ASSERT_STRING_EQUAL(a->name, "seqwrite");
+    CUTEST_EQ(a->rw, WL_RW_WRITE);
+    CUTEST_EQ(a->bs[IO_READ], 128 * KiB);
+    CUTEST_EQ(a->bs[IO_WRITE], 128 * KiB);
+    CUTEST_EQ(a->iodepth, 32);
+    CUTEST_EQ(a->numjobs, 2);
+    CUTEST_NEAR(a->size_pct, 50.0, 1e-12);
+    CU_ASSERT_FALSE(a->stonewall);
+    CU_ASSERT_STRING_EQUAL(b->name, "randmix");
+    CU_ASSERT_TRUE(b->stonewall);
+    CUTEST_EQ(b->rw, WL_RW_RANDRW);
+    CUTEST_EQ(b->rwmixread, 70);
+    CUTEST_EQ(b->bs[IO_READ], 4 * KiB);
+    CUTEST_EQ(b->bs[IO_WRITE], 64 * KiB);
+    CUTEST_EQ(b->bs[IO_TRIM], 64 * KiB); /* the last value carries on */
+    CUTEST_EQ(b->n_bssplit, 3);
+    CUTEST_EQ(b->bssplit[2].bs, MiB);
+    CUTEST_EQ(b->bssplit[2].pct, 10);
+    CUTEST_NEAR(b->size_pct, 50.0, 1e-12); /* from [global] */
+    CUTEST_EQ(b->offset, GiB);
+    CUTEST_EQ(b->io_size, 10 * GiB);
+    CUTEST_EQ(b->runtime_ns, 120 * SIM_SEC);
+    CU_ASSERT_TRUE(b->time_based);
+    CUTEST_EQ(b->ramp_ns, 500 * SIM_MS);
+    CUTEST_EQ(b->thinktime_ns, 250 * SIM_US);
+    CUTEST_EQ(b->startdelay_ns, 3 * SIM_SEC);
+    CUTEST_EQ(b->rate[IO_READ], 100 * MiB);
+    CUTEST_EQ(b->rate[IO_WRITE], 50 * MiB);
+    CUTEST_EQ(b->rate[IO_TRIM], 50 * MiB);
+    CUTEST_EQ(b->rate_iops[IO_READ], 0);
+    CUTEST_EQ(b->rate_iops[IO_WRITE], 2000);
+    CUTEST_EQ(b->dist, WL_DIST_ZIPF);
+    CUTEST_NEAR(b->dist_param, 1.2, 1e-12);
+    CU_ASSERT_TRUE(b->norandommap);
+    CU_ASSERT_TRUE(b->has_randseed);
+    CUTEST_EQ(b->randseed, 42);
+    CUTEST_EQ(b->fsync, 8);
+    CU_ASSERT_STRING_EQUAL(workload_description(w),
+                           "name=seqwrite,rw=write,bs=128k,iodepth=32,numjobs=2,size=50%;"
+                           "name=randmix,rw=randrw,bssplit,iodepth=1,size=50%,offset=1g,"
+                           "io_size=10g,runtime=120s,time_based");
+}
+
+static void test_include(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(Workload) w = workload_from_jobfile("tests/data/jobs/include_main.fio", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const WorkloadJobSpec *s = workload_job_spec(w, 0);
+    CU_ASSERT_STRING_EQUAL(s->name, "after");
+    CUTEST_EQ(s->bs[IO_READ], 16 * KiB); /* read before kb_base=1000 */
+    CUTEST_EQ(s->size, 2000);            /* read after it */
+    CUTEST_EQ(s->iodepth, 4);
+    CUTEST_EQ(s->rw, WL_RW_RANDREAD);
+}
+
+static void test_jobfile_errors(void)
+{
+    static const struct {
+        const char *path, *msg;
+    } cases[] = {
+        {"tests/data/jobs/bad_option.fio",
+         "tests/data/jobs/bad_option.fio:7: option \"verify\": not supported by ftlsim"},
+        {"tests/data/jobs/bad_value.fio",
+         "tests/data/jobs/bad_value.fio:3: option \"iodepth\": found \"0\", expected an "
+         "integer from 1 to 65536"},
+        {"tests/data/jobs/no_section.fio",
+         "tests/data/jobs/no_section.fio:2: found \"rw=write\" before any section, expected "
+         "[global] or [JOBNAME] first"},
+        {"tests/data/jobs/loop_a.fio",
+         "tests/data/jobs/loop_b.fio:1: include \"loop_a.fio\": found an include loop, "
+         "expected each file once"},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(GError) err = NULL;
+        g_autoptr(Workload) w = workload_from_jobfile(cases[i].path, &err);
+        CU_ASSERT_PTR_NULL(w);
+        expect_error(err, cases[i].msg);
+    }
+    g_autoptr(GError) err = NULL;
+    g_autoptr(Workload) w = workload_from_jobfile("tests/data/jobs/missing.fio", &err);
+    CU_ASSERT_PTR_NULL(w);
+    CU_ASSERT_TRUE(g_error_matches(err, WORKLOAD_ERROR, WORKLOAD_ERROR_FILE));
+}
+
+static void test_inline(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(Workload) w = workload_from_spec(
+        "rw=randwrite,bs=4k,iodepth=32,io_size=50g;idle=120s;rw=read,bs=128k,iodepth=8,size=8g",
+        &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CUTEST_EQ(workload_job_count(w), 3);
+    const WorkloadJobSpec *a = workload_job_spec(w, 0), *i = workload_job_spec(w, 1),
+                          *r = workload_job_spec(w, 2);
+    CU_ASSERT_STRING_EQUAL(a->name, "job1");
+    CUTEST_EQ(a->rw, WL_RW_RANDWRITE);
+    CUTEST_EQ(a->io_size, 50 * GiB);
+    CUTEST_EQ(a->iodepth, 32);
+    CU_ASSERT_TRUE(i->idle);
+    CUTEST_EQ(i->runtime_ns, 120 * SIM_SEC);
+    CU_ASSERT_TRUE(r->stonewall);
+    CUTEST_EQ(r->bs[IO_READ], 128 * KiB);
+    CUTEST_EQ(r->size, 8 * GiB);
+    CU_ASSERT_STRING_EQUAL(workload_description(w),
+                           "name=job1,rw=randwrite,bs=4k,iodepth=32,io_size=50g;idle=120s;"
+                           "name=job3,rw=read,bs=128k,iodepth=8,size=8g");
+}
+
+static void test_inline_per_direction(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(Workload) w =
+        workload_from_spec("rw=rw,bs=4k,64k,time_based,runtime=1s&bs=8k,,iodepth=2,name=x", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const WorkloadJobSpec *a = workload_job_spec(w, 0), *b = workload_job_spec(w, 1);
+    CUTEST_EQ(a->bs[IO_READ], 4 * KiB);
+    CUTEST_EQ(a->bs[IO_WRITE], 64 * KiB);
+    CU_ASSERT_TRUE(a->time_based);
+    CU_ASSERT_FALSE(b->stonewall); /* '&' runs alongside */
+    CUTEST_EQ(b->bs[IO_READ], 8 * KiB);
+    CUTEST_EQ(b->bs[IO_WRITE], 4 * KiB); /* "8k," leaves the others at default */
+    CUTEST_EQ(b->iodepth, 2);
+    CU_ASSERT_STRING_EQUAL(b->name, "x");
+}
+
+static void test_inline_errors(void)
+{
+    static const struct {
+        const char *spec, *msg;
+    } cases[] = {
+        {"rw=write,bs=4q",
+         "workload spec, job 1: option \"bs\": found \"4q\", expected a size such as 4096, 4k, "
+         "1m or 2g"},
+        {"rw=write;rw=sideways",
+         "workload spec, job 2: option \"rw\": found \"sideways\", expected read, write, "
+         "randread, randwrite, rw, readwrite, randrw, trim, randtrim or trimwrite"},
+        {"rw=write,verify=crc32", "workload spec, job 1: option \"verify\": not supported by ftlsim"},
+        {"rw=write;;rw=read", "workload spec, job 2: found nothing, expected OPTION=VALUE,..."},
+        {"rw=randread,bssplit=4k/50:8k/40",
+         "workload spec, job 1: option \"bssplit\": found \"4k/50:8k/40\", expected "
+         "SIZE/PERCENT:SIZE/PERCENT... adding up to 100 (one value for all directions, at "
+         "most 16 entries)"},
+        {"rw=randread,random_distribution=zipf:1",
+         "workload spec, job 1: option \"random_distribution\": found \"zipf:1\", expected "
+         "random, zipf:THETA (>0, not 1), pareto:H (0..1) or normal:STDDEV% (0..100)"},
+        {"rw=read,size=150%",
+         "workload spec, job 1: option \"size\": found \"150%\", expected a share of the drive "
+         "above 0% and up to 100%"},
+        {"rw=read,iodepth", "workload spec, job 1: option \"iodepth\": found no value, expected "
+                            "iodepth=VALUE"},
+        {"flil",
+         "workload \"flil\": found no such named workload, expected fill, cdm, random-notrim, "
+         "read-after-write, trim-stall or fio options (rw=...)"},
+        {"cdm:sise=1g",
+         "workload \"cdm\": found \"sise\", expected KEY=VALUE with KEY one of size, runtime"},
+        {"trim-stall:files=0",
+         "workload \"trim-stall\": parameter \"files\": found \"0\", expected an integer from 1 "
+         "to 64"},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(GError) err = NULL;
+        g_autoptr(Workload) w = workload_from_spec(cases[i].spec, &err);
+        CU_ASSERT_PTR_NULL(w);
+        expect_error(err, cases[i].msg);
+    }
+}
+
+static void test_named(void)
+{
+    static const struct {
+        const char *spec;
+        guint njobs;
+        const char *names; /* comma-separated job names */
+    } cases[] = {
+        {"fill", 1, "fill"},
+        {"cdm:size=64m", 7,
+         "prepare,seq1m-q8t1-write,seq1m-q8t1-read,rnd4k-q32t1-write,rnd4k-q32t1-read,"
+         "rnd4k-q1t1-write,rnd4k-q1t1-read"},
+        {"random-notrim:io_size=100g", 1, "random-notrim"},
+        {"read-after-write", 7, "write,read1,idle1,read2,push,idle2,read3"},
+        {"trim-stall:files=2:file_size=1g", 5, "file1,file2,idle,read,trim"},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(GError) err = NULL;
+        g_autoptr(Workload) w = workload_from_spec(cases[i].spec, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+        CU_ASSERT_STRING_EQUAL(workload_description(w), cases[i].spec);
+        g_auto(GStrv) names = g_strsplit(cases[i].names, ",", -1);
+        guint n = workload_job_count(w);
+        CUTEST_EQ(n, cases[i].njobs);
+        for (guint k = 0; names[k] && k < n; k++)
+            CU_ASSERT_STRING_EQUAL(workload_job_spec(w, k)->name, names[k]);
+    }
+}
+
+static void test_named_fields(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(Workload) f = workload_from_spec("fill", &err);
+    const WorkloadJobSpec *s = workload_job_spec(f, 0);
+    CUTEST_EQ(s->rw, WL_RW_WRITE);
+    CUTEST_EQ(s->bs[IO_WRITE], MiB);
+    CUTEST_EQ(s->iodepth, 2);
+    CUTEST_NEAR(s->size_pct, 100.0, 1e-12);
+
+    g_autoptr(Workload) t = workload_from_spec("trim-stall:files=2:file_size=1g", &err);
+    const WorkloadJobSpec *f2 = workload_job_spec(t, 1), *rd = workload_job_spec(t, 3),
+                          *tr = workload_job_spec(t, 4);
+    CUTEST_EQ(f2->offset, GiB);
+    CUTEST_EQ(f2->size, GiB);
+    CU_ASSERT_TRUE(f2->stonewall);
+    CUTEST_EQ(workload_job_spec(t, 2)->runtime_ns, 180 * SIM_SEC);
+    CUTEST_EQ(rd->offset, 2 * GiB);
+    CUTEST_EQ(rd->size, 8 * GiB);
+    CUTEST_EQ(tr->rw, WL_RW_TRIM);
+    CUTEST_EQ(tr->bs[IO_TRIM], GiB);
+    CUTEST_EQ(tr->size, 2 * GiB);
+    CU_ASSERT_FALSE(tr->stonewall); /* alongside the read */
+
+    g_autoptr(Workload) r = workload_from_spec("read-after-write:size=256m:idle=30s", &err);
+    const WorkloadJobSpec *push = workload_job_spec(r, 4);
+    CU_ASSERT_STRING_EQUAL(push->name, "push");
+    CUTEST_EQ(push->offset, 256 * MiB);
+    CUTEST_EQ(push->io_size, 100 * GiB);
+    CUTEST_EQ(workload_job_spec(r, 2)->runtime_ns, 30 * SIM_SEC);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"bytes", test_bytes},
+        {"time", test_time},
+        {"jobfile", test_jobfile},
+        {"include", test_include},
+        {"jobfile_errors", test_jobfile_errors},
+        {"inline", test_inline},
+        {"inline_per_direction", test_inline_per_direction},
+        {"inline_errors", test_inline_errors},
+        {"named", test_named},
+        {"named_fields", test_named_fields},
+        CU_TEST_INFO_NULL,
+    };
+    return cutest_run("fio", tests);
+}

@@ -1,0 +1,450 @@
+/* test_workload.c - jobs and trace replay run against a mock drive that
+ * completes every command after a fixed latency: offsets, ordering, queue
+ * depths, mixes, pacing, phases and the latencies recorded. */
+#include "sim/workload.h"
+#include "tests/cutest.h"
+
+#include <math.h>
+#include <string.h>
+
+#define KiB 1024ull
+#define MiB (1024ull * KiB)
+
+typedef struct Sub {
+    SimTime t;
+    uint64_t offset, length;
+    IoOp op;
+} Sub;
+
+typedef struct Mock {
+    SimEngine *e;
+    Workload *w;
+    SimTime latency;
+    GArray *subs;      /* Sub */
+    GArray *done_at;   /* SimTime of each completion */
+    uint32_t outstanding, max_outstanding;
+} Mock;
+
+static void mock_done(void *ctx, uint64_t tag)
+{
+    Mock *m = ctx;
+    SimTime now = sim_now(m->e);
+    m->outstanding--;
+    g_array_append_val(m->done_at, now);
+    workload_io_done(m->w, tag);
+}
+
+static void mock_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+{
+    Mock *m = ctx;
+    Sub s = {sim_now(m->e), offset, length, op};
+    g_array_append_val(m->subs, s);
+    m->outstanding++;
+    m->max_outstanding = MAX(m->max_outstanding, m->outstanding);
+    sim_schedule_in(m->e, m->latency, mock_done, m, tag);
+}
+
+static void mock_init(Mock *m, SimTime latency)
+{
+    memset(m, 0, sizeof *m);
+    m->e = sim_engine_new();
+    m->latency = latency;
+    m->subs = g_array_new(FALSE, FALSE, sizeof(Sub));
+    m->done_at = g_array_new(FALSE, FALSE, sizeof(SimTime));
+}
+
+static void mock_clear(Mock *m)
+{
+    workload_free(m->w);
+    sim_engine_free(m->e);
+    g_array_unref(m->subs);
+    g_array_unref(m->done_at);
+}
+
+static gboolean mock_bind(Mock *m, Workload *w, uint64_t cap, uint32_t qlimit, GError **err)
+{
+    WorkloadTarget t = {mock_submit, m, cap, qlimit};
+    m->w = w;
+    return workload_bind(w, m->e, &t, 1, err);
+}
+
+/* Parse, bind and run to the end. */
+static void run_spec(Mock *m, const char *spec, uint64_t cap, uint32_t qlimit)
+{
+    g_autoptr(GError) err = NULL;
+    Workload *w = workload_from_spec(spec, &err);
+    CU_ASSERT_PTR_NOT_NULL(w);
+    if (!w) {
+        fprintf(stderr, "%s\n", err->message);
+        return;
+    }
+    CU_ASSERT_TRUE(mock_bind(m, w, cap, qlimit, &err));
+    if (err)
+        fprintf(stderr, "%s\n", err->message);
+    workload_start(w);
+    sim_run(m->e, SIM_TIME_MAX);
+    CU_ASSERT_TRUE(workload_finished(w));
+    CUTEST_NEAR(workload_progress(w), 1.0, 1e-9);
+}
+
+#define SUB(m, i) g_array_index((m)->subs, Sub, i)
+
+static void test_sequential_wrap(void)
+{
+    Mock m;
+    mock_init(&m, 10 * SIM_US);
+    run_spec(&m, "rw=write,bs=4k,size=64k,offset=8k,io_size=128k", MiB, 32);
+    CUTEST_EQ(m.subs->len, 32);
+    for (guint i = 0; i < m.subs->len; i++) {
+        CUTEST_EQ(SUB(&m, i).offset, 8 * KiB + (i % 16) * 4 * KiB);
+        CUTEST_EQ(SUB(&m, i).op, IO_WRITE);
+        CUTEST_EQ(SUB(&m, i).t, i * 10 * SIM_US); /* iodepth 1: back to back */
+    }
+    CUTEST_EQ(workload_submitted_bytes(m.w, IO_WRITE), 128 * KiB);
+    mock_clear(&m);
+}
+
+static void test_random_map(void)
+{
+    Mock m;
+    mock_init(&m, 10 * SIM_US);
+    run_spec(&m, "rw=randread,bs=4k,size=400k,io_size=800k,iodepth=4", MiB, 32);
+    CUTEST_EQ(m.subs->len, 200);
+    for (int pass = 0; pass < 2; pass++) {
+        int seen[100] = {0};
+        for (guint i = 0; i < 100; i++) {
+            const Sub *s = &SUB(&m, pass * 100 + i);
+            CUTEST_EQ(s->offset % 4096, 0);
+            if (s->offset < 400 * KiB)
+                seen[s->offset / 4096]++;
+        }
+        for (int b = 0; b < 100; b++)
+            CUTEST_EQ(seen[b], 1);
+    }
+    CUTEST_EQ(m.max_outstanding, 4);
+    mock_clear(&m);
+}
+
+static void test_zipf(void)
+{
+    Mock m;
+    mock_init(&m, SIM_US);
+    run_spec(&m, "rw=randread,bs=4k,size=4m,io_size=80m,random_distribution=zipf:1.2", MiB * 4,
+             32);
+    guint n = m.subs->len;
+    CUTEST_EQ(n, 20480);
+    g_autofree guint *count = g_new0(guint, 1024);
+    for (guint i = 0; i < n; i++)
+        count[SUB(&m, i).offset / 4096]++;
+    guint top = 0;
+    for (int b = 0; b < 1024; b++)
+        top = MAX(top, count[b]);
+    double zeta = 0;
+    for (int k = 1; k <= 1024; k++)
+        zeta += pow(k, -1.2);
+    /* The most popular block takes 1/zeta(n) of the I/Os. */
+    CUTEST_NEAR((double)top / n, 1.0 / zeta, 0.02);
+    mock_clear(&m);
+}
+
+static void test_rwmix(void)
+{
+    Mock m;
+    mock_init(&m, SIM_US);
+    run_spec(&m, "rw=randrw,rwmixread=70,bs=4k,size=1m,io_size=40m,iodepth=8", MiB, 32);
+    guint reads = 0;
+    for (guint i = 0; i < m.subs->len; i++)
+        reads += SUB(&m, i).op == IO_READ;
+    CUTEST_EQ(m.subs->len, 10240);
+    CUTEST_NEAR((double)reads / m.subs->len, 0.70, 0.02);
+    mock_clear(&m);
+}
+
+static void test_iodepth_kept_full(void)
+{
+    Mock m;
+    mock_init(&m, 50 * SIM_US);
+    run_spec(&m, "rw=randread,bs=4k,iodepth=8,size=1m,io_size=4m", MiB, 32);
+    CUTEST_EQ(m.max_outstanding, 8);
+    /* Closed loop: each completion is replaced at once, so submissions come
+     * in groups of 8 every 50 us. */
+    for (guint i = 0; i < m.subs->len; i++)
+        CUTEST_EQ(SUB(&m, i).t, (i / 8) * 50 * SIM_US);
+    const LatHist *h = workload_latency(m.w, IO_READ);
+    CUTEST_EQ(lat_hist_count(h), 1024);
+    CUTEST_NEAR(lat_hist_mean(h), 50000.0, 1e-6);
+    CUTEST_EQ(lat_hist_max(h), 50000);
+    mock_clear(&m);
+}
+
+static void test_queue_limit(void)
+{
+    Mock m;
+    mock_init(&m, 20 * SIM_US);
+    run_spec(&m, "rw=read,bs=4k,iodepth=8,size=64k,io_size=256k&rw=write,bs=4k,iodepth=8,"
+                 "size=64k,offset=64k,io_size=256k",
+             MiB, 4);
+    CUTEST_EQ(m.max_outstanding, 4);
+    CUTEST_EQ(workload_submitted_bytes(m.w, IO_READ), 256 * KiB);
+    CUTEST_EQ(workload_submitted_bytes(m.w, IO_WRITE), 256 * KiB);
+    mock_clear(&m);
+}
+
+static void test_rate(void)
+{
+    Mock m;
+    mock_init(&m, 100 * SIM_US);
+    run_spec(&m, "rw=write,bs=4k,iodepth=4,size=1m,io_size=4m,rate=10m", MiB, 32);
+    /* Submission rate: n - 1 intervals between the first and last command. */
+    SimTime span = SUB(&m, m.subs->len - 1).t - SUB(&m, 0).t;
+    double rate = (double)(m.subs->len - 1) * 4096 / ((double)span / 1e9);
+    CUTEST_EQ(m.subs->len, 1024);
+    CU_ASSERT(rate <= 10.0 * MiB);
+    CUTEST_NEAR(rate / (10.0 * MiB), 1.0, 0.02);
+    mock_clear(&m);
+}
+
+static void test_thinktime(void)
+{
+    Mock m;
+    mock_init(&m, 100 * SIM_US);
+    run_spec(&m, "rw=read,bs=4k,size=40k,thinktime=1ms", MiB, 32);
+    CUTEST_EQ(m.subs->len, 10);
+    for (guint i = 0; i < 10; i++)
+        CUTEST_EQ(SUB(&m, i).t, i * 1100 * SIM_US);
+    mock_clear(&m);
+}
+
+static void test_idle_and_stonewall(void)
+{
+    Mock m;
+    mock_init(&m, 10 * SIM_US);
+    run_spec(&m, "rw=write,bs=4k,size=40k;idle=2s;rw=read,bs=4k,size=40k", MiB, 32);
+    CUTEST_EQ(m.subs->len, 20);
+    for (guint i = 0; i < 10; i++)
+        CUTEST_EQ(SUB(&m, i).op, IO_WRITE);
+    SimTime last_write_done = 10 * 10 * SIM_US;
+    CUTEST_EQ(SUB(&m, 10).op, IO_READ);
+    CUTEST_EQ(SUB(&m, 10).t, last_write_done + 2 * SIM_SEC);
+    mock_clear(&m);
+
+    /* '&': both jobs start at once. */
+    mock_init(&m, 10 * SIM_US);
+    run_spec(&m, "rw=write,bs=4k,size=40k&rw=read,bs=4k,size=40k", MiB, 32);
+    CUTEST_EQ(SUB(&m, 0).t, 0);
+    CUTEST_EQ(SUB(&m, 1).t, 0);
+    CUTEST_EQ(SUB(&m, 1).op, IO_READ);
+    mock_clear(&m);
+}
+
+static void test_time_based_and_ramp(void)
+{
+    Mock m;
+    mock_init(&m, 100 * SIM_US);
+    run_spec(&m, "rw=randread,bs=4k,iodepth=2,size=1m,runtime=10ms,ramp_time=2ms,time_based",
+             MiB, 32);
+    /* 12 ms in all, 2 commands every 100 us. */
+    CUTEST_EQ(m.subs->len, 240);
+    CUTEST_EQ(SUB(&m, m.subs->len - 1).t, 11900 * SIM_US);
+    guint after_ramp = 0;
+    for (guint i = 0; i < m.done_at->len; i++)
+        after_ramp += g_array_index(m.done_at, SimTime, i) >= 2 * SIM_MS;
+    CUTEST_EQ(lat_hist_count(workload_latency(m.w, IO_READ)), after_ramp);
+    CUTEST_EQ(after_ramp, 240 - 38);
+    g_autoptr(JsonWriter) jw = json_writer_new();
+    json_begin_object(jw, NULL);
+    workload_write_jobs_json(m.w, jw);
+    json_end_object(jw);
+    CU_ASSERT_PTR_NOT_NULL(strstr(json_writer_str(jw), "\"runtime_s\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json_writer_str(jw), "\"p99.99\""));
+    mock_clear(&m);
+}
+
+static void test_trimwrite_and_fsync(void)
+{
+    Mock m;
+    mock_init(&m, 10 * SIM_US);
+    run_spec(&m, "rw=trimwrite,bs=4k,size=16k", MiB, 32);
+    CUTEST_EQ(m.subs->len, 8);
+    for (guint i = 0; i < 8; i++) {
+        CUTEST_EQ(SUB(&m, i).op, i % 2 ? IO_WRITE : IO_TRIM);
+        CUTEST_EQ(SUB(&m, i).offset, (i / 2) * 4 * KiB);
+    }
+    mock_clear(&m);
+
+    mock_init(&m, 10 * SIM_US);
+    run_spec(&m, "rw=write,bs=4k,size=16k,fsync=2", MiB, 32);
+    CUTEST_EQ(m.subs->len, 6);
+    CUTEST_EQ(SUB(&m, 2).op, IO_FLUSH);
+    CUTEST_EQ(SUB(&m, 2).length, 0);
+    CUTEST_EQ(SUB(&m, 5).op, IO_FLUSH);
+    mock_clear(&m);
+}
+
+static void test_bind_errors(void)
+{
+    static const struct {
+        const char *spec, *msg;
+    } cases[] = {
+        {"rw=write,size=2m", "job \"job1\": option \"size\": offset 0 + size 2097152 ends "
+                             "beyond the drive capacity of 1048576 bytes"},
+        {"rw=write,bs=128k,size=64k", "job \"job1\": option \"bs\": block size 131072 is larger "
+                                      "than the job's region of 65536 bytes"},
+        {"rw=read,time_based", "job \"job1\": option \"time_based\": found no runtime, expected "
+                               "runtime=DURATION as well"},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        Mock m;
+        mock_init(&m, SIM_US);
+        g_autoptr(GError) err = NULL;
+        Workload *w = workload_from_spec(cases[i].spec, &err);
+        CU_ASSERT_FALSE(mock_bind(&m, w, MiB, 32, &err));
+        CU_ASSERT_PTR_NOT_NULL(err);
+        if (err && strcmp(err->message, cases[i].msg) != 0)
+            fprintf(stderr, "got: %s\n", err->message);
+        if (err)
+            CU_ASSERT_STRING_EQUAL(err->message, cases[i].msg);
+        mock_clear(&m);
+    }
+}
+
+/* ---- Replay --------------------------------------------------------------- */
+
+#define TPCC "traces/mqsim_tpcc-small.trace"
+
+/* Records, bytes and first two times of the MQSim trace, read here directly. */
+static void tpcc_facts(guint *n, uint64_t *bytes, SimTime *gap01)
+{
+    g_autofree char *text = NULL;
+    CU_ASSERT_TRUE(g_file_get_contents(TPCC, &text, NULL, NULL));
+    g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
+    uint64_t t[2] = {0, 0};
+    *n = 0;
+    *bytes = 0;
+    for (guint i = 0; lines[i]; i++) {
+        g_auto(GStrv) f = g_strsplit(lines[i], " ", -1);
+        if (g_strv_length(f) < 5)
+            continue;
+        if (*n < 2)
+            t[*n] = g_ascii_strtoull(f[0], NULL, 10);
+        *bytes += g_ascii_strtoull(f[3], NULL, 10) * 512;
+        (*n)++;
+    }
+    *gap01 = t[1] - t[0];
+}
+
+static Workload *replay(Mock *m, ReplayOptions *ro, uint64_t cap, uint32_t qlimit)
+{
+    g_autoptr(GError) err = NULL;
+    TraceOptions to = {.format = "mqsim", .device = -1};
+    Workload *w = workload_from_trace(TPCC, &to, ro, &err);
+    CU_ASSERT_PTR_NOT_NULL(w);
+    if (!w) {
+        fprintf(stderr, "%s\n", err->message);
+        return NULL;
+    }
+    CU_ASSERT_TRUE(mock_bind(m, w, cap, qlimit, &err));
+    workload_start(w);
+    sim_run(m->e, SIM_TIME_MAX);
+    CU_ASSERT_TRUE(workload_finished(w));
+    return w;
+}
+
+static uint64_t sub_bytes(const Mock *m)
+{
+    uint64_t b = 0;
+    for (guint i = 0; i < m->subs->len; i++)
+        b += g_array_index(m->subs, Sub, i).length;
+    return b;
+}
+
+static void test_replay_modes(void)
+{
+    guint n;
+    uint64_t bytes;
+    SimTime gap;
+    tpcc_facts(&n, &bytes, &gap);
+    CUTEST_EQ(n, 6999);
+    for (int mode = 0; mode < 2; mode++) {
+        Mock m;
+        mock_init(&m, 200 * SIM_US);
+        ReplayOptions ro = {.mode = mode ? REPLAY_CLOSED : REPLAY_OPEN, .iodepth = 16,
+                            .time_scale = 0.5};
+        if (!replay(&m, &ro, 1ull << 40, 4)) {
+            mock_clear(&m);
+            continue;
+        }
+        CUTEST_EQ(m.subs->len, n);
+        CUTEST_EQ(sub_bytes(&m), bytes);
+        CU_ASSERT(m.max_outstanding <= 4);
+        if (mode == 0)
+            CUTEST_EQ(SUB(&m, 1).t, gap / 2);
+        GError *err = NULL;
+        CU_ASSERT_FALSE(workload_error(m.w, &err));
+        mock_clear(&m);
+    }
+}
+
+static void test_replay_max_idle(void)
+{
+    Mock m;
+    mock_init(&m, SIM_US / 2);
+    ReplayOptions ro = {.mode = REPLAY_OPEN, .max_idle_ns = SIM_US};
+    if (replay(&m, &ro, 1ull << 40, 64)) {
+        CU_ASSERT(SUB(&m, m.subs->len - 1).t <= (m.subs->len - 1) * SIM_US);
+        CUTEST_EQ(SUB(&m, 1).t, SIM_US);
+    }
+    mock_clear(&m);
+}
+
+static void test_replay_lba_map(void)
+{
+    Mock m;
+    mock_init(&m, SIM_US);
+    ReplayOptions ro = {.mode = REPLAY_CLOSED, .iodepth = 4, .lba_map = LBA_ERROR};
+    if (replay(&m, &ro, 1ull << 30, 32)) {
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_TRUE(workload_error(m.w, &err));
+        CUTEST_EQ(m.subs->len, 0);
+        if (err)
+            CU_ASSERT_STRING_EQUAL(err->message,
+                                   TPCC ":1: offset 135536145408 + length 8192 ends beyond the "
+                                        "drive capacity of 1073741824 bytes, expected addresses "
+                                        "within it (or lba_map wrap or scale)");
+    }
+    mock_clear(&m);
+
+    for (int map = LBA_WRAP; map <= LBA_SCALE; map++) {
+        mock_init(&m, SIM_US);
+        ReplayOptions r2 = {.mode = REPLAY_CLOSED, .iodepth = 4, .lba_map = (LbaMap)map};
+        if (replay(&m, &r2, 1ull << 30, 32)) {
+            CUTEST_EQ(m.subs->len, 6999);
+            for (guint i = 0; i < m.subs->len; i++)
+                CU_ASSERT(SUB(&m, i).offset + SUB(&m, i).length <= (1ull << 30));
+        }
+        mock_clear(&m);
+    }
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"sequential_wrap", test_sequential_wrap},
+        {"random_map", test_random_map},
+        {"zipf", test_zipf},
+        {"rwmix", test_rwmix},
+        {"iodepth_kept_full", test_iodepth_kept_full},
+        {"queue_limit", test_queue_limit},
+        {"rate", test_rate},
+        {"thinktime", test_thinktime},
+        {"idle_and_stonewall", test_idle_and_stonewall},
+        {"time_based_and_ramp", test_time_based_and_ramp},
+        {"trimwrite_and_fsync", test_trimwrite_and_fsync},
+        {"bind_errors", test_bind_errors},
+        {"replay_modes", test_replay_modes},
+        {"replay_max_idle", test_replay_max_idle},
+        {"replay_lba_map", test_replay_lba_map},
+        CU_TEST_INFO_NULL,
+    };
+    return cutest_run("workload", tests);
+}
