@@ -94,4 +94,24 @@ const DriveStats *drive_stats(const Drive *d);
 /* True when nothing host-visible is in flight (background work may run). */
 bool drive_quiescent(const Drive *d);
 
+/* ---- Checking (tests, --check) -----------------------------------------
+ * drive_check() verifies the FTL invariants: every mapped page points to a
+ * valid slot that maps back to it (or to its buffer entry), per-block valid
+ * counts equal the valid slots, free blocks hold nothing valid, no slot is
+ * valid twice, and the counters agree. O(drive size). On failure it writes
+ * the first broken invariant into why. */
+bool drive_check(const Drive *d, char *why, size_t why_len);
+
+#define DRIVE_UNMAPPED UINT32_MAX
+#define DRIVE_BUFFERED (UINT32_MAX - 1)
+/* Where logical 4 KiB page lpn lives: a slot number, DRIVE_BUFFERED or DRIVE_UNMAPPED. */
+uint32_t drive_lookup(const Drive *d, uint64_t lpn);
+
+/* Called for every slot the drive programs with a page: src is the slot it
+ * was copied from (GC, folding) or DRIVE_UNMAPPED when it came from the
+ * write buffer. For integrity oracles in tests. */
+typedef void (*DrivePlaceFn)(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src);
+void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx);
+uint64_t drive_slots(const Drive *d); /* physical 4 KiB slots */
+
 #endif

@@ -47,23 +47,49 @@ double drive_params_channel_bw(const DriveParams *p)
     return (double)p->channel_rate * (double)p->channel_width / 8.0;
 }
 
-/* Per-direction payload bandwidth of the host link for large transfers.
- * SATA: 6 Gbit/s, 8b/10b, 8 KiB data FISes, each with its framing and
- * handshake (hostif.c holds the per-FIS model this mirrors). NVMe: PCIe
- * lanes x rate x line code, 256-byte TLP payloads with their headers. */
-double drive_params_link_bw(const DriveParams *p)
+/* Link time for one command moving `bytes` of data in one direction.
+ *
+ * SATA (6 Gbit/s, 8b/10b: a 32-bit dword takes 40 line bits): every FIS is
+ * framed (SOF, CRC, EOF) and acknowledged (X_RDY/R_RDY before, WTRM/R_OK
+ * after, with the receiver checking the CRC in between); that handshake costs
+ * about 1 us on real links, SATA_FIS_OVERHEAD_DW dwords. Data moves in FISes
+ * of at most 8 KiB, with two ALIGN primitives every 256 dwords. An NCQ command
+ * costs three more FISes (Register H2D, DMA Setup, Set Device Bits); a write
+ * also waits for a DMA Activate FIS before each data FIS. SATA is half duplex.
+ *
+ * NVMe: PCIe lanes x rate x line code (8b/10b up to gen 2, 128b/130b after),
+ * payload in 256-byte TLPs with 26 bytes of header, sequence, LCRC and
+ * framing each; a command also moves its 64-byte submission entry and its
+ * 16-byte completion entry. Each direction is its own link. */
+#define SATA_DWORD_NS (40.0 / 6.0)
+#define SATA_FIS_OVERHEAD_DW 150.0
+#define SATA_FIS_DATA_DW 2048.0
+
+double drive_params_link_xfer_ns(const DriveParams *p, uint64_t bytes, bool to_device)
 {
     if (p->interface == HOSTIF_SATA) {
-        const double dword_ns = 40.0 / 6.0; /* 32 bits as 40 line bits at 6 Gbit/s */
-        const double fis_dwords = 2048.0 + 64.0 + 16.0;
-        return 8192.0 / (fis_dwords * dword_ns) * 1e9;
+        double data_dw = (double)((bytes + 3) / 4);
+        double fises = (double)((bytes + 8191) / 8192);
+        double align = 2.0 * (double)(uint64_t)(data_dw / 256.0);
+        double dw = data_dw + align + fises * SATA_FIS_OVERHEAD_DW;
+        if (to_device)
+            dw += fises * (1.0 + SATA_FIS_OVERHEAD_DW); /* DMA Activate */
+        dw += 3.0 * SATA_FIS_OVERHEAD_DW + 5.0 + 7.0 + 2.0;
+        return dw * SATA_DWORD_NS;
     }
     static const double gts[] = {0, 2.5, 5.0, 8.0, 16.0, 32.0};
     uint32_t gen = p->pcie_gen >= 1 && p->pcie_gen <= 5 ? p->pcie_gen : 3;
     double code = gen <= 2 ? 8.0 / 10.0 : 128.0 / 130.0;
-    double lane = gts[gen] * 1e9 * code / 8.0; /* bytes/s */
-    double tlp = 256.0 / (256.0 + 26.0);       /* payload / (payload + header, seq, CRC, framing) */
-    return lane * p->pcie_lanes * tlp;
+    double lane = gts[gen] * code / 8.0 * (double)(p->pcie_lanes ? p->pcie_lanes : 1); /* bytes/ns */
+    double tlps = (double)((bytes + 255) / 256) + 2.0; /* data, SQ entry, CQ entry */
+    return ((double)bytes + 64.0 + 16.0 + tlps * 26.0) / lane;
+}
+
+/* Payload bandwidth of the host link for large transfers, bytes/s. */
+double drive_params_link_bw(const DriveParams *p, bool to_device)
+{
+    const uint64_t big = 1u << 20;
+    return (double)big * 1e9 / drive_params_link_xfer_ns(p, big, to_device);
 }
 
 uint64_t drive_params_l2p_bytes(const DriveParams *p)

@@ -132,8 +132,11 @@ uint64_t drive_params_program_unit(const DriveParams *p, CellMode m);
 double drive_params_die_write_bw(const DriveParams *p, CellMode m);
 /* Channel bus bandwidth, bytes/s. */
 double drive_params_channel_bw(const DriveParams *p);
-/* Host link bandwidth per direction, bytes/s of payload after encoding and framing. */
-double drive_params_link_bw(const DriveParams *p);
+/* Host link time for one command of `bytes` in one direction, ns, with its
+ * protocol framing (SATA FISes, PCIe TLPs). */
+double drive_params_link_xfer_ns(const DriveParams *p, uint64_t bytes, bool to_device);
+/* Host link payload bandwidth for large transfers in one direction, bytes/s. */
+double drive_params_link_bw(const DriveParams *p, bool to_device);
 /* Bytes of the full L2P table (4 bytes per 4 KiB of user capacity). */
 uint64_t drive_params_l2p_bytes(const DriveParams *p);
 const char *cell_mode_name(CellMode m);

@@ -1,0 +1,168 @@
+/*
+ * drive.c - the Drive object: creation, command intake and completion.
+ *
+ * A command first costs controller firmware time (per command, and per
+ * 4 KiB mapped for writes); then reads go to the dies, writes to the write
+ * buffer (after reading partial slots), trims unmap at once, and flushes
+ * wait for the buffer to drain. Completion is an engine event that calls
+ * the host's callback.
+ */
+#include "models/ftl_impl.h"
+
+#include <string.h>
+
+const char *io_op_name(IoOp op)
+{
+    static const char *const names[] = {"read", "write", "trim", "flush"};
+    return op < IO_OPS ? names[op] : "?";
+}
+
+const char *drive_phase_name(DrivePhase p)
+{
+    static const char *const names[] = {"idle", "pslc", "folding", "native", "gc"};
+    return p <= PHASE_GC ? names[p] : "?";
+}
+
+Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
+{
+    Drive *d = g_new0(Drive, 1);
+    d->eng = engine;
+    d->p = *p;
+    sim_rng_init(&d->rng, seed, 0x64726976ULL);
+    nand_init(d);
+    g_return_val_if_fail(d->nslots < BUF_MARK, (drive_free(d), NULL));
+    d->nlpn = p->user_capacity / SLOT_SIZE;
+    d->l2p = g_new(uint32_t, d->nlpn);
+    memset(d->l2p, 0xff, d->nlpn * sizeof(uint32_t));
+    d->p2l = g_new(uint32_t, d->nslots);
+    memset(d->p2l, 0xff, d->nslots * sizeof(uint32_t));
+
+    d->queue_limit = p->queue_depth * (p->interface == HOSTIF_NVME ? p->queue_count : 1);
+    d->cmds = g_new0(Cmd, d->queue_limit);
+    for (uint32_t i = 0; i < d->queue_limit; i++)
+        d->cmds[i].next = i + 1 < d->queue_limit ? i + 1 : NO_IDX;
+    d->cmd_free = 0;
+
+    uint32_t max_unit = 0;
+    for (int m = CELL_SLC; m <= CELL_QLC; m++)
+        max_unit = MAX(max_unit, d->unit_slots[m]);
+    /* the buffer holds at least two program units, so one can fill while
+     * the other programs */
+    d->buf_cap = MAX(p->write_buffer / SLOT_SIZE, 2 * (uint64_t)max_unit);
+    d->ring_cap = (uint32_t)d->buf_cap;
+    d->ring = g_new(uint32_t, d->ring_cap);
+    d->stage = g_new(uint32_t, max_unit);
+    d->wait_head = d->wait_tail = d->flush_head = NO_IDX;
+
+    d->rop_cap = MAX(64u, d->queue_limit * 4);
+    d->rops = g_new(ReadOp, d->rop_cap);
+    for (uint32_t i = 0; i < d->rop_cap; i++)
+        d->rops[i].next = i + 1 < d->rop_cap ? i + 1 : NO_IDX;
+    d->rop_free = 0;
+
+    d->st.pslc_first_exhausted = UINT64_MAX;
+    return d;
+}
+
+void drive_free(Drive *d)
+{
+    if (!d)
+        return;
+    nand_release(d);
+    g_free(d->l2p);
+    g_free(d->p2l);
+    g_free(d->cmds);
+    g_free(d->ring);
+    g_free(d->stage);
+    g_free(d->rops);
+    g_free(d);
+}
+
+void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)
+{
+    d->done = fn;
+    d->done_ctx = ctx;
+}
+
+uint32_t drive_queue_limit(const Drive *d) { return d->queue_limit; }
+uint64_t drive_capacity(const Drive *d) { return d->p.user_capacity; }
+const DriveParams *drive_params(const Drive *d) { return &d->p; }
+const DriveStats *drive_stats(const Drive *d) { return &d->st; }
+bool drive_quiescent(const Drive *d) { return d->outstanding == 0; }
+uint64_t drive_slots(const Drive *d) { return d->nslots; }
+
+uint32_t drive_lookup(const Drive *d, uint64_t lpn)
+{
+    g_return_val_if_fail(lpn < d->nlpn, DRIVE_UNMAPPED);
+    uint32_t v = d->l2p[lpn];
+    if (v == NO_SLOT)
+        return DRIVE_UNMAPPED;
+    return v >= BUF_MARK ? DRIVE_BUFFERED : v;
+}
+
+void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx)
+{
+    d->place_hook = fn;
+    d->place_ctx = ctx;
+}
+
+static void cmd_arrive(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    uint32_t c = (uint32_t)arg;
+    Cmd *cmd = &d->cmds[c];
+    switch (cmd->op) {
+    case IO_READ:
+        ftl_read_start(d, c);
+        break;
+    case IO_WRITE:
+        ftl_write_arrive(d, c);
+        break;
+    case IO_TRIM: {
+        uint64_t n = ftl_trim(d, cmd->offset, cmd->length);
+        drive_complete(d, c, hostif_controller(d, n * d->p.trim_entry_cost));
+        break;
+    }
+    case IO_FLUSH:
+        ftl_flush_start(d, c);
+        break;
+    }
+}
+
+void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+{
+    g_return_if_fail(d->cmd_free != NO_IDX);
+    g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= d->p.user_capacity));
+    uint32_t c = d->cmd_free;
+    Cmd *cmd = &d->cmds[c];
+    d->cmd_free = cmd->next;
+    d->outstanding++;
+    *cmd = (Cmd){.tag = tag, .offset = offset, .length = length, .op = (uint8_t)op, .next = NO_IDX};
+    if (length > 0)
+        cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
+    SimTime cost = d->p.cmd_cost;
+    if (op == IO_WRITE)
+        cost += (SimTime)cmd->slots * d->p.page_cost;
+    SimTime at = hostif_controller(d, cost);
+    sim_schedule(d->eng, at, cmd_arrive, d, c);
+}
+
+static void cmd_done(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    uint32_t c = (uint32_t)arg;
+    Cmd *cmd = &d->cmds[c];
+    d->st.host_bytes[cmd->op] += cmd->length;
+    d->st.host_ios[cmd->op]++;
+    uint64_t tag = cmd->tag;
+    cmd->next = d->cmd_free;
+    d->cmd_free = c;
+    d->outstanding--;
+    if (d->done)
+        d->done(d->done_ctx, tag);
+}
+
+void drive_complete(Drive *d, uint32_t c, SimTime at)
+{
+    sim_schedule(d->eng, at, cmd_done, d, c);
+}

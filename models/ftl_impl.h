@@ -1,0 +1,188 @@
+/*
+ * ftl_impl.h - the inside of a Drive, shared by the model files.
+ *
+ * Private to models/: the host side sees only drive.h. Everything per page
+ * or per block lives in flat arrays indexed by integers (struct of arrays);
+ * per-command and per-operation records come from pools sized at creation
+ * and grown only to the run's peak, so the event loop does not allocate.
+ *
+ * Address layout (documented in nand.c): a physical 4 KiB slot number is
+ *     slot = block * slots_per_block + index_in_block
+ *     block = die * blocks_per_die + block_in_die
+ *     die = channel + channels * (ce + ces_per_channel * die_in_ce)
+ * where a block is a multi-plane block (the same block of every plane of a
+ * die, programmed, read and erased together) and index_in_block runs over
+ * program units in order: unit * unit_slots + (plane * pages_per_wl + page)
+ * * slots_per_page + slot_in_page.
+ */
+#ifndef FTLSIM_FTL_IMPL_H
+#define FTLSIM_FTL_IMPL_H
+
+#include "models/drive.h"
+
+#define NO_SLOT UINT32_MAX
+#define NO_LPN UINT32_MAX
+#define NO_BLOCK UINT32_MAX
+#define NO_IDX UINT32_MAX
+/* L2P values at or above BUF_MARK mean "in the write buffer at ring
+ * position value - BUF_MARK"; slot numbers stay below it. */
+#define BUF_MARK (UINT32_MAX - (1u << 22))
+
+/* Block states. */
+enum { BLK_FREE = 0, BLK_OPEN = 1, BLK_FULL = 2, BLK_VICTIM = 3 };
+
+/* Write streams: one open block per die per stream. */
+enum { STREAM_HOST = 0, STREAM_GC = 1, STREAM_SLC = 2, STREAMS = 3 };
+
+/* Die operation kinds, for the completion handler. */
+enum { OP_NONE = 0, OP_READ, OP_PROG_HOST, OP_GC_COPY, OP_ERASE };
+
+/* One host command in flight. */
+typedef struct Cmd {
+    uint64_t tag;
+    uint64_t offset, length; /* bytes */
+    uint32_t pending;        /* die reads outstanding */
+    uint32_t next;           /* free list / wait queue link */
+    uint32_t slots;          /* 4 KiB units covered */
+    uint8_t op;
+} Cmd;
+
+/* A read of some pages of one die on behalf of one command. */
+typedef struct ReadOp {
+    uint32_t cmd;
+    uint32_t pages;  /* distinct NAND pages */
+    uint32_t slots;  /* 4 KiB units to move over the channel */
+    uint32_t next;
+    uint8_t mode;    /* cell mode of the block read (tR) */
+} ReadOp;
+
+typedef struct Die {
+    SimTime busy_until; /* ns; the die runs one operation at a time */
+    uint8_t op;         /* OP_* in progress */
+    uint32_t op_arg;    /* per-op data (slots programmed, block erased) */
+    uint32_t rd_head, rd_tail; /* FIFO of ReadOp indices */
+    uint32_t *free_blocks;     /* stack of free block ids */
+    uint32_t nfree;
+    uint32_t open[STREAMS];    /* open block per stream, NO_BLOCK if none */
+    uint32_t victim;           /* block being collected, NO_BLOCK if none */
+    uint32_t victim_cursor;    /* next slot index to scan in the victim */
+} Die;
+
+struct Drive {
+    SimEngine *eng;
+    DriveParams p;
+    DriveStats st;
+    DriveDoneFn done;
+    void *done_ctx;
+    SimRng rng;
+
+    /* geometry */
+    uint32_t dies, channels, planes;
+    uint32_t blocks_per_die;
+    uint32_t slots_per_page;
+    uint32_t slots_per_block;      /* native mode */
+    uint32_t unit_slots[CELL_MODES]; /* slots per program unit by mode */
+    uint32_t nblocks;
+    uint64_t nslots;
+    uint64_t nlpn;                 /* 4 KiB logical pages */
+    CellMode native;
+    double chan_ns_per_byte;
+
+    /* mapping */
+    uint32_t *l2p;   /* nlpn: slot, NO_SLOT, or BUF_MARK + ring position */
+    uint32_t *p2l;   /* nslots: lpn or NO_LPN (slot not valid) */
+    uint64_t mapped; /* lpns mapped (to NAND or buffer) */
+
+    /* blocks, struct of arrays */
+    uint8_t *blk_state;
+    uint8_t *blk_mode;
+    uint32_t *blk_wp;     /* slots written */
+    uint32_t *blk_valid;  /* slots valid */
+    uint32_t *blk_erases;
+    uint64_t *blk_stamp;  /* when it was filled (ns), for FIFO and cost-benefit */
+
+    Die *die;
+    SimTime *chan_free;   /* per channel: bus free from (ns) */
+
+    /* host interface */
+    SimTime link_free[2]; /* [0] device-to-host (reads), [1] host-to-device; SATA uses [0] only */
+    SimTime ctrl_free;    /* controller firmware busy until */
+    uint32_t queue_limit;
+
+    /* commands */
+    Cmd *cmds;
+    uint32_t cmd_free;    /* free list head */
+    uint32_t outstanding;
+
+    /* write buffer: ring of lpns; NO_LPN marks an entry overwritten while buffered */
+    uint32_t *ring;
+    uint32_t ring_cap, ring_head, ring_len; /* head = oldest */
+    uint32_t ring_live;   /* entries not NO_LPN */
+    uint64_t buf_used;    /* slots reserved: in the ring or being programmed */
+    uint64_t buf_cap;     /* slots */
+    uint32_t wait_head, wait_tail; /* writes waiting for buffer space */
+    uint32_t flush_head;  /* flushes waiting for the buffer to drain (list via Cmd.next) */
+    bool buf_force;       /* program partial units (flush or idle timeout) */
+    SimTime buf_ready_at; /* when the data admitted last has crossed the link */
+    SimTime last_admit;
+    bool idle_timer;
+    uint32_t rr_die;
+
+    /* read ops pool */
+    ReadOp *rops;
+    uint32_t rop_cap, rop_free;
+
+    /* unit staging: slots taken from the ring for the current program */
+    uint32_t *stage;
+
+    /* test hook: called for every slot programmed (src NO_SLOT: from the buffer) */
+    void (*place_hook)(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src);
+    void *place_ctx;
+};
+
+/* nand.c */
+void nand_init(Drive *d);
+void nand_release(Drive *d);
+static inline uint32_t nand_block_of(const Drive *d, uint32_t slot) { return slot / d->slots_per_block; }
+static inline uint32_t nand_die_of_block(const Drive *d, uint32_t b) { return b / d->blocks_per_die; }
+static inline uint32_t nand_channel_of_die(const Drive *d, uint32_t die) { return die % d->channels; }
+uint32_t nand_block_capacity(const Drive *d, uint32_t b); /* slots in its current mode */
+uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
+void nand_put_free(Drive *d, uint32_t b);
+SimTime nand_channel_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes); /* returns end */
+
+/* hostif.c */
+SimTime hostif_xfer_ns(const Drive *d, uint64_t bytes, int to_device);
+SimTime hostif_link(Drive *d, SimTime ready, uint64_t bytes, int to_device); /* returns end */
+SimTime hostif_controller(Drive *d, SimTime cost);                            /* returns end */
+
+/* sched.c */
+void sched_kick(Drive *d, uint32_t die);
+void sched_kick_all(Drive *d);
+void sched_queue_read(Drive *d, uint32_t die, uint32_t rop);
+/* Start an operation on an idle die; its completion fires at end. */
+void sched_die_op(Drive *d, uint32_t die, uint8_t op, uint32_t arg, SimTime end);
+
+/* ftl.c */
+void ftl_invalidate_slot(Drive *d, uint32_t slot);
+void ftl_map(Drive *d, uint32_t lpn, uint32_t slot);
+uint32_t ftl_take_unit(Drive *d, uint32_t max_slots); /* lpns into d->stage */
+bool ftl_unit_ready(const Drive *d, uint32_t unit);
+void ftl_program_done(Drive *d, uint32_t slots);
+void ftl_read_piece_done(Drive *d, uint32_t cmd);
+CellMode ftl_host_mode(Drive *d, uint32_t die);
+void ftl_write_arrive(Drive *d, uint32_t cmd); /* after the controller took the command */
+void ftl_write_start(Drive *d, uint32_t cmd);
+void ftl_read_start(Drive *d, uint32_t cmd);
+void ftl_flush_start(Drive *d, uint32_t cmd);
+uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length);
+
+/* gc.c */
+uint32_t gc_pick_victim(Drive *d, uint32_t die);
+bool gc_needed(const Drive *d, uint32_t die, bool hard);
+bool gc_step(Drive *d, uint32_t die); /* starts one die operation; false if nothing to do */
+
+/* drive.c */
+void drive_complete(Drive *d, uint32_t cmd, SimTime at);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * gc.c - garbage collection, die by die.
+ *
+ * Each die reclaims its own blocks: a victim is chosen among its full blocks
+ * by the configured policy, its valid slots are relocated one program unit
+ * at a time into the die's GC stream (a read of the pages holding them, the
+ * data out over the channel to the controller for ECC and back in, then a
+ * native program), and once empty it is erased. Every step is a die
+ * operation like a host one, so GC costs show in host throughput and in
+ * write amplification. Blocks that host overwrites left empty cost only the
+ * erase.
+ */
+#include "models/ftl_impl.h"
+
+bool gc_needed(const Drive *d, uint32_t die, bool hard)
+{
+    const Die *dd = &d->die[die];
+    if (dd->victim != NO_BLOCK)
+        return true; /* finish what was started */
+    return hard ? dd->nfree <= d->p.gc_hard_blocks : dd->nfree < d->p.gc_soft_blocks;
+}
+
+/* Score a full block for victim choice; higher is better, < 0 ineligible. */
+static double victim_score(const Drive *d, uint32_t b, SimTime now)
+{
+    uint32_t cap = nand_block_capacity(d, b);
+    uint32_t v = d->blk_valid[b];
+    if (v >= cap)
+        return -1; /* nothing to gain */
+    switch (d->p.gc_policy) {
+    case GC_COST_BENEFIT: {
+        /* benefit/cost = (1 - u) * age / (1 + u), the cost-benefit rule of
+         * Kawaguchi et al.'s flash file system: reclaiming frees 1 - u of a
+         * block at the cost of reading u and writing u back */
+        double u = (double)v / cap;
+        double age = (double)(now - d->blk_stamp[b]) + 1.0;
+        return (1.0 - u) * age / (1.0 + u);
+    }
+    case GC_FIFO:
+        return 1e19 - (double)d->blk_stamp[b]; /* oldest first */
+    case GC_GREEDY:
+    default:
+        return (double)(cap - v);
+    }
+}
+
+uint32_t gc_pick_victim(Drive *d, uint32_t die)
+{
+    SimTime now = sim_now(d->eng);
+    uint32_t first = die * d->blocks_per_die, best = NO_BLOCK;
+    double best_score = -1;
+    for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
+        if (d->blk_state[b] != BLK_FULL)
+            continue;
+        double s = victim_score(d, b, now);
+        if (s >= 0 && s > best_score) {
+            best_score = s;
+            best = b;
+        }
+    }
+    return best;
+}
+
+/* The GC stream's open block on die, opening one if needed. */
+static uint32_t gc_dest(Drive *d, uint32_t die)
+{
+    Die *dd = &d->die[die];
+    uint32_t b = dd->open[STREAM_GC];
+    if (b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b))
+        return b;
+    b = nand_take_free(d, die, d->native);
+    dd->open[STREAM_GC] = b;
+    return b;
+}
+
+static void erase_victim(Drive *d, uint32_t die, uint32_t v)
+{
+    d->die[die].victim = NO_BLOCK;
+    d->st.gc_blocks++;
+    sched_die_op(d, die, OP_ERASE, v, sim_now(d->eng) + d->p.timing[d->blk_mode[v]].t_erase);
+}
+
+bool gc_step(Drive *d, uint32_t die)
+{
+    Die *dd = &d->die[die];
+    if (dd->victim == NO_BLOCK) {
+        uint32_t v = gc_pick_victim(d, die);
+        if (v == NO_BLOCK)
+            return false;
+        dd->victim = v;
+        dd->victim_cursor = 0;
+        d->blk_state[v] = BLK_VICTIM;
+    }
+    uint32_t v = dd->victim;
+    if (d->blk_valid[v] == 0) {
+        erase_victim(d, die, v);
+        return true;
+    }
+    uint32_t dst = gc_dest(d, die);
+    if (dst == NO_BLOCK)
+        return false; /* no erased block to relocate into: stuck until TRIM */
+    uint32_t unit = d->unit_slots[d->native];
+    uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
+    uint32_t want = unit < room ? unit : room;
+    uint32_t vbase = v * d->slots_per_block, dbase = dst * d->slots_per_block;
+    uint32_t n = 0, pages = 0, last_page = NO_IDX;
+    while (n < want && dd->victim_cursor < d->blk_wp[v]) {
+        uint32_t src = vbase + dd->victim_cursor++;
+        uint32_t lpn = d->p2l[src];
+        if (lpn == NO_LPN)
+            continue;
+        uint32_t page = src / d->slots_per_page;
+        if (page != last_page) {
+            pages++;
+            last_page = page;
+        }
+        uint32_t slot = dbase + d->blk_wp[dst]++;
+        ftl_map(d, lpn, slot);
+        if (d->place_hook)
+            d->place_hook(d->place_ctx, lpn, slot, src);
+        n++;
+    }
+    if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
+        d->blk_state[dst] = BLK_FULL;
+        d->blk_stamp[dst] = sim_now(d->eng);
+        dd->open[STREAM_GC] = NO_BLOCK;
+    }
+    if (n == 0) {
+        /* the cursor passed the last valid slot: nothing left to move */
+        g_assert(d->blk_valid[v] == 0);
+        erase_victim(d, die, v);
+        return true;
+    }
+    uint64_t bytes = (uint64_t)n * SLOT_SIZE;
+    uint32_t rounds = (pages + d->planes - 1) / d->planes;
+    SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[d->blk_mode[v]].t_read;
+    SimTime moved = nand_channel_xfer(d, die, sensed, 2 * bytes);
+    d->st.nand_read_bytes += bytes;
+    d->st.nand_write_bytes[CAUSE_GC] += bytes;
+    sched_die_op(d, die, OP_GC_COPY, n, moved + d->p.timing[d->native].t_prog);
+    return true;
+}

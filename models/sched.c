@@ -1,0 +1,156 @@
+/*
+ * sched.c - the flash scheduler: one queue per die, by priority.
+ *
+ * A die runs one operation at a time. When it falls idle it takes, in this
+ * order: host reads; GC when its free blocks are at or below the hard
+ * threshold (host writes to it are blocked meanwhile); a program unit of
+ * host data from the write buffer; background GC below the soft threshold.
+ * An operation reserves its channel transfers when it starts (the bus serves
+ * reservations in order) and fires one completion event at its end.
+ */
+#include "models/ftl_impl.h"
+
+static void die_done(void *ctx, uint64_t arg);
+
+void sched_die_op(Drive *d, uint32_t i, uint8_t op, uint32_t arg, SimTime end)
+{
+    Die *die = &d->die[i];
+    die->op = op;
+    die->op_arg = arg;
+    die->busy_until = end;
+    sim_schedule(d->eng, end, die_done, d, i);
+}
+
+static void start_read(Drive *d, uint32_t i)
+{
+    Die *die = &d->die[i];
+    uint32_t r = die->rd_head;
+    ReadOp *ro = &d->rops[r];
+    die->rd_head = ro->next;
+    if (die->rd_head == NO_IDX)
+        die->rd_tail = NO_IDX;
+    /* the planes of a die read in parallel: pages pair up across planes */
+    uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
+    SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[ro->mode].t_read;
+    SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
+    d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
+    sched_die_op(d, i, OP_READ, r, end);
+}
+
+/* Program one unit of buffered host data on die i, if the buffer has one and
+ * the die has room for it without eating into the GC reserve. */
+static bool start_host_program(Drive *d, uint32_t i)
+{
+    Die *die = &d->die[i];
+    CellMode mode = ftl_host_mode(d, i);
+    uint32_t unit = d->unit_slots[mode];
+    if (!ftl_unit_ready(d, unit))
+        return false;
+    int stream = mode == d->native ? STREAM_HOST : STREAM_SLC;
+    uint32_t b = die->open[stream];
+    if (b == NO_BLOCK) {
+        if (die->nfree <= d->p.gc_hard_blocks)
+            return false;
+        b = nand_take_free(d, i, mode);
+        die->open[stream] = b;
+    }
+    uint32_t cap = nand_block_capacity(d, b);
+    uint32_t room = cap - d->blk_wp[b];
+    uint32_t n = ftl_take_unit(d, unit < room ? unit : room);
+    uint32_t base = b * d->slots_per_block;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t lpn = d->stage[k];
+        uint32_t slot = base + d->blk_wp[b]++;
+        ftl_map(d, lpn, slot);
+        if (d->place_hook)
+            d->place_hook(d->place_ctx, lpn, slot, NO_SLOT);
+    }
+    if (d->blk_wp[b] == cap) {
+        d->blk_state[b] = BLK_FULL;
+        d->blk_stamp[b] = sim_now(d->eng);
+        die->open[stream] = NO_BLOCK;
+    }
+    uint64_t bytes = (uint64_t)n * SLOT_SIZE;
+    SimTime now = sim_now(d->eng);
+    SimTime ready = d->buf_ready_at > now ? d->buf_ready_at : now;
+    SimTime in = nand_channel_xfer(d, i, ready, bytes);
+    d->st.nand_write_bytes[CAUSE_HOST] += bytes;
+    d->st.phase = mode == CELL_SLC && d->native != CELL_SLC ? PHASE_PSLC : PHASE_NATIVE;
+    sched_die_op(d, i, OP_PROG_HOST, n, in + d->p.timing[mode].t_prog);
+    return true;
+}
+
+void sched_kick(Drive *d, uint32_t i)
+{
+    Die *die = &d->die[i];
+    if (die->op != OP_NONE)
+        return;
+    if (die->rd_head != NO_IDX) {
+        start_read(d, i);
+        return;
+    }
+    if (gc_needed(d, i, true)) {
+        if (gc_step(d, i))
+            return;
+    }
+    if (start_host_program(d, i))
+        return;
+    if (gc_needed(d, i, false))
+        gc_step(d, i);
+}
+
+/* Offer buffered data to every idle die, starting after the last one used
+ * so that successive units stripe over channels, then CEs, then dies. */
+void sched_kick_all(Drive *d)
+{
+    for (uint32_t k = 0; k < d->dies; k++) {
+        uint32_t i = (d->rr_die + k) % d->dies;
+        if (d->die[i].op == OP_NONE) {
+            sched_kick(d, i);
+            if (d->die[i].op == OP_PROG_HOST)
+                d->rr_die = (i + 1) % d->dies;
+        }
+    }
+}
+
+void sched_queue_read(Drive *d, uint32_t i, uint32_t r)
+{
+    Die *die = &d->die[i];
+    d->rops[r].next = NO_IDX;
+    if (die->rd_tail == NO_IDX)
+        die->rd_head = r;
+    else
+        d->rops[die->rd_tail].next = r;
+    die->rd_tail = r;
+    sched_kick(d, i);
+}
+
+static void die_done(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    uint32_t i = (uint32_t)arg;
+    Die *die = &d->die[i];
+    uint8_t op = die->op;
+    uint32_t a = die->op_arg;
+    die->op = OP_NONE;
+    switch (op) {
+    case OP_READ: {
+        uint32_t cmd = d->rops[a].cmd;
+        d->rops[a].next = d->rop_free;
+        d->rop_free = a;
+        ftl_read_piece_done(d, cmd);
+        break;
+    }
+    case OP_PROG_HOST:
+        ftl_program_done(d, a);
+        break;
+    case OP_ERASE:
+        nand_put_free(d, a);
+        /* a freed block may unblock host programs waiting on the reserve */
+        sched_kick_all(d);
+        break;
+    default:
+        break;
+    }
+    sched_kick(d, i);
+}
