@@ -46,6 +46,7 @@ typedef struct DriveStats {
     uint64_t host_bytes[IO_OPS]; /* accepted and completed, by op */
     uint64_t host_ios[IO_OPS];
     uint64_t nand_write_bytes[CAUSES];
+    uint64_t host_slc_bytes;   /* host data programmed in SLC mode */
     uint64_t nand_read_bytes;
     uint64_t nand_erases;
     uint64_t gc_blocks;        /* blocks reclaimed by GC */

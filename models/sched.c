@@ -75,6 +75,8 @@ static bool start_host_program(Drive *d, uint32_t i)
     SimTime ready = d->buf_ready_at > now ? d->buf_ready_at : now;
     SimTime in = nand_channel_xfer(d, i, ready, bytes);
     d->st.nand_write_bytes[CAUSE_HOST] += bytes;
+    if (mode == CELL_SLC && d->native != CELL_SLC)
+        d->st.host_slc_bytes += bytes;
     d->st.phase = mode == CELL_SLC && d->native != CELL_SLC ? PHASE_PSLC : PHASE_NATIVE;
     sched_die_op(d, i, OP_PROG_HOST, n, in + d->p.timing[mode].t_prog);
     return true;

@@ -1,0 +1,243 @@
+/*
+ * report.c - series rows, phases, and the run summary (text and JSON).
+ *
+ * MB/s and GB are decimal (10^6, 10^9 bytes) as in the reviews; WAF is NAND
+ * bytes programmed over host bytes written.
+ */
+#include "sim/report.h"
+
+#include "sim/config.h"
+#include "sim/version.h"
+
+#include <math.h>
+
+void report_series_row(FILE *f, const SeriesRow *r)
+{
+    char hit[32];
+    if (isnan(r->l2p_hit_ratio))
+        g_strlcpy(hit, "", sizeof hit);
+    else
+        g_snprintf(hit, sizeof hit, "%.4f", r->l2p_hit_ratio);
+    fprintf(f,
+            "%.3f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f,%.2f,%.1f,%" G_GUINT64_FORMAT
+            ",%.2f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f,%s,%s,%.4f\n",
+            r->t_s, r->host_write_bytes, r->host_read_bytes, r->write_MBps, r->read_MBps, r->iops,
+            r->free_blocks, r->gc_MBps, r->pslc_used_bytes, r->pslc_limit_bytes, r->fold_MBps, hit,
+            drive_phase_name(r->phase), (double)r->host_write_bytes / 1e9);
+}
+
+void report_phases_from_rows(GArray *rows, GArray *phases)
+{
+    g_array_set_size(phases, 0);
+    uint64_t prev_bytes = 0;
+    double prev_t = 0;
+    for (guint i = 0; i < rows->len; i++) {
+        const SeriesRow *r = &g_array_index(rows, SeriesRow, i);
+        PhaseSpan *last = phases->len ? &g_array_index(phases, PhaseSpan, phases->len - 1) : NULL;
+        if (last && last->kind == r->phase) {
+            last->end_host_bytes = r->host_write_bytes;
+            last->end_s = r->t_s;
+        } else {
+            PhaseSpan s = {r->phase, prev_bytes, r->host_write_bytes, prev_t, r->t_s};
+            g_array_append_val(phases, s);
+        }
+        prev_bytes = r->host_write_bytes;
+        prev_t = r->t_s;
+    }
+}
+
+static double span_MBps(const PhaseSpan *s)
+{
+    double dt = s->end_s - s->start_s;
+    return dt > 0 ? (double)(s->end_host_bytes - s->start_host_bytes) / 1e6 / dt : 0;
+}
+
+void report_phases_csv(const RunResult *r, GString *out)
+{
+    g_string_append(out, "kind,start_host_bytes,end_host_bytes,mean_write_MBps\n");
+    for (guint i = 0; i < r->phases->len; i++) {
+        const PhaseSpan *s = &g_array_index(r->phases, PhaseSpan, i);
+        g_string_append_printf(out, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f\n",
+                               drive_phase_name(s->kind), s->start_host_bytes, s->end_host_bytes,
+                               span_MBps(s));
+    }
+}
+
+static double waf(const DriveStats *st)
+{
+    uint64_t nand = 0;
+    for (int c = 0; c < CAUSES; c++)
+        nand += st->nand_write_bytes[c];
+    uint64_t host = st->host_bytes[IO_WRITE];
+    return host ? (double)nand / (double)host : NAN;
+}
+
+static uint64_t nand_total(const DriveStats *st)
+{
+    uint64_t n = 0;
+    for (int c = 0; c < CAUSES; c++)
+        n += st->nand_write_bytes[c];
+    return n;
+}
+
+static const double pcts[] = {50, 90, 99, 99.9, 99.99};
+static const char *const pct_names[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
+
+static void latency_json(JsonWriter *w, const char *key, const LatHist *h)
+{
+    json_begin_object(w, key);
+    json_u64(w, "count", lat_hist_count(h));
+    json_double(w, "mean", lat_hist_mean(h) / 1e3);
+    for (unsigned i = 0; i < G_N_ELEMENTS(pcts); i++)
+        json_double(w, pct_names[i], (double)lat_hist_percentile(h, pcts[i]) / 1e3);
+    json_double(w, "max", (double)lat_hist_max(h) / 1e3);
+    json_end_object(w);
+}
+
+void report_summary_json(const RunResult *r, JsonWriter *w)
+{
+    const DriveStats *st = r->stats;
+    const RunOptions *o = r->opt;
+    double t = r->sim_time_s > 0 ? r->sim_time_s : NAN;
+    json_begin_object(w, NULL);
+    json_str(w, "ftlsim_version", ftlsim_version());
+    json_str(w, "drive", r->params->name);
+    json_str(w, "drive_file", o->drive);
+    json_str(w, "workload", workload_description(r->workload));
+    json_u64(w, "seed", o->seed);
+    json_double(w, "sim_time_s", r->sim_time_s);
+    json_double(w, "wall_time_s", r->wall_s);
+    json_u64(w, "events", r->events);
+
+    json_begin_object(w, "host");
+    json_u64(w, "write_bytes", st->host_bytes[IO_WRITE]);
+    json_u64(w, "read_bytes", st->host_bytes[IO_READ]);
+    json_u64(w, "trim_bytes", st->host_bytes[IO_TRIM]);
+    json_u64(w, "write_ios", st->host_ios[IO_WRITE]);
+    json_u64(w, "read_ios", st->host_ios[IO_READ]);
+    json_u64(w, "trim_ios", st->host_ios[IO_TRIM]);
+    json_u64(w, "flush_ios", st->host_ios[IO_FLUSH]);
+    json_end_object(w);
+
+    json_begin_object(w, "nand");
+    json_begin_object(w, "write_bytes");
+    json_u64(w, "total", nand_total(st));
+    json_begin_object(w, "by_cause");
+    json_u64(w, "host", st->nand_write_bytes[CAUSE_HOST]);
+    json_u64(w, "gc", st->nand_write_bytes[CAUSE_GC]);
+    json_u64(w, "fold", st->nand_write_bytes[CAUSE_FOLD]);
+    json_u64(w, "map", st->nand_write_bytes[CAUSE_MAP]);
+    json_end_object(w);
+    json_end_object(w);
+    json_u64(w, "read_bytes", st->nand_read_bytes);
+    json_u64(w, "erases", st->nand_erases);
+    json_u64(w, "gc_blocks", st->gc_blocks);
+    json_u64(w, "free_blocks", st->free_blocks);
+    json_end_object(w);
+    json_double(w, "waf", waf(st));
+
+    json_begin_object(w, "throughput");
+    json_double(w, "write_MBps", (double)st->host_bytes[IO_WRITE] / 1e6 / t);
+    json_double(w, "read_MBps", (double)st->host_bytes[IO_READ] / 1e6 / t);
+    json_double(w, "iops", (double)(st->host_ios[IO_READ] + st->host_ios[IO_WRITE]) / t);
+    json_end_object(w);
+
+    json_begin_object(w, "latency_us");
+    latency_json(w, "read", workload_latency(r->workload, IO_READ));
+    latency_json(w, "write", workload_latency(r->workload, IO_WRITE));
+    latency_json(w, "trim", workload_latency(r->workload, IO_TRIM));
+    json_end_object(w);
+
+    json_begin_object(w, "pslc");
+    json_u64(w, "static_bytes", st->pslc_static);
+    json_u64(w, "limit_bytes", st->pslc_limit);
+    json_u64(w, "limit_start_bytes", st->pslc_limit_start);
+    json_u64(w, "used_bytes", st->pslc_used);
+    json_u64(w, "host_slc_bytes", st->host_slc_bytes);
+    if (st->pslc_first_exhausted == UINT64_MAX)
+        json_null(w, "first_exhausted_at_host_bytes");
+    else
+        json_u64(w, "first_exhausted_at_host_bytes", st->pslc_first_exhausted);
+    json_end_object(w);
+
+    json_begin_array(w, "phases");
+    for (guint i = 0; i < r->phases->len; i++) {
+        const PhaseSpan *s = &g_array_index(r->phases, PhaseSpan, i);
+        json_begin_object(w, NULL);
+        json_str(w, "kind", drive_phase_name(s->kind));
+        json_u64(w, "start_host_bytes", s->start_host_bytes);
+        json_u64(w, "end_host_bytes", s->end_host_bytes);
+        json_double(w, "start_s", s->start_s);
+        json_double(w, "end_s", s->end_s);
+        json_double(w, "mean_write_MBps", span_MBps(s));
+        json_end_object(w);
+    }
+    json_end_array(w);
+
+    workload_write_jobs_json(r->workload, w);
+    config_write_json(r->params, w);
+    json_end_object(w);
+}
+
+static void latency_line(GString *out, const char *name, const LatHist *h)
+{
+    if (lat_hist_count(h) == 0)
+        return;
+    g_string_append_printf(out, "  %-6s %10" G_GUINT64_FORMAT " %10.1f", name, lat_hist_count(h),
+                           lat_hist_mean(h) / 1e3);
+    for (unsigned i = 0; i < G_N_ELEMENTS(pcts); i++)
+        g_string_append_printf(out, " %10.1f", (double)lat_hist_percentile(h, pcts[i]) / 1e3);
+    g_string_append_printf(out, " %10.1f\n", (double)lat_hist_max(h) / 1e3);
+}
+
+void report_summary_text(const RunResult *r, GString *out)
+{
+    const DriveStats *st = r->stats;
+    double t = r->sim_time_s > 0 ? r->sim_time_s : NAN;
+    g_string_append_printf(out, "drive     %s (%s)\n", r->params->name, r->opt->drive);
+    g_string_append_printf(out, "workload  %s\n", workload_description(r->workload));
+    g_string_append_printf(out, "seed      %" G_GUINT64_FORMAT "\n", r->opt->seed);
+    g_string_append_printf(out, "simulated %.3f s in %.2f s wall (%" G_GUINT64_FORMAT " events)\n",
+                           r->sim_time_s, r->wall_s, r->events);
+    g_string_append_printf(out, "host      wrote %.3f GB (%" G_GUINT64_FORMAT " IOs), read %.3f GB (%" G_GUINT64_FORMAT
+                                " IOs), trimmed %.3f GB\n",
+                           st->host_bytes[IO_WRITE] / 1e9, st->host_ios[IO_WRITE],
+                           st->host_bytes[IO_READ] / 1e9, st->host_ios[IO_READ],
+                           st->host_bytes[IO_TRIM] / 1e9);
+    g_string_append_printf(out,
+                           "nand      wrote %.3f GB (host %.3f, gc %.3f, fold %.3f, map %.3f), "
+                           "read %.3f GB, %" G_GUINT64_FORMAT " erases\n",
+                           nand_total(st) / 1e9, st->nand_write_bytes[CAUSE_HOST] / 1e9,
+                           st->nand_write_bytes[CAUSE_GC] / 1e9,
+                           st->nand_write_bytes[CAUSE_FOLD] / 1e9,
+                           st->nand_write_bytes[CAUSE_MAP] / 1e9, st->nand_read_bytes / 1e9,
+                           st->nand_erases);
+    g_string_append_printf(out, "waf       %.3f\n", waf(st));
+    g_string_append_printf(out, "speed     write %.1f MB/s, read %.1f MB/s, %.0f IOPS\n",
+                           st->host_bytes[IO_WRITE] / 1e6 / t, st->host_bytes[IO_READ] / 1e6 / t,
+                           (st->host_ios[IO_READ] + st->host_ios[IO_WRITE]) / t);
+    g_string_append(out, "latency   (us)     count       mean        p50        p90        p99      "
+                         "p99.9     p99.99        max\n");
+    latency_line(out, "read", workload_latency(r->workload, IO_READ));
+    latency_line(out, "write", workload_latency(r->workload, IO_WRITE));
+    latency_line(out, "trim", workload_latency(r->workload, IO_TRIM));
+    if (st->pslc_static || st->pslc_limit_start) {
+        g_string_append_printf(out, "pslc      static %.2f GB, limit %.2f GB now (%.2f GB at start), "
+                                    "%.2f GB in SLC; host wrote %.2f GB to SLC\n",
+                               st->pslc_static / 1e9, st->pslc_limit / 1e9,
+                               st->pslc_limit_start / 1e9, st->pslc_used / 1e9,
+                               st->host_slc_bytes / 1e9);
+        if (st->pslc_first_exhausted != UINT64_MAX)
+            g_string_append_printf(out, "          cache first ran out after %.2f GB written\n",
+                                   st->pslc_first_exhausted / 1e9);
+    }
+    if (r->phases->len) {
+        g_string_append(out, "phases    kind        from GB      to GB       MB/s\n");
+        for (guint i = 0; i < r->phases->len; i++) {
+            const PhaseSpan *s = &g_array_index(r->phases, PhaseSpan, i);
+            g_string_append_printf(out, "          %-8s %9.2f  %9.2f  %9.1f\n",
+                                   drive_phase_name(s->kind), s->start_host_bytes / 1e9,
+                                   s->end_host_bytes / 1e9, span_MBps(s));
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/*
+ * report.h - what a run reports: the time series, the phases, and the
+ * summary in text and JSON. Pure formatting of what run.c measured.
+ */
+#ifndef FTLSIM_REPORT_H
+#define FTLSIM_REPORT_H
+
+#include "sim/json.h"
+#include "sim/run.h"
+
+#include <stdio.h>
+
+/* One row of series.csv: one interval of simulated time (or of host bytes). */
+typedef struct SeriesRow {
+    double t_s;                 /* end of the interval, simulated seconds */
+    uint64_t host_write_bytes;  /* cumulative */
+    uint64_t host_read_bytes;   /* cumulative */
+    double write_MBps, read_MBps, iops;
+    uint64_t free_blocks;
+    double gc_MBps, fold_MBps;
+    uint64_t pslc_used_bytes, pslc_limit_bytes;
+    double l2p_hit_ratio;       /* NAN when no lookups in the interval */
+    DrivePhase phase;
+} SeriesRow;
+
+/* A stretch of the run in one drive state. */
+typedef struct PhaseSpan {
+    DrivePhase kind;
+    uint64_t start_host_bytes, end_host_bytes; /* host bytes written */
+    double start_s, end_s;
+} PhaseSpan;
+
+typedef struct RunResult {
+    const RunOptions *opt;
+    const DriveParams *params;
+    const DriveStats *stats;
+    const Workload *workload;
+    double sim_time_s;
+    double wall_s;
+    uint64_t events;
+    GArray *rows;   /* SeriesRow */
+    GArray *phases; /* PhaseSpan */
+} RunResult;
+
+#define REPORT_SERIES_HEADER                                                                       \
+    "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"         \
+    "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB"
+
+void report_series_row(FILE *f, const SeriesRow *r);
+/* Merge consecutive rows of one kind into phases (idle rows are kept). */
+void report_phases_from_rows(GArray *rows, GArray *phases);
+void report_phases_csv(const RunResult *r, GString *out);
+void report_summary_text(const RunResult *r, GString *out);
+void report_summary_json(const RunResult *r, JsonWriter *w);
+
+#endif

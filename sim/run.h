@@ -1,0 +1,50 @@
+/*
+ * run.h - one simulation run: a drive, a workload, and the results folder.
+ *
+ * run_simulation() loads and checks every input before it creates anything,
+ * runs the engine until the workload is done, and writes the results through
+ * an OutDir so that a failed run leaves no file that looks whole.
+ */
+#ifndef FTLSIM_RUN_H
+#define FTLSIM_RUN_H
+
+#include "sim/plot.h"
+#include "sim/trace.h"
+#include "sim/workload.h"
+
+#include <glib.h>
+
+#define RUN_ERROR (run_error_quark())
+GQuark run_error_quark(void);
+typedef enum RunError {
+    RUN_ERROR_INPUT,  /* bad options or inputs: exit 2 */
+    RUN_ERROR_FAILED, /* the simulation itself failed: exit 1 */
+} RunError;
+
+typedef struct RunOptions {
+    const char *drive;     /* INI file */
+    const char *spec;      /* --workload */
+    const char *job;       /* --job */
+    const char *trace;     /* --trace */
+    TraceOptions trace_opt;
+    ReplayOptions replay;
+    const char *out;       /* results folder; NULL: no files */
+    gboolean force;
+    uint64_t seed;
+    gboolean quiet;
+    SimTime interval;        /* series row every this much simulated time */
+    uint64_t interval_bytes; /* or every this many host bytes written (0: by time) */
+    gboolean plot;
+    PlotFormat plot_format;
+    gboolean live;
+    gboolean check;          /* run drive_check() at the end (and fail if broken) */
+    const char *script_dir;  /* gnuplot scripts */
+} RunOptions;
+
+void run_options_init(RunOptions *o);
+
+/* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
+ * mean bad input). The summary text goes to stdout unless quiet. */
+gboolean run_simulation(const RunOptions *o, GError **error);
+
+#endif
