@@ -61,6 +61,7 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     d->rop_free = 0;
 
     d->st.pslc_first_exhausted = UINT64_MAX;
+    pslc_init(d);
     return d;
 }
 
@@ -137,6 +138,7 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
     Cmd *cmd = &d->cmds[c];
     d->cmd_free = cmd->next;
     d->outstanding++;
+    pslc_host_busy(d);
     *cmd = (Cmd){.tag = tag, .offset = offset, .length = length, .op = (uint8_t)op, .next = NO_IDX};
     if (length > 0)
         cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
@@ -158,9 +160,13 @@ static void cmd_done(void *ctx, uint64_t arg)
     cmd->next = d->cmd_free;
     d->cmd_free = c;
     d->outstanding--;
+    if (d->outstanding == 0)
+        pslc_host_quiet(d);
     if (d->done)
         d->done(d->done_ctx, tag);
 }
+
+void drive_complete_now(Drive *d, uint32_t c) { cmd_done(d, c); }
 
 void drive_complete(Drive *d, uint32_t c, SimTime at)
 {

@@ -41,12 +41,11 @@ void ftl_map(Drive *d, uint32_t lpn, uint32_t slot)
         d->st.pslc_used += SLOT_SIZE;
 }
 
-/* Where host data goes next on this die. The pSLC cache policy decides once
- * it exists; without one every host unit is native. */
+/* Where host data goes next on this die: the pSLC cache decides
+ * (pslc_host_stream); without one every host unit is native. */
 CellMode ftl_host_mode(Drive *d, uint32_t die)
 {
-    (void)die;
-    return d->native;
+    return pslc_host_stream(d, die) == STREAM_HOST ? d->native : CELL_SLC;
 }
 
 bool ftl_unit_ready(const Drive *d, uint32_t unit)
@@ -82,7 +81,7 @@ static void complete_flushes(Drive *d)
 
 static bool buffer_has_room(const Drive *d, uint32_t slots)
 {
-    return d->buf_used + slots <= d->buf_cap && d->ring_len + slots <= d->ring_cap;
+    return d->buf_used + slots <= d->buf_cap && d->ring_len + d->ring_pending + slots <= d->ring_cap;
 }
 
 static void idle_flush(void *ctx, uint64_t arg)
@@ -103,17 +102,22 @@ static void idle_flush(void *ctx, uint64_t arg)
     sched_kick_all(d);
 }
 
-/* Put a write's pages in the buffer, move its data over the link, and
- * complete it when the data has arrived. */
-static void admit_write(Drive *d, uint32_t c)
+/* The data of write c has crossed the link: its pages enter the buffer
+ * (overwriting a copy already buffered) and the write completes. */
+static void write_arrived(void *ctx, uint64_t arg)
 {
+    Drive *d = ctx;
+    uint32_t c = (uint32_t)arg;
     Cmd *cmd = &d->cmds[c];
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t last = (cmd->offset + cmd->length - 1) / SLOT_SIZE;
+    d->ring_pending -= cmd->slots;
     for (uint64_t lpn = first; lpn <= last; lpn++) {
         uint32_t old = d->l2p[lpn];
-        if (old >= BUF_MARK && old != NO_SLOT)
-            continue; /* coalesce with the copy already buffered */
+        if (old >= BUF_MARK && old != NO_SLOT) {
+            d->buf_used--; /* coalesced: the space reserved for it is not needed */
+            continue;
+        }
         if (old == NO_SLOT)
             d->mapped++;
         else
@@ -122,19 +126,26 @@ static void admit_write(Drive *d, uint32_t c)
         d->ring[pos] = (uint32_t)lpn;
         d->ring_len++;
         d->ring_live++;
-        d->buf_used++;
         d->l2p[lpn] = BUF_MARK + pos;
     }
     SimTime now = sim_now(d->eng);
-    SimTime end = hostif_link(d, now, cmd->length, 1);
-    d->buf_ready_at = end;
     d->last_admit = now;
-    drive_complete(d, c, end);
+    drive_complete_now(d, c);
     if (!d->idle_timer && d->ring_live > 0) {
         d->idle_timer = true;
         sim_schedule(d->eng, now + BUF_IDLE_FLUSH, idle_flush, d, 0);
     }
     sched_kick_all(d);
+}
+
+/* Reserve buffer space for write c and move its data over the link. */
+static void admit_write(Drive *d, uint32_t c)
+{
+    Cmd *cmd = &d->cmds[c];
+    d->buf_used += cmd->slots;
+    d->ring_pending += cmd->slots;
+    SimTime end = hostif_link(d, sim_now(d->eng), cmd->length, 1);
+    sim_schedule(d->eng, end, write_arrived, d, c);
 }
 
 /* Admit waiting writes in arrival order while the buffer has room. */
@@ -311,6 +322,37 @@ uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
         }                                                                                          \
     } while (0)
 
+/* The pSLC counters: SLC blocks per die (static free, dynamic in use), the
+ * bytes of valid data in SLC blocks, and the limit gauge. */
+static bool check_pslc(const Drive *d, char *why, size_t why_len)
+{
+    uint64_t slc_valid = 0, limit = 0;
+    for (uint32_t i = 0; i < d->dies; i++) {
+        uint32_t sfree = 0, dyn = 0, first = i * d->blocks_per_die;
+        for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
+            if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
+                slc_valid += d->blk_valid[b];
+            if (nand_is_static(d, b)) {
+                CHECK(d->blk_mode[b] == CELL_SLC, "static block %u is not in SLC mode", b);
+                sfree += d->blk_state[b] == BLK_FREE;
+            } else if (d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC) {
+                dyn++;
+            }
+        }
+        CHECK(sfree == d->die[i].nsfree, "die %u has %u free static blocks, counter says %u", i,
+              sfree, d->die[i].nsfree);
+        CHECK(d->native == CELL_SLC || dyn == d->die[i].slc_dyn,
+              "die %u has %u dynamic SLC blocks, counter says %u", i, dyn, d->die[i].slc_dyn);
+        limit += d->die[i].dyn_limit;
+    }
+    CHECK(slc_valid * SLOT_SIZE == d->st.pslc_used,
+          "%" G_GUINT64_FORMAT " bytes valid in SLC blocks, gauge says %" G_GUINT64_FORMAT,
+          slc_valid * SLOT_SIZE, d->st.pslc_used);
+    CHECK(limit == d->dyn_limit_sum, "dynamic limits sum to %" G_GUINT64_FORMAT
+          " blocks, counter says %" G_GUINT64_FORMAT, limit, d->dyn_limit_sum);
+    return true;
+}
+
 bool drive_check(const Drive *d, char *why, size_t why_len)
 {
     uint64_t mapped = 0, live = 0;
@@ -357,6 +399,8 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     }
     CHECK(free_blocks == d->st.free_blocks, "%" G_GUINT64_FORMAT " free blocks, gauge says %" G_GUINT64_FORMAT,
           free_blocks, d->st.free_blocks);
+    if (!check_pslc(d, why, why_len))
+        return false;
     for (uint32_t k = 0, pos = d->ring_head; k < d->ring_len; k++, pos = (pos + 1) % d->ring_cap)
         if (d->ring[pos] != NO_LPN) {
             live++;

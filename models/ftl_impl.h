@@ -31,11 +31,13 @@
 /* Block states. */
 enum { BLK_FREE = 0, BLK_OPEN = 1, BLK_FULL = 2, BLK_VICTIM = 3 };
 
-/* Write streams: one open block per die per stream. */
-enum { STREAM_HOST = 0, STREAM_GC = 1, STREAM_SLC = 2, STREAMS = 3 };
+/* Write streams: one open block per die per stream. STREAM_SLC writes
+ * dynamic SLC blocks (taken from the free list), STREAM_SSLC the static SLC
+ * blocks, STREAM_FOLD is the native destination of folding. */
+enum { STREAM_HOST = 0, STREAM_GC = 1, STREAM_SLC = 2, STREAM_FOLD = 3, STREAM_SSLC = 4, STREAMS = 5 };
 
 /* Die operation kinds, for the completion handler. */
-enum { OP_NONE = 0, OP_READ, OP_PROG_HOST, OP_GC_COPY, OP_ERASE };
+enum { OP_NONE = 0, OP_READ, OP_PROG_HOST, OP_GC_COPY, OP_ERASE, OP_FOLD };
 
 /* One host command in flight. */
 typedef struct Cmd {
@@ -66,6 +68,18 @@ typedef struct Die {
     uint32_t open[STREAMS];    /* open block per stream, NO_BLOCK if none */
     uint32_t victim;           /* block being collected, NO_BLOCK if none */
     uint32_t victim_cursor;    /* next slot index to scan in the victim */
+    double gc_debt;            /* slots GC owes for host data written below the soft threshold */
+    double gc_ratio;           /* slots to move per host slot: v / (cap - v) of the last victim */
+
+    /* pSLC cache (pslc.c, fold.c) */
+    uint32_t *sfree_blocks;    /* stack of free static SLC blocks */
+    uint32_t nsfree;
+    uint32_t slc_dyn;          /* dynamic SLC blocks not free (open, full, victim) */
+    uint32_t dyn_limit;        /* dynamic SLC blocks the sizing rule allows now */
+    uint32_t fold_victim;      /* SLC block being folded, NO_BLOCK if none */
+    uint32_t fold_cursor;      /* next slot index to scan in it */
+    int64_t fold_credit;       /* active folding: host slots x 1 - folded slots x (bits - 1) */
+    bool exhausted;            /* cache ran out; host data goes native until the host idles */
 } Die;
 
 struct Drive {
@@ -123,7 +137,7 @@ struct Drive {
     uint32_t wait_head, wait_tail; /* writes waiting for buffer space */
     uint32_t flush_head;  /* flushes waiting for the buffer to drain (list via Cmd.next) */
     bool buf_force;       /* program partial units (flush or idle timeout) */
-    SimTime buf_ready_at; /* when the data admitted last has crossed the link */
+    uint32_t ring_pending; /* entries reserved for writes still crossing the link */
     SimTime last_admit;
     bool idle_timer;
     uint32_t rr_die;
@@ -134,6 +148,16 @@ struct Drive {
 
     /* unit staging: slots taken from the ring for the current program */
     uint32_t *stage;
+
+    /* pSLC cache: sizing (pslc.c) and idle folding */
+    bool has_cache;          /* a static or dynamic part exists */
+    uint32_t static_per_die; /* static SLC blocks per die: block_in_die < static_per_die */
+    uint32_t slc_block_slots; /* slots an SLC block holds */
+    uint32_t slc_reserve;    /* R: blocks per die the dynamic part never takes (see pslc.c) */
+    uint64_t dyn_limit_sum;  /* sum of Die.dyn_limit */
+    SimTime quiet_since;     /* ns; when the last host command completed */
+    bool fold_timer;         /* the idle timer is pending */
+    bool idle_fold;          /* the host has been idle for fold_idle_delay */
 
     /* test hook: called for every slot programmed (src NO_SLOT: from the buffer) */
     void (*place_hook)(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src);
@@ -148,7 +172,9 @@ static inline uint32_t nand_die_of_block(const Drive *d, uint32_t b) { return b 
 static inline uint32_t nand_channel_of_die(const Drive *d, uint32_t die) { return die % d->channels; }
 uint32_t nand_block_capacity(const Drive *d, uint32_t b); /* slots in its current mode */
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
+uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
 void nand_put_free(Drive *d, uint32_t b);
+static inline bool nand_is_static(const Drive *d, uint32_t b) { return b % d->blocks_per_die < d->static_per_die; }
 SimTime nand_channel_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes); /* returns end */
 
 /* hostif.c */
@@ -182,7 +208,25 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die);
 bool gc_needed(const Drive *d, uint32_t die, bool hard);
 bool gc_step(Drive *d, uint32_t die); /* starts one die operation; false if nothing to do */
 
+/* pslc.c: cache sizing, where host data goes, idle detection */
+void pslc_init(Drive *d);
+void pslc_update_limit(Drive *d, uint32_t die); /* after the die's free or SLC blocks changed */
+int pslc_host_stream(Drive *d, uint32_t die);   /* STREAM_SSLC, STREAM_SLC or STREAM_HOST */
+void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots);
+uint32_t pslc_slc_blocks(const Drive *d, uint32_t die); /* SLC blocks in use, static + dynamic */
+bool pslc_fold_active(const Drive *d, uint32_t die);    /* fold_first / watermark folding now */
+bool pslc_fold_forced(const Drive *d, uint32_t die);    /* SLC data no longer foldable with margin */
+void pslc_host_busy(Drive *d);  /* a host command arrived */
+void pslc_host_quiet(Drive *d); /* no host command outstanding */
+
+/* fold.c: moving valid SLC data into native blocks, die-local */
+/* One fold operation on die (a program unit moved, or an empty SLC block
+ * erased). dyn_only restricts victims to dynamic blocks; take_open allows
+ * closing an open SLC block to fold it. False if nothing could start. */
+bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open);
+
 /* drive.c */
 void drive_complete(Drive *d, uint32_t cmd, SimTime at);
+void drive_complete_now(Drive *d, uint32_t cmd);
 
 #endif

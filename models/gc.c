@@ -8,7 +8,10 @@
  * native program), and once empty it is erased. Every step is a die
  * operation like a host one, so GC costs show in host throughput and in
  * write amplification. Blocks that host overwrites left empty cost only the
- * erase.
+ * erase. Dynamic SLC blocks are candidates too (relocating them natively is
+ * folding): scores count what a block frees in native slots, so an SLC block
+ * with little valid data wins. Static SLC blocks are left to folding, as
+ * freeing them gives the die no native block.
  */
 #include "models/ftl_impl.h"
 
@@ -23,7 +26,7 @@ bool gc_needed(const Drive *d, uint32_t die, bool hard)
 /* Score a full block for victim choice; higher is better, < 0 ineligible. */
 static double victim_score(const Drive *d, uint32_t b, SimTime now)
 {
-    uint32_t cap = nand_block_capacity(d, b);
+    uint32_t cap = d->slots_per_block; /* what erasing it returns, native slots */
     uint32_t v = d->blk_valid[b];
     if (v >= cap)
         return -1; /* nothing to gain */
@@ -50,7 +53,7 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
     uint32_t first = die * d->blocks_per_die, best = NO_BLOCK;
     double best_score = -1;
     for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
-        if (d->blk_state[b] != BLK_FULL)
+        if (d->blk_state[b] != BLK_FULL || nand_is_static(d, b))
             continue;
         double s = victim_score(d, b, now);
         if (s >= 0 && s > best_score) {
@@ -90,6 +93,8 @@ bool gc_step(Drive *d, uint32_t die)
         dd->victim = v;
         dd->victim_cursor = 0;
         d->blk_state[v] = BLK_VICTIM;
+        uint32_t cap = nand_block_capacity(d, v);
+        dd->gc_ratio = (double)d->blk_valid[v] / (double)(cap - d->blk_valid[v]);
     }
     uint32_t v = dd->victim;
     if (d->blk_valid[v] == 0) {
@@ -131,6 +136,7 @@ bool gc_step(Drive *d, uint32_t die)
         erase_victim(d, die, v);
         return true;
     }
+    dd->gc_debt = dd->gc_debt > n ? dd->gc_debt - n : 0;
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     uint32_t rounds = (pages + d->planes - 1) / d->planes;
     SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[d->blk_mode[v]].t_read;

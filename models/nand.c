@@ -9,8 +9,11 @@
  * together, so its capacity is planes x pages_per_block pages. Physical
  * 4 KiB slot numbers are dense: slot = block * slots_per_block + index.
  * Blocks are erased when reclaimed, so every block on a free list is erased.
+ * The first static_per_die blocks of each die are the static SLC cache: they
+ * stay in SLC mode and have their own free list.
  */
 #include "models/ftl_impl.h"
+#include "models/pslc.h"
 
 #include <string.h>
 
@@ -29,6 +32,7 @@ void nand_init(Drive *d)
         d->unit_slots[m] = p->planes * d->slots_per_page * bits;
     }
     d->nblocks = d->dies * d->blocks_per_die;
+    d->static_per_die = d->native != CELL_SLC ? pslc_static_blocks(p) : 0;
     d->nslots = (uint64_t)d->nblocks * d->slots_per_block;
     d->chan_ns_per_byte = 1e9 / drive_params_channel_bw(p);
 
@@ -42,26 +46,34 @@ void nand_init(Drive *d)
     d->die = g_new0(Die, d->dies);
     for (uint32_t i = 0; i < d->dies; i++) {
         Die *die = &d->die[i];
+        uint32_t ns = d->static_per_die, first = i * d->blocks_per_die;
         die->free_blocks = g_new(uint32_t, d->blocks_per_die);
-        /* stack: the lowest block id is taken first */
-        for (uint32_t k = 0; k < d->blocks_per_die; k++)
-            die->free_blocks[k] = i * d->blocks_per_die + (d->blocks_per_die - 1 - k);
-        die->nfree = d->blocks_per_die;
+        die->sfree_blocks = g_new(uint32_t, ns ? ns : 1);
+        /* stacks: the lowest block id is taken first */
+        for (uint32_t k = 0; k < d->blocks_per_die - ns; k++)
+            die->free_blocks[k] = first + (d->blocks_per_die - 1 - k);
+        die->nfree = d->blocks_per_die - ns;
+        for (uint32_t k = 0; k < ns; k++)
+            die->sfree_blocks[k] = first + ns - 1 - k;
+        die->nsfree = ns;
         for (int s = 0; s < STREAMS; s++)
             die->open[s] = NO_BLOCK;
         die->victim = NO_BLOCK;
+        die->gc_ratio = 1.0;
         die->rd_head = die->rd_tail = NO_IDX;
     }
     for (uint32_t b = 0; b < d->nblocks; b++)
-        d->blk_mode[b] = (uint8_t)d->native;
+        d->blk_mode[b] = (uint8_t)(nand_is_static(d, b) ? CELL_SLC : d->native);
     d->st.free_blocks = d->nblocks;
 }
 
 void nand_release(Drive *d)
 {
     if (d->die)
-        for (uint32_t i = 0; i < d->dies; i++)
+        for (uint32_t i = 0; i < d->dies; i++) {
             g_free(d->die[i].free_blocks);
+            g_free(d->die[i].sfree_blocks);
+        }
     g_free(d->die);
     g_free(d->chan_free);
     g_free(d->blk_state);
@@ -89,18 +101,43 @@ uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m)
     d->blk_wp[b] = 0;
     d->blk_valid[b] = 0;
     d->st.free_blocks--;
+    if (m == CELL_SLC && d->native != CELL_SLC)
+        dd->slc_dyn++;
+    pslc_update_limit(d, die);
     return b;
 }
 
-/* Return an erased block to its die's free list. */
+/* Take a free static SLC block of die; NO_BLOCK if none. */
+uint32_t nand_take_static(Drive *d, uint32_t die)
+{
+    Die *dd = &d->die[die];
+    if (dd->nsfree == 0)
+        return NO_BLOCK;
+    uint32_t b = dd->sfree_blocks[--dd->nsfree];
+    d->blk_state[b] = BLK_OPEN;
+    d->blk_wp[b] = 0;
+    d->blk_valid[b] = 0;
+    d->st.free_blocks--;
+    return b;
+}
+
+/* Return an erased block to its die's free list (static blocks to theirs). */
 void nand_put_free(Drive *d, uint32_t b)
 {
-    Die *dd = &d->die[nand_die_of_block(d, b)];
+    uint32_t die = nand_die_of_block(d, b);
+    Die *dd = &d->die[die];
     g_assert(d->blk_valid[b] == 0);
     d->blk_state[b] = BLK_FREE;
     d->blk_wp[b] = 0;
     d->blk_erases[b]++;
-    dd->free_blocks[dd->nfree++] = b;
+    if (nand_is_static(d, b)) {
+        dd->sfree_blocks[dd->nsfree++] = b;
+    } else {
+        if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
+            dd->slc_dyn--;
+        dd->free_blocks[dd->nfree++] = b;
+        pslc_update_limit(d, die);
+    }
     d->st.free_blocks++;
     d->st.nand_erases++;
 }

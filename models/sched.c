@@ -3,8 +3,17 @@
  *
  * A die runs one operation at a time. When it falls idle it takes, in this
  * order: host reads; GC when its free blocks are at or below the hard
- * threshold (host writes to it are blocked meanwhile); a program unit of
- * host data from the write buffer; background GC below the soft threshold.
+ * threshold (host writes to it are blocked meanwhile); below the soft
+ * threshold, GC owed for the host data written (see below); a program unit
+ * of host data from the write buffer; background GC below the soft
+ * threshold when nothing else is waiting.
+ *
+ * Below the soft threshold GC is paced rather than left to the hard stop:
+ * every host slot written there costs a free slot, and reclaiming a victim
+ * with v of its cap slots valid frees cap - v slots for v moved, so each host
+ * slot adds v / (cap - v) slots to the die's GC debt, paid before its next
+ * host program. Free space then holds steady under sustained writes instead
+ * of falling to the hard threshold and stalling the host for whole victims.
  * An operation reserves its channel transfers when it starts (the bus serves
  * reservations in order) and fires one completion event at its end.
  */
@@ -42,16 +51,19 @@ static void start_read(Drive *d, uint32_t i)
 static bool start_host_program(Drive *d, uint32_t i)
 {
     Die *die = &d->die[i];
-    CellMode mode = ftl_host_mode(d, i);
+    int stream = pslc_host_stream(d, i);
+    CellMode mode = stream == STREAM_HOST ? d->native : CELL_SLC;
     uint32_t unit = d->unit_slots[mode];
     if (!ftl_unit_ready(d, unit))
         return false;
-    int stream = mode == d->native ? STREAM_HOST : STREAM_SLC;
     uint32_t b = die->open[stream];
     if (b == NO_BLOCK) {
-        if (die->nfree <= d->p.gc_hard_blocks)
+        if (stream == STREAM_SSLC)
+            b = nand_take_static(d, i);
+        else if (die->nfree > d->p.gc_hard_blocks)
+            b = nand_take_free(d, i, mode);
+        if (b == NO_BLOCK)
             return false;
-        b = nand_take_free(d, i, mode);
         die->open[stream] = b;
     }
     uint32_t cap = nand_block_capacity(d, b);
@@ -71,13 +83,11 @@ static bool start_host_program(Drive *d, uint32_t i)
         die->open[stream] = NO_BLOCK;
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
-    SimTime now = sim_now(d->eng);
-    SimTime ready = d->buf_ready_at > now ? d->buf_ready_at : now;
-    SimTime in = nand_channel_xfer(d, i, ready, bytes);
+    SimTime in = nand_channel_xfer(d, i, sim_now(d->eng), bytes);
     d->st.nand_write_bytes[CAUSE_HOST] += bytes;
     if (mode == CELL_SLC && d->native != CELL_SLC)
         d->st.host_slc_bytes += bytes;
-    d->st.phase = mode == CELL_SLC && d->native != CELL_SLC ? PHASE_PSLC : PHASE_NATIVE;
+    pslc_host_programmed(d, i, stream, n);
     sched_die_op(d, i, OP_PROG_HOST, n, in + d->p.timing[mode].t_prog);
     return true;
 }
@@ -95,8 +105,14 @@ void sched_kick(Drive *d, uint32_t i)
         if (gc_step(d, i))
             return;
     }
-    if (start_host_program(d, i))
+    bool paced = die->nfree < d->p.gc_soft_blocks;
+    if (paced && die->gc_debt > 0 && gc_step(d, i))
         return;
+    if (start_host_program(d, i)) {
+        if (paced)
+            die->gc_debt += die->op_arg * die->gc_ratio;
+        return;
+    }
     if (gc_needed(d, i, false))
         gc_step(d, i);
 }

@@ -294,7 +294,7 @@ static const struct {
     {"check", cmd_check, "validate a drive file and print the derived drive"},
     {"drives", cmd_drives, "list the drive files in a folder (default configs/)"},
     {"plot", cmd_plot, "overlay write curves of several results folders"},
-    {"reference", cmd_reference, "print the documented reference config (configs/reference.ini)"},
+    {"config-reference", cmd_reference, "print the documented reference config (configs/reference.ini)"},
 };
 
 static void print_help(FILE *f)

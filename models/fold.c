@@ -1,0 +1,137 @@
+/*
+ * fold.c - folding: moving the valid data of SLC blocks into native blocks.
+ *
+ * Die-local like GC: an SLC block of die d folds into the FOLD stream's
+ * native block on die d, one native program unit per die operation (SLC
+ * page reads, the data out to the controller and back over the channel, a
+ * native one-shot program); once empty the SLC block is erased. Only valid
+ * slots move: data overwritten or trimmed while in SLC is dropped.
+ */
+#include "models/ftl_impl.h"
+
+/* The oldest full SLC block of die (first in, first folded), dynamic before
+ * static; with take_open, an open SLC block is closed and taken last. */
+static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
+{
+    uint32_t first = die * d->blocks_per_die, dyn = NO_BLOCK, stat = NO_BLOCK;
+    for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
+        if (d->blk_state[b] != BLK_FULL || d->blk_mode[b] != CELL_SLC)
+            continue;
+        uint32_t *best = nand_is_static(d, b) ? &stat : &dyn;
+        if (*best == NO_BLOCK || d->blk_stamp[b] < d->blk_stamp[*best])
+            *best = b;
+    }
+    if (dyn != NO_BLOCK)
+        return dyn;
+    if (!dyn_only && stat != NO_BLOCK)
+        return stat;
+    if (!take_open)
+        return NO_BLOCK;
+    Die *dd = &d->die[die];
+    static const int streams[] = {STREAM_SLC, STREAM_SSLC};
+    for (int k = 0; k < (dyn_only ? 1 : 2); k++) {
+        uint32_t b = dd->open[streams[k]];
+        if (b != NO_BLOCK) {
+            dd->open[streams[k]] = NO_BLOCK;
+            d->blk_state[b] = BLK_FULL;
+            d->blk_stamp[b] = sim_now(d->eng);
+            return b;
+        }
+    }
+    return NO_BLOCK;
+}
+
+/* The FOLD stream's open native block, opening one if the die has a free
+ * block above the GC reserve. */
+static uint32_t fold_dest(Drive *d, uint32_t die)
+{
+    Die *dd = &d->die[die];
+    uint32_t b = dd->open[STREAM_FOLD];
+    if (b != NO_BLOCK)
+        return b;
+    if (dd->nfree <= d->p.gc_hard_blocks)
+        return NO_BLOCK;
+    b = nand_take_free(d, die, d->native);
+    dd->open[STREAM_FOLD] = b;
+    return b;
+}
+
+static void fold_erase(Drive *d, uint32_t die, uint32_t v)
+{
+    d->die[die].fold_victim = NO_BLOCK;
+    d->st.fold_blocks++;
+    sched_die_op(d, die, OP_ERASE, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
+}
+
+/* Move up to one native unit of valid slots from the victim into dst;
+ * returns slots moved and the distinct SLC pages read. */
+static uint32_t fold_move(Drive *d, uint32_t die, uint32_t dst, uint32_t *pages)
+{
+    Die *dd = &d->die[die];
+    uint32_t v = dd->fold_victim;
+    uint32_t unit = d->unit_slots[d->native];
+    uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
+    uint32_t want = unit < room ? unit : room;
+    uint32_t vbase = v * d->slots_per_block, dbase = dst * d->slots_per_block;
+    uint32_t n = 0, last_page = NO_IDX;
+    *pages = 0;
+    while (n < want && dd->fold_cursor < d->blk_wp[v]) {
+        uint32_t src = vbase + dd->fold_cursor++;
+        uint32_t lpn = d->p2l[src];
+        if (lpn == NO_LPN)
+            continue;
+        uint32_t page = src / d->slots_per_page;
+        if (page != last_page) {
+            (*pages)++;
+            last_page = page;
+        }
+        uint32_t slot = dbase + d->blk_wp[dst]++;
+        ftl_map(d, lpn, slot);
+        if (d->place_hook)
+            d->place_hook(d->place_ctx, lpn, slot, src);
+        n++;
+    }
+    if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
+        d->blk_state[dst] = BLK_FULL;
+        d->blk_stamp[dst] = sim_now(d->eng);
+        dd->open[STREAM_FOLD] = NO_BLOCK;
+    }
+    return n;
+}
+
+bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
+{
+    Die *dd = &d->die[die];
+    if (dd->fold_victim == NO_BLOCK) {
+        uint32_t v = fold_pick(d, die, dyn_only, take_open);
+        if (v == NO_BLOCK)
+            return false;
+        dd->fold_victim = v;
+        dd->fold_cursor = 0;
+        d->blk_state[v] = BLK_VICTIM;
+    }
+    uint32_t v = dd->fold_victim;
+    if (d->blk_valid[v] == 0) {
+        fold_erase(d, die, v);
+        return true;
+    }
+    uint32_t dst = fold_dest(d, die);
+    if (dst == NO_BLOCK)
+        return false; /* GC must free a block first */
+    uint32_t pages;
+    uint32_t n = fold_move(d, die, dst, &pages);
+    if (n == 0) {
+        g_assert(d->blk_valid[v] == 0);
+        fold_erase(d, die, v);
+        return true;
+    }
+    uint64_t bytes = (uint64_t)n * SLOT_SIZE;
+    uint32_t rounds = (pages + d->planes - 1) / d->planes;
+    SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[CELL_SLC].t_read;
+    SimTime moved = nand_channel_xfer(d, die, sensed, 2 * bytes);
+    d->st.nand_read_bytes += bytes;
+    d->st.nand_write_bytes[CAUSE_FOLD] += bytes;
+    dd->fold_credit -= (int64_t)n * (d->native - 1);
+    sched_die_op(d, die, OP_FOLD, n, moved + d->p.timing[d->native].t_prog);
+    return true;
+}

@@ -1,0 +1,257 @@
+/*
+ * pslc.c - the pSLC write cache: sizing, where host data goes, idle folding.
+ *
+ * Static SLC blocks (the first static_per_die blocks of every die) never
+ * leave SLC mode; dynamic SLC blocks come from the die's free list. Per die,
+ * with G = free blocks + dynamic SLC blocks, the sizing rule gives the
+ * dynamic blocks allowed, so that everything in SLC can always be folded
+ * with the reserve R kept (docs/pslc.md has the formulas).
+ */
+#include "models/ftl_impl.h"
+#include "models/pslc.h"
+
+#include <math.h>
+
+/* What the sizing rules need, derived from the parameters. */
+typedef struct PslcSizing {
+    uint32_t dies;
+    uint32_t bits;        /* b: bits per cell of the native mode */
+    uint32_t block_slots; /* slots of a native block */
+    uint32_t slc_slots;   /* slots of an SLC block */
+    uint32_t nstatic;     /* static SLC blocks per die */
+    uint32_t pool;        /* N: blocks per die outside the static part */
+    uint32_t reserve;     /* R: blocks per die the dynamic part leaves free */
+    uint32_t cap_blocks;  /* dynamic SLC blocks per die under dynamic_cap */
+    double share;         /* dynamic_share (free_share) */
+    uint64_t user_slots;
+} PslcSizing;
+
+/* A sizing rule: dynamic SLC blocks a die may hold given g = free blocks
+ * plus the dynamic SLC blocks it holds now. */
+typedef struct PslcRuleOps {
+    const char *name;
+    uint32_t (*blocks)(const PslcSizing *s, uint32_t g);
+} PslcRuleOps;
+
+/* S dynamic blocks of SLC data fold into S / b native blocks; keeping
+ * F = g - S >= S / share b + R gives S <= share b (g - R) / (1 + share b). */
+static uint32_t free_bound(const PslcSizing *s, uint32_t g, double share)
+{
+    if (g <= s->reserve || s->bits < 2)
+        return 0;
+    double sb = share * s->bits;
+    return (uint32_t)floor(sb * (double)(g - s->reserve) / (1.0 + sb) + 1e-9);
+}
+
+static uint32_t rule_none(const PslcSizing *s, uint32_t g)
+{
+    (void)s;
+    (void)g;
+    return 0;
+}
+
+static uint32_t rule_capped(const PslcSizing *s, uint32_t g)
+{
+    return MIN(free_bound(s, g, 1.0), s->cap_blocks);
+}
+
+static uint32_t rule_free_share(const PslcSizing *s, uint32_t g)
+{
+    return free_bound(s, g, s->share);
+}
+
+static const PslcRuleOps rule_ops[] = {
+    [PSLC_RULE_NONE] = {"none", rule_none},
+    [PSLC_RULE_CAPPED] = {"capped", rule_capped},
+    [PSLC_RULE_FREE_SHARE] = {"free_share", rule_free_share},
+};
+
+static const PslcRuleOps *rule_of(const DriveParams *p)
+{
+    return p->pslc_rule <= PSLC_RULE_FREE_SHARE ? &rule_ops[p->pslc_rule] : &rule_ops[0];
+}
+
+const char *pslc_rule_name(PslcRule r)
+{
+    return r <= PSLC_RULE_FREE_SHARE ? rule_ops[r].name : "?";
+}
+
+static uint64_t div_up(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
+
+static void sizing_from_params(const DriveParams *p, PslcSizing *s)
+{
+    s->dies = drive_params_dies(p);
+    s->bits = p->native_mode;
+    s->block_slots = p->planes * p->pages_per_block * (p->page_size / SLOT_SIZE);
+    s->slc_slots = s->bits ? s->block_slots / s->bits : 0;
+    uint64_t slc_bytes = (uint64_t)s->slc_slots * SLOT_SIZE;
+    uint64_t nstatic = s->bits >= 2 ? div_up(p->pslc_static, slc_bytes * s->dies) : 0;
+    s->nstatic = (uint32_t)MIN(nstatic, p->blocks_per_plane ? p->blocks_per_plane - 1 : 0);
+    s->pool = p->blocks_per_plane - s->nstatic;
+    s->user_slots = p->user_capacity / SLOT_SIZE;
+    uint64_t user_blocks = div_up(s->user_slots, (uint64_t)s->block_slots * s->dies);
+    uint32_t op_blocks = user_blocks < s->pool ? s->pool - (uint32_t)user_blocks : 0;
+    s->reserve = MAX(op_blocks, p->gc_hard_blocks + 1);
+    s->cap_blocks = UINT32_MAX;
+    if (p->pslc_rule == PSLC_RULE_CAPPED && slc_bytes)
+        s->cap_blocks = (uint32_t)MIN(p->pslc_dynamic_cap / s->dies / slc_bytes, UINT32_MAX);
+    s->share = p->pslc_rule == PSLC_RULE_FREE_SHARE ? p->pslc_dynamic_share : 1.0;
+}
+
+uint32_t pslc_static_blocks(const DriveParams *p)
+{
+    PslcSizing s;
+    sizing_from_params(p, &s);
+    return s.nstatic;
+}
+
+uint64_t pslc_static_capacity(const DriveParams *p)
+{
+    PslcSizing s;
+    sizing_from_params(p, &s);
+    return (uint64_t)s.nstatic * s.dies * s.slc_slots * SLOT_SIZE;
+}
+
+/* The drive filled sequentially to logical_fill, everything folded: each
+ * die holds ceil(fill x user slots / dies / block slots) native blocks. */
+uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill)
+{
+    PslcSizing s;
+    sizing_from_params(p, &s);
+    if (s.dies == 0 || s.block_slots == 0)
+        return 0;
+    double fill = logical_fill < 0 ? 0 : logical_fill > 1 ? 1 : logical_fill;
+    uint64_t data = (uint64_t)ceil(fill * (double)s.user_slots / s.dies / s.block_slots - 1e-9);
+    uint32_t g = data < s.pool ? s.pool - (uint32_t)data : 0;
+    uint64_t blocks = rule_of(p)->blocks(&s, g);
+    return blocks * s.dies * s.slc_slots * SLOT_SIZE;
+}
+
+/* ---- Run time ----------------------------------------------------------- */
+
+void pslc_init(Drive *d)
+{
+    PslcSizing s;
+    sizing_from_params(&d->p, &s);
+    d->slc_block_slots = s.slc_slots;
+    d->slc_reserve = s.reserve;
+    d->has_cache = d->native != CELL_SLC && (d->static_per_die > 0 || d->p.pslc_rule != PSLC_RULE_NONE);
+    d->st.pslc_static = (uint64_t)d->static_per_die * d->dies * s.slc_slots * SLOT_SIZE;
+    for (uint32_t i = 0; i < d->dies; i++) {
+        d->die[i].fold_victim = NO_BLOCK;
+        pslc_update_limit(d, i);
+    }
+    d->st.pslc_limit = d->st.pslc_static + d->dyn_limit_sum * s.slc_slots * SLOT_SIZE;
+    d->st.pslc_limit_start = d->st.pslc_limit;
+}
+
+void pslc_update_limit(Drive *d, uint32_t die)
+{
+    if (!d->has_cache)
+        return;
+    Die *dd = &d->die[die];
+    PslcSizing s;
+    sizing_from_params(&d->p, &s);
+    uint32_t lim = rule_of(&d->p)->blocks(&s, dd->nfree + dd->slc_dyn);
+    d->dyn_limit_sum = d->dyn_limit_sum - dd->dyn_limit + lim;
+    dd->dyn_limit = lim;
+    d->st.pslc_limit = d->st.pslc_static + d->dyn_limit_sum * d->slc_block_slots * SLOT_SIZE;
+}
+
+uint32_t pslc_slc_blocks(const Drive *d, uint32_t die)
+{
+    const Die *dd = &d->die[die];
+    return dd->slc_dyn + (d->static_per_die - dd->nsfree);
+}
+
+/* The stream of the next host program unit on die: static SLC first, then
+ * dynamic SLC while the rule allows another block, else native. Running out
+ * marks the die exhausted until the host next idles. */
+int pslc_host_stream(Drive *d, uint32_t die)
+{
+    Die *dd = &d->die[die];
+    if (!d->has_cache || dd->exhausted)
+        return STREAM_HOST;
+    if (dd->open[STREAM_SSLC] != NO_BLOCK || dd->nsfree > 0)
+        return STREAM_SSLC;
+    if (dd->open[STREAM_SLC] != NO_BLOCK || dd->slc_dyn < dd->dyn_limit)
+        return STREAM_SLC;
+    dd->exhausted = true;
+    dd->fold_credit = 0;
+    if (d->st.pslc_first_exhausted == UINT64_MAX)
+        d->st.pslc_first_exhausted = d->st.nand_write_bytes[CAUSE_HOST];
+    return STREAM_HOST;
+}
+
+bool pslc_fold_active(const Drive *d, uint32_t die)
+{
+    const Die *dd = &d->die[die];
+    if (!d->has_cache || pslc_slc_blocks(d, die) == 0)
+        return false;
+    if (dd->exhausted)
+        return d->p.fold_policy == FOLD_FIRST;
+    double wm = d->p.fold_high_watermark;
+    return wm < 1.0 && pslc_slc_blocks(d, die) > wm * (double)(d->static_per_die + dd->dyn_limit);
+}
+
+/* Folding S dynamic blocks needs S / b free native blocks on top of R. */
+bool pslc_fold_forced(const Drive *d, uint32_t die)
+{
+    const Die *dd = &d->die[die];
+    if (!d->has_cache || dd->slc_dyn == 0)
+        return false;
+    return (int64_t)d->native * ((int64_t)dd->nfree - d->slc_reserve) < (int64_t)dd->slc_dyn;
+}
+
+/* Account a host program: fold credit (fold_first: (b - 1) folded slots per
+ * host slot keeps the free blocks level), and the phase gauge. */
+void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots)
+{
+    if (!d->has_cache) {
+        d->st.phase = PHASE_NATIVE;
+        return;
+    }
+    bool active = pslc_fold_active(d, die);
+    if (active)
+        d->die[die].fold_credit += slots;
+    if (stream != STREAM_HOST)
+        d->st.phase = PHASE_PSLC;
+    else
+        d->st.phase = active || pslc_fold_forced(d, die) ? PHASE_FOLDING : PHASE_NATIVE;
+}
+
+void pslc_host_busy(Drive *d) { d->idle_fold = false; }
+
+/* Idle timer: fires fold_idle_delay after the host went quiet; starts idle
+ * folding and re-arms the cache of every die. */
+static void idle_timer(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    (void)arg;
+    d->fold_timer = false;
+    if (d->outstanding > 0)
+        return; /* re-armed when the host next goes quiet */
+    SimTime due = d->quiet_since + d->p.fold_idle_delay;
+    if (sim_now(d->eng) < due) {
+        d->fold_timer = true;
+        sim_schedule(d->eng, due, idle_timer, d, 0);
+        return;
+    }
+    d->idle_fold = true;
+    for (uint32_t i = 0; i < d->dies; i++) {
+        d->die[i].exhausted = false;
+        d->die[i].fold_credit = 0;
+    }
+    sched_kick_all(d);
+}
+
+void pslc_host_quiet(Drive *d)
+{
+    if (!d->has_cache)
+        return;
+    d->quiet_since = sim_now(d->eng);
+    if (!d->fold_timer) {
+        d->fold_timer = true;
+        sim_schedule(d->eng, d->quiet_since + d->p.fold_idle_delay, idle_timer, d, 0);
+    }
+}

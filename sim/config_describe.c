@@ -1,0 +1,187 @@
+/*
+ * config_describe.c - the derived drive as text (`ftlsim check`) and the
+ * listing of a folder of drive configs (`ftlsim drives`).
+ *
+ * Figures come from models/drive_params.c so the text agrees with the models.
+ */
+#include "sim/config.h"
+
+#include <string.h>
+
+#include "sim/config_units.h"
+
+#define LABEL "%-20s"
+
+static void line(GString *out, const char *label, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static void line(GString *out, const char *label, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_string_append_printf(out, LABEL " ", label);
+    g_string_append_vprintf(out, fmt, ap);
+    g_string_append_c(out, '\n');
+    va_end(ap);
+}
+
+static double mbps(double bytes_per_s)
+{
+    return bytes_per_s / 1e6;
+}
+
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static gboolean mode_present(const DriveParams *p, CellMode m)
+{
+    return p->timing[m].t_prog > 0;
+}
+
+static void describe_capacity(const DriveParams *p, GString *out)
+{
+    double raw = (double)drive_params_raw_capacity(p), user = (double)p->user_capacity;
+    line(out, "drive", "%s", p->name);
+    line(out, "capacity",
+         "user %.1f GB (%.1f GiB), raw %.1f GB (%.1f GiB), over-provisioning %.1f%%", user / 1e9,
+         user / (1 << 30), raw / 1e9, raw / (1 << 30), drive_params_op(p) * 100);
+    line(out, "dies", "%u = %u channel%s x %u CE%s/channel x %u die%s/CE; %u plane%s each",
+         drive_params_dies(p), p->channels, plural(p->channels), p->ces_per_channel,
+         plural(p->ces_per_channel), p->dies_per_ce, plural(p->dies_per_ce), p->planes,
+         plural(p->planes));
+    char page[CONFIG_VALUE_LEN], block[CONFIG_VALUE_LEN];
+    config_format_size(p->page_size, page, sizeof page);
+    config_format_size((uint64_t)p->page_size * p->pages_per_block, block, sizeof block);
+    line(out, "blocks", "%" G_GUINT64_FORMAT " = %u per plane; %u pages of %s (%s) each, %s",
+         drive_params_blocks(p), p->blocks_per_plane, p->pages_per_block, page, block,
+         cell_mode_name(p->native_mode));
+}
+
+static void describe_bandwidth(const DriveParams *p, GString *out)
+{
+    uint32_t dies = drive_params_dies(p);
+    for (CellMode m = CELL_SLC; m <= CELL_QLC; m++) {
+        if (!mode_present(p, m))
+            continue;
+        char u[CONFIG_VALUE_LEN], label[16];
+        config_format_size(drive_params_program_unit(p, m), u, sizeof u);
+        g_snprintf(label, sizeof label, "%s programs", cell_mode_name(m));
+        double die = drive_params_die_write_bw(p, m);
+        line(out, label, "%s each, %.1f MB/s per die, %.1f MB/s in all", u, mbps(die),
+             mbps(die * dies));
+    }
+    char rate[CONFIG_VALUE_LEN];
+    config_format_rate(p->channel_rate, rate, sizeof rate);
+    double ch = drive_params_channel_bw(p);
+    line(out, "channels", "%s x %u bits = %.1f MB/s each, %.1f MB/s in all", rate, p->channel_width,
+         mbps(ch), mbps(ch * p->channels));
+    double wr = mbps(drive_params_link_bw(p, true)), rd = mbps(drive_params_link_bw(p, false));
+    if (p->interface == HOSTIF_SATA)
+        line(out, "host link", "sata 6 Gbit/s: %.1f MB/s writing, %.1f MB/s reading", wr, rd);
+    else
+        line(out, "host link", "nvme PCIe gen %u x%u: %.1f MB/s writing, %.1f MB/s reading",
+             p->pcie_gen, p->pcie_lanes, wr, rd);
+}
+
+/* The smallest of host link, channels and native-mode NAND bounds
+ * sequential writes once the pSLC cache is exhausted. */
+static void describe_bound(const DriveParams *p, GString *out)
+{
+    g_autofree char *nand = g_strdup_printf("NAND in %s mode", cell_mode_name(p->native_mode));
+    const char *names[] = {"the host link", "the channels", nand};
+    double bw[] = {drive_params_link_bw(p, true), drive_params_channel_bw(p) * p->channels,
+                   drive_params_die_write_bw(p, p->native_mode) * drive_params_dies(p)};
+    unsigned lo = 0;
+    for (unsigned i = 1; i < G_N_ELEMENTS(bw); i++)
+        if (bw[i] < bw[lo])
+            lo = i;
+    GString *rest = g_string_new(NULL);
+    for (unsigned i = 0; i < G_N_ELEMENTS(bw); i++)
+        if (i != lo)
+            g_string_append_printf(rest, "%s%s %.1f MB/s (%.2fx)", rest->len ? ", " : "", names[i],
+                                   mbps(bw[i]), bw[lo] > 0 ? bw[i] / bw[lo] : 0.0);
+    line(out, "sequential writes", "bounded by %s at %.1f MB/s; %s", names[lo], mbps(bw[lo]),
+         rest->str);
+    g_string_free(rest, TRUE);
+}
+
+static void describe_mapping(const DriveParams *p, GString *out)
+{
+    uint64_t table = drive_params_l2p_bytes(p);
+    char dram[CONFIG_VALUE_LEN], cache[CONFIG_VALUE_LEN];
+    config_format_size(p->dram, dram, sizeof dram);
+    config_format_size(p->l2p_cache, cache, sizeof cache);
+    if (p->l2p_kind == L2P_DRAM)
+        line(out, "mapping table", "%.1f MiB, all in DRAM (%s of DRAM%s)",
+             (double)table / (1 << 20), dram, p->dram < table ? ", less than the table" : "");
+    else
+        line(out, "mapping table", "%.1f MiB, cached in %s: %s, %.1f%% of the table",
+             (double)table / (1 << 20), p->l2p_kind == L2P_HMB ? "a host memory buffer" : "SRAM",
+             cache, table ? 100.0 * (double)p->l2p_cache / (double)table : 0.0);
+}
+
+/* The pSLC cache. Sizes of the dynamic part at fill levels belong here too;
+ * they need the cache sizing rule of models/ and are added with it. */
+static void describe_pslc(const DriveParams *p, GString *out)
+{
+    char st[CONFIG_VALUE_LEN], cap[CONFIG_VALUE_LEN], share[CONFIG_VALUE_LEN];
+    config_format_size(p->pslc_static, st, sizeof st);
+    config_format_size(p->pslc_dynamic_cap, cap, sizeof cap);
+    config_format_percent(p->pslc_dynamic_share, share, sizeof share);
+    line(out, "pSLC static", "%s of host data (%.1f GB of native cells)", st,
+         (double)p->pslc_static * p->native_mode / 1e9);
+    if (p->pslc_rule == PSLC_RULE_NONE)
+        line(out, "pSLC dynamic", "none");
+    else if (p->pslc_rule == PSLC_RULE_CAPPED)
+        line(out, "pSLC dynamic", "capped at %s of host data, bounded by free space", cap);
+    else
+        line(out, "pSLC dynamic", "%s of the free space", share);
+    line(out, "folding", "%s, idle folding after %.3g s",
+         p->fold_policy == FOLD_FIRST ? "fold_first" : "native_first",
+         (double)p->fold_idle_delay / 1e9);
+}
+
+void config_describe(const DriveParams *p, GString *out)
+{
+    describe_capacity(p, out);
+    describe_bandwidth(p, out);
+    describe_bound(p, out);
+    describe_mapping(p, out);
+    describe_pslc(p, out);
+}
+
+static gint compare_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+gboolean config_list_drives(const char *dir, GString *out, GError **error)
+{
+    g_autoptr(GDir) d = g_dir_open(dir, 0, error);
+    if (!d)
+        return FALSE;
+    g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+    for (const char *f; (f = g_dir_read_name(d));)
+        if (g_str_has_suffix(f, ".ini"))
+            g_ptr_array_add(files, g_strdup(f));
+    g_ptr_array_sort(files, compare_names);
+    gsize width = 4;
+    for (guint i = 0; i < files->len; i++)
+        width = MAX(width, strlen(files->pdata[i]));
+    for (guint i = 0; i < files->len; i++) {
+        const char *f = files->pdata[i];
+        g_autofree char *path = g_build_filename(dir, f, NULL);
+        g_autoptr(GError) e = NULL;
+        DriveParams p;
+        if (!config_load_file(path, &p, &e)) {
+            g_string_append_printf(out, "%-*s  error: %s\n", (int)width, f, e->message);
+            continue;
+        }
+        g_string_append_printf(out, "%-*s  %-32s %7.1f GB  %-4s  %s  ok\n", (int)width, f, p.name,
+                               (double)p.user_capacity / 1e9,
+                               p.interface == HOSTIF_SATA ? "sata" : "nvme",
+                               cell_mode_name(p.native_mode));
+    }
+    return TRUE;
+}
