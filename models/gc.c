@@ -93,7 +93,7 @@ bool gc_step(Drive *d, uint32_t die)
         dd->victim = v;
         dd->victim_cursor = 0;
         d->blk_state[v] = BLK_VICTIM;
-        uint32_t cap = nand_block_capacity(d, v);
+        uint32_t cap = d->slots_per_block; /* native slots erasing it returns */
         dd->gc_ratio = (double)d->blk_valid[v] / (double)(cap - d->blk_valid[v]);
     }
     uint32_t v = dd->victim;

@@ -4,9 +4,12 @@
  * A die runs one operation at a time. When it falls idle it takes, in this
  * order: host reads; GC when its free blocks are at or below the hard
  * threshold (host writes to it are blocked meanwhile); below the soft
- * threshold, GC owed for the host data written (see below); a program unit
- * of host data from the write buffer; background GC below the soft
- * threshold when nothing else is waiting.
+ * threshold, GC owed for the host data written (see below); folding that
+ * cannot wait (SLC data no longer foldable with the reserve kept, or active
+ * folding owed for host data written, models/pslc.c); a program unit of host
+ * data from the write buffer; idle folding once the host has been quiet for
+ * fold_idle_delay; background GC below the soft threshold when nothing else
+ * is waiting.
  *
  * Below the soft threshold GC is paced rather than left to the hard stop:
  * every host slot written there costs a free slot, and reclaiming a victim
@@ -46,8 +49,21 @@ static void start_read(Drive *d, uint32_t i)
     sched_die_op(d, i, OP_READ, r, end);
 }
 
+/* Most erased blocks any die has. */
+static uint32_t max_free(const Drive *d)
+{
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < d->dies; k++)
+        m = MAX(m, d->die[k].nfree);
+    return m;
+}
+
 /* Program one unit of buffered host data on die i, if the buffer has one and
- * the die has room for it without eating into the GC reserve. */
+ * the die has room for it without eating into the GC reserve. Units go to
+ * whichever die is free first, but a die opens a new block for host data
+ * only while it has as many erased blocks as any other (within one), so the
+ * dies fill evenly and a die that fell behind (busy with GC, or slower on a
+ * crowded channel) is not overtaken by the others until the drive is full. */
 static bool start_host_program(Drive *d, uint32_t i)
 {
     Die *die = &d->die[i];
@@ -60,7 +76,7 @@ static bool start_host_program(Drive *d, uint32_t i)
     if (b == NO_BLOCK) {
         if (stream == STREAM_SSLC)
             b = nand_take_static(d, i);
-        else if (die->nfree > d->p.gc_hard_blocks)
+        else if (die->nfree > d->p.gc_hard_blocks && die->nfree + 1 >= max_free(d))
             b = nand_take_free(d, i, mode);
         if (b == NO_BLOCK)
             return false;
@@ -108,11 +124,19 @@ void sched_kick(Drive *d, uint32_t i)
     bool paced = die->nfree < d->p.gc_soft_blocks;
     if (paced && die->gc_debt > 0 && gc_step(d, i))
         return;
+    if (d->has_cache) {
+        if (pslc_fold_forced(d, i) && fold_step(d, i, true, true))
+            return;
+        if (die->fold_credit > 0 && pslc_fold_active(d, i) && fold_step(d, i, false, die->exhausted))
+            return;
+    }
     if (start_host_program(d, i)) {
         if (paced)
             die->gc_debt += die->op_arg * die->gc_ratio;
         return;
     }
+    if (d->idle_fold && pslc_slc_blocks(d, i) > 0 && fold_step(d, i, false, true))
+        return;
     if (gc_needed(d, i, false))
         gc_step(d, i);
 }

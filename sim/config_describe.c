@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/config_units.h"
+#include "models/pslc.h"
 
 #define LABEL "%-20s"
 
@@ -121,22 +122,31 @@ static void describe_mapping(const DriveParams *p, GString *out)
              cache, table ? 100.0 * (double)p->l2p_cache / (double)table : 0.0);
 }
 
-/* The pSLC cache. Sizes of the dynamic part at fill levels belong here too;
- * they need the cache sizing rule of models/ and are added with it. */
+/* The pSLC cache: the static part in whole SLC blocks, and what the
+ * dynamic sizing rule (models/pslc.c) gives at a few logical fill levels. */
 static void describe_pslc(const DriveParams *p, GString *out)
 {
     char st[CONFIG_VALUE_LEN], cap[CONFIG_VALUE_LEN], share[CONFIG_VALUE_LEN];
     config_format_size(p->pslc_static, st, sizeof st);
     config_format_size(p->pslc_dynamic_cap, cap, sizeof cap);
     config_format_percent(p->pslc_dynamic_share, share, sizeof share);
-    line(out, "pSLC static", "%s of host data (%.1f GB of native cells)", st,
-         (double)p->pslc_static * p->native_mode / 1e9);
-    if (p->pslc_rule == PSLC_RULE_NONE)
+    line(out, "pSLC static", "%s of host data, %.2f GB in %u SLC blocks per die (%.1f GB of native cells)",
+         st, (double)pslc_static_capacity(p) / 1e9, pslc_static_blocks(p),
+         (double)pslc_static_capacity(p) * p->native_mode / 1e9);
+    if (p->pslc_rule == PSLC_RULE_NONE) {
         line(out, "pSLC dynamic", "none");
-    else if (p->pslc_rule == PSLC_RULE_CAPPED)
-        line(out, "pSLC dynamic", "capped at %s of host data, bounded by free space", cap);
-    else
-        line(out, "pSLC dynamic", "%s of the free space", share);
+    } else {
+        static const double fills[] = {0, 0.5, 0.75, 0.9, 1.0};
+        GString *sizes = g_string_new(NULL);
+        for (unsigned i = 0; i < G_N_ELEMENTS(fills); i++)
+            g_string_append_printf(sizes, "%s%.2f GB at %g%%", i ? ", " : "",
+                                   (double)pslc_dynamic_limit_at(p, fills[i]) / 1e9, 100 * fills[i]);
+        if (p->pslc_rule == PSLC_RULE_CAPPED)
+            line(out, "pSLC dynamic", "capped at %s: %s full", cap, sizes->str);
+        else
+            line(out, "pSLC dynamic", "%s of the free space: %s full", share, sizes->str);
+        g_string_free(sizes, TRUE);
+    }
     line(out, "folding", "%s, idle folding after %.3g s",
          p->fold_policy == FOLD_FIRST ? "fold_first" : "native_first",
          (double)p->fold_idle_delay / 1e9);

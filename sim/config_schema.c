@@ -121,13 +121,18 @@ static const ConfigKey schema[] = {
              "and each SLC byte costs as many native bytes as the native mode has bits."},
     {.group = "pslc", .key = "dynamic_rule", .type = CT_ENUM, FIELD(pslc_rule), .def = "none",
      .choices = rule_choices,
-     .help = "Sizing of the dynamic SLC cache taken from free user blocks: none, capped "
-             "(up to dynamic_cap, bounded by free space) or free_share (dynamic_share of the "
-             "free space)."},
+     .help = "Sizing of the dynamic SLC cache taken from free user blocks, per die with "
+             "b = bits per cell, G = free + dynamic SLC blocks and R = the die's "
+             "over-provisioning in blocks (at least gc hard_blocks + 1): none; capped, "
+             "S <= min(b (G - R) / (b + 1), dynamic_cap / dies / SLC block); free_share, "
+             "S <= s b (G - R) / (1 + s b) with s = dynamic_share. Both keep everything in "
+             "SLC foldable: F >= S / (s b) + R."},
     {.group = "pslc", .key = "dynamic_cap", .type = CT_SIZE, FIELD(pslc_dynamic_cap),
-     .def = "0", .example = "40GB", .help = "Host data the dynamic cache may hold (capped)."},
+     .def = "0", .example = "40GB", .help = "Host data the dynamic cache may hold (capped): dynamic_cap / dies / SLC block "
+             "bytes blocks per die, also bounded by b (G - R) / (b + 1)."},
     {.group = "pslc", .key = "dynamic_share", .type = CT_PERCENT, FIELD(pslc_dynamic_share),
-     .def = "100%", .help = "Share of the free space the dynamic cache may use (free_share)."},
+     .def = "100%", .help = "Share s of the free space the dynamic cache may use (free_share): "
+             "S <= s b (G - R) / (1 + s b) SLC blocks per die; 100% gives (G - R) b / (b + 1)."},
     {.group = "pslc", .key = "fold_policy", .type = CT_ENUM, FIELD(fold_policy),
      .def = "fold_first", .choices = fold_choices,
      .help = "Once the cache is exhausted: fold while new data lands natively (fold_first), "

@@ -108,6 +108,7 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     json_double(w, "sim_time_s", r->sim_time_s);
     json_double(w, "wall_time_s", r->wall_s);
     json_u64(w, "events", r->events);
+    json_u64(w, "peak_rss_bytes", r->peak_rss);
 
     json_begin_object(w, "host");
     json_u64(w, "write_bytes", st->host_bytes[IO_WRITE]);
@@ -197,8 +198,10 @@ void report_summary_text(const RunResult *r, GString *out)
     g_string_append_printf(out, "drive     %s (%s)\n", r->params->name, r->opt->drive);
     g_string_append_printf(out, "workload  %s\n", workload_description(r->workload));
     g_string_append_printf(out, "seed      %" G_GUINT64_FORMAT "\n", r->opt->seed);
-    g_string_append_printf(out, "simulated %.3f s in %.2f s wall (%" G_GUINT64_FORMAT " events)\n",
-                           r->sim_time_s, r->wall_s, r->events);
+    g_string_append_printf(out,
+                           "simulated %.3f s in %.2f s wall (%" G_GUINT64_FORMAT
+                           " events, peak RSS %.0f MiB)\n",
+                           r->sim_time_s, r->wall_s, r->events, r->peak_rss / 1048576.0);
     g_string_append_printf(out, "host      wrote %.3f GB (%" G_GUINT64_FORMAT " IOs), read %.3f GB (%" G_GUINT64_FORMAT
                                 " IOs), trimmed %.3f GB\n",
                            st->host_bytes[IO_WRITE] / 1e9, st->host_ios[IO_WRITE],

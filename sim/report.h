@@ -38,6 +38,7 @@ typedef struct RunResult {
     double sim_time_s;
     double wall_s;
     uint64_t events;
+    uint64_t peak_rss; /* bytes, of the whole process */
     GArray *rows;   /* SeriesRow */
     GArray *phases; /* PhaseSpan */
 } RunResult;

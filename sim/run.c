@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* clang-format off */
@@ -154,6 +155,12 @@ static void io_done(void *ctx, uint64_t tag)
     }
 }
 
+static uint64_t peak_rss(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0;
+}
+
 static gboolean load_workload(const RunOptions *o, Workload **w, GError **error)
 {
     int sources = (o->spec != NULL) + (o->job != NULL) + (o->trace != NULL);
@@ -285,6 +292,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         .sim_time_s = (double)sim_now(e) / 1e9,
         .wall_s = (double)(g_get_monotonic_time() - wall0) / 1e6,
         .events = sim_fired(e),
+        .peak_rss = peak_rss(),
         .rows = r.rows,
         .phases = phases,
     };

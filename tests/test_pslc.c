@@ -1,0 +1,505 @@
+/*
+ * test_pslc.c - the pSLC write cache and folding on tiny drives: sizing
+ * rules against their formulas, sequential fills through cache, folding and
+ * native phases, idle folding of valid data only, SLC against native read
+ * latency, the static part on a full drive, and the FTL oracle with
+ * folding and GC forced.
+ */
+#include "models/drive.h"
+#include "models/pslc.h"
+#include "tests/cutest.h"
+#include "tests/tiny_drive.h"
+
+#include <math.h>
+
+#define KIB 1024ull
+#define MIB (1024ull * 1024)
+#define SLC_BLOCK (32 * 4096ull) /* tiny drive: 96 TLC slots a block, 32 in SLC */
+#define DIES 2
+
+/* A tiny TLC drive with `nstatic` static SLC blocks per die and a rule. */
+static void slc_drive(DriveParams *p, uint32_t blocks, uint32_t nstatic, PslcRule rule,
+                      FoldPolicy fold)
+{
+    tiny_drive(p, blocks, 0.3);
+    p->pslc_static = nstatic * SLC_BLOCK * DIES;
+    p->pslc_rule = rule;
+    p->pslc_dynamic_cap = 0;
+    p->pslc_dynamic_share = 1.0;
+    p->fold_policy = fold;
+    p->fold_idle_delay = 100 * SIM_MS;
+    p->fold_high_watermark = 1.0;
+}
+
+/* Dynamic limit by the documented formula: per die N = blocks - static,
+ * U = ceil(user slots / (dies x 96)), R = max(N - U, hard + 1),
+ * D = ceil(fill x user slots / (dies x 96)), G = N - D,
+ * S = floor(share b (G - R) / (1 + share b)), capped at cap / dies / SLC block. */
+static uint64_t expect_dynamic(const DriveParams *p, uint32_t nstatic, double fill)
+{
+    double user = (double)(p->user_capacity / 4096);
+    int64_t n = p->blocks_per_plane - nstatic;
+    int64_t u = (int64_t)ceil(user / (DIES * 96));
+    int64_t r = MAX(n - u, (int64_t)p->gc_hard_blocks + 1);
+    int64_t g = n - (int64_t)ceil(fill * user / (DIES * 96) - 1e-9);
+    double share = p->pslc_rule == PSLC_RULE_FREE_SHARE ? p->pslc_dynamic_share : 1.0;
+    int64_t s = g > r ? (int64_t)floor(share * 3 * (double)(g - r) / (1 + share * 3) + 1e-9) : 0;
+    if (p->pslc_rule == PSLC_RULE_CAPPED)
+        s = MIN(s, (int64_t)(p->pslc_dynamic_cap / DIES / SLC_BLOCK));
+    return (uint64_t)s * DIES * SLC_BLOCK;
+}
+
+static void test_sizing_rules(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    CUTEST_EQ(pslc_static_blocks(&p), 2);
+    CUTEST_EQ(pslc_static_capacity(&p), 4 * SLC_BLOCK);
+    /* a static size that is not whole blocks rounds up */
+    p.pslc_static = 4 * SLC_BLOCK + 1;
+    CUTEST_EQ(pslc_static_blocks(&p), 3);
+    p.pslc_static = 4 * SLC_BLOCK;
+    /* by hand: N = 62, U = ceil(9452 / 192) = 50, R = 12: an empty drive
+     * holds floor(3 x 50 / 4) = 37 blocks per die */
+    CUTEST_EQ(p.user_capacity / 4096, 9452);
+    CUTEST_EQ(pslc_dynamic_limit_at(&p, 0), 37 * DIES * SLC_BLOCK);
+    const double fills[] = {0, 0.5, 0.75, 0.9, 1.0};
+    for (int rule = 0; rule < 2; rule++) {
+        p.pslc_rule = rule ? PSLC_RULE_CAPPED : PSLC_RULE_FREE_SHARE;
+        p.pslc_dynamic_share = 0.6;
+        p.pslc_dynamic_cap = 20 * DIES * SLC_BLOCK;
+        uint64_t prev = UINT64_MAX;
+        for (unsigned k = 0; k < G_N_ELEMENTS(fills); k++) {
+            uint64_t got = pslc_dynamic_limit_at(&p, fills[k]);
+            CUTEST_EQ(got, expect_dynamic(&p, 2, fills[k]));
+            CU_ASSERT(got <= prev);
+            prev = got;
+        }
+        CUTEST_EQ(pslc_dynamic_limit_at(&p, 1.0), 0);
+    }
+    /* capped at 20 blocks per die: the cap binds when empty, the free space at 75% */
+    CUTEST_EQ(pslc_dynamic_limit_at(&p, 0), 20 * DIES * SLC_BLOCK);
+    CU_ASSERT(pslc_dynamic_limit_at(&p, 0.75) < 20 * DIES * SLC_BLOCK);
+    CU_ASSERT(pslc_dynamic_limit_at(&p, 0.75) > 0);
+    /* the drive starts with the static part plus the limit at 0% */
+    p.pslc_rule = PSLC_RULE_FREE_SHARE;
+    p.pslc_dynamic_share = 1.0;
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, &p, 1);
+    CUTEST_EQ(drive_stats(d)->pslc_static, 4 * SLC_BLOCK);
+    CUTEST_EQ(drive_stats(d)->pslc_limit_start, 4 * SLC_BLOCK + 37 * DIES * SLC_BLOCK);
+    CUTEST_EQ(drive_stats(d)->pslc_limit, drive_stats(d)->pslc_limit_start);
+    drive_free(d);
+    sim_engine_free(e);
+    CUTEST_EQ(g_strcmp0(pslc_rule_name(PSLC_RULE_CAPPED), "capped"), 0);
+}
+
+/* ---- Closed-loop sequential and random writers --------------------------- */
+
+typedef struct Sample {
+    SimTime t;
+    uint64_t host, slc, fold;
+    int phase;
+} Sample;
+
+typedef struct Writer {
+    SimEngine *e;
+    Drive *d;
+    uint64_t next, total, size, done, issued;
+    bool random;
+    SimRng rng;
+    GArray *samples;
+} Writer;
+
+static void writer_submit(Writer *w)
+{
+    uint64_t off = w->next;
+    if (w->random)
+        off = sim_rng_below(&w->rng, drive_capacity(w->d) / w->size) * w->size;
+    else
+        w->next += w->size;
+    drive_submit(w->d, IO_WRITE, off, w->size, w->issued++);
+}
+
+static void writer_done(void *ctx, uint64_t tag)
+{
+    Writer *w = ctx;
+    (void)tag;
+    w->done++;
+    const DriveStats *st = drive_stats(w->d);
+    Sample s = {sim_now(w->e), st->host_bytes[IO_WRITE], st->host_slc_bytes,
+                st->nand_write_bytes[CAUSE_FOLD], st->phase};
+    if (w->samples)
+        g_array_append_val(w->samples, s);
+    if (w->issued * w->size < w->total)
+        writer_submit(w);
+    else if (w->done == w->issued)
+        sim_stop(w->e);
+}
+
+/* Write total bytes in size pieces at queue depth qd; stops at the last completion. */
+static void writer_run(Writer *w, uint64_t total, uint64_t size, uint32_t qd, bool random)
+{
+    w->total = total;
+    w->size = size;
+    w->issued = w->done = 0;
+    w->random = random;
+    drive_set_done(w->d, writer_done, w);
+    for (uint32_t k = 0; k < qd && w->issued * size < total; k++)
+        writer_submit(w);
+    while (w->done < w->issued && sim_run(w->e, SIM_TIME_MAX))
+        ;
+}
+
+static void writer_init(Writer *w, const DriveParams *p)
+{
+    memset(w, 0, sizeof(*w));
+    w->e = sim_engine_new();
+    w->d = drive_new(w->e, p, 1);
+    w->samples = g_array_new(FALSE, FALSE, sizeof(Sample));
+    sim_rng_init(&w->rng, 7, 1);
+}
+
+static void writer_release(Writer *w)
+{
+    drive_free(w->d);
+    sim_engine_free(w->e);
+    g_array_free(w->samples, TRUE);
+}
+
+static const Sample *sample_at(const Writer *w, uint64_t host)
+{
+    for (guint i = 0; i < w->samples->len; i++)
+        if (g_array_index(w->samples, Sample, i).host >= host)
+            return &g_array_index(w->samples, Sample, i);
+    return &g_array_index(w->samples, Sample, w->samples->len - 1);
+}
+
+/* Run an idle drive until every background operation has finished. */
+static void idle_out(SimEngine *e)
+{
+    sim_run(e, SIM_TIME_MAX);
+}
+
+static bool flush_drive(Writer *w)
+{
+    drive_submit(w->d, IO_FLUSH, 0, 0, w->issued++);
+    w->total = 0;
+    while (w->done < w->issued && sim_run(w->e, SIM_TIME_MAX))
+        ;
+    return w->done == w->issued;
+}
+
+static void test_fill_fold_first(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    p.fold_idle_delay = 1000 * SIM_SEC;
+    uint64_t user = p.user_capacity / (128 * KIB) * (128 * KIB);
+    Writer w;
+    writer_init(&w, &p);
+    uint64_t limit = drive_stats(w.d)->pslc_limit_start;
+    writer_run(&w, user, 128 * KIB, 4, false);
+    const DriveStats *st = drive_stats(w.d);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
+    /* the cache holds what the sizing gave, within one SLC block per die */
+    CU_ASSERT(st->pslc_first_exhausted != UINT64_MAX);
+    CUTEST_NEAR((double)st->pslc_first_exhausted, (double)limit, DIES * SLC_BLOCK);
+    CUTEST_NEAR((double)st->host_slc_bytes, (double)limit, DIES * SLC_BLOCK);
+    /* after exhaustion: folding while writing natively, then native */
+    const Sample *a = sample_at(&w, st->pslc_first_exhausted + 1 * MIB);
+    const Sample *b = sample_at(&w, st->pslc_first_exhausted + 5 * MIB);
+    CU_ASSERT(b->fold > a->fold);
+    CU_ASSERT(b->slc == a->slc);
+    int seen[5] = {0}, order = 0;
+    for (guint i = 0; i < w.samples->len; i++) {
+        int ph = g_array_index(w.samples, Sample, i).phase;
+        if (ph != PHASE_IDLE && !seen[ph])
+            seen[ph] = ++order;
+    }
+    CU_ASSERT(seen[PHASE_PSLC] == 1);
+    CU_ASSERT(seen[PHASE_FOLDING] > seen[PHASE_PSLC]);
+    CU_ASSERT(seen[PHASE_NATIVE] > seen[PHASE_FOLDING]);
+    /* all SLC data of the fill was folded (active folding, no idle) */
+    CUTEST_EQ(st->pslc_used, 0);
+    CUTEST_EQ(st->nand_write_bytes[CAUSE_FOLD] + st->nand_write_bytes[CAUSE_GC] >= st->host_slc_bytes, 1);
+    SimTime fold_stretch = b->t - a->t;
+
+    /* the same stretch on the drive without a cache is faster */
+    DriveParams q;
+    slc_drive(&q, 64, 0, PSLC_RULE_NONE, FOLD_FIRST);
+    Writer n;
+    writer_init(&n, &q);
+    writer_run(&n, user, 128 * KIB, 4, false);
+    CUTEST_EQ(drive_stats(n.d)->host_slc_bytes, 0);
+    CUTEST_EQ(drive_stats(n.d)->pslc_limit_start, 0);
+    SimTime native_stretch = sample_at(&n, b->host)->t - sample_at(&n, a->host)->t;
+    CU_ASSERT(fold_stretch > native_stretch + native_stretch / 10);
+    writer_release(&n);
+    writer_release(&w);
+}
+
+static void test_fill_native_first(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 2, PSLC_RULE_CAPPED, NATIVE_FIRST);
+    p.pslc_dynamic_cap = 10 * DIES * SLC_BLOCK;
+    p.fold_idle_delay = 1000 * SIM_SEC;
+    uint64_t user = p.user_capacity / (128 * KIB) * (128 * KIB);
+    Writer w;
+    writer_init(&w, &p);
+    CUTEST_EQ(drive_stats(w.d)->pslc_limit_start, 12 * DIES * SLC_BLOCK);
+    writer_run(&w, user, 128 * KIB, 4, false);
+    const DriveStats *st = drive_stats(w.d);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
+    CUTEST_NEAR((double)st->pslc_first_exhausted, 12.0 * DIES * SLC_BLOCK, DIES * SLC_BLOCK);
+    /* forced folding starts when F - R < S / b: F = 52 - native blocks,
+     * R = 12, S = 10, so after 52 - 15 = 37 native blocks per die (one of
+     * them open) */
+    uint64_t native_block = DIES * 96 * 4096ull;
+    CUTEST_EQ(sample_at(&w, st->pslc_first_exhausted + 35 * native_block)->fold, 0);
+    CU_ASSERT(sample_at(&w, st->pslc_first_exhausted + 38 * native_block)->fold > 0);
+    CU_ASSERT(st->nand_write_bytes[CAUSE_FOLD] > 0);
+    writer_release(&w);
+}
+
+/* Write, overwrite half, trim a piece, then idle: only valid data folds. */
+static void test_idle_fold_valid_only(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    Writer w;
+    writer_init(&w, &p);
+    writer_run(&w, 2 * MIB, 64 * KIB, 4, false);
+    w.next = 0;
+    writer_run(&w, 1 * MIB, 64 * KIB, 4, false);
+    drive_submit(w.d, IO_TRIM, 1536 * KIB, 256 * KIB, w.issued++);
+    CU_ASSERT_TRUE(flush_drive(&w));
+    const DriveStats *st = drive_stats(w.d);
+    CUTEST_EQ(st->host_slc_bytes, 3 * MIB);
+    CUTEST_EQ(st->pslc_used, 2 * MIB - 256 * KIB);
+    /* nothing folds before fold_idle_delay */
+    SimTime quiet = sim_now(w.e);
+    sim_run(w.e, quiet + p.fold_idle_delay - SIM_MS);
+    CUTEST_EQ(st->nand_write_bytes[CAUSE_FOLD], 0);
+    idle_out(w.e);
+    CUTEST_EQ(st->pslc_used, 0);
+    CUTEST_EQ(st->nand_write_bytes[CAUSE_FOLD], 2 * MIB - 256 * KIB);
+    CUTEST_EQ(st->nand_write_bytes[CAUSE_GC], 0);
+    /* every SLC block written was folded and erased: 3 MiB / 128 KiB */
+    CUTEST_EQ(st->fold_blocks, 24);
+    /* the folded data now takes native blocks: the runtime limit is the
+     * sizing at that logical fill */
+    CUTEST_EQ(st->pslc_limit, st->pslc_static + pslc_dynamic_limit_at(&p, (double)(2 * MIB - 256 * KIB) / (double)p.user_capacity));
+    CU_ASSERT(st->pslc_limit < st->pslc_limit_start);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
+    writer_release(&w);
+}
+
+/* One QD1 read of 4 KiB: its latency. */
+static SimTime read_latency(Writer *w, uint64_t off)
+{
+    SimTime t0 = sim_now(w->e);
+    SimTime t1 = 0;
+    w->total = 0;
+    drive_submit(w->d, IO_READ, off, 4096, w->issued++);
+    while (w->done < w->issued && sim_run(w->e, SIM_TIME_MAX))
+        ;
+    t1 = g_array_index(w->samples, Sample, w->samples->len - 1).t;
+    return t1 - t0;
+}
+
+static void test_read_slc_vs_native(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    Writer w;
+    writer_init(&w, &p);
+    writer_run(&w, 256 * KIB, 64 * KIB, 1, false);
+    CU_ASSERT_TRUE(flush_drive(&w));
+    SimTime slc = read_latency(&w, 8192);
+    idle_out(w.e);
+    CUTEST_EQ(drive_stats(w.d)->pslc_used, 0);
+    SimTime native = read_latency(&w, 8192);
+    /* everything else equal, the difference is tR: 60 us TLC, 30 us SLC */
+    CUTEST_EQ(native - slc, p.timing[CELL_TLC].t_read - p.timing[CELL_SLC].t_read);
+    writer_release(&w);
+}
+
+/* Fill completely, idle until folded, then random 4 KiB writes: the static
+ * part takes them first, then native. */
+static void test_static_on_full_drive(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    uint64_t user = p.user_capacity / (4 * KIB) * (4 * KIB);
+    Writer w;
+    writer_init(&w, &p);
+    writer_run(&w, user / (64 * KIB) * (64 * KIB), 64 * KIB, 4, false);
+    CU_ASSERT_TRUE(flush_drive(&w));
+    idle_out(w.e);
+    const DriveStats *st = drive_stats(w.d);
+    CUTEST_EQ(st->pslc_used, 0);
+    CUTEST_EQ(st->pslc_limit, st->pslc_static);
+    uint64_t slc0 = st->host_slc_bytes;
+    writer_run(&w, 3 * st->pslc_static, 4 * KIB, 4, true);
+    CU_ASSERT_TRUE(flush_drive(&w));
+    CUTEST_EQ(st->host_slc_bytes - slc0, st->pslc_static);
+    CU_ASSERT(st->nand_write_bytes[CAUSE_HOST] > 0);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
+    /* and an idle drive empties the static part again */
+    idle_out(w.e);
+    CUTEST_EQ(st->pslc_used, 0);
+    CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
+    writer_release(&w);
+}
+
+/* ---- Oracle -------------------------------------------------------------- */
+
+typedef struct Oracle {
+    SimEngine *e;
+    Drive *d;
+    uint64_t nlpn;
+    uint32_t *shadow;   /* version last written per lpn, 0 after TRIM */
+    uint32_t *slot_ver; /* version each physical slot holds */
+    uint32_t version;
+    uint64_t done, mismatches, reads_checked;
+    uint64_t last_off, last_len;
+    int last_op;
+} Oracle;
+
+static void on_place(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src)
+{
+    Oracle *o = ctx;
+    o->slot_ver[dst] = src == DRIVE_UNMAPPED ? o->shadow[lpn] : o->slot_ver[src];
+}
+
+static void on_done(void *ctx, uint64_t tag)
+{
+    Oracle *o = ctx;
+    (void)tag;
+    if (o->last_op == IO_READ)
+        for (uint64_t lpn = o->last_off / 4096; lpn <= (o->last_off + o->last_len - 1) / 4096; lpn++) {
+            uint32_t loc = drive_lookup(o->d, lpn);
+            o->reads_checked++;
+            if (loc == DRIVE_UNMAPPED)
+                o->mismatches += o->shadow[lpn] != 0;
+            else if (loc != DRIVE_BUFFERED)
+                o->mismatches += o->slot_ver[loc] != o->shadow[lpn];
+        }
+    o->done++;
+    sim_stop(o->e);
+}
+
+static void oracle_step(Oracle *o, SimRng *r)
+{
+    uint64_t x = sim_rng_below(r, 100);
+    uint64_t npages = 1 + sim_rng_below(r, 16);
+    uint64_t lpn = sim_rng_below(r, o->nlpn - npages);
+    uint64_t off = lpn * 4096, len = npages * 4096;
+    int op = x < 60 ? IO_WRITE : x < 90 ? IO_READ : x < 98 ? IO_TRIM : IO_FLUSH;
+    if (op == IO_WRITE) {
+        o->version++;
+        for (uint64_t l = lpn; l < lpn + npages; l++)
+            o->shadow[l] = o->version;
+    } else if (op == IO_TRIM) {
+        for (uint64_t l = lpn; l < lpn + npages; l++)
+            o->shadow[l] = 0;
+    } else if (op == IO_FLUSH) {
+        off = len = 0;
+    }
+    o->last_op = op;
+    o->last_off = off;
+    o->last_len = len;
+    uint64_t before = o->done;
+    drive_submit(o->d, op, off, len, o->done);
+    while (o->done == before && sim_run(o->e, SIM_TIME_MAX))
+        ;
+    CUTEST_EQ(o->done, before + 1);
+}
+
+static void nop_event(void *ctx, uint64_t arg)
+{
+    (void)ctx;
+    (void)arg;
+}
+
+static void run_oracle(const DriveParams *p, uint64_t steps)
+{
+    Oracle o;
+    memset(&o, 0, sizeof o);
+    o.e = sim_engine_new();
+    o.d = drive_new(o.e, p, 1);
+    o.nlpn = p->user_capacity / 4096;
+    o.shadow = g_new0(uint32_t, o.nlpn);
+    o.slot_ver = g_new0(uint32_t, drive_slots(o.d));
+    drive_set_done(o.d, on_done, &o);
+    drive_set_place_hook(o.d, on_place, &o);
+    SimRng r;
+    sim_rng_init(&r, 42, p->fold_policy);
+    char why[256];
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < steps; i++) {
+        oracle_step(&o, &r);
+        if (i % 700 == 699) { /* an idle gap: some or all of the cache folds */
+            SimTime gap = p->fold_idle_delay + sim_rng_below(&r, 40) * SIM_MS;
+            sim_schedule_in(o.e, gap, nop_event, NULL, 0);
+            sim_run(o.e, sim_now(o.e) + gap);
+        }
+        if (!drive_check(o.d, why, sizeof why) && bad++ == 0)
+            fprintf(stderr, "step %" G_GUINT64_FORMAT ": %s\n", i, why);
+    }
+    CUTEST_EQ(bad, 0);
+    CUTEST_EQ(o.mismatches, 0);
+    CU_ASSERT(o.reads_checked > steps / 4);
+    const DriveStats *st = drive_stats(o.d);
+    CU_ASSERT(st->gc_blocks > 50);
+    CU_ASSERT(st->fold_blocks > 20);
+    CU_ASSERT(st->nand_write_bytes[CAUSE_FOLD] > 0);
+    CU_ASSERT(st->host_slc_bytes > 0);
+    CU_ASSERT(st->nand_write_bytes[CAUSE_HOST] > st->host_slc_bytes);
+    drive_free(o.d);
+    sim_engine_free(o.e);
+    g_free(o.shadow);
+    g_free(o.slot_ver);
+}
+
+static void test_oracle_fold_first(void)
+{
+    DriveParams p;
+    slc_drive(&p, 24, 1, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    p.pslc_dynamic_share = 0.5;
+    p.fold_idle_delay = 20 * SIM_MS;
+    run_oracle(&p, 30000);
+}
+
+static void test_oracle_native_first(void)
+{
+    DriveParams p;
+    slc_drive(&p, 24, 1, PSLC_RULE_CAPPED, NATIVE_FIRST);
+    p.pslc_dynamic_cap = 4 * DIES * SLC_BLOCK;
+    p.fold_idle_delay = 20 * SIM_MS;
+    p.fold_high_watermark = 0.5;
+    p.gc_policy = GC_COST_BENEFIT;
+    run_oracle(&p, 30000);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"sizing_rules", test_sizing_rules},
+        {"fill_fold_first", test_fill_fold_first},
+        {"fill_native_first", test_fill_native_first},
+        {"idle_fold_valid_only", test_idle_fold_valid_only},
+        {"read_slc_vs_native", test_read_slc_vs_native},
+        {"static_on_full_drive", test_static_on_full_drive},
+        {"oracle_fold_first", test_oracle_fold_first},
+        {"oracle_native_first", test_oracle_native_first},
+        CU_TEST_INFO_NULL,
+    };
+    return cutest_run("pslc", tests);
+}
