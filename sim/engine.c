@@ -99,13 +99,16 @@ void sim_cancel(SimEngine *e, SimEventId id)
     g_hash_table_add(e->cancelled, key);
 }
 
-/* Remove the root and restore the heap. */
+/* Remove the root and restore the heap. Bottom-up (Floyd): the hole at the
+ * root follows the smaller child down to a leaf, three comparisons a level,
+ * then the last event rises from there, which is rarely more than a step
+ * since it came from the bottom. */
 static void heap_pop(SimEngine *e)
 {
-    SimEvent last = e->heap[--e->len];
-    size_t n = e->len, i = 0;
+    size_t n = --e->len, i = 0;
     if (n == 0)
         return;
+    SimEvent *h = e->heap;
     for (;;) {
         size_t c = 4 * i + 1;
         if (c >= n)
@@ -113,14 +116,20 @@ static void heap_pop(SimEngine *e)
         size_t best = c;
         size_t end = c + 4 < n ? c + 4 : n;
         for (size_t k = c + 1; k < end; k++)
-            if (ev_less(&e->heap[k], &e->heap[best]))
+            if (ev_less(&h[k], &h[best]))
                 best = k;
-        if (!ev_less(&e->heap[best], &last))
-            break;
-        e->heap[i] = e->heap[best];
+        h[i] = h[best];
         i = best;
     }
-    e->heap[i] = last;
+    SimEvent last = h[n];
+    while (i > 0) {
+        size_t p = (i - 1) / 4;
+        if (!ev_less(&last, &h[p]))
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = last;
 }
 
 /* True when the event was cancelled; forgets the cancellation. */
@@ -147,7 +156,7 @@ bool sim_run(SimEngine *e, SimTime until)
             return true;
         }
         heap_pop(e);
-        if (take_cancelled(e, ev.seq))
+        if (e->cancelled && take_cancelled(e, ev.seq))
             continue;
         e->now = ev.time;
         e->fired++;
