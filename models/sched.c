@@ -71,6 +71,8 @@ static uint32_t max_free(const Drive *d)
 static bool start_host_program(Drive *d, uint32_t i)
 {
     Die *die = &d->die[i];
+    if (d->ring_live == 0)
+        return false; /* before asking the cache: with no data it must not decide exhaustion */
     int stream = pslc_host_stream(d, i);
     CellMode mode = stream == STREAM_HOST ? d->native : CELL_SLC;
     uint32_t unit = d->unit_slots[mode];
