@@ -9,6 +9,8 @@
  */
 #include "models/ftl_impl.h"
 
+#include "models/bigmem.h"
+
 #include <string.h>
 
 const char *io_op_name(IoOp op)
@@ -32,10 +34,8 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     nand_init(d);
     g_return_val_if_fail(d->nslots < BUF_MARK, (drive_free(d), NULL));
     d->nlpn = p->user_capacity / SLOT_SIZE;
-    d->l2p = g_new(uint32_t, d->nlpn);
-    memset(d->l2p, 0xff, d->nlpn * sizeof(uint32_t));
-    d->p2l = g_new(uint32_t, d->nslots);
-    memset(d->p2l, 0xff, d->nslots * sizeof(uint32_t));
+    d->l2p = bigmem_alloc_filled(d->nlpn * sizeof(uint32_t), 0xff);
+    d->p2l = bigmem_alloc_filled(d->nslots * sizeof(uint32_t), 0xff);
 
     d->queue_limit = p->queue_depth * (p->interface == HOSTIF_NVME ? p->queue_count : 1);
     d->cmds = g_new0(Cmd, d->queue_limit);
@@ -70,8 +70,8 @@ void drive_free(Drive *d)
     if (!d)
         return;
     nand_release(d);
-    g_free(d->l2p);
-    g_free(d->p2l);
+    bigmem_free(d->l2p, d->nlpn * sizeof(uint32_t));
+    bigmem_free(d->p2l, d->nslots * sizeof(uint32_t));
     g_free(d->cmds);
     g_free(d->ring);
     g_free(d->stage);
@@ -145,6 +145,10 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
     SimTime cost = d->p.cmd_cost;
     if (op == IO_WRITE)
         cost += (SimTime)cmd->slots * d->p.page_cost;
+    /* the map entry is needed when the command reaches the FTL, microseconds
+     * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
+    if (op == IO_WRITE || op == IO_READ)
+        __builtin_prefetch(&d->l2p[offset / SLOT_SIZE]);
     SimTime at = hostif_controller(d, cost);
     sim_schedule(d->eng, at, cmd_arrive, d, c);
 }

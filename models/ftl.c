@@ -258,6 +258,9 @@ void ftl_write_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
     uint64_t end = cmd->offset + cmd->length;
+    uint32_t old = d->l2p[cmd->offset / SLOT_SIZE];
+    if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
+        __builtin_prefetch(&d->p2l[old], 1);
     cmd->pending = 1;
     if (cmd->offset % SLOT_SIZE) {
         uint64_t lpn = cmd->offset / SLOT_SIZE;
