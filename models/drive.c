@@ -138,7 +138,10 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
     Cmd *cmd = &d->cmds[c];
     d->cmd_free = cmd->next;
     d->outstanding++;
-    pslc_host_busy(d);
+    if (op == IO_WRITE) {
+        d->writes_outstanding++;
+        pslc_host_busy(d);
+    }
     *cmd = (Cmd){.tag = tag, .offset = offset, .length = length, .op = (uint8_t)op, .next = NO_IDX};
     if (length > 0)
         cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
@@ -164,7 +167,7 @@ static void cmd_done(void *ctx, uint64_t arg)
     cmd->next = d->cmd_free;
     d->cmd_free = c;
     d->outstanding--;
-    if (d->outstanding == 0)
+    if (cmd->op == IO_WRITE && --d->writes_outstanding == 0)
         pslc_host_quiet(d);
     if (d->done)
         d->done(d->done_ctx, tag);

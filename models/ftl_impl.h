@@ -127,6 +127,7 @@ struct Drive {
     Cmd *cmds;
     uint32_t cmd_free;    /* free list head */
     uint32_t outstanding;
+    uint32_t writes_outstanding; /* idle folding waits for the host to stop writing */
 
     /* write buffer: ring of lpns; NO_LPN marks an entry overwritten while buffered */
     uint32_t *ring;

@@ -222,15 +222,17 @@ void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots)
 
 void pslc_host_busy(Drive *d) { d->idle_fold = false; }
 
-/* Idle timer: fires fold_idle_delay after the host went quiet; starts idle
- * folding and re-arms the cache of every die. */
+/* Idle timer: fires fold_idle_delay after the host stopped writing; starts
+ * idle folding and re-arms the cache of every die. Reads do not hold
+ * folding back: they keep their priority on the dies, and folding takes the
+ * die time they leave. */
 static void idle_timer(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     (void)arg;
     d->fold_timer = false;
-    if (d->outstanding > 0)
-        return; /* re-armed when the host next goes quiet */
+    if (d->writes_outstanding > 0)
+        return; /* re-armed when the host next stops writing */
     SimTime due = d->quiet_since + d->p.fold_idle_delay;
     if (sim_now(d->eng) < due) {
         d->fold_timer = true;
