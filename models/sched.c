@@ -30,7 +30,7 @@ void sched_die_op(Drive *d, uint32_t i, uint8_t op, uint32_t arg, SimTime end)
     die->op = op;
     die->op_arg = arg;
     die->busy_until = end;
-    sim_schedule(d->eng, end, die_done, d, i);
+    sim_schedule(d->eng, end, die_done, d, i | (uint64_t)die->done_gen << 32);
 }
 
 static void start_read(Drive *d, uint32_t i)
@@ -161,9 +161,45 @@ void sched_kick_all(Drive *d)
     }
 }
 
+static void suspended_read_done(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    uint32_t r = (uint32_t)arg;
+    uint32_t cmd = d->rops[r].cmd;
+    d->rops[r].next = d->rop_free;
+    d->rop_free = r;
+    ftl_read_piece_done(d, cmd);
+}
+
+/* A host read that finds its die erasing, on a part that can suspend an
+ * erase: the erase stops, the read senses and moves its data out, and the
+ * erase resumes, finishing later by the read's die time plus the suspend
+ * and resume overhead. */
+#define ERASE_SUSPEND_OVERHEAD (20 * SIM_US) /* E: suspend + resume latency, tens of us on 3D NAND */
+
+static bool read_suspending_erase(Drive *d, uint32_t i, uint32_t r)
+{
+    Die *die = &d->die[i];
+    if (!d->p.erase_suspend || die->op != OP_ERASE)
+        return false;
+    ReadOp *ro = &d->rops[r];
+    uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
+    SimTime now = sim_now(d->eng);
+    SimTime sensed = now + ERASE_SUSPEND_OVERHEAD + (SimTime)rounds * d->p.timing[ro->mode].t_read;
+    SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
+    d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
+    sim_schedule(d->eng, end, suspended_read_done, d, r);
+    die->busy_until += end - now + ERASE_SUSPEND_OVERHEAD;
+    die->done_gen++; /* the completion already scheduled is now stale */
+    sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
+    return true;
+}
+
 void sched_queue_read(Drive *d, uint32_t i, uint32_t r)
 {
     Die *die = &d->die[i];
+    if (read_suspending_erase(d, i, r))
+        return;
     d->rops[r].next = NO_IDX;
     if (die->rd_tail == NO_IDX)
         die->rd_head = r;
@@ -178,6 +214,8 @@ static void die_done(void *ctx, uint64_t arg)
     Drive *d = ctx;
     uint32_t i = (uint32_t)arg;
     Die *die = &d->die[i];
+    if ((uint32_t)(arg >> 32) != die->done_gen)
+        return; /* moved by an erase suspend */
     uint8_t op = die->op;
     uint32_t a = die->op_arg;
     die->op = OP_NONE;

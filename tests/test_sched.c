@@ -1,0 +1,91 @@
+/*
+ * test_sched.c - the flash scheduler: host reads ahead of background work,
+ * and erase suspend.
+ */
+#include "models/drive.h"
+#include "tests/cutest.h"
+#include "tests/tiny_drive.h"
+
+/* A closed loop: 8 random 16 KiB writes and one random 4 KiB read always
+ * outstanding, so GC keeps erasing while reads arrive. */
+typedef struct Mix {
+    SimEngine *e;
+    Drive *d;
+    SimRng r;
+    uint64_t pages;
+    uint64_t reads;
+    SimTime read_start, worst;
+} Mix;
+
+static void mix_submit(Mix *m, uint64_t tag)
+{
+    if (tag == 1) {
+        m->read_start = sim_now(m->e);
+        drive_submit(m->d, IO_READ, sim_rng_below(&m->r, m->pages) * 4096, 4096, 1);
+    } else {
+        drive_submit(m->d, IO_WRITE, sim_rng_below(&m->r, m->pages / 4) * 16384, 16384, 0);
+    }
+}
+
+static void mix_done(void *ctx, uint64_t tag)
+{
+    Mix *m = ctx;
+    if (tag == 1) {
+        m->worst = MAX(m->worst, sim_now(m->e) - m->read_start);
+        if (++m->reads == 20000) {
+            sim_stop(m->e);
+            return;
+        }
+    }
+    mix_submit(m, tag);
+}
+
+/* Returns the longest read latency. */
+static SimTime worst_read(bool suspend, uint64_t *erases)
+{
+    DriveParams dp;
+    tiny_drive(&dp, 16, 0.3);
+    dp.erase_suspend = suspend;
+    Mix m = {.e = sim_engine_new()};
+    m.d = drive_new(m.e, &dp, 1);
+    m.pages = dp.user_capacity / 4096;
+    sim_rng_init(&m.r, 5, 0);
+    drive_set_done(m.d, mix_done, &m);
+    for (int i = 0; i < 8; i++)
+        mix_submit(&m, 0);
+    mix_submit(&m, 1);
+    sim_run(m.e, SIM_TIME_MAX);
+    CUTEST_EQ(m.reads, 20000);
+    char why[256];
+    drive_set_done(m.d, NULL, NULL);
+    sim_run(m.e, SIM_TIME_MAX); /* let the last commands finish */
+    CU_ASSERT_TRUE(drive_check(m.d, why, sizeof why));
+    *erases = drive_stats(m.d)->nand_erases;
+    drive_free(m.d);
+    sim_engine_free(m.e);
+    return m.worst;
+}
+
+static void test_erase_suspend(void)
+{
+    uint64_t erases_off, erases_on;
+    SimTime off = worst_read(false, &erases_off);
+    SimTime on = worst_read(true, &erases_on);
+    printf("\n    worst 4 KiB read: %.2f ms without suspend, %.2f ms with (%" G_GUINT64_FORMAT
+           " and %" G_GUINT64_FORMAT " erases) ",
+           off / 1e6, on / 1e6, erases_off, erases_on);
+    CU_ASSERT(erases_off > 100 && erases_on > 100);
+    /* tiny_drive: tBERS 4 ms, TLC tPROG 2 ms plus transfers. Without
+     * suspend some read waits out most of an erase on top of whatever was
+     * queued; with it, reads never wait for an erase. */
+    CU_ASSERT(off > on + 1 * SIM_MS);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"erase_suspend", test_erase_suspend},
+        CU_TEST_INFO_NULL,
+    };
+    return cutest_run("sched", tests);
+}
