@@ -54,10 +54,12 @@ size_t sim_pending(const SimEngine *e) { return e->len; }
 uint64_t sim_fired(const SimEngine *e) { return e->fired; }
 void sim_stop(SimEngine *e) { e->stop = true; }
 
-static inline bool ev_less(const SimEvent *a, const SimEvent *b)
+static inline unsigned __int128 ev_key(const SimEvent *a)
 {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+    return ((unsigned __int128)a->time << 64) | a->seq;
 }
+
+static inline bool ev_less(const SimEvent *a, const SimEvent *b) { return ev_key(a) < ev_key(b); }
 
 SimEventId sim_schedule(SimEngine *e, SimTime at, SimEventFn fn, void *ctx, uint64_t arg)
 {
@@ -110,14 +112,19 @@ static void heap_pop(SimEngine *e)
         return;
     SimEvent *h = e->heap;
     for (;;) {
-        size_t c = 4 * i + 1;
-        if (c >= n)
+        size_t c = 4 * i + 1, best;
+        if (c + 3 < n) { /* all four children: a tournament of three comparisons */
+            size_t a = ev_less(&h[c + 1], &h[c]) ? c + 1 : c;
+            size_t b = ev_less(&h[c + 3], &h[c + 2]) ? c + 3 : c + 2;
+            best = ev_less(&h[b], &h[a]) ? b : a;
+        } else if (c < n) {
+            best = c;
+            for (size_t k = c + 1; k < n; k++)
+                if (ev_less(&h[k], &h[best]))
+                    best = k;
+        } else {
             break;
-        size_t best = c;
-        size_t end = c + 4 < n ? c + 4 : n;
-        for (size_t k = c + 1; k < end; k++)
-            if (ev_less(&h[k], &h[best]))
-                best = k;
+        }
         h[i] = h[best];
         i = best;
     }
