@@ -3,9 +3,11 @@
  *
  * A command first costs controller firmware time (per command, and per
  * 4 KiB mapped for writes); then reads go to the dies, writes to the write
- * buffer (after reading partial slots), trims unmap at once, and flushes
- * wait for the buffer to drain. Completion is an engine event that calls
- * the host's callback.
+ * buffer (after reading partial slots), trims go to trim.c, and flushes
+ * wait for the buffer to drain. With a mapping cache, reads (and writes
+ * that merge partial slots) first wait for their translation pages
+ * (l2p_cache.c). Completion is an engine event that calls the host's
+ * callback.
  */
 #include "models/ftl_impl.h"
 
@@ -62,6 +64,8 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
 
     d->st.pslc_first_exhausted = UINT64_MAX;
     pslc_init(d);
+    l2p_cache_init(d);
+    trim_init(d);
     return d;
 }
 
@@ -69,6 +73,8 @@ void drive_free(Drive *d)
 {
     if (!d)
         return;
+    trim_release(d);
+    l2p_cache_release(d);
     nand_release(d);
     bigmem_free(d->l2p, d->nlpn * sizeof(uint32_t));
     bigmem_free(d->p2l, d->nslots * sizeof(uint32_t));
@@ -119,11 +125,9 @@ static void cmd_arrive(void *ctx, uint64_t arg)
     case IO_WRITE:
         ftl_write_arrive(d, c);
         break;
-    case IO_TRIM: {
-        uint64_t n = ftl_trim(d, cmd->offset, cmd->length);
-        drive_complete(d, c, hostif_controller(d, n * d->p.trim_entry_cost));
+    case IO_TRIM:
+        trim_start(d, c);
         break;
-    }
     case IO_FLUSH:
         ftl_flush_start(d, c);
         break;
@@ -134,6 +138,8 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
 {
     g_return_if_fail(d->cmd_free != NO_IDX);
     g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= d->p.user_capacity));
+    if (d->l2pc)
+        l2p_host_command(d);
     uint32_t c = d->cmd_free;
     Cmd *cmd = &d->cmds[c];
     d->cmd_free = cmd->next;
@@ -169,6 +175,8 @@ static void cmd_done(void *ctx, uint64_t arg)
     d->outstanding--;
     if (cmd->op == IO_WRITE && --d->writes_outstanding == 0)
         pslc_host_quiet(d);
+    if (d->outstanding == 0)
+        trim_idle(d);
     if (d->done)
         d->done(d->done_ctx, tag);
 }

@@ -115,4 +115,24 @@ typedef void (*DrivePlaceFn)(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src
 void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx);
 uint64_t drive_slots(const Drive *d); /* physical 4 KiB slots */
 
+/* ---- Aging (models/prefill.c) --------------------------------------------
+ * drive_prefill() puts a fresh drive (nothing written yet) in the state a
+ * fill would leave, without simulating the time: lpns [0, fill x pages)
+ * mapped, block states, valid counts, free lists and the pSLC gauges set
+ * directly; counters stay at zero. Sequential: written in order, one program
+ * unit per die in turn, folded into native blocks but for the last
+ * slc_bytes, left in SLC blocks as far as the cache allows (pslc_used tells
+ * how much). Random: then as many uniform random overwrites as pages filled,
+ * with die-local GC by the drive's victim policy, the last slc_bytes of them
+ * into SLC. Deterministic for a seed. False on misuse (fill outside [0, 1],
+ * a drive already written; the drive is unchanged) or if the drive cannot
+ * hold the fill (the drive is then unusable: free it). */
+typedef struct DrivePrefill {
+    double fill;        /* share of the user capacity, 0..1 */
+    bool random;        /* fragmented as by uniform random overwrites */
+    uint64_t slc_bytes; /* bytes of the latest data left in pSLC (not folded) */
+    uint64_t seed;
+} DrivePrefill;
+bool drive_prefill(Drive *d, const DrivePrefill *pf);
+
 #endif

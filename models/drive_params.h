@@ -77,6 +77,7 @@ typedef struct DriveParams {
     uint64_t cmd_cost;     /* ns of controller firmware work per command */
     uint64_t page_cost;    /* ns of controller work per 4 KiB mapped unit written */
     uint64_t write_buffer; /* bytes of write buffer in the controller */
+    uint64_t hmb_latency;  /* ns, one access of the controller to the host memory buffer */
 
     /* [controller] */
     uint32_t channels;
@@ -86,6 +87,9 @@ typedef struct DriveParams {
     uint64_t dram;          /* bytes of controller DRAM (0: DRAM-less) */
     L2pKind l2p_kind;
     uint64_t l2p_cache;     /* bytes of mapping cache for hmb / sram */
+    bool l2p_prefetch;      /* a sequential run loads the next translation page ahead */
+    uint32_t l2p_tp_entries; /* entries per translation page; 0 (configs): page_size / 4.
+                              * Not a config key: tests set fewer to make tiny drives thrash */
 
     /* [nand] */
     uint32_t dies_per_ce;

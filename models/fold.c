@@ -15,7 +15,7 @@ static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
 {
     uint32_t first = die * d->blocks_per_die, dyn = NO_BLOCK, stat = NO_BLOCK;
     for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
-        if (d->blk_state[b] != BLK_FULL || d->blk_mode[b] != CELL_SLC)
+        if (d->blk_state[b] != BLK_FULL || d->blk_mode[b] != CELL_SLC || ftl_is_map_block(d, b))
             continue;
         uint32_t *best = nand_is_static(d, b) ? &stat : &dyn;
         if (*best == NO_BLOCK || d->blk_stamp[b] < d->blk_stamp[*best])

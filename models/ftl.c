@@ -7,7 +7,9 @@
  * and blk_valid counts the valid slots per block; ftl_check() verifies all
  * three agree. A write to a page already in the buffer overwrites it there
  * (write coalescing); a write that is not 4 KiB aligned first reads the
- * partial slots it covers (read-modify-write).
+ * partial slots it covers (read-modify-write). With a mapping cache
+ * (l2p_cache.c) reads first look their range up, and ftl_map reports every
+ * change of the table to it.
  */
 #include "models/ftl_impl.h"
 
@@ -39,6 +41,8 @@ void ftl_map(Drive *d, uint32_t lpn, uint32_t slot)
     d->blk_valid[b]++;
     if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
         d->st.pslc_used += SLOT_SIZE;
+    if (d->l2pc)
+        l2p_update(d, lpn);
 }
 
 /* Where host data goes next on this die: the pSLC cache decides
@@ -198,7 +202,7 @@ void ftl_flush_start(Drive *d, uint32_t c)
     sched_kick_all(d);
 }
 
-static uint32_t rop_alloc(Drive *d)
+uint32_t ftl_rop_alloc(Drive *d)
 {
     if (d->rop_free == NO_IDX) {
         uint32_t old = d->rop_cap;
@@ -227,7 +231,7 @@ static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
         if (die != cur_die || d->blk_mode[b] != d->rops[r].mode) {
             if (r != NO_IDX)
                 sched_queue_read(d, cur_die, r);
-            r = rop_alloc(d);
+            r = ftl_rop_alloc(d);
             d->rops[r] = (ReadOp){.cmd = c, .pages = 0, .slots = 0, .mode = d->blk_mode[b]};
             d->cmds[c].pending++;
             cur_die = die;
@@ -244,7 +248,7 @@ static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
         sched_queue_read(d, cur_die, r);
 }
 
-void ftl_read_start(Drive *d, uint32_t c)
+static void read_issue(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
     cmd->pending = 1; /* held until every read is queued */
@@ -252,15 +256,21 @@ void ftl_read_start(Drive *d, uint32_t c)
     ftl_read_piece_done(d, c);
 }
 
+/* With a mapping cache, a read first needs the translation pages of its range. */
+void ftl_read_start(Drive *d, uint32_t c)
+{
+    Cmd *cmd = &d->cmds[c];
+    if (d->l2pc && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE))
+        return;
+    read_issue(d, c);
+}
+
 /* A write that covers part of a slot must merge with the data already
  * there: read the partial head and tail slots first. */
-void ftl_write_arrive(Drive *d, uint32_t c)
+static void write_issue(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
     uint64_t end = cmd->offset + cmd->length;
-    uint32_t old = d->l2p[cmd->offset / SLOT_SIZE];
-    if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
-        __builtin_prefetch(&d->p2l[old], 1);
     cmd->pending = 1;
     if (cmd->offset % SLOT_SIZE) {
         uint64_t lpn = cmd->offset / SLOT_SIZE;
@@ -271,6 +281,29 @@ void ftl_write_arrive(Drive *d, uint32_t c)
         queue_reads(d, c, lpn, lpn);
     }
     ftl_read_piece_done(d, c);
+}
+
+/* With a mapping cache a write updates the table when its data is
+ * programmed (ftl_map); only the slots it merges with must be found first. */
+void ftl_write_arrive(Drive *d, uint32_t c)
+{
+    Cmd *cmd = &d->cmds[c];
+    uint64_t end = cmd->offset + cmd->length;
+    uint32_t old = d->l2p[cmd->offset / SLOT_SIZE];
+    if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
+        __builtin_prefetch(&d->p2l[old], 1);
+    bool partial = cmd->offset % SLOT_SIZE || end % SLOT_SIZE;
+    if (d->l2pc && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
+        return;
+    write_issue(d, c);
+}
+
+void ftl_translated(Drive *d, uint32_t c)
+{
+    if (d->cmds[c].op == IO_WRITE)
+        write_issue(d, c);
+    else
+        read_issue(d, c);
 }
 
 void ftl_read_piece_done(Drive *d, uint32_t c)
@@ -287,11 +320,10 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
     drive_complete(d, c, end);
 }
 
-/* Unmap whole 4 KiB pages in the range; returns how many were mapped. */
-uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
+/* Unmap lpns [first, end); returns how many were mapped. The mapping cache
+ * is not told: the caller (trim.c) accounts the change now or later. */
+uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
 {
-    uint64_t first = (offset + SLOT_SIZE - 1) / SLOT_SIZE;
-    uint64_t end = (offset + length) / SLOT_SIZE;
     uint64_t n = 0;
     for (uint64_t lpn = first; lpn < end; lpn++) {
         uint32_t v = d->l2p[lpn];
@@ -308,9 +340,21 @@ uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
         d->mapped--;
         n++;
     }
+    return n;
+}
+
+void ftl_unmapped(Drive *d)
+{
     admit_waiting(d);
     if (d->buf_used == 0)
         complete_flushes(d);
+}
+
+/* Unmap whole 4 KiB pages in the range; returns how many were mapped. */
+uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
+{
+    uint64_t n = ftl_unmap(d, (offset + SLOT_SIZE - 1) / SLOT_SIZE, (offset + length) / SLOT_SIZE);
+    ftl_unmapped(d);
     return n;
 }
 
@@ -333,6 +377,8 @@ static bool check_pslc(const Drive *d, char *why, size_t why_len)
     for (uint32_t i = 0; i < d->dies; i++) {
         uint32_t sfree = 0, dyn = 0, first = i * d->blocks_per_die;
         for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
+            if (ftl_is_map_block(d, b))
+                continue;
             if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
                 slc_valid += d->blk_valid[b];
             if (nand_is_static(d, b)) {
@@ -384,6 +430,8 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     uint64_t free_blocks = 0;
     for (uint32_t b = 0; b < d->nblocks; b++) {
         uint32_t valid = 0, base = b * d->slots_per_block;
+        if (ftl_is_map_block(d, b))
+            continue; /* holds translation pages: l2p_check() */
         for (uint32_t s = 0; s < d->slots_per_block; s++) {
             uint32_t lpn = d->p2l[base + s];
             if (lpn == NO_LPN)
@@ -411,5 +459,5 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
         }
     CHECK(live == d->ring_live, "buffer has %" G_GUINT64_FORMAT " live entries, counter says %u",
           live, d->ring_live);
-    return true;
+    return !d->l2pc || l2p_check(d, why, why_len);
 }

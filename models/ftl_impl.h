@@ -35,9 +35,16 @@ enum { BLK_FREE = 0, BLK_OPEN = 1, BLK_FULL = 2, BLK_VICTIM = 3 };
  * dynamic SLC blocks (taken from the free list), STREAM_SSLC the static SLC
  * blocks, STREAM_FOLD is the native destination of folding. */
 enum { STREAM_HOST = 0, STREAM_GC = 1, STREAM_SLC = 2, STREAM_FOLD = 3, STREAM_SSLC = 4, STREAMS = 5 };
+/* Translation pages have their own open block per die (Die.map_open). */
 
 /* Die operation kinds, for the completion handler. */
-enum { OP_NONE = 0, OP_READ, OP_PROG_HOST, OP_GC_COPY, OP_ERASE, OP_FOLD };
+enum { OP_NONE = 0, OP_READ, OP_PROG_HOST, OP_GC_COPY, OP_ERASE, OP_FOLD, OP_MAP_PROG };
+
+/* Block kinds (Drive.blk_kind, allocated only with a mapping cache). */
+enum { BLK_DATA = 0, BLK_MAP = 1 };
+
+/* ReadOp.cmd with this bit set reads translation page (cmd & ~ROP_MAP). */
+#define ROP_MAP 0x80000000u
 
 /* One host command in flight. */
 typedef struct Cmd {
@@ -46,6 +53,7 @@ typedef struct Cmd {
     uint32_t pending;        /* die reads outstanding */
     uint32_t next;           /* free list / wait queue link */
     uint32_t slots;          /* 4 KiB units covered */
+    uint32_t map_wait;       /* translation pages (or HMB accesses) still awaited */
     uint8_t op;
 } Cmd;
 
@@ -81,6 +89,7 @@ typedef struct Die {
     uint32_t fold_cursor;      /* next slot index to scan in it */
     int64_t fold_credit;       /* active folding: host slots x 1 - folded slots x (bits - 1) */
     bool exhausted;            /* cache ran out; host data goes native until the host idles */
+    uint32_t map_open;         /* open translation-page block, NO_BLOCK if none (l2p_cache.c) */
 } Die;
 
 struct Drive {
@@ -161,6 +170,11 @@ struct Drive {
     bool fold_timer;         /* the idle timer is pending */
     bool idle_fold;          /* the host has been idle for fold_idle_delay */
 
+    /* mapping cache (l2p_cache.c; NULL with l2p_kind dram) and deferred TRIM (trim.c) */
+    struct L2pCache *l2pc;
+    uint8_t *blk_kind;       /* BLK_DATA / BLK_MAP per block; NULL without a mapping cache */
+    struct TrimQueue *trimq;
+
     /* test hook: called for every slot programmed (src NO_SLOT: from the buffer) */
     void (*place_hook)(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src);
     void *place_ctx;
@@ -198,6 +212,10 @@ uint32_t ftl_take_unit(Drive *d, uint32_t max_slots); /* lpns into d->stage */
 bool ftl_unit_ready(const Drive *d, uint32_t unit);
 void ftl_program_done(Drive *d, uint32_t slots);
 void ftl_read_piece_done(Drive *d, uint32_t cmd);
+void ftl_translated(Drive *d, uint32_t cmd); /* the command's translation pages are in the cache */
+uint32_t ftl_rop_alloc(Drive *d);
+uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end); returns how many were mapped */
+void ftl_unmapped(Drive *d); /* after ftl_unmap: buffer space freed may admit writes, complete flushes */
 CellMode ftl_host_mode(Drive *d, uint32_t die);
 void ftl_write_arrive(Drive *d, uint32_t cmd); /* after the controller took the command */
 void ftl_write_start(Drive *d, uint32_t cmd);
@@ -226,6 +244,30 @@ void pslc_host_quiet(Drive *d); /* no host command outstanding */
  * erased). dyn_only restricts victims to dynamic blocks; take_open allows
  * closing an open SLC block to fold it. False if nothing could start. */
 bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open);
+
+/* l2p_cache.c: which translation pages are cached, their NAND copies */
+static inline bool ftl_is_map_block(const Drive *d, uint32_t b) { return d->blk_kind && d->blk_kind[b] == BLK_MAP; }
+void l2p_cache_init(Drive *d);    /* sets d->l2pc (NULL for dram) */
+void l2p_cache_release(Drive *d);
+/* Make the translation pages of lpns [first, last] resident for command c.
+ * True if it may go on now; else ftl_translated(d, c) is called later. */
+bool l2p_translate(Drive *d, uint32_t c, uint64_t first, uint64_t last);
+/* The table changed at lpn: the cached copy of its translation page turns
+ * dirty, loaded first (in the background) if it is not cached. True on a miss. */
+bool l2p_update(Drive *d, uint64_t lpn);
+void l2p_read_done(Drive *d, uint32_t tpage);          /* a translation page read finished */
+bool l2p_flush_step(Drive *d, uint32_t die);           /* program queued dirty translation pages */
+bool l2p_gc_step(Drive *d, uint32_t die);              /* collect the die's victim, a map block */
+SimTime l2p_load_ns(const Drive *d);                   /* time to load one translation page */
+uint64_t l2p_entries_per_tpage(const Drive *d);
+bool l2p_check(const Drive *d, char *why, size_t why_len);
+void l2p_host_command(Drive *d); /* before the first: store a prefilled table as translation pages */
+
+/* trim.c: TRIM commands, immediate or deferred to idle time */
+void trim_init(Drive *d);
+void trim_release(Drive *d);
+void trim_start(Drive *d, uint32_t cmd);
+void trim_idle(Drive *d); /* no host command outstanding: deferred work may run */
 
 /* drive.c */
 void drive_complete(Drive *d, uint32_t cmd, SimTime at);

@@ -11,7 +11,9 @@
  * erase. Dynamic SLC blocks are candidates too (relocating them natively is
  * folding): scores count what a block frees in native slots, so an SLC block
  * with little valid data wins. Static SLC blocks are left to folding, as
- * freeing them gives the die no native block.
+ * freeing them gives the die no native block. Map blocks (translation
+ * pages, models/l2p_cache.c) are candidates as well; l2p_gc_step() moves
+ * their live pages into another map block.
  */
 #include "models/ftl_impl.h"
 
@@ -23,11 +25,21 @@ bool gc_needed(const Drive *d, uint32_t die, bool hard)
     return hard ? dd->nfree <= d->p.gc_hard_blocks : dd->nfree < d->p.gc_soft_blocks;
 }
 
+/* Native slots the valid data of block b takes once moved: translation
+ * pages move into SLC-mode map blocks, each slot costing bits native slots. */
+static uint32_t moved_slots(const Drive *d, uint32_t b)
+{
+    uint64_t v = d->blk_valid[b];
+    if (ftl_is_map_block(d, b))
+        v *= d->native;
+    return (uint32_t)MIN(v, d->slots_per_block);
+}
+
 /* Score a full block for victim choice; higher is better, < 0 ineligible. */
 static double victim_score(const Drive *d, uint32_t b, SimTime now)
 {
     uint32_t cap = d->slots_per_block; /* what erasing it returns, native slots */
-    uint32_t v = d->blk_valid[b];
+    uint32_t v = moved_slots(d, b);
     if (v >= cap)
         return -1; /* nothing to gain */
     switch (d->p.gc_policy) {
@@ -94,9 +106,11 @@ bool gc_step(Drive *d, uint32_t die)
         dd->victim_cursor = 0;
         d->blk_state[v] = BLK_VICTIM;
         uint32_t cap = d->slots_per_block; /* native slots erasing it returns */
-        dd->gc_ratio = (double)d->blk_valid[v] / (double)(cap - d->blk_valid[v]);
+        dd->gc_ratio = (double)moved_slots(d, v) / (double)(cap - moved_slots(d, v));
     }
     uint32_t v = dd->victim;
+    if (ftl_is_map_block(d, v))
+        return l2p_gc_step(d, die);
     if (d->blk_valid[v] == 0) {
         erase_victim(d, die, v);
         return true;

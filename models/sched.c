@@ -2,8 +2,9 @@
  * sched.c - the flash scheduler: one queue per die, by priority.
  *
  * A die runs one operation at a time. When it falls idle it takes, in this
- * order: host reads; GC when its free blocks are at or below the hard
- * threshold (host writes to it are blocked meanwhile); below the soft
+ * order: host reads (and translation-page reads); GC when its free blocks
+ * are at or below the hard threshold (host writes to it are blocked
+ * meanwhile); dirty translation pages waiting to be written; below the soft
  * threshold, GC owed for the host data written (see below); folding that
  * cannot wait (SLC data no longer foldable with the reserve kept, or active
  * folding owed for host data written, models/pslc.c); a program unit of host
@@ -127,6 +128,8 @@ void sched_kick(Drive *d, uint32_t i)
         if (gc_step(d, i))
             return;
     }
+    if (d->l2pc && l2p_flush_step(d, i))
+        return;
     bool paced = die->nfree < d->p.gc_soft_blocks;
     if (paced && die->gc_debt > 0 && gc_step(d, i))
         return;
@@ -224,7 +227,10 @@ static void die_done(void *ctx, uint64_t arg)
         uint32_t cmd = d->rops[a].cmd;
         d->rops[a].next = d->rop_free;
         d->rop_free = a;
-        ftl_read_piece_done(d, cmd);
+        if (cmd & ROP_MAP)
+            l2p_read_done(d, cmd & ~ROP_MAP);
+        else
+            ftl_read_piece_done(d, cmd);
         break;
     }
     case OP_PROG_HOST:

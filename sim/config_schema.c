@@ -73,6 +73,10 @@ static const ConfigKey schema[] = {
      .example = "100ns", .help = "Controller work per 4 KiB mapped unit written."},
     {.group = "host", .key = "write_buffer", .type = CT_SIZE, FIELD(write_buffer), .def = "4MiB",
      .help = "Controller write buffer; writes complete once they are in it."},
+    {.group = "host", .key = "hmb_latency", .type = CT_TIME, FIELD(hmb_latency), .def = "1us",
+     .help = "Round trip of one controller access to the host memory buffer over PCIe "
+             "(l2p_kind = hmb): paid once per translation page a command touches; a page "
+             "loaded into or written back from the buffer also crosses the link."},
     /* [controller] */
     {.group = "controller", .key = "channels", .type = CT_INT, .flags = CK_REQUIRED,
      FIELD(channels), .example = "8", .min = 1, .max = 64, .help = "NAND channels (buses)."},
@@ -90,7 +94,12 @@ static const ConfigKey schema[] = {
      .help = "Where the mapping table lives: all of it in DRAM, or a cache of part of it in a "
              "host memory buffer (hmb) or controller SRAM (sram)."},
     {.group = "controller", .key = "l2p_cache", .type = CT_SIZE, FIELD(l2p_cache), .def = "0",
-     .example = "64MiB", .help = "Mapping cache for hmb and sram (required above 0 there)."},
+     .example = "64MiB", .help = "Mapping cache for hmb and sram (required above 0 there); it "
+     "holds l2p_cache / page_size translation pages of page_size / 4 entries each."},
+    {.group = "controller", .key = "l2p_prefetch", .type = CT_BOOL, FIELD(l2p_prefetch),
+     .def = "false",
+     .help = "hmb and sram: when a command continues a sequential run, load the next "
+             "translation page ahead of need."},
     /* [nand] */
     {.group = "nand", .key = "dies_per_ce", .type = CT_INT, FIELD(dies_per_ce), .def = "1",
      .min = 1, .max = 16, .help = "Dies behind one chip enable."},

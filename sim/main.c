@@ -88,11 +88,12 @@ static int cmd_run(int argc, char **argv)
     char *drive = NULL, *spec = NULL, *job = NULL, *trace = NULL, *out = NULL;
     char *interval = NULL, *interval_bytes = NULL, *fmt = NULL, *trace_fmt = NULL;
     char *blk = NULL, *replay = NULL, *max_idle = NULL, *lba_map = NULL, *plot_fmt = NULL;
+    char *prefill = NULL;
     gint64 seed = 1, device = -1;
     gint iodepth = 32;
     double time_scale = 1.0;
     gboolean force = FALSE, quiet = FALSE, plot = FALSE, live = FALSE, check = FALSE,
-             skip_bad = FALSE;
+             skip_bad = FALSE, series_pct = FALSE;
     GOptionEntry entries[] = {
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
@@ -126,11 +127,16 @@ static int cmd_run(int argc, char **argv)
          "TIME"},
         {"interval-bytes", 0, 0, G_OPTION_ARG_STRING, &interval_bytes,
          "Series row per amount written instead, e.g. 1GB", "SIZE"},
+        {"series-percentiles", 0, 0, G_OPTION_ARG_NONE, &series_pct,
+         "Add read and write latency p50, p99, p99.9 of each interval to series.csv", NULL},
         {"plot", 'p', 0, G_OPTION_ARG_NONE, &plot, "Draw the figures with gnuplot", NULL},
         {"plot-format", 0, 0, G_OPTION_ARG_STRING, &plot_fmt, "png (default) or svg", "FMT"},
         {"live", 0, 0, G_OPTION_ARG_NONE, &live, "Keep a live write-curve figure while running",
          NULL},
         {"check", 0, 0, G_OPTION_ARG_NONE, &check, "Verify the FTL invariants at the end", NULL},
+        {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
+         "Age the drive first, without simulating the time: PCT%[:random][:slc=SIZE], e.g. "
+         "90%:random or 50%:slc=10GB", "SPEC"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
         G_OPTION_ENTRY_NULL,
     };
@@ -167,6 +173,8 @@ static int cmd_run(int argc, char **argv)
     o.plot = plot;
     o.live = live;
     o.check = check;
+    o.prefill = prefill;
+    o.series_percentiles = series_pct;
     o.script_dir = scripts;
     o.trace_opt.format = trace_fmt;
     o.trace_opt.device = device;
@@ -202,7 +210,7 @@ static int cmd_run(int argc, char **argv)
 out:
     g_free(drive), g_free(spec), g_free(job), g_free(trace), g_free(out), g_free(interval);
     g_free(interval_bytes), g_free(trace_fmt), g_free(blk), g_free(replay), g_free(max_idle);
-    g_free(lba_map), g_free(plot_fmt);
+    g_free(lba_map), g_free(plot_fmt), g_free(prefill);
     return rc;
 }
 

@@ -11,6 +11,14 @@
 
 #include <math.h>
 
+const double report_series_pcts[REPORT_SERIES_PCTS] = {50, 99, 99.9};
+
+void report_series_header(FILE *f, gboolean latency)
+{
+    fprintf(f, "%s%s%s\n", REPORT_SERIES_HEADER, latency ? "," : "",
+            latency ? REPORT_SERIES_LATENCY_HEADER : "");
+}
+
 void report_series_row(FILE *f, const SeriesRow *r)
 {
     char hit[32];
@@ -20,10 +28,19 @@ void report_series_row(FILE *f, const SeriesRow *r)
         g_snprintf(hit, sizeof hit, "%.4f", r->l2p_hit_ratio);
     fprintf(f,
             "%.3f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f,%.2f,%.1f,%" G_GUINT64_FORMAT
-            ",%.2f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f,%s,%s,%.4f\n",
+            ",%.2f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f,%s,%s,%.4f",
             r->t_s, r->host_write_bytes, r->host_read_bytes, r->write_MBps, r->read_MBps, r->iops,
             r->free_blocks, r->gc_MBps, r->pslc_used_bytes, r->pslc_limit_bytes, r->fold_MBps, hit,
             drive_phase_name(r->phase), (double)r->host_write_bytes / 1e9);
+    /* An interval without reads (writes) leaves its columns empty, as gnuplot skips them. */
+    for (int op = 0; r->has_latency && op < 2; op++)
+        for (int i = 0; i < REPORT_SERIES_PCTS; i++) {
+            if (isnan(r->lat_us[op][i]))
+                fputs(",", f);
+            else
+                fprintf(f, ",%.1f", r->lat_us[op][i]);
+        }
+    fputc('\n', f);
 }
 
 void report_phases_from_rows(GArray *rows, GArray *phases)
@@ -94,6 +111,36 @@ static void latency_json(JsonWriter *w, const char *key, const LatHist *h)
     json_end_object(w);
 }
 
+static const char *l2p_kind_name(L2pKind k)
+{
+    static const char *const names[] = {"dram", "hmb", "sram"};
+    return (unsigned)k < G_N_ELEMENTS(names) ? names[k] : "?";
+}
+
+/* Bytes of the mapping table the controller holds: all of it with DRAM. */
+static uint64_t l2p_cached_bytes(const DriveParams *p)
+{
+    return p->l2p_kind == L2P_DRAM ? drive_params_l2p_bytes(p) : p->l2p_cache;
+}
+
+static void mapping_cache_json(const RunResult *r, JsonWriter *w)
+{
+    const DriveStats *st = r->stats;
+    uint64_t lookups = st->l2p_hits + st->l2p_misses;
+    json_begin_object(w, "mapping_cache");
+    json_str(w, "kind", l2p_kind_name(r->params->l2p_kind));
+    json_u64(w, "table_bytes", drive_params_l2p_bytes(r->params));
+    json_u64(w, "cache_bytes", l2p_cached_bytes(r->params));
+    json_u64(w, "hits", st->l2p_hits);
+    json_u64(w, "misses", st->l2p_misses);
+    json_u64(w, "writebacks", st->l2p_writebacks);
+    if (lookups)
+        json_double(w, "hit_ratio", (double)st->l2p_hits / (double)lookups);
+    else
+        json_null(w, "hit_ratio");
+    json_end_object(w);
+}
+
 void report_summary_json(const RunResult *r, JsonWriter *w)
 {
     const DriveStats *st = r->stats;
@@ -105,6 +152,7 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     json_str(w, "drive_file", o->drive);
     json_str(w, "workload", workload_description(r->workload));
     json_u64(w, "seed", o->seed);
+    json_str(w, "prefill", o->prefill);
     json_double(w, "sim_time_s", r->sim_time_s);
     json_double(w, "wall_time_s", r->wall_s);
     json_u64(w, "events", r->events);
@@ -160,6 +208,7 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     else
         json_u64(w, "first_exhausted_at_host_bytes", st->pslc_first_exhausted);
     json_end_object(w);
+    mapping_cache_json(r, w);
 
     json_begin_array(w, "phases");
     for (guint i = 0; i < r->phases->len; i++) {
@@ -191,6 +240,25 @@ static void latency_line(GString *out, const char *name, const LatHist *h)
     g_string_append_printf(out, " %10.1f\n", (double)lat_hist_max(h) / 1e3);
 }
 
+/* One line: where the mapping table lives and, when the drive counted
+ * lookups, how the cache did. */
+static void mapping_cache_text(const RunResult *r, GString *out)
+{
+    const DriveStats *st = r->stats;
+    const DriveParams *p = r->params;
+    uint64_t lookups = st->l2p_hits + st->l2p_misses;
+    g_string_append_printf(out, "mapping   %s, %.2f MiB of a %.2f MiB table cached",
+                           l2p_kind_name(p->l2p_kind), l2p_cached_bytes(p) / 1048576.0,
+                           drive_params_l2p_bytes(p) / 1048576.0);
+    if (lookups)
+        g_string_append_printf(out,
+                               "; %" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT
+                               " misses (%.1f%% hit), %" G_GUINT64_FORMAT " write-backs",
+                               st->l2p_hits, st->l2p_misses,
+                               100.0 * (double)st->l2p_hits / (double)lookups, st->l2p_writebacks);
+    g_string_append_c(out, '\n');
+}
+
 void report_summary_text(const RunResult *r, GString *out)
 {
     const DriveStats *st = r->stats;
@@ -198,6 +266,8 @@ void report_summary_text(const RunResult *r, GString *out)
     g_string_append_printf(out, "drive     %s (%s)\n", r->params->name, r->opt->drive);
     g_string_append_printf(out, "workload  %s\n", workload_description(r->workload));
     g_string_append_printf(out, "seed      %" G_GUINT64_FORMAT "\n", r->opt->seed);
+    if (r->opt->prefill)
+        g_string_append_printf(out, "prefill   %s\n", r->opt->prefill);
     g_string_append_printf(out,
                            "simulated %.3f s in %.2f s wall (%" G_GUINT64_FORMAT
                            " events, peak RSS %.0f MiB)\n",
@@ -234,6 +304,7 @@ void report_summary_text(const RunResult *r, GString *out)
             g_string_append_printf(out, "          cache first ran out after %.2f GB written\n",
                                    st->pslc_first_exhausted / 1e9);
     }
+    mapping_cache_text(r, out);
     if (r->phases->len) {
         g_string_append(out, "phases    kind        from GB      to GB       MB/s\n");
         for (guint i = 0; i < r->phases->len; i++) {

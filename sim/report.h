@@ -10,6 +10,10 @@
 
 #include <stdio.h>
 
+/* Per-interval latency percentiles of series.csv (--series-percentiles). */
+#define REPORT_SERIES_PCTS 3
+extern const double report_series_pcts[REPORT_SERIES_PCTS]; /* 50, 99, 99.9 */
+
 /* One row of series.csv: one interval of simulated time (or of host bytes). */
 typedef struct SeriesRow {
     double t_s;                 /* end of the interval, simulated seconds */
@@ -21,6 +25,9 @@ typedef struct SeriesRow {
     uint64_t pslc_used_bytes, pslc_limit_bytes;
     double l2p_hit_ratio;       /* NAN when no lookups in the interval */
     DrivePhase phase;
+    gboolean has_latency;       /* --series-percentiles: lat_us is filled */
+    /* us, [IO_READ, IO_WRITE][p50, p99, p99.9] of the interval; NAN: no such I/O */
+    double lat_us[2][REPORT_SERIES_PCTS];
 } SeriesRow;
 
 /* A stretch of the run in one drive state. */
@@ -47,6 +54,13 @@ typedef struct RunResult {
     "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"         \
     "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB"
 
+/* The latency columns appended to REPORT_SERIES_HEADER with --series-percentiles. */
+#define REPORT_SERIES_LATENCY_HEADER                                                               \
+    "read_p50_us,read_p99_us,read_p999_us,write_p50_us,write_p99_us,write_p999_us"
+
+/* The header line of series.csv, with the latency columns when asked. */
+void report_series_header(FILE *f, gboolean latency);
+/* One line of series.csv; the latency columns when r->has_latency. */
 void report_series_row(FILE *f, const SeriesRow *r);
 /* Merge consecutive rows of one kind into phases (idle rows are kept). */
 void report_phases_from_rows(GArray *rows, GArray *phases);

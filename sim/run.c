@@ -50,6 +50,7 @@ typedef struct Run {
     FILE *live_csv;
     PlotLive *live;
     Progress *progress;
+    LatHist *ivl[2];  /* --series-percentiles: this interval's read, write latencies */
     gboolean finished;
 } Run;
 
@@ -74,6 +75,27 @@ static DrivePhase classify(const DriveStats *a, const DriveStats *b)
     if (4 * gc > nand_host) /* GC moves more than a quarter of what the host writes */
         return PHASE_GC;
     return PHASE_NATIVE;
+}
+
+static void record_latency(void *ctx, IoOp op, uint64_t ns)
+{
+    Run *r = ctx;
+    if (op == IO_READ || op == IO_WRITE)
+        lat_hist_record(r->ivl[op], ns);
+}
+
+/* The interval's latency percentiles into row, and a fresh interval. */
+static void row_latency(Run *r, SeriesRow *row)
+{
+    row->has_latency = TRUE;
+    for (int op = 0; op < 2; op++) {
+        for (int i = 0; i < REPORT_SERIES_PCTS; i++)
+            row->lat_us[op][i] =
+                lat_hist_count(r->ivl[op])
+                    ? (double)lat_hist_percentile(r->ivl[op], report_series_pcts[i]) / 1e3
+                    : NAN;
+        lat_hist_reset(r->ivl[op]);
+    }
 }
 
 /* Close the interval ending now: one series row. */
@@ -101,6 +123,8 @@ static void take_row(Run *r)
     };
     uint64_t hits = st->l2p_hits - r->last.l2p_hits, misses = st->l2p_misses - r->last.l2p_misses;
     row.l2p_hit_ratio = hits + misses ? (double)hits / (double)(hits + misses) : NAN;
+    if (r->ivl[0])
+        row_latency(r, &row);
     g_array_append_val(r->rows, row);
     if (r->series)
         report_series_row(r->series, &row);
@@ -134,6 +158,13 @@ static void tick(void *ctx, uint64_t arg)
     (void)arg;
     if (r->finished)
         return;
+    if (workload_finished(r->w)) {
+        /* it ended without a completion to notice it: a trace that failed
+         * to read, or a phase that submitted nothing */
+        r->finished = TRUE;
+        sim_stop(r->e);
+        return;
+    }
     if (r->o->interval_bytes == 0)
         take_row(r);
     show_progress(r);
@@ -159,6 +190,67 @@ static uint64_t peak_rss(void)
 {
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0;
+}
+
+gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error)
+{
+    memset(pf, 0, sizeof(*pf));
+    g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
+    char *end = NULL;
+    double pct = parts[0] ? g_ascii_strtod(parts[0], &end) : 0;
+    if (!parts[0] || end == parts[0] || g_strcmp0(end, "%") != 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--prefill \"%s\": found \"%s\", expected a fill such as 90%% "
+                    "(PCT%%[:random][:slc=SIZE])", spec, parts[0] ? parts[0] : "");
+        return FALSE;
+    }
+    if (!(pct >= 0 && pct <= 100)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--prefill \"%s\": found %s, expected a fill from 0%% to 100%%", spec, parts[0]);
+        return FALSE;
+    }
+    pf->fill = pct / 100.0;
+    for (int i = 1; parts[i]; i++) {
+        GError *e = NULL;
+        if (strcmp(parts[i], "random") == 0) {
+            pf->random = true;
+        } else if (g_str_has_prefix(parts[i], "slc=")) {
+            if (!workload_parse_bytes(parts[i] + 4, 1000, &pf->slc_bytes, &e)) {
+                g_clear_error(&e);
+                g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                            "--prefill \"%s\": found \"%s\", expected a size such as slc=10GB",
+                            spec, parts[i]);
+                return FALSE;
+            }
+        } else {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "--prefill \"%s\": found \"%s\", expected random or slc=SIZE", spec,
+                        parts[i]);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* Age the drive as --prefill asks; the SLC part must fit the cache. */
+static gboolean prefill_drive(const RunOptions *o, Drive *d, const DrivePrefill *pf, GError **error)
+{
+    if (!drive_prefill(d, pf)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "--prefill \"%s\": the drive cannot hold it",
+                    o->prefill);
+        return FALSE;
+    }
+    uint64_t pages = (uint64_t)(pf->fill * (double)(drive_capacity(d) / 4096) + 0.5);
+    uint64_t want = MIN((pf->slc_bytes + 4095) / 4096, pages) * 4096;
+    uint64_t got = drive_stats(d)->pslc_used;
+    if (got < want) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--prefill \"%s\": found room for %.3f GB in the pSLC cache, expected the "
+                    "%.3f GB asked for (this drive's cache at this fill holds less)",
+                    o->prefill, (double)got / 1e9, (double)want / 1e9);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 static gboolean load_workload(const RunOptions *o, Workload **w, GError **error)
@@ -213,6 +305,9 @@ static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError *
 static gboolean run_engine(Run *r, GError **error)
 {
     workload_start(r->w);
+    /* a workload with nothing to submit (an empty trace, a first record in
+     * error) completes no command: it is finished already */
+    r->finished = workload_finished(r->w);
     sim_schedule_in(r->e, r->o->interval, tick, r, 0);
     while (!r->finished) {
         if (!sim_run(r->e, SIM_TIME_MAX) && !r->finished) {
@@ -240,8 +335,14 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--interval must be greater than 0");
         return FALSE;
     }
+    DrivePrefill pf = {.seed = o->seed};
+    if (o->prefill && !run_parse_prefill(o->prefill, &pf, error))
+        return FALSE;
+    pf.seed = o->seed;
     g_autoptr(SimEngine) e = sim_engine_new();
     g_autoptr(Drive) d = drive_new(e, &p, o->seed);
+    if (o->prefill && !prefill_drive(o, d, &pf, error))
+        return FALSE;
     WorkloadTarget target = {target_submit, d, drive_capacity(d), drive_queue_limit(d)};
     if (!workload_bind(w, e, &target, o->seed, error))
         return FALSE;
@@ -249,6 +350,11 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     Run r = {.o = o, .e = e, .d = d, .w = w, .rows = g_array_new(FALSE, FALSE, sizeof(SeriesRow))};
     r.next_bytes = o->interval_bytes;
     drive_set_done(d, io_done, &r);
+    if (o->series_percentiles) {
+        r.ivl[IO_READ] = lat_hist_new();
+        r.ivl[IO_WRITE] = lat_hist_new();
+        workload_set_latency_sink(w, record_latency, &r);
+    }
     g_autoptr(OutDir) od = NULL;
     gboolean ok = FALSE;
     GArray *phases = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
@@ -256,12 +362,12 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         od = outdir_open(o->out, o->force, error);
         if (!od || !(r.series = outdir_create(od, "series.csv", error)))
             goto out;
-        fprintf(r.series, "%s\n", REPORT_SERIES_HEADER);
+        report_series_header(r.series, o->series_percentiles);
         if (o->live) {
             g_autofree char *live = g_build_filename(o->out, "series.live.csv", NULL);
             r.live_csv = fopen(live, "w");
             if (r.live_csv)
-                fprintf(r.live_csv, "%s\n", REPORT_SERIES_HEADER);
+                report_series_header(r.live_csv, o->series_percentiles);
             GError *lerr = NULL;
             r.live = plot_live_start(o->out, o->script_dir, &lerr);
             if (!r.live) {
@@ -330,5 +436,7 @@ out:
     progress_free(r.progress);
     g_array_free(r.rows, TRUE);
     g_array_free(phases, TRUE);
+    lat_hist_free(r.ivl[IO_READ]);
+    lat_hist_free(r.ivl[IO_WRITE]);
     return ok;
 }

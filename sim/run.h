@@ -34,14 +34,20 @@ typedef struct RunOptions {
     gboolean quiet;
     SimTime interval;        /* series row every this much simulated time */
     uint64_t interval_bytes; /* or every this many host bytes written (0: by time) */
+    gboolean series_percentiles; /* latency percentiles per series row */
     gboolean plot;
     PlotFormat plot_format;
     gboolean live;
     gboolean check;          /* run drive_check() at the end (and fail if broken) */
+    const char *prefill;     /* --prefill SPEC (PCT%[:random][:slc=SIZE]); NULL: a fresh drive */
     const char *script_dir;  /* gnuplot scripts */
 } RunOptions;
 
 void run_options_init(RunOptions *o);
+
+/* Parse a --prefill SPEC, PCT%[:random][:slc=SIZE] (e.g. 90%:random,
+ * 50%:slc=10GB), into pf (seed left to the caller). */
+gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
 
 /* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
  * mean bad input). The summary text goes to stdout unless quiet. */

@@ -95,6 +95,8 @@ void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latenc
     s->bytes[op] += length;
     lat_hist_record(s->lat[op], latency);
     lat_hist_record(w->overall[op], latency);
+    if (w->lat_sink)
+        w->lat_sink(w->lat_sink_ctx, op, latency);
 }
 
 Workload *wl_new(char *description)
@@ -737,6 +739,13 @@ const LatHist *workload_latency(const Workload *w, IoOp op)
 {
     g_return_val_if_fail(w && (unsigned)op < IO_OPS, NULL);
     return w->overall[op];
+}
+
+void workload_set_latency_sink(Workload *w, WorkloadLatencyFn fn, void *ctx)
+{
+    g_return_if_fail(w != NULL);
+    w->lat_sink = fn;
+    w->lat_sink_ctx = ctx;
 }
 
 uint64_t workload_submitted_bytes(const Workload *w, IoOp op)

@@ -148,6 +148,10 @@ const char *workload_description(const Workload *w); /* normalized spec text; ow
 /* Write "jobs": [ {...}, ... ] into the current JSON object. */
 void workload_write_jobs_json(const Workload *w, JsonWriter *jw);
 const LatHist *workload_latency(const Workload *w, IoOp op); /* all jobs; owned by w */
+/* Called with every latency the workload records (op, ns), after its own
+ * histograms; for per-interval statistics. fn NULL (the default) turns it off. */
+typedef void (*WorkloadLatencyFn)(void *ctx, IoOp op, uint64_t ns);
+void workload_set_latency_sink(Workload *w, WorkloadLatencyFn fn, void *ctx);
 /* Bytes and commands submitted so far, by op (cheap counters). */
 uint64_t workload_submitted_bytes(const Workload *w, IoOp op);
 uint64_t workload_submitted_ios(const Workload *w, IoOp op);

@@ -44,6 +44,8 @@ struct Workload {
     bool bound, started;
     uint32_t outstanding; /* commands at the target */
     LatHist *overall[IO_OPS];
+    WorkloadLatencyFn lat_sink; /* NULL: none */
+    void *lat_sink_ctx;
     uint64_t sub_bytes[IO_OPS];
     uint64_t sub_ios[IO_OPS];
     WlReplay *replay; /* non-NULL for trace replay */

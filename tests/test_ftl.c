@@ -102,15 +102,12 @@ static void oracle_step(Oracle *o, SimRng *r)
     CU_ASSERT_EQUAL(o->done, before + 1);
 }
 
-static void run_oracle(uint32_t blocks, double op, uint64_t steps, uint64_t check_every, GcPolicy gc)
+static void run_oracle_params(const DriveParams *p, uint64_t steps, uint64_t check_every)
 {
-    DriveParams p;
-    tiny_drive(&p, blocks, op);
-    p.gc_policy = gc;
     Oracle o;
-    oracle_init(&o, &p);
+    oracle_init(&o, p);
     SimRng r;
-    sim_rng_init(&r, 99, gc);
+    sim_rng_init(&r, 99, p->gc_policy);
     char why[256];
     uint64_t bad = 0;
     for (uint64_t i = 0; i < steps; i++) {
@@ -129,7 +126,66 @@ static void run_oracle(uint32_t blocks, double op, uint64_t steps, uint64_t chec
     CU_ASSERT(st->gc_blocks > 100);
     CU_ASSERT(st->nand_write_bytes[CAUSE_GC] > 0);
     CU_ASSERT(st->nand_erases > 100);
+    if (p->l2p_kind != L2P_DRAM) {
+        /* the cache thrashed: pages loaded, written back, map blocks collected */
+        CU_ASSERT(st->l2p_misses > steps / 10);
+        CU_ASSERT(st->l2p_writebacks > steps / 10);
+        CU_ASSERT(st->nand_write_bytes[CAUSE_MAP] == st->l2p_writebacks * p->page_size);
+    } else {
+        CUTEST_EQ(st->l2p_hits + st->l2p_misses + st->l2p_writebacks, 0);
+    }
     oracle_release(&o);
+}
+
+static void run_oracle(uint32_t blocks, double op, uint64_t steps, uint64_t check_every, GcPolicy gc)
+{
+    DriveParams p;
+    tiny_drive(&p, blocks, op);
+    p.gc_policy = gc;
+    run_oracle_params(&p, steps, check_every);
+}
+
+/* A mapping cache of one or a few translation pages (made to map 256 KiB
+ * each, so that the tiny drive has ~27): every read and write misses often, translation pages
+ * move between cache, write-back queue, map blocks and GC. The oracle and
+ * the invariants (l2p_check: directory, map-block valid counts, no update
+ * lost by the cache) must hold after every operation. */
+static void test_oracle_tiny_cache(void)
+{
+    static const struct {
+        L2pKind kind;
+        uint64_t pages;
+        TrimPolicy trim;
+        bool prefetch;
+    } cases[] = {
+        {L2P_HMB, 1, TRIM_IMMEDIATE, false},
+        {L2P_SRAM, 2, TRIM_DEFERRED, true},
+        {L2P_HMB, 3, TRIM_DEFERRED, false},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        DriveParams p;
+        tiny_drive(&p, 24, 0.3);
+        p.l2p_kind = cases[i].kind;
+        p.l2p_cache = cases[i].pages * p.page_size;
+        p.l2p_prefetch = cases[i].prefetch;
+        p.trim_policy = cases[i].trim;
+        p.l2p_tp_entries = 64; /* 256 KiB of span: ~27 translation pages */
+        p.trim_entry_cost = 20;
+        p.hmb_latency = 1000;
+        run_oracle_params(&p, 60000, 1);
+    }
+}
+
+/* The same with larger drives and a check every 1000 operations. */
+static void test_oracle_cache_long(void)
+{
+    DriveParams p;
+    tiny_drive(&p, 64, 0.15);
+    p.l2p_kind = L2P_HMB;
+    p.l2p_cache = 2 * p.page_size;
+    p.l2p_tp_entries = 128;
+    p.trim_policy = TRIM_DEFERRED;
+    run_oracle_params(&p, 300000, 1000);
 }
 
 /* Invariants after every single operation. */
@@ -193,6 +249,8 @@ int main(void)
         {"check_every_op", test_check_every_op},
         {"oracle_policies", test_oracle_policies},
         {"oracle_million", test_oracle_million},
+        {"oracle_tiny_cache", test_oracle_tiny_cache},
+        {"oracle_cache_long", test_oracle_cache_long},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("ftl", tests);

@@ -20,6 +20,9 @@ set output out
 set datafile separator ','
 set datafile columnheaders
 set grid back lc rgb '#dddddd'
+# Same margins in both panels, so that their time axes line up.
+set lmargin 10
+set rmargin 10
 set multiplot layout 2,1 title 'pSLC cache, free blocks and background work'
 
 set ylabel 'pSLC (GB)'

@@ -1,0 +1,591 @@
+/*
+ * l2p_cache.c - the mapping cache of DRAM-less drives (l2p_kind hmb, sram).
+ *
+ * d->l2p stays the whole table and the truth; this module decides what
+ * reaching it costs. The table is kept in NAND as translation pages (one
+ * NAND page of page_size / 4 entries) in SLC-mode map blocks, with a
+ * directory (loc) of where each lives. The cache holds l2p_cache / page_size
+ * of them in LRU order: a miss reads the page through the flash scheduler
+ * before the command goes on, a dirty page evicted is queued and programmed
+ * into a map block, and GC collects map blocks as it does data blocks.
+ * Version counters per page prove that no change of the table bypasses the
+ * cache (l2p_check). docs/mapping.md has the model and its formulas.
+ */
+#include "models/ftl_impl.h"
+
+#include <string.h>
+
+typedef struct L2pCache L2pCache;
+
+/* Translation page flags. */
+enum {
+    TP_RES = 1,     /* in the cache (and in the LRU list) */
+    TP_DIRTY = 2,   /* the cached copy is newer than the NAND copy */
+    TP_LOADING = 4, /* being read from NAND; holds a cache frame */
+    TP_QUEUED = 8,  /* a copy waits in the write-back queue */
+    TP_PEND = 16,   /* changed while loading: dirty once loaded */
+    TP_ISSUE = 32,  /* its read is still to be queued at a die */
+};
+
+typedef struct Waiter {
+    uint32_t cmd, next;
+} Waiter;
+
+struct L2pCache {
+    uint32_t ntp;    /* translation pages of the table */
+    uint32_t per_tp; /* entries per translation page */
+    uint32_t cap;    /* pages the cache holds */
+    uint32_t used;   /* resident + loading pages */
+    uint32_t spp;    /* slots per translation page (one NAND page) */
+    bool hmb;
+    SimTime load_ns;
+
+    /* per translation page, flat */
+    uint8_t *flags;
+    uint32_t *loc;               /* first slot of the NAND copy, NO_SLOT if never written */
+    uint32_t *prev, *next;       /* LRU list; head = most recently used */
+    uint32_t *wait;              /* commands waiting for the load (Waiter list) */
+    uint32_t *tv, *cv, *nv, *wv; /* versions: table, cached, NAND, queued copy */
+    uint32_t head, tail;
+
+    uint32_t *wb; /* ring of QUEUED pages, oldest first */
+    uint32_t wb_head, wb_len;
+    uint32_t *iss; /* stack of pages whose read is to be queued */
+    uint32_t iss_len;
+    bool kick_pending;
+
+    Waiter *wt; /* pool, grown to the peak */
+    uint32_t wt_cap, wt_free;
+    uint32_t last_upd; /* page of the last l2p_update, to count runs once */
+    uint32_t last_tr;  /* last page of the last l2p_translate, for prefetch */
+    bool started;      /* a host command has arrived */
+};
+
+uint64_t l2p_entries_per_tpage(const Drive *d)
+{
+    return d->p.l2p_tp_entries ? d->p.l2p_tp_entries : d->p.page_size / 4;
+}
+SimTime l2p_load_ns(const Drive *d)
+{
+    return d->l2pc ? d->l2pc->load_ns : 0;
+}
+
+void l2p_cache_init(Drive *d)
+{
+    if (d->p.l2p_kind == L2P_DRAM)
+        return;
+    L2pCache *c = g_new0(L2pCache, 1);
+    c->per_tp = (uint32_t)l2p_entries_per_tpage(d);
+    c->ntp = (uint32_t)((d->nlpn + c->per_tp - 1) / c->per_tp);
+    c->cap = (uint32_t)MAX(1, MIN(d->p.l2p_cache / d->p.page_size, c->ntp));
+    c->spp = d->slots_per_page;
+    c->hmb = d->p.l2p_kind == L2P_HMB;
+    c->load_ns = d->p.timing[CELL_SLC].t_read +
+                 (SimTime)((double)d->p.page_size * d->chan_ns_per_byte + 0.5);
+    if (c->hmb)
+        c->load_ns += hostif_xfer_ns(d, d->p.page_size, 0) + d->p.hmb_latency;
+    c->flags = g_new0(uint8_t, c->ntp);
+    uint32_t **arrays[] = {&c->loc, &c->prev, &c->next, &c->wait, &c->wb, &c->iss};
+    for (unsigned i = 0; i < G_N_ELEMENTS(arrays); i++) {
+        *arrays[i] = g_new(uint32_t, c->ntp);
+        memset(*arrays[i], 0xff, c->ntp * sizeof(uint32_t));
+    }
+    uint32_t **vers[] = {&c->tv, &c->cv, &c->nv, &c->wv};
+    for (unsigned i = 0; i < G_N_ELEMENTS(vers); i++)
+        *vers[i] = g_new0(uint32_t, c->ntp);
+    c->head = c->tail = NO_IDX;
+    c->wt_free = NO_IDX;
+    c->last_upd = c->last_tr = NO_IDX;
+    d->blk_kind = g_new0(uint8_t, d->nblocks);
+    for (uint32_t i = 0; i < d->dies; i++)
+        d->die[i].map_open = NO_BLOCK;
+    d->l2pc = c;
+}
+
+void l2p_cache_release(Drive *d)
+{
+    L2pCache *c = d->l2pc;
+    if (!c)
+        return;
+    uint32_t *arrays[] = {c->loc, c->prev, c->next, c->wait, c->wb,
+                          c->iss, c->tv,   c->cv,   c->nv,   c->wv};
+    for (unsigned i = 0; i < G_N_ELEMENTS(arrays); i++)
+        g_free(arrays[i]);
+    g_free(c->flags);
+    g_free(c->wt);
+    g_free(c);
+    g_free(d->blk_kind);
+    d->l2pc = NULL;
+    d->blk_kind = NULL;
+}
+
+/* ---- LRU list ------------------------------------------------------------ */
+
+static void lru_unlink(L2pCache *c, uint32_t t)
+{
+    if (c->prev[t] != NO_IDX)
+        c->next[c->prev[t]] = c->next[t];
+    else
+        c->head = c->next[t];
+    if (c->next[t] != NO_IDX)
+        c->prev[c->next[t]] = c->prev[t];
+    else
+        c->tail = c->prev[t];
+}
+
+static void lru_push(L2pCache *c, uint32_t t)
+{
+    c->prev[t] = NO_IDX;
+    c->next[t] = c->head;
+    if (c->head != NO_IDX)
+        c->prev[c->head] = t;
+    else
+        c->tail = t;
+    c->head = t;
+}
+
+static void lru_touch(L2pCache *c, uint32_t t)
+{
+    if (c->head == t)
+        return;
+    lru_unlink(c, t);
+    lru_push(c, t);
+}
+
+/* ---- Deferred die work ----------------------------------------------------
+ * Loads and write-backs arise inside die operations (a program updating the
+ * table); they reach the dies from an event at the same time instead, so a
+ * die is never started while another of its operations is being set up. */
+
+static void kick_ev(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    L2pCache *c = d->l2pc;
+    (void)arg;
+    c->kick_pending = false;
+    while (c->iss_len > 0) {
+        uint32_t t = c->iss[--c->iss_len];
+        c->flags[t] &= (uint8_t)~TP_ISSUE;
+        uint32_t b = nand_block_of(d, c->loc[t]);
+        uint32_t r = ftl_rop_alloc(d);
+        d->rops[r] =
+            (ReadOp){.cmd = ROP_MAP | t, .pages = 1, .slots = c->spp, .mode = d->blk_mode[b]};
+        sched_queue_read(d, nand_die_of_block(d, b), r);
+    }
+    if (c->wb_len > 0)
+        sched_kick_all(d);
+}
+
+static void want_kick(Drive *d)
+{
+    if (!d->l2pc->kick_pending) {
+        d->l2pc->kick_pending = true;
+        sim_schedule(d->eng, sim_now(d->eng), kick_ev, d, 0);
+    }
+}
+
+/* ---- Residency ----------------------------------------------------------- */
+
+static void evict(Drive *d, uint32_t t)
+{
+    L2pCache *c = d->l2pc;
+    lru_unlink(c, t);
+    c->flags[t] &= (uint8_t)~TP_RES;
+    c->used--;
+    if (!(c->flags[t] & TP_DIRTY))
+        return;
+    c->flags[t] &= (uint8_t)~TP_DIRTY;
+    c->wv[t] = c->cv[t];
+    if (c->flags[t] & TP_QUEUED)
+        return; /* the queued copy is replaced by this newer one */
+    c->flags[t] |= TP_QUEUED;
+    c->wb[(c->wb_head + c->wb_len++) % c->ntp] = t;
+    want_kick(d);
+}
+
+static void make_room(Drive *d)
+{
+    L2pCache *c = d->l2pc;
+    while (c->used >= c->cap && c->tail != NO_IDX)
+        evict(d, c->tail);
+}
+
+static void become_resident(L2pCache *c, uint32_t t)
+{
+    c->flags[t] = (uint8_t)((c->flags[t] & ~(TP_LOADING | TP_PEND)) | TP_RES |
+                            (c->flags[t] & TP_PEND ? TP_DIRTY : 0));
+    c->cv[t] = c->tv[t];
+    lru_push(c, t);
+}
+
+/* Bring page t into the cache. True when it is resident at once: never
+ * written (all entries unmapped) or its copy still in the write-back queue. */
+static bool load(Drive *d, uint32_t t)
+{
+    L2pCache *c = d->l2pc;
+    make_room(d);
+    c->used++;
+    if (c->loc[t] == NO_SLOT || (c->flags[t] & TP_QUEUED)) {
+        become_resident(c, t);
+        return true;
+    }
+    c->flags[t] |= TP_LOADING | TP_ISSUE;
+    c->iss[c->iss_len++] = t;
+    want_kick(d);
+    return false;
+}
+
+static void add_waiter(Drive *d, uint32_t t, uint32_t cmd)
+{
+    L2pCache *c = d->l2pc;
+    if (c->wt_free == NO_IDX) {
+        uint32_t old = c->wt_cap;
+        c->wt_cap = MAX(64u, 2 * old);
+        c->wt = g_renew(Waiter, c->wt, c->wt_cap);
+        for (uint32_t i = old; i < c->wt_cap; i++)
+            c->wt[i].next = i + 1 < c->wt_cap ? i + 1 : NO_IDX;
+        c->wt_free = old;
+    }
+    uint32_t w = c->wt_free;
+    c->wt_free = c->wt[w].next;
+    c->wt[w] = (Waiter){.cmd = cmd, .next = c->wait[t]};
+    c->wait[t] = w;
+    d->cmds[cmd].map_wait++;
+}
+
+static void loaded(Drive *d, uint32_t t)
+{
+    L2pCache *c = d->l2pc;
+    become_resident(c, t);
+    uint32_t w = c->wait[t];
+    c->wait[t] = NO_IDX;
+    while (w != NO_IDX) {
+        uint32_t cmd = c->wt[w].cmd, nx = c->wt[w].next;
+        c->wt[w].next = c->wt_free;
+        c->wt_free = w;
+        w = nx;
+        if (--d->cmds[cmd].map_wait == 0)
+            ftl_translated(d, cmd);
+    }
+}
+
+static void loaded_ev(void *ctx, uint64_t arg)
+{
+    loaded(ctx, (uint32_t)arg);
+}
+
+/* The page is read: with an HMB it still crosses the link into host memory. */
+void l2p_read_done(Drive *d, uint32_t t)
+{
+    L2pCache *c = d->l2pc;
+    if (!c->hmb) {
+        loaded(d, t);
+        return;
+    }
+    SimTime end = hostif_link(d, sim_now(d->eng), d->p.page_size, 0) + d->p.hmb_latency;
+    sim_schedule(d->eng, end, loaded_ev, d, t);
+}
+
+static void hmb_hit_ev(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    uint32_t cmd = (uint32_t)arg;
+    if (--d->cmds[cmd].map_wait == 0)
+        ftl_translated(d, cmd);
+}
+
+/* Prefetch: a command that continues a sequential run loads the page after
+ * its last one ahead of need. */
+static void prefetch(Drive *d, uint32_t t0, uint32_t t1)
+{
+    L2pCache *c = d->l2pc;
+    bool seq = c->last_tr != NO_IDX && (t0 == c->last_tr || t0 == c->last_tr + 1);
+    c->last_tr = t1;
+    if (seq && t1 + 1 < c->ntp && !(c->flags[t1 + 1] & (TP_RES | TP_LOADING)))
+        load(d, t1 + 1);
+}
+
+bool l2p_translate(Drive *d, uint32_t cmd, uint64_t first, uint64_t last)
+{
+    L2pCache *c = d->l2pc;
+    uint32_t t0 = (uint32_t)(first / c->per_tp), t1 = (uint32_t)(last / c->per_tp);
+    d->cmds[cmd].map_wait = 0;
+    for (uint32_t t = t0; t <= t1; t++) {
+        uint64_t n =
+            MIN(last, (uint64_t)(t + 1) * c->per_tp - 1) - MAX(first, (uint64_t)t * c->per_tp) + 1;
+        if (c->flags[t] & TP_RES) {
+            d->st.l2p_hits += n;
+            lru_touch(c, t);
+            continue;
+        }
+        d->st.l2p_misses++;
+        d->st.l2p_hits += n - 1; /* the others find the page once loaded */
+        if ((c->flags[t] & TP_LOADING) || !load(d, t))
+            add_waiter(d, t, cmd);
+    }
+    if (d->p.l2p_prefetch)
+        prefetch(d, t0, t1);
+    if (d->cmds[cmd].map_wait > 0)
+        return false;
+    if (!c->hmb || d->p.hmb_latency == 0)
+        return true;
+    d->cmds[cmd].map_wait = 1;
+    sim_schedule(d->eng, sim_now(d->eng) + d->p.hmb_latency, hmb_hit_ev, d, cmd);
+    return false;
+}
+
+bool l2p_update(Drive *d, uint64_t lpn)
+{
+    L2pCache *c = d->l2pc;
+    uint32_t t = (uint32_t)(lpn / c->per_tp);
+    bool run = t == c->last_upd, miss = false;
+    c->last_upd = t;
+    c->tv[t]++;
+    if (c->flags[t] & TP_RES) {
+        d->st.l2p_hits++;
+        if (!run)
+            lru_touch(c, t);
+    } else {
+        /* one miss per run of updates to a page not cached */
+        miss = !run;
+        d->st.l2p_misses += miss;
+        d->st.l2p_hits += run;
+        if ((c->flags[t] & TP_LOADING) || !load(d, t))
+            c->flags[t] |= TP_PEND;
+    }
+    if (c->flags[t] & TP_RES) {
+        c->flags[t] |= TP_DIRTY;
+        c->cv[t] = c->tv[t];
+    }
+    return miss;
+}
+
+/* ---- Translation pages in NAND ------------------------------------------- */
+
+/* Write page t at the write pointer of map block b. */
+static void place(Drive *d, uint32_t t, uint32_t b)
+{
+    L2pCache *c = d->l2pc;
+    uint32_t old = c->loc[t];
+    if (old != NO_SLOT) {
+        d->p2l[old] = NO_LPN;
+        d->blk_valid[nand_block_of(d, old)] -= c->spp;
+    }
+    uint32_t slot = b * d->slots_per_block + d->blk_wp[b];
+    d->blk_wp[b] += c->spp;
+    d->p2l[slot] = t;
+    d->blk_valid[b] += c->spp;
+    c->loc[t] = slot;
+    if (d->blk_wp[b] == nand_block_capacity(d, b)) {
+        d->blk_state[b] = BLK_FULL;
+        d->blk_stamp[b] = sim_now(d->eng);
+        d->die[nand_die_of_block(d, b)].map_open = NO_BLOCK;
+    }
+}
+
+/* The die's open map block, opening one (an erased block set to SLC mode)
+ * while the die has more than min_free erased blocks. */
+static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
+{
+    Die *dd = &d->die[die];
+    if (dd->map_open != NO_BLOCK)
+        return dd->map_open;
+    if (dd->nfree <= min_free)
+        return NO_BLOCK;
+    uint32_t b = nand_take_free(d, die, d->native);
+    d->blk_mode[b] = CELL_SLC;
+    d->blk_kind[b] = BLK_MAP;
+    dd->map_open = b;
+    return b;
+}
+
+/* Pages one map program holds: an SLC program unit. */
+static uint32_t map_unit(const Drive *d, uint32_t b)
+{
+    uint32_t room = (nand_block_capacity(d, b) - d->blk_wp[b]) / d->l2pc->spp;
+    return MIN(d->unit_slots[CELL_SLC] / d->l2pc->spp, room);
+}
+
+bool l2p_flush_step(Drive *d, uint32_t die)
+{
+    L2pCache *c = d->l2pc;
+    if (c->wb_len == 0)
+        return false;
+    uint32_t b = map_dest(d, die, d->p.gc_hard_blocks);
+    if (b == NO_BLOCK)
+        return false;
+    uint32_t k = MIN(map_unit(d, b), c->wb_len);
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t t = c->wb[c->wb_head];
+        c->wb_head = (c->wb_head + 1) % c->ntp;
+        c->wb_len--;
+        place(d, t, b);
+        c->nv[t] = c->wv[t];
+        c->flags[t] &= (uint8_t)~TP_QUEUED;
+    }
+    uint64_t bytes = (uint64_t)k * d->p.page_size;
+    SimTime ready = c->hmb ? hostif_link(d, sim_now(d->eng), bytes, 1) : sim_now(d->eng);
+    SimTime in = nand_channel_xfer(d, die, ready, bytes);
+    d->st.nand_write_bytes[CAUSE_MAP] += bytes;
+    d->st.l2p_writebacks += k;
+    sched_die_op(d, die, OP_MAP_PROG, k, in + d->p.timing[CELL_SLC].t_prog);
+    return true;
+}
+
+static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
+{
+    d->die[die].victim = NO_BLOCK;
+    d->st.gc_blocks++;
+    d->blk_mode[v] = (uint8_t)d->native; /* back to a plain free block once erased */
+    d->blk_kind[v] = BLK_DATA;
+    sched_die_op(d, die, OP_ERASE, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
+}
+
+/* GC of a map block: its valid translation pages move, an SLC program unit
+ * at a time, into the die's open map block; then it is erased. */
+bool l2p_gc_step(Drive *d, uint32_t die)
+{
+    L2pCache *c = d->l2pc;
+    Die *dd = &d->die[die];
+    uint32_t v = dd->victim;
+    if (d->blk_valid[v] == 0) {
+        erase_map_block(d, die, v);
+        return true;
+    }
+    uint32_t dst = map_dest(d, die, 0);
+    if (dst == NO_BLOCK)
+        return false;
+    uint32_t want = map_unit(d, dst), n = 0, base = v * d->slots_per_block;
+    while (n < want && dd->victim_cursor < d->blk_wp[v]) {
+        uint32_t src = base + dd->victim_cursor;
+        dd->victim_cursor += c->spp;
+        if (d->p2l[src] == NO_LPN)
+            continue;
+        place(d, d->p2l[src], dst);
+        n++;
+    }
+    if (n == 0) {
+        erase_map_block(d, die, v);
+        return true;
+    }
+    uint64_t bytes = (uint64_t)n * d->p.page_size;
+    dd->gc_debt = dd->gc_debt > n * c->spp ? dd->gc_debt - n * c->spp : 0;
+    SimTime sensed =
+        sim_now(d->eng) + (SimTime)((n + d->planes - 1) / d->planes) * d->p.timing[CELL_SLC].t_read;
+    SimTime moved = nand_channel_xfer(d, die, sensed, 2 * bytes);
+    d->st.nand_read_bytes += bytes;
+    d->st.nand_write_bytes[CAUSE_GC] += bytes;
+    sched_die_op(d, die, OP_GC_COPY, n, moved + d->p.timing[CELL_SLC].t_prog);
+    return true;
+}
+
+/* A table built without commands (drive_prefill) is stored as translation
+ * pages before the first command: written without simulated time into map
+ * blocks of the dies in turn (the cache stays empty). Pages that map nothing
+ * stay unwritten. */
+void l2p_host_command(Drive *d)
+{
+    L2pCache *c = d->l2pc;
+    if (c->started)
+        return;
+    c->started = true;
+    if (d->mapped == 0)
+        return;
+    uint32_t die = 0;
+    for (uint32_t t = 0; t < c->ntp; t++) {
+        uint64_t a = (uint64_t)t * c->per_tp, e = MIN(d->nlpn, a + c->per_tp);
+        while (a < e && d->l2p[a] == NO_SLOT)
+            a++;
+        if (c->loc[t] != NO_SLOT || a == e)
+            continue;
+        uint32_t b = NO_BLOCK;
+        for (uint32_t k = 0; k < d->dies && b == NO_BLOCK; k++, die = (die + 1) % d->dies)
+            b = map_dest(d, die, d->p.gc_hard_blocks);
+        if (b == NO_BLOCK)
+            return; /* no room: the rest load as empty pages */
+        place(d, t, b);
+        c->nv[t] = c->tv[t];
+    }
+}
+
+/* ---- Invariants ------------------------------------------------------------ */
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            if (why)                                                                               \
+                g_snprintf(why, why_len, __VA_ARGS__);                                             \
+            return false;                                                                          \
+        }                                                                                          \
+    } while (0)
+
+/* Map blocks: each valid translation page is where the directory says, and
+ * valid counts match; every directory entry points into a map block. */
+static bool check_blocks(const Drive *d, char *why, size_t why_len)
+{
+    const L2pCache *c = d->l2pc;
+    for (uint32_t b = 0; b < d->nblocks; b++) {
+        if (!ftl_is_map_block(d, b))
+            continue;
+        CHECK(d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC,
+              "map block %u is free or not in SLC mode", b);
+        uint32_t valid = 0, base = b * d->slots_per_block;
+        for (uint32_t s = 0; s < d->blk_wp[b]; s += c->spp) {
+            uint32_t t = d->p2l[base + s];
+            if (t == NO_LPN)
+                continue;
+            CHECK(t < c->ntp && c->loc[t] == base + s,
+                  "map slot %u holds translation page %u which lives elsewhere", base + s, t);
+            valid += c->spp;
+        }
+        CHECK(valid == d->blk_valid[b], "map block %u counts %u valid slots, has %u", b,
+              d->blk_valid[b], valid);
+    }
+    for (uint32_t t = 0; t < c->ntp; t++) {
+        if (c->loc[t] == NO_SLOT)
+            continue;
+        uint32_t b = nand_block_of(d, c->loc[t]);
+        CHECK(ftl_is_map_block(d, b) && d->p2l[c->loc[t]] == t,
+              "translation page %u lives at slot %u which does not hold it", t, c->loc[t]);
+    }
+    return true;
+}
+
+/* No update of the table was lost: the copy that will be read next (cached,
+ * queued or in NAND) has seen every change of the page so far. */
+static bool check_versions(const L2pCache *c, char *why, size_t why_len)
+{
+    uint32_t res = 0, loading = 0, queued = 0;
+    for (uint32_t t = 0; t < c->ntp; t++) {
+        uint8_t f = c->flags[t];
+        res += (f & TP_RES) != 0;
+        loading += (f & TP_LOADING) != 0;
+        queued += (f & TP_QUEUED) != 0;
+        CHECK(!(f & TP_DIRTY) || (f & TP_RES), "translation page %u is dirty but not cached", t);
+        if (f & TP_LOADING)
+            continue;
+        if (f & TP_RES) {
+            uint32_t below = f & TP_QUEUED ? c->wv[t] : c->nv[t];
+            CHECK(c->cv[t] == c->tv[t], "cached translation page %u missed an update", t);
+            CHECK((f & TP_DIRTY) || below == c->tv[t],
+                  "clean cached translation page %u differs from its stored copy", t);
+        } else {
+            uint32_t v = f & TP_QUEUED ? c->wv[t] : c->nv[t];
+            CHECK(v == c->tv[t], "translation page %u lost an update (version %u, table %u)", t, v,
+                  c->tv[t]);
+        }
+    }
+    CHECK(res + loading == c->used, "%u pages cached or loading, counter says %u", res + loading,
+          c->used);
+    CHECK(queued == c->wb_len, "%u pages queued, queue holds %u", queued, c->wb_len);
+    uint32_t n = 0;
+    for (uint32_t t = c->head; t != NO_IDX; t = c->next[t])
+        CHECK(++n <= res && (c->flags[t] & TP_RES), "LRU list holds a page not cached");
+    CHECK(n == res, "LRU list holds %u pages, %u cached", n, res);
+    return true;
+}
+
+bool l2p_check(const Drive *d, char *why, size_t why_len)
+{
+    return check_blocks(d, why, why_len) && check_versions(d->l2pc, why, why_len);
+}

@@ -1,0 +1,390 @@
+/*
+ * prefill.c - aging: put a fresh drive in the state a fill would leave it
+ * in, without simulating the time (mapping, block states, valid counts and
+ * free lists set directly). Units stripe over dies channel-first as host
+ * writes do; only gauges change in DriveStats. Layout and the random model
+ * are described in docs/workloads.md ("Prefill").
+ */
+#include "models/ftl_impl.h"
+#include "models/pslc.h"
+
+#include <string.h>
+
+/* Streams of the fill, one open block each per die. */
+enum { PF_NATIVE = 0, PF_SSLC = 1, PF_SLC = 2, PF_GC = 3, PF_KINDS = 4 };
+
+/* Uniform random overwrites applied in random mode, per prefilled page. */
+#define PREFILL_OVERWRITES 1.0
+
+typedef struct Prefill {
+    Drive *d;
+    uint32_t *open;   /* dies x PF_KINDS: block being filled, NO_BLOCK if none */
+    uint64_t unit_no; /* program units written so far: unit u goes to die u % dies */
+    SimRng rng;
+} Prefill;
+
+/* A bijection of [0, n): rounds of add, odd multiply and xor-shift on the
+ * smallest power of two holding n, walked until the value falls below n. */
+typedef struct PrefillPerm {
+    uint64_t n, mask;
+    uint32_t shift;
+    uint64_t key[3];
+} PrefillPerm;
+
+static void perm_init(PrefillPerm *pm, uint64_t n, SimRng *rng)
+{
+    uint32_t bits = 1;
+    while (bits < 63 && (1ULL << bits) < n)
+        bits++;
+    pm->n = n;
+    pm->mask = (1ULL << bits) - 1;
+    pm->shift = bits / 2 ? bits / 2 : 1;
+    for (int i = 0; i < 3; i++)
+        pm->key[i] = sim_rng_next(rng);
+}
+
+static uint64_t perm_apply(const PrefillPerm *pm, uint64_t x)
+{
+    do {
+        for (int r = 0; r < 3; r++) {
+            x = (x + pm->key[r]) & pm->mask;
+            x = (x * 0x9e3779b97f4a7c15ULL) & pm->mask;
+            x ^= x >> pm->shift;
+        }
+    } while (x >= pm->n);
+    return x;
+}
+
+static uint32_t *pf_open(Prefill *f, uint32_t die, int kind) { return &f->open[die * PF_KINDS + kind]; }
+
+/* The open block of a stream with room, taking a fresh one when needed;
+ * NO_BLOCK when the die has none to give. */
+static uint32_t pf_block(Prefill *f, uint32_t die, int kind)
+{
+    Drive *d = f->d;
+    uint32_t *open = pf_open(f, die, kind);
+    if (*open != NO_BLOCK && d->blk_wp[*open] < nand_block_capacity(d, *open))
+        return *open;
+    if (*open != NO_BLOCK)
+        d->blk_state[*open] = BLK_FULL;
+    *open = NO_BLOCK;
+    switch (kind) {
+    case PF_SSLC:
+        *open = nand_take_static(d, die);
+        break;
+    case PF_SLC:
+        *open = nand_take_free(d, die, CELL_SLC);
+        break;
+    default:
+        *open = nand_take_free(d, die, d->native);
+        break;
+    }
+    return *open;
+}
+
+/* Where the next unit of recent host data goes on die, as
+ * pslc_host_stream() would choose, without marking the die exhausted. */
+static int pf_slc_kind(Prefill *f, uint32_t die)
+{
+    Drive *d = f->d;
+    const Die *dd = &d->die[die];
+    if (!d->has_cache)
+        return PF_NATIVE;
+    uint32_t b = *pf_open(f, die, PF_SSLC);
+    if ((b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b)) || dd->nsfree > 0)
+        return PF_SSLC;
+    b = *pf_open(f, die, PF_SLC);
+    if (b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b))
+        return PF_SLC;
+    if (dd->slc_dyn < dd->dyn_limit && dd->nfree > d->p.gc_hard_blocks)
+        return PF_SLC;
+    return PF_NATIVE;
+}
+
+/* Program up to max slots into the stream's block (at most to its end) as
+ * valid data; returns the slots written and the first slot in *first. */
+static uint32_t pf_write(Prefill *f, uint32_t die, int kind, uint32_t max, uint32_t *first)
+{
+    Drive *d = f->d;
+    uint32_t b = pf_block(f, die, kind);
+    if (b == NO_BLOCK)
+        return 0;
+    uint32_t room = nand_block_capacity(d, b) - d->blk_wp[b];
+    uint32_t n = max < room ? max : room;
+    *first = b * d->slots_per_block + d->blk_wp[b];
+    d->blk_wp[b] += n;
+    d->blk_valid[b] += n;
+    return n;
+}
+
+/* The next program unit of host data: its die (round robin over the
+ * channel-first die numbering), stream and size. */
+static uint32_t pf_next_unit(Prefill *f, bool slc, int *kind)
+{
+    Drive *d = f->d;
+    uint32_t die = (uint32_t)(f->unit_no++ % d->dies);
+    *kind = slc ? pf_slc_kind(f, die) : PF_NATIVE;
+    return die;
+}
+
+static uint32_t pf_unit_slots(const Prefill *f, int kind)
+{
+    return f->d->unit_slots[kind == PF_NATIVE || kind == PF_GC ? f->d->native : CELL_SLC];
+}
+
+/* Write lpns [first, first + count) in order; with place, map them too
+ * (otherwise only the block counts change). False if the drive is full. */
+static bool pf_sequential(Prefill *f, uint64_t first, uint64_t count, bool slc, bool place)
+{
+    Drive *d = f->d;
+    uint64_t lpn = first, end = first + count;
+    uint32_t stuck = 0;
+    while (lpn < end) {
+        int kind;
+        uint32_t die = pf_next_unit(f, slc, &kind), s0;
+        uint32_t want = (uint32_t)MIN((uint64_t)pf_unit_slots(f, kind), end - lpn);
+        uint32_t n = pf_write(f, die, kind, want, &s0);
+        if (n == 0) {
+            if (++stuck > d->dies)
+                return false;
+            continue;
+        }
+        stuck = 0;
+        for (uint32_t k = 0; place && k < n; k++) {
+            d->l2p[lpn + k] = s0 + k;
+            d->p2l[s0 + k] = (uint32_t)(lpn + k);
+        }
+        lpn += n;
+    }
+    return true;
+}
+
+/* Drop one valid slot chosen uniformly among all valid slots (a uniform
+ * random overwrite's victim): a block and an index drawn uniformly, kept
+ * when the index falls below the block's valid count. */
+static void pf_invalidate_random(Prefill *f)
+{
+    Drive *d = f->d;
+    for (;;) {
+        uint64_t x = sim_rng_next(&f->rng);
+        uint32_t b = (uint32_t)(((x >> 32) * d->nblocks) >> 32);
+        uint32_t r = (uint32_t)(((x & 0xffffffffULL) * d->slots_per_block) >> 32);
+        if (r < d->blk_valid[b]) {
+            d->blk_valid[b]--;
+            return;
+        }
+    }
+}
+
+/* Reclaim one victim of die (gc_pick_victim(): the drive's own policy),
+ * moving its valid count into the GC stream. */
+static bool pf_gc_one(Prefill *f, uint32_t die)
+{
+    Drive *d = f->d;
+    uint32_t v = gc_pick_victim(d, die), s0;
+    if (v == NO_BLOCK || ftl_is_map_block(d, v))
+        return false;
+    uint32_t left = d->blk_valid[v], cap = d->slots_per_block;
+    d->die[die].gc_ratio = (double)left / (double)(cap - left);
+    d->blk_state[v] = BLK_VICTIM; /* not a destination */
+    while (left > 0) {
+        uint32_t n = pf_write(f, die, PF_GC, left, &s0);
+        if (n == 0) {
+            d->blk_valid[v] = left;
+            d->blk_state[v] = BLK_FULL;
+            return false;
+        }
+        left -= n;
+        d->blk_valid[v] -= n;
+    }
+    nand_put_free(d, v);
+    return true;
+}
+
+/* Keep the die at its soft GC threshold, as paced GC does. */
+static void pf_gc(Prefill *f, uint32_t die)
+{
+    Drive *d = f->d;
+    for (uint32_t guard = 0; d->die[die].nfree < d->p.gc_soft_blocks && guard < d->blocks_per_die;
+         guard++)
+        if (!pf_gc_one(f, die))
+            return;
+}
+
+/* count uniform random overwrites of the mapped data, on block counts:
+ * each unit is programmed on the next die, then as many valid slots are
+ * dropped anywhere. Stops early if a die can take no more. */
+static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
+{
+    Drive *d = f->d;
+    uint64_t done = 0;
+    uint32_t stuck = 0;
+    while (done < count) {
+        int kind;
+        uint32_t die = pf_next_unit(f, slc, &kind), s0;
+        uint32_t want = (uint32_t)MIN((uint64_t)pf_unit_slots(f, kind), count - done);
+        uint32_t n = pf_write(f, die, kind, want, &s0);
+        if (n == 0) {
+            pf_gc(f, die);
+            if (++stuck > 2 * d->dies)
+                return;
+            continue;
+        }
+        stuck = 0;
+        for (uint32_t k = 0; k < n; k++)
+            pf_invalidate_random(f);
+        done += n;
+        if (d->die[die].nfree < d->p.gc_soft_blocks)
+            pf_gc(f, die);
+    }
+}
+
+/* L2P stores for random lpns miss the TLB on a large table (a page walk
+ * each). They are gathered per region of the table (PF_BUCKETS regions by
+ * the lpn's top bits, each small enough for the TLB) and a region's stores
+ * are made together when its buffer fills: 32 MiB of scratch, 5x faster on
+ * a 1 TB table than storing each at once. */
+#define PF_BUCKETS 256u
+#define PF_BUCKET_PAIRS 16384u
+
+typedef struct PfPairs {
+    uint64_t *pair; /* PF_BUCKETS x PF_BUCKET_PAIRS of lpn << 32 | slot */
+    uint32_t len[PF_BUCKETS];
+    uint32_t shift;
+} PfPairs;
+
+static void pf_store_bucket(Drive *d, PfPairs *pp, uint32_t b)
+{
+    const uint64_t *p = pp->pair + (size_t)b * PF_BUCKET_PAIRS;
+    for (uint32_t i = 0; i < pp->len[b]; i++)
+        d->l2p[p[i] >> 32] = (uint32_t)p[i];
+    pp->len[b] = 0;
+}
+
+static inline void pf_store(Drive *d, PfPairs *pp, uint64_t lpn, uint32_t slot)
+{
+    uint32_t b = (uint32_t)(lpn >> pp->shift);
+    pp->pair[(size_t)b * PF_BUCKET_PAIRS + pp->len[b]++] = lpn << 32 | slot;
+    if (pp->len[b] == PF_BUCKET_PAIRS)
+        pf_store_bucket(d, pp, b);
+}
+
+/* Mark m of the positions [0, wp) in the bitmap (Floyd's sampling). */
+static void pf_pick(SimRng *rng, uint64_t *bits, uint32_t wp, uint32_t m)
+{
+    memset(bits, 0, (wp + 63) / 64 * sizeof(uint64_t));
+    for (uint32_t j = wp - m; j < wp; j++) {
+        uint32_t t = (uint32_t)sim_rng_below(rng, (uint64_t)j + 1);
+        if (bits[t / 64] >> (t % 64) & 1)
+            t = j;
+        bits[t / 64] |= 1ULL << (t % 64);
+    }
+}
+
+/* Give the valid slots of every block (positions drawn uniformly among its
+ * written slots) the lpns [0, n) in a pseudo-random order. */
+static void pf_deal(Prefill *f, uint64_t n)
+{
+    Drive *d = f->d;
+    PrefillPerm pm;
+    perm_init(&pm, n, &f->rng);
+    PfPairs pp = {.pair = g_new(uint64_t, (size_t)PF_BUCKETS * PF_BUCKET_PAIRS)};
+    while (((n - 1) >> pp.shift) >= PF_BUCKETS)
+        pp.shift++;
+    uint64_t *bits = g_new(uint64_t, (d->slots_per_block + 63) / 64);
+    uint64_t k = 0;
+    for (uint32_t b = 0; b < d->nblocks; b++) {
+        uint32_t v = d->blk_valid[b], wp = d->blk_wp[b];
+        uint32_t base = b * d->slots_per_block;
+        if (v == 0)
+            continue;
+        /* draw the smaller set: the valid positions or the invalid ones */
+        bool pick_valid = v <= wp - v;
+        pf_pick(&f->rng, bits, wp, pick_valid ? v : wp - v);
+        for (uint32_t i = 0; i < wp; i++) {
+            if ((bits[i / 64] >> (i % 64) & 1) != pick_valid)
+                continue;
+            uint64_t lpn = perm_apply(&pm, k++);
+            d->p2l[base + i] = (uint32_t)lpn;
+            pf_store(d, &pp, lpn, base + i);
+        }
+    }
+    for (uint32_t b = 0; b < PF_BUCKETS; b++)
+        pf_store_bucket(d, &pp, b);
+    g_free(pp.pair);
+    g_free(bits);
+    g_assert(k == n);
+}
+
+/* Close the open blocks, then set what the block arrays imply: mapped
+ * pages, the pSLC gauges; monotonic counters stay at zero. */
+static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
+{
+    Drive *d = f->d;
+    for (uint32_t i = 0; i < d->dies * PF_KINDS; i++)
+        if (f->open[i] != NO_BLOCK)
+            d->blk_state[f->open[i]] = BLK_FULL;
+    d->mapped = n;
+    uint64_t slc = 0;
+    if (d->native != CELL_SLC)
+        for (uint32_t b = 0; b < d->nblocks; b++)
+            if (d->blk_mode[b] == CELL_SLC)
+                slc += d->blk_valid[b];
+    d->st.pslc_used = slc * SLOT_SIZE;
+    for (uint32_t i = 0; i < d->dies; i++)
+        pslc_update_limit(d, i);
+    d->st.pslc_limit_start = d->st.pslc_limit;
+    d->st.nand_erases = erases;
+}
+
+/* Pages of the latest data the pSLC cache can hold once the rest is
+ * folded: the cache's size depends on the native data, so shrink the
+ * request until it fits (pslc.h evaluates the drive's sizing rule). */
+static uint64_t pf_slc_fit(const Drive *d, uint64_t n, uint64_t want)
+{
+    if (!d->has_cache)
+        return 0;
+    uint64_t s = want, stat = pslc_static_capacity(&d->p) / SLOT_SIZE;
+    for (int i = 0; i < 64; i++) {
+        double fill = (double)(n - s) / (double)d->nlpn;
+        uint64_t cap = stat + pslc_dynamic_limit_at(&d->p, fill) / SLOT_SIZE;
+        if (cap >= s)
+            break;
+        s = cap;
+    }
+    return s;
+}
+
+bool drive_prefill(Drive *d, const DrivePrefill *pf)
+{
+    g_return_val_if_fail(d && pf, false);
+    g_return_val_if_fail(pf->fill >= 0.0 && pf->fill <= 1.0, false);
+    g_return_val_if_fail(d->mapped == 0 && d->outstanding == 0 && d->st.free_blocks == d->nblocks,
+                         false);
+    uint64_t n = (uint64_t)(pf->fill * (double)d->nlpn + 0.5);
+    n = MIN(n, d->nlpn);
+    if (n == 0)
+        return true;
+    uint64_t slc = MIN((pf->slc_bytes + SLOT_SIZE - 1) / SLOT_SIZE, n);
+    Prefill f = {.d = d, .open = g_new(uint32_t, d->dies * PF_KINDS)};
+    for (uint32_t i = 0; i < d->dies * PF_KINDS; i++)
+        f.open[i] = NO_BLOCK;
+    sim_rng_init(&f.rng, pf->seed, 0x70726566696c6cULL);
+    uint64_t erases = d->st.nand_erases;
+    bool ok;
+    if (!pf->random) {
+        slc = pf_slc_fit(d, n, slc);
+        ok = pf_sequential(&f, 0, n - slc, false, true) && pf_sequential(&f, n - slc, slc, true, true);
+    } else {
+        ok = pf_sequential(&f, 0, n, false, false);
+        if (ok) {
+            uint64_t k = (uint64_t)(PREFILL_OVERWRITES * (double)n);
+            pf_overwrite(&f, k > slc ? k - slc : 0, false);
+            pf_overwrite(&f, slc, true);
+            pf_deal(&f, n);
+        }
+    }
+    pf_finish(&f, ok ? n : 0, erases);
+    g_free(f.open);
+    return ok;
+}

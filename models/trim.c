@@ -1,0 +1,108 @@
+/*
+ * trim.c - TRIM commands: the unmapping and the firmware work it costs.
+ *
+ * Under both policies the table (d->l2p) is unmapped when the command
+ * arrives, so reads of trimmed pages are correct at once (the firmware's
+ * trim marks). The work, per translation page the range touches: entry_cost
+ * of controller time per mapped 4 KiB unit and, with a mapping cache, the
+ * update of the page (a load if it is not cached, with the controller
+ * waiting l2p_load_ns for it, later a write-back). immediate: the work goes
+ * on the controller timeline at once, so later commands wait behind it, and
+ * the TRIM completes at its end. deferred: the TRIM completes at once and the
+ * work queues per translation page, done one page at a time while no host
+ * command is outstanding.
+ */
+#include "models/ftl_impl.h"
+
+typedef struct TrimQueue {
+    uint64_t per_tp; /* entries per translation page */
+    uint32_t ntp;
+    uint32_t *pend; /* mapped entries trimmed and not yet worked, per page */
+    uint32_t *ring; /* pages with pend > 0, oldest first */
+    uint32_t head, len;
+    bool running; /* a work item is on the controller */
+} TrimQueue;
+
+void trim_init(Drive *d)
+{
+    TrimQueue *q = g_new0(TrimQueue, 1);
+    q->per_tp = l2p_entries_per_tpage(d);
+    q->ntp = (uint32_t)((d->nlpn + q->per_tp - 1) / q->per_tp);
+    if (d->p.trim_policy == TRIM_DEFERRED) {
+        q->pend = g_new0(uint32_t, q->ntp);
+        q->ring = g_new(uint32_t, q->ntp);
+    }
+    d->trimq = q;
+}
+
+void trim_release(Drive *d)
+{
+    if (!d->trimq)
+        return;
+    g_free(d->trimq->pend);
+    g_free(d->trimq->ring);
+    g_free(d->trimq);
+    d->trimq = NULL;
+}
+
+/* Controller time for n trimmed entries of the translation page of lpn. */
+static SimTime trim_work(Drive *d, uint64_t lpn, uint64_t n)
+{
+    SimTime cost = n * d->p.trim_entry_cost;
+    if (d->l2pc && l2p_update(d, lpn))
+        cost += l2p_load_ns(d);
+    return cost;
+}
+
+void trim_start(Drive *d, uint32_t c)
+{
+    TrimQueue *q = d->trimq;
+    const Cmd *cmd = &d->cmds[c];
+    uint64_t first = (cmd->offset + SLOT_SIZE - 1) / SLOT_SIZE;
+    uint64_t end = (cmd->offset + cmd->length) / SLOT_SIZE;
+    bool deferred = d->p.trim_policy == TRIM_DEFERRED;
+    SimTime cost = 0;
+    for (uint64_t a = first, b; a < end; a = b) {
+        b = MIN(end, (a / q->per_tp + 1) * q->per_tp);
+        uint64_t n = ftl_unmap(d, a, b);
+        if (n == 0)
+            continue;
+        if (!deferred) {
+            cost += trim_work(d, a, n);
+            continue;
+        }
+        uint32_t t = (uint32_t)(a / q->per_tp);
+        if (q->pend[t] == 0)
+            q->ring[(q->head + q->len++) % q->ntp] = t;
+        q->pend[t] += (uint32_t)n;
+    }
+    ftl_unmapped(d);
+    drive_complete(d, c, deferred ? sim_now(d->eng) : hostif_controller(d, cost));
+}
+
+/* One translation page's deferred work, then the next while still idle. */
+static void work_ev(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    TrimQueue *q = d->trimq;
+    (void)arg;
+    if (d->outstanding > 0 || q->len == 0) {
+        q->running = false; /* resumed when the host next goes quiet */
+        return;
+    }
+    uint32_t t = q->ring[q->head];
+    q->head = (q->head + 1) % q->ntp;
+    q->len--;
+    SimTime cost = trim_work(d, t * q->per_tp, q->pend[t]);
+    q->pend[t] = 0;
+    sim_schedule(d->eng, hostif_controller(d, cost), work_ev, d, 0);
+}
+
+void trim_idle(Drive *d)
+{
+    TrimQueue *q = d->trimq;
+    if (q->running || q->len == 0)
+        return;
+    q->running = true;
+    sim_schedule(d->eng, sim_now(d->eng), work_ev, d, 0);
+}

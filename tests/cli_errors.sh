@@ -1,0 +1,133 @@
+# cli_errors.sh - bad input to `ftlsim run` gives exit 2, exactly one line on
+# stderr naming what was wrong, nothing on stdout, and no results folder;
+# a good run exits 0 and writes its files.
+# Usage: bash tests/cli_errors.sh FTLSIM_BINARY (from the source root).
+set -uo pipefail
+bin=${1:?usage: cli_errors.sh FTLSIM_BINARY}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+n=0
+drive=tests/data/drives/small_tlc.ini
+
+# expect_error PATTERN ARGS...: the run must fail as bad input; its one
+# stderr line must contain PATTERN (a fixed string).
+expect_error() {
+    local pattern=$1
+    shift
+    n=$((n + 1))
+    local out="$tmp/out$n"
+    "$bin" run "$@" -o "$out" >"$tmp/stdout" 2>"$tmp/stderr"
+    local rc=$? lines
+    lines=$(wc -l <"$tmp/stderr")
+    local why=""
+    [ "$rc" -eq 2 ] || why="exit code $rc, expected 2"
+    [ -z "$why" ] && [ "$lines" -ne 1 ] && why="$lines lines on stderr, expected 1"
+    [ -z "$why" ] && [ -s "$tmp/stdout" ] && why="output on stdout"
+    [ -z "$why" ] && [ -e "$out" ] && why="results folder $out was created"
+    [ -z "$why" ] && ! grep -qF -- "$pattern" "$tmp/stderr" && why="stderr lacks \"$pattern\""
+    if [ -n "$why" ]; then
+        echo "FAIL: ftlsim run $*: $why" >&2
+        sed 's/^/  stderr: /' "$tmp/stderr" | head -n 5 >&2
+        fails=$((fails + 1))
+    fi
+}
+
+# Malformed drive configs: the file, then the group and key or the line.
+expect_error "bad_bool.ini: [timing.tlc] one_shot = \"maybe\": expected" -d tests/data/bad_configs/bad_bool.ini -w fill
+expect_error "bad_enum.ini: [host] interface = \"usb\": expected one of sata, nvme" -d tests/data/bad_configs/bad_enum.ini -w fill
+expect_error "bad_size.ini: [nand] page_size = \"16KB2\": expected" -d tests/data/bad_configs/bad_size.ini -w fill
+expect_error "bad_time.ini: [timing.tlc] t_prog = \"2.6mss\": expected" -d tests/data/bad_configs/bad_time.ini -w fill
+expect_error "gc_soft_not_above_hard.ini: [gc] soft_blocks = 2: expected more than" -d tests/data/bad_configs/gc_soft_not_above_hard.ini -w fill
+expect_error "geometry_32bit.ini: [nand] blocks_per_plane = 6000:" -d tests/data/bad_configs/geometry_32bit.ini -w fill
+expect_error "hmb_without_cache.ini: [controller] l2p_cache = 0:" -d tests/data/bad_configs/hmb_without_cache.ini -w fill
+expect_error "int_range.ini: [host] pcie_gen = \"6\": expected an integer from 1 to 5" -d tests/data/bad_configs/int_range.ini -w fill
+expect_error "key_before_group.ini:1:" -d tests/data/bad_configs/key_before_group.ini -w fill
+expect_error "missing_required.ini: [drive] user_capacity: missing, expected" -d tests/data/bad_configs/missing_required.ini -w fill
+expect_error "native_timing_missing.ini: [timing.qlc] t_read: missing" -d tests/data/bad_configs/native_timing_missing.ini -w fill
+expect_error "page_size_not_4k.ini: [nand] page_size = 6kB: expected a multiple of 4KiB" -d tests/data/bad_configs/page_size_not_4k.ini -w fill
+expect_error "pages_not_multiple.ini: [nand] pages_per_block = 1000: expected a multiple of 3" -d tests/data/bad_configs/pages_not_multiple.ini -w fill
+expect_error "percent_range.ini: [pslc] dynamic_share = \"120%\": expected" -d tests/data/bad_configs/percent_range.ini -w fill
+expect_error "pslc_static_too_big.ini: [pslc] static = 500MB:" -d tests/data/bad_configs/pslc_static_too_big.ini -w fill
+expect_error "raw_below_user.ini: [drive] user_capacity = 4GB: expected" -d tests/data/bad_configs/raw_below_user.ini -w fill
+expect_error "repeated_key.ini:19: [nand] planes: key repeated" -d tests/data/bad_configs/repeated_key.ini -w fill
+expect_error "syntax_line.ini:16:" -d tests/data/bad_configs/syntax_line.ini -w fill
+expect_error "time_no_unit.ini: [timing.slc] t_read = \"25\": expected a time with a unit" -d tests/data/bad_configs/time_no_unit.ini -w fill
+expect_error "unknown_group.ini: [nandd]: unknown group" -d tests/data/bad_configs/unknown_group.ini -w fill
+expect_error "unknown_key.ini: [nand] pages_per_blok: unknown key" -d tests/data/bad_configs/unknown_key.ini -w fill
+expect_error "unknown_key_far.ini: [controller] channel_speed: unknown key" -d tests/data/bad_configs/unknown_key_far.ini -w fill
+expect_error "does_not_exist.ini" -d "$tmp/does_not_exist.ini" -w fill
+
+# Workload specs and job files.
+expect_error "option \"rw\": found \"bogus\", expected read, write" -d $drive -w rw=bogus
+expect_error "no_such_workload" -d $drive -w no_such_workload
+expect_error "bad_option.fio:7: option \"verify\": not supported" -d $drive -j tests/data/jobs/bad_option.fio
+expect_error "bad_value.fio:3: option \"iodepth\": found \"0\", expected an integer" -d $drive -j tests/data/jobs/bad_value.fio
+expect_error "no_section.fio:2: found \"rw=write\" before any section" -d $drive -j tests/data/jobs/no_section.fio
+expect_error "give only one of --workload, --job and --trace" -d $drive -w fill -j tests/data/jobs/basic.fio
+expect_error "no workload" -d $drive
+
+# Traces: a malformed line, an unknown format, addresses beyond the drive.
+printf '0 0 0 8 0\n1000 0 8 8 1\n2000 0 x 8 0\n' >"$tmp/bad.trace"
+expect_error "bad.trace:3: field" -d $drive -t "$tmp/bad.trace" --trace-format mqsim
+expect_error "unknown trace format \"nosuch\"" -d $drive -t traces/mqsim_wsrch-small.trace --trace-format nosuch
+expect_error "cannot tell mqsim from ssdsim" -d $drive -t traces/mqsim_tpcc-small.trace
+printf '0 0 999999999999 8 0\n' >"$tmp/far.trace"
+expect_error "ends beyond the drive capacity" -d $drive -t "$tmp/far.trace" --trace-format mqsim
+
+# Option values.
+expect_error "--interval \"soon\": expected a duration" -d $drive -w fill --interval soon
+expect_error "--interval-bytes \"lots\": expected a size" -d $drive -w fill --interval-bytes lots
+expect_error "--lba-map \"fold\": expected one of error, wrap, scale" -d $drive -w fill --lba-map fold
+expect_error "--replay \"later\": expected one of open, closed" -d $drive -w fill --replay later
+expect_error "--blk-events \"X\": expected one of auto, Q, D" -d $drive -w fill --blk-events X
+expect_error "--plot-format \"gif\": expected one of png, svg" -d $drive -w fill --plot-format gif
+expect_error "--max-idle \"1parsec\": expected a duration" -d $drive -w fill --max-idle 1parsec
+expect_error "--interval must be greater than 0" -d $drive -w fill --interval 0s
+expect_error "--prefill \"lots\": found \"lots\", expected a fill" -d $drive -w fill --prefill lots
+expect_error "--prefill \"101%\": found 101%, expected a fill from 0% to 100%" -d $drive -w fill --prefill 101%
+expect_error "--prefill \"50%:sideways\": found \"sideways\", expected random or slc=SIZE" -d $drive -w fill --prefill 50%:sideways
+expect_error "--prefill \"50%:slc=1GB\": found room for 0.000 GB in the pSLC cache" -d $drive -w fill --prefill 50%:slc=1GB
+expect_error "run needs --drive FILE" -w fill
+expect_error "run takes no positional arguments" -d $drive -w fill extra
+
+# A good run exits 0, prints nothing with -q, and writes its files.
+good="$tmp/good"
+if ! "$bin" run -q -d $drive -w 'rw=randwrite,bs=4k,iodepth=8,io_size=8m' --prefill 50%:random \
+    -o "$good" >"$tmp/stdout" 2>"$tmp/stderr"; then
+    echo "FAIL: a good run failed:" >&2
+    cat "$tmp/stderr" >&2
+    fails=$((fails + 1))
+else
+    [ -s "$tmp/stdout" ] || [ -s "$tmp/stderr" ] && {
+        echo "FAIL: a good run with -q printed something" >&2
+        fails=$((fails + 1))
+    }
+    for f in summary.json summary.txt series.csv phases.csv latency_read.csv latency_write.csv; do
+        [ -s "$good/$f" ] || {
+            echo "FAIL: a good run did not write $f" >&2
+            fails=$((fails + 1))
+        }
+    done
+    grep -q '"prefill": "50%:random"' "$good/summary.json" || {
+        echo "FAIL: summary.json does not record the prefill" >&2
+        fails=$((fails + 1))
+    }
+    # The folder exists now: without --force it is bad input and stays untouched.
+    before=$(ls -l --time-style=+%s.%N "$good" | md5sum)
+    "$bin" run -q -d $drive -w 'rw=write,bs=128k,io_size=1m' -o "$good" >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/stderr")" -ne 1 ] || ! grep -q -- "--force" "$tmp/stderr" ||
+        [ "$(ls -l --time-style=+%s.%N "$good" | md5sum)" != "$before" ]; then
+        echo "FAIL: an existing results folder without --force: exit $rc, stderr:" >&2
+        cat "$tmp/stderr" >&2
+        fails=$((fails + 1))
+    fi
+fi
+n=$((n + 1))
+
+if [ $fails -gt 0 ]; then
+    echo "cli_errors: $fails of $n checks failed" >&2
+    exit 1
+fi
+echo "cli_errors: $n checks passed"

@@ -1,0 +1,570 @@
+/* test_report.c - the results a run writes: summary.json keys and the
+ * arithmetic between them, summary.txt lines, series.csv header and row
+ * counts by time and by bytes written, per-interval latency percentiles
+ * (--series-percentiles, and the workload's latency sink under them), and
+ * determinism for a seed. Small runs on tests/data/drives/small_tlc.ini. */
+#include "sim/config.h"
+#include "sim/report.h"
+#include "sim/run.h"
+#include "tests/cutest.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#define DRIVE CUTEST_SRC("tests/data/drives/small_tlc.ini")
+/* Write a tenth of the drive sequentially, then 20 MiB of random 4k reads. */
+#define SPEC "rw=write,bs=128k,iodepth=32,size=10%;rw=randread,bs=4k,iodepth=32,io_size=20m"
+#define CAPACITY 1500000000ull /* user_capacity of small_tlc.ini */
+#define BS 131072ull
+#define WRITE_BYTES (CAPACITY / 10 / BS * BS) /* fio rounds size down to whole blocks */
+#define READ_BYTES (20ull << 20)
+
+/* The series.csv header as docs/outputs.md documents it. */
+#define DOC_HEADER                                                                                 \
+    "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"          \
+    "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB"
+#define DOC_LATENCY ",read_p50_us,read_p99_us,read_p999_us,write_p50_us,write_p99_us,write_p999_us"
+
+/* ---- Scratch folders ---------------------------------------------------- */
+
+static void rm_tree(const char *path)
+{
+    GDir *d = g_dir_open(path, 0, NULL);
+    if (d) {
+        const char *n;
+        while ((n = g_dir_read_name(d))) {
+            g_autofree char *p = g_build_filename(path, n, NULL);
+            if (g_file_test(p, G_FILE_TEST_IS_DIR))
+                rm_tree(p);
+            else
+                g_unlink(p);
+        }
+        g_dir_close(d);
+    }
+    g_rmdir(path);
+}
+
+static char *scratch; /* made by the first run, removed by main() */
+
+/* Run SPEC into scratch/name with the options set by the caller; o may be
+ * pre-filled (interval etc.). Returns the results folder (g_free it). */
+static char *run_into(const char *name, RunOptions *o)
+{
+    if (!scratch)
+        scratch = g_dir_make_tmp("report-XXXXXX", NULL);
+    char *out = g_build_filename(scratch, name, NULL);
+    o->drive = DRIVE;
+    o->spec = o->spec ? o->spec : SPEC;
+    o->out = out;
+    o->quiet = TRUE;
+    GError *error = NULL;
+    gboolean ok = run_simulation(o, &error);
+    if (!ok) {
+        fprintf(stderr, "run %s: %s\n", name, error->message);
+        g_error_free(error);
+    }
+    CU_ASSERT_TRUE(ok);
+    return out;
+}
+
+static char *read_file(const char *dir, const char *name)
+{
+    g_autofree char *p = g_build_filename(dir, name, NULL);
+    char *text = NULL;
+    if (!g_file_get_contents(p, &text, NULL, NULL))
+        fprintf(stderr, "%s: cannot read\n", p);
+    return text;
+}
+
+/* ---- A key-path reader for the pretty-printed JSON ----------------------
+ * The writer puts one member per line with two-space indentation, so a
+ * line-based walk suffices: "a": { / "a": [ / { open, } / ] close, and
+ * "key": value records path.key -> the value's text. Array elements are
+ * numbered: phases.0.kind. */
+
+typedef struct Frame {
+    char *path;
+    int next_index; /* arrays: the next element's number; -1 for objects */
+} Frame;
+
+static char *child_path(const Frame *top, const char *key)
+{
+    return top && top->path[0] ? g_strconcat(top->path, ".", key, NULL) : g_strdup(key);
+}
+
+static void json_line(GHashTable *out, GArray *stack, char *line)
+{
+    g_strstrip(line);
+    size_t n = strlen(line);
+    if (n && line[n - 1] == ',')
+        line[--n] = '\0';
+    Frame *top = stack->len ? &g_array_index(stack, Frame, stack->len - 1) : NULL;
+    if (n == 0)
+        return;
+    if (strcmp(line, "}") == 0 || strcmp(line, "]") == 0) {
+        g_free(top->path);
+        g_array_set_size(stack, stack->len - 1);
+        return;
+    }
+    char *key = NULL, *value = line;
+    if (line[0] == '"') {
+        char *end = strstr(line, "\": ");
+        g_assert(end);
+        key = g_strndup(line + 1, (gsize)(end - line - 1));
+        value = end + 3;
+    } else if (top && top->next_index >= 0) {
+        key = g_strdup_printf("%d", top->next_index++);
+    }
+    Frame f = {child_path(top, key ? key : ""), -1};
+    if (strcmp(value, "{") == 0 || strcmp(value, "[") == 0) {
+        f.next_index = value[0] == '[' ? 0 : -1;
+        g_array_append_val(stack, f);
+    } else {
+        g_hash_table_replace(out, f.path, g_strdup(value));
+    }
+    g_free(key);
+}
+
+/* path -> value text (strings keep their quotes). */
+static GHashTable *json_load(const char *dir)
+{
+    g_autofree char *text = read_file(dir, "summary.json");
+    GHashTable *out = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    GArray *stack = g_array_new(FALSE, FALSE, sizeof(Frame));
+    g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
+    for (int i = 0; lines[i]; i++)
+        json_line(out, stack, lines[i]);
+    CU_ASSERT_EQUAL(stack->len, 0);
+    g_array_free(stack, TRUE);
+    return out;
+}
+
+static const char *jtext(GHashTable *j, const char *path)
+{
+    const char *v = g_hash_table_lookup(j, path);
+    if (!v)
+        fprintf(stderr, "summary.json: no %s\n", path);
+    CU_ASSERT_PTR_NOT_NULL(v);
+    return v ? v : "";
+}
+
+static double jnum(GHashTable *j, const char *path)
+{
+    const char *v = jtext(j, path);
+    char *end = NULL;
+    double d = g_ascii_strtod(v, &end);
+    if (!*v || *end) {
+        fprintf(stderr, "summary.json: %s = \"%s\", expected a number\n", path, v);
+        CU_FAIL("not a number");
+        return NAN;
+    }
+    return d;
+}
+
+static uint64_t ju64(GHashTable *j, const char *path)
+{
+    const char *v = jtext(j, path);
+    char *end = NULL;
+    uint64_t u = g_ascii_strtoull(v, &end, 10);
+    if (!*v || *end) {
+        fprintf(stderr, "summary.json: %s = \"%s\", expected an integer\n", path, v);
+        CU_FAIL("not an integer");
+    }
+    return u;
+}
+
+/* ---- series.csv --------------------------------------------------------- */
+
+/* The lines of series.csv, header first, without the empty last one. */
+static GStrv series_lines(const char *dir)
+{
+    g_autofree char *text = read_file(dir, "series.csv");
+    GStrv lines = g_strsplit(text ? text : "", "\n", -1);
+    guint n = g_strv_length(lines);
+    if (n && lines[n - 1][0] == '\0') {
+        g_free(lines[n - 1]);
+        lines[n - 1] = NULL;
+    }
+    return lines;
+}
+
+static double field(const char *line, int col)
+{
+    g_auto(GStrv) f = g_strsplit(line, ",", -1);
+    if ((int)g_strv_length(f) <= col || f[col][0] == '\0')
+        return NAN;
+    return g_ascii_strtod(f[col], NULL);
+}
+
+/* ---- Tests -------------------------------------------------------------- */
+
+static GHashTable *base; /* summary.json of the run in "base" */
+static char *base_dir;
+
+static GHashTable *base_run(void)
+{
+    if (!base) {
+        RunOptions o;
+        run_options_init(&o);
+        o.seed = 7;
+        o.interval = SIM_SEC / 5;
+        base_dir = run_into("base", &o);
+        base = json_load(base_dir);
+    }
+    return base;
+}
+
+static void test_summary_keys(void)
+{
+    GHashTable *j = base_run();
+    static const char *const keys[] = {"ftlsim_version",
+                                       "drive",
+                                       "drive_file",
+                                       "workload",
+                                       "seed",
+                                       "sim_time_s",
+                                       "wall_time_s",
+                                       "host.write_bytes",
+                                       "host.read_bytes",
+                                       "host.trim_bytes",
+                                       "host.write_ios",
+                                       "host.read_ios",
+                                       "nand.write_bytes.total",
+                                       "nand.write_bytes.by_cause.host",
+                                       "nand.write_bytes.by_cause.gc",
+                                       "nand.write_bytes.by_cause.fold",
+                                       "nand.write_bytes.by_cause.map",
+                                       "nand.read_bytes",
+                                       "nand.erases",
+                                       "waf",
+                                       "throughput.write_MBps",
+                                       "throughput.read_MBps",
+                                       "throughput.iops",
+                                       "pslc.static_bytes",
+                                       "pslc.limit_bytes",
+                                       "pslc.limit_start_bytes",
+                                       "pslc.used_bytes",
+                                       "pslc.host_slc_bytes",
+                                       "pslc.first_exhausted_at_host_bytes",
+                                       "mapping_cache.kind",
+                                       "mapping_cache.table_bytes",
+                                       "mapping_cache.cache_bytes",
+                                       "mapping_cache.hits",
+                                       "mapping_cache.misses",
+                                       "mapping_cache.writebacks",
+                                       "mapping_cache.hit_ratio",
+                                       "phases.0.kind",
+                                       "phases.0.mean_write_MBps",
+                                       "jobs.0.name",
+                                       "jobs.1.name",
+                                       "drive_config.drive.name",
+                                       "drive_config.nand.pages_per_block"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(keys); i++)
+        jtext(j, keys[i]);
+    static const char *const lat[] = {"mean", "p50", "p90", "p99", "p99.9", "p99.99", "max"};
+    for (int op = 0; op < 2; op++) {
+        double prev = 0;
+        for (unsigned i = 0; i < G_N_ELEMENTS(lat); i++) {
+            g_autofree char *k = g_strdup_printf("latency_us.%s.%s", op ? "write" : "read", lat[i]);
+            double v = jnum(j, k);
+            CU_ASSERT(v > 0);
+            if (i > 1) /* percentiles rise to the max */
+                CU_ASSERT(v >= prev);
+            prev = i ? v : prev;
+        }
+    }
+    CU_ASSERT_STRING_EQUAL(jtext(j, "ftlsim_version"), "\"" FTLSIM_VERSION "\"");
+    CU_ASSERT_STRING_EQUAL(jtext(j, "drive"), "\"small TLC test drive\"");
+    CU_ASSERT_STRING_EQUAL(jtext(j, "drive_config.drive.name"), "\"small TLC test drive\"");
+    CU_ASSERT_STRING_EQUAL(jtext(j, "jobs.0.name"), "\"job1\"");
+    CU_ASSERT_STRING_EQUAL(jtext(j, "jobs.1.rw"), "\"randread\"");
+    CU_ASSERT_STRING_EQUAL(jtext(j, "mapping_cache.kind"), "\"dram\"");
+    CU_ASSERT_PTR_NOT_NULL(strstr(jtext(j, "workload"), "rw=write,bs=128k,iodepth=32,size=10%"));
+    CUTEST_EQ(ju64(j, "seed"), 7);
+    CUTEST_EQ(ju64(j, "drive_config.drive.user_capacity"), CAPACITY);
+}
+
+static void test_summary_values(void)
+{
+    GHashTable *j = base_run();
+    uint64_t w = ju64(j, "host.write_bytes"), r = ju64(j, "host.read_bytes");
+    CUTEST_EQ(w, WRITE_BYTES);
+    CUTEST_EQ(r, READ_BYTES);
+    CUTEST_EQ(ju64(j, "host.write_ios"), WRITE_BYTES / BS);
+    CUTEST_EQ(ju64(j, "host.read_ios"), READ_BYTES / 4096);
+    CUTEST_EQ(ju64(j, "host.trim_bytes"), 0);
+    CUTEST_EQ(ju64(j, "jobs.0.write.bytes"), w);
+    CUTEST_EQ(ju64(j, "jobs.1.read.bytes"), r);
+    uint64_t total = ju64(j, "nand.write_bytes.total");
+    CUTEST_EQ(total, ju64(j, "nand.write_bytes.by_cause.host") +
+                         ju64(j, "nand.write_bytes.by_cause.gc") +
+                         ju64(j, "nand.write_bytes.by_cause.fold") +
+                         ju64(j, "nand.write_bytes.by_cause.map"));
+    /* A tenth of an empty drive: no GC; all but the write buffer reached NAND. */
+    CUTEST_EQ(ju64(j, "nand.write_bytes.by_cause.gc"), 0);
+    CU_ASSERT(total <= w && total + (2u << 20) >= w);
+    CUTEST_NEAR(jnum(j, "waf"), (double)total / (double)w, 1e-12);
+    double t = jnum(j, "sim_time_s");
+    CU_ASSERT(t > 0);
+    CUTEST_NEAR(jnum(j, "throughput.write_MBps"), (double)w / 1e6 / t, 1e-9);
+    CUTEST_NEAR(jnum(j, "throughput.read_MBps"), (double)r / 1e6 / t, 1e-9);
+    CUTEST_NEAR(jnum(j, "throughput.iops"), (double)(WRITE_BYTES / BS + READ_BYTES / 4096) / t,
+                1e-6);
+    CUTEST_EQ(ju64(j, "latency_us.read.count"), READ_BYTES / 4096);
+    /* 4 bytes of table per 4 KiB of user capacity, rounded up; all of it in DRAM. */
+    CUTEST_EQ(ju64(j, "mapping_cache.table_bytes"), (CAPACITY + 4095) / 4096 * 4);
+    CUTEST_EQ(ju64(j, "mapping_cache.cache_bytes"), (CAPACITY + 4095) / 4096 * 4);
+    /* The phases cover the run: from 0 to every byte written. */
+    CUTEST_EQ(ju64(j, "phases.0.start_host_bytes"), 0);
+    guint n = 0;
+    for (;; n++) {
+        g_autofree char *k = g_strdup_printf("phases.%u.kind", n);
+        if (!g_hash_table_contains(j, k))
+            break;
+    }
+    CU_ASSERT(n >= 1);
+    g_autofree char *end = g_strdup_printf("phases.%u.end_host_bytes", n ? n - 1 : 0);
+    CUTEST_EQ(ju64(j, end), w);
+}
+
+static void test_summary_text(void)
+{
+    base_run();
+    g_autofree char *text = read_file(base_dir, "summary.txt");
+    CU_ASSERT_PTR_NOT_NULL(text);
+    static const char *const starts[] = {
+        "drive     small TLC test drive",
+        "workload  ",
+        "seed      7",
+        "simulated ",
+        "host      wrote 0.150 GB (1144 IOs), read 0.021 GB (5120 IOs)",
+        "nand      ",
+        "waf       ",
+        "speed     ",
+        "latency   (us)",
+        "  read         5120",
+        "  write        1144",
+        "mapping   dram, 1.40 MiB of a 1.40 MiB table cached\n",
+        "phases    kind"};
+    for (unsigned i = 0; text && i < G_N_ELEMENTS(starts); i++) {
+        g_autofree char *needle = g_strconcat("\n", starts[i], NULL);
+        gboolean found = i == 0 ? g_str_has_prefix(text, starts[i]) : strstr(text, needle) != NULL;
+        if (!found)
+            fprintf(stderr, "summary.txt: no line starting \"%s\"\n", starts[i]);
+        CU_ASSERT_TRUE(found);
+    }
+}
+
+/* Rows every 200 ms: ceil(sim_time / interval) rows; the rates add up. */
+static void test_series_by_time(void)
+{
+    GHashTable *j = base_run();
+    g_auto(GStrv) lines = series_lines(base_dir);
+    CU_ASSERT_STRING_EQUAL(lines[0], DOC_HEADER);
+    guint rows = g_strv_length(lines) - 1;
+    double t = jnum(j, "sim_time_s");
+    CUTEST_EQ(rows, (guint)ceil(t / 0.2));
+    double prev_t = 0, written = 0;
+    for (guint i = 1; i <= rows; i++) {
+        double ti = field(lines[i], 0);
+        if (i < rows)
+            CUTEST_NEAR(ti, 0.2 * i, 1e-9);
+        written += field(lines[i], 3) * 1e6 * (ti - prev_t);
+        prev_t = ti;
+        g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+        CUTEST_EQ(g_strv_length(f), 14);
+    }
+    CUTEST_NEAR(prev_t, t, 0.0005);
+    CUTEST_EQ((uint64_t)field(lines[rows], 1), ju64(j, "host.write_bytes"));
+    CUTEST_EQ((uint64_t)field(lines[rows], 2), ju64(j, "host.read_bytes"));
+    /* MB/s are printed to 0.01, times to 1 ms. */
+    CUTEST_NEAR(written, (double)WRITE_BYTES, 0.01 * WRITE_BYTES);
+}
+
+/* Rows every 40 MB written: one as each multiple is passed, one at the end. */
+static void test_series_by_bytes(void)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.interval_bytes = 40000000;
+    g_autofree char *dir = run_into("bytes", &o);
+    g_auto(GStrv) lines = series_lines(dir);
+    CU_ASSERT_STRING_EQUAL(lines[0], DOC_HEADER);
+    guint rows = g_strv_length(lines) - 1;
+    CUTEST_EQ(rows, (WRITE_BYTES + 40000000 - 1) / 40000000);
+    for (guint i = 1; i < rows; i++) {
+        uint64_t w = (uint64_t)field(lines[i], 1);
+        /* The row is taken by the completion that passes the mark. */
+        CU_ASSERT(w >= i * 40000000ull && w < i * 40000000ull + BS);
+    }
+    CUTEST_EQ((uint64_t)field(lines[rows], 1), WRITE_BYTES);
+    CUTEST_EQ((uint64_t)field(lines[rows], 2), READ_BYTES);
+}
+
+/* Same seed, same results (but the wall-clock figures). */
+static char *strip_wall(const char *dir)
+{
+    g_autofree char *text = read_file(dir, "summary.json");
+    g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
+    GString *out = g_string_new(NULL);
+    for (int i = 0; lines[i]; i++)
+        if (!strstr(lines[i], "\"wall_time_s\":") && !strstr(lines[i], "\"peak_rss_bytes\":"))
+            g_string_append_printf(out, "%s\n", lines[i]);
+    return g_string_free(out, FALSE);
+}
+
+static void test_determinism(void)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.seed = 7;
+    o.interval = SIM_SEC / 5;
+    g_autofree char *dir = run_into("again", &o);
+    base_run();
+    g_autofree char *a = strip_wall(base_dir);
+    g_autofree char *b = strip_wall(dir);
+    CU_ASSERT(strlen(a) > 1000);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    g_autofree char *sa = read_file(base_dir, "series.csv");
+    g_autofree char *sb = read_file(dir, "series.csv");
+    CU_ASSERT_STRING_EQUAL(sa, sb);
+    g_autofree char *la = read_file(base_dir, "latency_read.csv");
+    g_autofree char *lb = read_file(dir, "latency_read.csv");
+    CU_ASSERT_STRING_EQUAL(la, lb);
+}
+
+/* Latency columns: documented header; empty where the interval had no such
+ * I/O; p50 <= p99 <= p99.9 <= the run's max; the other columns unchanged. */
+static void test_series_percentiles(void)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.seed = 7;
+    o.interval = SIM_SEC / 5;
+    o.series_percentiles = TRUE;
+    g_autofree char *dir = run_into("pct", &o);
+    GHashTable *j = base_run();
+    g_auto(GStrv) lines = series_lines(dir);
+    g_auto(GStrv) plain = series_lines(base_dir);
+    CU_ASSERT_STRING_EQUAL(lines[0], DOC_HEADER DOC_LATENCY);
+    CUTEST_EQ(g_strv_length(lines), g_strv_length(plain));
+    int with_read = 0, with_write = 0;
+    for (guint i = 1; lines[i] && plain[i]; i++) {
+        CU_ASSERT(g_str_has_prefix(lines[i], plain[i]) && lines[i][strlen(plain[i])] == ',');
+        for (int op = 0; op < 2; op++) {
+            double p50 = field(lines[i], 14 + 3 * op), p99 = field(lines[i], 15 + 3 * op);
+            double p999 = field(lines[i], 16 + 3 * op);
+            uint64_t moved = (uint64_t)field(lines[i], op ? 1 : 2) -
+                             (i > 1 ? (uint64_t)field(lines[i - 1], op ? 1 : 2) : 0);
+            /* Bytes count at completion, as latencies do. */
+            CU_ASSERT(isnan(p50) == (moved == 0));
+            if (isnan(p50))
+                continue;
+            *(op ? &with_write : &with_read) += 1;
+            CU_ASSERT(p50 > 0 && p50 <= p99 && p99 <= p999);
+            CU_ASSERT(p999 <= jnum(j, op ? "latency_us.write.max" : "latency_us.read.max") + 0.05);
+        }
+    }
+    CU_ASSERT(with_read >= 1);
+    CU_ASSERT(with_write >= 4);
+}
+
+/* One interval spanning the run: its percentiles are the run's. */
+static void test_series_percentiles_whole_run(void)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.seed = 7;
+    o.interval = 100 * SIM_SEC;
+    o.series_percentiles = TRUE;
+    g_autofree char *dir = run_into("pct1", &o);
+    g_autoptr(GHashTable) j = json_load(dir);
+    g_auto(GStrv) lines = series_lines(dir);
+    CUTEST_EQ(g_strv_length(lines), 2);
+    static const char *const p[] = {"p50", "p99", "p99.9"};
+    for (int op = 0; op < 2; op++)
+        for (int i = 0; i < 3; i++) {
+            g_autofree char *k = g_strdup_printf("latency_us.%s.%s", op ? "write" : "read", p[i]);
+            CUTEST_NEAR(field(lines[1], 14 + 3 * op + i), jnum(j, k), 0.05);
+        }
+}
+
+/* The sink sees every latency the workload records, and only those. */
+typedef struct Sink {
+    uint64_t n[IO_OPS];
+    double sum[IO_OPS]; /* ns */
+} Sink;
+
+static void sink_fn(void *ctx, IoOp op, uint64_t ns)
+{
+    Sink *s = ctx;
+    s->n[op]++;
+    s->sum[op] += (double)ns;
+}
+
+static void sink_submit(void *ctx, IoOp op, uint64_t off, uint64_t len, uint64_t tag)
+{
+    drive_submit(ctx, op, off, len, tag);
+}
+
+static Workload *sink_w;
+
+static void sink_done(void *ctx, uint64_t tag)
+{
+    (void)ctx;
+    workload_io_done(sink_w, tag);
+}
+
+static void test_latency_sink(void)
+{
+    DriveParams p;
+    CU_ASSERT_TRUE(config_load_file(DRIVE, &p, NULL));
+    g_autoptr(SimEngine) e = sim_engine_new();
+    g_autoptr(Drive) d = drive_new(e, &p, 1);
+    g_autoptr(Workload) w = workload_from_spec(
+        "rw=randrw,rwmixread=30,bs=16k,iodepth=8,io_size=8m;rw=trim,bs=1m,size=4m", NULL);
+    CU_ASSERT_PTR_NOT_NULL(w);
+    WorkloadTarget t = {sink_submit, d, drive_capacity(d), drive_queue_limit(d)};
+    CU_ASSERT_TRUE(workload_bind(w, e, &t, 3, NULL));
+    drive_set_done(d, sink_done, NULL);
+    sink_w = w;
+    Sink s = {{0}, {0}};
+    workload_set_latency_sink(w, sink_fn, &s);
+    workload_start(w);
+    while (!workload_finished(w) && sim_run(e, SIM_TIME_MAX))
+        ;
+    CU_ASSERT_TRUE(workload_finished(w));
+    for (int op = 0; op < IO_OPS; op++) {
+        const LatHist *h = workload_latency(w, op);
+        CUTEST_EQ(s.n[op], lat_hist_count(h));
+        if (s.n[op])
+            CUTEST_NEAR(s.sum[op] / (double)s.n[op], lat_hist_mean(h), 1e-6 * lat_hist_mean(h));
+    }
+    CU_ASSERT(s.n[IO_READ] > 0 && s.n[IO_WRITE] > 0);
+    CUTEST_EQ(s.n[IO_TRIM], 4);
+    CUTEST_EQ(s.n[IO_READ] + s.n[IO_WRITE], 8u * 1048576 / 16384);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"summary.json has every key", test_summary_keys},
+        {"summary.json values agree", test_summary_values},
+        {"summary.txt lines", test_summary_text},
+        {"series.csv by time", test_series_by_time},
+        {"series.csv by bytes written", test_series_by_bytes},
+        {"same seed, same results", test_determinism},
+        {"series percentiles", test_series_percentiles},
+        {"series percentiles of one interval", test_series_percentiles_whole_run},
+        {"latency sink", test_latency_sink},
+        CU_TEST_INFO_NULL,
+    };
+    int rc = cutest_run("report", tests);
+    g_clear_pointer(&base, g_hash_table_unref);
+    g_clear_pointer(&base_dir, g_free);
+    if (scratch)
+        rm_tree(scratch);
+    g_free(scratch);
+    return rc;
+}
