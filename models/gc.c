@@ -35,6 +35,43 @@ static uint32_t moved_slots(const Drive *d, uint32_t b)
     return (uint32_t)MIN(v, d->slots_per_block);
 }
 
+/* Victim selection policies: a score per full block, the highest wins.
+ * cap is what erasing the block returns (native slots), v what must move. */
+typedef struct GcPolicyOps {
+    double (*score)(const Drive *d, uint32_t b, uint32_t cap, uint32_t v, SimTime now);
+} GcPolicyOps;
+
+/* Most space returned for the least moved. */
+static double score_greedy(const Drive *d, uint32_t b, uint32_t cap, uint32_t v, SimTime now)
+{
+    (void)d, (void)b, (void)now;
+    return (double)(cap - v);
+}
+
+/* benefit/cost = (1 - u) * age / (1 + u), the cost-benefit rule of Kawaguchi
+ * et al.'s flash file system: reclaiming frees 1 - u of a block at the cost
+ * of reading u and writing u back, and old blocks are less likely to lose
+ * more data by themselves. */
+static double score_cost_benefit(const Drive *d, uint32_t b, uint32_t cap, uint32_t v, SimTime now)
+{
+    double u = (double)v / cap;
+    double age = (double)(now - d->blk_stamp[b]) + 1.0;
+    return (1.0 - u) * age / (1.0 + u);
+}
+
+/* Oldest filled first. */
+static double score_fifo(const Drive *d, uint32_t b, uint32_t cap, uint32_t v, SimTime now)
+{
+    (void)cap, (void)v, (void)now;
+    return 1e19 - (double)d->blk_stamp[b];
+}
+
+static const GcPolicyOps gc_policies[] = {
+    [GC_GREEDY] = {score_greedy},
+    [GC_COST_BENEFIT] = {score_cost_benefit},
+    [GC_FIFO] = {score_fifo},
+};
+
 /* Score a full block for victim choice; higher is better, < 0 ineligible. */
 static double victim_score(const Drive *d, uint32_t b, SimTime now)
 {
@@ -42,21 +79,7 @@ static double victim_score(const Drive *d, uint32_t b, SimTime now)
     uint32_t v = moved_slots(d, b);
     if (v >= cap)
         return -1; /* nothing to gain */
-    switch (d->p.gc_policy) {
-    case GC_COST_BENEFIT: {
-        /* benefit/cost = (1 - u) * age / (1 + u), the cost-benefit rule of
-         * Kawaguchi et al.'s flash file system: reclaiming frees 1 - u of a
-         * block at the cost of reading u and writing u back */
-        double u = (double)v / cap;
-        double age = (double)(now - d->blk_stamp[b]) + 1.0;
-        return (1.0 - u) * age / (1.0 + u);
-    }
-    case GC_FIFO:
-        return 1e19 - (double)d->blk_stamp[b]; /* oldest first */
-    case GC_GREEDY:
-    default:
-        return (double)(cap - v);
-    }
+    return gc_policies[d->p.gc_policy].score(d, b, cap, v, now);
 }
 
 uint32_t gc_pick_victim(Drive *d, uint32_t die)

@@ -241,8 +241,18 @@ static void test_flush_and_trim(void)
     oracle_release(&o);
 }
 
-int main(void)
+/* The -L stress run: 10^8 operations, the invariants every 10^6. */
+static void test_oracle_1e8(void) { run_oracle(24, 0.3, 100000000, 1000000, GC_GREEDY); }
+
+int main(int argc, char **argv)
 {
+    if (argc > 1 && g_strcmp0(argv[1], "--stress") == 0) {
+        CU_TestInfo stress[] = {
+            {"oracle_1e8", test_oracle_1e8},
+            CU_TEST_INFO_NULL,
+        };
+        return cutest_run("ftl_stress", stress);
+    }
     CU_TestInfo tests[] = {
         {"unmapped_reads", test_unmapped_reads},
         {"flush_and_trim", test_flush_and_trim},
