@@ -68,35 +68,7 @@ static void fold_erase(Drive *d, uint32_t die, uint32_t v)
 static uint32_t fold_move(Drive *d, uint32_t die, uint32_t dst, uint32_t *pages)
 {
     Die *dd = &d->die[die];
-    uint32_t v = dd->fold_victim;
-    uint32_t unit = d->unit_slots[d->native];
-    uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
-    uint32_t want = unit < room ? unit : room;
-    uint32_t vbase = v * d->slots_per_block, dbase = dst * d->slots_per_block;
-    uint32_t n = 0, last_page = NO_IDX;
-    *pages = 0;
-    while (n < want && dd->fold_cursor < d->blk_wp[v]) {
-        uint32_t src = vbase + dd->fold_cursor++;
-        uint32_t lpn = d->p2l[src];
-        if (lpn == NO_LPN)
-            continue;
-        uint32_t page = src / d->slots_per_page;
-        if (page != last_page) {
-            (*pages)++;
-            last_page = page;
-        }
-        uint32_t slot = dbase + d->blk_wp[dst]++;
-        ftl_map(d, lpn, slot);
-        if (d->place_hook)
-            d->place_hook(d->place_ctx, lpn, slot, src);
-        n++;
-    }
-    if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
-        d->blk_state[dst] = BLK_FULL;
-        d->blk_stamp[dst] = sim_now(d->eng);
-        dd->open[STREAM_FOLD] = NO_BLOCK;
-    }
-    return n;
+    return ftl_relocate(d, dd->fold_victim, &dd->fold_cursor, dst, &dd->open[STREAM_FOLD], pages);
 }
 
 bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)

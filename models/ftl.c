@@ -52,6 +52,43 @@ CellMode ftl_host_mode(Drive *d, uint32_t die)
     return pslc_host_stream(d, die) == STREAM_HOST ? d->native : CELL_SLC;
 }
 
+/* Move up to one native program unit of valid slots of block v, scanning
+ * from *cursor, into dst (GC and folding both relocate this way). dst is
+ * marked full and *open cleared when it fills. Returns the slots moved and
+ * in *pages the distinct source pages that had to be read. */
+uint32_t ftl_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
+                      uint32_t *pages)
+{
+    uint32_t unit = d->unit_slots[d->native];
+    uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
+    uint32_t want = unit < room ? unit : room;
+    uint32_t vbase = v * d->slots_per_block, dbase = dst * d->slots_per_block;
+    uint32_t n = 0, last_page = NO_IDX;
+    *pages = 0;
+    while (n < want && *cursor < d->blk_wp[v]) {
+        uint32_t src = vbase + (*cursor)++;
+        uint32_t lpn = d->p2l[src];
+        if (lpn == NO_LPN)
+            continue;
+        uint32_t page = src / d->slots_per_page;
+        if (page != last_page) {
+            (*pages)++;
+            last_page = page;
+        }
+        uint32_t slot = dbase + d->blk_wp[dst]++;
+        ftl_map(d, lpn, slot);
+        if (d->place_hook)
+            d->place_hook(d->place_ctx, lpn, slot, src);
+        n++;
+    }
+    if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
+        d->blk_state[dst] = BLK_FULL;
+        d->blk_stamp[dst] = sim_now(d->eng);
+        *open = NO_BLOCK;
+    }
+    return n;
+}
+
 bool ftl_unit_ready(const Drive *d, uint32_t unit)
 {
     return d->ring_live >= unit || (d->buf_force && d->ring_live > 0);

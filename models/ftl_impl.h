@@ -208,6 +208,8 @@ void sched_die_op(Drive *d, uint32_t die, uint8_t op, uint32_t arg, SimTime end)
 /* ftl.c */
 void ftl_invalidate_slot(Drive *d, uint32_t slot);
 void ftl_map(Drive *d, uint32_t lpn, uint32_t slot);
+uint32_t ftl_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
+                      uint32_t *pages);
 uint32_t ftl_take_unit(Drive *d, uint32_t max_slots); /* lpns into d->stage */
 bool ftl_unit_ready(const Drive *d, uint32_t unit);
 void ftl_program_done(Drive *d, uint32_t slots);

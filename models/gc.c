@@ -141,32 +141,8 @@ bool gc_step(Drive *d, uint32_t die)
     uint32_t dst = gc_dest(d, die);
     if (dst == NO_BLOCK)
         return false; /* no erased block to relocate into: stuck until TRIM */
-    uint32_t unit = d->unit_slots[d->native];
-    uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
-    uint32_t want = unit < room ? unit : room;
-    uint32_t vbase = v * d->slots_per_block, dbase = dst * d->slots_per_block;
-    uint32_t n = 0, pages = 0, last_page = NO_IDX;
-    while (n < want && dd->victim_cursor < d->blk_wp[v]) {
-        uint32_t src = vbase + dd->victim_cursor++;
-        uint32_t lpn = d->p2l[src];
-        if (lpn == NO_LPN)
-            continue;
-        uint32_t page = src / d->slots_per_page;
-        if (page != last_page) {
-            pages++;
-            last_page = page;
-        }
-        uint32_t slot = dbase + d->blk_wp[dst]++;
-        ftl_map(d, lpn, slot);
-        if (d->place_hook)
-            d->place_hook(d->place_ctx, lpn, slot, src);
-        n++;
-    }
-    if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
-        d->blk_state[dst] = BLK_FULL;
-        d->blk_stamp[dst] = sim_now(d->eng);
-        dd->open[STREAM_GC] = NO_BLOCK;
-    }
+    uint32_t pages;
+    uint32_t n = ftl_relocate(d, v, &dd->victim_cursor, dst, &dd->open[STREAM_GC], &pages);
     if (n == 0) {
         /* the cursor passed the last valid slot: nothing left to move */
         g_assert(d->blk_valid[v] == 0);
