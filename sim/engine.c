@@ -114,9 +114,11 @@ static void heap_pop(SimEngine *e)
     for (;;) {
         size_t c = 4 * i + 1, best;
         if (c + 3 < n) { /* all four children: a tournament of three comparisons */
-            size_t a = ev_less(&h[c + 1], &h[c]) ? c + 1 : c;
-            size_t b = ev_less(&h[c + 3], &h[c + 2]) ? c + 3 : c + 2;
-            best = ev_less(&h[b], &h[a]) ? b : a;
+            /* index arithmetic rather than branches: the outcomes are
+             * random, so branches would mispredict half the time */
+            size_t a = c + ev_less(&h[c + 1], &h[c]);
+            size_t b = c + 2 + ev_less(&h[c + 3], &h[c + 2]);
+            best = a + (b - a) * ev_less(&h[b], &h[a]);
         } else if (c < n) {
             best = c;
             for (size_t k = c + 1; k < n; k++)
