@@ -68,9 +68,12 @@ static gboolean parse_time_opt(const char *text, SimTime *out, const char *name,
     return TRUE;
 }
 
+/* The index of text in names into *out; no text leaves *out as it is. */
 static gboolean pick(const char *text, const char *const *names, int *out, const char *opt,
                      GError **error)
 {
+    if (!text)
+        return TRUE;
     for (int i = 0; names[i]; i++)
         if (g_strcmp0(text, names[i]) == 0) {
             *out = i;
@@ -185,15 +188,12 @@ static int cmd_run(int argc, char **argv)
     static const char *const replay_names[] = {"open", "closed", NULL};
     static const char *const map_names[] = {"error", "wrap", "scale", NULL};
     static const char *const fmt_names[] = {"png", "svg", NULL};
-    int v;
-    if ((blk && !pick(blk, blk_names, &v, "--blk-events", &error)) ||
-        (blk && ((o.trace_opt.blk_events = v), FALSE)) ||
-        (replay && !pick(replay, replay_names, &v, "--replay", &error)) ||
-        (replay && ((o.replay.mode = v), FALSE)) ||
-        (lba_map && !pick(lba_map, map_names, &v, "--lba-map", &error)) ||
-        (lba_map && ((o.replay.lba_map = v), FALSE)) ||
-        (plot_fmt && !pick(plot_fmt, fmt_names, &v, "--plot-format", &error)) ||
-        (plot_fmt && ((o.plot_format = v), FALSE)) ||
+    int blk_v = o.trace_opt.blk_events, replay_v = o.replay.mode, map_v = o.replay.lba_map;
+    int fmt_v = o.plot_format;
+    if (!pick(blk, blk_names, &blk_v, "--blk-events", &error) ||
+        !pick(replay, replay_names, &replay_v, "--replay", &error) ||
+        !pick(lba_map, map_names, &map_v, "--lba-map", &error) ||
+        !pick(plot_fmt, fmt_names, &fmt_v, "--plot-format", &error) ||
         (interval && !parse_time_opt(interval, &o.interval, "--interval", &error)) ||
         (interval_bytes &&
          !parse_size_opt(interval_bytes, &o.interval_bytes, "--interval-bytes", &error)) ||
@@ -201,6 +201,10 @@ static int cmd_run(int argc, char **argv)
         rc = fail(error, EXIT_INPUT);
         goto out;
     }
+    o.trace_opt.blk_events = blk_v;
+    o.replay.mode = replay_v;
+    o.replay.lba_map = map_v;
+    o.plot_format = fmt_v;
     if (!run_simulation(&o, &error)) {
         rc = fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
                                                                             : EXIT_INPUT);
