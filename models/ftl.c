@@ -397,15 +397,6 @@ uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
 
 /* ---- Invariants ---------------------------------------------------------- */
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            if (why)                                                                               \
-                g_snprintf(why, why_len, __VA_ARGS__);                                             \
-            return false;                                                                          \
-        }                                                                                          \
-    } while (0)
-
 /* The pSLC counters: SLC blocks per die (static free, dynamic in use), the
  * bytes of valid data in SLC blocks, and the limit gauge. */
 static bool check_pslc(const Drive *d, char *why, size_t why_len)

@@ -180,6 +180,17 @@ struct Drive {
     void *place_ctx;
 };
 
+/* For the invariant checkers (bool f(..., char *why, size_t why_len)): when
+ * cond is false, describe it in why and return false. */
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            if (why)                                                                               \
+                g_snprintf(why, why_len, __VA_ARGS__);                                             \
+            return false;                                                                          \
+        }                                                                                          \
+    } while (0)
+
 /* nand.c */
 void nand_init(Drive *d);
 void nand_release(Drive *d);

@@ -510,15 +510,6 @@ void l2p_host_command(Drive *d)
 
 /* ---- Invariants ------------------------------------------------------------ */
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            if (why)                                                                               \
-                g_snprintf(why, why_len, __VA_ARGS__);                                             \
-            return false;                                                                          \
-        }                                                                                          \
-    } while (0)
-
 /* Map blocks: each valid translation page is where the directory says, and
  * valid counts match; every directory entry points into a map block. */
 static bool check_blocks(const Drive *d, char *why, size_t why_len)
