@@ -99,6 +99,7 @@ typedef struct DriveParams {
     uint32_t page_size;       /* bytes */
     CellMode native_mode;
     bool erase_suspend;       /* host reads may suspend an erase */
+    bool program_suspend;     /* host reads may suspend a program */
 
     /* [timing.slc] [timing.mlc] [timing.tlc] [timing.qlc]; index by CellMode */
     ModeTiming timing[CELL_MODES];

@@ -174,25 +174,40 @@ static void suspended_read_done(void *ctx, uint64_t arg)
     ftl_read_piece_done(d, cmd);
 }
 
-/* A host read that finds its die erasing, on a part that can suspend an
- * erase: the erase stops, the read senses and moves its data out, and the
- * erase resumes, finishing later by the read's die time plus the suspend
- * and resume overhead. */
-#define ERASE_SUSPEND_OVERHEAD (20 * SIM_US) /* E: suspend + resume latency, tens of us on 3D NAND */
+/* A host read that finds its die erasing or programming, on a part that can
+ * suspend that operation: the operation stops, the read senses and moves its
+ * data out, and the operation resumes, finishing later by the read's die
+ * time plus the suspend and resume overhead. */
+#define SUSPEND_OVERHEAD (20 * SIM_US) /* E: suspend + resume latency, tens of us on 3D NAND */
 
-static bool read_suspending_erase(Drive *d, uint32_t i, uint32_t r)
+static bool suspendable(const Drive *d, uint8_t op)
+{
+    switch (op) {
+    case OP_ERASE:
+        return d->p.erase_suspend;
+    case OP_PROG_HOST:
+    case OP_GC_COPY:
+    case OP_FOLD:
+    case OP_MAP_PROG:
+        return d->p.program_suspend;
+    default:
+        return false;
+    }
+}
+
+static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
 {
     Die *die = &d->die[i];
-    if (!d->p.erase_suspend || die->op != OP_ERASE)
+    if (!suspendable(d, die->op))
         return false;
     ReadOp *ro = &d->rops[r];
     uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
     SimTime now = sim_now(d->eng);
-    SimTime sensed = now + ERASE_SUSPEND_OVERHEAD + (SimTime)rounds * d->p.timing[ro->mode].t_read;
+    SimTime sensed = now + SUSPEND_OVERHEAD + (SimTime)rounds * d->p.timing[ro->mode].t_read;
     SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
     sim_schedule(d->eng, end, suspended_read_done, d, r);
-    die->busy_until += end - now + ERASE_SUSPEND_OVERHEAD;
+    die->busy_until += end - now + SUSPEND_OVERHEAD;
     die->done_gen++; /* the completion already scheduled is now stale */
     sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
     return true;
@@ -201,7 +216,7 @@ static bool read_suspending_erase(Drive *d, uint32_t i, uint32_t r)
 void sched_queue_read(Drive *d, uint32_t i, uint32_t r)
 {
     Die *die = &d->die[i];
-    if (read_suspending_erase(d, i, r))
+    if (read_suspending(d, i, r))
         return;
     d->rops[r].next = NO_IDX;
     if (die->rd_tail == NO_IDX)

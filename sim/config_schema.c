@@ -118,6 +118,9 @@ static const ConfigKey schema[] = {
      .help = "Cell mode of the NAND's native blocks."},
     {.group = "nand", .key = "erase_suspend", .type = CT_BOOL, FIELD(erase_suspend),
      .def = "false", .help = "Host reads may suspend an erase."},
+    {.group = "nand", .key = "program_suspend", .type = CT_BOOL, FIELD(program_suspend),
+     .def = "false",
+     .help = "Host reads may suspend a program (host data, GC, folding, map writes)."},
     /* [timing.*] */
     TIMING_ROWS("timing.slc", CELL_SLC, "25us", "200us", "3ms"),
     TIMING_ROWS("timing.mlc", CELL_MLC, "50us", "600us", "3ms"),

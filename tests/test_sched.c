@@ -41,11 +41,12 @@ static void mix_done(void *ctx, uint64_t tag)
 }
 
 /* Returns the longest read latency. */
-static SimTime worst_read(bool suspend, uint64_t *erases)
+static SimTime worst_read(bool erase_suspend, bool program_suspend, uint64_t *erases)
 {
     DriveParams dp;
     tiny_drive(&dp, 16, 0.3);
-    dp.erase_suspend = suspend;
+    dp.erase_suspend = erase_suspend;
+    dp.program_suspend = program_suspend;
     Mix m = {.e = sim_engine_new()};
     m.d = drive_new(m.e, &dp, 1);
     m.pages = dp.user_capacity / 4096;
@@ -69,8 +70,8 @@ static SimTime worst_read(bool suspend, uint64_t *erases)
 static void test_erase_suspend(void)
 {
     uint64_t erases_off, erases_on;
-    SimTime off = worst_read(false, &erases_off);
-    SimTime on = worst_read(true, &erases_on);
+    SimTime off = worst_read(false, false, &erases_off);
+    SimTime on = worst_read(true, false, &erases_on);
     printf("\n    worst 4 KiB read: %.2f ms without suspend, %.2f ms with (%" G_GUINT64_FORMAT
            " and %" G_GUINT64_FORMAT " erases) ",
            off / 1e6, on / 1e6, erases_off, erases_on);
@@ -81,10 +82,29 @@ static void test_erase_suspend(void)
     CU_ASSERT(off > on + 1 * SIM_MS);
 }
 
+/* With programs suspended too, a read waits for no NAND operation but
+ * another read: its latency is its own tR, transfers and overheads. */
+static void test_program_suspend(void)
+{
+    uint64_t erases_e, erases_ep;
+    SimTime erase_only = worst_read(true, false, &erases_e);
+    SimTime both = worst_read(true, true, &erases_ep);
+    printf("\n    worst 4 KiB read: %.2f ms with erase suspend, %.3f ms with program suspend too "
+           "(%" G_GUINT64_FORMAT " erases) ",
+           erase_only / 1e6, both / 1e6, erases_ep);
+    CU_ASSERT(erases_ep > 10);
+    /* tR 60 us + 20 us suspend overhead + the channel transfers already
+     * queued (a GC unit moves 2 x 96 KiB at 400 MB/s) + the link: no read
+     * waits out a die operation (the shortest, a TLC program, is 2 ms) */
+    CU_ASSERT(both < SIM_MS);
+    CU_ASSERT(both < erase_only);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"erase_suspend", test_erase_suspend},
+        {"program_suspend", test_program_suspend},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("sched", tests);
