@@ -5,113 +5,24 @@
  */
 #include "models/drive.h"
 #include "tests/cutest.h"
+#include "tests/oracle.h"
 #include "tests/tiny_drive.h"
 
 #include <stdlib.h>
 
-typedef struct Oracle {
-    SimEngine *e;
-    Drive *d;
-    uint64_t nlpn;
-    uint32_t *shadow;   /* version last written per lpn, 0 after TRIM */
-    uint32_t *slot_ver; /* version each physical slot holds */
-    uint32_t version;
-    uint64_t done;
-    uint64_t mismatches;
-    uint64_t reads_checked;
-    uint64_t last_off, last_len;
-    int last_op;
-} Oracle;
-
-static void on_place(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src)
-{
-    Oracle *o = ctx;
-    o->slot_ver[dst] = src == DRIVE_UNMAPPED ? o->shadow[lpn] : o->slot_ver[src];
-}
-
-static void check_read(Oracle *o, uint64_t off, uint64_t len)
-{
-    for (uint64_t lpn = off / 4096; lpn <= (off + len - 1) / 4096; lpn++) {
-        uint32_t loc = drive_lookup(o->d, lpn);
-        o->reads_checked++;
-        if (loc == DRIVE_UNMAPPED)
-            o->mismatches += o->shadow[lpn] != 0;
-        else if (loc != DRIVE_BUFFERED)
-            o->mismatches += o->slot_ver[loc] != o->shadow[lpn];
-    }
-}
-
-static void on_done(void *ctx, uint64_t tag)
-{
-    Oracle *o = ctx;
-    (void)tag;
-    if (o->last_op == IO_READ)
-        check_read(o, o->last_off, o->last_len);
-    o->done++;
-}
-
-static void oracle_init(Oracle *o, const DriveParams *p)
-{
-    memset(o, 0, sizeof(*o));
-    o->e = sim_engine_new();
-    o->d = drive_new(o->e, p, 1);
-    o->nlpn = p->user_capacity / 4096;
-    o->shadow = g_new0(uint32_t, o->nlpn);
-    o->slot_ver = g_new0(uint32_t, drive_slots(o->d));
-    drive_set_done(o->d, on_done, o);
-    drive_set_place_hook(o->d, on_place, o);
-}
-
-static void oracle_release(Oracle *o)
-{
-    drive_free(o->d);
-    sim_engine_free(o->e);
-    g_free(o->shadow);
-    g_free(o->slot_ver);
-}
-
-/* One random command at QD 1, run to completion. */
-static void oracle_step(Oracle *o, SimRng *r)
-{
-    uint64_t x = sim_rng_below(r, 100);
-    uint64_t npages = 1 + sim_rng_below(r, 8);
-    uint64_t lpn = sim_rng_below(r, o->nlpn - npages);
-    uint64_t off = lpn * 4096, len = npages * 4096;
-    if (sim_rng_below(r, 8) == 0) { /* unaligned: read-modify-write */
-        off += 512 * (1 + sim_rng_below(r, 7));
-        len -= 512 * sim_rng_below(r, 7) + 512;
-    }
-    int op = x < 55 ? IO_WRITE : x < 90 ? IO_READ : x < 98 ? IO_TRIM : IO_FLUSH;
-    if (op == IO_WRITE) {
-        o->version++;
-        for (uint64_t l = off / 4096; l <= (off + len - 1) / 4096; l++)
-            o->shadow[l] = o->version;
-    } else if (op == IO_TRIM) {
-        for (uint64_t l = (off + 4095) / 4096; l < (off + len) / 4096; l++)
-            o->shadow[l] = 0;
-    } else if (op == IO_FLUSH) {
-        off = len = 0;
-    }
-    o->last_op = op;
-    o->last_off = off;
-    o->last_len = len;
-    uint64_t before = o->done;
-    drive_submit(o->d, op, off, len, o->done);
-    while (o->done == before && sim_run(o->e, SIM_TIME_MAX))
-        ;
-    CU_ASSERT_EQUAL(o->done, before + 1);
-}
+/* Aligned and unaligned writes, reads, trims and flushes at QD 1. */
+static const OracleMix ftl_mix = {.max_pages = 8, .write_pct = 55, .unaligned = true};
 
 static void run_oracle_params(const DriveParams *p, uint64_t steps, uint64_t check_every)
 {
     Oracle o;
-    oracle_init(&o, p);
+    oracle_init(&o, p, false);
     SimRng r;
     sim_rng_init(&r, 99, p->gc_policy);
     char why[256];
     uint64_t bad = 0;
     for (uint64_t i = 0; i < steps; i++) {
-        oracle_step(&o, &r);
+        oracle_step(&o, &r, &ftl_mix);
         if (i % check_every == 0 && !drive_check(o.d, why, sizeof why)) {
             if (bad++ == 0)
                 fprintf(stderr, "step %" G_GUINT64_FORMAT ": %s\n", i, why);
@@ -206,7 +117,7 @@ static void test_unmapped_reads(void)
     DriveParams p;
     tiny_drive(&p, 16, 0.3);
     Oracle o;
-    oracle_init(&o, &p);
+    oracle_init(&o, &p, false);
     o.last_op = IO_READ;
     o.last_off = 0;
     o.last_len = 65536;
@@ -224,7 +135,7 @@ static void test_flush_and_trim(void)
     DriveParams p;
     tiny_drive(&p, 16, 0.3);
     Oracle o;
-    oracle_init(&o, &p);
+    oracle_init(&o, &p, false);
     o.last_op = IO_WRITE;
     drive_submit(o.d, IO_WRITE, 0, 8192, 0);
     drive_submit(o.d, IO_FLUSH, 0, 0, 1);

@@ -8,6 +8,7 @@
 #include "models/drive.h"
 #include "models/pslc.h"
 #include "tests/cutest.h"
+#include "tests/oracle.h"
 #include "tests/tiny_drive.h"
 
 #include <math.h>
@@ -360,67 +361,9 @@ static void test_static_on_full_drive(void)
 
 /* ---- Oracle -------------------------------------------------------------- */
 
-typedef struct Oracle {
-    SimEngine *e;
-    Drive *d;
-    uint64_t nlpn;
-    uint32_t *shadow;   /* version last written per lpn, 0 after TRIM */
-    uint32_t *slot_ver; /* version each physical slot holds */
-    uint32_t version;
-    uint64_t done, mismatches, reads_checked;
-    uint64_t last_off, last_len;
-    int last_op;
-} Oracle;
-
-static void on_place(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src)
-{
-    Oracle *o = ctx;
-    o->slot_ver[dst] = src == DRIVE_UNMAPPED ? o->shadow[lpn] : o->slot_ver[src];
-}
-
-static void on_done(void *ctx, uint64_t tag)
-{
-    Oracle *o = ctx;
-    (void)tag;
-    if (o->last_op == IO_READ)
-        for (uint64_t lpn = o->last_off / 4096; lpn <= (o->last_off + o->last_len - 1) / 4096; lpn++) {
-            uint32_t loc = drive_lookup(o->d, lpn);
-            o->reads_checked++;
-            if (loc == DRIVE_UNMAPPED)
-                o->mismatches += o->shadow[lpn] != 0;
-            else if (loc != DRIVE_BUFFERED)
-                o->mismatches += o->slot_ver[loc] != o->shadow[lpn];
-        }
-    o->done++;
-    sim_stop(o->e);
-}
-
-static void oracle_step(Oracle *o, SimRng *r)
-{
-    uint64_t x = sim_rng_below(r, 100);
-    uint64_t npages = 1 + sim_rng_below(r, 16);
-    uint64_t lpn = sim_rng_below(r, o->nlpn - npages);
-    uint64_t off = lpn * 4096, len = npages * 4096;
-    int op = x < 60 ? IO_WRITE : x < 90 ? IO_READ : x < 98 ? IO_TRIM : IO_FLUSH;
-    if (op == IO_WRITE) {
-        o->version++;
-        for (uint64_t l = lpn; l < lpn + npages; l++)
-            o->shadow[l] = o->version;
-    } else if (op == IO_TRIM) {
-        for (uint64_t l = lpn; l < lpn + npages; l++)
-            o->shadow[l] = 0;
-    } else if (op == IO_FLUSH) {
-        off = len = 0;
-    }
-    o->last_op = op;
-    o->last_off = off;
-    o->last_len = len;
-    uint64_t before = o->done;
-    drive_submit(o->d, op, off, len, o->done);
-    while (o->done == before && sim_run(o->e, SIM_TIME_MAX))
-        ;
-    CUTEST_EQ(o->done, before + 1);
-}
+/* Aligned writes (more of them, to keep the cache busy), reads, trims and
+ * flushes at QD 1. */
+static const OracleMix pslc_mix = {.max_pages = 16, .write_pct = 60, .unaligned = false};
 
 static void nop_event(void *ctx, uint64_t arg)
 {
@@ -431,20 +374,13 @@ static void nop_event(void *ctx, uint64_t arg)
 static void run_oracle(const DriveParams *p, uint64_t steps)
 {
     Oracle o;
-    memset(&o, 0, sizeof o);
-    o.e = sim_engine_new();
-    o.d = drive_new(o.e, p, 1);
-    o.nlpn = p->user_capacity / 4096;
-    o.shadow = g_new0(uint32_t, o.nlpn);
-    o.slot_ver = g_new0(uint32_t, drive_slots(o.d));
-    drive_set_done(o.d, on_done, &o);
-    drive_set_place_hook(o.d, on_place, &o);
+    oracle_init(&o, p, true);
     SimRng r;
     sim_rng_init(&r, 42, p->fold_policy);
     char why[256];
     uint64_t bad = 0;
     for (uint64_t i = 0; i < steps; i++) {
-        oracle_step(&o, &r);
+        oracle_step(&o, &r, &pslc_mix);
         if (i % 700 == 699) { /* an idle gap: some or all of the cache folds */
             SimTime gap = p->fold_idle_delay + sim_rng_below(&r, 40) * SIM_MS;
             sim_schedule_in(o.e, gap, nop_event, NULL, 0);
@@ -462,10 +398,7 @@ static void run_oracle(const DriveParams *p, uint64_t steps)
     CU_ASSERT(st->nand_write_bytes[CAUSE_FOLD] > 0);
     CU_ASSERT(st->host_slc_bytes > 0);
     CU_ASSERT(st->nand_write_bytes[CAUSE_HOST] > st->host_slc_bytes);
-    drive_free(o.d);
-    sim_engine_free(o.e);
-    g_free(o.shadow);
-    g_free(o.slot_ver);
+    oracle_release(&o);
 }
 
 static void test_oracle_fold_first(void)
