@@ -17,12 +17,17 @@
  */
 #include "models/ftl_impl.h"
 
+/* hard: the die is at its reserve and GC goes before host programs. Not
+ * hard: GC is wanted below the soft threshold, or to go on with a victim
+ * begun earlier; a victim begun at the hard threshold or by paced or idle
+ * GC does not make GC preempt the host once the die is above its reserve,
+ * so host writes are not held for whole victims. */
 bool gc_needed(const Drive *d, uint32_t die, bool hard)
 {
     const Die *dd = &d->die[die];
-    if (dd->victim != NO_BLOCK)
-        return true; /* finish what was started */
-    return hard ? dd->nfree <= d->p.gc_hard_blocks : dd->nfree < d->p.gc_soft_blocks;
+    if (hard)
+        return dd->nfree <= d->p.gc_hard_blocks;
+    return dd->victim != NO_BLOCK || dd->nfree < d->p.gc_soft_blocks;
 }
 
 /* Native slots the valid data of block b takes once moved: translation
