@@ -44,6 +44,7 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     for (uint32_t i = 0; i < d->queue_limit; i++)
         d->cmds[i].next = i + 1 < d->queue_limit ? i + 1 : NO_IDX;
     d->cmd_free = 0;
+    d->nq = d->held_head = d->held_tail = NO_IDX;
 
     uint32_t max_unit = 0;
     for (int m = CELL_SLC; m <= CELL_QLC; m++)
@@ -134,6 +135,53 @@ static void cmd_arrive(void *ctx, uint64_t arg)
     }
 }
 
+/* SATA's DSM TRIM and FLUSH CACHE are non-queued (NCQ) commands: the host
+ * sends one only once every queued command has completed, and sends nothing
+ * else until it completes. The queued TRIM of SATA 3.1 is not modelled (the
+ * Samsung 8xx drives' queued TRIM is disabled by Linux and unused by
+ * Windows). NVMe queues every command. */
+static bool non_queued(const Drive *d, IoOp op)
+{
+    return d->p.interface == HOSTIF_SATA && (op == IO_TRIM || op == IO_FLUSH);
+}
+
+static void dispatch(Drive *d, uint32_t c)
+{
+    Cmd *cmd = &d->cmds[c];
+    d->inflight++;
+    SimTime cost = d->p.cmd_cost;
+    if (cmd->op == IO_WRITE)
+        cost += (SimTime)cmd->slots * d->p.page_cost;
+    /* the map entry is needed when the command reaches the FTL, microseconds
+     * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
+    if (cmd->op == IO_WRITE || cmd->op == IO_READ)
+        __builtin_prefetch(&d->l2p[cmd->offset / SLOT_SIZE]);
+    SimTime at = hostif_controller(d, cost);
+    sim_schedule(d->eng, at, cmd_arrive, d, c);
+}
+
+/* Send command c, or hold it behind a non-queued command. */
+static void send(Drive *d, uint32_t c)
+{
+    if (d->nq != NO_IDX) {
+        d->cmds[c].next = NO_IDX;
+        if (d->held_tail == NO_IDX)
+            d->held_head = c;
+        else
+            d->cmds[d->held_tail].next = c;
+        d->held_tail = c;
+        return;
+    }
+    if (!non_queued(d, d->cmds[c].op)) {
+        dispatch(d, c);
+        return;
+    }
+    d->nq = c;
+    d->nq_sent = d->inflight == 0;
+    if (d->nq_sent)
+        dispatch(d, c);
+}
+
 void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
 {
     g_return_if_fail(d->cmd_free != NO_IDX);
@@ -151,15 +199,32 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
     *cmd = (Cmd){.tag = tag, .offset = offset, .length = length, .op = (uint8_t)op, .next = NO_IDX};
     if (length > 0)
         cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
-    SimTime cost = d->p.cmd_cost;
-    if (op == IO_WRITE)
-        cost += (SimTime)cmd->slots * d->p.page_cost;
-    /* the map entry is needed when the command reaches the FTL, microseconds
-     * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
-    if (op == IO_WRITE || op == IO_READ)
-        __builtin_prefetch(&d->l2p[offset / SLOT_SIZE]);
-    SimTime at = hostif_controller(d, cost);
-    sim_schedule(d->eng, at, cmd_arrive, d, c);
+    send(d, c);
+}
+
+/* Command c completed: a non-queued command waiting for the queue to drain
+ * goes now; one that completed lets the held commands go, in order, up to
+ * the next non-queued one. */
+static void nq_progress(Drive *d, uint32_t c)
+{
+    d->inflight--;
+    if (d->nq == NO_IDX)
+        return;
+    if (c != d->nq) {
+        if (!d->nq_sent && d->inflight == 0) {
+            d->nq_sent = true;
+            dispatch(d, d->nq);
+        }
+        return;
+    }
+    d->nq = NO_IDX;
+    while (d->held_head != NO_IDX && d->nq == NO_IDX) {
+        uint32_t h = d->held_head;
+        d->held_head = d->cmds[h].next;
+        if (d->held_head == NO_IDX)
+            d->held_tail = NO_IDX;
+        send(d, h);
+    }
 }
 
 static void cmd_done(void *ctx, uint64_t arg)
@@ -170,6 +235,7 @@ static void cmd_done(void *ctx, uint64_t arg)
     d->st.host_bytes[cmd->op] += cmd->length;
     d->st.host_ios[cmd->op]++;
     uint64_t tag = cmd->tag;
+    nq_progress(d, c);
     cmd->next = d->cmd_free;
     d->cmd_free = c;
     d->outstanding--;

@@ -138,6 +138,10 @@ struct Drive {
     uint32_t cmd_free;    /* free list head */
     uint32_t outstanding;
     uint32_t writes_outstanding; /* idle folding waits for the host to stop writing */
+    uint32_t inflight;           /* sent to the controller and not completed */
+    uint32_t nq;                 /* the non-queued command (SATA TRIM, FLUSH) or NO_IDX */
+    bool nq_sent;                /* it has gone to the controller */
+    uint32_t held_head, held_tail; /* commands the host holds behind it */
 
     /* write buffer: ring of lpns; NO_LPN marks an entry overwritten while buffered */
     uint32_t *ring;

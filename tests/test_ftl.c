@@ -152,6 +152,71 @@ static void test_flush_and_trim(void)
     oracle_release(&o);
 }
 
+/* Completion times by tag, for the queueing tests. */
+typedef struct Times {
+    SimEngine *e;
+    SimTime at[64];
+} Times;
+
+static void record_done(void *ctx, uint64_t tag)
+{
+    Times *t = ctx;
+    t->at[tag] = sim_now(t->e);
+}
+
+/* Four reads, a TRIM of 512 KiB (128 mapped entries at 10 us each), four
+ * more reads, all submitted at once; completion times in t (tags 0-3, 8,
+ * 16-19). */
+static void trim_among_reads(HostIfKind iface, Times *t)
+{
+    DriveParams p;
+    tiny_drive(&p, 16, 0.3);
+    p.interface = iface;
+    p.pcie_gen = 3;
+    p.pcie_lanes = 4;
+    p.trim_policy = TRIM_IMMEDIATE;
+    p.trim_entry_cost = 10 * SIM_US;
+    g_autoptr(SimEngine) e = sim_engine_new();
+    g_autoptr(Drive) d = drive_new(e, &p, 1);
+    *t = (Times){.e = e};
+    drive_set_done(d, record_done, t);
+    for (uint64_t off = 0; off < (2u << 20); off += 65536) {
+        drive_submit(d, IO_WRITE, off, 65536, 63);
+        sim_run(e, SIM_TIME_MAX);
+    }
+    drive_submit(d, IO_FLUSH, 0, 0, 63);
+    sim_run(e, SIM_TIME_MAX);
+    for (uint64_t k = 0; k < 4; k++)
+        drive_submit(d, IO_READ, (1u << 20) + k * 65536, 65536, k);
+    drive_submit(d, IO_TRIM, 0, 512 * 1024, 8);
+    for (uint64_t k = 0; k < 4; k++)
+        drive_submit(d, IO_READ, (1u << 20) + (4 + k) * 65536, 65536, 16 + k);
+    sim_run(e, SIM_TIME_MAX);
+    CUTEST_EQ(drive_lookup(d, 0), DRIVE_UNMAPPED);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(d, why, sizeof why));
+}
+
+/* On SATA, TRIM is a non-queued command: it starts once the reads before it
+ * have completed, takes its controller time, and the reads after it wait
+ * for its end. On NVMe it is queued: it starts at once, so it ends sooner. */
+static void test_sata_trim_non_queued(void)
+{
+    Times sata, nvme;
+    trim_among_reads(HOSTIF_SATA, &sata);
+    trim_among_reads(HOSTIF_NVME, &nvme);
+    SimTime before = 0;
+    for (int k = 0; k < 4; k++) {
+        CU_ASSERT(sata.at[k] > 0 && sata.at[k] < sata.at[8]);
+        before = MAX(before, sata.at[k]);
+    }
+    CU_ASSERT(sata.at[8] >= before + 128 * 10 * SIM_US);
+    for (int k = 16; k < 20; k++)
+        CU_ASSERT(sata.at[k] > sata.at[8]);
+    CU_ASSERT(nvme.at[8] > 0 && nvme.at[8] < sata.at[8]);
+    CU_ASSERT(nvme.at[8] < before + 128 * 10 * SIM_US);
+}
+
 /* The -L stress run: 10^8 operations, the invariants every 10^6. */
 static void test_oracle_1e8(void) { run_oracle(24, 0.3, 100000000, 1000000, GC_GREEDY); }
 
@@ -167,6 +232,7 @@ int main(int argc, char **argv)
     CU_TestInfo tests[] = {
         {"unmapped_reads", test_unmapped_reads},
         {"flush_and_trim", test_flush_and_trim},
+        {"sata_trim_non_queued", test_sata_trim_non_queued},
         {"check_every_op", test_check_every_op},
         {"oracle_policies", test_oracle_policies},
         {"oracle_million", test_oracle_million},
