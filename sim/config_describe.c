@@ -83,6 +83,12 @@ static void describe_bandwidth(const DriveParams *p, GString *out)
     else
         line(out, "host link", "nvme PCIe gen %u x%u: %.1f MB/s writing, %.1f MB/s reading",
              p->pcie_gen, p->pcie_lanes, wr, rd);
+    /* the controller's firmware timeline: one command at a time */
+    double rd_cmd = (double)p->cmd_cost, wr_cmd = (double)(p->cmd_cost + p->page_cost);
+    if (rd_cmd > 0)
+        line(out, "controller", "%.2f us per command + %.2f us per 4 KiB written: at most "
+             "%.0fK commands/s, %.0fK 4 KiB writes/s",
+             rd_cmd / 1e3, (double)p->page_cost / 1e3, 1e6 / rd_cmd, 1e6 / wr_cmd);
 }
 
 /* The smallest of host link, channels and native-mode NAND bounds
