@@ -407,8 +407,52 @@ static gboolean load_key(GKeyFile *kf, const ConfigKey *k, DriveParams *p, const
     return TRUE;
 }
 
-gboolean config_load_data(const char *data, gsize len, const char *name, DriveParams *out,
-                          GError **error)
+/* The schema row of [group] key, or NULL. */
+static const ConfigKey *find_key(const char *group, const char *key)
+{
+    gsize n;
+    const ConfigKey *rows = config_schema(&n);
+    for (gsize i = 0; i < n; i++)
+        if (strcmp(rows[i].group, group) == 0 && strcmp(rows[i].key, key) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+/* Check one GROUP.KEY=VALUE override and put it into kf. */
+static gboolean apply_override(GKeyFile *kf, const char *set, GError **error)
+{
+    const char *eq = strchr(set, '=');
+    const char *dot = eq ? memchr(set, '.', (size_t)(eq - set)) : NULL;
+    if (!dot || dot == set || dot + 1 == eq) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_SYNTAX,
+                    "--set \"%s\": expected GROUP.KEY=VALUE, e.g. trim.policy=deferred", set);
+        return FALSE;
+    }
+    g_autofree char *group = g_strndup(set, (gsize)(dot - set));
+    g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
+    const char *value = eq + 1;
+    const ConfigKey *k = find_key(group, key);
+    if (!k) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN,
+                    "--set \"%s\": unknown key [%s] %s (see configs/reference.ini)", set, group,
+                    key);
+        return FALSE;
+    }
+    DriveParams scratch;
+    config_defaults(&scratch);
+    StoreResult r = store_value(k, value, &scratch);
+    if (r != STORE_OK) {
+        g_autofree char *exp = config_key_expected(k, r == STORE_RANGE);
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_VALUE, "--set \"%s\": expected %s", set,
+                    exp);
+        return FALSE;
+    }
+    g_key_file_set_value(kf, group, key, value);
+    return TRUE;
+}
+
+static gboolean load_data(const char *data, gsize len, const char *name,
+                          const char *const *sets, DriveParams *out, GError **error)
 {
     g_return_val_if_fail(data || len == 0, FALSE);
     g_return_val_if_fail(name && out, FALSE);
@@ -423,6 +467,9 @@ gboolean config_load_data(const char *data, gsize len, const char *name, DrivePa
     }
     if (!check_unknown(kf, name, error))
         return FALSE;
+    for (gsize i = 0; sets && sets[i]; i++)
+        if (!apply_override(kf, sets[i], error))
+            return FALSE;
     gsize n;
     const ConfigKey *rows = config_schema(&n);
     config_defaults(out);
@@ -432,11 +479,23 @@ gboolean config_load_data(const char *data, gsize len, const char *name, DrivePa
     return config_validate(out, name, error);
 }
 
-gboolean config_load_file(const char *path, DriveParams *out, GError **error)
+gboolean config_load_data(const char *data, gsize len, const char *name, DriveParams *out,
+                          GError **error)
+{
+    return load_data(data, len, name, NULL, out, error);
+}
+
+gboolean config_load_file_set(const char *path, const char *const *sets, DriveParams *out,
+                              GError **error)
 {
     g_autofree char *data = NULL;
     gsize len = 0;
     if (!g_file_get_contents(path, &data, &len, error))
         return FALSE;
-    return config_load_data(data, len, path, out, error);
+    return load_data(data, len, path, sets, out, error);
+}
+
+gboolean config_load_file(const char *path, DriveParams *out, GError **error)
+{
+    return config_load_file_set(path, NULL, out, error);
 }

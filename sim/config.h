@@ -29,6 +29,12 @@ typedef enum ConfigError {
  * holds one line naming the file and the line or [group] key. */
 gboolean config_load_file(const char *path, DriveParams *out, GError **error);
 
+/* The same with overrides, each "GROUP.KEY=VALUE" (NULL-terminated list,
+ * or NULL), applied over the file's values before validation: what-if
+ * studies without a copy of the file. A bad override's error names it. */
+gboolean config_load_file_set(const char *path, const char *const *sets, DriveParams *out,
+                              GError **error);
+
 /* The same from memory (need not be NUL-terminated); name stands for the
  * file in messages. */
 gboolean config_load_data(const char *data, gsize len, const char *name, DriveParams *out,

@@ -92,6 +92,7 @@ static int cmd_run(int argc, char **argv)
     char *interval = NULL, *interval_bytes = NULL, *fmt = NULL, *trace_fmt = NULL;
     char *blk = NULL, *replay = NULL, *max_idle = NULL, *lba_map = NULL, *plot_fmt = NULL;
     char *prefill = NULL;
+    char **sets = NULL;
     gint64 seed = 1, device = -1;
     gint iodepth = 32;
     double time_scale = 1.0;
@@ -137,6 +138,8 @@ static int cmd_run(int argc, char **argv)
         {"live", 0, 0, G_OPTION_ARG_NONE, &live, "Keep a live write-curve figure while running",
          NULL},
         {"check", 0, 0, G_OPTION_ARG_NONE, &check, "Verify the FTL invariants at the end", NULL},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+         "Override a drive key for this run (repeatable), e.g. --set pslc.static=12GB", "GROUP.KEY=VALUE"},
         {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
          "Age the drive first, without simulating the time: PCT%[:random][:slc=SIZE], e.g. "
          "90%:random or 50%:slc=10GB", "SPEC"},
@@ -177,6 +180,7 @@ static int cmd_run(int argc, char **argv)
     o.live = live;
     o.check = check;
     o.prefill = prefill;
+    o.sets = (const char *const *)sets;
     o.series_percentiles = series_pct;
     o.script_dir = scripts;
     o.trace_opt.format = trace_fmt;
@@ -215,19 +219,27 @@ out:
     g_free(drive), g_free(spec), g_free(job), g_free(trace), g_free(out), g_free(interval);
     g_free(interval_bytes), g_free(trace_fmt), g_free(blk), g_free(replay), g_free(max_idle);
     g_free(lba_map), g_free(plot_fmt), g_free(prefill);
+    g_strfreev(sets);
     return rc;
 }
 
 static int cmd_check(int argc, char **argv)
 {
     g_autoptr(GOptionContext) ctx = g_option_context_new("FILE.ini - print the derived drive");
+    g_auto(GStrv) sets = NULL;
+    GOptionEntry entries[] = {
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+         "Override a drive key (repeatable), e.g. --set nand.blocks_per_plane=1900", "GROUP.KEY=VALUE"},
+        G_OPTION_ENTRY_NULL,
+    };
+    g_option_context_add_main_entries(ctx, entries, NULL);
     GError *error = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &error))
         return fail(error, EXIT_INPUT);
     if (argc != 2)
         return usage_error(ctx, "check takes one drive file");
     DriveParams p;
-    if (!config_load_file(argv[1], &p, &error))
+    if (!config_load_file_set(argv[1], (const char *const *)sets, &p, &error))
         return fail(error, EXIT_INPUT);
     g_autoptr(GString) out = g_string_new(NULL);
     config_describe(&p, out);

@@ -326,7 +326,7 @@ static gboolean run_engine(Run *r, GError **error)
 gboolean run_simulation(const RunOptions *o, GError **error)
 {
     DriveParams p;
-    if (!config_load_file(o->drive, &p, error))
+    if (!config_load_file_set(o->drive, o->sets, &p, error))
         return FALSE;
     g_autoptr(Workload) w = NULL;
     if (!load_workload(o, &w, error))

@@ -40,6 +40,7 @@ typedef struct RunOptions {
     gboolean live;
     gboolean check;          /* run drive_check() at the end (and fail if broken) */
     const char *prefill;     /* --prefill SPEC (PCT%[:random][:slc=SIZE]); NULL: a fresh drive */
+    const char *const *sets; /* --set GROUP.KEY=VALUE overrides of the drive file, or NULL */
     const char *script_dir;  /* gnuplot scripts */
 } RunOptions;
 

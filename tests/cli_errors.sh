@@ -33,6 +33,12 @@ expect_error() {
     fi
 }
 
+# --set overrides: the option and what was wrong with it.
+expect_error "--set \"trim.polcy=deferred\": unknown key [trim] polcy" -d "$drive" --set trim.polcy=deferred -w fill
+expect_error "--set \"trim.policy=later\": expected one of immediate, deferred" -d "$drive" --set trim.policy=later -w fill
+expect_error "--set \"trimpolicy\": expected GROUP.KEY=VALUE" -d "$drive" --set trimpolicy -w fill
+expect_error "--set \"nand.page_size=16KB2\": expected" -d "$drive" --set nand.page_size=16KB2 -w fill
+
 # Malformed drive configs: the file, then the group and key or the line.
 expect_error "bad_bool.ini: [timing.tlc] one_shot = \"maybe\": expected" -d tests/data/bad_configs/bad_bool.ini -w fill
 expect_error "bad_enum.ini: [host] interface = \"usb\": expected one of sata, nvme" -d tests/data/bad_configs/bad_enum.ini -w fill
@@ -111,6 +117,13 @@ else
     done
     grep -q '"prefill": "50%:random"' "$good/summary.json" || {
         echo "FAIL: summary.json does not record the prefill" >&2
+        fails=$((fails + 1))
+    }
+    # --set changes the drive for one run; the resolved config records it.
+    "$bin" run -q -d $drive --set gc.soft_blocks=9 -w 'rw=write,bs=128k,io_size=1m' \
+        -o "$tmp/set" >"$tmp/stdout" 2>"$tmp/stderr" &&
+        grep -q '"soft_blocks": 9,' "$tmp/set/summary.json" || {
+        echo "FAIL: a run with --set gc.soft_blocks=9 does not record it" >&2
         fails=$((fails + 1))
     }
     # The folder exists now: without --force it is bad input and stays untouched.

@@ -333,6 +333,50 @@ static void expect_error(const char *from, const char *to, const char *want)
     CU_ASSERT(e && strcmp(e->message, want) == 0);
 }
 
+/* --set overrides go over the file's values and through the same checks. */
+static void test_overrides(void)
+{
+    const char *path = CUTEST_SRC("configs/990.ini");
+    DriveParams base, p;
+    g_autoptr(GError) e = NULL;
+    CU_ASSERT_FATAL(config_load_file(path, &base, &e));
+    const char *sets[] = {"trim.policy=deferred", "pslc.static=2GB", "host.cmd_cost=3us", NULL};
+    CU_ASSERT_FATAL(config_load_file_set(path, sets, &p, &e));
+    CUTEST_EQ(p.trim_policy, TRIM_DEFERRED);
+    CUTEST_EQ(base.trim_policy, TRIM_IMMEDIATE);
+    CUTEST_EQ(p.pslc_static, 2000000000ull);
+    CUTEST_EQ(p.cmd_cost, 3000);
+    CUTEST_EQ(p.channels, base.channels);
+    /* the last of two overrides of one key wins */
+    const char *twice[] = {"host.cmd_cost=3us", "host.cmd_cost=5us", NULL};
+    CU_ASSERT_FATAL(config_load_file_set(path, twice, &p, &e));
+    CUTEST_EQ(p.cmd_cost, 5000);
+    static const struct {
+        const char *set, *msg;
+    } bad[] = {
+        {"gc.polcy=greedy", "--set \"gc.polcy=greedy\": unknown key [gc] polcy"},
+        {"nope.key=1", "--set \"nope.key=1\": unknown key [nope] key"},
+        {"gc.policy", "--set \"gc.policy\": expected GROUP.KEY=VALUE"},
+        {".policy=greedy", "--set \".policy=greedy\": expected GROUP.KEY=VALUE"},
+        {"gc.=greedy", "--set \"gc.=greedy\": expected GROUP.KEY=VALUE"},
+        {"gc.policy=best", "--set \"gc.policy=best\": expected one of"},
+        {"nand.planes=0", "--set \"nand.planes=0\": expected"},
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+        const char *one[] = {bad[i].set, NULL};
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_FALSE(config_load_file_set(path, one, &p, &err));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+        if (!g_str_has_prefix(err->message, bad[i].msg))
+            fprintf(stderr, "\n  %s: got \"%s\"\n", bad[i].set, err->message);
+        CU_ASSERT(g_str_has_prefix(err->message, bad[i].msg));
+    }
+    /* an override that breaks a rule across keys is refused as the file would be */
+    const char *big[] = {"pslc.static=200GB", NULL};
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_FALSE(config_load_file_set(path, big, &p, &err));
+}
+
 static void test_line_checks(void)
 {
     DriveParams p;
@@ -727,6 +771,7 @@ int main(void)
         {"formatting", test_format},
         {"bad configs", test_bad_configs},
         {"line checks", test_line_checks},
+        {"overrides (--set)", test_overrides},
         {"rules across keys", test_cross_key_rules},
         {"defaults", test_defaults},
         {"round trip", test_round_trip},
