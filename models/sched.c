@@ -50,19 +50,30 @@ static void start_read(Drive *d, uint32_t i)
     sched_die_op(d, i, OP_READ, r, end);
 }
 
-/* Most erased blocks any die has. */
-static uint32_t max_free(const Drive *d)
+/* Erased blocks die k can still fill with host data: its free list and its
+ * static SLC blocks. Counting both keeps the dies in step through the
+ * static part of the cache as well: balanced on the free list alone, the
+ * dies that the channels happen to favour used up their static blocks
+ * tens of blocks ahead of the others, and then had to wait for them. */
+static uint32_t die_room(const Drive *d, uint32_t k)
+{
+    return d->die[k].nfree + d->die[k].nsfree;
+}
+
+/* Most room any die has. */
+static uint32_t max_room(const Drive *d)
 {
     uint32_t m = 0;
     for (uint32_t k = 0; k < d->dies; k++)
-        m = MAX(m, d->die[k].nfree);
+        m = MAX(m, die_room(d, k));
     return m;
 }
 
 /* Program one unit of buffered host data on die i, if the buffer has one and
  * the die has room for it without eating into the GC reserve. Units go to
  * whichever die is free first, but a die opens a new block for host data
- * only while it has nearly as many erased blocks as any other (within
+ * only while it has nearly as much room (erased blocks, static SLC ones
+ * included) as any other (within
  * BALANCE_SLACK), so the dies fill evenly and a die that fell behind (busy
  * with GC, or slower on a crowded channel) is not overtaken by the others
  * until the drive is full. The slack lets dies run a few blocks apart; held
@@ -81,9 +92,11 @@ static bool start_host_program(Drive *d, uint32_t i)
         return false;
     uint32_t b = die->open[stream];
     if (b == NO_BLOCK) {
+        if (die_room(d, i) + BALANCE_SLACK < max_room(d))
+            return false; /* let the other dies catch up */
         if (stream == STREAM_SSLC)
             b = nand_take_static(d, i);
-        else if (die->nfree > d->p.gc_hard_blocks && die->nfree + BALANCE_SLACK >= max_free(d))
+        else if (die->nfree > d->p.gc_hard_blocks)
             b = nand_take_free(d, i, mode);
         if (b == NO_BLOCK)
             return false;
