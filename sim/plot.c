@@ -181,6 +181,17 @@ static gboolean plot_figure(const char *dir, const char *script_dir, const char 
     return plot_render(script, vars, out, fmt, error);
 }
 
+static char *plot_drive_from_json(const char *dir);
+
+/* dir='...'; and the drive's name for the titles, when summary.json has it. */
+static void plot_dir_vars(GString *vars, const char *dir)
+{
+    plot_var(vars, "dir", dir);
+    g_autofree char *drive = plot_drive_from_json(dir);
+    if (drive)
+        plot_var(vars, "drive", drive);
+}
+
 static gboolean plot_series_figures(const char *dir, const char *script_dir, PlotFormat fmt,
                                     GError **error)
 {
@@ -188,7 +199,7 @@ static gboolean plot_series_figures(const char *dir, const char *script_dir, Plo
     static const char *const names[] = {"write_curve", "throughput", "cache"};
     for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
         g_autoptr(GString) vars = g_string_new(NULL);
-        plot_var(vars, "dir", dir);
+        plot_dir_vars(vars, dir);
         if (i == 0)
             g_string_append_printf(vars, "have_phases=%d; ", plot_has_rows(phases));
         if (!plot_figure(dir, script_dir, names[i], vars, fmt, error))
@@ -213,7 +224,7 @@ gboolean plot_results(const char *dir, const char *script_dir, PlotFormat fmt, G
     if (!have_read && !have_write)
         return TRUE;
     g_autoptr(GString) vars = g_string_new(NULL);
-    plot_var(vars, "dir", dir);
+    plot_dir_vars(vars, dir);
     g_string_append_printf(vars, "have_read=%d; have_write=%d; ", have_read, have_write);
     return plot_figure(dir, script_dir, "latency_cdf", vars, fmt, error);
 }

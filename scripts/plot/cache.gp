@@ -4,9 +4,10 @@
 #
 #   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/cache.gp
 #
-# Variables (all optional): dir (default .), out (default dir/cache.png;
+# Variables (all optional): drive (its name, for the title), dir (default .), out (default dir/cache.png;
 # .svg gives SVG), fmt ('png' or 'svg'), series (default dir/series.csv).
 if (!exists("dir")) dir = '.'
+if (!exists("drive")) drive = ''
 if (!exists("out")) out = dir.'/cache.png'
 if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
 if (!exists("series")) series = dir.'/series.csv'
@@ -23,7 +24,7 @@ set grid back lc rgb '#dddddd'
 # Same margins in both panels, so that their time axes line up.
 set lmargin 10
 set rmargin 10
-set multiplot layout 2,1 title 'pSLC cache, free blocks and background work'
+set multiplot layout 2,1 title (drive eq '' ? 'pSLC cache, free blocks and background work' : drive.': pSLC cache, free blocks and background work')
 
 set ylabel 'pSLC (GB)'
 set y2label 'Free blocks'

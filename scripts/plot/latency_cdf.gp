@@ -3,10 +3,11 @@
 #
 #   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/latency_cdf.gp
 #
-# Variables (all optional): dir (default .), out (default dir/latency_cdf.png;
+# Variables (all optional): drive (its name, for the title), dir (default .), out (default dir/latency_cdf.png;
 # .svg gives SVG), fmt ('png' or 'svg'), have_read / have_write (0 when that
 # CSV is missing or has no rows).
 if (!exists("dir")) dir = '.'
+if (!exists("drive")) drive = ''
 if (!exists("out")) out = dir.'/latency_cdf.png'
 if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
 if (!exists("have_read")) have_read = 1
@@ -25,7 +26,7 @@ rfile = dir.'/latency_read.csv'
 wfile = dir.'/latency_write.csv'
 if (!have_read) rfile = wfile
 if (!have_write) wfile = rfile
-set title 'Latency distribution'
+set title (drive eq '' ? 'Latency distribution' : drive.': latency distribution')
 set xlabel 'Latency (µs)'
 set ylabel 'Fraction of I/Os completed'
 set logscale x

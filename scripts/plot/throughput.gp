@@ -2,9 +2,10 @@
 #
 #   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/throughput.gp
 #
-# Variables (all optional): dir (default .), out (default dir/throughput.png;
+# Variables (all optional): drive (its name, for the title), dir (default .), out (default dir/throughput.png;
 # .svg gives SVG), fmt ('png' or 'svg'), series (default dir/series.csv).
 if (!exists("dir")) dir = '.'
+if (!exists("drive")) drive = ''
 if (!exists("out")) out = dir.'/throughput.png'
 if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
 if (!exists("series")) series = dir.'/series.csv'
@@ -17,7 +18,7 @@ set output out
 
 set datafile separator ','
 set datafile columnheaders
-set title 'Host throughput'
+set title (drive eq '' ? 'Host throughput' : drive.': host throughput')
 set xlabel 'Simulated time (s)'
 set ylabel 'Throughput (MB/s)'
 set yrange [0:*]

@@ -3,11 +3,12 @@
 #
 #   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/write_curve.gp
 #
-# Variables (all optional): dir (results folder, default .), out (output file,
+# Variables (all optional): drive (its name, for the title), dir (results folder, default .), out (output file,
 # default dir/write_curve.png; a name ending in .svg gives SVG), fmt ('png' or
 # 'svg'), series (default dir/series.csv), have_phases (0 without phases.csv),
 # interactive (1: draw on the current terminal, used by --live).
 if (!exists("dir")) dir = '.'
+if (!exists("drive")) drive = ''
 if (!exists("out")) out = dir.'/write_curve.png'
 if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
 if (!exists("series")) series = dir.'/series.csv'
@@ -42,7 +43,7 @@ ymax = STATS_max > 0 ? STATS_max * 1.15 : 1
 stats series using (column("host_written_GB")) nooutput
 xmax = STATS_max > 0 ? STATS_max : 1
 
-set title 'Sustained write'
+set title (drive eq '' ? 'Sustained write' : drive.': sustained write')
 set xlabel 'Host data written (GB)'
 set ylabel 'Write throughput (MB/s)'
 set xrange [0:xmax]
