@@ -22,7 +22,12 @@ void ftl_invalidate_slot(Drive *d, uint32_t slot)
     uint32_t b = nand_block_of(d, slot);
     g_assert(d->p2l[slot] != NO_LPN && d->blk_valid[b] > 0);
     d->p2l[slot] = NO_LPN;
-    d->blk_valid[b]--;
+    if (--d->blk_valid[b] == 0 && d->blk_state[b] == BLK_FULL && !d->blk_dead[b]) {
+        /* nothing left to move: GC can have it for an erase (gc_reclaim_dead) */
+        Die *dd = &d->die[nand_die_of_block(d, b)];
+        d->blk_dead[b] = 1;
+        dd->dead[dd->ndead++] = b;
+    }
     if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
         d->st.pslc_used -= SLOT_SIZE;
 }
@@ -385,6 +390,7 @@ void ftl_unmapped(Drive *d)
     admit_waiting(d);
     if (d->buf_used == 0)
         complete_flushes(d);
+    sched_kick_all(d); /* idle dies can erase blocks the unmapping emptied */
 }
 
 /* Unmap whole 4 KiB pages in the range; returns how many were mapped. */
@@ -478,6 +484,20 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     }
     CHECK(free_blocks == d->st.free_blocks, "%" G_GUINT64_FORMAT " free blocks, gauge says %" G_GUINT64_FORMAT,
           free_blocks, d->st.free_blocks);
+    /* the dead stacks: each entry flagged, on its own die, once */
+    uint64_t flagged = 0, stacked = 0;
+    for (uint32_t b = 0; b < d->nblocks; b++)
+        flagged += d->blk_dead[b];
+    for (uint32_t i = 0; i < d->dies; i++) {
+        stacked += d->die[i].ndead;
+        for (uint32_t k = 0; k < d->die[i].ndead; k++) {
+            uint32_t b = d->die[i].dead[k];
+            CHECK(b < d->nblocks && d->blk_dead[b] && nand_die_of_block(d, b) == i,
+                  "die %u's dead stack holds block %u, not flagged or not its own", i, b);
+        }
+    }
+    CHECK(flagged == stacked, "%" G_GUINT64_FORMAT " blocks flagged dead, %" G_GUINT64_FORMAT " stacked",
+          flagged, stacked);
     if (!check_pslc(d, why, why_len))
         return false;
     for (uint32_t k = 0, pos = d->ring_head; k < d->ring_len; k++, pos = (pos + 1) % d->ring_cap)

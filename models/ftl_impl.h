@@ -88,7 +88,9 @@ typedef struct Die {
     uint32_t fold_victim;      /* SLC block being folded, NO_BLOCK if none */
     uint32_t fold_cursor;      /* next slot index to scan in it */
     int64_t fold_credit;       /* active folding: host slots x 1 - folded slots x (bits - 1) */
-    bool exhausted;            /* cache ran out; host data goes native until the host idles */
+    bool exhausted;            /* cache ran out; host data goes native until the host idles or trims */
+    uint32_t *dead;            /* stack of blocks whose last valid slot went (gc.c reclaims) */
+    uint32_t ndead;
     uint32_t map_open;         /* open translation-page block, NO_BLOCK if none (l2p_cache.c) */
 } Die;
 
@@ -124,6 +126,7 @@ struct Drive {
     uint32_t *blk_valid;  /* slots valid */
     uint32_t *blk_erases;
     uint64_t *blk_stamp;  /* when it was filled (ns), for FIFO and cost-benefit */
+    uint8_t *blk_dead;    /* on its die's dead stack */
 
     Die *die;
     SimTime *chan_free;   /* per channel: bus free from (ns) */
@@ -244,6 +247,7 @@ uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length);
 uint32_t gc_pick_victim(Drive *d, uint32_t die);
 bool gc_needed(const Drive *d, uint32_t die, bool hard);
 bool gc_step(Drive *d, uint32_t die); /* starts one die operation; false if nothing to do */
+bool gc_reclaim_dead(Drive *d, uint32_t die); /* erases a full block with no valid data */
 
 /* pslc.c: cache sizing, where host data goes, idle detection */
 void pslc_init(Drive *d);
@@ -255,6 +259,7 @@ bool pslc_fold_active(const Drive *d, uint32_t die);    /* fold_first / watermar
 bool pslc_fold_forced(const Drive *d, uint32_t die);    /* SLC data no longer foldable with margin */
 void pslc_host_busy(Drive *d);  /* a host command arrived */
 void pslc_host_quiet(Drive *d); /* no host command outstanding */
+void pslc_trimmed(Drive *d);    /* a TRIM unmapped data: re-arm the cache */
 
 /* fold.c: moving valid SLC data into native blocks, die-local */
 /* One fold operation on die (a program unit moved, or an empty SLC block

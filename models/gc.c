@@ -164,3 +164,25 @@ bool gc_step(Drive *d, uint32_t die)
     sched_die_op(d, die, OP_GC_COPY, n, moved + d->p.timing[d->native].t_prog);
     return true;
 }
+
+/* A full block whose data was all overwritten or trimmed costs only its
+ * erase: idle die time reclaims it at once, below the soft threshold or
+ * not, so that space the host gave back (a large TRIM) is free space again,
+ * for the pSLC sizing rule too, without waiting for GC to need it. Blocks
+ * a GC or fold has taken meanwhile, or that came back to life, are
+ * skipped. */
+bool gc_reclaim_dead(Drive *d, uint32_t die)
+{
+    Die *dd = &d->die[die];
+    while (dd->ndead > 0) {
+        uint32_t b = dd->dead[--dd->ndead];
+        d->blk_dead[b] = 0;
+        if (d->blk_state[b] != BLK_FULL || d->blk_valid[b] != 0 || ftl_is_map_block(d, b))
+            continue;
+        d->blk_state[b] = BLK_VICTIM; /* until its erase ends (die_done) */
+        d->st.gc_blocks++;
+        sched_die_op(d, die, OP_ERASE, b, sim_now(d->eng) + d->p.timing[d->blk_mode[b]].t_erase);
+        return true;
+    }
+    return false;
+}

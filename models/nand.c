@@ -42,12 +42,14 @@ void nand_init(Drive *d)
     d->blk_valid = g_new0(uint32_t, d->nblocks);
     d->blk_erases = g_new0(uint32_t, d->nblocks);
     d->blk_stamp = g_new0(uint64_t, d->nblocks);
+    d->blk_dead = g_new0(uint8_t, d->nblocks);
     d->chan_free = g_new0(SimTime, d->channels);
     d->die = g_new0(Die, d->dies);
     for (uint32_t i = 0; i < d->dies; i++) {
         Die *die = &d->die[i];
         uint32_t ns = d->static_per_die, first = i * d->blocks_per_die;
         die->free_blocks = g_new(uint32_t, d->blocks_per_die);
+        die->dead = g_new(uint32_t, d->blocks_per_die);
         die->sfree_blocks = g_new(uint32_t, ns ? ns : 1);
         /* stacks: the lowest block id is taken first */
         for (uint32_t k = 0; k < d->blocks_per_die - ns; k++)
@@ -73,6 +75,7 @@ void nand_release(Drive *d)
         for (uint32_t i = 0; i < d->dies; i++) {
             g_free(d->die[i].free_blocks);
             g_free(d->die[i].sfree_blocks);
+            g_free(d->die[i].dead);
         }
     g_free(d->die);
     g_free(d->chan_free);
@@ -82,6 +85,7 @@ void nand_release(Drive *d)
     g_free(d->blk_valid);
     g_free(d->blk_erases);
     g_free(d->blk_stamp);
+    g_free(d->blk_dead);
 }
 
 uint32_t nand_block_capacity(const Drive *d, uint32_t b)

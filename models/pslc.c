@@ -166,7 +166,8 @@ uint32_t pslc_slc_blocks(const Drive *d, uint32_t die)
 
 /* The stream of the next host program unit on die: static SLC first, then
  * dynamic SLC while the rule allows another block, else native. Running out
- * marks the die exhausted until the host next idles. */
+ * marks the die exhausted until the host next idles or TRIMs data
+ * (pslc_trimmed). */
 int pslc_host_stream(Drive *d, uint32_t die)
 {
     Die *dd = &d->die[die];
@@ -221,6 +222,21 @@ void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots)
 }
 
 void pslc_host_busy(Drive *d) { d->idle_fold = false; }
+
+/* The host unmapped data: the space it gave back is free space for the
+ * sizing rule once its blocks are erased (gc_reclaim_dead, in the die time
+ * the TRIM itself leaves), so the cache is taken up again, as after an
+ * idle time. A die with no room yet runs out again at its next host
+ * program. */
+void pslc_trimmed(Drive *d)
+{
+    if (!d->has_cache)
+        return;
+    for (uint32_t i = 0; i < d->dies; i++) {
+        d->die[i].exhausted = false;
+        d->die[i].fold_credit = 0;
+    }
+}
 
 /* Idle timer: fires fold_idle_delay after the host stopped writing; starts
  * idle folding and re-arms the cache of every die. Reads do not hold

@@ -9,7 +9,8 @@
  * cannot wait (SLC data no longer foldable with the reserve kept, or active
  * folding owed for host data written, models/pslc.c); a program unit of host
  * data from the write buffer; idle folding once the host has been quiet for
- * fold_idle_delay; background GC below the soft threshold when nothing else
+ * fold_idle_delay; the erase of a full block with no valid data left
+ * (gc_reclaim_dead); background GC below the soft threshold when nothing else
  * is waiting.
  *
  * Below the soft threshold GC is paced rather than left to the hard stop:
@@ -158,6 +159,8 @@ void sched_kick(Drive *d, uint32_t i)
         return;
     }
     if (d->idle_fold && pslc_slc_blocks(d, i) > 0 && fold_step(d, i, false, true))
+        return;
+    if (die->ndead > 0 && gc_reclaim_dead(d, i))
         return;
     if (gc_needed(d, i, false))
         gc_step(d, i);

@@ -62,11 +62,13 @@ void trim_start(Drive *d, uint32_t c)
     uint64_t end = (cmd->offset + cmd->length) / SLOT_SIZE;
     bool deferred = d->p.trim_policy == TRIM_DEFERRED;
     SimTime cost = 0;
+    uint64_t unmapped = 0;
     for (uint64_t a = first, b; a < end; a = b) {
         b = MIN(end, (a / q->per_tp + 1) * q->per_tp);
         uint64_t n = ftl_unmap(d, a, b);
         if (n == 0)
             continue;
+        unmapped += n;
         if (!deferred) {
             cost += trim_work(d, a, n);
             continue;
@@ -76,6 +78,8 @@ void trim_start(Drive *d, uint32_t c)
             q->ring[(q->head + q->len++) % q->ntp] = t;
         q->pend[t] += (uint32_t)n;
     }
+    if (unmapped > 0)
+        pslc_trimmed(d);
     ftl_unmapped(d);
     drive_complete(d, c, deferred ? sim_now(d->eng) : hostif_controller(d, cost));
 }

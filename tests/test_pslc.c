@@ -289,8 +289,11 @@ static void test_idle_fold_valid_only(void)
     CUTEST_EQ(st->pslc_used, 0);
     CUTEST_EQ(st->nand_write_bytes[CAUSE_FOLD], 2 * MIB - 256 * KIB);
     CUTEST_EQ(st->nand_write_bytes[CAUSE_GC], 0);
-    /* every SLC block written was folded and erased: 3 MiB / 128 KiB */
-    CUTEST_EQ(st->fold_blocks, 24);
+    /* every SLC block written was erased, 3 MiB / 128 KiB: the 8 blocks the
+     * overwrite emptied and the 2 the TRIM emptied by their erase alone
+     * (gc_reclaim_dead), the other 14 once folded */
+    CUTEST_EQ(st->gc_blocks, 10);
+    CUTEST_EQ(st->fold_blocks, 14);
     /* the folded data now takes native blocks: the runtime limit is the
      * sizing at that logical fill */
     CUTEST_EQ(st->pslc_limit, st->pslc_static + pslc_dynamic_limit_at(&p, (double)(2 * MIB - 256 * KIB) / (double)p.user_capacity));
@@ -298,6 +301,44 @@ static void test_idle_fold_valid_only(void)
     char why[256];
     CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
     writer_release(&w);
+}
+
+/* A drive written past its cache goes native until it idles; a TRIM of
+ * everything gives the room back: the emptied blocks are erased in the
+ * die time the TRIM's processing leaves (gc_reclaim_dead), and writes go
+ * to pSLC again at once, with no idle time. Without the TRIM they stay
+ * native. */
+static void test_trim_rearms_cache(void)
+{
+    for (int trim = 0; trim < 2; trim++) {
+        DriveParams p;
+        slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, NATIVE_FIRST);
+        p.fold_idle_delay = 1000 * SIM_SEC;
+        p.trim_entry_cost = 100 * SIM_US; /* the TRIM holds the controller ~0.6 s */
+        uint64_t user = p.user_capacity / (128 * KIB) * (128 * KIB);
+        Writer w;
+        writer_init(&w, &p);
+        writer_run(&w, user / 2, 128 * KIB, 4, false);
+        const DriveStats *st = drive_stats(w.d);
+        CU_ASSERT_FATAL(st->pslc_first_exhausted != UINT64_MAX);
+        if (trim) {
+            drive_submit(w.d, IO_TRIM, 0, user, w.issued++);
+            CU_ASSERT_TRUE(flush_drive(&w));
+        }
+        uint64_t slc0 = st->host_slc_bytes, erased0 = st->gc_blocks;
+        w.next = 0;
+        writer_run(&w, 1 * MIB, 128 * KIB, 4, false);
+        CU_ASSERT_TRUE(flush_drive(&w));
+        if (trim) {
+            CU_ASSERT(erased0 > 0); /* blocks emptied by the TRIM, erased meanwhile */
+            CUTEST_EQ(st->host_slc_bytes - slc0, 1 * MIB);
+        } else {
+            CUTEST_EQ(st->host_slc_bytes - slc0, 0);
+        }
+        char why[256];
+        CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
+        writer_release(&w);
+    }
 }
 
 /* One QD1 read of 4 KiB: its latency. */
@@ -428,6 +469,7 @@ int main(void)
         {"fill_fold_first", test_fill_fold_first},
         {"fill_native_first", test_fill_native_first},
         {"idle_fold_valid_only", test_idle_fold_valid_only},
+        {"trim_rearms_cache", test_trim_rearms_cache},
         {"read_slc_vs_native", test_read_slc_vs_native},
         {"static_on_full_drive", test_static_on_full_drive},
         {"oracle_fold_first", test_oracle_fold_first},
