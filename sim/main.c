@@ -303,7 +303,13 @@ out:
 
 static int cmd_reference(int argc, char **argv)
 {
-    (void)argc, (void)argv;
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("- print the documented reference config (configs/reference.ini)");
+    GError *error = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &error))
+        return fail(error, EXIT_INPUT);
+    if (argc != 1)
+        return usage_error(ctx, "config-reference takes no arguments");
     g_autofree char *text = config_reference_ini();
     fputs(text, stdout);
     return 0;
