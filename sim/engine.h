@@ -1,10 +1,11 @@
 /*
- * engine.h - the discrete-event engine: simulated clock, event heap, RNG.
+ * engine.h - the discrete-event engine: simulated clock, event queue, RNG.
  *
- * Time is uint64_t nanoseconds. Events are stored by value in an array
- * 4-ary min-heap keyed by (time, sequence): events due at the same time fire
- * in the order they were scheduled, so a run is deterministic. Scheduling
- * never allocates once the heap has grown to the run's peak size.
+ * Time is uint64_t nanoseconds. Pending events are kept in a radix queue (a
+ * hierarchical timing wheel over the whole 64-bit range; see engine.c)
+ * ordered by time: events due at the same time fire in the order they were
+ * scheduled, so a run is deterministic. Scheduling does not allocate once
+ * the queue has grown to what the run needs.
  * The engine knows nothing of SSDs.
  */
 #ifndef FTLSIM_ENGINE_H
@@ -45,11 +46,11 @@ SimEventId sim_schedule(SimEngine *e, SimTime at, SimEventFn fn, void *ctx, uint
 SimEventId sim_schedule_in(SimEngine *e, SimTime delay, SimEventFn fn, void *ctx, uint64_t arg);
 
 /* Cancel a pending event. Cancelling an event that already fired or was
- * already cancelled is harmless. Cancellation is lazy: the slot is skipped
- * when it reaches the top of the heap. */
+ * already cancelled is harmless. Cancellation is lazy: the event is skipped
+ * when its turn comes. */
 void sim_cancel(SimEngine *e, SimEventId id);
 
-/* Fire events in order until the heap is empty, the next event is later
+/* Fire events in order until none is pending, the next event is later
  * than until, or sim_stop() was called. The clock is left at the time of the
  * last event fired (or at until when that is reached with events pending).
  * Returns true when events remain pending. */
