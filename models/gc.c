@@ -116,11 +116,17 @@ static uint32_t gc_dest(Drive *d, uint32_t die)
     return b;
 }
 
+/* Erase block b, reclaimed by GC, on die; die_done returns it to its free list. */
+static void gc_erase(Drive *d, uint32_t die, uint32_t b)
+{
+    d->st.gc_blocks++;
+    sched_die_op(d, die, OP_ERASE, b, sim_now(d->eng) + d->p.timing[d->blk_mode[b]].t_erase);
+}
+
 static void erase_victim(Drive *d, uint32_t die, uint32_t v)
 {
     d->die[die].victim = NO_BLOCK;
-    d->st.gc_blocks++;
-    sched_die_op(d, die, OP_ERASE, v, sim_now(d->eng) + d->p.timing[d->blk_mode[v]].t_erase);
+    gc_erase(d, die, v);
 }
 
 bool gc_step(Drive *d, uint32_t die)
@@ -179,9 +185,8 @@ bool gc_reclaim_dead(Drive *d, uint32_t die)
         d->blk_dead[b] = 0;
         if (d->blk_state[b] != BLK_FULL || d->blk_valid[b] != 0 || ftl_is_map_block(d, b))
             continue;
-        d->blk_state[b] = BLK_VICTIM; /* until its erase ends (die_done) */
-        d->st.gc_blocks++;
-        sched_die_op(d, die, OP_ERASE, b, sim_now(d->eng) + d->p.timing[d->blk_mode[b]].t_erase);
+        d->blk_state[b] = BLK_VICTIM; /* until its erase ends */
+        gc_erase(d, die, b);
         return true;
     }
     return false;

@@ -214,14 +214,24 @@ static char *suggest(const char *what, const char *got, const char *const *names
     return g_string_free(s, FALSE);
 }
 
-static gboolean check_group_keys(GKeyFile *kf, const char *group, const char *name, GError **error)
+/* The schema's keys of group, NULL-terminated (free the array only), and
+ * their number in *n. */
+static const char **known_keys(const char *group, gsize *n)
 {
-    gsize nrows, nkeys = 0, nknown = 0;
+    gsize nrows;
     const ConfigKey *rows = config_schema(&nrows);
-    g_autofree const char **known = g_new0(const char *, nrows + 1);
+    const char **known = g_new0(const char *, nrows + 1);
+    *n = 0;
     for (gsize i = 0; i < nrows; i++)
         if (strcmp(rows[i].group, group) == 0)
-            known[nknown++] = rows[i].key;
+            known[(*n)++] = rows[i].key;
+    return known;
+}
+
+static gboolean check_group_keys(GKeyFile *kf, const char *group, const char *name, GError **error)
+{
+    gsize nkeys = 0, nknown;
+    g_autofree const char **known = known_keys(group, &nknown);
     g_auto(GStrv) keys = g_key_file_get_keys(kf, group, &nkeys, NULL);
     for (gsize i = 0; i < nkeys; i++) {
         if (g_strv_contains(known, keys[i]))
@@ -431,11 +441,21 @@ static gboolean apply_override(GKeyFile *kf, const char *set, GError **error)
     g_autofree char *group = g_strndup(set, (gsize)(dot - set));
     g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
     const char *value = eq + 1;
+    const char *const *groups = config_schema_groups();
+    if (!g_strv_contains(groups, group)) {
+        g_autofree char *hint =
+            suggest("groups", group, (const char **)groups, g_strv_length((GStrv)groups));
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN, "--set \"%s\": unknown group [%s] %s",
+                    set, group, hint);
+        return FALSE;
+    }
     const ConfigKey *k = find_key(group, key);
     if (!k) {
-        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN,
-                    "--set \"%s\": unknown key [%s] %s (see configs/reference.ini)", set, group,
-                    key);
+        gsize nknown;
+        g_autofree const char **known = known_keys(group, &nknown);
+        g_autofree char *hint = suggest("keys", key, known, nknown);
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN, "--set \"%s\": unknown key [%s] %s %s",
+                    set, group, key, hint);
         return FALSE;
     }
     DriveParams scratch;

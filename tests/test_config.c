@@ -354,8 +354,8 @@ static void test_overrides(void)
     static const struct {
         const char *set, *msg;
     } bad[] = {
-        {"gc.polcy=greedy", "--set \"gc.polcy=greedy\": unknown key [gc] polcy"},
-        {"nope.key=1", "--set \"nope.key=1\": unknown key [nope] key"},
+        {"gc.polcy=greedy", "--set \"gc.polcy=greedy\": unknown key [gc] polcy (did you mean policy?)"},
+        {"nope.key=1", "--set \"nope.key=1\": unknown group [nope] (known groups: "},
         {"gc.policy", "--set \"gc.policy\": expected GROUP.KEY=VALUE"},
         {".policy=greedy", "--set \".policy=greedy\": expected GROUP.KEY=VALUE"},
         {"gc.=greedy", "--set \"gc.=greedy\": expected GROUP.KEY=VALUE"},
