@@ -180,14 +180,22 @@ void sched_kick_all(Drive *d)
     }
 }
 
-static void suspended_read_done(void *ctx, uint64_t arg)
+/* Read op r has its data out: free it and tell whoever asked (a host
+ * command, or the mapping cache for a translation page). */
+static void read_done(Drive *d, uint32_t r)
 {
-    Drive *d = ctx;
-    uint32_t r = (uint32_t)arg;
     uint32_t cmd = d->rops[r].cmd;
     d->rops[r].next = d->rop_free;
     d->rop_free = r;
-    ftl_read_piece_done(d, cmd);
+    if (cmd & ROP_MAP)
+        l2p_read_done(d, cmd & ~ROP_MAP);
+    else
+        ftl_read_piece_done(d, cmd);
+}
+
+static void suspended_read_done(void *ctx, uint64_t arg)
+{
+    read_done(ctx, (uint32_t)arg);
 }
 
 /* A host read that finds its die erasing or programming, on a part that can
@@ -254,16 +262,9 @@ static void die_done(void *ctx, uint64_t arg)
     uint32_t a = die->op_arg;
     die->op = OP_NONE;
     switch (op) {
-    case OP_READ: {
-        uint32_t cmd = d->rops[a].cmd;
-        d->rops[a].next = d->rop_free;
-        d->rop_free = a;
-        if (cmd & ROP_MAP)
-            l2p_read_done(d, cmd & ~ROP_MAP);
-        else
-            ftl_read_piece_done(d, cmd);
+    case OP_READ:
+        read_done(d, a);
         break;
-    }
     case OP_PROG_HOST:
         ftl_program_done(d, a);
         break;

@@ -67,11 +67,13 @@ static void test_oracle_tiny_cache(void)
         L2pKind kind;
         uint64_t pages;
         TrimPolicy trim;
-        bool prefetch;
+        bool prefetch, suspend;
     } cases[] = {
-        {L2P_HMB, 1, TRIM_IMMEDIATE, false},
-        {L2P_SRAM, 2, TRIM_DEFERRED, true},
-        {L2P_HMB, 3, TRIM_DEFERRED, false},
+        {L2P_HMB, 1, TRIM_IMMEDIATE, false, false},
+        {L2P_SRAM, 2, TRIM_DEFERRED, true, false},
+        {L2P_HMB, 3, TRIM_DEFERRED, false, false},
+        /* translation-page loads that suspend programs and erases */
+        {L2P_HMB, 1, TRIM_IMMEDIATE, false, true},
     };
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         DriveParams p;
@@ -80,6 +82,7 @@ static void test_oracle_tiny_cache(void)
         p.l2p_cache = cases[i].pages * p.page_size;
         p.l2p_prefetch = cases[i].prefetch;
         p.trim_policy = cases[i].trim;
+        p.erase_suspend = p.program_suspend = cases[i].suspend;
         p.l2p_tp_entries = 64; /* 256 KiB of span: ~27 translation pages */
         p.trim_entry_cost = 20;
         p.hmb_latency = 1000;
