@@ -69,6 +69,7 @@ typedef struct ReadOp {
 typedef struct Die {
     SimTime busy_until; /* ns; the die runs one operation at a time */
     uint32_t done_gen;  /* generation of its completion event; a read suspending an erase moves it */
+    SimTime susp_until; /* reads served during a suspended program or erase hold the die until */
     uint8_t op;         /* OP_* in progress */
     uint32_t op_arg;    /* per-op data (slots programmed, block erased) */
     uint32_t rd_head, rd_tail; /* FIFO of ReadOp indices */

@@ -227,11 +227,19 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
     ReadOp *ro = &d->rops[r];
     uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
     SimTime now = sim_now(d->eng);
-    SimTime sensed = now + SUSPEND_OVERHEAD + (SimTime)rounds * d->p.timing[ro->mode].t_read;
+    /* Reads during one suspension go one at a time, as on an idle die: a
+     * read arriving while another still has the die starts at its end and
+     * pays no second suspend. */
+    bool chained = die->susp_until > now;
+    SimTime start = chained ? die->susp_until : now + SUSPEND_OVERHEAD;
+    SimTime sensed = start + (SimTime)rounds * d->p.timing[ro->mode].t_read;
     SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
     sim_schedule(d->eng, end, suspended_read_done, d, r);
-    die->busy_until += end - now + SUSPEND_OVERHEAD;
+    /* the suspended operation ends later by the die time the read took,
+     * plus the suspend and resume overheads once per suspension */
+    die->busy_until += (end - (chained ? die->susp_until : now)) + (chained ? 0 : SUSPEND_OVERHEAD);
+    die->susp_until = end;
     die->done_gen++; /* the completion already scheduled is now stale */
     sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
     return true;

@@ -100,11 +100,73 @@ static void test_program_suspend(void)
     CU_ASSERT(both < erase_only);
 }
 
+/* Completion times of a burst. */
+typedef struct Burst {
+    SimEngine *e;
+    uint32_t done;
+    SimTime last;
+} Burst;
+
+static void burst_done(void *ctx, uint64_t tag)
+{
+    Burst *b = ctx;
+    if (tag != 1)
+        return; /* only the reads */
+    b->done++;
+    b->last = sim_now(b->e);
+}
+
+/* Reads that suspend a program take turns on the die: 32 random 4 KiB
+ * reads arriving while both dies program need at least 32 x tR / 2 of die
+ * time, however many find the die suspended. */
+static void test_suspended_reads_share_the_die(void)
+{
+    DriveParams dp;
+    tiny_drive(&dp, 16, 0.3);
+    dp.erase_suspend = dp.program_suspend = true;
+    dp.interface = HOSTIF_NVME; /* the write data is in within ~0.3 ms */
+    dp.pcie_gen = 3;
+    dp.pcie_lanes = 4;
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, &dp, 1);
+    Burst b = {.e = e};
+    drive_set_done(d, burst_done, &b);
+    uint64_t span = 2u << 20;
+    for (uint64_t off = 0; off < span; off += 65536) {
+        drive_submit(d, IO_WRITE, off, 65536, 0);
+        sim_run(e, SIM_TIME_MAX);
+    }
+    drive_submit(d, IO_FLUSH, 0, 0, 0);
+    sim_run(e, SIM_TIME_MAX);
+    /* 1 MiB more: both dies start 2 ms TLC programs */
+    for (int k = 0; k < 8; k++)
+        drive_submit(d, IO_WRITE, span + k * 131072ull, 131072, 0);
+    sim_run(e, sim_now(e) + 400 * SIM_US);
+    CU_ASSERT(drive_stats(d)->nand_write_bytes[CAUSE_HOST] > span);
+    b.done = 0;
+    SimTime t0 = sim_now(e);
+    SimRng r;
+    sim_rng_init(&r, 3, 0);
+    for (int k = 0; k < 24; k++)
+        drive_submit(d, IO_READ, sim_rng_below(&r, span / 4096) * 4096, 4096, 1);
+    sim_run(e, SIM_TIME_MAX);
+    CUTEST_EQ(b.done, 24);
+    SimTime took = b.last - t0;
+    printf("\n    24 reads during programs: %.0f us (at least %.0f us of die time) ",
+           took / 1e3, 24 * dp.timing[CELL_TLC].t_read / 2 / 1e3);
+    CU_ASSERT(took >= 24 * dp.timing[CELL_TLC].t_read / 2);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(d, why, sizeof why));
+    drive_free(d);
+    sim_engine_free(e);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"erase_suspend", test_erase_suspend},
         {"program_suspend", test_program_suspend},
+        {"suspended_reads_share_the_die", test_suspended_reads_share_the_die},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("sched", tests);
