@@ -1,6 +1,8 @@
 /* cutest.c - shared CUnit runner; see cutest.h. */
 #include "tests/cutest.h"
 
+#include <glib.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 
 int cutest_run(const char *suite, CU_TestInfo *tests)
@@ -22,4 +24,21 @@ int cutest_run(const char *suite, CU_TestInfo *tests)
     unsigned ran = CU_get_number_of_tests_run();
     CU_cleanup_registry();
     return (failed > 0 || ran == 0) ? 1 : 0;
+}
+
+void cutest_rm_tree(const char *path)
+{
+    GDir *d = g_dir_open(path, 0, NULL);
+    if (d) {
+        const char *n;
+        while ((n = g_dir_read_name(d))) {
+            g_autofree char *p = g_build_filename(path, n, NULL);
+            if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+                cutest_rm_tree(p);
+            else
+                g_unlink(p);
+        }
+        g_dir_close(d);
+    }
+    g_rmdir(path);
 }

@@ -14,6 +14,9 @@
 
 int cutest_run(const char *suite, CU_TestInfo *tests);
 
+/* Remove a scratch folder and everything in it (symlinks, not their targets). */
+void cutest_rm_tree(const char *path);
+
 /* Path of a file in the source tree (tests run with the source root as cwd). */
 #define CUTEST_SRC(path) (FTLSIM_SOURCE_DIR "/" path)
 

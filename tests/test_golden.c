@@ -26,8 +26,8 @@ static char *tmp_results(void)
 
 static void rm_results(const char *dir)
 {
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-    CU_ASSERT(system(cmd) == 0);
+    cutest_rm_tree(dir);
+    CU_ASSERT_FALSE(g_file_test(dir, G_FILE_TEST_EXISTS));
 }
 
 /* Run spec on config into a temporary folder; returns the folder. */

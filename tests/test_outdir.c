@@ -10,23 +10,6 @@
 #include <sys/resource.h>
 
 /* Remove a folder tree made by a test. */
-static void rm_tree(const char *path)
-{
-    GDir *d = g_dir_open(path, 0, NULL);
-    if (d) {
-        const char *n;
-        while ((n = g_dir_read_name(d))) {
-            g_autofree char *p = g_build_filename(path, n, NULL);
-            if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-                rm_tree(p);
-            else
-                g_unlink(p);
-        }
-        g_dir_close(d);
-    }
-    g_rmdir(path);
-}
-
 static gboolean exists_in(const char *dir, const char *name)
 {
     g_autofree char *p = g_build_filename(dir, name, NULL);
@@ -91,7 +74,7 @@ static void test_create_commit(void)
     CU_ASSERT_STRING_EQUAL(c, "t_s,iops\n0,5\n");
     CU_ASSERT_STRING_EQUAL(m, "summary.txt\nseries.csv\n");
     CUTEST_EQ(count_entries(path), 3);
-    rm_tree(root);
+    cutest_rm_tree(root);
 }
 
 static void test_refuse_existing(void)
@@ -119,7 +102,7 @@ static void test_refuse_existing(void)
     g_autofree char *expect2 =
         g_strdup_printf("%s: exists and is not a folder; expected a results folder", file);
     CU_ASSERT_STRING_EQUAL(err ? err->message : "", expect2);
-    rm_tree(root);
+    cutest_rm_tree(root);
 }
 
 static void test_force(void)
@@ -155,7 +138,7 @@ static void test_force(void)
     CU_ASSERT_STRING_EQUAL(s, "new\n");
     CU_ASSERT_FALSE(exists_in(root, "series.csv"));
     CUTEST_EQ(count_entries(root), 3); /* summary.txt, notes.md, manifest */
-    rm_tree(root);
+    cutest_rm_tree(root);
 }
 
 static void test_abort(void)
@@ -184,7 +167,7 @@ static void test_abort(void)
     CU_ASSERT_TRUE(g_file_test(root, G_FILE_TEST_IS_DIR));
     CUTEST_EQ(count_entries(root), 0);
     outdir_free(NULL);
-    rm_tree(root);
+    cutest_rm_tree(root);
 }
 
 /* A write that fails half way (the file size limit stands in for a full
@@ -218,7 +201,7 @@ static void test_failed_write(void)
     CU_ASSERT_STRING_EQUAL(err ? err->message : "", expect2);
     outdir_free(od);
     CUTEST_EQ(count_entries(root), 0);
-    rm_tree(root);
+    cutest_rm_tree(root);
 }
 
 static void test_misuse(void)
@@ -251,7 +234,7 @@ static void test_misuse(void)
     CU_ASSERT_TRUE(outdir_commit(od, &err));
     CU_ASSERT_TRUE(exists_in(root, "a.csv"));
     outdir_free(od);
-    rm_tree(root);
+    cutest_rm_tree(root);
 }
 
 int main(void)

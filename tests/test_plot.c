@@ -22,23 +22,6 @@ static gboolean need_gnuplot(void)
     return FALSE;
 }
 
-static void rm_tree(const char *path)
-{
-    GDir *d = g_dir_open(path, 0, NULL);
-    if (d) {
-        const char *n;
-        while ((n = g_dir_read_name(d))) {
-            g_autofree char *p = g_build_filename(path, n, NULL);
-            if (g_file_test(p, G_FILE_TEST_IS_DIR))
-                rm_tree(p);
-            else
-                g_unlink(p);
-        }
-        g_dir_close(d);
-    }
-    g_rmdir(path);
-}
-
 /* A scratch copy of a fixture folder (figures are written next to the data). */
 static char *copy_fixture(const char *src)
 {
@@ -104,7 +87,7 @@ static void test_results_png(void)
     assert_png(dir, "cache.png");
     assert_png(dir, "latency_cdf.png");
     assert_no_temporaries(dir);
-    rm_tree(dir);
+    cutest_rm_tree(dir);
 }
 
 /* SVG; a figure whose input is missing is skipped, the others still made. */
@@ -136,7 +119,7 @@ static void test_results_svg_and_skips(void)
     CU_ASSERT_TRUE(plot_results(dir, SCRIPT_DIR, PLOT_PNG, &err));
     CU_ASSERT_FALSE(exists_in(dir, "write_curve.png"));
     CU_ASSERT_FALSE(exists_in(dir, "latency_cdf.png"));
-    rm_tree(dir);
+    cutest_rm_tree(dir);
 }
 
 static void test_drive_names(void)
@@ -171,7 +154,7 @@ static void test_overlay(void)
         "%s/series.csv: missing or empty; expected a results folder with a time series", tmp);
     CU_ASSERT_STRING_EQUAL(err ? err->message : "", expect);
     CU_ASSERT_FALSE(exists_in(tmp, "overlay2.png"));
-    rm_tree(tmp);
+    cutest_rm_tree(tmp);
 }
 
 /* A script error comes back with gnuplot's own error line; nothing is left. */
@@ -202,8 +185,8 @@ static void test_gnuplot_error(void)
                                                "ftlsim in %s (scripts/plot or share/ftlsim/plot)",
                                                gp, scripts);
     CU_ASSERT_STRING_EQUAL(err ? err->message : "", expect2);
-    rm_tree(scripts);
-    rm_tree(dir);
+    cutest_rm_tree(scripts);
+    cutest_rm_tree(dir);
 }
 
 static void test_no_gnuplot(void)
@@ -271,7 +254,7 @@ static void test_live_png(void)
     assert_no_temporaries(dir);
     if (old_display)
         g_setenv("DISPLAY", old_display, TRUE);
-    rm_tree(dir);
+    cutest_rm_tree(dir);
 }
 
 int main(void)

@@ -28,23 +28,6 @@
 
 /* ---- Scratch folders ---------------------------------------------------- */
 
-static void rm_tree(const char *path)
-{
-    GDir *d = g_dir_open(path, 0, NULL);
-    if (d) {
-        const char *n;
-        while ((n = g_dir_read_name(d))) {
-            g_autofree char *p = g_build_filename(path, n, NULL);
-            if (g_file_test(p, G_FILE_TEST_IS_DIR))
-                rm_tree(p);
-            else
-                g_unlink(p);
-        }
-        g_dir_close(d);
-    }
-    g_rmdir(path);
-}
-
 static char *scratch; /* made by the first run, removed by main() */
 
 /* Run SPEC into scratch/name with the options set by the caller; o may be
@@ -564,7 +547,7 @@ int main(void)
     g_clear_pointer(&base, g_hash_table_unref);
     g_clear_pointer(&base_dir, g_free);
     if (scratch)
-        rm_tree(scratch);
+        cutest_rm_tree(scratch);
     g_free(scratch);
     return rc;
 }
