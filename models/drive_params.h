@@ -100,6 +100,7 @@ typedef struct DriveParams {
     CellMode native_mode;
     bool erase_suspend;       /* host reads may suspend an erase */
     bool program_suspend;     /* host reads may suspend a program */
+    bool cache_read;          /* a die senses its next page while the last one moves out */
 
     /* [timing.slc] [timing.mlc] [timing.tlc] [timing.qlc]; index by CellMode */
     ModeTiming timing[CELL_MODES];

@@ -38,7 +38,7 @@ enum { STREAM_HOST = 0, STREAM_GC = 1, STREAM_SLC = 2, STREAM_FOLD = 3, STREAM_S
 /* Translation pages have their own open block per die (Die.map_open). */
 
 /* Die operation kinds, for the completion handler. */
-enum { OP_NONE = 0, OP_READ, OP_PROG_HOST, OP_GC_COPY, OP_ERASE, OP_FOLD, OP_MAP_PROG };
+enum { OP_NONE = 0, OP_READ, OP_READ_OUT, OP_PROG_HOST, OP_GC_COPY, OP_ERASE, OP_FOLD, OP_MAP_PROG };
 
 /* Block kinds (Drive.blk_kind, allocated only with a mapping cache). */
 enum { BLK_DATA = 0, BLK_MAP = 1 };
@@ -70,6 +70,7 @@ typedef struct Die {
     SimTime busy_until; /* ns; the die runs one operation at a time */
     uint32_t done_gen;  /* generation of its completion event; a read suspending an erase moves it */
     SimTime susp_until; /* reads served during a suspended program or erase hold the die until */
+    SimTime out_end;    /* cache read: the last read's data leaves the cache register at */
     uint8_t op;         /* OP_* in progress */
     uint32_t op_arg;    /* per-op data (slots programmed, block erased) */
     uint32_t rd_head, rd_tail; /* FIFO of ReadOp indices */

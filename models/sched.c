@@ -20,7 +20,11 @@
  * host program. Free space then holds steady under sustained writes instead
  * of falling to the hard threshold and stalling the host for whole victims.
  * An operation reserves its channel transfers when it starts (the bus serves
- * reservations in order) and fires one completion event at its end.
+ * reservations in order) and fires one completion event at its end. With
+ * cache read a read holds the die only until its last round reaches the
+ * cache registers and completes by its own event when the data is out; a
+ * read queued by then starts sensing at once, anything else waits for the
+ * cache registers to empty (OP_READ_OUT).
  */
 #include "models/ftl_impl.h"
 
@@ -35,6 +39,34 @@ void sched_die_op(Drive *d, uint32_t i, uint8_t op, uint32_t arg, SimTime end)
     sim_schedule(d->eng, end, die_done, d, i | (uint64_t)die->done_gen << 32);
 }
 
+static void read_done(Drive *d, uint32_t r);
+static void read_out_done(void *ctx, uint64_t arg);
+
+/* Sense the rounds of read op r on die i from `start`, with the cache read
+ * commands: a round's data moves from the page registers to the cache
+ * registers once the previous round's (or previous op's) data has left
+ * them, and from then on the die senses the next round while the channel
+ * carries this one. Returns when the die's array is free again (the last
+ * round has reached the cache registers); *out is when its data is out. */
+static SimTime cached_rounds(Drive *d, uint32_t i, SimTime start, const ReadOp *ro, SimTime *out)
+{
+    uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
+    SimTime t_read = d->p.timing[ro->mode].t_read;
+    SimTime s = start, prev = d->die[i].out_end;
+    for (uint32_t k = 0; k < rounds; k++) {
+        uint64_t bytes = (uint64_t)(ro->slots * (k + 1) / rounds - ro->slots * k / rounds) * SLOT_SIZE;
+        SimTime sensed = s + t_read;
+        SimTime copy = sensed > prev ? sensed : prev;
+        prev = nand_channel_xfer(d, i, copy, bytes);
+        /* the transfer may have waited for the channel: it began at */
+        s = prev - (SimTime)((double)bytes * d->chan_ns_per_byte + 0.5);
+        if (s < copy)
+            s = copy;
+    }
+    *out = prev;
+    return s;
+}
+
 static void start_read(Drive *d, uint32_t i)
 {
     Die *die = &d->die[i];
@@ -43,11 +75,19 @@ static void start_read(Drive *d, uint32_t i)
     die->rd_head = ro->next;
     if (die->rd_head == NO_IDX)
         die->rd_tail = NO_IDX;
+    d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
+    if (d->p.cache_read) {
+        SimTime out;
+        SimTime free_at = cached_rounds(d, i, sim_now(d->eng), ro, &out);
+        die->out_end = out;
+        sim_schedule(d->eng, out, read_out_done, d, r);
+        sched_die_op(d, i, OP_READ, NO_IDX, free_at);
+        return;
+    }
     /* the planes of a die read in parallel: pages pair up across planes */
     uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
     SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[ro->mode].t_read;
     SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
-    d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
     sched_die_op(d, i, OP_READ, r, end);
 }
 
@@ -138,6 +178,12 @@ void sched_kick(Drive *d, uint32_t i)
         start_read(d, i);
         return;
     }
+    if (die->out_end > sim_now(d->eng)) {
+        /* the cache registers still hold a read's data: other operations
+         * wait for it to leave, a read arriving meanwhile starts at once */
+        sched_die_op(d, i, OP_READ_OUT, 0, die->out_end);
+        return;
+    }
     if (gc_needed(d, i, true)) {
         if (gc_step(d, i))
             return;
@@ -193,7 +239,7 @@ static void read_done(Drive *d, uint32_t r)
         ftl_read_piece_done(d, cmd);
 }
 
-static void suspended_read_done(void *ctx, uint64_t arg)
+static void read_out_done(void *ctx, uint64_t arg)
 {
     read_done(ctx, (uint32_t)arg);
 }
@@ -235,7 +281,7 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
     SimTime sensed = start + (SimTime)rounds * d->p.timing[ro->mode].t_read;
     SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
-    sim_schedule(d->eng, end, suspended_read_done, d, r);
+    sim_schedule(d->eng, end, read_out_done, d, r);
     /* the suspended operation ends later by the die time the read took,
      * plus the suspend and resume overheads once per suspension */
     die->busy_until += (end - (chained ? die->susp_until : now)) + (chained ? 0 : SUSPEND_OVERHEAD);
@@ -250,6 +296,11 @@ void sched_queue_read(Drive *d, uint32_t i, uint32_t r)
     Die *die = &d->die[i];
     if (read_suspending(d, i, r))
         return;
+    if (die->op == OP_READ_OUT) {
+        /* only waiting for data to leave the cache registers: sense now */
+        die->op = OP_NONE;
+        die->done_gen++;
+    }
     d->rops[r].next = NO_IDX;
     if (die->rd_tail == NO_IDX)
         die->rd_head = r;
@@ -265,13 +316,14 @@ static void die_done(void *ctx, uint64_t arg)
     uint32_t i = (uint32_t)arg;
     Die *die = &d->die[i];
     if ((uint32_t)(arg >> 32) != die->done_gen)
-        return; /* moved by an erase suspend */
+        return; /* moved by a suspend, or a wait for data out cut short */
     uint8_t op = die->op;
     uint32_t a = die->op_arg;
     die->op = OP_NONE;
     switch (op) {
     case OP_READ:
-        read_done(d, a);
+        if (a != NO_IDX)
+            read_done(d, a); /* without cache read the op ends with its data out */
         break;
     case OP_PROG_HOST:
         ftl_program_done(d, a);

@@ -121,6 +121,9 @@ static const ConfigKey schema[] = {
     {.group = "nand", .key = "program_suspend", .type = CT_BOOL, FIELD(program_suspend),
      .def = "false",
      .help = "Host reads may suspend a program (host data, GC, folding, map writes)."},
+    {.group = "nand", .key = "cache_read", .type = CT_BOOL, FIELD(cache_read), .def = "false",
+     .help = "Reads use the cache read commands: a die senses its next page (tR) while the "
+             "previous one moves out over the channel from the cache register."},
     /* [timing.*] */
     TIMING_ROWS("timing.slc", CELL_SLC, "25us", "200us", "3ms"),
     TIMING_ROWS("timing.mlc", CELL_MLC, "50us", "600us", "3ms"),

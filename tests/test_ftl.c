@@ -67,13 +67,16 @@ static void test_oracle_tiny_cache(void)
         L2pKind kind;
         uint64_t pages;
         TrimPolicy trim;
-        bool prefetch, suspend;
+        bool prefetch, suspend, cache_read;
     } cases[] = {
-        {L2P_HMB, 1, TRIM_IMMEDIATE, false, false},
-        {L2P_SRAM, 2, TRIM_DEFERRED, true, false},
-        {L2P_HMB, 3, TRIM_DEFERRED, false, false},
+        {L2P_HMB, 1, TRIM_IMMEDIATE, false, false, false},
+        {L2P_SRAM, 2, TRIM_DEFERRED, true, false, false},
+        {L2P_HMB, 3, TRIM_DEFERRED, false, false, false},
         /* translation-page loads that suspend programs and erases */
-        {L2P_HMB, 1, TRIM_IMMEDIATE, false, true},
+        {L2P_HMB, 1, TRIM_IMMEDIATE, false, true, false},
+        /* and pipelined by cache read, the die sensing while data moves out */
+        {L2P_HMB, 1, TRIM_DEFERRED, false, true, true},
+        {L2P_HMB, 2, TRIM_IMMEDIATE, true, false, true},
     };
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         DriveParams p;
@@ -83,6 +86,7 @@ static void test_oracle_tiny_cache(void)
         p.l2p_prefetch = cases[i].prefetch;
         p.trim_policy = cases[i].trim;
         p.erase_suspend = p.program_suspend = cases[i].suspend;
+        p.cache_read = cases[i].cache_read;
         p.l2p_tp_entries = 64; /* 256 KiB of span: ~27 translation pages */
         p.trim_entry_cost = 20;
         p.hmb_latency = 1000;

@@ -161,12 +161,82 @@ static void test_suspended_reads_share_the_die(void)
     sim_engine_free(e);
 }
 
+/* Time to read back `span` bytes written sequentially, in 128 KiB reads at
+ * QD 8, on the tiny drive cut to one die, behind a fast link, with a
+ * channel of `rate`. */
+static SimTime seq_read_time(bool cache_read, uint64_t rate, uint64_t span)
+{
+    DriveParams dp;
+    tiny_drive(&dp, 64, 0.3);
+    dp.cache_read = cache_read;
+    dp.interface = HOSTIF_NVME;
+    dp.pcie_gen = 4;
+    dp.pcie_lanes = 4;
+    dp.channel_rate = rate;
+    dp.channels = 1; /* one die: every round of the read is on it */
+    dp.user_capacity /= 2;
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, &dp, 1);
+    Burst b = {.e = e};
+    drive_set_done(d, burst_done, &b);
+    for (uint64_t off = 0; off < span; off += 131072) {
+        drive_submit(d, IO_WRITE, off, 131072, 0);
+        sim_run(e, SIM_TIME_MAX);
+    }
+    drive_submit(d, IO_FLUSH, 0, 0, 0);
+    sim_run(e, SIM_TIME_MAX);
+    sim_run(e, sim_now(e) + 100 * SIM_MS); /* nothing left in the background */
+    SimTime t0 = sim_now(e);
+    uint64_t next = 0;
+    for (int k = 0; k < 8; k++, next += 131072)
+        drive_submit(d, IO_READ, next, 131072, 1);
+    while (b.done < span / 131072) {
+        uint32_t before = b.done;
+        sim_run(e, SIM_TIME_MAX);
+        for (uint32_t k = before; k < b.done && next < span; k++, next += 131072)
+            drive_submit(d, IO_READ, next, 131072, 1);
+    }
+    SimTime took = b.last - t0;
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(d, why, sizeof why));
+    drive_free(d);
+    sim_engine_free(e);
+    return took;
+}
+
+/* Cache read overlaps a die's next tR with the data-out of the last page:
+ * a die then reads a round of planes x 16 KiB every max(tR, out) instead of
+ * every tR + out. One die of 2 planes, TLC tR 60 us: with a channel of
+ * 1.6 GB/s (out 20.5 us) the die bounds the rate, with 400 MB/s (out 82 us)
+ * the channel does. */
+static void test_cache_read(void)
+{
+    const uint64_t span = 8u << 20, round = 2 * 16384;
+    const double tr = 60e3;
+    static const uint64_t rates[] = {1600000000, 400000000};
+    for (unsigned k = 0; k < G_N_ELEMENTS(rates); k++) {
+        double out = round * 1e9 / rates[k];
+        double off = seq_read_time(false, rates[k], span);
+        double on = seq_read_time(true, rates[k], span);
+        double bound_off = span / round * (tr + out);
+        double bound_on = span / round * MAX(tr, out);
+        printf("\n    8 MiB over a %.1f GB/s channel: %.0f us without cache read (bound %.0f), "
+               "%.0f us with (bound %.0f) ",
+               rates[k] / 1e9, off / 1e3, bound_off / 1e3, on / 1e3, bound_on / 1e3);
+        CU_ASSERT(off >= bound_off && off < bound_off * 1.05);
+        CU_ASSERT(on >= bound_on && on < bound_on * 1.05);
+        if (tr > out)
+            CU_ASSERT(on < off * 0.8);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"erase_suspend", test_erase_suspend},
         {"program_suspend", test_program_suspend},
         {"suspended_reads_share_the_die", test_suspended_reads_share_the_die},
+        {"cache_read", test_cache_read},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("sched", tests);
