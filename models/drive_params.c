@@ -47,6 +47,19 @@ double drive_params_channel_bw(const DriveParams *p)
     return (double)p->channel_rate * (double)p->channel_width / 8.0;
 }
 
+/* A die reads a round of one page per plane in tR, then moves it over its
+ * channel; with cache read it senses the next round meanwhile, so a round
+ * takes max(tR, transfer) instead of their sum. Channel sharing between
+ * the dies of a channel is not counted here (it bounds the channels). */
+double drive_params_die_read_bw(const DriveParams *p, CellMode m)
+{
+    double round = (double)p->planes * p->page_size;
+    double t_read = (double)p->timing[m].t_read / 1e9, out = round / drive_params_channel_bw(p);
+    if (t_read <= 0)
+        return 0;
+    return round / (p->cache_read ? (t_read > out ? t_read : out) : t_read + out);
+}
+
 /* Link time for one command moving `bytes` of data in one direction.
  *
  * SATA (6 Gbit/s, 8b/10b: a 32-bit dword takes 40 line bits): every FIS is

@@ -136,6 +136,7 @@ double drive_params_op(const DriveParams *p);           /* (raw - user) / user *
 uint64_t drive_params_program_unit(const DriveParams *p, CellMode m);
 /* Peak program bandwidth of one die in mode m, bytes/s (unit / tPROG). */
 double drive_params_die_write_bw(const DriveParams *p, CellMode m);
+double drive_params_die_read_bw(const DriveParams *p, CellMode m);
 /* Channel bus bandwidth, bytes/s. */
 double drive_params_channel_bw(const DriveParams *p);
 /* Host link time for one command of `bytes` in one direction, ns, with its

@@ -40,6 +40,11 @@ static gboolean mode_present(const DriveParams *p, CellMode m)
     return p->timing[m].t_prog > 0;
 }
 
+static gboolean slc_cache(const DriveParams *p)
+{
+    return p->pslc_static > 0 || p->pslc_rule != PSLC_RULE_NONE;
+}
+
 static void describe_capacity(const DriveParams *p, GString *out)
 {
     double raw = (double)drive_params_raw_capacity(p), user = (double)p->user_capacity;
@@ -71,6 +76,17 @@ static void describe_bandwidth(const DriveParams *p, GString *out)
         double die = drive_params_die_write_bw(p, m);
         line(out, label, "%s each, %.1f MB/s per die, %.1f MB/s in all", u, mbps(die),
              mbps(die * dies));
+    }
+    char round[CONFIG_VALUE_LEN];
+    config_format_size((uint64_t)p->planes * p->page_size, round, sizeof round);
+    for (CellMode m = CELL_SLC; m <= CELL_QLC; m++) {
+        if (!mode_present(p, m) || (m != p->native_mode && !slc_cache(p)))
+            continue; /* host data is read in the native mode and, with a cache, in SLC */
+        char label[16];
+        g_snprintf(label, sizeof label, "%s reads", cell_mode_name(m));
+        double die = drive_params_die_read_bw(p, m);
+        line(out, label, "%s a round, %.1f MB/s per die%s, %.1f MB/s in all", round, mbps(die),
+             p->cache_read ? " (cache read)" : "", mbps(die * dies));
     }
     char rate[CONFIG_VALUE_LEN];
     config_format_rate(p->channel_rate, rate, sizeof rate);
@@ -111,6 +127,24 @@ static void describe_bound(const DriveParams *p, GString *out)
     line(out, "sequential writes", "bounded by %s at %.1f MB/s; %s", names[lo], mbps(bw[lo]),
          rest->str);
     g_string_free(rest, TRUE);
+
+    /* reads: the same three bounds, for data in the native mode and, with a
+     * cache, in SLC */
+    GString *rd = g_string_new(NULL);
+    CellMode modes[] = {p->native_mode, CELL_SLC};
+    for (unsigned k = 0; k < (slc_cache(p) && p->native_mode != CELL_SLC ? 2u : 1u); k++) {
+        double r[] = {drive_params_link_bw(p, false), drive_params_channel_bw(p) * p->channels,
+                      drive_params_die_read_bw(p, modes[k]) * drive_params_dies(p)};
+        unsigned m = 0;
+        for (unsigned i = 1; i < G_N_ELEMENTS(r); i++)
+            if (r[i] < r[m])
+                m = i;
+        g_string_append_printf(rd, "%s%s data bounded by %s at %.1f MB/s", rd->len ? "; " : "",
+                               cell_mode_name(modes[k]), m == 2 ? "the dies" : names[m],
+                               mbps(r[m]));
+    }
+    line(out, "sequential reads", "%s", rd->str);
+    g_string_free(rd, TRUE);
 }
 
 static void describe_mapping(const DriveParams *p, GString *out)
