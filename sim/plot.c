@@ -229,8 +229,36 @@ gboolean plot_results(const char *dir, const char *script_dir, PlotFormat fmt, G
     return plot_figure(dir, script_dir, "latency_cdf", vars, fmt, error);
 }
 
+/* The "overrides" array of summary.json (the run's --set options), joined
+ * with ", "; NULL when there is none or it is empty. The writer puts each
+ * string on its own line. */
+static char *plot_overrides_from_json(const char *text)
+{
+    g_autoptr(GRegex) re = g_regex_new("^\\s*\"overrides\"\\s*:\\s*\\[", G_REGEX_MULTILINE, 0, NULL);
+    g_autoptr(GMatchInfo) m = NULL;
+    int end;
+    if (!re || !g_regex_match(re, text, 0, &m) || !g_match_info_fetch_pos(m, 0, NULL, &end))
+        return NULL;
+    g_autoptr(GRegex) item = g_regex_new("\\G\\s*,?\\s*\"((?:[^\"\\\\]|\\\\.)*)\"", 0, 0, NULL);
+    g_autoptr(GString) out = g_string_new(NULL);
+    const char *p = text + end;
+    for (;;) {
+        g_autoptr(GMatchInfo) mi = NULL;
+        int stop;
+        if (!g_regex_match(item, p, 0, &mi) || !g_match_info_fetch_pos(mi, 0, NULL, &stop))
+            break;
+        g_autofree char *raw = g_match_info_fetch(mi, 1);
+        g_autofree char *set = g_strcompress(raw);
+        if (g_utf8_validate(set, -1, NULL))
+            g_string_append_printf(out, "%s%s", out->len ? ", " : "", set);
+        p += stop;
+    }
+    return out->len ? g_string_free(g_steal_pointer(&out), FALSE) : NULL;
+}
+
 /* The "drive" member of summary.json, read by pattern: the writer puts one
- * member on a line. */
+ * member on a line; with the run's --set overrides after it in
+ * parentheses, so that what-if runs of one drive tell apart. */
 static char *plot_drive_from_json(const char *dir)
 {
     g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
@@ -247,6 +275,12 @@ static char *plot_drive_from_json(const char *dir)
     if (!*name || !g_utf8_validate(name, -1, NULL)) {
         g_free(name);
         return NULL;
+    }
+    g_autofree char *sets = plot_overrides_from_json(text);
+    if (sets) {
+        char *both = g_strdup_printf("%s (%s)", name, sets);
+        g_free(name);
+        name = both;
     }
     return name;
 }

@@ -40,7 +40,8 @@ gboolean plot_overlay(const char *const *dirs, const char *out_file, const char 
                       PlotFormat fmt, GError **error);
 
 /* The drive name of a results folder: the "drive" string of summary.json,
- * else the folder's base name. g_free it. */
+ * followed by its "overrides" (the run's --set options) in parentheses when
+ * there are any, else the folder's base name. g_free it. */
 char *plot_drive_name(const char *dir);
 
 /* ---- Live write curve (--live) ------------------------------------------

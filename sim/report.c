@@ -150,6 +150,10 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     json_str(w, "ftlsim_version", ftlsim_version());
     json_str(w, "drive", r->params->name);
     json_str(w, "drive_file", o->drive);
+    json_begin_array(w, "overrides");
+    for (const char *const *set = o->sets; set && *set; set++)
+        json_str(w, NULL, *set);
+    json_end_array(w);
     json_str(w, "workload", workload_description(r->workload));
     json_u64(w, "seed", o->seed);
     json_str(w, "prefill", o->prefill);
@@ -264,6 +268,10 @@ void report_summary_text(const RunResult *r, GString *out)
     const DriveStats *st = r->stats;
     double t = r->sim_time_s > 0 ? r->sim_time_s : NAN;
     g_string_append_printf(out, "drive     %s (%s)\n", r->params->name, r->opt->drive);
+    if (r->opt->sets && r->opt->sets[0]) {
+        g_autofree char *sets = g_strjoinv(", ", (char **)r->opt->sets);
+        g_string_append_printf(out, "overrides %s\n", sets);
+    }
     g_string_append_printf(out, "workload  %s\n", workload_description(r->workload));
     g_string_append_printf(out, "seed      %" G_GUINT64_FORMAT "\n", r->opt->seed);
     if (r->opt->prefill)

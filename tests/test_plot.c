@@ -132,6 +132,26 @@ static void test_drive_names(void)
     CU_ASSERT_STRING_EQUAL(c, "run7");
 }
 
+/* A run made with --set shows its overrides after the drive name, so that
+ * what-if runs of one drive tell apart in an overlay's legend. */
+static void test_drive_names_with_overrides(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("plot-XXXXXX", NULL);
+    g_autofree char *summary = g_build_filename(tmp, "summary.json", NULL);
+    static const char with[] = "{\n  \"drive\": \"Drive A\",\n  \"drive_file\": \"a.ini\",\n"
+                               "  \"overrides\": [\n    \"pslc.static=12GB\",\n"
+                               "    \"drive.notes=say \\\"hi\\\"\"\n  ],\n  \"seed\": 1\n}\n";
+    CU_ASSERT_TRUE(g_file_set_contents(summary, with, -1, NULL));
+    g_autofree char *a = plot_drive_name(tmp);
+    CU_ASSERT_STRING_EQUAL(a, "Drive A (pslc.static=12GB, drive.notes=say \"hi\")");
+    static const char without[] = "{\n  \"drive\": \"Drive A\",\n  \"overrides\": [],\n"
+                                  "  \"seed\": 1\n}\n";
+    CU_ASSERT_TRUE(g_file_set_contents(summary, without, -1, NULL));
+    g_autofree char *b = plot_drive_name(tmp);
+    CU_ASSERT_STRING_EQUAL(b, "Drive A");
+    cutest_rm_tree(tmp);
+}
+
 static void test_overlay(void)
 {
     if (!need_gnuplot())
@@ -263,6 +283,7 @@ int main(void)
         {"results folder to PNG", test_results_png},
         {"SVG and skipped inputs", test_results_svg_and_skips},
         {"drive names", test_drive_names},
+        {"drive names with overrides", test_drive_names_with_overrides},
         {"overlay of two runs", test_overlay},
         {"gnuplot error reported", test_gnuplot_error},
         {"no gnuplot on PATH", test_no_gnuplot},

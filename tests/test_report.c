@@ -91,7 +91,7 @@ static void json_line(GHashTable *out, GArray *stack, char *line)
         return;
     }
     char *key = NULL, *value = line;
-    if (line[0] == '"') {
+    if (line[0] == '"' && !(top && top->next_index >= 0)) {
         char *end = strstr(line, "\": ");
         g_assert(end);
         key = g_strndup(line + 1, (gsize)(end - line - 1));
@@ -339,6 +339,26 @@ static void test_summary_text(void)
     }
 }
 
+/* --set overrides are recorded: an empty array without them, each string
+ * in order with them, and a line of summary.txt. */
+static void test_overrides(void)
+{
+    GHashTable *j = base_run();
+    CU_ASSERT_STRING_EQUAL(g_hash_table_lookup(j, "overrides"), "[]");
+    static const char *const sets[] = {"gc.policy=fifo", "gc.soft_blocks=3", NULL};
+    RunOptions o;
+    run_options_init(&o);
+    o.seed = 7;
+    o.sets = sets;
+    g_autofree char *dir = run_into("overrides", &o);
+    g_autoptr(GHashTable) k = json_load(dir);
+    CU_ASSERT_STRING_EQUAL(g_hash_table_lookup(k, "overrides.0"), "\"gc.policy=fifo\"");
+    CU_ASSERT_STRING_EQUAL(g_hash_table_lookup(k, "overrides.1"), "\"gc.soft_blocks=3\"");
+    CU_ASSERT_PTR_NULL(g_hash_table_lookup(k, "overrides.2"));
+    g_autofree char *text = read_file(dir, "summary.txt");
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\noverrides gc.policy=fifo, gc.soft_blocks=3\n"));
+}
+
 /* Rows every 200 ms: ceil(sim_time / interval) rows; the rates add up. */
 static void test_series_by_time(void)
 {
@@ -535,6 +555,7 @@ int main(void)
         {"summary.json has every key", test_summary_keys},
         {"summary.json values agree", test_summary_values},
         {"summary.txt lines", test_summary_text},
+        {"--set overrides recorded", test_overrides},
         {"series.csv by time", test_series_by_time},
         {"series.csv by bytes written", test_series_by_bytes},
         {"same seed, same results", test_determinism},
