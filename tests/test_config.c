@@ -691,6 +691,28 @@ static void test_describe(void)
                         "in all");
     CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "sequential writes    bounded by NAND in tlc mode at "
                                           "302.5 MB/s; the host link "));
+    /* 1e12 / 4096 x 4 bytes = 976562500 B = 931.3 MiB */
+    expect_line(s->str, "mapping table        931.3 MiB, all in DRAM (0 of DRAM, less than the "
+                        "table)");
+    expect_line(s->str, "pSLC dynamic         none");
+}
+
+/* p described into s afresh. */
+static void describe_again(const DriveParams *p, GString *s)
+{
+    g_string_truncate(s, 0);
+    config_describe(p, s);
+}
+
+/* Read rates per mode and the bound on sequential reads, with and without
+ * cache read, bound by the link, the channels and the dies in turn. */
+static void test_describe_reads(void)
+{
+    DriveParams p;
+    g_autoptr(GError) e = NULL;
+    CU_ASSERT_FATAL(config_load_file("configs/reference.ini", &p, &e));
+    g_autoptr(GString) s = g_string_new(NULL);
+    describe_again(&p, s);
     /* a round of 2 x 16 KiB: tR 50 us + 81.92 us out at 400 MB/s = 248.4 MB/s
      * per die; with cache read max(50, 81.92) us: the transfer, 400 MB/s */
     expect_line(s->str, "tlc reads            32KiB a round, 248.4 MB/s per die, 1987.1 MB/s in "
@@ -698,8 +720,7 @@ static void test_describe(void)
     expect_line(s->str, "sequential reads     tlc data bounded by the host link at 554.4 MB/s");
     p.cache_read = true;
     p.pslc_static = 1u << 30;
-    g_string_truncate(s, 0);
-    config_describe(&p, s);
+    describe_again(&p, s);
     expect_line(s->str, "tlc reads            32KiB a round, 400.0 MB/s per die (cache read), "
                         "3200.0 MB/s in all");
     expect_line(s->str, "slc reads            32KiB a round, 400.0 MB/s per die (cache read), "
@@ -707,19 +728,13 @@ static void test_describe(void)
     p.interface = HOSTIF_NVME;
     p.pcie_gen = 4;
     p.pcie_lanes = 4;
-    g_string_truncate(s, 0);
-    config_describe(&p, s);
+    describe_again(&p, s);
     expect_line(s->str, "sequential reads     tlc data bounded by the channels at 3200.0 MB/s; "
                         "slc data bounded by the channels at 3200.0 MB/s");
     p.timing[CELL_TLC].t_read = 200000; /* 32 KiB per 200 us = 163.8 MB/s per die */
-    g_string_truncate(s, 0);
-    config_describe(&p, s);
+    describe_again(&p, s);
     expect_line(s->str, "sequential reads     tlc data bounded by the dies at 1310.7 MB/s; "
                         "slc data bounded by the channels at 3200.0 MB/s");
-    /* 1e12 / 4096 x 4 bytes = 976562500 B = 931.3 MiB */
-    expect_line(s->str, "mapping table        931.3 MiB, all in DRAM (0 of DRAM, less than the "
-                        "table)");
-    expect_line(s->str, "pSLC dynamic         none");
 }
 
 static void test_list_drives(void)
@@ -804,6 +819,7 @@ int main(void)
         {"docs list every key", test_docs_list_every_key},
         {"table bytes", test_table_bytes},
         {"describe", test_describe},
+        {"describe reads", test_describe_reads},
         {"list drives", test_list_drives},
         {"json", test_json},
         CU_TEST_INFO_NULL,
