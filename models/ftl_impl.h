@@ -211,6 +211,7 @@ uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
 uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
 void nand_put_free(Drive *d, uint32_t b);
 static inline bool nand_is_static(const Drive *d, uint32_t b) { return b % d->blocks_per_die < d->static_per_die; }
+SimTime nand_channel_start(const Drive *d, uint32_t die, SimTime ready);
 SimTime nand_channel_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes); /* returns end */
 
 /* hostif.c */

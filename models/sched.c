@@ -57,11 +57,8 @@ static SimTime cached_rounds(Drive *d, uint32_t i, SimTime start, const ReadOp *
         uint64_t bytes = (uint64_t)(ro->slots * (k + 1) / rounds - ro->slots * k / rounds) * SLOT_SIZE;
         SimTime sensed = s + t_read;
         SimTime copy = sensed > prev ? sensed : prev;
+        s = nand_channel_start(d, i, copy); /* the page registers free up as it begins */
         prev = nand_channel_xfer(d, i, copy, bytes);
-        /* the transfer may have waited for the channel: it began at */
-        s = prev - (SimTime)((double)bytes * d->chan_ns_per_byte + 0.5);
-        if (s < copy)
-            s = copy;
     }
     *out = prev;
     return s;
