@@ -99,6 +99,23 @@ const DriveStats *drive_stats(const Drive *d) { return &d->st; }
 bool drive_quiescent(const Drive *d) { return d->outstanding == 0; }
 uint64_t drive_slots(const Drive *d) { return d->nslots; }
 
+static void wear_add(DriveWearGroup *g, uint32_t erases)
+{
+    if (g->blocks == 0 || erases < g->min)
+        g->min = erases;
+    if (erases > g->max)
+        g->max = erases;
+    g->blocks++;
+    g->erases += erases;
+}
+
+void drive_wear(const Drive *d, DriveWear *w)
+{
+    memset(w, 0, sizeof(*w));
+    for (uint32_t b = 0; b < d->nblocks; b++)
+        wear_add(nand_is_static(d, b) ? &w->static_slc : &w->pool, d->blk_erases[b]);
+}
+
 uint32_t drive_lookup(const Drive *d, uint64_t lpn)
 {
     g_return_val_if_fail(lpn < d->nlpn, DRIVE_UNMAPPED);

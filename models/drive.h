@@ -92,6 +92,23 @@ uint64_t drive_capacity(const Drive *d); /* user bytes */
 const DriveParams *drive_params(const Drive *d);
 const DriveStats *drive_stats(const Drive *d);
 
+/* Erase counts per block (P/E cycles) over the run, for one group of
+ * blocks. A prefilled drive starts every block at zero, as its counters. */
+typedef struct DriveWearGroup {
+    uint32_t blocks;
+    uint64_t erases; /* sum over the group's blocks */
+    uint32_t min, max;
+} DriveWearGroup;
+
+/* The static SLC blocks, which never leave SLC mode and take every burst,
+ * apart from the pool (native, dynamic SLC and spare blocks). Their sum is
+ * DriveStats.nand_erases. */
+typedef struct DriveWear {
+    DriveWearGroup pool;
+    DriveWearGroup static_slc; /* blocks == 0 without a static part */
+} DriveWear;
+void drive_wear(const Drive *d, DriveWear *w);
+
 /* True when nothing host-visible is in flight (background work may run). */
 bool drive_quiescent(const Drive *d);
 

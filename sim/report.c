@@ -141,6 +141,28 @@ static void mapping_cache_json(const RunResult *r, JsonWriter *w)
     json_end_object(w);
 }
 
+static double wear_mean(const DriveWearGroup *g)
+{
+    return g->blocks ? (double)g->erases / g->blocks : 0.0;
+}
+
+static void wear_json(JsonWriter *w, const char *name, const DriveWearGroup *g)
+{
+    json_begin_object(w, name);
+    json_u64(w, "blocks", g->blocks);
+    json_u64(w, "erases", g->erases);
+    json_u64(w, "min", g->blocks ? g->min : 0);
+    json_double(w, "mean", wear_mean(g));
+    json_u64(w, "max", g->max);
+    json_end_object(w);
+}
+
+static void wear_text(GString *out, const char *name, const DriveWearGroup *g)
+{
+    g_string_append_printf(out, "%s %u blocks, P/E mean %.2f (min %u, max %u)", name, g->blocks,
+                           wear_mean(g), g->blocks ? g->min : 0, g->max);
+}
+
 void report_summary_json(const RunResult *r, JsonWriter *w)
 {
     const DriveStats *st = r->stats;
@@ -186,6 +208,10 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     json_u64(w, "erases", st->nand_erases);
     json_u64(w, "gc_blocks", st->gc_blocks);
     json_u64(w, "free_blocks", st->free_blocks);
+    json_begin_object(w, "wear");
+    wear_json(w, "pool", &r->wear.pool);
+    wear_json(w, "static_slc", &r->wear.static_slc);
+    json_end_object(w);
     json_end_object(w);
     json_double(w, "waf", waf(st));
 
@@ -293,6 +319,13 @@ void report_summary_text(const RunResult *r, GString *out)
                            st->nand_write_bytes[CAUSE_FOLD] / 1e9,
                            st->nand_write_bytes[CAUSE_MAP] / 1e9, st->nand_read_bytes / 1e9,
                            st->nand_erases);
+    g_string_append(out, "wear      ");
+    wear_text(out, "pool", &r->wear.pool);
+    if (r->wear.static_slc.blocks) {
+        g_string_append(out, "; ");
+        wear_text(out, "static SLC", &r->wear.static_slc);
+    }
+    g_string_append_c(out, '\n');
     g_string_append_printf(out, "waf       %.3f\n", waf(st));
     g_string_append_printf(out, "speed     write %.1f MB/s, read %.1f MB/s, %.0f IOPS\n",
                            st->host_bytes[IO_WRITE] / 1e6 / t, st->host_bytes[IO_READ] / 1e6 / t,

@@ -41,6 +41,7 @@ typedef struct RunResult {
     const RunOptions *opt;
     const DriveParams *params;
     const DriveStats *stats;
+    DriveWear wear; /* erase counts per block at the end */
     const Workload *workload;
     double sim_time_s;
     double wall_s;

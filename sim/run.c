@@ -402,6 +402,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         .rows = r.rows,
         .phases = phases,
     };
+    drive_wear(d, &res.wear);
     if (od && (!write_results(&r, od, &res, error) || !outdir_commit(od, error)))
         goto out;
     if (!o->quiet) {

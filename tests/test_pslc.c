@@ -400,6 +400,51 @@ static void test_static_on_full_drive(void)
     writer_release(&w);
 }
 
+/* The static blocks take every burst and are emptied after each, so they
+ * wear much faster than the pool: each burst of the static part's size on a
+ * full drive erases every static block once; the pool takes one native
+ * block of folded data per three SLC blocks. The groups add up to the
+ * erase counter, and a prefilled drive starts unworn. */
+static void test_wear_static_vs_pool(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    uint64_t user = p.user_capacity / (64 * KIB) * (64 * KIB);
+    Writer w;
+    writer_init(&w, &p);
+    writer_run(&w, user, 64 * KIB, 4, false);
+    CU_ASSERT_TRUE(flush_drive(&w));
+    idle_out(w.e);
+    DriveWear before;
+    drive_wear(w.d, &before);
+    const uint32_t bursts = 6;
+    for (uint32_t k = 0; k < bursts; k++) {
+        w.next = (uint64_t)k * p.pslc_static % user;
+        writer_run(&w, p.pslc_static, 64 * KIB, 4, false);
+        CU_ASSERT_TRUE(flush_drive(&w));
+        idle_out(w.e);
+    }
+    DriveWear wr;
+    drive_wear(w.d, &wr);
+    CUTEST_EQ(wr.static_slc.blocks, 2 * DIES);
+    CUTEST_EQ(wr.pool.blocks, 62 * DIES);
+    CUTEST_EQ(wr.static_slc.erases + wr.pool.erases, drive_stats(w.d)->nand_erases);
+    CUTEST_EQ(wr.static_slc.min - before.static_slc.min, bursts);
+    CUTEST_EQ(wr.static_slc.max - before.static_slc.max, bursts);
+    double pool_burst = (double)(wr.pool.erases - before.pool.erases) / wr.pool.blocks;
+    CU_ASSERT(pool_burst > 0 && pool_burst < bursts / 4.0);
+    CU_ASSERT(wr.pool.min <= wr.pool.max);
+    writer_release(&w);
+
+    g_autoptr(SimEngine) e = sim_engine_new();
+    g_autoptr(Drive) d = drive_new(e, &p, 1);
+    DrivePrefill pf = {.fill = 0.9, .random = true, .seed = 3};
+    CU_ASSERT_TRUE(drive_prefill(d, &pf));
+    drive_wear(d, &wr);
+    CUTEST_EQ(wr.pool.erases + wr.static_slc.erases, 0);
+    CUTEST_EQ(wr.pool.max, 0);
+}
+
 /* ---- Oracle -------------------------------------------------------------- */
 
 /* Aligned writes (more of them, to keep the cache busy), reads, trims and
@@ -472,6 +517,7 @@ int main(void)
         {"trim_rearms_cache", test_trim_rearms_cache},
         {"read_slc_vs_native", test_read_slc_vs_native},
         {"static_on_full_drive", test_static_on_full_drive},
+        {"wear_static_vs_pool", test_wear_static_vs_pool},
         {"oracle_fold_first", test_oracle_fold_first},
         {"oracle_native_first", test_oracle_native_first},
         CU_TEST_INFO_NULL,

@@ -220,6 +220,13 @@ static void test_summary_keys(void)
                                        "nand.write_bytes.by_cause.map",
                                        "nand.read_bytes",
                                        "nand.erases",
+                                       "nand.wear.pool.blocks",
+                                       "nand.wear.pool.erases",
+                                       "nand.wear.pool.min",
+                                       "nand.wear.pool.mean",
+                                       "nand.wear.pool.max",
+                                       "nand.wear.static_slc.blocks",
+                                       "nand.wear.static_slc.mean",
                                        "waf",
                                        "throughput.write_MBps",
                                        "throughput.read_MBps",
@@ -287,6 +294,13 @@ static void test_summary_values(void)
     /* A tenth of an empty drive: no GC; all but the write buffer reached NAND. */
     CUTEST_EQ(ju64(j, "nand.write_bytes.by_cause.gc"), 0);
     CU_ASSERT(total <= w && total + (2u << 20) >= w);
+    /* Erase counts: the 4 dies' 256 multi-plane blocks, no static part;
+     * the groups add up to the erase counter. */
+    CUTEST_EQ(ju64(j, "nand.wear.pool.blocks"), 4 * 256);
+    CUTEST_EQ(ju64(j, "nand.wear.static_slc.blocks"), 0);
+    CUTEST_EQ(ju64(j, "nand.wear.pool.erases") + ju64(j, "nand.wear.static_slc.erases"),
+              ju64(j, "nand.erases"));
+    CUTEST_NEAR(jnum(j, "nand.wear.pool.mean"), (double)ju64(j, "nand.erases") / (4 * 256), 1e-9);
     CUTEST_NEAR(jnum(j, "waf"), (double)total / (double)w, 1e-12);
     double t = jnum(j, "sim_time_s");
     CU_ASSERT(t > 0);
@@ -323,6 +337,7 @@ static void test_summary_text(void)
         "simulated ",
         "host      wrote 0.150 GB (1144 IOs), read 0.021 GB (5120 IOs)",
         "nand      ",
+        "wear      pool 1024 blocks, P/E mean ",
         "waf       ",
         "speed     ",
         "latency   (us)",
