@@ -51,6 +51,7 @@ typedef struct DriveStats {
     uint64_t nand_erases;
     uint64_t gc_blocks;        /* blocks reclaimed by GC */
     uint64_t fold_blocks;      /* SLC blocks emptied by folding */
+    uint64_t wl_blocks;        /* blocks of cold data moved by static wear leveling */
     uint64_t free_blocks;      /* gauge: erased blocks not allocated */
     uint64_t pslc_used;        /* gauge: bytes of valid host data in SLC blocks */
     uint64_t pslc_limit;       /* gauge: bytes the cache may hold now */

@@ -119,6 +119,10 @@ typedef struct DriveParams {
     uint32_t gc_soft_blocks; /* free blocks per die below which background GC runs */
     uint32_t gc_hard_blocks; /* free blocks per die below which GC blocks host writes */
 
+    /* [wear] */
+    bool wear_dynamic;              /* new blocks: the least-worn erased one */
+    uint32_t wear_static_threshold; /* P/E spread per die that moves cold data; 0: off */
+
     /* [trim] */
     TrimPolicy trim_policy;
     uint64_t trim_entry_cost; /* ns of controller work per mapped 4 KiB unit */

@@ -94,6 +94,10 @@ typedef struct Die {
     uint32_t *dead;            /* stack of blocks whose last valid slot went (gc.c reclaims) */
     uint32_t ndead;
     uint32_t map_open;         /* open translation-page block, NO_BLOCK if none (l2p_cache.c) */
+
+    /* static wear leveling (nand.c, gc.c) */
+    uint32_t wl_floor;         /* no pool block of the die has fewer erases */
+    uint32_t wl_victim;        /* cold block whose data GC is to move, NO_BLOCK if none */
 } Die;
 
 struct Drive {

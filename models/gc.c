@@ -27,7 +27,7 @@ bool gc_needed(const Drive *d, uint32_t die, bool hard)
     const Die *dd = &d->die[die];
     if (hard)
         return dd->nfree <= d->p.gc_hard_blocks;
-    return dd->victim != NO_BLOCK || dd->nfree < d->p.gc_soft_blocks;
+    return dd->victim != NO_BLOCK || dd->nfree < d->p.gc_soft_blocks || dd->wl_victim != NO_BLOCK;
 }
 
 /* Native slots the valid data of block b takes once moved: translation
@@ -87,8 +87,27 @@ static double victim_score(const Drive *d, uint32_t b, SimTime now)
     return gc_policies[d->p.gc_policy].score(d, b, cap, v, now);
 }
 
+/* The cold block static wear leveling chose (nand.c), unless the die is
+ * below its reserve. Moving it frees nothing: at the hard threshold host
+ * writes wait for the move, as for any victim. */
+static uint32_t wl_pick(Drive *d, uint32_t die)
+{
+    Die *dd = &d->die[die];
+    uint32_t v = dd->wl_victim;
+    if (v == NO_BLOCK || dd->nfree < d->p.gc_hard_blocks)
+        return NO_BLOCK;
+    dd->wl_victim = NO_BLOCK;
+    if (d->blk_state[v] != BLK_FULL || d->blk_mode[v] != d->native || ftl_is_map_block(d, v))
+        return NO_BLOCK; /* taken or emptied meanwhile */
+    d->st.wl_blocks++;
+    return v;
+}
+
 uint32_t gc_pick_victim(Drive *d, uint32_t die)
 {
+    uint32_t wl = wl_pick(d, die);
+    if (wl != NO_BLOCK)
+        return wl;
     SimTime now = sim_now(d->eng);
     uint32_t first = die * d->blocks_per_die, best = NO_BLOCK;
     double best_score = -1;
@@ -140,7 +159,9 @@ bool gc_step(Drive *d, uint32_t die)
         dd->victim_cursor = 0;
         d->blk_state[v] = BLK_VICTIM;
         uint32_t cap = d->slots_per_block; /* native slots erasing it returns */
-        dd->gc_ratio = (double)moved_slots(d, v) / (double)(cap - moved_slots(d, v));
+        uint32_t moved = moved_slots(d, v);
+        if (moved < cap)
+            dd->gc_ratio = (double)moved / (double)(cap - moved);
     }
     uint32_t v = dd->victim;
     if (ftl_is_map_block(d, v))

@@ -61,6 +61,7 @@ void nand_init(Drive *d)
         for (int s = 0; s < STREAMS; s++)
             die->open[s] = NO_BLOCK;
         die->victim = NO_BLOCK;
+        die->wl_victim = NO_BLOCK;
         die->gc_ratio = 1.0;
         die->rd_head = die->rd_tail = NO_IDX;
     }
@@ -93,13 +94,30 @@ uint32_t nand_block_capacity(const Drive *d, uint32_t b)
     return (uint32_t)((uint64_t)d->slots_per_block * d->blk_mode[b] / d->native);
 }
 
+/* Pop a block off a free stack: the top one, or with dynamic wear leveling
+ * the least-worn one nearest the top (so that among equals the order is the
+ * stack's), the others keeping their order. */
+static uint32_t pop_free(const Drive *d, uint32_t *stack, uint32_t *n)
+{
+    uint32_t k = *n - 1;
+    if (d->p.wear_dynamic) {
+        for (uint32_t j = k; j-- > 0;)
+            if (d->blk_erases[stack[j]] < d->blk_erases[stack[k]])
+                k = j;
+    }
+    uint32_t b = stack[k];
+    memmove(stack + k, stack + k + 1, (size_t)(*n - 1 - k) * sizeof(*stack));
+    (*n)--;
+    return b;
+}
+
 /* Take an erased block of die for writing in mode m; NO_BLOCK if none. */
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m)
 {
     Die *dd = &d->die[die];
     if (dd->nfree == 0)
         return NO_BLOCK;
-    uint32_t b = dd->free_blocks[--dd->nfree];
+    uint32_t b = pop_free(d, dd->free_blocks, &dd->nfree);
     d->blk_state[b] = BLK_OPEN;
     d->blk_mode[b] = (uint8_t)m;
     d->blk_wp[b] = 0;
@@ -117,12 +135,37 @@ uint32_t nand_take_static(Drive *d, uint32_t die)
     Die *dd = &d->die[die];
     if (dd->nsfree == 0)
         return NO_BLOCK;
-    uint32_t b = dd->sfree_blocks[--dd->nsfree];
+    uint32_t b = pop_free(d, dd->sfree_blocks, &dd->nsfree);
     d->blk_state[b] = BLK_OPEN;
     d->blk_wp[b] = 0;
     d->blk_valid[b] = 0;
     d->st.free_blocks--;
     return b;
+}
+
+/* Static wear leveling: a block of die has just reached more erases than
+ * the least-worn pool block plus the threshold. If that block holds data
+ * (full, native, not translation pages), it is cold: it has not been
+ * erased since, so GC moves its data next (gc_pick_victim) and puts it
+ * back in use. Erased blocks are left to dynamic wear leveling. */
+static void wl_check(Drive *d, uint32_t die)
+{
+    Die *dd = &d->die[die];
+    uint32_t first = die * d->blocks_per_die + d->static_per_die;
+    uint32_t last = (die + 1) * d->blocks_per_die;
+    uint32_t floor = UINT32_MAX, cold = NO_BLOCK, max = 0;
+    for (uint32_t b = first; b < last; b++) {
+        uint32_t e = d->blk_erases[b];
+        floor = MIN(floor, e);
+        max = MAX(max, e);
+        if (d->blk_state[b] == BLK_FULL && d->blk_mode[b] == d->native && !ftl_is_map_block(d, b) &&
+            (cold == NO_BLOCK || e < d->blk_erases[cold]))
+            cold = b;
+    }
+    dd->wl_floor = floor;
+    if (dd->wl_victim == NO_BLOCK && cold != NO_BLOCK &&
+        d->blk_erases[cold] + d->p.wear_static_threshold < max)
+        dd->wl_victim = cold;
 }
 
 /* Return an erased block to its die's free list (static blocks to theirs). */
@@ -141,6 +184,8 @@ void nand_put_free(Drive *d, uint32_t b)
             dd->slc_dyn--;
         dd->free_blocks[dd->nfree++] = b;
         pslc_update_limit(d, die);
+        if (d->p.wear_static_threshold && d->blk_erases[b] > dd->wl_floor + d->p.wear_static_threshold)
+            wl_check(d, die);
     }
     d->st.free_blocks++;
     d->st.nand_erases++;

@@ -336,6 +336,10 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
     d->st.pslc_limit_start = d->st.pslc_limit;
     d->st.nand_erases = erases;
     memset(d->blk_erases, 0, (size_t)d->nblocks * sizeof(*d->blk_erases));
+    for (uint32_t i = 0; i < d->dies; i++) {
+        d->die[i].wl_floor = 0;
+        d->die[i].wl_victim = NO_BLOCK;
+    }
 }
 
 /* Pages of the latest data the pSLC cache can hold once the rest is
@@ -372,6 +376,9 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
         f.open[i] = NO_BLOCK;
     sim_rng_init(&f.rng, pf->seed, 0x70726566696c6cULL);
     uint64_t erases = d->st.nand_erases;
+    /* no static wear leveling while aging: the counts start at zero after */
+    uint32_t wl = d->p.wear_static_threshold;
+    d->p.wear_static_threshold = 0;
     bool ok;
     if (!pf->random) {
         slc = pf_slc_fit(d, n, slc);
@@ -386,6 +393,7 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
         }
     }
     pf_finish(&f, ok ? n : 0, erases);
+    d->p.wear_static_threshold = wl;
     g_free(f.open);
     return ok;
 }

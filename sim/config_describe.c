@@ -192,6 +192,21 @@ static void describe_pslc(const DriveParams *p, GString *out)
          (double)p->fold_idle_delay / 1e9);
 }
 
+static void describe_gc(const DriveParams *p, GString *out)
+{
+    static const char *const policies[] = {[GC_GREEDY] = "greedy",
+                                           [GC_COST_BENEFIT] = "cost_benefit",
+                                           [GC_FIFO] = "fifo"};
+    line(out, "gc", "%s; in the background below %u free blocks per die, ahead of host writes below %u",
+         policies[p->gc_policy], p->gc_soft_blocks, p->gc_hard_blocks);
+    g_autofree char *stat = p->wear_static_threshold
+                                ? g_strdup_printf("cold data moved past a spread of %u erases",
+                                                  p->wear_static_threshold)
+                                : g_strdup("no static leveling");
+    line(out, "wear leveling", "%s; %s",
+         p->wear_dynamic ? "new blocks least-worn first" : "new blocks last-erased first", stat);
+}
+
 void config_describe(const DriveParams *p, GString *out)
 {
     describe_capacity(p, out);
@@ -199,6 +214,7 @@ void config_describe(const DriveParams *p, GString *out)
     describe_bound(p, out);
     describe_mapping(p, out);
     describe_pslc(p, out);
+    describe_gc(p, out);
 }
 
 static gint compare_names(gconstpointer a, gconstpointer b)

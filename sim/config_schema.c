@@ -164,6 +164,15 @@ static const ConfigKey schema[] = {
      .max = 1000000, .help = "Free blocks per die below which background GC runs."},
     {.group = "gc", .key = "hard_blocks", .type = CT_INT, FIELD(gc_hard_blocks), .def = "2",
      .max = 1000000, .help = "Free blocks per die below which GC holds back host writes."},
+    /* [wear] */
+    {.group = "wear", .key = "dynamic", .type = CT_BOOL, FIELD(wear_dynamic), .def = "false",
+     .help = "Dynamic wear leveling: a new block is the least-worn erased block of its die "
+             "(false: the last one erased)."},
+    {.group = "wear", .key = "static_threshold", .type = CT_INT, FIELD(wear_static_threshold),
+     .def = "0", .example = "64", .max = 1000000,
+     .help = "Static wear leveling: when a die's most-worn block has more than this many "
+             "erases above its least-worn block holding data, GC moves that cold data next "
+             "(host writes wait for the move at the hard threshold); 0 turns it off."},
     /* [trim] */
     {.group = "trim", .key = "policy", .type = CT_ENUM, FIELD(trim_policy), .def = "immediate",
      .choices = trim_choices,
@@ -176,7 +185,8 @@ static const ConfigKey schema[] = {
 
 static const char *const groups[] = {"drive",      "host",       "controller", "nand",
                                      "timing.slc", "timing.mlc", "timing.tlc", "timing.qlc",
-                                     "pslc",       "gc",         "trim",       NULL};
+                                     "pslc",       "gc",         "wear",       "trim",
+                                     NULL};
 
 static const char *const group_help[] = {
     "The drive as a product.",
@@ -189,6 +199,7 @@ static const char *const group_help[] = {
     "QLC timing; required when native_mode is qlc.",
     "The pSLC write cache and folding into native blocks.",
     "Garbage collection.",
+    "Wear leveling: which blocks take the erases.",
     "TRIM handling.",
 };
 

@@ -211,6 +211,7 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     json_begin_object(w, "wear");
     wear_json(w, "pool", &r->wear.pool);
     wear_json(w, "static_slc", &r->wear.static_slc);
+    json_u64(w, "static_moves", st->wl_blocks);
     json_end_object(w);
     json_end_object(w);
     json_double(w, "waf", waf(st));
@@ -325,6 +326,8 @@ void report_summary_text(const RunResult *r, GString *out)
         g_string_append(out, "; ");
         wear_text(out, "static SLC", &r->wear.static_slc);
     }
+    if (st->wl_blocks)
+        g_string_append_printf(out, "; %" G_GUINT64_FORMAT " cold blocks moved", st->wl_blocks);
     g_string_append_c(out, '\n');
     g_string_append_printf(out, "waf       %.3f\n", waf(st));
     g_string_append_printf(out, "speed     write %.1f MB/s, read %.1f MB/s, %.0f IOPS\n",

@@ -695,6 +695,15 @@ static void test_describe(void)
     expect_line(s->str, "mapping table        931.3 MiB, all in DRAM (0 of DRAM, less than the "
                         "table)");
     expect_line(s->str, "pSLC dynamic         none");
+    expect_line(s->str, "gc                   greedy; in the background below 4 free blocks per "
+                        "die, ahead of host writes below 2");
+    expect_line(s->str, "wear leveling        new blocks last-erased first; no static leveling");
+    p.wear_dynamic = true;
+    p.wear_static_threshold = 64;
+    g_string_truncate(s, 0);
+    config_describe(&p, s);
+    expect_line(s->str, "wear leveling        new blocks least-worn first; cold data moved past a "
+                        "spread of 64 erases");
 }
 
 /* p described into s afresh. */
