@@ -428,11 +428,16 @@ static const ConfigKey *find_key(const char *group, const char *key)
     return NULL;
 }
 
-/* Check one GROUP.KEY=VALUE override and put it into kf. */
+/* Check one GROUP.KEY=VALUE override and put it into kf. Keys have no
+ * dots and some groups do (timing.tlc), so the key starts after the last
+ * dot before the '='. */
 static gboolean apply_override(GKeyFile *kf, const char *set, GError **error)
 {
     const char *eq = strchr(set, '=');
-    const char *dot = eq ? memchr(set, '.', (size_t)(eq - set)) : NULL;
+    const char *dot = NULL;
+    for (const char *c = set; eq && c < eq; c++)
+        if (*c == '.')
+            dot = c;
     if (!dot || dot == set || dot + 1 == eq) {
         g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_SYNTAX,
                     "--set \"%s\": expected GROUP.KEY=VALUE, e.g. trim.policy=deferred", set);

@@ -351,6 +351,12 @@ static void test_overrides(void)
     const char *twice[] = {"host.cmd_cost=3us", "host.cmd_cost=5us", NULL};
     CU_ASSERT_FATAL(config_load_file_set(path, twice, &p, &e));
     CUTEST_EQ(p.cmd_cost, 5000);
+    /* groups with a dot: the key is after the last one */
+    const char *timing[] = {"timing.qlc.t_prog=9ms", "timing.slc.one_shot=false", NULL};
+    CU_ASSERT_FATAL(config_load_file_set(path, timing, &p, &e));
+    CUTEST_EQ(p.timing[CELL_QLC].t_prog, 9000000);
+    CUTEST_EQ(p.timing[CELL_SLC].one_shot, false);
+    CUTEST_EQ(p.timing[CELL_QLC].t_read, base.timing[CELL_QLC].t_read);
     static const struct {
         const char *set, *msg;
     } bad[] = {
@@ -359,6 +365,8 @@ static void test_overrides(void)
         {"gc.policy", "--set \"gc.policy\": expected GROUP.KEY=VALUE"},
         {".policy=greedy", "--set \".policy=greedy\": expected GROUP.KEY=VALUE"},
         {"gc.=greedy", "--set \"gc.=greedy\": expected GROUP.KEY=VALUE"},
+        {"timing.tlc=1ms", "--set \"timing.tlc=1ms\": unknown group [timing] (known groups: "},
+        {"timing.tlc.t_prg=1ms", "--set \"timing.tlc.t_prg=1ms\": unknown key [timing.tlc] t_prg"},
         {"gc.policy=best", "--set \"gc.policy=best\": expected one of"},
         {"nand.planes=0", "--set \"nand.planes=0\": expected"},
     };
