@@ -92,7 +92,7 @@ static int cmd_run(int argc, char **argv)
     char *interval = NULL, *interval_bytes = NULL, *fmt = NULL, *trace_fmt = NULL;
     char *blk = NULL, *replay = NULL, *max_idle = NULL, *lba_map = NULL, *plot_fmt = NULL;
     char *prefill = NULL;
-    char **sets = NULL;
+    char **sets = NULL, **vary = NULL;
     gint64 seed = 1, device = -1;
     gint iodepth = 32;
     double time_scale = 1.0;
@@ -140,6 +140,9 @@ static int cmd_run(int argc, char **argv)
         {"check", 0, 0, G_OPTION_ARG_NONE, &check, "Verify the FTL invariants at the end", NULL},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
          "Override a drive key for this run (repeatable), e.g. --set pslc.static=12GB", "GROUP.KEY=VALUE"},
+        {"vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary,
+         "Run once per value of a drive key (repeatable: every combination) into --out/KEY=VALUE, "
+         "with a table sweep.csv, e.g. --vary pslc.static=0,6GB,12GB", "GROUP.KEY=V1,V2,..."},
         {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
          "Age the drive first, without simulating the time: PCT%[:random][:slc=SIZE], e.g. "
          "90%:random or 50%:slc=10GB", "SPEC"},
@@ -152,7 +155,8 @@ static int cmd_run(int argc, char **argv)
     g_option_context_set_description(
         ctx, "Example:\n  ftlsim run --drive configs/870qvo.ini --workload fill --out results/qvo "
              "--plot\n  ftlsim run -d configs/860pro.ini -w 'rw=randwrite,bs=4k,iodepth=32,"
-             "io_size=100g' -o results/rw\n");
+             "io_size=100g' -o results/rw\n  ftlsim run -d configs/870qvo.ini -w fill --vary "
+             "pslc.static=0,6GB,12GB -o results/static --plot\n");
     GError *error = NULL;
     int rc = EXIT_INPUT;
     g_autofree char *scripts = script_dir();
@@ -209,7 +213,7 @@ static int cmd_run(int argc, char **argv)
     o.replay.mode = replay_v;
     o.replay.lba_map = map_v;
     o.plot_format = fmt_v;
-    if (!run_simulation(&o, &error)) {
+    if (vary ? !run_sweep(&o, (const char *const *)vary, &error) : !run_simulation(&o, &error)) {
         rc = fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
                                                                             : EXIT_INPUT);
         goto out;
@@ -220,6 +224,7 @@ out:
     g_free(interval_bytes), g_free(trace_fmt), g_free(blk), g_free(replay), g_free(max_idle);
     g_free(lba_map), g_free(plot_fmt), g_free(prefill);
     g_strfreev(sets);
+    g_strfreev(vary);
     return rc;
 }
 

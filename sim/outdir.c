@@ -52,6 +52,9 @@ static const char *const outdir_known_names[] = {
     "latency_cdf.png",
     "latency_cdf.svg",
     "write_curve.live.png",
+    "sweep.csv",
+    "sweep.png",
+    "sweep.svg",
     OUTDIR_MANIFEST,
 };
 

@@ -163,6 +163,45 @@ static void wear_text(GString *out, const char *name, const DriveWearGroup *g)
                            wear_mean(g), g->blocks ? g->min : 0, g->max);
 }
 
+static void csv_num(GString *out, double v, const char *fmt)
+{
+    g_string_append_c(out, ',');
+    if (isfinite(v))
+        g_string_append_printf(out, fmt, v);
+}
+
+static void csv_latency(GString *out, const LatHist *h)
+{
+    gboolean any = h && lat_hist_count(h) > 0;
+    csv_num(out, any ? lat_hist_mean(h) / 1e3 : NAN, "%.3f");
+    csv_num(out, any ? (double)lat_hist_percentile(h, 99.0) / 1e3 : NAN, "%.3f");
+}
+
+void report_sweep_row(const RunResult *r, GString *out)
+{
+    const DriveStats *st = r->stats;
+    double t = r->sim_time_s;
+    g_string_append_printf(out, "%.6f", t);
+    csv_num(out, st->host_bytes[IO_WRITE] / 1e9, "%.6f");
+    csv_num(out, st->host_bytes[IO_READ] / 1e9, "%.6f");
+    csv_num(out, t > 0 ? st->host_bytes[IO_WRITE] / 1e6 / t : NAN, "%.3f");
+    csv_num(out, t > 0 ? st->host_bytes[IO_READ] / 1e6 / t : NAN, "%.3f");
+    csv_num(out, t > 0 ? (st->host_ios[IO_READ] + st->host_ios[IO_WRITE]) / t : NAN, "%.1f");
+    csv_num(out, waf(st), "%.4f");
+    csv_num(out, nand_total(st) / 1e9, "%.6f");
+    csv_num(out, st->nand_write_bytes[CAUSE_GC] / 1e9, "%.6f");
+    csv_num(out, st->nand_write_bytes[CAUSE_FOLD] / 1e9, "%.6f");
+    g_string_append_printf(out, ",%" G_GUINT64_FORMAT, st->nand_erases);
+    csv_num(out, wear_mean(&r->wear.pool), "%.4f");
+    g_string_append_printf(out, ",%u,%" G_GUINT64_FORMAT, r->wear.pool.max, st->wl_blocks);
+    csv_num(out, st->pslc_limit_start / 1e9, "%.6f");
+    csv_num(out, st->pslc_first_exhausted == UINT64_MAX ? NAN : st->pslc_first_exhausted / 1e9,
+            "%.6f");
+    csv_latency(out, workload_latency(r->workload, IO_WRITE));
+    csv_latency(out, workload_latency(r->workload, IO_READ));
+    g_string_append_c(out, '\n');
+}
+
 void report_summary_json(const RunResult *r, JsonWriter *w)
 {
     const DriveStats *st = r->stats;

@@ -403,6 +403,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         .phases = phases,
     };
     drive_wear(d, &res.wear);
+    if (o->sweep_row)
+        report_sweep_row(&res, o->sweep_row);
     if (od && (!write_results(&r, od, &res, error) || !outdir_commit(od, error)))
         goto out;
     if (!o->quiet) {

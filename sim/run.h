@@ -42,6 +42,7 @@ typedef struct RunOptions {
     const char *prefill;     /* --prefill SPEC (PCT%[:random][:slc=SIZE]); NULL: a fresh drive */
     const char *const *sets; /* --set GROUP.KEY=VALUE overrides of the drive file, or NULL */
     const char *script_dir;  /* gnuplot scripts */
+    GString *sweep_row;      /* when not NULL, the run's measures are appended (report_sweep_row) */
 } RunOptions;
 
 void run_options_init(RunOptions *o);
@@ -53,5 +54,14 @@ gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
 /* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
  * mean bad input). The summary text goes to stdout unless quiet. */
 gboolean run_simulation(const RunOptions *o, GError **error);
+
+/* Run o once for every combination of values of the keys in vary, each
+ * "GROUP.KEY=V1,V2,..." (NULL-terminated), as --set overrides on top of
+ * o->sets: run k into o->out/LABEL (LABEL: "KEY=VALUE,..."), then the table
+ * o->out/sweep.csv (one row a run: the varied values, the folder, the
+ * measures of report_sweep_row()) and with o->plot the overlay
+ * o->out/sweep.png. Every combination is loaded and checked before any
+ * folder is made. One line a run on stdout unless quiet. */
+gboolean run_sweep(const RunOptions *o, const char *const *vary, GError **error);
 
 #endif

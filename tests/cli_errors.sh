@@ -39,6 +39,13 @@ expect_error "--set \"trim.policy=later\": expected one of immediate, deferred" 
 expect_error "--set \"trimpolicy\": expected GROUP.KEY=VALUE" -d "$drive" --set trimpolicy -w fill
 expect_error "--set \"nand.page_size=16KB2\": expected" -d "$drive" --set nand.page_size=16KB2 -w fill
 
+# --vary sweeps: every combination is checked before a folder is made.
+expect_error "--vary \"gc.policy\": expected GROUP.KEY=V1,V2" -d "$drive" --vary gc.policy -w fill
+expect_error "--vary gc.policy=best: --set \"gc.policy=best\": expected one of" -d "$drive" --vary gc.policy=greedy,best -w fill
+expect_error "--vary \"gc.policy=fifo\": the key is also given by --set" -d "$drive" --set gc.policy=greedy --vary gc.policy=fifo -w fill
+expect_error "--vary timing.tlc.t_prog=2ms,gc.policy=x: " -d "$drive" --vary timing.tlc.t_prog=2ms,1ms --vary gc.policy=fifo,x -w fill
+expect_error "--live does not go with --vary" -d "$drive" --vary gc.policy=fifo --live -w fill
+
 # Malformed drive configs: the file, then the group and key or the line.
 expect_error "bad_bool.ini: [timing.tlc] one_shot = \"maybe\": expected" -d tests/data/bad_configs/bad_bool.ini -w fill
 expect_error "bad_enum.ini: [host] interface = \"usb\": expected one of sata, nvme" -d tests/data/bad_configs/bad_enum.ini -w fill
