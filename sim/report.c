@@ -191,7 +191,8 @@ void report_sweep_row(const RunResult *r, GString *out)
     csv_num(out, nand_total(st) / 1e9, "%.6f");
     csv_num(out, st->nand_write_bytes[CAUSE_GC] / 1e9, "%.6f");
     csv_num(out, st->nand_write_bytes[CAUSE_FOLD] / 1e9, "%.6f");
-    g_string_append_printf(out, ",%" G_GUINT64_FORMAT, st->nand_erases);
+    g_string_append_printf(out, ",%" G_GUINT64_FORMAT ",%u", st->nand_erases,
+                           r->wear.pool.blocks ? r->wear.pool.min : 0);
     csv_num(out, wear_mean(&r->wear.pool), "%.4f");
     g_string_append_printf(out, ",%u,%" G_GUINT64_FORMAT, r->wear.pool.max, st->wl_blocks);
     csv_num(out, st->pslc_limit_start / 1e9, "%.6f");

@@ -73,7 +73,8 @@ void report_summary_text(const RunResult *r, GString *out);
  * (with one). Empty fields for what the run did not have. */
 #define REPORT_SWEEP_HEADER                                                                        \
     "sim_time_s,host_write_GB,host_read_GB,write_MBps,read_MBps,iops,waf,nand_write_GB,gc_GB,"     \
-    "fold_GB,erases,wear_mean,wear_max,static_moves,pslc_start_GB,pslc_exhausted_at_GB,"           \
+    "fold_GB,erases,wear_min,wear_mean,wear_max,static_moves,pslc_start_GB,"                       \
+    "pslc_exhausted_at_GB,"                                                                        \
     "write_mean_us,write_p99_us,read_mean_us,read_p99_us"
 void report_sweep_row(const RunResult *r, GString *out);
 void report_summary_json(const RunResult *r, JsonWriter *w);

@@ -10,6 +10,7 @@
 #include "tests/cutest.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,20 +53,25 @@ static GStrv table_lines(const char *out)
     return g_strsplit(text, "\n", -1);
 }
 
-/* Column `name` of a row, by the header; NAN when absent or empty. */
-static double column(const char *header, const char *row, const char *name)
+/* The fields of a CSV row (quoted fields unquoted; no quotes inside). */
+static GStrv fields(const char *row)
 {
-    g_auto(GStrv) h = g_strsplit(header, ",", -1);
-    /* the dir field is quoted when it holds commas: drop the quoted part */
     g_autoptr(GString) plain = g_string_new(NULL);
     gboolean quoted = FALSE;
     for (const char *c = row; *c; c++) {
         if (*c == '"')
             quoted = !quoted;
-        else if (!(quoted && *c == ','))
-            g_string_append_c(plain, *c);
+        else
+            g_string_append_c(plain, quoted && *c == ',' ? ';' : *c);
     }
-    g_auto(GStrv) r = g_strsplit(plain->str, ",", -1);
+    return g_strsplit(plain->str, ",", -1);
+}
+
+/* Column `name` of a row, by the header; NAN when absent or empty. */
+static double column(const char *header, const char *row, const char *name)
+{
+    g_auto(GStrv) h = g_strsplit(header, ",", -1);
+    g_auto(GStrv) r = fields(row);
     for (guint i = 0; h[i] && r[i]; i++)
         if (strcmp(h[i], name) == 0)
             return r[i][0] ? g_ascii_strtod(r[i], NULL) : NAN;
@@ -86,6 +92,15 @@ static void test_tprog_halved(void)
     CU_ASSERT_STRING_EQUAL(lines[0], "timing.tlc.t_prog,dir," REPORT_SWEEP_HEADER);
     CU_ASSERT(g_str_has_prefix(lines[1], "2.4ms,timing.tlc.t_prog=2.4ms,"));
     CU_ASSERT(g_str_has_prefix(lines[2], "1.2ms,timing.tlc.t_prog=1.2ms,"));
+    for (guint i = 1; i < 3; i++) {
+        g_auto(GStrv) h = fields(lines[0]), r = fields(lines[i]);
+        CUTEST_EQ(g_strv_length(r), g_strv_length(h));
+    }
+    /* a fill of a tenth of an empty drive: no GC, no erase, no wear */
+    CUTEST_EQ(column(lines[0], lines[1], "erases"), 0);
+    CUTEST_EQ(column(lines[0], lines[1], "wear_max"), 0);
+    CU_ASSERT(isnan(column(lines[0], lines[1], "read_mean_us")));
+    CU_ASSERT(column(lines[0], lines[1], "write_p99_us") >= column(lines[0], lines[1], "write_mean_us"));
     double slow = column(lines[0], lines[1], "write_MBps");
     double fast = column(lines[0], lines[2], "write_MBps");
     /* 163.84 MB/s of programs at 2.4 ms, less the first unit's latency */
