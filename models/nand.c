@@ -184,7 +184,8 @@ void nand_put_free(Drive *d, uint32_t b)
             dd->slc_dyn--;
         dd->free_blocks[dd->nfree++] = b;
         pslc_update_limit(d, die);
-        if (d->p.wear_static_threshold && d->blk_erases[b] > dd->wl_floor + d->p.wear_static_threshold)
+        if (d->p.wear_static_threshold &&
+            d->blk_erases[b] > dd->wl_floor + d->p.wear_static_threshold)
             wl_check(d, die);
     }
     d->st.free_blocks++;

@@ -18,7 +18,7 @@
 #define SWEEP_MAX_RUNS 1000
 
 typedef struct Axis {
-    char *key;     /* GROUP.KEY */
+    char *key; /* GROUP.KEY */
     GStrv values;
     guint n;
 } Axis;

@@ -100,7 +100,8 @@ static void test_tprog_halved(void)
     CUTEST_EQ(column(lines[0], lines[1], "erases"), 0);
     CUTEST_EQ(column(lines[0], lines[1], "wear_max"), 0);
     CU_ASSERT(isnan(column(lines[0], lines[1], "read_mean_us")));
-    CU_ASSERT(column(lines[0], lines[1], "write_p99_us") >= column(lines[0], lines[1], "write_mean_us"));
+    CU_ASSERT(column(lines[0], lines[1], "write_p99_us") >=
+              column(lines[0], lines[1], "write_mean_us"));
     double slow = column(lines[0], lines[1], "write_MBps");
     double fast = column(lines[0], lines[2], "write_MBps");
     /* 163.84 MB/s of programs at 2.4 ms, less the first unit's latency */
@@ -132,12 +133,11 @@ static void test_two_keys(void)
     CU_ASSERT_TRUE_FATAL(sweep(out, vary, sets, FALSE, &e));
     g_auto(GStrv) lines = table_lines(out);
     CUTEST_EQ(g_strv_length(lines), 5);
-    static const char *const starts[] = {
-        "host.queue_depth,gc.policy,dir,",
-        "1,greedy,\"host.queue_depth=1,gc.policy=greedy\",",
-        "1,fifo,\"host.queue_depth=1,gc.policy=fifo\",",
-        "32,greedy,\"host.queue_depth=32,gc.policy=greedy\",",
-        "32,fifo,\"host.queue_depth=32,gc.policy=fifo\","};
+    static const char *const starts[] = {"host.queue_depth,gc.policy,dir,",
+                                         "1,greedy,\"host.queue_depth=1,gc.policy=greedy\",",
+                                         "1,fifo,\"host.queue_depth=1,gc.policy=fifo\",",
+                                         "32,greedy,\"host.queue_depth=32,gc.policy=greedy\",",
+                                         "32,fifo,\"host.queue_depth=32,gc.policy=fifo\","};
     for (guint i = 0; i < 5 && lines[i]; i++) {
         if (!g_str_has_prefix(lines[i], starts[i]))
             fprintf(stderr, "sweep.csv line %u: %s\n", i, lines[i]);
@@ -160,12 +160,24 @@ static void test_bad_sweeps(void)
         {{"gc.policy", NULL}, NULL, "--vary \"gc.policy\": expected GROUP.KEY=V1,V2,..."},
         {{"policy=greedy", NULL}, NULL, "--vary \"policy=greedy\": expected GROUP.KEY="},
         {{"gc.policy=", NULL}, NULL, "--vary \"gc.policy=\": expected GROUP.KEY="},
-        {{"gc.policy=greedy,,fifo", NULL}, NULL, "--vary \"gc.policy=greedy,,fifo\": an empty value"},
-        {{"gc.policy=fifo,fifo", NULL}, NULL, "--vary \"gc.policy=fifo,fifo\": a value given twice"},
-        {{"gc.policy=fifo", "gc.policy=greedy"}, NULL, "--vary \"gc.policy=greedy\": the key is varied twice"},
-        {{"gc.policy=fifo", NULL}, "gc.policy=greedy", "--vary \"gc.policy=fifo\": the key is also given by --set"},
-        {{"gc.policy=greedy,best", NULL}, NULL, "--vary gc.policy=best: --set \"gc.policy=best\": expected one of"},
-        {{"gc.polcy=greedy", NULL}, NULL, "--vary gc.polcy=greedy: --set \"gc.polcy=greedy\": unknown key [gc] polcy"},
+        {{"gc.policy=greedy,,fifo", NULL},
+         NULL,
+         "--vary \"gc.policy=greedy,,fifo\": an empty value"},
+        {{"gc.policy=fifo,fifo", NULL},
+         NULL,
+         "--vary \"gc.policy=fifo,fifo\": a value given twice"},
+        {{"gc.policy=fifo", "gc.policy=greedy"},
+         NULL,
+         "--vary \"gc.policy=greedy\": the key is varied twice"},
+        {{"gc.policy=fifo", NULL},
+         "gc.policy=greedy",
+         "--vary \"gc.policy=fifo\": the key is also given by --set"},
+        {{"gc.policy=greedy,best", NULL},
+         NULL,
+         "--vary gc.policy=best: --set \"gc.policy=best\": expected one of"},
+        {{"gc.polcy=greedy", NULL},
+         NULL,
+         "--vary gc.polcy=greedy: --set \"gc.polcy=greedy\": unknown key [gc] polcy"},
         {{"pslc.static=0,200GB", NULL}, NULL, "--vary pslc.static=200GB: "},
         {{NULL}, NULL, "--vary: no key to vary"},
     };
