@@ -21,6 +21,12 @@ const char *io_op_name(IoOp op)
     return op < IO_OPS ? names[op] : "?";
 }
 
+const char *die_work_name(DieWork w)
+{
+    static const char *const names[] = {"read", "host_program", "gc", "fold", "erase", "map"};
+    return (unsigned)w < G_N_ELEMENTS(names) ? names[w] : "?";
+}
+
 const char *drive_phase_name(DrivePhase p)
 {
     static const char *const names[] = {"idle", "pslc", "folding", "native", "gc"};

@@ -41,6 +41,18 @@ typedef enum NandCause {
 } NandCause;
 #define CAUSES 4
 
+/* What a die spends its time on (DriveStats.die_busy_ns). */
+typedef enum DieWork {
+    WORK_READ = 0, /* sensing and moving data out, host or mapping reads; suspend windows */
+    WORK_HOST = 1, /* programming host data from the write buffer */
+    WORK_GC = 2,   /* relocating valid data (and translation pages) */
+    WORK_FOLD = 3, /* moving SLC data into native blocks */
+    WORK_ERASE = 4,
+    WORK_MAP = 5, /* writing translation pages */
+} DieWork;
+#define DIE_WORKS 6
+const char *die_work_name(DieWork w);
+
 /* Counters and gauges the reports read; all monotonic unless noted. */
 typedef struct DriveStats {
     uint64_t host_bytes[IO_OPS]; /* accepted and completed, by op */
@@ -59,6 +71,8 @@ typedef struct DriveStats {
     uint64_t pslc_static;      /* bytes of the static part */
     uint64_t pslc_first_exhausted; /* host bytes written when the cache first ran out (UINT64_MAX: never) */
     uint64_t l2p_hits, l2p_misses, l2p_writebacks;
+    uint64_t die_busy_ns[DIE_WORKS]; /* summed over dies, up to drive_account() */
+    uint64_t chan_busy_ns;     /* summed over channels, transfers as they are scheduled */
     int phase;                 /* gauge: DrivePhase now */
 } DriveStats;
 
@@ -109,6 +123,10 @@ typedef struct DriveWear {
     DriveWearGroup static_slc; /* blocks == 0 without a static part */
 } DriveWear;
 void drive_wear(const Drive *d, DriveWear *w);
+
+/* Bring die_busy_ns up to the engine's time: each die's operation in
+ * progress is counted to now. Call before reading them. */
+void drive_account(Drive *d);
 
 /* True when nothing host-visible is in flight (background work may run). */
 bool drive_quiescent(const Drive *d);

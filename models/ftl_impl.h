@@ -70,6 +70,8 @@ typedef struct Die {
     SimTime busy_until; /* ns; the die runs one operation at a time */
     uint32_t done_gen;  /* generation of its completion event; a read suspending an erase moves it */
     SimTime susp_until; /* reads served during a suspended program or erase hold the die until */
+    SimTime susp_from;  /* the suspension that ends at susp_until began at */
+    SimTime acct_from;  /* die time before this is in DriveStats.die_busy_ns */
     SimTime out_end;    /* cache read: the last read's data leaves the cache register at */
     uint8_t op;         /* OP_* in progress */
     uint32_t op_arg;    /* per-op data (slots programmed, block erased) */
@@ -229,6 +231,8 @@ void sched_kick_all(Drive *d);
 void sched_queue_read(Drive *d, uint32_t die, uint32_t rop);
 /* Start an operation on an idle die; its completion fires at end. */
 void sched_die_op(Drive *d, uint32_t die, uint8_t op, uint32_t arg, SimTime end);
+/* Count the die's time from acct_from to upto in DriveStats.die_busy_ns. */
+void sched_account(Drive *d, uint32_t die, SimTime upto);
 
 /* ftl.c */
 void ftl_invalidate_slot(Drive *d, uint32_t slot);

@@ -204,7 +204,9 @@ SimTime nand_channel_start(const Drive *d, uint32_t die, SimTime ready)
  * bus serves transfers in the order they are reserved. Returns the end. */
 SimTime nand_channel_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes)
 {
-    SimTime end = nand_channel_start(d, die, ready) + (SimTime)((double)bytes * d->chan_ns_per_byte + 0.5);
+    SimTime start = nand_channel_start(d, die, ready);
+    SimTime end = start + (SimTime)((double)bytes * d->chan_ns_per_byte + 0.5);
     d->chan_free[nand_channel_of_die(d, die)] = end;
+    d->st.chan_busy_ns += end - start;
     return end;
 }

@@ -30,9 +30,55 @@
 
 static void die_done(void *ctx, uint64_t arg);
 
+/* The activity an operation counts as. */
+static DieWork work_of(uint8_t op)
+{
+    switch (op) {
+    case OP_PROG_HOST:
+        return WORK_HOST;
+    case OP_GC_COPY:
+        return WORK_GC;
+    case OP_FOLD:
+        return WORK_FOLD;
+    case OP_ERASE:
+        return WORK_ERASE;
+    case OP_MAP_PROG:
+        return WORK_MAP;
+    default: /* OP_READ, and OP_READ_OUT: data still leaving the cache registers */
+        return WORK_READ;
+    }
+}
+
+/* The die's operation in progress is counted from acct_from to upto, the
+ * part in its suspension window [susp_from, susp_until) as reads (the
+ * window holds the suspend overhead and the reads served in it); an idle
+ * die counts nothing. */
+void sched_account(Drive *d, uint32_t i, SimTime upto)
+{
+    Die *die = &d->die[i];
+    SimTime from = die->acct_from;
+    if (upto <= from)
+        return;
+    die->acct_from = upto;
+    if (die->op == OP_NONE)
+        return;
+    SimTime s0 = MAX(from, die->susp_from), s1 = MIN(upto, die->susp_until);
+    SimTime susp = s1 > s0 ? s1 - s0 : 0;
+    d->st.die_busy_ns[WORK_READ] += susp;
+    d->st.die_busy_ns[work_of(die->op)] += upto - from - susp;
+}
+
+void drive_account(Drive *d)
+{
+    SimTime now = sim_now(d->eng);
+    for (uint32_t i = 0; i < d->dies; i++)
+        sched_account(d, i, now);
+}
+
 void sched_die_op(Drive *d, uint32_t i, uint8_t op, uint32_t arg, SimTime end)
 {
     Die *die = &d->die[i];
+    sched_account(d, i, sim_now(d->eng));
     die->op = op;
     die->op_arg = arg;
     die->busy_until = end;
@@ -274,6 +320,9 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
      * read arriving while another still has the die starts at its end and
      * pays no second suspend. */
     bool chained = die->susp_until > now;
+    sched_account(d, i, now); /* the suspended operation's time so far */
+    if (!chained)
+        die->susp_from = now;
     SimTime start = chained ? die->susp_until : now + SUSPEND_OVERHEAD;
     SimTime sensed = start + (SimTime)rounds * d->p.timing[ro->mode].t_read;
     SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
@@ -295,6 +344,7 @@ void sched_queue_read(Drive *d, uint32_t i, uint32_t r)
         return;
     if (die->op == OP_READ_OUT) {
         /* only waiting for data to leave the cache registers: sense now */
+        sched_account(d, i, sim_now(d->eng));
         die->op = OP_NONE;
         die->done_gen++;
     }
@@ -316,6 +366,7 @@ static void die_done(void *ctx, uint64_t arg)
         return; /* moved by a suspend, or a wait for data out cut short */
     uint8_t op = die->op;
     uint32_t a = die->op_arg;
+    sched_account(d, i, sim_now(d->eng));
     die->op = OP_NONE;
     switch (op) {
     case OP_READ:

@@ -51,6 +51,8 @@ static const char *const outdir_known_names[] = {
     "cache.svg",
     "latency_cdf.png",
     "latency_cdf.svg",
+    "utilization.png",
+    "utilization.svg",
     "write_curve.live.png",
     "sweep.csv",
     "sweep.png",

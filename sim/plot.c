@@ -196,7 +196,7 @@ static gboolean plot_series_figures(const char *dir, const char *script_dir, Plo
                                     GError **error)
 {
     g_autofree char *phases = g_build_filename(dir, "phases.csv", NULL);
-    static const char *const names[] = {"write_curve", "throughput", "cache"};
+    static const char *const names[] = {"write_curve", "throughput", "cache", "utilization"};
     for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
         g_autoptr(GString) vars = g_string_new(NULL);
         plot_dir_vars(vars, dir);

@@ -32,6 +32,9 @@ void report_series_row(FILE *f, const SeriesRow *r)
             r->t_s, r->host_write_bytes, r->host_read_bytes, r->write_MBps, r->read_MBps, r->iops,
             r->free_blocks, r->gc_MBps, r->pslc_used_bytes, r->pslc_limit_bytes, r->fold_MBps, hit,
             drive_phase_name(r->phase), (double)r->host_write_bytes / 1e9);
+    for (int w = 0; w < DIE_WORKS; w++)
+        fprintf(f, ",%.4f", r->die_work[w]);
+    fprintf(f, ",%.4f", r->chan_busy);
     /* An interval without reads (writes) leaves its columns empty, as gnuplot skips them. */
     for (int op = 0; r->has_latency && op < 2; op++)
         for (int i = 0; i < REPORT_SERIES_PCTS; i++) {
@@ -203,6 +206,28 @@ void report_sweep_row(const RunResult *r, GString *out)
     g_string_append_c(out, '\n');
 }
 
+/* Shares of the dies' and channels' time over the run (0 for a run of no
+ * time). */
+static double die_share(const RunResult *r, uint64_t ns)
+{
+    double t = r->sim_time_s * 1e9 * drive_params_dies(r->params);
+    return t > 0 ? (double)ns / t : 0.0;
+}
+
+static double idle_share(const RunResult *r)
+{
+    uint64_t busy = 0;
+    for (int k = 0; k < DIE_WORKS; k++)
+        busy += r->stats->die_busy_ns[k];
+    return 1.0 - die_share(r, busy);
+}
+
+static double chan_share(const RunResult *r)
+{
+    double t = r->sim_time_s * 1e9 * r->params->channels;
+    return t > 0 ? (double)r->stats->chan_busy_ns / t : 0.0;
+}
+
 void report_summary_json(const RunResult *r, JsonWriter *w)
 {
     const DriveStats *st = r->stats;
@@ -255,6 +280,15 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     json_end_object(w);
     json_end_object(w);
     json_double(w, "waf", waf(st));
+
+    json_begin_object(w, "utilization");
+    json_begin_object(w, "dies");
+    for (int k = 0; k < DIE_WORKS; k++)
+        json_double(w, die_work_name(k), die_share(r, st->die_busy_ns[k]));
+    json_double(w, "idle", idle_share(r));
+    json_end_object(w);
+    json_double(w, "channels", chan_share(r));
+    json_end_object(w);
 
     json_begin_object(w, "throughput");
     json_double(w, "write_MBps", (double)st->host_bytes[IO_WRITE] / 1e6 / t);
@@ -370,6 +404,12 @@ void report_summary_text(const RunResult *r, GString *out)
         g_string_append_printf(out, "; %" G_GUINT64_FORMAT " cold blocks moved", st->wl_blocks);
     g_string_append_c(out, '\n');
     g_string_append_printf(out, "waf       %.3f\n", waf(st));
+    g_string_append(out, "busy      dies:");
+    for (int k = 0; k < DIE_WORKS; k++)
+        g_string_append_printf(out, " %s %.1f%%,", die_work_name(k),
+                               100 * die_share(r, st->die_busy_ns[k]));
+    g_string_append_printf(out, " idle %.1f%%; channels %.1f%%\n", 100 * idle_share(r),
+                           100 * chan_share(r));
     g_string_append_printf(out, "speed     write %.1f MB/s, read %.1f MB/s, %.0f IOPS\n",
                            st->host_bytes[IO_WRITE] / 1e6 / t, st->host_bytes[IO_READ] / 1e6 / t,
                            (st->host_ios[IO_READ] + st->host_ios[IO_WRITE]) / t);

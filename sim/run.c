@@ -43,6 +43,7 @@ typedef struct Run {
     Drive *d;
     Workload *w;
     DriveStats last;  /* counters at the last row */
+    double dies, channels;
     double last_t;    /* s */
     uint64_t next_bytes; /* bytes mode: next row when host writes pass this */
     GArray *rows;
@@ -101,6 +102,7 @@ static void row_latency(Run *r, SeriesRow *row)
 /* Close the interval ending now: one series row. */
 static void take_row(Run *r)
 {
+    drive_account(r->d);
     const DriveStats *st = drive_stats(r->d);
     double t = (double)sim_now(r->e) / 1e9;
     double dt = t - r->last_t;
@@ -121,6 +123,10 @@ static void take_row(Run *r)
         .pslc_limit_bytes = st->pslc_limit,
         .phase = classify(&r->last, st),
     };
+    for (int w = 0; w < DIE_WORKS; w++)
+        row.die_work[w] =
+            (double)(st->die_busy_ns[w] - r->last.die_busy_ns[w]) / (r->dies * dt * 1e9);
+    row.chan_busy = (double)(st->chan_busy_ns - r->last.chan_busy_ns) / (r->channels * dt * 1e9);
     uint64_t hits = st->l2p_hits - r->last.l2p_hits, misses = st->l2p_misses - r->last.l2p_misses;
     row.l2p_hit_ratio = hits + misses ? (double)hits / (double)(hits + misses) : NAN;
     if (r->ivl[0])
@@ -349,6 +355,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
 
     Run r = {.o = o, .e = e, .d = d, .w = w, .rows = g_array_new(FALSE, FALSE, sizeof(SeriesRow))};
     r.next_bytes = o->interval_bytes;
+    r.dies = drive_params_dies(&p);
+    r.channels = p.channels;
     drive_set_done(d, io_done, &r);
     if (o->series_percentiles) {
         r.ivl[IO_READ] = lat_hist_new();
@@ -390,6 +398,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         }
     }
     report_phases_from_rows(r.rows, phases);
+    drive_account(d);
     RunResult res = {
         .opt = o,
         .params = &p,

@@ -85,6 +85,7 @@ static void test_results_png(void)
     assert_png(dir, "write_curve.png");
     assert_png(dir, "throughput.png");
     assert_png(dir, "cache.png");
+    assert_png(dir, "utilization.png");
     assert_png(dir, "latency_cdf.png");
     assert_no_temporaries(dir);
     cutest_rm_tree(dir);
@@ -101,7 +102,7 @@ static void test_results_svg_and_skips(void)
     g_autoptr(GError) err = NULL;
     CU_ASSERT_TRUE(plot_results(dir, SCRIPT_DIR, PLOT_SVG, &err));
     static const char *const figs[] = {"write_curve.svg", "throughput.svg", "cache.svg",
-                                       "latency_cdf.svg"};
+                                       "utilization.svg", "latency_cdf.svg"};
     for (unsigned i = 0; i < G_N_ELEMENTS(figs); i++) {
         g_autofree char *p = g_build_filename(dir, figs[i], NULL);
         g_autofree char *text = NULL;

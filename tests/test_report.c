@@ -23,7 +23,8 @@
 /* The series.csv header as docs/outputs.md documents it. */
 #define DOC_HEADER                                                                                 \
     "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"          \
-    "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB"
+    "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB,die_read,"     \
+    "die_host,die_gc,die_fold,die_erase,die_map,chan_busy"
 #define DOC_LATENCY ",read_p50_us,read_p99_us,read_p999_us,write_p50_us,write_p99_us,write_p999_us"
 
 /* ---- Scratch folders ---------------------------------------------------- */
@@ -228,6 +229,14 @@ static void test_summary_keys(void)
                                        "nand.wear.static_slc.blocks",
                                        "nand.wear.static_slc.mean",
                                        "waf",
+                                       "utilization.dies.read",
+                                       "utilization.dies.host_program",
+                                       "utilization.dies.gc",
+                                       "utilization.dies.fold",
+                                       "utilization.dies.erase",
+                                       "utilization.dies.map",
+                                       "utilization.dies.idle",
+                                       "utilization.channels",
                                        "throughput.write_MBps",
                                        "throughput.read_MBps",
                                        "throughput.iops",
@@ -339,6 +348,7 @@ static void test_summary_text(void)
         "nand      ",
         "wear      pool 1024 blocks, P/E mean ",
         "waf       ",
+        "busy      dies: read ",
         "speed     ",
         "latency   (us)",
         "  read         5120",
@@ -383,17 +393,34 @@ static void test_series_by_time(void)
     guint rows = g_strv_length(lines) - 1;
     double t = jnum(j, "sim_time_s");
     CUTEST_EQ(rows, (guint)ceil(t / 0.2));
-    double prev_t = 0, written = 0;
+    double prev_t = 0, written = 0, host_time = 0, busy_time = 0;
     for (guint i = 1; i <= rows; i++) {
         double ti = field(lines[i], 0);
         if (i < rows)
             CUTEST_NEAR(ti, 0.2 * i, 1e-9);
         written += field(lines[i], 3) * 1e6 * (ti - prev_t);
+        /* die time by activity: shares of the interval, at most all of it */
+        double dies = 0;
+        for (int k = 14; k < 20; k++) {
+            CU_ASSERT(field(lines[i], k) >= 0);
+            dies += field(lines[i], k);
+        }
+        CU_ASSERT(dies <= 1.0001);
+        host_time += field(lines[i], 15) * (ti - prev_t);
+        busy_time += dies * (ti - prev_t);
+        CU_ASSERT(field(lines[i], 20) >= 0 && field(lines[i], 20) <= 1.0001);
         prev_t = ti;
         g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
-        CUTEST_EQ(g_strv_length(f), 14);
+        CUTEST_EQ(g_strv_length(f), 21);
     }
     CUTEST_NEAR(prev_t, t, 0.0005);
+    /* the rows add up to the run's shares (4 decimals a row) */
+    CUTEST_NEAR(host_time / t, jnum(j, "utilization.dies.host_program"), 0.001);
+    CUTEST_NEAR(1 - busy_time / t, jnum(j, "utilization.dies.idle"), 0.002);
+    /* the fill writes a tenth of an empty drive: host programs, then reads */
+    CU_ASSERT(jnum(j, "utilization.dies.host_program") > 0.2);
+    CU_ASSERT(jnum(j, "utilization.dies.read") > 0); /* most reads find nothing mapped */
+    CUTEST_NEAR(jnum(j, "utilization.dies.gc"), 0, 1e-12);
     CUTEST_EQ((uint64_t)field(lines[rows], 1), ju64(j, "host.write_bytes"));
     CUTEST_EQ((uint64_t)field(lines[rows], 2), ju64(j, "host.read_bytes"));
     /* MB/s are printed to 0.01, times to 1 ms. */
@@ -471,8 +498,8 @@ static void test_series_percentiles(void)
     for (guint i = 1; lines[i] && plain[i]; i++) {
         CU_ASSERT(g_str_has_prefix(lines[i], plain[i]) && lines[i][strlen(plain[i])] == ',');
         for (int op = 0; op < 2; op++) {
-            double p50 = field(lines[i], 14 + 3 * op), p99 = field(lines[i], 15 + 3 * op);
-            double p999 = field(lines[i], 16 + 3 * op);
+            double p50 = field(lines[i], 21 + 3 * op), p99 = field(lines[i], 22 + 3 * op);
+            double p999 = field(lines[i], 23 + 3 * op);
             uint64_t moved = (uint64_t)field(lines[i], op ? 1 : 2) -
                              (i > 1 ? (uint64_t)field(lines[i - 1], op ? 1 : 2) : 0);
             /* Bytes count at completion, as latencies do. */
@@ -504,7 +531,7 @@ static void test_series_percentiles_whole_run(void)
     for (int op = 0; op < 2; op++)
         for (int i = 0; i < 3; i++) {
             g_autofree char *k = g_strdup_printf("latency_us.%s.%s", op ? "write" : "read", p[i]);
-            CUTEST_NEAR(field(lines[1], 14 + 3 * op + i), jnum(j, k), 0.05);
+            CUTEST_NEAR(field(lines[1], 21 + 3 * op + i), jnum(j, k), 0.05);
         }
 }
 

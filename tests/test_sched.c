@@ -40,6 +40,10 @@ static void mix_done(void *ctx, uint64_t tag)
     mix_submit(m, tag);
 }
 
+/* The counters of the last worst_read() run, die time counted to its end. */
+static DriveStats last_stats;
+static SimTime last_end;
+
 /* Returns the longest read latency. */
 static SimTime worst_read(bool erase_suspend, bool program_suspend, uint64_t *erases)
 {
@@ -62,6 +66,9 @@ static SimTime worst_read(bool erase_suspend, bool program_suspend, uint64_t *er
     sim_run(m.e, SIM_TIME_MAX); /* let the last commands finish */
     CU_ASSERT_TRUE(drive_check(m.d, why, sizeof why));
     *erases = drive_stats(m.d)->nand_erases;
+    drive_account(m.d);
+    last_stats = *drive_stats(m.d);
+    last_end = sim_now(m.e);
     drive_free(m.d);
     sim_engine_free(m.e);
     return m.worst;
@@ -230,6 +237,51 @@ static void test_cache_read(void)
     }
 }
 
+/* Die time by activity. One program unit alone: the die holds it for its
+ * transfer and tPROG, the channel for the transfer, exactly. Then the
+ * read, write and GC mix with suspend on: no die time counted twice (the
+ * sum stays within dies x time), every read's tR counted, the dies busy
+ * nearly all the time. */
+static void test_die_time(void)
+{
+    DriveParams dp;
+    tiny_drive(&dp, 16, 0.3);
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, &dp, 1);
+    uint64_t unit = 2 * 16384 * 3; /* 2 planes x 16 KiB x 3 bits: one TLC program */
+    drive_submit(d, IO_WRITE, 0, unit, 0);
+    drive_submit(d, IO_FLUSH, 0, 0, 1);
+    sim_run(e, SIM_TIME_MAX);
+    drive_account(d);
+    const DriveStats *st = drive_stats(d);
+    SimTime xfer = (SimTime)(unit * 1e9 / 400e6 + 0.5); /* 400 MT/s x 8 bits */
+    CUTEST_EQ(st->die_busy_ns[WORK_HOST], xfer + 2 * SIM_MS);
+    CUTEST_EQ(st->chan_busy_ns, xfer);
+    for (int w = 0; w < DIE_WORKS; w++)
+        if (w != WORK_HOST)
+            CUTEST_EQ(st->die_busy_ns[w], 0);
+    drive_free(d);
+    sim_engine_free(e);
+
+    uint64_t erases;
+    worst_read(true, true, &erases);
+    const DriveStats *m = &last_stats;
+    uint64_t sum = 0;
+    for (int w = 0; w < DIE_WORKS; w++)
+        sum += m->die_busy_ns[w];
+    printf("\n    2 dies over %.3f s: read %.1f%%, host %.1f%%, gc %.1f%%, erase %.1f%%, idle %.1f%% ",
+           last_end / 1e9, 100.0 * m->die_busy_ns[WORK_READ] / (2.0 * last_end),
+           100.0 * m->die_busy_ns[WORK_HOST] / (2.0 * last_end),
+           100.0 * m->die_busy_ns[WORK_GC] / (2.0 * last_end),
+           100.0 * m->die_busy_ns[WORK_ERASE] / (2.0 * last_end), 100.0 - 100.0 * sum / (2.0 * last_end));
+    CU_ASSERT(sum <= 2 * last_end);
+    CU_ASSERT(sum > 2 * last_end * 9 / 10);
+    CU_ASSERT(m->die_busy_ns[WORK_READ] >= 20000 * 60 * SIM_US);
+    CU_ASSERT(m->die_busy_ns[WORK_GC] > 0 && m->die_busy_ns[WORK_ERASE] > 0);
+    CUTEST_EQ(m->die_busy_ns[WORK_FOLD] + m->die_busy_ns[WORK_MAP], 0);
+    CU_ASSERT(m->chan_busy_ns <= 2 * last_end);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -237,6 +289,7 @@ int main(void)
         {"program_suspend", test_program_suspend},
         {"suspended_reads_share_the_die", test_suspended_reads_share_the_die},
         {"cache_read", test_cache_read},
+        {"die_time", test_die_time},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("sched", tests);

@@ -1,0 +1,50 @@
+# utilization.gp - what the dies spend their time on, against simulated time:
+# the share of the dies' time programming host data, folding, collecting
+# garbage, reading, erasing and writing translation pages, stacked (the gap
+# above is idle time), with the share of the channels' time carrying data
+# as a line. Where the stack reaches 100% the dies bound the drive; where it
+# does not, something else does (the host link, the controller, the host).
+#
+#   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/utilization.gp
+#
+# Variables (all optional): drive (its name, for the title), dir (default .),
+# out (default dir/utilization.png; .svg gives SVG), fmt ('png' or 'svg'),
+# series (default dir/series.csv).
+if (!exists("dir")) dir = '.'
+if (!exists("drive")) drive = ''
+if (!exists("out")) out = dir.'/utilization.png'
+if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
+if (!exists("series")) series = dir.'/series.csv'
+if (fmt eq 'svg') {
+    set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
+} else {
+    set terminal pngcairo size 1200,700 enhanced font 'sans,11'
+}
+set output out
+
+set datafile separator ','
+set datafile columnheaders
+set grid front lc rgb '#bbbbbb'
+set title (drive eq '' ? 'Die time by activity' : drive.': die time by activity')
+set xlabel 'Time (s)'
+set ylabel 'Share of the dies'' time (%)'
+set yrange [0:105]
+set xrange [0:*]
+set key outside right top
+set style fill solid 0.85 noborder
+
+t(c) = column("t_s")
+c1(x) = column("die_host")*100
+c2(x) = c1(x) + column("die_fold")*100
+c3(x) = c2(x) + column("die_gc")*100
+c4(x) = c3(x) + column("die_read")*100
+c5(x) = c4(x) + column("die_erase")*100
+c6(x) = c5(x) + column("die_map")*100
+
+plot series using (t(0)):(c5(0)):(c6(0)) with filledcurves lc rgb '#9467bd' title 'map writes', \
+     series using (t(0)):(c4(0)):(c5(0)) with filledcurves lc rgb '#7f7f7f' title 'erase', \
+     series using (t(0)):(c3(0)):(c4(0)) with filledcurves lc rgb '#2ca02c' title 'read', \
+     series using (t(0)):(c2(0)):(c3(0)) with filledcurves lc rgb '#d62728' title 'GC', \
+     series using (t(0)):(c1(0)):(c2(0)) with filledcurves lc rgb '#ff7f0e' title 'fold', \
+     series using (t(0)):(0):(c1(0)) with filledcurves lc rgb '#1f77b4' title 'host programs', \
+     series using (t(0)):(column("chan_busy")*100) with lines lw 2 lc rgb '#000000' title 'channels busy'
