@@ -94,7 +94,7 @@ static int cmd_run(int argc, char **argv)
     char *prefill = NULL;
     char **sets = NULL, **vary = NULL;
     gint64 seed = 1, device = -1;
-    gint iodepth = 32;
+    gint iodepth = 32, jobs = 1;
     double time_scale = 1.0;
     gboolean force = FALSE, quiet = FALSE, plot = FALSE, live = FALSE, check = FALSE,
              skip_bad = FALSE, series_pct = FALSE;
@@ -143,6 +143,8 @@ static int cmd_run(int argc, char **argv)
         {"vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary,
          "Run once per value of a drive key (repeatable: every combination) into --out/KEY=VALUE, "
          "with a table sweep.csv, e.g. --vary pslc.static=0,6GB,12GB", "GROUP.KEY=V1,V2,..."},
+        {"jobs", 'J', 0, G_OPTION_ARG_INT, &jobs,
+         "With --vary: runs at once, each in its own process (1)", "N"},
         {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
          "Age the drive first, without simulating the time: PCT%[:random][:slc=SIZE], e.g. "
          "90%:random or 50%:slc=10GB", "SPEC"},
@@ -213,7 +215,16 @@ static int cmd_run(int argc, char **argv)
     o.replay.mode = replay_v;
     o.replay.lba_map = map_v;
     o.plot_format = fmt_v;
-    if (vary ? !run_sweep(&o, (const char *const *)vary, &error) : !run_simulation(&o, &error)) {
+    if (jobs < 1 || jobs > 256) {
+        rc = usage_error(ctx, "--jobs: expected an integer from 1 to 256");
+        goto out;
+    }
+    if (jobs > 1 && !vary) {
+        rc = usage_error(ctx, "--jobs goes with --vary");
+        goto out;
+    }
+    if (vary ? !run_sweep(&o, (const char *const *)vary, (guint)jobs, &error)
+             : !run_simulation(&o, &error)) {
         rc = fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
                                                                             : EXIT_INPUT);
         goto out;

@@ -61,7 +61,9 @@ gboolean run_simulation(const RunOptions *o, GError **error);
  * o->out/sweep.csv (one row a run: the varied values, the folder, the
  * measures of report_sweep_row()) and with o->plot the overlay
  * o->out/sweep.png. Every combination is loaded and checked before any
- * folder is made. One line a run on stdout unless quiet. */
-gboolean run_sweep(const RunOptions *o, const char *const *vary, GError **error);
+ * folder is made. jobs > 1 runs that many at once, each in a child
+ * process; the table and the output are the same as with one. One line a
+ * run on stdout, in sweep order, unless quiet. */
+gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GError **error);
 
 #endif

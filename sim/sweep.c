@@ -13,7 +13,10 @@
 #include "sim/outdir.h"
 #include "sim/report.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define SWEEP_MAX_RUNS 1000
 
@@ -130,8 +133,152 @@ static char *row_field(const char *row, guint i)
     return i < g_strv_length(f) ? g_strdup(f[i]) : g_strdup("");
 }
 
+/* One run of a sweep: its overrides, folder name, measures or error. */
+typedef struct SweepRun {
+    GStrv sets;
+    char *label;
+    GString *row;   /* report_sweep_row() of the run */
+    GError *error;  /* the run failed */
+    pid_t pid;      /* running in a child process, -1 otherwise */
+    int fd;         /* the child's report */
+    gboolean done;  /* row or error set */
+    gboolean shown; /* its line is on stdout */
+} SweepRun;
+
+/* The line of run k on stdout (unless quiet): the first time only. */
+static void show_run(const RunOptions *o, SweepRun *sr, guint k, guint runs)
+{
+    SweepRun *s = &sr[k];
+    if (o->quiet || s->shown)
+        return;
+    s->shown = TRUE;
+    g_autofree char *mbps = row_field(s->row->str, 3), *waf = row_field(s->row->str, 6);
+    printf("run %u/%u  %s: write %s MB/s, WAF %s\n", k + 1, runs, s->label, mbps[0] ? mbps : "-",
+           waf[0] ? waf : "-");
+    fflush(stdout);
+}
+
+/* In a child: run, write "R<row>" or "I<message>" (bad input) or
+ * "F<message>" (the simulation failed) to fd, and leave. */
+static void G_GNUC_NORETURN child_run(const RunOptions *o, const SweepRun *s, const char *dir,
+                                      int fd)
+{
+    RunOptions ro = *o;
+    ro.sets = (const char *const *)s->sets;
+    ro.out = dir;
+    ro.quiet = TRUE;
+    ro.plot = FALSE;
+    ro.sweep_row = s->row;
+    GError *e = NULL;
+    g_autoptr(GString) msg = g_string_new(NULL);
+    if (run_simulation(&ro, &e))
+        g_string_printf(msg, "R%s", s->row->str);
+    else
+        g_string_printf(msg, "%c%s", g_error_matches(e, RUN_ERROR, RUN_ERROR_FAILED) ? 'F' : 'I',
+                        e->message);
+    const char *p = msg->str;
+    for (gsize left = msg->len; left > 0;) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            _exit(3);
+        p += n;
+        left -= (gsize)n;
+    }
+    _exit(0);
+}
+
+/* What the child of s wrote, once it has exited. */
+static void child_report(SweepRun *s, int status)
+{
+    g_autoptr(GString) msg = g_string_new(NULL);
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(s->fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        g_string_append_len(msg, buf, n);
+    }
+    close(s->fd);
+    s->pid = -1;
+    s->done = TRUE;
+    if (msg->len > 0 && msg->str[0] == 'R') {
+        g_string_assign(s->row, msg->str + 1);
+    } else if (msg->len > 0 && (msg->str[0] == 'I' || msg->str[0] == 'F')) {
+        g_set_error_literal(&s->error, RUN_ERROR,
+                            msg->str[0] == 'F' ? RUN_ERROR_FAILED : RUN_ERROR_INPUT, msg->str + 1);
+    } else {
+        g_set_error(&s->error, RUN_ERROR, RUN_ERROR_FAILED, "the run's process ended (status %d)",
+                    status);
+    }
+}
+
+/* Run the sweep jobs at a time, each in a child process (the simulator is
+ * single-threaded); results land in sr[k].row or sr[k].error. Every run is
+ * started, whatever the others do: the first failure in sweep order is
+ * reported. Returns FALSE only if no child could be made. */
+static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrArray *dirs,
+                           guint jobs)
+{
+    guint next = 0, running = 0, shown = 0;
+    while (next < runs || running > 0) {
+        while (next < runs && running < jobs) {
+            SweepRun *s = &sr[next];
+            int fds[2];
+            if (pipe(fds) != 0) {
+                g_set_error(&s->error, RUN_ERROR, RUN_ERROR_FAILED, "pipe: %s", g_strerror(errno));
+                next++;
+                continue;
+            }
+            fflush(stdout);
+            fflush(stderr);
+            pid_t pid = fork();
+            if (pid == 0) {
+                close(fds[0]);
+                child_run(o, s, g_ptr_array_index(dirs, next), fds[1]);
+            }
+            close(fds[1]);
+            if (pid < 0) {
+                close(fds[0]);
+                g_set_error(&s->error, RUN_ERROR, RUN_ERROR_FAILED, "fork: %s", g_strerror(errno));
+                next++;
+                continue;
+            }
+            s->pid = pid;
+            s->fd = fds[0];
+            next++;
+            running++;
+        }
+        if (running == 0)
+            break;
+        int status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (guint k = 0; k < runs; k++)
+            if (sr[k].pid == pid) {
+                child_report(&sr[k], status);
+                running--;
+            }
+        /* the lines of the runs done so far, in sweep order */
+        while (shown < runs && sr[shown].done && !sr[shown].error)
+            show_run(o, sr, shown++, runs);
+    }
+    for (guint k = 0; k < runs; k++)
+        if ((sr[k].pid != -1 || k >= next) && !sr[k].error)
+            g_set_error_literal(&sr[k].error, RUN_ERROR, RUN_ERROR_FAILED,
+                                "its process could not be waited for");
+    return TRUE;
+}
+
 /* Check every combination, then run them and write the table. */
-static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, GError **error)
+static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs, GError **error)
 {
     const char **vals = g_newa(const char *, axes->len);
     /* every combination must load before anything is written */
@@ -155,36 +302,50 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, GError **er
     }
     g_string_append(table, "dir," REPORT_SWEEP_HEADER "\n");
     g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+    SweepRun *sr = g_new0(SweepRun, runs);
     for (guint k = 0; k < runs; k++) {
         combo_values(axes, k, vals);
-        g_auto(GStrv) sets = combo_sets(o, axes, vals);
-        g_autofree char *label = combo_label(axes, vals);
-        char *dir = g_build_filename(o->out, label, NULL);
-        g_ptr_array_add(dirs, dir);
-        g_autoptr(GString) row = g_string_new(NULL);
-        RunOptions ro = *o;
-        ro.sets = (const char *const *)sets;
-        ro.out = dir;
-        ro.quiet = TRUE;
-        ro.plot = FALSE;
-        ro.sweep_row = row;
-        if (!run_simulation(&ro, error)) {
-            g_prefix_error(error, "--vary %s: ", label);
-            return FALSE;
+        sr[k].sets = combo_sets(o, axes, vals);
+        sr[k].label = combo_label(axes, vals);
+        sr[k].row = g_string_new(NULL);
+        sr[k].pid = -1;
+        g_ptr_array_add(dirs, g_build_filename(o->out, sr[k].label, NULL));
+    }
+    gboolean ok = jobs > 1 ? run_forked(o, sr, runs, dirs, jobs) : TRUE;
+    for (guint k = 0; ok && k < runs; k++) {
+        if (jobs <= 1) {
+            RunOptions ro = *o;
+            ro.sets = (const char *const *)sr[k].sets;
+            ro.out = g_ptr_array_index(dirs, k);
+            ro.quiet = TRUE;
+            ro.plot = FALSE;
+            ro.sweep_row = sr[k].row;
+            run_simulation(&ro, &sr[k].error);
         }
+        if (sr[k].error) {
+            g_propagate_prefixed_error(error, g_steal_pointer(&sr[k].error),
+                                       "--vary %s: ", sr[k].label);
+            ok = FALSE;
+            break;
+        }
+        combo_values(axes, k, vals);
         for (guint i = 0; i < axes->len; i++) {
             csv_field(table, vals[i]);
             g_string_append_c(table, ',');
         }
-        csv_field(table, label);
-        g_string_append_printf(table, ",%s", row->str);
-        if (!o->quiet) {
-            g_autofree char *mbps = row_field(row->str, 3), *waf = row_field(row->str, 6);
-            printf("run %u/%u  %s: write %s MB/s, WAF %s\n", k + 1, runs, label,
-                   mbps[0] ? mbps : "-", waf[0] ? waf : "-");
-            fflush(stdout);
-        }
+        csv_field(table, sr[k].label);
+        g_string_append_printf(table, ",%s", sr[k].row->str);
+        show_run(o, sr, k, runs);
     }
+    for (guint k = 0; k < runs; k++) {
+        g_strfreev(sr[k].sets);
+        g_free(sr[k].label);
+        g_string_free(sr[k].row, TRUE);
+        g_clear_error(&sr[k].error);
+    }
+    g_free(sr);
+    if (!ok)
+        return FALSE;
     if (!outdir_write_text(od, "sweep.csv", table->str, error) || !outdir_commit(od, error))
         return FALSE;
     if (!o->quiet)
@@ -208,7 +369,7 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, GError **er
     return TRUE;
 }
 
-gboolean run_sweep(const RunOptions *o, const char *const *vary, GError **error)
+gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GError **error)
 {
     if (!o->out) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--vary needs --out DIR");
@@ -236,7 +397,7 @@ gboolean run_sweep(const RunOptions *o, const char *const *vary, GError **error)
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--vary: no key to vary");
         ok = FALSE;
     }
-    ok = ok && sweep(o, axes, runs, error);
+    ok = ok && sweep(o, axes, runs, jobs, error);
     axes_free(axes);
     return ok;
 }

@@ -45,6 +45,8 @@ expect_error "--vary gc.policy=best: --set \"gc.policy=best\": expected one of" 
 expect_error "--vary \"gc.policy=fifo\": the key is also given by --set" -d "$drive" --set gc.policy=greedy --vary gc.policy=fifo -w fill
 expect_error "--vary timing.tlc.t_prog=2ms,gc.policy=x: " -d "$drive" --vary timing.tlc.t_prog=2ms,1ms --vary gc.policy=fifo,x -w fill
 expect_error "--live does not go with --vary" -d "$drive" --vary gc.policy=fifo --live -w fill
+expect_error "--jobs goes with --vary" -d "$drive" --jobs 2 -w fill
+expect_error "--jobs: expected an integer from 1 to 256" -d "$drive" --vary gc.policy=fifo --jobs 0 -w fill
 
 # Malformed drive configs: the file, then the group and key or the line.
 expect_error "bad_bool.ini: [timing.tlc] one_shot = \"maybe\": expected" -d tests/data/bad_configs/bad_bool.ini -w fill

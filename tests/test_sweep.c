@@ -28,18 +28,24 @@ static char *scratch_path(const char *name)
     return g_build_filename(scratch, name, NULL);
 }
 
-static gboolean sweep(const char *out, const char *const *vary, const char *const *sets,
-                      gboolean force, GError **error)
+static gboolean sweep_jobs(const char *out, const char *const *vary, const char *const *sets,
+                           gboolean force, guint jobs, const char *spec, GError **error)
 {
     RunOptions o;
     run_options_init(&o);
     o.drive = DRIVE;
-    o.spec = FILL;
+    o.spec = spec;
     o.out = out;
     o.quiet = TRUE;
     o.force = force;
     o.sets = sets;
-    return run_sweep(&o, vary, error);
+    return run_sweep(&o, vary, jobs, error);
+}
+
+static gboolean sweep(const char *out, const char *const *vary, const char *const *sets,
+                      gboolean force, GError **error)
+{
+    return sweep_jobs(out, vary, sets, force, 1, FILL, error);
 }
 
 /* sweep.csv split into lines, the last (empty) one dropped. */
@@ -150,6 +156,33 @@ static void test_two_keys(void)
     CU_ASSERT(json && strstr(json, "\"gc.soft_blocks=6\"") && strstr(json, "\"gc.policy=fifo\""));
 }
 
+/* Runs in child processes, three at a time: the same table as one by one;
+ * a run that fails reports its error as the first failing run in order. */
+static void test_jobs(void)
+{
+    const char *vary[] = {"host.queue_depth=1,4,32", "gc.policy=greedy,fifo", NULL};
+    g_autofree char *one = scratch_path("jobs1");
+    g_autofree char *three = scratch_path("jobs3");
+    g_autoptr(GError) e1 = NULL, e3 = NULL;
+    CU_ASSERT_TRUE_FATAL(sweep_jobs(one, vary, NULL, FALSE, 1, FILL, &e1));
+    CU_ASSERT_TRUE_FATAL(sweep_jobs(three, vary, NULL, FALSE, 3, FILL, &e3));
+    g_autofree char *p1 = g_build_filename(one, "sweep.csv", NULL);
+    g_autofree char *p3 = g_build_filename(three, "sweep.csv", NULL);
+    g_autofree char *t1 = NULL, *t3 = NULL;
+    CU_ASSERT_TRUE(g_file_get_contents(p1, &t1, NULL, NULL));
+    CU_ASSERT_TRUE(g_file_get_contents(p3, &t3, NULL, NULL));
+    CU_ASSERT(t1 && t3 && strlen(t1) > 500);
+    CU_ASSERT_STRING_EQUAL(t1, t3);
+    /* a workload that reads past the drive: every run fails as bad input,
+     * the first is reported, nothing is left */
+    g_autofree char *bad = scratch_path("jobsbad");
+    g_autoptr(GError) eb = NULL;
+    CU_ASSERT_FALSE(sweep_jobs(bad, vary, NULL, FALSE, 2, "rw=read,bs=4k,offset=200%", &eb));
+    CU_ASSERT(eb && g_str_has_prefix(eb->message, "--vary host.queue_depth=1,gc.policy=greedy: "));
+    CU_ASSERT(eb && !g_error_matches(eb, RUN_ERROR, RUN_ERROR_FAILED));
+    CU_ASSERT_FALSE(g_file_test(bad, G_FILE_TEST_EXISTS));
+}
+
 static void test_bad_sweeps(void)
 {
     static const struct {
@@ -200,7 +233,7 @@ static void test_bad_sweeps(void)
     o.spec = FILL;
     const char *vary[] = {"gc.policy=fifo", NULL};
     g_autoptr(GError) e = NULL;
-    CU_ASSERT_FALSE(run_sweep(&o, vary, &e));
+    CU_ASSERT_FALSE(run_sweep(&o, vary, 1, &e));
     CU_ASSERT(e && strcmp(e->message, "--vary needs --out DIR") == 0);
 }
 
@@ -216,6 +249,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"halved tPROG nearly doubles a NAND-bound fill", test_tprog_halved},
         {"two keys: every combination in order", test_two_keys},
+        {"runs in parallel give the same table", test_jobs},
         {"bad sweeps leave nothing", test_bad_sweeps},
         CU_TEST_INFO_NULL,
     };
