@@ -58,9 +58,15 @@ void report_phases_from_rows(GArray *rows, GArray *phases)
             last->end_host_bytes = r->host_write_bytes;
             last->end_s = r->t_s;
         } else {
-            PhaseSpan s = {r->phase, prev_bytes, r->host_write_bytes, prev_t, r->t_s};
+            PhaseSpan s = {r->phase, prev_bytes, r->host_write_bytes, prev_t, r->t_s, 0, 0};
             g_array_append_val(phases, s);
+            last = &g_array_index(phases, PhaseSpan, phases->len - 1);
         }
+        double busy = 0;
+        for (int k = 0; k < DIE_WORKS; k++)
+            busy += r->die_work[k];
+        last->die_busy_s += busy * (r->t_s - prev_t);
+        last->chan_busy_s += r->chan_busy * (r->t_s - prev_t);
         prev_bytes = r->host_write_bytes;
         prev_t = r->t_s;
     }
@@ -72,14 +78,23 @@ static double span_MBps(const PhaseSpan *s)
     return dt > 0 ? (double)(s->end_host_bytes - s->start_host_bytes) / 1e6 / dt : 0;
 }
 
+/* Shares of the dies' and channels' time busy over the phase. */
+static double span_share(const PhaseSpan *s, double busy_s)
+{
+    double dt = s->end_s - s->start_s;
+    return dt > 0 ? busy_s / dt : 0;
+}
+
 void report_phases_csv(const RunResult *r, GString *out)
 {
-    g_string_append(out, "kind,start_host_bytes,end_host_bytes,mean_write_MBps\n");
+    g_string_append(out, "kind,start_host_bytes,end_host_bytes,mean_write_MBps,dies_busy,"
+                         "channels_busy\n");
     for (guint i = 0; i < r->phases->len; i++) {
         const PhaseSpan *s = &g_array_index(r->phases, PhaseSpan, i);
-        g_string_append_printf(out, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f\n",
+        g_string_append_printf(out, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f,%.4f,%.4f\n",
                                drive_phase_name(s->kind), s->start_host_bytes, s->end_host_bytes,
-                               span_MBps(s));
+                               span_MBps(s), span_share(s, s->die_busy_s),
+                               span_share(s, s->chan_busy_s));
     }
 }
 
@@ -325,6 +340,8 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
         json_double(w, "start_s", s->start_s);
         json_double(w, "end_s", s->end_s);
         json_double(w, "mean_write_MBps", span_MBps(s));
+        json_double(w, "dies_busy", span_share(s, s->die_busy_s));
+        json_double(w, "channels_busy", span_share(s, s->chan_busy_s));
         json_end_object(w);
     }
     json_end_array(w);
@@ -430,12 +447,15 @@ void report_summary_text(const RunResult *r, GString *out)
     }
     mapping_cache_text(r, out);
     if (r->phases->len) {
-        g_string_append(out, "phases    kind        from GB      to GB       MB/s\n");
+        g_string_append(out, "phases    kind        from GB      to GB       MB/s  dies busy  "
+                             "channels busy\n");
         for (guint i = 0; i < r->phases->len; i++) {
             const PhaseSpan *s = &g_array_index(r->phases, PhaseSpan, i);
-            g_string_append_printf(out, "          %-8s %9.2f  %9.2f  %9.1f\n",
+            g_string_append_printf(out, "          %-8s %9.2f  %9.2f  %9.1f  %8.1f%%  %12.1f%%\n",
                                    drive_phase_name(s->kind), s->start_host_bytes / 1e9,
-                                   s->end_host_bytes / 1e9, span_MBps(s));
+                                   s->end_host_bytes / 1e9, span_MBps(s),
+                                   100 * span_share(s, s->die_busy_s),
+                                   100 * span_share(s, s->chan_busy_s));
         }
     }
 }

@@ -37,6 +37,7 @@ typedef struct PhaseSpan {
     DrivePhase kind;
     uint64_t start_host_bytes, end_host_bytes; /* host bytes written */
     double start_s, end_s;
+    double die_busy_s, chan_busy_s; /* busy shares of its rows x their length */
 } PhaseSpan;
 
 typedef struct RunResult {

@@ -8,6 +8,7 @@
  * fresh to steady state, and a steady-state WAF that matches an independent
  * page-level model of greedy GC on the same geometry.
  */
+#include "sim/config.h"
 #include "sim/run.h"
 #include "tests/cutest.h"
 #include "tests/simrun.h"
@@ -104,6 +105,42 @@ static void test_850pro_fill(void)
     g_autoptr(GArray) v = run_series(CUTEST_SRC("configs/850pro.ini"),
                                      "rw=write,bs=128k,iodepth=32,size=100%", 5, COL_WRITE_MBPS);
     check_flat(v, 520, 0.05, 0);
+}
+
+/* The dies' time agrees with the rate: in a link-bound fill of the 860
+ * PRO, each program unit keeps a die busy for its transfer and tPROG, and
+ * at most one more transfer while the other die on its channel sends
+ * first, so the share of the dies' time programming host data is the write
+ * rate x that time / (unit x dies), interval by interval, within the wait
+ * (about 0.8: the dies wait for the link the rest of the time). */
+#define COL_DIE_HOST 15
+static void test_860pro_die_time(void)
+{
+    const char *cfg = CUTEST_SRC("configs/860pro.ini");
+    DriveParams p;
+    g_autoptr(GError) e = NULL;
+    CU_ASSERT_FATAL(config_load_file(cfg, &p, &e));
+    double unit = (double)drive_params_program_unit(&p, p.native_mode);
+    double xfer_s = unit / drive_params_channel_bw(&p);
+    double op_s = p.timing[p.native_mode].t_prog / 1e9 + xfer_s;
+    double per_mbps = 1e6 * op_s / (unit * drive_params_dies(&p));
+    g_autofree char *dir = run_dir(cfg, "rw=write,bs=1m,iodepth=2,size=20g", 1);
+    g_autoptr(GArray) mbps = series(dir, COL_WRITE_MBPS);
+    g_autoptr(GArray) host = series(dir, COL_DIE_HOST);
+    rm_results(dir);
+    CU_ASSERT_FATAL(mbps->len > 10 && mbps->len == host->len);
+    for (guint i = 1; i < mbps->len; i++) {
+        double want = g_array_index(mbps, double, i) * per_mbps;
+        double got = g_array_index(host, double, i);
+        double most = want * (op_s + xfer_s) / op_s;
+        if (got < want - 0.002 || got > most + 0.002)
+            printf("\n    interval %u: dies %.4f busy with host programs, the rate says %.4f "
+                   "to %.4f ", i, got, want, most);
+        CU_ASSERT(got >= want - 0.002 && got <= most + 0.002);
+    }
+    double mid = g_array_index(host, double, mbps->len / 2);
+    printf("\n    dies %.1f%% busy at %.1f MB/s ", 100 * mid, g_array_index(mbps, double, mbps->len / 2));
+    CU_ASSERT(mid > 0.6 && mid < 0.9);
 }
 
 /* R1.3b: the 870 QVO's first 30 GB go to its pSLC cache, 6 GB static then
@@ -260,6 +297,7 @@ int main(void)
         {"860pro_fill_at_sata_speed", test_860pro_fill},
         {"850pro_fill_at_sata_speed", test_850pro_fill},
         {"870qvo_pslc_flat_through_static", test_870qvo_pslc_flat},
+        {"860pro_die_time_agrees_with_rate", test_860pro_die_time},
         {"pm863a_seq_after_precondition", test_pm863a_seq_after_precondition},
         {"random_write_gc_waf", test_random_write_gc},
         CU_TEST_INFO_NULL,

@@ -255,6 +255,8 @@ static void test_summary_keys(void)
                                        "mapping_cache.hit_ratio",
                                        "phases.0.kind",
                                        "phases.0.mean_write_MBps",
+                                       "phases.0.dies_busy",
+                                       "phases.0.channels_busy",
                                        "jobs.0.name",
                                        "jobs.1.name",
                                        "drive_config.drive.name",
@@ -330,6 +332,14 @@ static void test_summary_values(void)
             break;
     }
     CU_ASSERT(n >= 1);
+    for (guint i = 0; i < n; i++) {
+        g_autofree char *db = g_strdup_printf("phases.%u.dies_busy", i);
+        g_autofree char *cb = g_strdup_printf("phases.%u.channels_busy", i);
+        CU_ASSERT(jnum(j, db) >= 0 && jnum(j, db) <= 1.0001);
+        CU_ASSERT(jnum(j, cb) >= 0 && jnum(j, cb) <= 1.0001);
+    }
+    /* the first phase writes: its dies are busy */
+    CU_ASSERT(jnum(j, "phases.0.dies_busy") > 0.2);
     g_autofree char *end = g_strdup_printf("phases.%u.end_host_bytes", n ? n - 1 : 0);
     CUTEST_EQ(ju64(j, end), w);
 }
@@ -354,7 +364,7 @@ static void test_summary_text(void)
         "  read         5120",
         "  write        1144",
         "mapping   dram, 1.40 MiB of a 1.40 MiB table cached\n",
-        "phases    kind"};
+        "phases    kind        from GB      to GB       MB/s  dies busy  channels busy\n"};
     for (unsigned i = 0; text && i < G_N_ELEMENTS(starts); i++) {
         g_autofree char *needle = g_strconcat("\n", starts[i], NULL);
         gboolean found = i == 0 ? g_str_has_prefix(text, starts[i]) : strstr(text, needle) != NULL;

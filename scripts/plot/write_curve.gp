@@ -29,8 +29,8 @@ set datafile columnheaders
 # With have_phases = 0 the phase loops below run zero times, but gnuplot still
 # opens their file: give it a table of one empty phase to keep stderr quiet.
 $no_phases << EOD
-kind,start_host_bytes,end_host_bytes,mean_write_MBps
-idle,0,0,0
+kind,start_host_bytes,end_host_bytes,mean_write_MBps,dies_busy,channels_busy
+idle,0,0,0,0,0
 EOD
 if (!have_phases) phases = '$no_phases'
 kind_rgb(k) = k eq 'pslc' ? 0x2ca02c : k eq 'folding' ? 0xff7f0e : k eq 'native' ? 0x1f77b4 : k eq 'gc' ? 0xd62728 : 0x7f7f7f
