@@ -120,4 +120,26 @@ static inline void oracle_step(Oracle *o, SimRng *r, const OracleMix *mix)
     CUTEST_EQ(o->done, before + 1);
 }
 
+static void oracle_nop(void *ctx, uint64_t arg)
+{
+    (void)ctx;
+    (void)arg;
+}
+
+/* Leave the drive idle for gap: its background work (folding, GC, wear
+ * leveling) runs meanwhile. */
+static inline void oracle_idle(Oracle *o, SimTime gap)
+{
+    sim_schedule_in(o->e, gap, oracle_nop, NULL, 0);
+    sim_run(o->e, sim_now(o->e) + gap);
+}
+
+/* drive_check() after command i; counts failures in *bad, printing the first. */
+static inline void oracle_check(Oracle *o, uint64_t i, uint64_t *bad)
+{
+    char why[256];
+    if (!drive_check(o->d, why, sizeof why) && (*bad)++ == 0)
+        fprintf(stderr, "step %" G_GUINT64_FORMAT ": %s\n", i, why);
+}
+
 #endif

@@ -451,29 +451,18 @@ static void test_wear_static_vs_pool(void)
  * flushes at QD 1. */
 static const OracleMix pslc_mix = {.max_pages = 16, .write_pct = 60, .unaligned = false};
 
-static void nop_event(void *ctx, uint64_t arg)
-{
-    (void)ctx;
-    (void)arg;
-}
-
 static void run_oracle(const DriveParams *p, uint64_t steps)
 {
     Oracle o;
     oracle_init(&o, p, true);
     SimRng r;
     sim_rng_init(&r, 42, p->fold_policy);
-    char why[256];
     uint64_t bad = 0;
     for (uint64_t i = 0; i < steps; i++) {
         oracle_step(&o, &r, &pslc_mix);
-        if (i % 700 == 699) { /* an idle gap: some or all of the cache folds */
-            SimTime gap = p->fold_idle_delay + sim_rng_below(&r, 40) * SIM_MS;
-            sim_schedule_in(o.e, gap, nop_event, NULL, 0);
-            sim_run(o.e, sim_now(o.e) + gap);
-        }
-        if (!drive_check(o.d, why, sizeof why) && bad++ == 0)
-            fprintf(stderr, "step %" G_GUINT64_FORMAT ": %s\n", i, why);
+        if (i % 700 == 699) /* an idle gap: some or all of the cache folds */
+            oracle_idle(&o, p->fold_idle_delay + sim_rng_below(&r, 40) * SIM_MS);
+        oracle_check(&o, i, &bad);
     }
     CUTEST_EQ(bad, 0);
     CUTEST_EQ(o.mismatches, 0);

@@ -175,12 +175,6 @@ static void test_dynamic_leveling(void)
     CU_ASSERT(dyn.pool.min + 2 >= mean);
 }
 
-static void nop_event(void *ctx, uint64_t arg)
-{
-    (void)ctx;
-    (void)arg;
-}
-
 /* The oracle's random traffic with both kinds of leveling and a threshold
  * of 2, on a drive where GC runs all the time: invariants after every
  * command, data checked on every read. */
@@ -195,17 +189,13 @@ static void test_oracle(void)
     oracle_init(&o, &p, true);
     SimRng r;
     sim_rng_init(&r, 5, 0);
-    char why[256];
     uint64_t bad = 0;
     const uint64_t steps = 30000;
     for (uint64_t i = 0; i < steps; i++) {
         oracle_step(&o, &r, &mix);
-        if (i % 1000 == 999) { /* idle time: the moves run in the background */
-            sim_schedule_in(o.e, 50 * SIM_MS, nop_event, NULL, 0);
-            sim_run(o.e, sim_now(o.e) + 50 * SIM_MS);
-        }
-        if (!drive_check(o.d, why, sizeof why) && bad++ == 0)
-            fprintf(stderr, "step %" G_GUINT64_FORMAT ": %s\n", i, why);
+        if (i % 1000 == 999) /* idle time: the moves run in the background */
+            oracle_idle(&o, 50 * SIM_MS);
+        oracle_check(&o, i, &bad);
     }
     CUTEST_EQ(bad, 0);
     CUTEST_EQ(o.mismatches, 0);
