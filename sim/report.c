@@ -449,7 +449,15 @@ void report_summary_text(const RunResult *r, GString *out)
     if (r->phases->len) {
         g_string_append(out, "phases    kind        from GB      to GB       MB/s  dies busy  "
                              "channels busy\n");
-        for (guint i = 0; i < r->phases->len; i++) {
+        /* a trace with idle gaps can make thousands of phases: the first
+         * and the last few, phases.csv has them all */
+        guint n = r->phases->len, head = n > REPORT_TEXT_PHASES ? REPORT_TEXT_PHASES - 3 : n;
+        for (guint i = 0; i < n; i++) {
+            if (i == head && head < n) {
+                g_string_append_printf(out, "          ... %u more (phases.csv lists them all)\n",
+                                       n - head - 3);
+                i = n - 3;
+            }
             const PhaseSpan *s = &g_array_index(r->phases, PhaseSpan, i);
             g_string_append_printf(out, "          %-8s %9.2f  %9.2f  %9.1f  %8.1f%%  %12.1f%%\n",
                                    drive_phase_name(s->kind), s->start_host_bytes / 1e9,

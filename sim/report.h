@@ -70,6 +70,9 @@ void report_series_row(FILE *f, const SeriesRow *r);
 /* Merge consecutive rows of one kind into phases (idle rows are kept). */
 void report_phases_from_rows(GArray *rows, GArray *phases);
 void report_phases_csv(const RunResult *r, GString *out);
+/* summary.txt lists at most this many phases: the first, "... N more",
+ * the last three. */
+#define REPORT_TEXT_PHASES 16
 void report_summary_text(const RunResult *r, GString *out);
 
 /* The measures of one run in a sweep table (ftlsim run --vary), after

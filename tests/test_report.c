@@ -374,6 +374,39 @@ static void test_summary_text(void)
     }
 }
 
+/* Writes with idle gaps between them make many phases: summary.txt lists
+ * the first 13, how many it leaves out, and the last 3; phases.csv all. */
+static void test_many_phases(void)
+{
+    RunOptions o;
+    run_options_init(&o);
+    g_autoptr(GString) spec = g_string_new(NULL);
+    for (int k = 0; k < 12; k++)
+        g_string_append_printf(spec, "%srw=write,bs=1m,iodepth=2,io_size=200m;idle=3s",
+                               k ? ";" : "");
+    o.spec = spec->str;
+    g_autofree char *dir = run_into("phases", &o);
+    g_autofree char *csv = read_file(dir, "phases.csv");
+    g_autofree char *text = read_file(dir, "summary.txt");
+    CU_ASSERT_FATAL(csv && text);
+    g_auto(GStrv) rows = g_strsplit(g_strchomp(csv), "\n", -1);
+    guint n = g_strv_length(rows) - 1;
+    CU_ASSERT(n > REPORT_TEXT_PHASES);
+    const char *table = strstr(text, "\nphases    kind");
+    CU_ASSERT_FATAL(table != NULL);
+    g_autofree char *tail = g_strchomp(g_strdup(table + 1));
+    g_auto(GStrv) lines = g_strsplit(tail, "\n", -1);
+    /* the header, 13 phases, the line of those left out, 3 phases */
+    CUTEST_EQ(g_strv_length(lines), 2 + REPORT_TEXT_PHASES);
+    g_autofree char *more = g_strdup_printf("          ... %u more (phases.csv lists them all)",
+                                            n - (REPORT_TEXT_PHASES - 3) - 3);
+    CU_ASSERT_STRING_EQUAL(lines[1 + REPORT_TEXT_PHASES - 3], more);
+    /* the last line is the last phase: it ends where phases.csv's does */
+    g_auto(GStrv) last = g_strsplit(rows[n], ",", -1);
+    g_autofree char *end = g_strdup_printf("%.2f", g_ascii_strtod(last[2], NULL) / 1e9);
+    CU_ASSERT(strstr(lines[1 + REPORT_TEXT_PHASES], end) != NULL);
+}
+
 /* --set overrides are recorded: an empty array without them, each string
  * in order with them, and a line of summary.txt. */
 static void test_overrides(void)
@@ -608,6 +641,7 @@ int main(void)
         {"summary.json values agree", test_summary_values},
         {"summary.txt lines", test_summary_text},
         {"--set overrides recorded", test_overrides},
+        {"many phases: summary.txt lists the ends", test_many_phases},
         {"series.csv by time", test_series_by_time},
         {"series.csv by bytes written", test_series_by_bytes},
         {"same seed, same results", test_determinism},
