@@ -60,6 +60,7 @@ typedef struct ModeTiming {
     uint64_t t_prog;  /* ns, one program unit (one-shot: the whole wordline) */
     uint64_t t_erase; /* ns, tBERS */
     bool one_shot;    /* all pages of a wordline in one program */
+    bool two_pass;    /* programs in two passes (coarse, fine), the data moving in for each */
 } ModeTiming;
 
 typedef struct DriveParams {

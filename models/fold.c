@@ -104,6 +104,6 @@ bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
     d->st.nand_read_bytes += bytes;
     d->st.nand_write_bytes[CAUSE_FOLD] += bytes;
     dd->fold_credit -= (int64_t)n * (d->native - 1);
-    sched_die_op(d, die, OP_FOLD, n, moved + d->p.timing[d->native].t_prog);
+    sched_program(d, die, OP_FOLD, n, moved, bytes, d->native);
     return true;
 }

@@ -72,6 +72,8 @@ typedef struct Die {
     SimTime susp_until; /* reads served during a suspended program or erase hold the die until */
     SimTime susp_from;  /* the suspension that ends at susp_until began at */
     SimTime acct_from;  /* die time before this is in DriveStats.die_busy_ns */
+    uint64_t pass2_bytes; /* two-pass program in its first pass: data to move in for the second */
+    SimTime pass2_time;   /* and the second pass's share of tPROG */
     SimTime out_end;    /* cache read: the last read's data leaves the cache register at */
     uint8_t op;         /* OP_* in progress */
     uint32_t op_arg;    /* per-op data (slots programmed, block erased) */
@@ -231,6 +233,11 @@ void sched_kick_all(Drive *d);
 void sched_queue_read(Drive *d, uint32_t die, uint32_t rop);
 /* Start an operation on an idle die; its completion fires at end. */
 void sched_die_op(Drive *d, uint32_t die, uint8_t op, uint32_t arg, SimTime end);
+/* Start a program op on an idle die whose data is in its registers at `in`:
+ * tPROG of mode m, or on a two_pass mode its first half, after which the
+ * same bytes move in again for the second (die_done). */
+void sched_program(Drive *d, uint32_t die, uint8_t op, uint32_t arg, SimTime in, uint64_t bytes,
+                   CellMode m);
 /* Count the die's time from acct_from to upto in DriveStats.die_busy_ns. */
 void sched_account(Drive *d, uint32_t die, SimTime upto);
 

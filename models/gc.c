@@ -188,7 +188,7 @@ bool gc_step(Drive *d, uint32_t die)
     SimTime moved = nand_channel_xfer(d, die, sensed, 2 * bytes);
     d->st.nand_read_bytes += bytes;
     d->st.nand_write_bytes[CAUSE_GC] += bytes;
-    sched_die_op(d, die, OP_GC_COPY, n, moved + d->p.timing[d->native].t_prog);
+    sched_program(d, die, OP_GC_COPY, n, moved, bytes, d->native);
     return true;
 }
 

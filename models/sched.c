@@ -75,6 +75,19 @@ void drive_account(Drive *d)
         sched_account(d, i, now);
 }
 
+void sched_program(Drive *d, uint32_t i, uint8_t op, uint32_t arg, SimTime in, uint64_t bytes,
+                   CellMode m)
+{
+    Die *die = &d->die[i];
+    SimTime t = d->p.timing[m].t_prog;
+    die->pass2_bytes = d->p.timing[m].two_pass ? bytes : 0;
+    if (die->pass2_bytes) {
+        die->pass2_time = t - t / 2;
+        t /= 2;
+    }
+    sched_die_op(d, i, op, arg, in + t);
+}
+
 void sched_die_op(Drive *d, uint32_t i, uint8_t op, uint32_t arg, SimTime end)
 {
     Die *die = &d->die[i];
@@ -208,7 +221,7 @@ static bool start_host_program(Drive *d, uint32_t i)
     if (mode == CELL_SLC && d->native != CELL_SLC)
         d->st.host_slc_bytes += bytes;
     pslc_host_programmed(d, i, stream, n);
-    sched_die_op(d, i, OP_PROG_HOST, n, in + d->p.timing[mode].t_prog);
+    sched_program(d, i, OP_PROG_HOST, n, in, bytes, mode);
     return true;
 }
 
@@ -364,6 +377,14 @@ static void die_done(void *ctx, uint64_t arg)
     Die *die = &d->die[i];
     if ((uint32_t)(arg >> 32) != die->done_gen)
         return; /* moved by a suspend, or a wait for data out cut short */
+    if (die->pass2_bytes) {
+        /* the coarse pass is done: the data moves in again for the fine one */
+        SimTime in = nand_channel_xfer(d, i, sim_now(d->eng), die->pass2_bytes);
+        die->pass2_bytes = 0;
+        die->busy_until = in + die->pass2_time;
+        sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
+        return;
+    }
     uint8_t op = die->op;
     uint32_t a = die->op_arg;
     sched_account(d, i, sim_now(d->eng));

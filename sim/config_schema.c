@@ -45,7 +45,10 @@ static const ConfigChoice trim_choices[] = {
     {.group = grp, .key = "t_erase", .type = CT_TIME, .flags = CK_REQUIRED_GROUP,                  \
      FIELD(timing[m].t_erase), .example = ex_erase, .help = "Time to erase one block (tBERS)."},   \
     {.group = grp, .key = "one_shot", .type = CT_BOOL, FIELD(timing[m].one_shot), .def = "true",   \
-     .help = "All pages of a wordline are programmed in one tPROG."}
+     .help = "All pages of a wordline are programmed in one tPROG."},                              \
+    {.group = grp, .key = "two_pass", .type = CT_BOOL, FIELD(timing[m].two_pass), .def = "false",  \
+     .help = "Programs take two passes, coarse then fine, and the data moves over the channel "    \
+             "for each; tPROG is their sum, half each. Not for SLC."}
 
 static const ConfigKey schema[] = {
     /* [drive] */

@@ -141,6 +141,11 @@ static gboolean check_timing(const DriveParams *p, const char *name, GError **er
                             modes[i] == CELL_SLC ? "SLC timing is always needed"
                                                  : "the native mode's timing is needed");
     }
+    if (p->timing[CELL_SLC].two_pass)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [timing.slc] two_pass = true: expected false (one bit per cell is "
+                    "programmed in one pass)",
+                    name);
     return TRUE;
 }
 

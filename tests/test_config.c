@@ -434,6 +434,9 @@ static void test_cross_key_rules(void)
                  "needed)");
     expect_error("native_mode = tlc\n", "native_mode = tlc\n[gc]\nhard_blocks = 0\n",
                  "x.ini: [gc] hard_blocks = 0: expected at least 1");
+    expect_error("t_erase = 3ms\n", "t_erase = 3ms\ntwo_pass = true\n",
+                 "x.ini: [timing.slc] two_pass = true: expected false (one bit per cell is "
+                 "programmed in one pass)");
     expect_error("native_mode = tlc\n", "native_mode = tlc\n[controller]\nl2p_kind = sram\n",
                  "x.ini:13: [controller]: group repeated (first on line 6)");
     /* the optional timing group of a mode the drive does not use may be left out,

@@ -70,6 +70,8 @@ static void test_oracle_tiny_cache(void)
         bool prefetch, suspend, cache_read;
     } cases[] = {
         {L2P_HMB, 1, TRIM_IMMEDIATE, false, false, false},
+        /* two-pass TLC programs (below), with suspend */
+        {L2P_HMB, 1, TRIM_DEFERRED, false, true, false},
         {L2P_SRAM, 2, TRIM_DEFERRED, true, false, false},
         {L2P_HMB, 3, TRIM_DEFERRED, false, false, false},
         /* translation-page loads that suspend programs and erases */
@@ -87,6 +89,7 @@ static void test_oracle_tiny_cache(void)
         p.trim_policy = cases[i].trim;
         p.erase_suspend = p.program_suspend = cases[i].suspend;
         p.cache_read = cases[i].cache_read;
+        p.timing[CELL_TLC].two_pass = i == 1;
         p.l2p_tp_entries = 64; /* 256 KiB of span: ~27 translation pages */
         p.trim_entry_cost = 20;
         p.hmb_latency = 1000;

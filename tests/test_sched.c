@@ -263,6 +263,22 @@ static void test_die_time(void)
     drive_free(d);
     sim_engine_free(e);
 
+    /* two passes: the data moves in for each, tPROG is their sum */
+    dp.timing[CELL_TLC].two_pass = true;
+    e = sim_engine_new();
+    d = drive_new(e, &dp, 1);
+    drive_submit(d, IO_WRITE, 0, unit, 0);
+    drive_submit(d, IO_FLUSH, 0, 0, 1);
+    sim_run(e, SIM_TIME_MAX);
+    drive_account(d);
+    st = drive_stats(d);
+    CUTEST_EQ(st->die_busy_ns[WORK_HOST], 2 * xfer + 2 * SIM_MS);
+    CUTEST_EQ(st->chan_busy_ns, 2 * xfer);
+    CUTEST_EQ(st->host_bytes[IO_WRITE], unit);
+    drive_free(d);
+    sim_engine_free(e);
+    dp.timing[CELL_TLC].two_pass = false;
+
     uint64_t erases;
     worst_read(true, true, &erases);
     const DriveStats *m = &last_stats;

@@ -31,8 +31,8 @@ static inline void tiny_drive(DriveParams *p, uint32_t blocks, double op)
     p->pages_per_block = 12;
     p->page_size = 16384;
     p->native_mode = CELL_TLC;
-    p->timing[CELL_SLC] = (ModeTiming){30000, 200000, 3000000, true};
-    p->timing[CELL_TLC] = (ModeTiming){60000, 2000000, 4000000, true};
+    p->timing[CELL_SLC] = (ModeTiming){30000, 200000, 3000000, true, false};
+    p->timing[CELL_TLC] = (ModeTiming){60000, 2000000, 4000000, true, false};
     p->gc_policy = GC_GREEDY;
     p->gc_soft_blocks = 2;
     p->gc_hard_blocks = 1;
