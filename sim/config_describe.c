@@ -74,8 +74,8 @@ static void describe_bandwidth(const DriveParams *p, GString *out)
         config_format_size(drive_params_program_unit(p, m), u, sizeof u);
         g_snprintf(label, sizeof label, "%s programs", cell_mode_name(m));
         double die = drive_params_die_write_bw(p, m);
-        line(out, label, "%s each, %.1f MB/s per die, %.1f MB/s in all", u, mbps(die),
-             mbps(die * dies));
+        line(out, label, "%s each%s, %.1f MB/s per die, %.1f MB/s in all", u,
+             p->timing[m].two_pass ? " in two passes" : "", mbps(die), mbps(die * dies));
     }
     char round[CONFIG_VALUE_LEN];
     config_format_size((uint64_t)p->planes * p->page_size, round, sizeof round);
@@ -113,7 +113,9 @@ static void describe_bound(const DriveParams *p, GString *out)
 {
     g_autofree char *nand = g_strdup_printf("NAND in %s mode", cell_mode_name(p->native_mode));
     const char *names[] = {"the host link", "the channels", nand};
-    double bw[] = {drive_params_link_bw(p, true), drive_params_channel_bw(p) * p->channels,
+    /* two-pass programs move their data over the channels twice */
+    double passes = p->timing[p->native_mode].two_pass ? 2.0 : 1.0;
+    double bw[] = {drive_params_link_bw(p, true), drive_params_channel_bw(p) * p->channels / passes,
                    drive_params_die_write_bw(p, p->native_mode) * drive_params_dies(p)};
     unsigned lo = 0;
     for (unsigned i = 1; i < G_N_ELEMENTS(bw); i++)

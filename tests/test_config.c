@@ -706,6 +706,16 @@ static void test_describe(void)
     expect_line(s->str, "mapping table        931.3 MiB, all in DRAM (0 of DRAM, less than the "
                         "table)");
     expect_line(s->str, "pSLC dynamic         none");
+    p.timing[CELL_TLC].two_pass = true;
+    g_string_truncate(s, 0);
+    config_describe(&p, s);
+    expect_line(s->str, "tlc programs         96KiB each in two passes, 37.8 MB/s per die, 302.5 "
+                        "MB/s in all");
+    /* the data crosses the channels twice: 3200 / 2 = 1600 MB/s */
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "the channels 1600.0 MB/s"));
+    p.timing[CELL_TLC].two_pass = false;
+    g_string_truncate(s, 0);
+    config_describe(&p, s);
     expect_line(s->str, "gc                   greedy; in the background below 4 free blocks per "
                         "die, ahead of host writes below 2");
     expect_line(s->str, "wear leveling        new blocks last-erased first; no static leveling");
