@@ -71,6 +71,8 @@ typedef struct DriveStats {
     uint64_t pslc_static;      /* bytes of the static part */
     uint64_t pslc_first_exhausted; /* host bytes written when the cache first ran out (UINT64_MAX: never) */
     uint64_t l2p_hits, l2p_misses, l2p_writebacks;
+    uint32_t wear_min, wear_max; /* gauge: fewest and most erases of a pool block */
+    uint64_t wear_erases;      /* erases of pool blocks (not static SLC) */
     uint64_t die_busy_ns[DIE_WORKS]; /* summed over dies, up to drive_account() */
     uint64_t chan_busy_ns;     /* summed over channels, transfers as they are scheduled */
     int phase;                 /* gauge: DrivePhase now */

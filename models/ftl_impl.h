@@ -135,6 +135,9 @@ struct Drive {
     uint32_t *blk_wp;     /* slots written */
     uint32_t *blk_valid;  /* slots valid */
     uint32_t *blk_erases;
+    uint32_t *wear_hist;  /* pool blocks by erase count, for DriveStats.wear_min in O(1) */
+    uint32_t wear_hist_len;
+    uint32_t pool_blocks; /* blocks outside the static SLC part */
     uint64_t *blk_stamp;  /* when it was filled (ns), for FIFO and cost-benefit */
     uint8_t *blk_dead;    /* on its die's dead stack */
 
@@ -218,6 +221,7 @@ uint32_t nand_block_capacity(const Drive *d, uint32_t b); /* slots in its curren
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
 uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
 void nand_put_free(Drive *d, uint32_t b);
+void nand_wear_reset(Drive *d);
 static inline bool nand_is_static(const Drive *d, uint32_t b) { return b % d->blocks_per_die < d->static_per_die; }
 SimTime nand_channel_start(const Drive *d, uint32_t die, SimTime ready);
 SimTime nand_channel_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes); /* returns end */

@@ -41,6 +41,8 @@ void nand_init(Drive *d)
     d->blk_wp = g_new0(uint32_t, d->nblocks);
     d->blk_valid = g_new0(uint32_t, d->nblocks);
     d->blk_erases = g_new0(uint32_t, d->nblocks);
+    d->pool_blocks = d->nblocks - d->dies * d->static_per_die;
+    nand_wear_reset(d);
     d->blk_stamp = g_new0(uint64_t, d->nblocks);
     d->blk_dead = g_new0(uint8_t, d->nblocks);
     d->chan_free = g_new0(SimTime, d->channels);
@@ -85,6 +87,7 @@ void nand_release(Drive *d)
     g_free(d->blk_wp);
     g_free(d->blk_valid);
     g_free(d->blk_erases);
+    g_free(d->wear_hist);
     g_free(d->blk_stamp);
     g_free(d->blk_dead);
 }
@@ -168,6 +171,36 @@ static void wl_check(Drive *d, uint32_t die)
         dd->wl_victim = cold;
 }
 
+/* Every erase count back to zero (a new drive, or one aged by prefill). */
+void nand_wear_reset(Drive *d)
+{
+    memset(d->blk_erases, 0, (size_t)d->nblocks * sizeof(*d->blk_erases));
+    g_free(d->wear_hist);
+    d->wear_hist_len = 64;
+    d->wear_hist = g_new0(uint32_t, d->wear_hist_len);
+    d->wear_hist[0] = d->pool_blocks;
+    d->st.wear_min = d->st.wear_max = 0;
+    d->st.wear_erases = 0;
+}
+
+/* A pool block went from e - 1 erases to e: the histogram, the most and
+ * the fewest (which only ever move up). */
+static void wear_count(Drive *d, uint32_t e)
+{
+    if (e >= d->wear_hist_len) {
+        uint32_t n = d->wear_hist_len * 2;
+        d->wear_hist = g_renew(uint32_t, d->wear_hist, n);
+        memset(d->wear_hist + d->wear_hist_len, 0, (size_t)(n - d->wear_hist_len) * sizeof(uint32_t));
+        d->wear_hist_len = n;
+    }
+    d->wear_hist[e - 1]--;
+    d->wear_hist[e]++;
+    d->st.wear_erases++;
+    d->st.wear_max = MAX(d->st.wear_max, e);
+    while (d->wear_hist[d->st.wear_min] == 0)
+        d->st.wear_min++;
+}
+
 /* Return an erased block to its die's free list (static blocks to theirs). */
 void nand_put_free(Drive *d, uint32_t b)
 {
@@ -180,6 +213,7 @@ void nand_put_free(Drive *d, uint32_t b)
     if (nand_is_static(d, b)) {
         dd->sfree_blocks[dd->nsfree++] = b;
     } else {
+        wear_count(d, d->blk_erases[b]);
         if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
             dd->slc_dyn--;
         dd->free_blocks[dd->nfree++] = b;

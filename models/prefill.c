@@ -335,7 +335,7 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
         pslc_update_limit(d, i);
     d->st.pslc_limit_start = d->st.pslc_limit;
     d->st.nand_erases = erases;
-    memset(d->blk_erases, 0, (size_t)d->nblocks * sizeof(*d->blk_erases));
+    nand_wear_reset(d);
     for (uint32_t i = 0; i < d->dies; i++) {
         d->die[i].wl_floor = 0;
         d->die[i].wl_victim = NO_BLOCK;

@@ -34,7 +34,7 @@ void report_series_row(FILE *f, const SeriesRow *r)
             drive_phase_name(r->phase), (double)r->host_write_bytes / 1e9);
     for (int w = 0; w < DIE_WORKS; w++)
         fprintf(f, ",%.4f", r->die_work[w]);
-    fprintf(f, ",%.4f", r->chan_busy);
+    fprintf(f, ",%.4f,%u,%.4f,%u", r->chan_busy, r->wear_min, r->wear_mean, r->wear_max);
     /* An interval without reads (writes) leaves its columns empty, as gnuplot skips them. */
     for (int op = 0; r->has_latency && op < 2; op++)
         for (int i = 0; i < REPORT_SERIES_PCTS; i++) {

@@ -27,6 +27,8 @@ typedef struct SeriesRow {
     DrivePhase phase;
     double die_work[DIE_WORKS]; /* share of the dies' time in the interval, by activity */
     double chan_busy;           /* share of the channels' time carrying data */
+    uint32_t wear_min, wear_max; /* erases of the least- and most-worn pool block so far */
+    double wear_mean;
     gboolean has_latency;       /* --series-percentiles: lat_us is filled */
     /* us, [IO_READ, IO_WRITE][p50, p99, p99.9] of the interval; NAN: no such I/O */
     double lat_us[2][REPORT_SERIES_PCTS];
@@ -57,7 +59,7 @@ typedef struct RunResult {
 #define REPORT_SERIES_HEADER                                                                       \
     "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"         \
     "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB,die_read,"   \
-    "die_host,die_gc,die_fold,die_erase,die_map,chan_busy"
+    "die_host,die_gc,die_fold,die_erase,die_map,chan_busy,wear_min,wear_mean,wear_max"
 
 /* The latency columns appended to REPORT_SERIES_HEADER with --series-percentiles. */
 #define REPORT_SERIES_LATENCY_HEADER                                                               \

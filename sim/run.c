@@ -44,6 +44,7 @@ typedef struct Run {
     Workload *w;
     DriveStats last;  /* counters at the last row */
     double dies, channels;
+    double pool_blocks; /* blocks outside the static SLC part */
     double last_t;    /* s */
     uint64_t next_bytes; /* bytes mode: next row when host writes pass this */
     GArray *rows;
@@ -127,6 +128,9 @@ static void take_row(Run *r)
         row.die_work[w] =
             (double)(st->die_busy_ns[w] - r->last.die_busy_ns[w]) / (r->dies * dt * 1e9);
     row.chan_busy = (double)(st->chan_busy_ns - r->last.chan_busy_ns) / (r->channels * dt * 1e9);
+    row.wear_min = st->wear_min;
+    row.wear_max = st->wear_max;
+    row.wear_mean = r->pool_blocks > 0 ? (double)st->wear_erases / r->pool_blocks : 0;
     uint64_t hits = st->l2p_hits - r->last.l2p_hits, misses = st->l2p_misses - r->last.l2p_misses;
     row.l2p_hit_ratio = hits + misses ? (double)hits / (double)(hits + misses) : NAN;
     if (r->ivl[0])
@@ -357,6 +361,9 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     r.next_bytes = o->interval_bytes;
     r.dies = drive_params_dies(&p);
     r.channels = p.channels;
+    DriveWear w0;
+    drive_wear(d, &w0);
+    r.pool_blocks = w0.pool.blocks;
     drive_set_done(d, io_done, &r);
     if (o->series_percentiles) {
         r.ivl[IO_READ] = lat_hist_new();

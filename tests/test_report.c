@@ -24,7 +24,7 @@
 #define DOC_HEADER                                                                                 \
     "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"          \
     "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB,die_read,"     \
-    "die_host,die_gc,die_fold,die_erase,die_map,chan_busy"
+    "die_host,die_gc,die_fold,die_erase,die_map,chan_busy,wear_min,wear_mean,wear_max"
 #define DOC_LATENCY ",read_p50_us,read_p99_us,read_p999_us,write_p50_us,write_p99_us,write_p999_us"
 
 /* ---- Scratch folders ---------------------------------------------------- */
@@ -405,6 +405,18 @@ static void test_many_phases(void)
     g_auto(GStrv) last = g_strsplit(rows[n], ",", -1);
     g_autofree char *end = g_strdup_printf("%.2f", g_ascii_strtod(last[2], NULL) / 1e9);
     CU_ASSERT(strstr(lines[1 + REPORT_TEXT_PHASES], end) != NULL);
+    /* 2.4 GB on a 1.5 GB drive: blocks were erased; the series' wear
+     * columns end where the summary's counts are */
+    GHashTable *j = json_load(dir);
+    g_auto(GStrv) series = series_lines(dir);
+    guint rows_n = g_strv_length(series) - 1;
+    CU_ASSERT(ju64(j, "nand.wear.pool.max") > 0);
+    CUTEST_EQ((uint64_t)field(series[rows_n], 21), ju64(j, "nand.wear.pool.min"));
+    CUTEST_NEAR(field(series[rows_n], 22), jnum(j, "nand.wear.pool.mean"), 1e-4);
+    CUTEST_EQ((uint64_t)field(series[rows_n], 23), ju64(j, "nand.wear.pool.max"));
+    for (guint i = 2; i <= rows_n; i++) /* counts only grow */
+        CU_ASSERT(field(series[i], 23) >= field(series[i - 1], 23));
+    g_hash_table_unref(j);
 }
 
 /* --set overrides are recorded: an empty array without them, each string
@@ -454,7 +466,7 @@ static void test_series_by_time(void)
         CU_ASSERT(field(lines[i], 20) >= 0 && field(lines[i], 20) <= 1.0001);
         prev_t = ti;
         g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
-        CUTEST_EQ(g_strv_length(f), 21);
+        CUTEST_EQ(g_strv_length(f), 24);
     }
     CUTEST_NEAR(prev_t, t, 0.0005);
     /* the rows add up to the run's shares (4 decimals a row) */
@@ -541,8 +553,8 @@ static void test_series_percentiles(void)
     for (guint i = 1; lines[i] && plain[i]; i++) {
         CU_ASSERT(g_str_has_prefix(lines[i], plain[i]) && lines[i][strlen(plain[i])] == ',');
         for (int op = 0; op < 2; op++) {
-            double p50 = field(lines[i], 21 + 3 * op), p99 = field(lines[i], 22 + 3 * op);
-            double p999 = field(lines[i], 23 + 3 * op);
+            double p50 = field(lines[i], 24 + 3 * op), p99 = field(lines[i], 25 + 3 * op);
+            double p999 = field(lines[i], 26 + 3 * op);
             uint64_t moved = (uint64_t)field(lines[i], op ? 1 : 2) -
                              (i > 1 ? (uint64_t)field(lines[i - 1], op ? 1 : 2) : 0);
             /* Bytes count at completion, as latencies do. */
@@ -574,7 +586,7 @@ static void test_series_percentiles_whole_run(void)
     for (int op = 0; op < 2; op++)
         for (int i = 0; i < 3; i++) {
             g_autofree char *k = g_strdup_printf("latency_us.%s.%s", op ? "write" : "read", p[i]);
-            CUTEST_NEAR(field(lines[1], 21 + 3 * op + i), jnum(j, k), 0.05);
+            CUTEST_NEAR(field(lines[1], 24 + 3 * op + i), jnum(j, k), 0.05);
         }
 }
 
