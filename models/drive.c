@@ -27,6 +27,12 @@ const char *die_work_name(DieWork w)
     return (unsigned)w < G_N_ELEMENTS(names) ? names[w] : "?";
 }
 
+const char *read_part_name(ReadPart p)
+{
+    static const char *const names[] = {"front", "map", "die_wait", "nand", "back"};
+    return (unsigned)p < G_N_ELEMENTS(names) ? names[p] : "?";
+}
+
 const char *drive_phase_name(DrivePhase p)
 {
     static const char *const names[] = {"idle", "pslc", "folding", "native", "gc"};
@@ -219,7 +225,12 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
         d->writes_outstanding++;
         pslc_host_busy(d);
     }
-    *cmd = (Cmd){.tag = tag, .offset = offset, .length = length, .op = (uint8_t)op, .next = NO_IDX};
+    *cmd = (Cmd){.tag = tag,
+                 .offset = offset,
+                 .length = length,
+                 .op = (uint8_t)op,
+                 .next = NO_IDX,
+                 .t_sub = sim_now(d->eng)};
     if (length > 0)
         cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
     send(d, c);

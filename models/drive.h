@@ -53,6 +53,20 @@ typedef enum DieWork {
 #define DIE_WORKS 6
 const char *die_work_name(DieWork w);
 
+/* Where a host read's time goes, from submission to completion: the link
+ * and the controller (front), translation-page loads (map), waiting for a
+ * die (die_wait) and the NAND read itself (nand) of its last NAND read to
+ * end, and the data out over the link (back). */
+typedef enum ReadPart {
+    PART_FRONT = 0,
+    PART_MAP = 1,
+    PART_DIE_WAIT = 2,
+    PART_NAND = 3,
+    PART_BACK = 4,
+} ReadPart;
+#define READ_PARTS 5
+const char *read_part_name(ReadPart p);
+
 /* Counters and gauges the reports read; all monotonic unless noted. */
 typedef struct DriveStats {
     uint64_t host_bytes[IO_OPS]; /* accepted and completed, by op */
@@ -75,6 +89,8 @@ typedef struct DriveStats {
     uint64_t wear_erases;      /* erases of pool blocks (not static SLC) */
     uint64_t die_busy_ns[DIE_WORKS]; /* summed over dies, up to drive_account() */
     uint64_t chan_busy_ns;     /* summed over channels, transfers as they are scheduled */
+    uint64_t read_parts_ns[READ_PARTS]; /* summed over host reads completed */
+    uint64_t read_parts_n;     /* host reads in read_parts_ns */
     int phase;                 /* gauge: DrivePhase now */
 } DriveStats;
 

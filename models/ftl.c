@@ -293,6 +293,8 @@ static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
 static void read_issue(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
+    cmd->t_issue = sim_now(d->eng);
+    cmd->piece_wait = 0;
     cmd->pending = 1; /* held until every read is queued */
     queue_reads(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE);
     ftl_read_piece_done(d, c);
@@ -302,6 +304,7 @@ static void read_issue(Drive *d, uint32_t c)
 void ftl_read_start(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
+    cmd->t_start = sim_now(d->eng);
     if (d->l2pc && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE))
         return;
     read_issue(d, c);
@@ -358,7 +361,15 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
         ftl_write_start(d, c);
         return;
     }
-    SimTime end = hostif_link(d, sim_now(d->eng), cmd->length, 0);
+    SimTime now = sim_now(d->eng);
+    SimTime end = hostif_link(d, now, cmd->length, 0);
+    uint64_t *part = d->st.read_parts_ns;
+    part[PART_FRONT] += cmd->t_start - cmd->t_sub;
+    part[PART_MAP] += cmd->t_issue - cmd->t_start;
+    part[PART_DIE_WAIT] += cmd->piece_wait;
+    part[PART_NAND] += now - cmd->t_issue - cmd->piece_wait;
+    part[PART_BACK] += end - now;
+    d->st.read_parts_n++;
     drive_complete(d, c, end);
 }
 

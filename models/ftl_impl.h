@@ -55,6 +55,11 @@ typedef struct Cmd {
     uint32_t slots;          /* 4 KiB units covered */
     uint32_t map_wait;       /* translation pages (or HMB accesses) still awaited */
     uint8_t op;
+    /* where a read's time goes (DriveStats.read_parts_ns) */
+    SimTime t_sub;      /* submitted */
+    SimTime t_start;    /* reached the FTL (link and controller done) */
+    SimTime t_issue;    /* translated: its NAND reads queued */
+    SimTime piece_wait; /* the last NAND read to end: its wait for the die */
 } Cmd;
 
 /* A read of some pages of one die on behalf of one command. */
@@ -64,6 +69,8 @@ typedef struct ReadOp {
     uint32_t slots;  /* 4 KiB units to move over the channel */
     uint32_t next;
     uint8_t mode;    /* cell mode of the block read (tR) */
+    SimTime queued;  /* put on its die's queue */
+    SimTime started; /* the die began it (sensing, or the suspend that lets it in) */
 } ReadOp;
 
 typedef struct Die {

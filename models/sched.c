@@ -131,6 +131,7 @@ static void start_read(Drive *d, uint32_t i)
     die->rd_head = ro->next;
     if (die->rd_head == NO_IDX)
         die->rd_tail = NO_IDX;
+    ro->started = sim_now(d->eng);
     d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
     if (d->p.cache_read) {
         SimTime out;
@@ -287,6 +288,8 @@ void sched_kick_all(Drive *d)
 static void read_done(Drive *d, uint32_t r)
 {
     uint32_t cmd = d->rops[r].cmd;
+    if (!(cmd & ROP_MAP)) /* the last to end decides the command's wait */
+        d->cmds[cmd].piece_wait = d->rops[r].started - d->rops[r].queued;
     d->rops[r].next = d->rop_free;
     d->rop_free = r;
     if (cmd & ROP_MAP)
@@ -337,6 +340,7 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
     if (!chained)
         die->susp_from = now;
     SimTime start = chained ? die->susp_until : now + SUSPEND_OVERHEAD;
+    ro->started = start;
     SimTime sensed = start + (SimTime)rounds * d->p.timing[ro->mode].t_read;
     SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
@@ -353,6 +357,7 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
 void sched_queue_read(Drive *d, uint32_t i, uint32_t r)
 {
     Die *die = &d->die[i];
+    d->rops[r].queued = sim_now(d->eng);
     if (read_suspending(d, i, r))
         return;
     if (die->op == OP_READ_OUT) {

@@ -221,6 +221,12 @@ void report_sweep_row(const RunResult *r, GString *out)
     g_string_append_c(out, '\n');
 }
 
+/* Mean microseconds per host read in one part of its latency. */
+static double read_part_us(const DriveStats *st, int k)
+{
+    return st->read_parts_n ? (double)st->read_parts_ns[k] / 1e3 / st->read_parts_n : 0.0;
+}
+
 /* Shares of the dies' and channels' time over the run (0 for a run of no
  * time). */
 static double die_share(const RunResult *r, uint64_t ns)
@@ -315,6 +321,11 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     latency_json(w, "read", workload_latency(r->workload, IO_READ));
     latency_json(w, "write", workload_latency(r->workload, IO_WRITE));
     latency_json(w, "trim", workload_latency(r->workload, IO_TRIM));
+    json_begin_object(w, "read_parts");
+    json_u64(w, "count", st->read_parts_n);
+    for (int k = 0; k < READ_PARTS; k++)
+        json_double(w, read_part_name(k), read_part_us(st, k));
+    json_end_object(w);
     json_end_object(w);
 
     json_begin_object(w, "pslc");
@@ -435,6 +446,12 @@ void report_summary_text(const RunResult *r, GString *out)
     latency_line(out, "read", workload_latency(r->workload, IO_READ));
     latency_line(out, "write", workload_latency(r->workload, IO_WRITE));
     latency_line(out, "trim", workload_latency(r->workload, IO_TRIM));
+    if (st->read_parts_n) {
+        g_string_append(out, "  read mean, by part:");
+        for (int k = 0; k < READ_PARTS; k++)
+            g_string_append_printf(out, " %s %.1f", read_part_name(k), read_part_us(st, k));
+        g_string_append(out, " us\n");
+    }
     if (st->pslc_static || st->pslc_limit_start) {
         g_string_append_printf(out, "pslc      static %.2f GB, limit %.2f GB now (%.2f GB at start), "
                                     "%.2f GB in SLC; host wrote %.2f GB to SLC\n",

@@ -50,9 +50,10 @@ static void assert_consistent(const Drive *d)
     CU_ASSERT_TRUE(ok);
 }
 
-/* IOPS and mapping hit ratio of one workload spec run on r. */
+/* IOPS, mapping hit ratio and mean translation time per read (us) of one
+ * workload spec run on r. */
 typedef struct Measure {
-    double iops, hit;
+    double iops, hit, map_us;
 } Measure;
 
 static Measure measure(SimRun *r, const char *spec)
@@ -64,8 +65,12 @@ static Measure measure(SimRun *r, const char *spec)
     uint64_t ios =
         b->host_ios[IO_READ] + b->host_ios[IO_WRITE] - a.host_ios[IO_READ] - a.host_ios[IO_WRITE];
     uint64_t hits = b->l2p_hits - a.l2p_hits, misses = b->l2p_misses - a.l2p_misses;
+    uint64_t reads = b->read_parts_n - a.read_parts_n;
     Measure m = {(double)ios * 1e9 / (double)(sim_now(r->e) - t0),
-                 hits + misses ? (double)hits / (double)(hits + misses) : 1.0};
+                 hits + misses ? (double)hits / (double)(hits + misses) : 1.0,
+                 reads ? (double)(b->read_parts_ns[PART_MAP] - a.read_parts_ns[PART_MAP]) / 1e3 /
+                             (double)reads
+                       : 0.0};
     return m;
 }
 
@@ -100,6 +105,13 @@ static void test_random_read_span(void)
     CUTEST_NEAR(m[1][0].hit, cover_small, 0.05);
     CUTEST_NEAR(m[1][1].hit, cover_full, 0.05);
     CU_ASSERT(m[1][1].iops < 0.85 * m[0][1].iops);
+    /* the reads' time in translation: none with DRAM; with HMB, at least
+     * an SLC read of a translation page per miss */
+    fprintf(stderr, "  translation per read: hmb %.1f us (1 GiB), %.1f us (full span)\n",
+            m[1][0].map_us, m[1][1].map_us);
+    CUTEST_NEAR(m[0][0].map_us + m[0][1].map_us, 0, 1e-12);
+    CU_ASSERT(m[1][1].map_us > (1 - m[1][1].hit) * 25.0);
+    CU_ASSERT(m[1][1].map_us > 2 * m[1][0].map_us);
 }
 
 /* The same on configs/990.ini itself (64 MB of HMB, 1 TB), filled by

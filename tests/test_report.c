@@ -237,6 +237,12 @@ static void test_summary_keys(void)
                                        "utilization.dies.map",
                                        "utilization.dies.idle",
                                        "utilization.channels",
+                                       "latency_us.read_parts.count",
+                                       "latency_us.read_parts.front",
+                                       "latency_us.read_parts.map",
+                                       "latency_us.read_parts.die_wait",
+                                       "latency_us.read_parts.nand",
+                                       "latency_us.read_parts.back",
                                        "throughput.write_MBps",
                                        "throughput.read_MBps",
                                        "throughput.iops",
@@ -320,6 +326,20 @@ static void test_summary_values(void)
     CUTEST_NEAR(jnum(j, "throughput.iops"), (double)(WRITE_BYTES / BS + READ_BYTES / 4096) / t,
                 1e-6);
     CUTEST_EQ(ju64(j, "latency_us.read.count"), READ_BYTES / 4096);
+    /* the parts of a read's time add up to its latency, read by read */
+    CUTEST_EQ(ju64(j, "latency_us.read_parts.count"), READ_BYTES / 4096);
+    static const char *const parts[] = {"front", "map", "die_wait", "nand", "back"};
+    double sum = 0;
+    for (unsigned k = 0; k < G_N_ELEMENTS(parts); k++) {
+        g_autofree char *key = g_strdup_printf("latency_us.read_parts.%s", parts[k]);
+        CU_ASSERT(jnum(j, key) >= 0);
+        sum += jnum(j, key);
+    }
+    CUTEST_NEAR(sum, jnum(j, "latency_us.read.mean"), 1e-6);
+    /* DRAM: no translation-page loads; a fresh drive's reads that find
+     * data wait for dies busy writing, the rest find nothing to read */
+    CUTEST_NEAR(jnum(j, "latency_us.read_parts.map"), 0, 1e-12);
+    CU_ASSERT(jnum(j, "latency_us.read_parts.front") > 0 && jnum(j, "latency_us.read_parts.back") > 0);
     /* 4 bytes of table per 4 KiB of user capacity, rounded up; all of it in DRAM. */
     CUTEST_EQ(ju64(j, "mapping_cache.table_bytes"), (CAPACITY + 4095) / 4096 * 4);
     CUTEST_EQ(ju64(j, "mapping_cache.cache_bytes"), (CAPACITY + 4095) / 4096 * 4);
@@ -358,6 +378,7 @@ static void test_summary_text(void)
         "nand      ",
         "wear      pool 1024 blocks, P/E mean ",
         "waf       ",
+        "  read mean, by part: front ",
         "busy      dies: read ",
         "speed     ",
         "latency   (us)",
