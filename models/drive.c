@@ -33,6 +33,12 @@ const char *read_part_name(ReadPart p)
     return (unsigned)p < G_N_ELEMENTS(names) ? names[p] : "?";
 }
 
+const char *write_part_name(WritePart p)
+{
+    static const char *const names[] = {"front", "merge", "buffer_wait", "data"};
+    return (unsigned)p < G_N_ELEMENTS(names) ? names[p] : "?";
+}
+
 const char *drive_phase_name(DrivePhase p)
 {
     static const char *const names[] = {"idle", "pslc", "folding", "native", "gc"};

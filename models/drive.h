@@ -67,6 +67,19 @@ typedef enum ReadPart {
 #define READ_PARTS 5
 const char *read_part_name(ReadPart p);
 
+/* Where a host write's time goes: the link and the controller (front),
+ * merging with the data of partly written 4 KiB units (merge: translation
+ * and reads), waiting for room in the write buffer (buffer_wait), and its
+ * data over the link into the buffer (data). */
+typedef enum WritePart {
+    WPART_FRONT = 0,
+    WPART_MERGE = 1,
+    WPART_BUFFER = 2,
+    WPART_DATA = 3,
+} WritePart;
+#define WRITE_PARTS 4
+const char *write_part_name(WritePart p);
+
 /* Counters and gauges the reports read; all monotonic unless noted. */
 typedef struct DriveStats {
     uint64_t host_bytes[IO_OPS]; /* accepted and completed, by op */
@@ -91,6 +104,8 @@ typedef struct DriveStats {
     uint64_t chan_busy_ns;     /* summed over channels, transfers as they are scheduled */
     uint64_t read_parts_ns[READ_PARTS]; /* summed over host reads completed */
     uint64_t read_parts_n;     /* host reads in read_parts_ns */
+    uint64_t write_parts_ns[WRITE_PARTS]; /* summed over host writes completed */
+    uint64_t write_parts_n;
     int phase;                 /* gauge: DrivePhase now */
 } DriveStats;
 

@@ -175,6 +175,12 @@ static void write_arrived(void *ctx, uint64_t arg)
         d->l2p[lpn] = BUF_MARK + pos;
     }
     SimTime now = sim_now(d->eng);
+    uint64_t *part = d->st.write_parts_ns;
+    part[WPART_FRONT] += cmd->t_start - cmd->t_sub;
+    part[WPART_MERGE] += cmd->t_issue - cmd->t_start;
+    part[WPART_BUFFER] += cmd->t_admit - cmd->t_issue;
+    part[WPART_DATA] += now - cmd->t_admit;
+    d->st.write_parts_n++;
     d->last_admit = now;
     drive_complete_now(d, c);
     if (!d->idle_timer && d->ring_live > 0) {
@@ -188,6 +194,7 @@ static void write_arrived(void *ctx, uint64_t arg)
 static void admit_write(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
+    cmd->t_admit = sim_now(d->eng);
     d->buf_used += cmd->slots;
     d->ring_pending += cmd->slots;
     SimTime end = hostif_link(d, sim_now(d->eng), cmd->length, 1);
@@ -209,6 +216,7 @@ static void admit_waiting(Drive *d)
 void ftl_write_start(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
+    cmd->t_issue = sim_now(d->eng);
     cmd->next = NO_IDX;
     if (d->wait_head == NO_IDX && buffer_has_room(d, cmd->slots)) {
         admit_write(d, c);
@@ -333,6 +341,7 @@ static void write_issue(Drive *d, uint32_t c)
 void ftl_write_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
+    cmd->t_start = sim_now(d->eng);
     uint64_t end = cmd->offset + cmd->length;
     uint32_t old = d->l2p[cmd->offset / SLOT_SIZE];
     if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */

@@ -58,7 +58,8 @@ typedef struct Cmd {
     /* where a read's time goes (DriveStats.read_parts_ns) */
     SimTime t_sub;      /* submitted */
     SimTime t_start;    /* reached the FTL (link and controller done) */
-    SimTime t_issue;    /* translated: its NAND reads queued */
+    SimTime t_issue;    /* translated: its NAND reads queued; a write: ready for the buffer */
+    SimTime t_admit;    /* a write: given room in the buffer */
     SimTime piece_wait; /* the last NAND read to end: its wait for the die */
 } Cmd;
 

@@ -227,6 +227,11 @@ static double read_part_us(const DriveStats *st, int k)
     return st->read_parts_n ? (double)st->read_parts_ns[k] / 1e3 / st->read_parts_n : 0.0;
 }
 
+static double write_part_us(const DriveStats *st, int k)
+{
+    return st->write_parts_n ? (double)st->write_parts_ns[k] / 1e3 / st->write_parts_n : 0.0;
+}
+
 /* Shares of the dies' and channels' time over the run (0 for a run of no
  * time). */
 static double die_share(const RunResult *r, uint64_t ns)
@@ -325,6 +330,11 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     json_u64(w, "count", st->read_parts_n);
     for (int k = 0; k < READ_PARTS; k++)
         json_double(w, read_part_name(k), read_part_us(st, k));
+    json_end_object(w);
+    json_begin_object(w, "write_parts");
+    json_u64(w, "count", st->write_parts_n);
+    for (int k = 0; k < WRITE_PARTS; k++)
+        json_double(w, write_part_name(k), write_part_us(st, k));
     json_end_object(w);
     json_end_object(w);
 
@@ -450,6 +460,12 @@ void report_summary_text(const RunResult *r, GString *out)
         g_string_append(out, "  read mean, by part:");
         for (int k = 0; k < READ_PARTS; k++)
             g_string_append_printf(out, " %s %.1f", read_part_name(k), read_part_us(st, k));
+        g_string_append(out, " us\n");
+    }
+    if (st->write_parts_n) {
+        g_string_append(out, "  write mean, by part:");
+        for (int k = 0; k < WRITE_PARTS; k++)
+            g_string_append_printf(out, " %s %.1f", write_part_name(k), write_part_us(st, k));
         g_string_append(out, " us\n");
     }
     if (st->pslc_static || st->pslc_limit_start) {

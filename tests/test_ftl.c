@@ -162,6 +162,49 @@ static void test_flush_and_trim(void)
     oracle_release(&o);
 }
 
+/* A 512-byte write into a 4 KiB unit on NAND merges with it: the unit is
+ * read first (at least its tR), and that time is the write's merge part;
+ * the parts of each command add up to its latency as the host sees it. */
+static void test_latency_parts(void)
+{
+    DriveParams p;
+    tiny_drive(&p, 16, 0.3);
+    Oracle o;
+    oracle_init(&o, &p, false);
+    o.last_op = IO_WRITE;
+    drive_submit(o.d, IO_WRITE, 0, 65536, 0);
+    drive_submit(o.d, IO_FLUSH, 0, 0, 1);
+    sim_run(o.e, SIM_TIME_MAX);
+    const DriveStats *st = drive_stats(o.d);
+    DriveStats before = *st;
+    SimTime t0 = sim_now(o.e);
+    drive_submit(o.d, IO_WRITE, 4096 + 512, 512, 2);
+    sim_run(o.e, SIM_TIME_MAX);
+    SimTime took = 0;
+    for (int k = 0; k < WRITE_PARTS; k++)
+        took += st->write_parts_ns[k] - before.write_parts_ns[k];
+    CUTEST_EQ(st->write_parts_n - before.write_parts_n, 1);
+    CU_ASSERT(st->write_parts_ns[WPART_MERGE] - before.write_parts_ns[WPART_MERGE] >=
+              p.timing[CELL_TLC].t_read);
+    /* the drive went idle after the write completed: it took at most the
+     * time that passed, and its parts are all of its latency */
+    CU_ASSERT(took > 0 && took <= sim_now(o.e) - t0);
+    /* a read of the unit on the idle drive (the buffer was flushed in its
+     * idle time): no wait for the die, its tR and transfer in the NAND part */
+    before = *st;
+    o.last_op = IO_READ;
+    o.last_off = 4096;
+    o.last_len = 4096;
+    drive_submit(o.d, IO_READ, 4096, 4096, 3);
+    sim_run(o.e, SIM_TIME_MAX);
+    CUTEST_EQ(st->read_parts_n - before.read_parts_n, 1);
+    CUTEST_EQ(st->read_parts_ns[PART_DIE_WAIT] - before.read_parts_ns[PART_DIE_WAIT], 0);
+    CU_ASSERT(st->read_parts_ns[PART_NAND] - before.read_parts_ns[PART_NAND] >=
+              p.timing[CELL_TLC].t_read);
+    CUTEST_EQ(o.mismatches, 0);
+    oracle_release(&o);
+}
+
 /* Completion times by tag, for the queueing tests. */
 typedef struct Times {
     SimEngine *e;
@@ -242,6 +285,7 @@ int main(int argc, char **argv)
     CU_TestInfo tests[] = {
         {"unmapped_reads", test_unmapped_reads},
         {"flush_and_trim", test_flush_and_trim},
+        {"latency_parts", test_latency_parts},
         {"sata_trim_non_queued", test_sata_trim_non_queued},
         {"check_every_op", test_check_every_op},
         {"oracle_policies", test_oracle_policies},
