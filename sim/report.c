@@ -221,15 +221,31 @@ void report_sweep_row(const RunResult *r, GString *out)
     g_string_append_c(out, '\n');
 }
 
-/* Mean microseconds per host read in one part of its latency. */
-static double read_part_us(const DriveStats *st, int k)
+/* The parts of one direction's latency: their names, nanoseconds summed
+ * over n commands. */
+typedef struct LatParts {
+    const char *key, *label; /* summary.json object, summary.txt line */
+    int count;
+    const char *(*name)(int k);
+    const uint64_t *ns;
+    uint64_t n;
+} LatParts;
+
+static const char *read_name(int k) { return read_part_name(k); }
+static const char *write_name(int k) { return write_part_name(k); }
+
+static void lat_parts(const DriveStats *st, LatParts out[2])
 {
-    return st->read_parts_n ? (double)st->read_parts_ns[k] / 1e3 / st->read_parts_n : 0.0;
+    out[0] = (LatParts){"read_parts", "read", READ_PARTS, read_name, st->read_parts_ns,
+                        st->read_parts_n};
+    out[1] = (LatParts){"write_parts", "write", WRITE_PARTS, write_name, st->write_parts_ns,
+                        st->write_parts_n};
 }
 
-static double write_part_us(const DriveStats *st, int k)
+/* Mean microseconds per command in part k. */
+static double part_us(const LatParts *lp, int k)
 {
-    return st->write_parts_n ? (double)st->write_parts_ns[k] / 1e3 / st->write_parts_n : 0.0;
+    return lp->n ? (double)lp->ns[k] / 1e3 / (double)lp->n : 0.0;
 }
 
 /* Shares of the dies' and channels' time over the run (0 for a run of no
@@ -326,16 +342,15 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     latency_json(w, "read", workload_latency(r->workload, IO_READ));
     latency_json(w, "write", workload_latency(r->workload, IO_WRITE));
     latency_json(w, "trim", workload_latency(r->workload, IO_TRIM));
-    json_begin_object(w, "read_parts");
-    json_u64(w, "count", st->read_parts_n);
-    for (int k = 0; k < READ_PARTS; k++)
-        json_double(w, read_part_name(k), read_part_us(st, k));
-    json_end_object(w);
-    json_begin_object(w, "write_parts");
-    json_u64(w, "count", st->write_parts_n);
-    for (int k = 0; k < WRITE_PARTS; k++)
-        json_double(w, write_part_name(k), write_part_us(st, k));
-    json_end_object(w);
+    LatParts lp[2];
+    lat_parts(st, lp);
+    for (int i = 0; i < 2; i++) {
+        json_begin_object(w, lp[i].key);
+        json_u64(w, "count", lp[i].n);
+        for (int k = 0; k < lp[i].count; k++)
+            json_double(w, lp[i].name(k), part_us(&lp[i], k));
+        json_end_object(w);
+    }
     json_end_object(w);
 
     json_begin_object(w, "pslc");
@@ -456,16 +471,14 @@ void report_summary_text(const RunResult *r, GString *out)
     latency_line(out, "read", workload_latency(r->workload, IO_READ));
     latency_line(out, "write", workload_latency(r->workload, IO_WRITE));
     latency_line(out, "trim", workload_latency(r->workload, IO_TRIM));
-    if (st->read_parts_n) {
-        g_string_append(out, "  read mean, by part:");
-        for (int k = 0; k < READ_PARTS; k++)
-            g_string_append_printf(out, " %s %.1f", read_part_name(k), read_part_us(st, k));
-        g_string_append(out, " us\n");
-    }
-    if (st->write_parts_n) {
-        g_string_append(out, "  write mean, by part:");
-        for (int k = 0; k < WRITE_PARTS; k++)
-            g_string_append_printf(out, " %s %.1f", write_part_name(k), write_part_us(st, k));
+    LatParts lp[2];
+    lat_parts(st, lp);
+    for (int i = 0; i < 2; i++) {
+        if (!lp[i].n)
+            continue;
+        g_string_append_printf(out, "  %s mean, by part:", lp[i].label);
+        for (int k = 0; k < lp[i].count; k++)
+            g_string_append_printf(out, " %s %.1f", lp[i].name(k), part_us(&lp[i], k));
         g_string_append(out, " us\n");
     }
     if (st->pslc_static || st->pslc_limit_start) {

@@ -297,6 +297,18 @@ static void test_summary_keys(void)
     CUTEST_EQ(ju64(j, "drive_config.drive.user_capacity"), CAPACITY);
 }
 
+/* The sum of latency_us.OBJ's parts, each checked to be at least 0. */
+static double parts_sum(GHashTable *j, const char *obj, const char *const *parts)
+{
+    double sum = 0;
+    for (unsigned k = 0; parts[k]; k++) {
+        g_autofree char *key = g_strdup_printf("latency_us.%s.%s", obj, parts[k]);
+        CU_ASSERT(jnum(j, key) >= 0);
+        sum += jnum(j, key);
+    }
+    return sum;
+}
+
 static void test_summary_values(void)
 {
     GHashTable *j = base_run();
@@ -331,26 +343,13 @@ static void test_summary_values(void)
     CUTEST_NEAR(jnum(j, "throughput.iops"), (double)(WRITE_BYTES / BS + READ_BYTES / 4096) / t,
                 1e-6);
     CUTEST_EQ(ju64(j, "latency_us.read.count"), READ_BYTES / 4096);
-    /* the parts of a read's time add up to its latency, read by read */
+    /* the parts of a read's and a write's time add up to its latency */
     CUTEST_EQ(ju64(j, "latency_us.read_parts.count"), READ_BYTES / 4096);
-    static const char *const parts[] = {"front", "map", "die_wait", "nand", "back"};
-    double sum = 0;
-    for (unsigned k = 0; k < G_N_ELEMENTS(parts); k++) {
-        g_autofree char *key = g_strdup_printf("latency_us.read_parts.%s", parts[k]);
-        CU_ASSERT(jnum(j, key) >= 0);
-        sum += jnum(j, key);
-    }
-    CUTEST_NEAR(sum, jnum(j, "latency_us.read.mean"), 1e-6);
-    /* and a write's */
+    static const char *const rparts[] = {"front", "map", "die_wait", "nand", "back", NULL};
+    CUTEST_NEAR(parts_sum(j, "read_parts", rparts), jnum(j, "latency_us.read.mean"), 1e-6);
     CUTEST_EQ(ju64(j, "latency_us.write_parts.count"), WRITE_BYTES / BS);
-    static const char *const wparts[] = {"front", "merge", "buffer_wait", "data"};
-    double wsum = 0;
-    for (unsigned k = 0; k < G_N_ELEMENTS(wparts); k++) {
-        g_autofree char *key = g_strdup_printf("latency_us.write_parts.%s", wparts[k]);
-        CU_ASSERT(jnum(j, key) >= 0);
-        wsum += jnum(j, key);
-    }
-    CUTEST_NEAR(wsum, jnum(j, "latency_us.write.mean"), 1e-6);
+    static const char *const wparts[] = {"front", "merge", "buffer_wait", "data", NULL};
+    CUTEST_NEAR(parts_sum(j, "write_parts", wparts), jnum(j, "latency_us.write.mean"), 1e-6);
     /* whole 128 KiB writes merge with nothing; at QD 32 on a NAND-bound
      * drive they spend most of their time waiting for buffer room */
     CUTEST_NEAR(jnum(j, "latency_us.write_parts.merge"), 0, 1e-12);
