@@ -521,19 +521,14 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     if (!check_pslc(d, why, why_len))
         return false;
     /* the wear gauges against the blocks' erase counts */
-    uint32_t wmin = UINT32_MAX, wmax = 0;
-    uint64_t werases = 0;
-    for (uint32_t b = 0; b < d->nblocks; b++)
-        if (!nand_is_static(d, b)) {
-            wmin = MIN(wmin, d->blk_erases[b]);
-            wmax = MAX(wmax, d->blk_erases[b]);
-            werases += d->blk_erases[b];
-        }
-    CHECK(d->pool_blocks == 0 || (wmin == d->st.wear_min && wmax == d->st.wear_max &&
-                                  werases == d->st.wear_erases),
+    DriveWear w;
+    drive_wear(d, &w);
+    CHECK(w.pool.blocks == 0 || (w.pool.min == d->st.wear_min && w.pool.max == d->st.wear_max &&
+                                 w.pool.erases == d->st.wear_erases),
           "pool blocks erased %u to %u times, %" G_GUINT64_FORMAT " in all; gauges say %u to %u, "
           "%" G_GUINT64_FORMAT,
-          wmin, wmax, werases, d->st.wear_min, d->st.wear_max, d->st.wear_erases);
+          w.pool.min, w.pool.max, w.pool.erases, d->st.wear_min, d->st.wear_max,
+          d->st.wear_erases);
     for (uint32_t k = 0, pos = d->ring_head; k < d->ring_len; k++, pos = (pos + 1) % d->ring_cap)
         if (d->ring[pos] != NO_LPN) {
             live++;
