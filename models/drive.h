@@ -11,7 +11,7 @@
 #define FTLSIM_DRIVE_H
 
 #include "models/drive_params.h"
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 
 typedef enum IoOp {
     IO_READ = 0,

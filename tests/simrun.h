@@ -6,8 +6,8 @@
 #define FTLSIM_SIMRUN_H
 
 #include "models/drive.h"
-#include "sim/config.h"
-#include "sim/workload.h"
+#include "sim/config/config.h"
+#include "sim/host/workload.h"
 
 #include <stdio.h>
 

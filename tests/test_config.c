@@ -4,9 +4,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "sim/config.h"
-#include "sim/config_schema.h"
-#include "sim/config_units.h"
+#include "sim/config/config.h"
+#include "sim/config/config_schema.h"
+#include "sim/config/config_units.h"
 #include "tests/cutest.h"
 
 #define BAD_DIR "tests/data/bad_configs/"

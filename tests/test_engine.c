@@ -1,6 +1,6 @@
 /* test_engine.c - the event engine: ordering, FIFO ties, cancellation,
  * run-until, stop, determinism, and the random number streams. */
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 #include "tests/cutest.h"
 
 typedef struct Log {

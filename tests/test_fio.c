@@ -1,7 +1,7 @@
 /* test_fio.c - the fio job language: units, job files (global sections,
  * includes), the inline spec, named workload expansions and every error
  * message, compared field by field and word for word. */
-#include "sim/workload.h"
+#include "sim/host/workload.h"
 #include "tests/cutest.h"
 
 #include <string.h>

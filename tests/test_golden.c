@@ -8,8 +8,8 @@
  * fresh to steady state, and a steady-state WAF that matches an independent
  * page-level model of greedy GC on the same geometry.
  */
-#include "sim/config.h"
-#include "sim/run.h"
+#include "sim/config/config.h"
+#include "sim/cmd/run.h"
 #include "tests/cutest.h"
 #include "tests/simrun.h"
 

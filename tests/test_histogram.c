@@ -1,8 +1,8 @@
 /* test_histogram.c - latency histogram: percentiles against a sorted copy of
  * the same data for several distributions, exact min/max/mean, merge, reset,
  * empty, and CSV output read back. */
-#include "sim/engine.h"
-#include "sim/histogram.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/histogram.h"
 #include "tests/cutest.h"
 
 #include <math.h>

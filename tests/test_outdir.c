@@ -1,7 +1,7 @@
 /* test_outdir.c - the atomic results folder: create and commit, refusal of
  * a non-empty folder, --force removing stale results, abort, a write that
  * fails half way (file size limit), misuse. */
-#include "sim/outdir.h"
+#include "sim/output/outdir.h"
 #include "tests/cutest.h"
 
 #include <glib/gstdio.h>

@@ -3,7 +3,7 @@
  * overlay with drive names, gnuplot errors, no gnuplot on PATH, and the live
  * PNG without a display. Tests needing gnuplot pass with a notice when it is
  * missing. */
-#include "sim/plot.h"
+#include "sim/output/plot.h"
 #include "tests/cutest.h"
 
 #include <glib/gstdio.h>

@@ -6,7 +6,7 @@
  */
 #include "models/drive.h"
 #include "models/ftl_impl.h"
-#include "sim/config.h"
+#include "sim/config/config.h"
 #include "tests/cutest.h"
 #include "tests/simrun.h"
 

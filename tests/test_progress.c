@@ -1,7 +1,7 @@
 /* test_progress.c - the status line: its fields, the 100 ms rate limit,
  * clearing, a disabled line writing nothing. A temporary file stands in for
  * the terminal. */
-#include "sim/progress.h"
+#include "sim/output/progress.h"
 #include "tests/cutest.h"
 
 #include <string.h>

@@ -3,9 +3,9 @@
  * counts by time and by bytes written, per-interval latency percentiles
  * (--series-percentiles, and the workload's latency sink under them), and
  * determinism for a seed. Small runs on tests/data/drives/small_tlc.ini. */
-#include "sim/config.h"
-#include "sim/report.h"
-#include "sim/run.h"
+#include "sim/config/config.h"
+#include "sim/output/report.h"
+#include "sim/cmd/run.h"
 #include "tests/cutest.h"
 
 #include <glib/gstdio.h>

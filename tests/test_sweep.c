@@ -5,8 +5,8 @@
  * tPROG on a NAND-bound fill nearly doubles the rate), and bad sweeps
  * refused before any folder is made.
  */
-#include "sim/report.h"
-#include "sim/run.h"
+#include "sim/output/report.h"
+#include "sim/cmd/run.h"
 #include "tests/cutest.h"
 
 #include <glib/gstdio.h>

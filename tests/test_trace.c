@@ -2,8 +2,8 @@
  * (counts and bytes per op computed independently with awk, records checked
  * field by field), malformed lines and their exact errors, gz against plain,
  * format detection, the device filter and blkparse's Q/D choice. */
-#include "sim/trace.h"
-#include "sim/trace_impl.h"
+#include "sim/host/trace.h"
+#include "sim/host/trace_impl.h"
 #include "tests/cutest.h"
 
 #include <glib/gstdio.h>

@@ -1,7 +1,7 @@
 /* test_workload.c - jobs and trace replay run against a mock drive that
  * completes every command after a fixed latency: offsets, ordering, queue
  * depths, mixes, pacing, phases and the latencies recorded. */
-#include "sim/workload.h"
+#include "sim/host/workload.h"
 #include "tests/cutest.h"
 
 #include <math.h>

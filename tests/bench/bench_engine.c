@@ -4,7 +4,7 @@
  * keeps. Each fired event schedules one more at a random distance, so the
  * heap size stays constant. Prints one line: events/s.
  */
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>

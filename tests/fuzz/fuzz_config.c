@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim/config.h"
+#include "sim/config/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /* fuzz_fio.c - libFuzzer harness for the fio job-file parser and the inline
  * workload spec (named workloads included). Inputs with "include" are
  * skipped: they would read arbitrary files of the machine. */
-#include "sim/workload_priv.h"
+#include "sim/host/workload_priv.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* fuzz_trace.c - libFuzzer harness for the trace readers: the input is read
  * as a trace by every format and by detection, with and without
  * skip_bad_lines, and the records must keep the readers' invariants. */
-#include "sim/trace_impl.h"
+#include "sim/host/trace_impl.h"
 
 #include <stdlib.h>
 

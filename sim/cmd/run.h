@@ -1,0 +1,69 @@
+/*
+ * run.h - one simulation run: a drive, a workload, and the results folder.
+ *
+ * run_simulation() loads and checks every input before it creates anything,
+ * runs the engine until the workload is done, and writes the results through
+ * an OutDir so that a failed run leaves no file that looks whole.
+ */
+#ifndef FTLSIM_RUN_H
+#define FTLSIM_RUN_H
+
+#include "sim/output/plot.h"
+#include "sim/host/trace.h"
+#include "sim/host/workload.h"
+
+#include <glib.h>
+
+#define RUN_ERROR (run_error_quark())
+GQuark run_error_quark(void);
+typedef enum RunError {
+    RUN_ERROR_INPUT,  /* bad options or inputs: exit 2 */
+    RUN_ERROR_FAILED, /* the simulation itself failed: exit 1 */
+} RunError;
+
+typedef struct RunOptions {
+    const char *drive;     /* INI file */
+    const char *spec;      /* --workload */
+    const char *job;       /* --job */
+    const char *trace;     /* --trace */
+    TraceOptions trace_opt;
+    ReplayOptions replay;
+    const char *out;       /* results folder; NULL: no files */
+    gboolean force;
+    uint64_t seed;
+    gboolean quiet;
+    SimTime interval;        /* series row every this much simulated time */
+    uint64_t interval_bytes; /* or every this many host bytes written (0: by time) */
+    gboolean series_percentiles; /* latency percentiles per series row */
+    gboolean plot;
+    PlotFormat plot_format;
+    gboolean live;
+    gboolean check;          /* run drive_check() at the end (and fail if broken) */
+    const char *prefill;     /* --prefill SPEC (PCT%[:random][:slc=SIZE]); NULL: a fresh drive */
+    const char *const *sets; /* --set GROUP.KEY=VALUE overrides of the drive file, or NULL */
+    const char *script_dir;  /* gnuplot scripts */
+    GString *sweep_row;      /* when not NULL, the run's measures are appended (report_sweep_row) */
+} RunOptions;
+
+void run_options_init(RunOptions *o);
+
+/* Parse a --prefill SPEC, PCT%[:random][:slc=SIZE] (e.g. 90%:random,
+ * 50%:slc=10GB), into pf (seed left to the caller). */
+gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
+
+/* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
+ * mean bad input). The summary text goes to stdout unless quiet. */
+gboolean run_simulation(const RunOptions *o, GError **error);
+
+/* Run o once for every combination of values of the keys in vary, each
+ * "GROUP.KEY=V1,V2,..." (NULL-terminated), as --set overrides on top of
+ * o->sets: run k into o->out/LABEL (LABEL: "KEY=VALUE,..."), then the table
+ * o->out/sweep.csv (one row a run: the varied values, the folder, the
+ * measures of report_sweep_row()) and with o->plot the overlay
+ * o->out/sweep.png. Every combination is loaded and checked before any
+ * folder is made. jobs > 1 runs that many at once, each in a child
+ * process; the table and the output are the same as with one. One line a
+ * run on stdout, in sweep order, unless quiet. */
+gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GError **error);
+
+#endif

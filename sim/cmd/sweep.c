@@ -1,0 +1,403 @@
+/*
+ * sweep.c - one workload on a drive, once for each combination of values
+ * of some keys (ftlsim run --vary): the what-if study in one command.
+ *
+ * Every combination is loaded and checked before anything is written, so a
+ * bad value leaves no folder behind. The runs go to OUT/LABEL, each an
+ * ordinary results folder; OUT/sweep.csv, written through its own OutDir
+ * once every run succeeded, puts their measures side by side.
+ */
+#include "sim/cmd/run.h"
+
+#include "sim/config/config.h"
+#include "sim/output/outdir.h"
+#include "sim/output/report.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SWEEP_MAX_RUNS 1000
+
+typedef struct Axis {
+    char *key; /* GROUP.KEY */
+    GStrv values;
+    guint n;
+} Axis;
+
+static void axes_free(GArray *axes)
+{
+    for (guint i = 0; i < axes->len; i++) {
+        Axis *a = &g_array_index(axes, Axis, i);
+        g_free(a->key);
+        g_strfreev(a->values);
+    }
+    g_array_free(axes, TRUE);
+}
+
+static gboolean bad_vary(GError **error, const char *spec, const char *why)
+{
+    g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--vary \"%s\": %s", spec, why);
+    return FALSE;
+}
+
+/* GROUP.KEY=V1,V2,... into an axis; the key must not be varied twice nor
+ * set by --set too (which would win would not be clear). */
+static gboolean parse_axis(const char *spec, const char *const *sets, GArray *axes, GError **error)
+{
+    const char *eq = strchr(spec, '=');
+    const char *dot = strchr(spec, '.');
+    if (!eq || !dot || dot > eq || dot == spec || dot + 1 == eq || eq[1] == '\0')
+        return bad_vary(error, spec, "expected GROUP.KEY=V1,V2,..., e.g. pslc.static=0,6GB,12GB");
+    Axis a = {.key = g_strndup(spec, (gsize)(eq - spec)), .values = g_strsplit(eq + 1, ",", -1)};
+    a.n = g_strv_length(a.values);
+    gboolean ok = TRUE;
+    for (guint i = 0; ok && i < a.n; i++) {
+        g_strstrip(a.values[i]);
+        if (a.values[i][0] == '\0')
+            ok = bad_vary(error, spec, "an empty value");
+        for (guint j = 0; ok && j < i; j++)
+            if (strcmp(a.values[i], a.values[j]) == 0)
+                ok = bad_vary(error, spec, "a value given twice");
+    }
+    for (guint i = 0; ok && i < axes->len; i++)
+        if (strcmp(g_array_index(axes, Axis, i).key, a.key) == 0)
+            ok = bad_vary(error, spec, "the key is varied twice");
+    gsize klen = strlen(a.key);
+    for (guint i = 0; ok && sets && sets[i]; i++)
+        if (strncmp(sets[i], a.key, klen) == 0 && sets[i][klen] == '=')
+            ok = bad_vary(error, spec, "the key is also given by --set");
+    if (!ok) {
+        g_free(a.key);
+        g_strfreev(a.values);
+        return FALSE;
+    }
+    g_array_append_val(axes, a);
+    return TRUE;
+}
+
+/* The values of combination k (the last axis varies fastest). */
+static void combo_values(GArray *axes, guint k, const char **vals)
+{
+    for (guint i = axes->len; i-- > 0;) {
+        Axis *a = &g_array_index(axes, Axis, i);
+        vals[i] = a->values[k % a->n];
+        k /= a->n;
+    }
+}
+
+/* "KEY=VALUE,KEY=VALUE": the run's folder name ('/' would make a path). */
+static char *combo_label(GArray *axes, const char **vals)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < axes->len; i++)
+        g_string_append_printf(s, "%s%s=%s", i ? "," : "", g_array_index(axes, Axis, i).key,
+                               vals[i]);
+    g_strdelimit(s->str, "/\\", '_');
+    return g_string_free(s, FALSE);
+}
+
+/* o->sets followed by the combination's overrides; free with g_strfreev. */
+static GStrv combo_sets(const RunOptions *o, GArray *axes, const char **vals)
+{
+    GPtrArray *a = g_ptr_array_new();
+    for (guint i = 0; o->sets && o->sets[i]; i++)
+        g_ptr_array_add(a, g_strdup(o->sets[i]));
+    for (guint i = 0; i < axes->len; i++)
+        g_ptr_array_add(a, g_strdup_printf("%s=%s", g_array_index(axes, Axis, i).key, vals[i]));
+    g_ptr_array_add(a, NULL);
+    return (GStrv)g_ptr_array_free(a, FALSE);
+}
+
+/* A CSV field: quoted when it holds a comma or a quote. */
+static void csv_field(GString *out, const char *s)
+{
+    if (!strpbrk(s, ",\"")) {
+        g_string_append(out, s);
+        return;
+    }
+    g_string_append_c(out, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            g_string_append_c(out, '"');
+        g_string_append_c(out, *s);
+    }
+    g_string_append_c(out, '"');
+}
+
+/* Field i (0-based) of a CSV row without quotes, for the progress line. */
+static char *row_field(const char *row, guint i)
+{
+    g_auto(GStrv) f = g_strsplit(row, ",", -1);
+    return i < g_strv_length(f) ? g_strdup(f[i]) : g_strdup("");
+}
+
+/* One run of a sweep: its overrides, folder name, measures or error. */
+typedef struct SweepRun {
+    GStrv sets;
+    char *label;
+    GString *row;   /* report_sweep_row() of the run */
+    GError *error;  /* the run failed */
+    pid_t pid;      /* running in a child process, -1 otherwise */
+    int fd;         /* the child's report */
+    gboolean done;  /* row or error set */
+    gboolean shown; /* its line is on stdout */
+} SweepRun;
+
+/* The line of run k on stdout (unless quiet): the first time only. */
+static void show_run(const RunOptions *o, SweepRun *sr, guint k, guint runs)
+{
+    SweepRun *s = &sr[k];
+    if (o->quiet || s->shown)
+        return;
+    s->shown = TRUE;
+    g_autofree char *mbps = row_field(s->row->str, 3), *waf = row_field(s->row->str, 6);
+    printf("run %u/%u  %s: write %s MB/s, WAF %s\n", k + 1, runs, s->label, mbps[0] ? mbps : "-",
+           waf[0] ? waf : "-");
+    fflush(stdout);
+}
+
+/* In a child: run, write "R<row>" or "I<message>" (bad input) or
+ * "F<message>" (the simulation failed) to fd, and leave. */
+static void G_GNUC_NORETURN child_run(const RunOptions *o, const SweepRun *s, const char *dir,
+                                      int fd)
+{
+    RunOptions ro = *o;
+    ro.sets = (const char *const *)s->sets;
+    ro.out = dir;
+    ro.quiet = TRUE;
+    ro.plot = FALSE;
+    ro.sweep_row = s->row;
+    GError *e = NULL;
+    g_autoptr(GString) msg = g_string_new(NULL);
+    if (run_simulation(&ro, &e))
+        g_string_printf(msg, "R%s", s->row->str);
+    else
+        g_string_printf(msg, "%c%s", g_error_matches(e, RUN_ERROR, RUN_ERROR_FAILED) ? 'F' : 'I',
+                        e->message);
+    const char *p = msg->str;
+    for (gsize left = msg->len; left > 0;) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            _exit(3);
+        p += n;
+        left -= (gsize)n;
+    }
+    _exit(0);
+}
+
+/* What the child of s wrote, once it has exited. */
+static void child_report(SweepRun *s, int status)
+{
+    g_autoptr(GString) msg = g_string_new(NULL);
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(s->fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        g_string_append_len(msg, buf, n);
+    }
+    close(s->fd);
+    s->pid = -1;
+    s->done = TRUE;
+    if (msg->len > 0 && msg->str[0] == 'R') {
+        g_string_assign(s->row, msg->str + 1);
+    } else if (msg->len > 0 && (msg->str[0] == 'I' || msg->str[0] == 'F')) {
+        g_set_error_literal(&s->error, RUN_ERROR,
+                            msg->str[0] == 'F' ? RUN_ERROR_FAILED : RUN_ERROR_INPUT, msg->str + 1);
+    } else {
+        g_set_error(&s->error, RUN_ERROR, RUN_ERROR_FAILED, "the run's process ended (status %d)",
+                    status);
+    }
+}
+
+/* Run the sweep jobs at a time, each in a child process (the simulator is
+ * single-threaded); results land in sr[k].row or sr[k].error. Every run is
+ * started, whatever the others do: the first failure in sweep order is
+ * reported. Returns FALSE only if no child could be made. */
+static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrArray *dirs,
+                           guint jobs)
+{
+    guint next = 0, running = 0, shown = 0;
+    while (next < runs || running > 0) {
+        while (next < runs && running < jobs) {
+            SweepRun *s = &sr[next];
+            int fds[2];
+            if (pipe(fds) != 0) {
+                g_set_error(&s->error, RUN_ERROR, RUN_ERROR_FAILED, "pipe: %s", g_strerror(errno));
+                next++;
+                continue;
+            }
+            fflush(stdout);
+            fflush(stderr);
+            pid_t pid = fork();
+            if (pid == 0) {
+                close(fds[0]);
+                child_run(o, s, g_ptr_array_index(dirs, next), fds[1]);
+            }
+            close(fds[1]);
+            if (pid < 0) {
+                close(fds[0]);
+                g_set_error(&s->error, RUN_ERROR, RUN_ERROR_FAILED, "fork: %s", g_strerror(errno));
+                next++;
+                continue;
+            }
+            s->pid = pid;
+            s->fd = fds[0];
+            next++;
+            running++;
+        }
+        if (running == 0)
+            break;
+        int status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (guint k = 0; k < runs; k++)
+            if (sr[k].pid == pid) {
+                child_report(&sr[k], status);
+                running--;
+            }
+        /* the lines of the runs done so far, in sweep order */
+        while (shown < runs && sr[shown].done && !sr[shown].error)
+            show_run(o, sr, shown++, runs);
+    }
+    for (guint k = 0; k < runs; k++)
+        if ((sr[k].pid != -1 || k >= next) && !sr[k].error)
+            g_set_error_literal(&sr[k].error, RUN_ERROR, RUN_ERROR_FAILED,
+                                "its process could not be waited for");
+    return TRUE;
+}
+
+/* Check every combination, then run them and write the table. */
+static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs, GError **error)
+{
+    const char **vals = g_newa(const char *, axes->len);
+    /* every combination must load before anything is written */
+    for (guint k = 0; k < runs; k++) {
+        combo_values(axes, k, vals);
+        g_auto(GStrv) sets = combo_sets(o, axes, vals);
+        DriveParams p;
+        if (!config_load_file_set(o->drive, (const char *const *)sets, &p, error)) {
+            g_autofree char *label = combo_label(axes, vals);
+            g_prefix_error(error, "--vary %s: ", label);
+            return FALSE;
+        }
+    }
+    g_autoptr(OutDir) od = outdir_open(o->out, o->force, error);
+    if (!od)
+        return FALSE;
+    g_autoptr(GString) table = g_string_new(NULL);
+    for (guint i = 0; i < axes->len; i++) {
+        csv_field(table, g_array_index(axes, Axis, i).key);
+        g_string_append_c(table, ',');
+    }
+    g_string_append(table, "dir," REPORT_SWEEP_HEADER "\n");
+    g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+    SweepRun *sr = g_new0(SweepRun, runs);
+    for (guint k = 0; k < runs; k++) {
+        combo_values(axes, k, vals);
+        sr[k].sets = combo_sets(o, axes, vals);
+        sr[k].label = combo_label(axes, vals);
+        sr[k].row = g_string_new(NULL);
+        sr[k].pid = -1;
+        g_ptr_array_add(dirs, g_build_filename(o->out, sr[k].label, NULL));
+    }
+    gboolean ok = jobs > 1 ? run_forked(o, sr, runs, dirs, jobs) : TRUE;
+    for (guint k = 0; ok && k < runs; k++) {
+        if (jobs <= 1) {
+            RunOptions ro = *o;
+            ro.sets = (const char *const *)sr[k].sets;
+            ro.out = g_ptr_array_index(dirs, k);
+            ro.quiet = TRUE;
+            ro.plot = FALSE;
+            ro.sweep_row = sr[k].row;
+            run_simulation(&ro, &sr[k].error);
+        }
+        if (sr[k].error) {
+            g_propagate_prefixed_error(error, g_steal_pointer(&sr[k].error),
+                                       "--vary %s: ", sr[k].label);
+            ok = FALSE;
+            break;
+        }
+        combo_values(axes, k, vals);
+        for (guint i = 0; i < axes->len; i++) {
+            csv_field(table, vals[i]);
+            g_string_append_c(table, ',');
+        }
+        csv_field(table, sr[k].label);
+        g_string_append_printf(table, ",%s", sr[k].row->str);
+        show_run(o, sr, k, runs);
+    }
+    for (guint k = 0; k < runs; k++) {
+        g_strfreev(sr[k].sets);
+        g_free(sr[k].label);
+        g_string_free(sr[k].row, TRUE);
+        g_clear_error(&sr[k].error);
+    }
+    g_free(sr);
+    if (!ok)
+        return FALSE;
+    if (!outdir_write_text(od, "sweep.csv", table->str, error) || !outdir_commit(od, error))
+        return FALSE;
+    if (!o->quiet)
+        printf("sweep     %u runs in %s, table %s/sweep.csv\n", runs, o->out, o->out);
+    if (o->plot) {
+        g_ptr_array_add(dirs, NULL);
+        g_autofree char *fig =
+            g_build_filename(o->out, o->plot_format == PLOT_SVG ? "sweep.svg" : "sweep.png", NULL);
+        GError *perr = NULL;
+        if (plot_overlay((const char *const *)dirs->pdata, fig, o->script_dir, o->plot_format,
+                         &perr)) {
+            if (!o->quiet)
+                printf("figure    %s\n", fig);
+        } else {
+            fprintf(stderr, "ftlsim: %s\n",
+                    g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
+                                                                             : perr->message);
+            g_error_free(perr);
+        }
+    }
+    return TRUE;
+}
+
+gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GError **error)
+{
+    if (!o->out) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--vary needs --out DIR");
+        return FALSE;
+    }
+    if (o->live) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--live does not go with --vary");
+        return FALSE;
+    }
+    GArray *axes = g_array_new(FALSE, TRUE, sizeof(Axis));
+    gboolean ok = TRUE;
+    guint runs = 1;
+    for (guint i = 0; ok && vary && vary[i]; i++) {
+        ok = parse_axis(vary[i], o->sets, axes, error);
+        if (ok)
+            runs *= g_array_index(axes, Axis, axes->len - 1).n;
+        if (ok && runs > SWEEP_MAX_RUNS) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "--vary: %u runs in all or more; expected at most %d", runs,
+                        SWEEP_MAX_RUNS);
+            ok = FALSE;
+        }
+    }
+    if (ok && axes->len == 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--vary: no key to vary");
+        ok = FALSE;
+    }
+    ok = ok && sweep(o, axes, runs, jobs, error);
+    axes_free(axes);
+    return ok;
+}

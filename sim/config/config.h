@@ -1,0 +1,71 @@
+/*
+ * config.h - drive configuration files: loading, validation, description.
+ *
+ * One schema table (sim/config_schema.c) drives loading, defaults, range
+ * checks, the generated configs/reference.ini and the JSON dump. Values
+ * carry units (16KiB, 2.6ms, 400MT/s, 7%); docs/config.md has the grammar.
+ */
+#ifndef FTLSIM_CONFIG_H
+#define FTLSIM_CONFIG_H
+
+#include <glib.h>
+
+#include "models/drive_params.h"
+#include "sim/output/json.h"
+
+#define CONFIG_ERROR (config_error_quark())
+GQuark config_error_quark(void);
+
+typedef enum ConfigError {
+    CONFIG_ERROR_SYNTAX,  /* a line that is not a group, key = value or comment */
+    CONFIG_ERROR_UNKNOWN, /* unknown group or key */
+    CONFIG_ERROR_MISSING, /* a required key is absent */
+    CONFIG_ERROR_VALUE,   /* a value that does not parse or is out of range */
+    CONFIG_ERROR_INVALID, /* keys that disagree with each other */
+    CONFIG_ERROR_MEMORY,  /* the drive's tables would not fit in memory */
+} ConfigError;
+
+/* Load and validate a drive file. On failure *out is unspecified and error
+ * holds one line naming the file and the line or [group] key. */
+gboolean config_load_file(const char *path, DriveParams *out, GError **error);
+
+/* The same with overrides, each "GROUP.KEY=VALUE" (NULL-terminated list,
+ * or NULL), applied over the file's values before validation: what-if
+ * studies without a copy of the file. A bad override's error names it. */
+gboolean config_load_file_set(const char *path, const char *const *sets, DriveParams *out,
+                              GError **error);
+
+/* The same from memory (need not be NUL-terminated); name stands for the
+ * file in messages. */
+gboolean config_load_data(const char *data, gsize len, const char *name, DriveParams *out,
+                          GError **error);
+
+/* Rules across keys (capacity, geometry, pSLC, GC, mapping cache, timing,
+ * memory). Called by the loaders; name stands for the file in messages. */
+gboolean config_validate(const DriveParams *p, const char *name, GError **error);
+
+/* Bytes of the simulator's per-drive tables: 4 per 4 KiB of user capacity
+ * (L2P), 4 per 4 KiB of raw capacity (reverse map), 64 per block. */
+uint64_t config_table_bytes(const DriveParams *p);
+
+/* Zero *out, then apply every default of the schema. Required keys stay 0. */
+void config_defaults(DriveParams *out);
+
+/* The text of configs/reference.ini (every key, documented). g_free it. */
+char *config_reference_ini(void);
+
+/* The derived drive, for `ftlsim check`: capacities, geometry, bandwidths,
+ * the bound on sequential writes, mapping table and pSLC cache. Appends. */
+void config_describe(const DriveParams *p, GString *out);
+
+/* The resolved config as the object "drive_config" in w, keyed by group
+ * then key; values in base units (bytes, ns, transfers/s, fractions),
+ * enums by name. */
+void config_write_json(const DriveParams *p, JsonWriter *w);
+
+/* One line per *.ini in dir (sorted by file name): file, drive name, user
+ * capacity, interface, native mode, and "ok" or the load error. Appends to
+ * out; fails only when dir cannot be read. */
+gboolean config_list_drives(const char *dir, GString *out, GError **error);
+
+#endif

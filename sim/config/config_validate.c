@@ -1,0 +1,183 @@
+/*
+ * config_validate.c - rules across the keys of a loaded drive config.
+ *
+ * Checked in order, the first broken rule is reported: geometry (dies, page
+ * size, pages per block, 32-bit mapping), capacities, pSLC, GC, mapping
+ * cache, timing, and whether the simulator's tables fit in memory.
+ */
+#include "sim/config/config.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/config/config_units.h"
+
+typedef unsigned __int128 u128;
+
+#define MAX_SLOTS (UINT32_MAX - 1ull) /* one 32-bit value stays free as "unmapped" */
+
+static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static gboolean fail(GError **error, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error_literal(error, CONFIG_ERROR, code, msg);
+    return FALSE;
+}
+
+/* "24.0 GB" into buf */
+static const char *gb(double bytes, char *buf, gsize len)
+{
+    g_snprintf(buf, len, "%.1f GB", bytes / 1e9);
+    return buf;
+}
+
+static u128 raw_capacity_wide(const DriveParams *p)
+{
+    return (u128)drive_params_blocks(p) * p->pages_per_block * p->page_size;
+}
+
+static gboolean check_geometry(const DriveParams *p, const char *name, GError **error)
+{
+    char v[CONFIG_VALUE_LEN];
+    if (drive_params_dies(p) == 0)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [controller] channels: the drive has no dies (channels %u x "
+                    "ces_per_channel %u x dies_per_ce %u)",
+                    name, p->channels, p->ces_per_channel, p->dies_per_ce);
+    if (p->planes == 0 || p->blocks_per_plane == 0 || p->pages_per_block == 0)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [nand] planes, blocks_per_plane, pages_per_block: expected all above 0",
+                    name);
+    if (p->page_size == 0 || p->page_size % SLOT_SIZE != 0) {
+        config_format_size(p->page_size, v, sizeof v);
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [nand] page_size = %s: expected a multiple of 4KiB such as 16KiB", name,
+                    v);
+    }
+    if (p->native_mode < CELL_SLC || p->native_mode > CELL_QLC)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [nand] native_mode: expected one of slc, mlc, tlc, qlc", name);
+    if (p->pages_per_block % (uint32_t)p->native_mode != 0)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [nand] pages_per_block = %u: expected a multiple of %d, the bits per "
+                    "cell of native_mode = %s",
+                    name, p->pages_per_block, (int)p->native_mode, cell_mode_name(p->native_mode));
+    u128 slots = raw_capacity_wide(p) / SLOT_SIZE;
+    if (slots > MAX_SLOTS) {
+        char raw[32];
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [nand] blocks_per_plane = %u: the drive has %.0f 4 KiB slots (raw "
+                    "capacity %s), the 32-bit mapping holds at most %llu",
+                    name, p->blocks_per_plane, (double)slots,
+                    gb((double)raw_capacity_wide(p), raw, sizeof raw), MAX_SLOTS);
+    }
+    return TRUE;
+}
+
+static gboolean check_capacity(const DriveParams *p, const char *name, GError **error)
+{
+    char v[CONFIG_VALUE_LEN], a[32], b[32];
+    uint64_t raw = drive_params_raw_capacity(p);
+    if (p->name[0] == '\0')
+        return fail(error, CONFIG_ERROR_INVALID, "%s: [drive] name = \"\": expected a name", name);
+    if (p->user_capacity == 0 || p->user_capacity > raw) {
+        config_format_size(p->user_capacity, v, sizeof v);
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [drive] user_capacity = %s: expected above 0 and at most the raw "
+                    "capacity of %s (%.1f GiB)",
+                    name, v, gb((double)raw, a, sizeof a), (double)raw / (1 << 30));
+    }
+    u128 need = (u128)p->pslc_static * (uint64_t)p->native_mode;
+    uint64_t op = raw - p->user_capacity;
+    if (need > op) {
+        config_format_size(p->pslc_static, v, sizeof v);
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [pslc] static = %s: the static cache needs %s of native cells but "
+                    "over-provisioning is only %s",
+                    name, v, gb((double)need, a, sizeof a), gb((double)op, b, sizeof b));
+    }
+    if (p->pslc_rule == PSLC_RULE_CAPPED && p->pslc_dynamic_cap == 0)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [pslc] dynamic_cap = 0: dynamic_rule = capped needs a cap above 0, "
+                    "such as 40GB",
+                    name);
+    return TRUE;
+}
+
+static gboolean check_policies(const DriveParams *p, const char *name, GError **error)
+{
+    if (p->gc_hard_blocks < 1)
+        return fail(error, CONFIG_ERROR_INVALID, "%s: [gc] hard_blocks = %u: expected at least 1",
+                    name, p->gc_hard_blocks);
+    if (p->gc_soft_blocks <= p->gc_hard_blocks)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [gc] soft_blocks = %u: expected more than hard_blocks = %u", name,
+                    p->gc_soft_blocks, p->gc_hard_blocks);
+    if ((p->l2p_kind == L2P_HMB || p->l2p_kind == L2P_SRAM) && p->l2p_cache == 0)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [controller] l2p_cache = 0: l2p_kind = %s needs a mapping cache above "
+                    "0, such as 64MiB",
+                    name, p->l2p_kind == L2P_HMB ? "hmb" : "sram");
+    return TRUE;
+}
+
+/* tR, tPROG and tBERS above 0 for SLC and the native mode. */
+static gboolean check_timing(const DriveParams *p, const char *name, GError **error)
+{
+    static const char *const keys[] = {"t_read", "t_prog", "t_erase"};
+    CellMode modes[] = {CELL_SLC, p->native_mode};
+    for (unsigned i = 0; i < G_N_ELEMENTS(modes); i++) {
+        const ModeTiming *t = &p->timing[modes[i]];
+        uint64_t v[] = {t->t_read, t->t_prog, t->t_erase};
+        for (unsigned j = 0; j < G_N_ELEMENTS(v); j++)
+            if (v[j] == 0)
+                return fail(error, CONFIG_ERROR_INVALID,
+                            "%s: [timing.%s] %s = 0: expected a time above 0 (%s)", name,
+                            cell_mode_name(modes[i]), keys[j],
+                            modes[i] == CELL_SLC ? "SLC timing is always needed"
+                                                 : "the native mode's timing is needed");
+    }
+    if (p->timing[CELL_SLC].two_pass)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [timing.slc] two_pass = true: expected false (one bit per cell is "
+                    "programmed in one pass)",
+                    name);
+    return TRUE;
+}
+
+uint64_t config_table_bytes(const DriveParams *p)
+{
+    uint64_t l2p = drive_params_l2p_bytes(p);
+    uint64_t rmap = drive_params_raw_capacity(p) / SLOT_SIZE * 4;
+    return l2p + rmap + drive_params_blocks(p) * 64;
+}
+
+static gboolean check_memory(const DriveParams *p, const char *name, GError **error)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return TRUE; /* unknown: let the allocation decide */
+    double have = (double)pages * (double)page;
+    uint64_t need = config_table_bytes(p);
+    if ((double)need > have) {
+        char v[CONFIG_VALUE_LEN], a[32], b[32];
+        config_format_size(p->user_capacity, v, sizeof v);
+        return fail(error, CONFIG_ERROR_MEMORY,
+                    "%s: [drive] user_capacity = %s: the simulator's tables need %" G_GUINT64_FORMAT
+                    " bytes (%s) but the machine has %s of memory",
+                    name, v, need, gb((double)need, a, sizeof a), gb(have, b, sizeof b));
+    }
+    return TRUE;
+}
+
+gboolean config_validate(const DriveParams *p, const char *name, GError **error)
+{
+    g_return_val_if_fail(p && name, FALSE);
+    return check_geometry(p, name, error) && check_capacity(p, name, error) &&
+           check_policies(p, name, error) && check_timing(p, name, error) &&
+           check_memory(p, name, error);
+}

@@ -1,0 +1,306 @@
+/*
+ * replay.c - trace replay: records from a TraceReader submitted open loop
+ * (at their scaled timestamps) or closed loop (iodepth kept outstanding).
+ *
+ * The trace is read one record ahead, never loaded whole; in open mode the
+ * records that arrive while the drive's queue is full wait in a bounded ring,
+ * and reading pauses while the ring is full, so memory stays constant.
+ */
+#include "sim/host/workload_priv.h"
+
+#include <string.h>
+
+#define WL_REPLAY_RING 1024 /* records waiting for a queue slot (open mode) */
+
+struct WlReplay {
+    char *path;
+    char *format;
+    TraceOptions topt;
+    ReplayOptions ro;
+    TraceReader *reader;
+    uint64_t trace_max;  /* bytes: highest byte the trace touches (scale) */
+    uint64_t records;    /* records in the file, when a first pass counted them */
+    uint64_t read;       /* records read so far */
+    HostIo next;         /* the record read ahead; time is absolute sim time */
+    bool have_next, arrival_pending, first;
+    SimTime t0, last_trace, last_sched; /* ns */
+    HostIo *ring;
+    uint32_t ring_head, ring_len;
+    WlIo *slots;
+    uint32_t *free_slots, nfree, nslots;
+    SimTime t_first, t_last; /* first submission, last completion */
+    WlStats st;
+};
+
+static TraceReader *wl_replay_open(WlReplay *r, GError **error)
+{
+    TraceOptions o = r->topt;
+    o.format = r->format;
+    return trace_open(r->path, &o, error);
+}
+
+/* First pass for LBA_SCALE: the highest byte and the record count. */
+static gboolean wl_replay_scan(WlReplay *r, GError **error)
+{
+    g_autoptr(TraceReader) t = wl_replay_open(r, error);
+    HostIo io;
+    int rc;
+    if (!t)
+        return FALSE;
+    while ((rc = trace_next(t, &io, error)) == 1) {
+        r->records++;
+        r->trace_max = MAX(r->trace_max, io.offset + io.length);
+    }
+    return rc == 0;
+}
+
+WlReplay *wl_replay_new(const char *path, const TraceOptions *topt, const ReplayOptions *ropt,
+                        GError **error)
+{
+    WlReplay *r = g_new0(WlReplay, 1);
+    r->path = g_strdup(path);
+    if (topt)
+        r->topt = *topt;
+    else
+        r->topt.device = -1;
+    r->format = g_strdup(r->topt.format);
+    r->ro = *ropt;
+    if (r->ro.time_scale <= 0)
+        r->ro.time_scale = 1.0;
+    if (r->ro.iodepth == 0)
+        r->ro.iodepth = 1;
+    r->trace_max = r->ro.trace_capacity;
+    gboolean ok = TRUE;
+    if (r->ro.lba_map == LBA_SCALE && r->trace_max == 0)
+        ok = wl_replay_scan(r, error);
+    if (ok)
+        r->reader = wl_replay_open(r, error);
+    if (!ok || !r->reader) {
+        wl_replay_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void wl_replay_free(WlReplay *r)
+{
+    if (!r)
+        return;
+    trace_close(r->reader);
+    g_free(r->path);
+    g_free(r->format);
+    g_free(r->ring);
+    g_free(r->slots);
+    g_free(r->free_slots);
+    if (r->st.lat[0])
+        wl_stats_clear(&r->st);
+    g_free(r);
+}
+
+gboolean wl_replay_bind(Workload *w, GError **error)
+{
+    WlReplay *r = w->replay;
+    (void)error;
+    r->nslots = w->t.queue_limit;
+    if (r->ro.mode == REPLAY_CLOSED)
+        r->nslots = MIN(r->nslots, r->ro.iodepth);
+    g_free(r->slots);
+    g_free(r->free_slots);
+    r->slots = g_new0(WlIo, r->nslots);
+    r->free_slots = g_new(uint32_t, r->nslots);
+    for (uint32_t i = 0; i < r->nslots; i++)
+        r->free_slots[i] = r->nslots - 1 - i;
+    r->nfree = r->nslots;
+    if (!r->ring)
+        r->ring = g_new(HostIo, WL_REPLAY_RING);
+    if (!r->st.lat[0])
+        wl_stats_init(&r->st);
+    return TRUE;
+}
+
+/* Map the record's address onto the drive; FALSE (and the run error) when
+ * it lies beyond the capacity under LBA_ERROR. */
+static gboolean wl_replay_map(Workload *w, HostIo *io)
+{
+    WlReplay *r = w->replay;
+    uint64_t cap = w->t.capacity;
+    if (io->op == IO_FLUSH) {
+        io->offset = io->length = 0;
+        return TRUE;
+    }
+    if (io->length <= cap && io->offset <= cap - io->length)
+        return TRUE;
+    if (r->ro.lba_map == LBA_ERROR || io->length > cap) {
+        g_set_error(&w->run_error, WORKLOAD_ERROR, WORKLOAD_ERROR_TRACE,
+                    "%s:%" G_GUINT64_FORMAT ": offset %" G_GUINT64_FORMAT " + length %"
+                    G_GUINT64_FORMAT " ends beyond the drive capacity of %" G_GUINT64_FORMAT
+                    " bytes, expected addresses within it (or lba_map wrap or scale)",
+                    r->path, trace_line(r->reader), io->offset, io->length, cap);
+        return FALSE;
+    }
+    uint64_t off = io->offset;
+    if (r->ro.lba_map == LBA_SCALE && r->trace_max > cap)
+        off = (uint64_t)((unsigned __int128)io->offset * cap / r->trace_max);
+    else
+        off %= cap;
+    if (off > cap - io->length)
+        off = (cap - io->length) & ~(uint64_t)4095;
+    io->offset = off;
+    return TRUE;
+}
+
+/* Read the next record into r->next with its submission time. */
+static void wl_replay_read(Workload *w)
+{
+    WlReplay *r = w->replay;
+    GError *err = NULL;
+    r->have_next = false;
+    if (w->run_error)
+        return;
+    int rc = trace_next(r->reader, &r->next, &err);
+    if (rc < 0) {
+        g_propagate_error(&w->run_error, err);
+        return;
+    }
+    if (rc == 0 || !wl_replay_map(w, &r->next))
+        return;
+    r->read++;
+    SimTime t = r->next.time, sched = r->t0;
+    if (!r->first) {
+        double gap = t > r->last_trace ? (double)(t - r->last_trace) * r->ro.time_scale : 0.0;
+        if (r->ro.max_idle_ns && gap > (double)r->ro.max_idle_ns)
+            gap = (double)r->ro.max_idle_ns;
+        sched = r->last_sched + (SimTime)(gap + 0.5);
+    }
+    r->first = false;
+    r->last_trace = t;
+    r->last_sched = sched;
+    r->next.time = sched;
+    r->have_next = true;
+}
+
+static void wl_replay_submit(Workload *w, const HostIo *io)
+{
+    WlReplay *r = w->replay;
+    uint32_t slot = r->free_slots[--r->nfree];
+    WlIo *s = &r->slots[slot];
+    s->submit = sim_now(w->e);
+    s->offset = io->offset;
+    s->length = io->length;
+    s->op = io->op;
+    if (r->t_first == SIM_TIME_MAX)
+        r->t_first = s->submit;
+    w->outstanding++;
+    wl_submit(w, (IoOp)io->op, io->offset, io->length, slot);
+}
+
+static bool wl_replay_room(const Workload *w)
+{
+    return w->replay->nfree > 0 && w->outstanding < w->t.queue_limit;
+}
+
+static void wl_replay_drain(Workload *w)
+{
+    WlReplay *r = w->replay;
+    while (r->ring_len && wl_replay_room(w)) {
+        wl_replay_submit(w, &r->ring[r->ring_head]);
+        r->ring_head = (r->ring_head + 1) % WL_REPLAY_RING;
+        r->ring_len--;
+    }
+}
+
+/* Open mode: records due now join the ring (submitted at once when there is
+ * room); the next future record gets an arrival event. */
+static void ev_arrival(void *ctx, uint64_t arg)
+{
+    Workload *w = ctx;
+    WlReplay *r = w->replay;
+    (void)arg;
+    r->arrival_pending = false;
+    SimTime now = sim_now(w->e);
+    while (r->have_next && r->next.time <= now && r->ring_len < WL_REPLAY_RING) {
+        if (r->ring_len == 0 && wl_replay_room(w))
+            wl_replay_submit(w, &r->next);
+        else
+            r->ring[(r->ring_head + r->ring_len++) % WL_REPLAY_RING] = r->next;
+        wl_replay_read(w);
+    }
+    if (r->have_next && r->ring_len < WL_REPLAY_RING) {
+        sim_schedule(w->e, r->next.time, ev_arrival, w, 0);
+        r->arrival_pending = true;
+    }
+    wl_replay_drain(w);
+}
+
+static void wl_replay_fill_closed(Workload *w)
+{
+    WlReplay *r = w->replay;
+    while (r->have_next && wl_replay_room(w)) {
+        wl_replay_submit(w, &r->next);
+        wl_replay_read(w);
+    }
+}
+
+void wl_replay_start(Workload *w)
+{
+    WlReplay *r = w->replay;
+    r->t0 = sim_now(w->e);
+    r->first = true;
+    r->t_first = SIM_TIME_MAX;
+    wl_replay_read(w);
+    if (r->ro.mode == REPLAY_CLOSED)
+        wl_replay_fill_closed(w);
+    else if (r->have_next)
+        ev_arrival(w, 0);
+}
+
+void wl_replay_done(Workload *w, uint64_t tag)
+{
+    WlReplay *r = w->replay;
+    g_return_if_fail(tag < r->nslots);
+    WlIo *s = &r->slots[tag];
+    SimTime now = sim_now(w->e);
+    wl_record(w, &r->st, (IoOp)s->op, s->length, now - s->submit);
+    r->t_last = now;
+    r->free_slots[r->nfree++] = (uint32_t)tag;
+    w->outstanding--;
+    if (r->ro.mode == REPLAY_CLOSED) {
+        wl_replay_fill_closed(w);
+        return;
+    }
+    wl_replay_drain(w);
+    if (!r->arrival_pending && r->have_next && r->ring_len < WL_REPLAY_RING)
+        ev_arrival(w, 0); /* reading had paused on a full ring */
+}
+
+gboolean wl_replay_finished(const Workload *w)
+{
+    const WlReplay *r = w->replay;
+    return !r->have_next && r->ring_len == 0 && w->outstanding == 0;
+}
+
+double wl_replay_progress(const Workload *w)
+{
+    const WlReplay *r = w->replay;
+    if (wl_replay_finished(w))
+        return 1.0;
+    return r->records ? MIN(1.0, (double)r->read / (double)r->records) : 0.0;
+}
+
+void wl_replay_json(const Workload *w, JsonWriter *jw)
+{
+    const WlReplay *r = w->replay;
+    double rt = r->t_first != SIM_TIME_MAX && r->t_last > r->t_first
+                    ? (double)(r->t_last - r->t_first) / 1e9
+                    : 0.0;
+    json_begin_object(jw, NULL);
+    json_str(jw, "name", "replay");
+    json_str(jw, "rw", "trace");
+    json_str(jw, "trace", r->path);
+    json_str(jw, "format", r->reader ? trace_format_name(r->reader) : NULL);
+    json_str(jw, "mode", r->ro.mode == REPLAY_OPEN ? "open" : "closed");
+    for (int op = 0; op < IO_OPS; op++)
+        wl_stats_json(jw, &r->st, (IoOp)op, rt);
+    json_double(jw, "runtime_s", rt);
+    json_end_object(jw);
+}

@@ -1,0 +1,474 @@
+/*
+ * trace.c - the trace reader: streams a file through zlib (plain or .gz) in
+ * a fixed buffer, one line at a time, hands each line to the format's parser,
+ * and makes times relative to the first record (never going backwards).
+ * Memory is constant: one line buffer per reader, no allocation per line.
+ */
+#include "sim/host/trace_impl.h"
+
+#include <errno.h>
+#include <string.h>
+#include <zlib.h>
+
+#define BUF_CAP (TRACE_LINE_MAX + 1) /* a longest line and its newline */
+#define SNIFF_LINES 20               /* data lines detection looks at */
+#define BLK_SCAN_LINES 100000        /* lines searched for a Q event (auto) */
+
+/* clang-format off */
+static const TraceFormat formats[] = {
+    {"msr", trace_parse_msr, NULL},
+    {"blkparse", trace_parse_blkparse, NULL},
+    {"fio2", trace_parse_fio2, NULL},
+    {"fio3", trace_parse_fio3, NULL},
+    {"spc", trace_parse_spc, NULL},
+    {"disksim", trace_parse_disksim, trace_sniff_disksim},
+    {"mqsim", trace_parse_mqsim, NULL},
+    {"ssdsim", trace_parse_ssdsim, NULL},
+    {"alibaba", trace_parse_alibaba, NULL},
+    {"tencent", trace_parse_tencent, NULL},
+    {"fiu", trace_parse_fiu, NULL},
+    {"wiscsee", trace_parse_wiscsee, NULL},
+};
+#define N_FORMATS G_N_ELEMENTS(formats)
+
+static const char *const format_names[N_FORMATS + 1] = {
+    "msr", "blkparse", "fio2", "fio3", "spc", "disksim", "mqsim",
+    "ssdsim", "alibaba", "tencent", "fiu", "wiscsee", NULL,
+};
+/* clang-format on */
+
+struct TraceReader {
+    char *path;
+    gzFile gz;       /* NULL when reading from memory */
+    const char *mem; /* memory source */
+    size_t mem_len, mem_pos;
+    char *buf;         /* BUF_CAP + 1 bytes */
+    size_t start, end; /* unread bytes are buf[start, end) */
+    gboolean eof;      /* the source has no more bytes */
+    const TraceFormat *fmt;
+    gboolean detected;
+    TraceOptions opt;
+    TraceParser p;
+    uint64_t record_line; /* line of the last record returned */
+    uint64_t bad;         /* malformed lines skipped */
+    gboolean have_base;
+    uint64_t base, prev; /* ns: first record's time, latest time returned */
+};
+
+const char *const *trace_formats(void)
+{
+    return format_names;
+}
+
+/* Move what is unread to the front and read more; bytes read, 0 at the
+ * end, -1 on a read error. */
+static int fill(TraceReader *r, GError **error)
+{
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    size_t room = BUF_CAP - r->end;
+    if (r->gz == NULL) {
+        size_t n = MIN(room, r->mem_len - r->mem_pos);
+        if (n > 0)
+            memcpy(r->buf + r->end, r->mem + r->mem_pos, n);
+        r->mem_pos += n;
+        r->end += n;
+        return (int)n;
+    }
+    int got = gzread(r->gz, r->buf + r->end, (unsigned)room);
+    int zerr = Z_OK;
+    const char *msg = got <= 0 ? gzerror(r->gz, &zerr) : NULL;
+    /* A stream cut short reads as an end with Z_BUF_ERROR, not as -1. */
+    if (got < 0 || (got == 0 && zerr == Z_BUF_ERROR)) {
+        if (zerr == Z_ERRNO)
+            msg = g_strerror(errno);
+        else if (g_str_has_prefix(msg, r->path) && g_str_has_prefix(msg + strlen(r->path), ": "))
+            msg += strlen(r->path) + 2; /* zlib names the file too */
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_READ,
+                    "%s: read error after line %" G_GUINT64_FORMAT ": %s", r->path, r->p.line, msg);
+        return -1;
+    }
+    r->end += (size_t)got;
+    return got;
+}
+
+/* Drop the rest of a line longer than the buffer. */
+static int skip_rest_of_line(TraceReader *r, GError **error)
+{
+    for (;;) {
+        r->start = r->end = 0;
+        int got = fill(r, error);
+        if (got < 0)
+            return -1;
+        char *nl = memchr(r->buf, '\n', r->end);
+        if (nl) {
+            r->start = (size_t)(nl + 1 - r->buf);
+            return 0;
+        }
+        if (got == 0) {
+            r->eof = TRUE;
+            return 0;
+        }
+    }
+}
+
+static int line_too_long(TraceReader *r, GError **error)
+{
+    char head[52];
+    memcpy(head, r->buf, sizeof head - 1);
+    head[sizeof head - 1] = '\0';
+    r->p.line++;
+    if (skip_rest_of_line(r, error) < 0)
+        return -1;
+    char expected[48];
+    g_snprintf(expected, sizeof expected, "a line of at most %d bytes", TRACE_LINE_MAX);
+    trace_bad(&r->p, error, "line", head, expected);
+    return 2;
+}
+
+/* Take the line at buf[start, end) of length len. */
+static int take_line(TraceReader *r, size_t len, char **line, GError **error)
+{
+    char *s = r->buf + r->start;
+    s[len] = '\0';
+    r->start += len + 1;
+    if (r->start > r->end)
+        r->start = r->end;
+    r->p.line++;
+    *line = s;
+    if (memchr(s, '\0', len) != NULL) {
+        trace_bad(&r->p, error, "line", "\\0", "text without NUL bytes");
+        return 2;
+    }
+    return 1;
+}
+
+/* The next physical line, NUL-terminated without its newline. 1: a line;
+ * 0: the end; 2: a malformed line (error set); -1: read error. */
+static int next_line(TraceReader *r, char **line, GError **error)
+{
+    for (;;) {
+        char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+        if (nl)
+            return take_line(r, (size_t)(nl - (r->buf + r->start)), line, error);
+        if (r->eof) {
+            if (r->start == r->end)
+                return 0;
+            return take_line(r, r->end - r->start, line, error);
+        }
+        if (r->start == 0 && r->end == BUF_CAP)
+            return line_too_long(r, error);
+        int got = fill(r, error);
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            r->eof = TRUE;
+    }
+}
+
+static gboolean rewind_source(TraceReader *r, GError **error)
+{
+    if (r->gz && gzrewind(r->gz) != 0) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_READ, "%s: cannot rewind", r->path);
+        return FALSE;
+    }
+    r->mem_pos = 0;
+    r->start = r->end = 0;
+    r->eof = FALSE;
+    r->p.line = 0;
+    return TRUE;
+}
+
+/* Strip trailing blanks and CR; NULL for blank and comment (#) lines. */
+static char *data_line(char *line)
+{
+    size_t n = strlen(line);
+    while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
+        line[--n] = '\0';
+    const char *s = line;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return (*s == '\0' || *s == '#') ? NULL : line;
+}
+
+static const TraceFormat *format_by_name(const char *name)
+{
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (strcmp(formats[i].name, name) == 0)
+            return &formats[i];
+    return NULL;
+}
+
+/* Copies of the first data lines (a line too long or with NUL bytes
+ * becomes one no format accepts), then back to the start. */
+static GPtrArray *sniff_lines(TraceReader *r, GError **error)
+{
+    g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+    while (lines->len < SNIFF_LINES) {
+        char *line;
+        GError *err = NULL;
+        int got = next_line(r, &line, &err);
+        if (got == 0)
+            break;
+        if (got < 0) {
+            g_propagate_error(error, err);
+            return NULL;
+        }
+        if (got == 2) {
+            g_clear_error(&err);
+            g_ptr_array_add(lines, g_strdup("\x01"));
+        } else if ((line = data_line(line))) {
+            g_ptr_array_add(lines, g_strdup(line));
+        }
+    }
+    if (!rewind_source(r, error))
+        return NULL;
+    return g_steal_pointer(&lines);
+}
+
+/* Whether every sniffed line fits the format's grammar. */
+static gboolean format_fits(const TraceFormat *f, const GPtrArray *lines, const char *path)
+{
+    TraceParser p = {.path = path, .blk = TRACE_BLK_Q};
+    gboolean ok = TRUE;
+    for (guint i = 0; ok && i < lines->len; i++) {
+        g_autofree char *copy = g_strdup(lines->pdata[i]);
+        HostIo io = {0};
+        uint64_t t = 0;
+        int rc = f->parse(&p, copy, &io, &t, NULL);
+        ok = rc == 0 || (rc == 1 && (!f->sniff || f->sniff(&p, copy)));
+    }
+    if (p.fio_files)
+        g_hash_table_destroy(p.fio_files);
+    return ok;
+}
+
+/* The unique format whose grammar the first data lines fit. */
+static const TraceFormat *detect(TraceReader *r, GError **error)
+{
+    g_autoptr(GPtrArray) lines = sniff_lines(r, error);
+    const char *fit[N_FORMATS + 1] = {NULL};
+    size_t n = 0;
+    if (!lines)
+        return NULL;
+    if (lines->len == 0) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                    "%s: cannot detect the trace format: the file has no data lines", r->path);
+        return NULL;
+    }
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (format_fits(&formats[i], lines, r->path))
+            fit[n++] = formats[i].name;
+    if (n == 1)
+        return format_by_name(fit[0]);
+    g_autofree char *names = g_strjoinv(", ", (char **)(n ? fit : format_names));
+    if (n == 2 && strcmp(fit[0], "mqsim") == 0 && strcmp(fit[1], "ssdsim") == 0)
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                    "%s: cannot tell mqsim from ssdsim: both write \"time_ns dev lba size "
+                    "type\" lines; name the simulator that wrote it with --trace-format mqsim "
+                    "or --trace-format ssdsim",
+                    r->path);
+    else
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                    "%s: cannot detect the trace format: the first lines fit %s%s; name it "
+                    "with --trace-format",
+                    r->path, n ? "each of " : "none of ", names);
+    return NULL;
+}
+
+/* TRACE_BLK_AUTO: replay Q when the first lines hold a Q event (blktrace
+ * records Q before D for every request it sees queued), otherwise D. */
+static gboolean blk_choose_event(TraceReader *r, GError **error)
+{
+    r->p.blk = TRACE_BLK_D;
+    for (uint64_t i = 0; i < BLK_SCAN_LINES; i++) {
+        char *line;
+        GError *err = NULL;
+        int got = next_line(r, &line, &err);
+        if (got == 0)
+            break;
+        if (got == -1) {
+            g_propagate_error(error, err);
+            return FALSE;
+        }
+        g_clear_error(&err);
+        if (got == 1 && trace_blkparse_is_queue(line)) {
+            r->p.blk = TRACE_BLK_Q;
+            break;
+        }
+    }
+    return rewind_source(r, error);
+}
+
+static TraceReader *reader_new(const char *path, const TraceOptions *opt)
+{
+    TraceReader *r = g_new0(TraceReader, 1);
+    r->path = g_strdup(path);
+    r->buf = g_malloc(BUF_CAP + 1);
+    r->opt = *opt;
+    r->opt.format = NULL;
+    r->p.path = r->path;
+    return r;
+}
+
+/* Resolve the format (by name or by content) and the blkparse event. */
+static gboolean reader_start(TraceReader *r, const char *format, GError **error)
+{
+    if (format) {
+        r->fmt = format_by_name(format);
+    } else {
+        r->fmt = detect(r, error);
+        r->detected = TRUE;
+        if (!r->fmt)
+            return FALSE;
+    }
+    r->p.blk = r->opt.blk_events == TRACE_BLK_D ? TRACE_BLK_D : TRACE_BLK_Q;
+    if (r->fmt->parse == trace_parse_blkparse && r->opt.blk_events == TRACE_BLK_AUTO)
+        return blk_choose_event(r, error);
+    return TRUE;
+}
+
+static gboolean check_format_name(const char *path, const char *format, GError **error)
+{
+    if (format == NULL || format_by_name(format) != NULL)
+        return TRUE;
+    g_autofree char *known = g_strjoinv(", ", (char **)format_names);
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: unknown trace format \"%s\" (known: %s)", path, format, known);
+    return FALSE;
+}
+
+TraceReader *trace_open(const char *path, const TraceOptions *opt, GError **error)
+{
+    g_return_val_if_fail(path != NULL && opt != NULL, NULL);
+    if (!check_format_name(path, opt->format, error))
+        return NULL;
+    errno = 0;
+    gzFile gz = gzopen(path, "rb");
+    if (!gz) {
+        int e = errno ? errno : ENOMEM;
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_OPEN, "%s: cannot open: %s", path,
+                    g_strerror(e));
+        return NULL;
+    }
+    gzbuffer(gz, 128 * 1024);
+    TraceReader *r = reader_new(path, opt);
+    r->gz = gz;
+    if (!reader_start(r, opt->format, error)) {
+        trace_close(r);
+        return NULL;
+    }
+    return r;
+}
+
+TraceReader *trace_open_memory(const char *name, const void *data, size_t len,
+                               const TraceOptions *opt, GError **error)
+{
+    g_return_val_if_fail(name != NULL && opt != NULL && (data != NULL || len == 0), NULL);
+    if (!check_format_name(name, opt->format, error))
+        return NULL;
+    TraceReader *r = reader_new(name, opt);
+    r->mem = data;
+    r->mem_len = len;
+    if (!reader_start(r, opt->format, error)) {
+        trace_close(r);
+        return NULL;
+    }
+    return r;
+}
+
+void trace_close(TraceReader *r)
+{
+    if (!r)
+        return;
+    if (r->gz)
+        gzclose(r->gz);
+    if (r->p.fio_files)
+        g_hash_table_destroy(r->p.fio_files);
+    g_free(r->buf);
+    g_free(r->path);
+    g_free(r);
+}
+
+/* Times relative to the first record; a step back is clamped to the time
+ * before it, so returned times never decrease. */
+static SimTime relative_time(TraceReader *r, uint64_t t)
+{
+    if (!r->have_base) {
+        r->have_base = TRUE;
+        r->base = r->prev = t;
+    }
+    if (t < r->prev)
+        t = r->prev;
+    r->prev = t;
+    return t - r->base;
+}
+
+/* One line: 1 a record, 0 nothing to return, -1 malformed (error set). */
+static int parse_line(TraceReader *r, HostIo *io, uint64_t *t, GError **error)
+{
+    char *line;
+    int got = next_line(r, &line, error);
+    if (got == 0 || got == -1)
+        return got == 0 ? 2 : -2;
+    if (got == 2)
+        return -1;
+    if (!(line = data_line(line)))
+        return 0;
+    *io = (HostIo){0};
+    return r->fmt->parse(&r->p, line, io, t, error);
+}
+
+int trace_next(TraceReader *r, HostIo *io, GError **error)
+{
+    g_return_val_if_fail(r != NULL && io != NULL, -1);
+    for (;;) {
+        GError *err = NULL;
+        uint64_t t = 0;
+        int rc = parse_line(r, io, &t, &err);
+        if (rc == 2)
+            return 0;
+        if (rc == -2 || (rc == -1 && !r->opt.skip_bad_lines)) {
+            g_propagate_error(error, err);
+            return -1;
+        }
+        if (rc == -1) {
+            r->bad++;
+            g_clear_error(&err);
+            continue;
+        }
+        if (rc == 0 || (r->opt.device >= 0 && (int64_t)io->dev != r->opt.device))
+            continue;
+        io->time = relative_time(r, t);
+        r->record_line = r->p.line;
+        return 1;
+    }
+}
+
+const char *trace_format_name(const TraceReader *r)
+{
+    return r->fmt->name;
+}
+
+gboolean trace_format_was_detected(const TraceReader *r)
+{
+    return r->detected;
+}
+
+uint64_t trace_line(const TraceReader *r)
+{
+    return r->record_line;
+}
+
+uint64_t trace_bad_lines(const TraceReader *r)
+{
+    return r->bad;
+}
+
+const char *trace_path(const TraceReader *r)
+{
+    return r->path;
+}

@@ -1,0 +1,733 @@
+/*
+ * workload_fio.c - the fio job language: units, the option table, job files
+ * ([global], job sections, include) and the inline --workload spec.
+ *
+ * Every option goes through one table; an unknown option is an error that
+ * names the file and line (or the job of the inline spec).
+ */
+#include "sim/host/workload_priv.h"
+
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK(ftlsim-workload-error-quark, workload_error)
+
+#define WL_INCLUDE_DEPTH 16
+
+/* ---- Units -------------------------------------------------------------- */
+
+/* Parse a decimal (or 0x hex) number at the start of text; *end past it. */
+static gboolean wl_number(const char *text, double *out, uint64_t *iout, const char **end)
+{
+    char *e = NULL;
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        if (!g_ascii_isxdigit(text[2]))
+            return FALSE;
+        *iout = g_ascii_strtoull(text + 2, &e, 16);
+        *out = (double)*iout;
+        *end = e;
+        return TRUE;
+    }
+    if (!g_ascii_isdigit(text[0]) && !(text[0] == '.' && g_ascii_isdigit(text[1])))
+        return FALSE;
+    *iout = g_ascii_strtoull(text, &e, 10);
+    if (*e == '.') {
+        *out = g_ascii_strtod(text, &e);
+        *iout = 0;
+    } else {
+        *out = (double)*iout;
+    }
+    *end = e;
+    return TRUE;
+}
+
+/* Multiplier of a byte suffix (lowercase), 0 when unknown. fio reads "k" and
+ * "kb" in kb_base and "kib" in the other base. */
+static uint64_t wl_byte_mult(const char *suf, uint32_t kb_base)
+{
+    static const char letters[] = "kmgtp";
+    uint64_t other = kb_base == 1000 ? 1024 : 1000;
+    if (suf[0] == '\0' || strcmp(suf, "b") == 0)
+        return 1;
+    const char *p = strchr(letters, suf[0]);
+    if (!p || suf[0] == '\0')
+        return 0;
+    int pow = (int)(p - letters) + 1;
+    uint64_t base;
+    if (suf[1] == '\0' || strcmp(suf + 1, "b") == 0)
+        base = kb_base;
+    else if (strcmp(suf + 1, "i") == 0 || strcmp(suf + 1, "ib") == 0)
+        base = other;
+    else
+        return 0;
+    uint64_t m = 1;
+    while (pow--)
+        m *= base;
+    return m;
+}
+
+gboolean workload_parse_bytes(const char *text, uint32_t kb_base, uint64_t *out, GError **error)
+{
+    double d;
+    uint64_t i;
+    const char *end;
+    gboolean ok = wl_number(text, &d, &i, &end);
+    g_autofree char *suf = ok ? g_ascii_strdown(end, -1) : NULL;
+    uint64_t mult = ok ? wl_byte_mult(g_strstrip(suf), kb_base) : 0;
+    if (mult == 0 || d * (double)mult >= 18446744073709551615.0) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected a size such as 4096, 4k, 1m or 2g", text);
+        return FALSE;
+    }
+    *out = i ? i * mult : (uint64_t)(d * (double)mult + 0.5);
+    return TRUE;
+}
+
+static SimTime wl_time_mult(const char *suf, SimTime bare_unit)
+{
+    static const struct {
+        const char *s;
+        SimTime m;
+    } units[] = {
+        {"ns", SIM_NS},         {"us", SIM_US},       {"usec", SIM_US},     {"ms", SIM_MS},
+        {"msec", SIM_MS},       {"s", SIM_SEC},       {"sec", SIM_SEC},     {"m", 60 * SIM_SEC},
+        {"min", 60 * SIM_SEC},  {"h", 3600 * SIM_SEC}, {"d", 86400 * SIM_SEC},
+    };
+    if (suf[0] == '\0')
+        return bare_unit;
+    for (unsigned i = 0; i < G_N_ELEMENTS(units); i++)
+        if (strcmp(suf, units[i].s) == 0)
+            return units[i].m;
+    return 0;
+}
+
+gboolean workload_parse_time(const char *text, SimTime bare_unit, SimTime *out, GError **error)
+{
+    double d;
+    uint64_t i;
+    const char *end;
+    gboolean ok = wl_number(text, &d, &i, &end);
+    g_autofree char *suf = ok ? g_ascii_strdown(end, -1) : NULL;
+    SimTime mult = ok ? wl_time_mult(g_strstrip(suf), bare_unit) : 0;
+    if (mult == 0 || d * (double)mult >= 1.8e19) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected a duration such as 500ms, 60s or 2m", text);
+        return FALSE;
+    }
+    *out = i ? i * mult : (SimTime)(d * (double)mult + 0.5);
+    return TRUE;
+}
+
+static gboolean wl_parse_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out,
+                             GError **error)
+{
+    char *end = NULL;
+    uint64_t v = g_ascii_isdigit(text[0]) ? g_ascii_strtoull(text, &end, 10) : 0;
+    if (!end || *end != '\0' || v < lo || v > hi) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected an integer from %u to %u", text, lo, hi);
+        return FALSE;
+    }
+    *out = (uint32_t)v;
+    return TRUE;
+}
+
+static gboolean wl_parse_double(const char *text, double *out)
+{
+    char *end = NULL;
+    if (text[0] == '\0')
+        return FALSE;
+    *out = g_ascii_strtod(text, &end);
+    return end && *end == '\0' && isfinite(*out);
+}
+
+/* ---- Option handlers: each parses one value into the spec -------------- */
+
+typedef gboolean (*WlOptFn)(WorkloadJobSpec *s, const char *v, GError **error);
+
+static gboolean opt_rw(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    static const struct {
+        const char *n;
+        WorkloadRw rw;
+    } names[] = {
+        {"read", WL_RW_READ},     {"write", WL_RW_WRITE},   {"randread", WL_RW_RANDREAD},
+        {"randwrite", WL_RW_RANDWRITE}, {"rw", WL_RW_RW}, {"readwrite", WL_RW_RW},
+        {"randrw", WL_RW_RANDRW}, {"trim", WL_RW_TRIM},     {"randtrim", WL_RW_RANDTRIM},
+        {"trimwrite", WL_RW_TRIMWRITE},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
+        if (strcmp(v, names[i].n) == 0) {
+            s->rw = names[i].rw;
+            return TRUE;
+        }
+    }
+    g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                "found \"%s\", expected read, write, randread, randwrite, rw, readwrite, "
+                "randrw, trim, randtrim or trimwrite", v);
+    return FALSE;
+}
+
+const char *wl_rw_name(WorkloadRw rw)
+{
+    static const char *const n[] = {"read",  "write", "randread", "randwrite", "rw",
+                                    "randrw", "trim", "randtrim", "trimwrite"};
+    return (unsigned)rw < G_N_ELEMENTS(n) ? n[rw] : "?";
+}
+
+typedef gboolean (*WlDirFn)(WorkloadJobSpec *s, int dir, const char *v, GError **error);
+
+/* fio's per-direction form "R,W,T": an empty part keeps the default; the
+ * last non-empty part, if not followed by a comma, also applies to the
+ * directions after it. */
+static gboolean wl_per_dir(WorkloadJobSpec *s, const char *v, WlDirFn fn, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit(v, ",", -1);
+    guint n = g_strv_length(parts);
+    if (n == 0 || n > WL_DIRS) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected one value or up to 3 values for read,write,trim", v);
+        return FALSE;
+    }
+    for (guint i = 0; i < n; i++) {
+        g_strstrip(parts[i]);
+        if (parts[i][0] == '\0')
+            continue;
+        int last = (i == n - 1) ? WL_DIRS - 1 : (int)i;
+        for (int d = (int)i; d <= last; d++)
+            if (!fn(s, d, parts[i], error))
+                return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean dir_bs(WorkloadJobSpec *s, int d, const char *v, GError **error)
+{
+    if (!workload_parse_bytes(v, s->kb_base, &s->bs[d], error))
+        return FALSE;
+    if (s->bs[d] == 0) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected a block size above 0", v);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean dir_bsrange(WorkloadJobSpec *s, int d, const char *v, GError **error)
+{
+    const char *sep = strpbrk(v, "-:");
+    g_autofree char *lo = sep ? g_strndup(v, (gsize)(sep - v)) : NULL;
+    uint64_t a, b;
+    if (!sep || !workload_parse_bytes(lo, s->kb_base, &a, NULL) ||
+        !workload_parse_bytes(sep + 1, s->kb_base, &b, NULL) || a == 0 || b < a) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected LOW-HIGH such as 4k-64k", v);
+        return FALSE;
+    }
+    s->bs_min[d] = a;
+    s->bs_max[d] = b;
+    return TRUE;
+}
+
+static gboolean dir_rate(WorkloadJobSpec *s, int d, const char *v, GError **error)
+{
+    return workload_parse_bytes(v, s->kb_base, &s->rate[d], error);
+}
+
+static gboolean dir_rate_iops(WorkloadJobSpec *s, int d, const char *v, GError **error)
+{
+    return workload_parse_bytes(v, s->kb_base, &s->rate_iops[d], error);
+}
+
+static gboolean opt_bs(WorkloadJobSpec *s, const char *v, GError **e) { return wl_per_dir(s, v, dir_bs, e); }
+static gboolean opt_bsrange(WorkloadJobSpec *s, const char *v, GError **e) { return wl_per_dir(s, v, dir_bsrange, e); }
+static gboolean opt_rate(WorkloadJobSpec *s, const char *v, GError **e) { return wl_per_dir(s, v, dir_rate, e); }
+static gboolean opt_rate_iops(WorkloadJobSpec *s, const char *v, GError **e) { return wl_per_dir(s, v, dir_rate_iops, e); }
+
+/* bssplit=4k/50:64k/40:1m/10; at most one entry may leave its share empty
+ * and gets what the others leave of 100%. */
+static gboolean opt_bssplit(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit(v, ":", -1);
+    guint n = g_strv_length(parts), empty = n, sum = 0;
+    gboolean ok = n > 0 && n <= WL_BSSPLIT_MAX && !strchr(v, ',');
+    for (guint i = 0; ok && i < n; i++) {
+        char *slash = strchr(parts[i], '/');
+        if (slash)
+            *slash = '\0';
+        WorkloadBsSplit *b = &s->bssplit[i];
+        ok = workload_parse_bytes(parts[i], s->kb_base, &b->bs, NULL) && b->bs > 0;
+        if (ok && (!slash || slash[1] == '\0')) {
+            ok = empty == n;
+            empty = i;
+            b->pct = 0;
+        } else if (ok) {
+            ok = wl_parse_u32(slash + 1, 0, 100, &b->pct, NULL);
+            sum += b->pct;
+        }
+    }
+    if (ok && empty < n && sum <= 100)
+        s->bssplit[empty].pct = 100 - sum;
+    else if (ok && sum != 100)
+        ok = FALSE;
+    if (!ok || sum > 100) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected SIZE/PERCENT:SIZE/PERCENT... adding up to 100 "
+                    "(one value for all directions, at most %d entries)", v, WL_BSSPLIT_MAX);
+        return FALSE;
+    }
+    s->n_bssplit = n;
+    return TRUE;
+}
+
+/* A size in bytes or in % of the drive. */
+static gboolean wl_bytes_or_pct(WorkloadJobSpec *s, const char *v, uint64_t *bytes, double *pct,
+                                GError **error)
+{
+    size_t len = strlen(v);
+    if (len > 1 && v[len - 1] == '%') {
+        g_autofree char *num = g_strndup(v, len - 1);
+        double p;
+        if (!wl_parse_double(num, &p) || p <= 0 || p > 100) {
+            g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                        "found \"%s\", expected a share of the drive above 0%% and up to 100%%",
+                        v);
+            return FALSE;
+        }
+        *pct = p;
+        *bytes = 0;
+        return TRUE;
+    }
+    *pct = 0;
+    return workload_parse_bytes(v, s->kb_base, bytes, error);
+}
+
+static gboolean opt_size(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    return wl_bytes_or_pct(s, v, &s->size, &s->size_pct, e);
+}
+
+static gboolean opt_offset(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    if (!wl_bytes_or_pct(s, v, &s->offset, &s->offset_pct, e))
+        return FALSE;
+    if (s->offset_pct >= 100) {
+        g_set_error(e, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected an offset below 100%%", v);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean opt_io_size(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    return workload_parse_bytes(v, s->kb_base, &s->io_size, e);
+}
+
+static gboolean opt_iodepth(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 1, 65536, &s->iodepth, e); }
+static gboolean opt_numjobs(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 1, 4096, &s->numjobs, e); }
+static gboolean opt_loops(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 1, 1000000, &s->loops, e); }
+static gboolean opt_fsync(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 0, 1u << 30, &s->fsync, e); }
+static gboolean opt_rwmixread(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 0, 100, &s->rwmixread, e); }
+
+static gboolean opt_rwmixwrite(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    uint32_t w;
+    if (!wl_parse_u32(v, 0, 100, &w, e))
+        return FALSE;
+    s->rwmixread = 100 - w;
+    return TRUE;
+}
+
+static gboolean opt_runtime(WorkloadJobSpec *s, const char *v, GError **e) { return workload_parse_time(v, SIM_SEC, &s->runtime_ns, e); }
+static gboolean opt_ramp(WorkloadJobSpec *s, const char *v, GError **e) { return workload_parse_time(v, SIM_SEC, &s->ramp_ns, e); }
+static gboolean opt_startdelay(WorkloadJobSpec *s, const char *v, GError **e) { return workload_parse_time(v, SIM_SEC, &s->startdelay_ns, e); }
+static gboolean opt_thinktime(WorkloadJobSpec *s, const char *v, GError **e) { return workload_parse_time(v, SIM_US, &s->thinktime_ns, e); }
+
+static gboolean opt_idle(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    s->idle = TRUE;
+    return workload_parse_time(v, SIM_SEC, &s->runtime_ns, e);
+}
+
+/* Boolean options: bare, or =1/=0. */
+static gboolean wl_bool(const char *v, gboolean *out, GError **error)
+{
+    if (v == NULL || strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
+        *out = TRUE;
+        return TRUE;
+    }
+    if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0) {
+        *out = FALSE;
+        return TRUE;
+    }
+    g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE, "found \"%s\", expected 0 or 1", v);
+    return FALSE;
+}
+
+static gboolean opt_time_based(WorkloadJobSpec *s, const char *v, GError **e) { return wl_bool(v, &s->time_based, e); }
+static gboolean opt_stonewall(WorkloadJobSpec *s, const char *v, GError **e) { return wl_bool(v, &s->stonewall, e); }
+static gboolean opt_norandommap(WorkloadJobSpec *s, const char *v, GError **e) { return wl_bool(v, &s->norandommap, e); }
+static gboolean opt_randrepeat(WorkloadJobSpec *s, const char *v, GError **e) { return wl_bool(v, &s->randrepeat, e); }
+
+static gboolean opt_randseed(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    char *end = NULL;
+    s->randseed = g_ascii_isdigit(v[0]) ? g_ascii_strtoull(v, &end, 10) : 0;
+    if (!end || *end != '\0') {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected an integer seed", v);
+        return FALSE;
+    }
+    s->has_randseed = TRUE;
+    return TRUE;
+}
+
+static gboolean opt_distribution(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    const char *colon = strchr(v, ':');
+    g_autofree char *kind = colon ? g_strndup(v, (gsize)(colon - v)) : g_strdup(v);
+    double p = 0;
+    gboolean has = colon && wl_parse_double(colon + 1, &p);
+    if (strcmp(kind, "random") == 0 && !colon) {
+        s->dist = WL_DIST_RANDOM;
+    } else if (strcmp(kind, "zipf") == 0 && has && p > 0 && p != 1.0) {
+        s->dist = WL_DIST_ZIPF;
+    } else if (strcmp(kind, "pareto") == 0 && has && p > 0 && p < 1) {
+        s->dist = WL_DIST_PARETO;
+    } else if ((strcmp(kind, "normal") == 0 || strcmp(kind, "gauss") == 0) && has && p >= 0 &&
+               p <= 100) {
+        s->dist = WL_DIST_NORMAL;
+    } else {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected random, zipf:THETA (>0, not 1), pareto:H (0..1) "
+                    "or normal:STDDEV%% (0..100)", v);
+        return FALSE;
+    }
+    s->dist_param = p;
+    return TRUE;
+}
+
+static gboolean opt_name(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    if (v[0] == '\0' || strlen(v) >= WL_NAME_MAX) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected a name of 1 to %d characters", v, WL_NAME_MAX - 1);
+        return FALSE;
+    }
+    g_strlcpy(s->name, v, sizeof s->name);
+    return TRUE;
+}
+
+static gboolean opt_kb_base(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    if (strcmp(v, "1000") == 0 || strcmp(v, "1024") == 0) {
+        s->kb_base = strcmp(v, "1000") == 0 ? 1000 : 1024;
+        return TRUE;
+    }
+    g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                "found \"%s\", expected 1000 or 1024", v);
+    return FALSE;
+}
+
+static gboolean opt_ignored(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    (void)s, (void)v, (void)e;
+    return TRUE;
+}
+
+typedef struct WlOpt {
+    const char *name;
+    WlOptFn fn;
+    gboolean bare; /* may be given without a value */
+} WlOpt;
+
+static const WlOpt wl_opts[] = {
+    {"rw", opt_rw, FALSE},                 {"readwrite", opt_rw, FALSE},
+    {"bs", opt_bs, FALSE},                 {"blocksize", opt_bs, FALSE},
+    {"bsrange", opt_bsrange, FALSE},       {"blocksize_range", opt_bsrange, FALSE},
+    {"bssplit", opt_bssplit, FALSE},       {"iodepth", opt_iodepth, FALSE},
+    {"numjobs", opt_numjobs, FALSE},       {"size", opt_size, FALSE},
+    {"offset", opt_offset, FALSE},         {"io_size", opt_io_size, FALSE},
+    {"io_limit", opt_io_size, FALSE},      {"runtime", opt_runtime, FALSE},
+    {"time_based", opt_time_based, TRUE},  {"ramp_time", opt_ramp, FALSE},
+    {"rwmixread", opt_rwmixread, FALSE},   {"rwmixwrite", opt_rwmixwrite, FALSE},
+    {"rate", opt_rate, FALSE},             {"rate_iops", opt_rate_iops, FALSE},
+    {"thinktime", opt_thinktime, FALSE},   {"startdelay", opt_startdelay, FALSE},
+    {"stonewall", opt_stonewall, TRUE},    {"wait_for_previous", opt_stonewall, TRUE},
+    {"loops", opt_loops, FALSE},           {"random_distribution", opt_distribution, FALSE},
+    {"norandommap", opt_norandommap, TRUE}, {"randrepeat", opt_randrepeat, TRUE},
+    {"randseed", opt_randseed, FALSE},     {"name", opt_name, FALSE},
+    {"kb_base", opt_kb_base, FALSE},       {"fsync", opt_fsync, FALSE},
+    {"idle", opt_idle, FALSE},
+    /* Meaningless for a simulated drive: accepted and ignored. */
+    {"ioengine", opt_ignored, FALSE},      {"direct", opt_ignored, TRUE},
+    {"filename", opt_ignored, FALSE},      {"directory", opt_ignored, FALSE},
+    {"group_reporting", opt_ignored, TRUE}, {"buffered", opt_ignored, TRUE},
+    {"invalidate", opt_ignored, TRUE},     {"thread", opt_ignored, TRUE},
+    {"sync", opt_ignored, TRUE},           {"description", opt_ignored, FALSE},
+    {"numa_cpu_nodes", opt_ignored, FALSE}, {"numa_mem_policy", opt_ignored, FALSE},
+    {"cpus_allowed", opt_ignored, FALSE},  {"cpus_allowed_policy", opt_ignored, FALSE},
+    {"cpumask", opt_ignored, FALSE},       {"gtod_reduce", opt_ignored, TRUE},
+};
+
+static const WlOpt *wl_opt_find(const char *name)
+{
+    for (unsigned i = 0; i < G_N_ELEMENTS(wl_opts); i++)
+        if (strcmp(wl_opts[i].name, name) == 0)
+            return &wl_opts[i];
+    return NULL;
+}
+
+/* Apply "key" or "key=value" to s; errors read "WHERE: option "KEY": ...". */
+static gboolean wl_apply(WorkloadJobSpec *s, const char *key, const char *val, const char *where,
+                         GError **error)
+{
+    const WlOpt *o = wl_opt_find(key);
+    GError *err = NULL;
+    if (!o) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "%s: option \"%s\": not supported by ftlsim", where, key);
+        return FALSE;
+    }
+    if (!val && !o->bare) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "%s: option \"%s\": found no value, expected %s=VALUE", where, key, key);
+        return FALSE;
+    }
+    if (!o->fn(s, val, &err)) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE, "%s: option \"%s\": %s", where,
+                    key, err->message);
+        g_error_free(err);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Split "key = value" and apply it. */
+static gboolean wl_apply_line(WorkloadJobSpec *s, const char *line, const char *where,
+                              GError **error)
+{
+    const char *eq = strchr(line, '=');
+    g_autofree char *key = eq ? g_strndup(line, (gsize)(eq - line)) : g_strdup(line);
+    g_autofree char *val = eq ? g_strdup(eq + 1) : NULL;
+    g_strstrip(key);
+    if (val)
+        g_strstrip(val);
+    if (key[0] == '\0') {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "%s: found \"%s\", expected OPTION or OPTION=VALUE", where, line);
+        return FALSE;
+    }
+    return wl_apply(s, key, val, where, error);
+}
+
+void wl_spec_defaults(WorkloadJobSpec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->rw = WL_RW_READ;
+    for (int d = 0; d < WL_DIRS; d++)
+        s->bs[d] = 4096;
+    s->iodepth = 1;
+    s->numjobs = 1;
+    s->loops = 1;
+    s->rwmixread = 50;
+    s->randrepeat = TRUE;
+    s->kb_base = 1024;
+    s->dist = WL_DIST_RANDOM;
+}
+
+/* ---- Job files ---------------------------------------------------------- */
+
+typedef struct WlParse {
+    GArray *jobs;            /* WorkloadJobSpec */
+    WorkloadJobSpec global;
+    WorkloadJobSpec *cur;    /* the section being read: &global or a job */
+    gboolean in_section;
+    GPtrArray *stack;        /* paths being read, for include loops */
+} WlParse;
+
+static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, GError **error);
+
+static gboolean wl_include(WlParse *p, const char *arg, const char *path, const char *where,
+                           GError **error)
+{
+    g_autofree char *dir = g_path_get_dirname(path);
+    g_autofree char *inc = g_path_is_absolute(arg) ? g_strdup(arg)
+                                                    : g_build_filename(dir, arg, NULL);
+    g_autofree char *text = NULL;
+    GError *err = NULL;
+    for (guint i = 0; i < p->stack->len; i++) {
+        if (strcmp(p->stack->pdata[i], inc) == 0 || p->stack->len >= WL_INCLUDE_DEPTH) {
+            g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                        "%s: include \"%s\": found an include loop, expected each file once",
+                        where, arg);
+            return FALSE;
+        }
+    }
+    if (!g_file_get_contents(inc, &text, NULL, &err)) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_FILE, "%s: include \"%s\": %s", where,
+                    arg, err->message);
+        g_error_free(err);
+        return FALSE;
+    }
+    return wl_parse_lines(p, text, inc, error);
+}
+
+/* "[name]": start a job (or return to [global]). */
+static gboolean wl_section(WlParse *p, const char *line, const char *where, GError **error)
+{
+    size_t len = strlen(line);
+    g_autofree char *name = g_strndup(line + 1, len >= 2 ? len - 2 : 0);
+    g_strstrip(name);
+    if (line[len - 1] != ']' || name[0] == '\0' || strlen(name) >= WL_NAME_MAX) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "%s: found \"%s\", expected a section header [NAME] (name up to %d "
+                    "characters)", where, line, WL_NAME_MAX - 1);
+        return FALSE;
+    }
+    p->in_section = TRUE;
+    if (strcmp(name, "global") == 0) {
+        p->cur = &p->global;
+        return TRUE;
+    }
+    WorkloadJobSpec s = p->global;
+    g_strlcpy(s.name, name, sizeof s.name);
+    g_array_append_val(p->jobs, s);
+    p->cur = &g_array_index(p->jobs, WorkloadJobSpec, p->jobs->len - 1);
+    return TRUE;
+}
+
+static gboolean wl_parse_line(WlParse *p, char *line, const char *path, guint lineno,
+                              GError **error)
+{
+    g_autofree char *where = g_strdup_printf("%s:%u", path, lineno);
+    g_strstrip(line);
+    if (line[0] == '\0' || line[0] == ';' || line[0] == '#')
+        return TRUE;
+    if (line[0] == '[')
+        return wl_section(p, line, where, error);
+    if (g_str_has_prefix(line, "include") && g_ascii_isspace(line[7])) {
+        char *arg = g_strstrip(line + 8);
+        return wl_include(p, arg, path, where, error);
+    }
+    if (!p->in_section) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "%s: found \"%s\" before any section, expected [global] or [JOBNAME] first",
+                    where, line);
+        return FALSE;
+    }
+    return wl_apply_line(p->cur, line, where, error);
+}
+
+static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, GError **error)
+{
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    gboolean ok = TRUE;
+    g_ptr_array_add(p->stack, g_strdup(path));
+    for (guint i = 0; ok && lines[i]; i++)
+        ok = wl_parse_line(p, lines[i], path, i + 1, error);
+    g_ptr_array_remove_index(p->stack, p->stack->len - 1);
+    return ok;
+}
+
+/* Job-file text; where names the file in messages. */
+GArray *wl_fio_parse_text(const char *text, const char *where, GError **error)
+{
+    WlParse p = {.jobs = g_array_new(FALSE, FALSE, sizeof(WorkloadJobSpec)),
+                 .stack = g_ptr_array_new_with_free_func(g_free)};
+    wl_spec_defaults(&p.global);
+    p.cur = &p.global;
+    gboolean ok = wl_parse_lines(&p, text, where, error);
+    g_ptr_array_unref(p.stack);
+    if (ok && p.jobs->len == 0) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "%s: found no job section, expected at least one [JOBNAME]", where);
+        ok = FALSE;
+    }
+    if (!ok) {
+        g_array_unref(p.jobs);
+        return NULL;
+    }
+    return p.jobs;
+}
+
+GArray *wl_fio_parse_file(const char *path, GError **error)
+{
+    g_autofree char *text = NULL;
+    GError *err = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &err)) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_FILE, "%s", err->message);
+        g_error_free(err);
+        return NULL;
+    }
+    return wl_fio_parse_text(text, path, error);
+}
+
+/* ---- Inline spec -------------------------------------------------------- */
+
+/* Is this comma-separated item the start of an option (rather than the
+ * continuation of a per-direction value such as bs=4k,64k)? */
+static gboolean wl_item_is_option(const char *item)
+{
+    if (strchr(item, '='))
+        return TRUE;
+    g_autofree char *k = g_strstrip(g_strdup(item));
+    return wl_opt_find(k) != NULL;
+}
+
+/* One job of the inline spec: "key=value,key=value,flag". */
+static gboolean wl_spec_job(WorkloadJobSpec *s, const char *text, guint n, GError **error)
+{
+    g_autofree char *where = g_strdup_printf("workload spec, job %u", n);
+    g_auto(GStrv) items = g_strsplit(text, ",", -1);
+    GString *opt = NULL;
+    gboolean ok = TRUE;
+    for (guint i = 0; ok && items[i]; i++) {
+        if (opt && !wl_item_is_option(items[i])) {
+            g_string_append_c(opt, ',');
+            g_string_append(opt, items[i]);
+            continue;
+        }
+        if (opt)
+            ok = wl_apply_line(s, opt->str, where, error);
+        if (opt)
+            g_string_free(opt, TRUE);
+        opt = g_string_new(items[i]);
+    }
+    if (ok && opt)
+        ok = wl_apply_line(s, opt->str, where, error);
+    if (opt)
+        g_string_free(opt, TRUE);
+    return ok;
+}
+
+/* Jobs separated by ';' (the next job waits for all before it) or '&'
+ * (the next job runs alongside the previous one). */
+GArray *wl_fio_parse_spec(const char *spec, GError **error)
+{
+    GArray *jobs = g_array_new(FALSE, FALSE, sizeof(WorkloadJobSpec));
+    const char *p = spec;
+    gboolean wall = FALSE;
+    for (guint n = 1;; n++) {
+        size_t len = strcspn(p, ";&");
+        g_autofree char *text = g_strstrip(g_strndup(p, len));
+        WorkloadJobSpec s;
+        wl_spec_defaults(&s);
+        g_snprintf(s.name, sizeof s.name, "job%u", n);
+        s.stonewall = wall;
+        if (text[0] == '\0' || !wl_spec_job(&s, text, n, error)) {
+            if (text[0] == '\0')
+                g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                            "workload spec, job %u: found nothing, expected OPTION=VALUE,...", n);
+            g_array_unref(jobs);
+            return NULL;
+        }
+        g_array_append_val(jobs, s);
+        if (p[len] == '\0')
+            break;
+        wall = p[len] == ';';
+        p += len + 1;
+    }
+    return jobs;
+}

@@ -1,0 +1,354 @@
+/*
+ * outdir.c - atomic results folder, see outdir.h.
+ *
+ * Invariant: a file exists under its final name only after outdir_commit();
+ * until then it is DIR/.NAME.tmp. The manifest is written last.
+ */
+#include "sim/output/outdir.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum OutFileState {
+    OUT_OPEN,    /* being written */
+    OUT_CLOSED,  /* complete, under its temporary name */
+    OUT_RENAMED, /* under its final name (commit under way) */
+    OUT_FAILED,  /* write failed or aborted: nothing on disk */
+} OutFileState;
+
+typedef struct OutFile {
+    char *name;     /* final name inside the folder */
+    char *tmp_path; /* DIR/.NAME.tmp */
+    FILE *f;        /* while OUT_OPEN */
+    OutFileState state;
+} OutFile;
+
+struct OutDir {
+    char *path;       /* the folder */
+    gboolean created; /* this OutDir made the folder */
+    gboolean committed;
+    gboolean aborted; /* outdir_abort() ran: nothing more may be written */
+    GPtrArray *files; /* of OutFile, in creation order */
+};
+
+/* Names ftlsim writes into a results folder (report and figures). A forced
+ * rerun removes them even without a manifest, so no stale result survives. */
+static const char *const outdir_known_names[] = {
+    "summary.txt",
+    "summary.json",
+    "series.csv",
+    "series.live.csv",
+    "phases.csv",
+    "latency_read.csv",
+    "latency_write.csv",
+    "write_curve.png",
+    "write_curve.svg",
+    "throughput.png",
+    "throughput.svg",
+    "cache.png",
+    "cache.svg",
+    "latency_cdf.png",
+    "latency_cdf.svg",
+    "utilization.png",
+    "utilization.svg",
+    "write_curve.live.png",
+    "sweep.csv",
+    "sweep.png",
+    "sweep.svg",
+    OUTDIR_MANIFEST,
+};
+
+static void outfile_free(gpointer p)
+{
+    OutFile *of = p;
+    g_free(of->name);
+    g_free(of->tmp_path);
+    g_free(of);
+}
+
+static gboolean outdir_is_known(const char *name, char **manifest)
+{
+    for (unsigned i = 0; i < G_N_ELEMENTS(outdir_known_names); i++)
+        if (strcmp(name, outdir_known_names[i]) == 0)
+            return TRUE;
+    if (manifest && g_strv_contains((const char *const *)manifest, name))
+        return TRUE;
+    return name[0] == '.' && g_str_has_suffix(name, ".tmp"); /* an interrupted run's temporary */
+}
+
+/* With --force: remove what an earlier run left (see outdir.h). */
+static gboolean outdir_remove_stale(const char *path, GError **error)
+{
+    g_autofree char *mpath = g_build_filename(path, OUTDIR_MANIFEST, NULL);
+    g_autofree char *mtext = NULL;
+    g_auto(GStrv) manifest = NULL;
+    if (g_file_get_contents(mpath, &mtext, NULL, NULL))
+        manifest = g_strsplit(mtext, "\n", -1);
+    g_autoptr(GDir) d = g_dir_open(path, 0, error);
+    if (!d)
+        return FALSE;
+    const char *name;
+    while ((name = g_dir_read_name(d))) {
+        if (!outdir_is_known(name, manifest) || strchr(name, '/'))
+            continue;
+        g_autofree char *p = g_build_filename(path, name, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_DIR))
+            continue;
+        if (g_unlink(p) != 0) {
+            int e = errno;
+            g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                        "%s: cannot remove the earlier result: %s", p, g_strerror(e));
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+static gboolean outdir_is_empty(const char *path, GError **error)
+{
+    g_autoptr(GDir) d = g_dir_open(path, 0, error);
+    if (!d)
+        return FALSE;
+    return g_dir_read_name(d) == NULL;
+}
+
+OutDir *outdir_open(const char *path, gboolean force, GError **error)
+{
+    g_return_val_if_fail(path != NULL && path[0] != '\0', NULL);
+    gboolean exists = g_file_test(path, G_FILE_TEST_EXISTS);
+    if (exists && !g_file_test(path, G_FILE_TEST_IS_DIR)) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
+                    "%s: exists and is not a folder; expected a results folder", path);
+        return NULL;
+    }
+    if (exists) {
+        GError *e = NULL;
+        gboolean empty = outdir_is_empty(path, &e);
+        if (e) {
+            g_propagate_error(error, e);
+            return NULL;
+        }
+        if (!empty && !force) {
+            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                        "%s: exists; use --force to overwrite", path);
+            return NULL;
+        }
+        if (!empty && !outdir_remove_stale(path, error))
+            return NULL;
+    } else if (g_mkdir_with_parents(path, 0755) != 0) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "%s: cannot create the results folder: %s", path, g_strerror(e));
+        return NULL;
+    }
+    OutDir *od = g_new0(OutDir, 1);
+    od->path = g_strdup(path);
+    od->created = !exists;
+    od->files = g_ptr_array_new_with_free_func(outfile_free);
+    return od;
+}
+
+void outdir_free(OutDir *od)
+{
+    if (!od)
+        return;
+    outdir_abort(od);
+    g_ptr_array_unref(od->files);
+    g_free(od->path);
+    g_free(od);
+}
+
+const char *outdir_path(const OutDir *od)
+{
+    g_return_val_if_fail(od != NULL, NULL);
+    return od->path;
+}
+
+char *outdir_file_path(const OutDir *od, const char *name)
+{
+    g_return_val_if_fail(od != NULL && name != NULL, NULL);
+    return g_build_filename(od->path, name, NULL);
+}
+
+static gboolean outdir_name_ok(const OutDir *od, const char *name, GError **error)
+{
+    if (name[0] == '\0' || name[0] == '.' || strchr(name, '/')) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "%s: bad result file name \"%s\"; expected a plain name not starting with '.'",
+                    od->path, name);
+        return FALSE;
+    }
+    for (guint i = 0; i < od->files->len; i++) {
+        const OutFile *of = g_ptr_array_index(od->files, i);
+        if (strcmp(of->name, name) == 0) {
+            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                        "%s/%s: written twice; expected each result file once", od->path, name);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+FILE *outdir_create(OutDir *od, const char *name, GError **error)
+{
+    g_return_val_if_fail(od != NULL && name != NULL, NULL);
+    if (od->committed || od->aborted) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                    "%s/%s: the results folder is already %s", od->path, name,
+                    od->committed ? "committed" : "abandoned");
+        return NULL;
+    }
+    if (!outdir_name_ok(od, name, error))
+        return NULL;
+    g_autofree char *tmp_name = g_strdup_printf(".%s.tmp", name);
+    char *tmp_path = g_build_filename(od->path, tmp_name, NULL);
+    FILE *f = g_fopen(tmp_path, "w");
+    if (!f) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: cannot create: %s",
+                    tmp_path, g_strerror(e));
+        g_free(tmp_path);
+        return NULL;
+    }
+    OutFile *of = g_new0(OutFile, 1);
+    of->name = g_strdup(name);
+    of->tmp_path = tmp_path;
+    of->f = f;
+    of->state = OUT_OPEN;
+    g_ptr_array_add(od->files, of);
+    return f;
+}
+
+static OutFile *outdir_find_stream(OutDir *od, FILE *f)
+{
+    for (guint i = 0; i < od->files->len; i++) {
+        OutFile *of = g_ptr_array_index(od->files, i);
+        if (of->state == OUT_OPEN && of->f == f)
+            return of;
+    }
+    return NULL;
+}
+
+/* Flush, sync and close; the first failing step's errno, or 0. */
+static int outdir_finish_stream(FILE *f)
+{
+    int err = 0;
+    if (fflush(f) != 0)
+        err = errno;
+    if (ferror(f) && !err)
+        err = EIO; /* an earlier write failed; its errno is gone */
+    if (fsync(fileno(f)) != 0 && !err && errno != EINVAL)
+        err = errno;
+    if (fclose(f) != 0 && !err)
+        err = errno;
+    return err;
+}
+
+gboolean outdir_close_file(OutDir *od, FILE *f, GError **error)
+{
+    g_return_val_if_fail(od != NULL && f != NULL, FALSE);
+    OutFile *of = outdir_find_stream(od, f);
+    if (!of) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "%s: closing a stream that is not an open result file", od->path);
+        return FALSE;
+    }
+    int err = outdir_finish_stream(f);
+    of->f = NULL;
+    if (err) {
+        of->state = OUT_FAILED;
+        g_unlink(of->tmp_path);
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err), "%s/%s: write failed: %s",
+                    od->path, of->name, g_strerror(err));
+        return FALSE;
+    }
+    of->state = OUT_CLOSED;
+    return TRUE;
+}
+
+gboolean outdir_write_text(OutDir *od, const char *name, const char *text, GError **error)
+{
+    g_return_val_if_fail(text != NULL, FALSE);
+    FILE *f = outdir_create(od, name, error);
+    if (!f)
+        return FALSE;
+    fputs(text, f);
+    return outdir_close_file(od, f, error);
+}
+
+/* Every file must be closed cleanly before anything is renamed. */
+static gboolean outdir_check_closed(const OutDir *od, GError **error)
+{
+    for (guint i = 0; i < od->files->len; i++) {
+        const OutFile *of = g_ptr_array_index(od->files, i);
+        if (of->state != OUT_CLOSED) {
+            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                        "%s/%s: cannot commit: the file is %s; expected it closed", od->path,
+                        of->name, of->state == OUT_OPEN ? "still open" : "failed");
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+static gboolean outdir_write_manifest(OutDir *od, GError **error)
+{
+    GString *m = g_string_new(NULL);
+    for (guint i = 0; i < od->files->len; i++)
+        g_string_append_printf(m, "%s\n", ((const OutFile *)g_ptr_array_index(od->files, i))->name);
+    g_autofree char *mpath = outdir_file_path(od, OUTDIR_MANIFEST);
+    gboolean ok = g_file_set_contents(mpath, m->str, (gssize)m->len, error);
+    g_string_free(m, TRUE);
+    return ok;
+}
+
+gboolean outdir_commit(OutDir *od, GError **error)
+{
+    g_return_val_if_fail(od != NULL, FALSE);
+    if (od->committed)
+        return TRUE;
+    if (od->aborted) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                    "%s: cannot commit: the results were abandoned", od->path);
+        return FALSE;
+    }
+    if (!outdir_check_closed(od, error))
+        return FALSE;
+    for (guint i = 0; i < od->files->len; i++) {
+        OutFile *of = g_ptr_array_index(od->files, i);
+        g_autofree char *final = outdir_file_path(od, of->name);
+        if (g_rename(of->tmp_path, final) != 0) {
+            int e = errno;
+            g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                        "%s: cannot rename to %s: %s", of->tmp_path, final, g_strerror(e));
+            return FALSE;
+        }
+        of->state = OUT_RENAMED;
+    }
+    od->committed = TRUE;
+    return outdir_write_manifest(od, error);
+}
+
+void outdir_abort(OutDir *od)
+{
+    if (!od || od->committed)
+        return;
+    od->aborted = TRUE;
+    for (guint i = 0; i < od->files->len; i++) {
+        OutFile *of = g_ptr_array_index(od->files, i);
+        if (of->state == OUT_OPEN)
+            fclose(of->f);
+        if (of->state == OUT_OPEN || of->state == OUT_CLOSED)
+            g_unlink(of->tmp_path);
+        if (of->state == OUT_RENAMED) { /* a commit that failed half way */
+            g_autofree char *final = outdir_file_path(od, of->name);
+            g_unlink(final);
+        }
+        of->f = NULL;
+        of->state = OUT_FAILED;
+    }
+    if (od->created)
+        g_rmdir(od->path); /* fails, harmlessly, unless empty */
+}

@@ -1,0 +1,448 @@
+/*
+ * plot.c - figures through gnuplot, see plot.h.
+ * Each figure is one run of `gnuplot -e VARS SCRIPT` (no shell) writing to
+ * DIR/.NAME.tmp, renamed to DIR/NAME on success. The scripts read the CSVs by
+ * column name; this file decides which figures have inputs and names the files.
+ */
+#include "sim/output/plot.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* clang-format off */
+G_DEFINE_QUARK(ftlsim-plot-error-quark, plot_error)
+/* clang-format on */
+
+gboolean plot_available(void)
+{
+    g_autofree char *p = g_find_program_in_path("gnuplot");
+    return p != NULL;
+}
+
+const char *plot_install_hint(void)
+{
+    return "figures need gnuplot: apt-get install gnuplot-nox";
+}
+
+static const char *plot_ext(PlotFormat fmt)
+{
+    return fmt == PLOT_SVG ? "svg" : "png";
+}
+
+/* s as a gnuplot single-quoted string literal ('' stands for '). */
+static void plot_append_quoted(GString *out, const char *s)
+{
+    g_string_append_c(out, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            g_string_append_c(out, '\'');
+        g_string_append_c(out, *s);
+    }
+    g_string_append_c(out, '\'');
+}
+
+/* Append `name='value'; ` to a gnuplot -e argument. */
+static void plot_var(GString *vars, const char *name, const char *value)
+{
+    g_string_append_printf(vars, "%s=", name);
+    plot_append_quoted(vars, value);
+    g_string_append(vars, "; ");
+}
+
+/* The file exists and has a data row below its header. */
+static gboolean plot_has_rows(const char *path)
+{
+    FILE *f = g_fopen(path, "r");
+    if (!f)
+        return FALSE;
+    int c, lines = 0;
+    gboolean content = FALSE;
+    while (lines < 2 && (c = getc(f)) != EOF) {
+        if (c == '\n') {
+            lines += content;
+            content = FALSE;
+        } else if (c != '\r' && c != ' ') {
+            content = TRUE;
+        }
+    }
+    fclose(f);
+    return lines + content >= 2;
+}
+
+/* The line of gnuplot's stderr that names the error: the first one that
+ * reads `"script" line N: ...` and is not a warning, else the first
+ * non-blank line. */
+static char *plot_first_error(const char *text)
+{
+    g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
+    for (int i = 0; lines[i]; i++)
+        if (lines[i][0] == '"' && strstr(lines[i], " line ") && !strstr(lines[i], ": warning:"))
+            return g_strdup(g_strstrip(lines[i]));
+    for (int i = 0; lines[i]; i++)
+        if (*g_strstrip(lines[i]))
+            return g_strdup(lines[i]);
+    return g_strdup("no message");
+}
+
+static char *plot_gnuplot_path(GError **error)
+{
+    char *p = g_find_program_in_path("gnuplot");
+    if (!p)
+        g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
+    return p;
+}
+
+static char *plot_script_path(const char *script_dir, const char *name, GError **error)
+{
+    char *p = g_build_filename(script_dir, name, NULL);
+    if (!g_file_test(p, G_FILE_TEST_IS_REGULAR)) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_SCRIPT,
+                    "%s: not found; expected the gnuplot scripts of ftlsim in %s "
+                    "(scripts/plot or share/ftlsim/plot)",
+                    p, script_dir);
+        g_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* Run gnuplot -e vars script; on failure the error carries gnuplot's first
+ * error line. */
+static gboolean plot_run(const char *script, const char *vars, GError **error)
+{
+    g_autofree char *gnuplot = plot_gnuplot_path(error);
+    if (!gnuplot)
+        return FALSE;
+    const char *argv[] = {gnuplot, "-e", vars, script, NULL};
+    g_autofree char *err_text = NULL;
+    int status = 0;
+    GError *e = NULL;
+    if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                      &err_text, &status, &e)) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "%s: cannot run gnuplot: %s", script,
+                    e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    if (!g_spawn_check_wait_status(status, NULL)) {
+        g_autofree char *first = plot_first_error(err_text);
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "gnuplot %s failed: %s", script, first);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Render one figure to out_path through its temporary name. vars holds
+ * the script's inputs; out and fmt are added here. */
+static gboolean plot_render(const char *script, GString *vars, const char *out_path, PlotFormat fmt,
+                            GError **error)
+{
+    g_autofree char *dir = g_path_get_dirname(out_path);
+    g_autofree char *base = g_path_get_basename(out_path);
+    g_autofree char *tmp_name = g_strdup_printf(".%s.tmp", base);
+    g_autofree char *tmp = g_build_filename(dir, tmp_name, NULL);
+    plot_var(vars, "fmt", plot_ext(fmt));
+    plot_var(vars, "out", tmp);
+    if (!plot_run(script, vars->str, error)) {
+        g_unlink(tmp);
+        return FALSE;
+    }
+    GStatBuf st;
+    if (g_stat(tmp, &st) != 0 || st.st_size == 0) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "gnuplot %s wrote no figure to %s",
+                    script, tmp);
+        g_unlink(tmp);
+        return FALSE;
+    }
+    if (g_rename(tmp, out_path) != 0) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: cannot rename to %s: %s",
+                    tmp, out_path, g_strerror(e));
+        g_unlink(tmp);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* One figure of a results folder: script NAME.gp, output DIR/NAME.EXT. */
+static gboolean plot_figure(const char *dir, const char *script_dir, const char *name,
+                            GString *vars, PlotFormat fmt, GError **error)
+{
+    g_autofree char *gp = g_strdup_printf("%s.gp", name);
+    g_autofree char *script = plot_script_path(script_dir, gp, error);
+    if (!script)
+        return FALSE;
+    g_autofree char *out_name = g_strdup_printf("%s.%s", name, plot_ext(fmt));
+    g_autofree char *out = g_build_filename(dir, out_name, NULL);
+    return plot_render(script, vars, out, fmt, error);
+}
+
+static char *plot_drive_from_json(const char *dir);
+
+/* dir='...'; and the drive's name for the titles, when summary.json has it. */
+static void plot_dir_vars(GString *vars, const char *dir)
+{
+    plot_var(vars, "dir", dir);
+    g_autofree char *drive = plot_drive_from_json(dir);
+    if (drive)
+        plot_var(vars, "drive", drive);
+}
+
+static gboolean plot_series_figures(const char *dir, const char *script_dir, PlotFormat fmt,
+                                    GError **error)
+{
+    g_autofree char *phases = g_build_filename(dir, "phases.csv", NULL);
+    static const char *const names[] = {"write_curve", "throughput", "cache", "utilization"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
+        g_autoptr(GString) vars = g_string_new(NULL);
+        plot_dir_vars(vars, dir);
+        if (i == 0)
+            g_string_append_printf(vars, "have_phases=%d; ", plot_has_rows(phases));
+        if (!plot_figure(dir, script_dir, names[i], vars, fmt, error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean plot_results(const char *dir, const char *script_dir, PlotFormat fmt, GError **error)
+{
+    g_return_val_if_fail(dir != NULL && script_dir != NULL, FALSE);
+    if (!plot_available()) {
+        g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
+        return FALSE;
+    }
+    g_autofree char *series = g_build_filename(dir, "series.csv", NULL);
+    if (plot_has_rows(series) && !plot_series_figures(dir, script_dir, fmt, error))
+        return FALSE;
+    g_autofree char *rd = g_build_filename(dir, "latency_read.csv", NULL);
+    g_autofree char *wr = g_build_filename(dir, "latency_write.csv", NULL);
+    gboolean have_read = plot_has_rows(rd), have_write = plot_has_rows(wr);
+    if (!have_read && !have_write)
+        return TRUE;
+    g_autoptr(GString) vars = g_string_new(NULL);
+    plot_dir_vars(vars, dir);
+    g_string_append_printf(vars, "have_read=%d; have_write=%d; ", have_read, have_write);
+    return plot_figure(dir, script_dir, "latency_cdf", vars, fmt, error);
+}
+
+/* The "overrides" array of summary.json (the run's --set options), joined
+ * with ", "; NULL when there is none or it is empty. The writer puts each
+ * string on its own line. */
+static char *plot_overrides_from_json(const char *text)
+{
+    g_autoptr(GRegex) re = g_regex_new("^\\s*\"overrides\"\\s*:\\s*\\[", G_REGEX_MULTILINE, 0, NULL);
+    g_autoptr(GMatchInfo) m = NULL;
+    int end;
+    if (!re || !g_regex_match(re, text, 0, &m) || !g_match_info_fetch_pos(m, 0, NULL, &end))
+        return NULL;
+    g_autoptr(GRegex) item = g_regex_new("\\G\\s*,?\\s*\"((?:[^\"\\\\]|\\\\.)*)\"", 0, 0, NULL);
+    g_autoptr(GString) out = g_string_new(NULL);
+    const char *p = text + end;
+    for (;;) {
+        g_autoptr(GMatchInfo) mi = NULL;
+        int stop;
+        if (!g_regex_match(item, p, 0, &mi) || !g_match_info_fetch_pos(mi, 0, NULL, &stop))
+            break;
+        g_autofree char *raw = g_match_info_fetch(mi, 1);
+        g_autofree char *set = g_strcompress(raw);
+        if (g_utf8_validate(set, -1, NULL))
+            g_string_append_printf(out, "%s%s", out->len ? ", " : "", set);
+        p += stop;
+    }
+    return out->len ? g_string_free(g_steal_pointer(&out), FALSE) : NULL;
+}
+
+/* The "drive" member of summary.json, read by pattern: the writer puts one
+ * member on a line; with the run's --set overrides after it in
+ * parentheses, so that what-if runs of one drive tell apart. */
+static char *plot_drive_from_json(const char *dir)
+{
+    g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL))
+        return NULL;
+    g_autoptr(GRegex) re = g_regex_new("^\\s*\"drive\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"",
+                                       G_REGEX_MULTILINE, 0, NULL);
+    g_autoptr(GMatchInfo) m = NULL;
+    if (!re || !g_regex_match(re, text, 0, &m))
+        return NULL;
+    g_autofree char *raw = g_match_info_fetch(m, 1);
+    char *name = g_strcompress(raw);
+    if (!*name || !g_utf8_validate(name, -1, NULL)) {
+        g_free(name);
+        return NULL;
+    }
+    g_autofree char *sets = plot_overrides_from_json(text);
+    if (sets) {
+        char *both = g_strdup_printf("%s (%s)", name, sets);
+        g_free(name);
+        name = both;
+    }
+    return name;
+}
+
+char *plot_drive_name(const char *dir)
+{
+    g_return_val_if_fail(dir != NULL, NULL);
+    char *name = plot_drive_from_json(dir);
+    if (name)
+        return name;
+    g_autofree char *trimmed = g_strdup(dir);
+    size_t n = strlen(trimmed);
+    while (n > 1 && trimmed[n - 1] == '/')
+        trimmed[--n] = '\0';
+    return g_path_get_basename(trimmed);
+}
+
+gboolean plot_overlay(const char *const *dirs, const char *out_file, const char *script_dir,
+                      PlotFormat fmt, GError **error)
+{
+    g_return_val_if_fail(dirs != NULL && out_file != NULL && script_dir != NULL, FALSE);
+    if (!plot_available()) {
+        g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
+        return FALSE;
+    }
+    g_autofree char *script = plot_script_path(script_dir, "overlay.gp", error);
+    if (!script)
+        return FALSE;
+    g_autoptr(GString) vars = g_string_new(NULL);
+    int n = 0;
+    for (; dirs[n]; n++) {
+        g_autofree char *series = g_build_filename(dirs[n], "series.csv", NULL);
+        if (!plot_has_rows(series)) {
+            g_set_error(error, PLOT_ERROR, PLOT_ERROR_INPUT,
+                        "%s: missing or empty; expected a results folder with a time series",
+                        series);
+            return FALSE;
+        }
+        g_autofree char *dvar = g_strdup_printf("dir%d", n + 1);
+        g_autofree char *nvar = g_strdup_printf("name%d", n + 1);
+        g_autofree char *name = plot_drive_name(dirs[n]);
+        plot_var(vars, dvar, dirs[n]);
+        plot_var(vars, nvar, name);
+    }
+    if (n == 0) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_INPUT,
+                    "%s: no results folders given; expected at least one", out_file);
+        return FALSE;
+    }
+    g_string_append_printf(vars, "n=%d; ", n);
+    return plot_render(script, vars, out_file, fmt, error);
+}
+
+/* ---- Live write curve ---------------------------------------------------- */
+
+struct PlotLive {
+    char *dir;       /* results folder */
+    char *script;    /* write_curve.gp */
+    char *series;    /* dir/series.live.csv */
+    char *png;       /* dir/write_curve.live.png (no display) */
+    gboolean window; /* a gnuplot window is fed through sock */
+    int sock;        /* our end of gnuplot's stdin (a socket: no SIGPIPE) */
+    GPid pid;        /* the window's gnuplot */
+    gint64 last;     /* us, monotonic: last redraw, 0 before the first */
+};
+
+/* Start the gnuplot that keeps the window; FALSE leaves pl without one. */
+static gboolean plot_live_spawn(PlotLive *pl, const char *gnuplot)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return FALSE;
+    const char *argv[] = {gnuplot, "-persist", NULL};
+    gboolean ok = g_spawn_async_with_pipes_and_fds(
+        NULL, argv, NULL,
+        G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+        NULL, sv[1], -1, -1, NULL, NULL, 0, &pl->pid, NULL, NULL, NULL, NULL);
+    close(sv[1]);
+    if (!ok) {
+        close(sv[0]);
+        return FALSE;
+    }
+    pl->sock = sv[0];
+    return TRUE;
+}
+
+PlotLive *plot_live_start(const char *dir, const char *script_dir, GError **error)
+{
+    g_return_val_if_fail(dir != NULL && script_dir != NULL, NULL);
+    g_autofree char *gnuplot = plot_gnuplot_path(error);
+    if (!gnuplot)
+        return NULL;
+    char *script = plot_script_path(script_dir, "write_curve.gp", error);
+    if (!script)
+        return NULL;
+    PlotLive *pl = g_new0(PlotLive, 1);
+    pl->dir = g_strdup(dir);
+    pl->script = script;
+    pl->series = g_build_filename(dir, "series.live.csv", NULL);
+    pl->png = g_build_filename(dir, "write_curve.live.png", NULL);
+    pl->sock = -1;
+    const char *display = g_getenv("DISPLAY");
+    if (display && *display)
+        pl->window = plot_live_spawn(pl, gnuplot);
+    return pl;
+}
+
+/* Send the redraw to the window's gnuplot. */
+static void plot_live_send(PlotLive *pl)
+{
+    g_autoptr(GString) cmd = g_string_new(NULL);
+    plot_var(cmd, "dir", pl->dir);
+    plot_var(cmd, "series", pl->series);
+    g_string_append(cmd, "have_phases=0; interactive=1; load ");
+    plot_append_quoted(cmd, pl->script);
+    g_string_append_c(cmd, '\n');
+    if (send(pl->sock, cmd->str, cmd->len, MSG_NOSIGNAL) < 0)
+        pl->window = FALSE; /* gnuplot went away: fall back to the PNG */
+}
+
+static void plot_live_draw(PlotLive *pl)
+{
+    if (!plot_has_rows(pl->series))
+        return;
+    if (pl->window) {
+        plot_live_send(pl);
+        return;
+    }
+    g_autoptr(GString) vars = g_string_new(NULL);
+    plot_var(vars, "dir", pl->dir);
+    plot_var(vars, "series", pl->series);
+    g_string_append(vars, "have_phases=0; ");
+    plot_render(pl->script, vars, pl->png, PLOT_PNG, NULL); /* a missed frame is not an error */
+}
+
+void plot_live_update(PlotLive *pl)
+{
+    if (!pl)
+        return;
+    gint64 now = g_get_monotonic_time();
+    if (pl->last != 0 && now - pl->last < PLOT_LIVE_INTERVAL_S * G_USEC_PER_SEC)
+        return;
+    pl->last = now;
+    plot_live_draw(pl);
+}
+
+void plot_live_stop(PlotLive *pl)
+{
+    if (!pl)
+        return;
+    plot_live_draw(pl);
+    if (pl->sock >= 0) {
+        send(pl->sock, "exit\n", 5, MSG_NOSIGNAL);
+        close(pl->sock);
+    }
+    if (pl->pid > 0) {
+        waitpid(pl->pid, NULL, 0);
+        g_spawn_close_pid(pl->pid);
+    }
+    g_free(pl->dir);
+    g_free(pl->script);
+    g_free(pl->series);
+    g_free(pl->png);
+    g_free(pl);
+}

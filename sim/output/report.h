@@ -1,0 +1,91 @@
+/*
+ * report.h - what a run reports: the time series, the phases, and the
+ * summary in text and JSON. Pure formatting of what run.c measured.
+ */
+#ifndef FTLSIM_REPORT_H
+#define FTLSIM_REPORT_H
+
+#include "sim/output/json.h"
+#include "sim/cmd/run.h"
+
+#include <stdio.h>
+
+/* Per-interval latency percentiles of series.csv (--series-percentiles). */
+#define REPORT_SERIES_PCTS 3
+extern const double report_series_pcts[REPORT_SERIES_PCTS]; /* 50, 99, 99.9 */
+
+/* One row of series.csv: one interval of simulated time (or of host bytes). */
+typedef struct SeriesRow {
+    double t_s;                 /* end of the interval, simulated seconds */
+    uint64_t host_write_bytes;  /* cumulative */
+    uint64_t host_read_bytes;   /* cumulative */
+    double write_MBps, read_MBps, iops;
+    uint64_t free_blocks;
+    double gc_MBps, fold_MBps;
+    uint64_t pslc_used_bytes, pslc_limit_bytes;
+    double l2p_hit_ratio;       /* NAN when no lookups in the interval */
+    DrivePhase phase;
+    double die_work[DIE_WORKS]; /* share of the dies' time in the interval, by activity */
+    double chan_busy;           /* share of the channels' time carrying data */
+    uint32_t wear_min, wear_max; /* erases of the least- and most-worn pool block so far */
+    double wear_mean;
+    gboolean has_latency;       /* --series-percentiles: lat_us is filled */
+    /* us, [IO_READ, IO_WRITE][p50, p99, p99.9] of the interval; NAN: no such I/O */
+    double lat_us[2][REPORT_SERIES_PCTS];
+} SeriesRow;
+
+/* A stretch of the run in one drive state. */
+typedef struct PhaseSpan {
+    DrivePhase kind;
+    uint64_t start_host_bytes, end_host_bytes; /* host bytes written */
+    double start_s, end_s;
+    double die_busy_s, chan_busy_s; /* busy shares of its rows x their length */
+} PhaseSpan;
+
+typedef struct RunResult {
+    const RunOptions *opt;
+    const DriveParams *params;
+    const DriveStats *stats;
+    DriveWear wear; /* erase counts per block at the end */
+    const Workload *workload;
+    double sim_time_s;
+    double wall_s;
+    uint64_t events;
+    uint64_t peak_rss; /* bytes, of the whole process */
+    GArray *rows;   /* SeriesRow */
+    GArray *phases; /* PhaseSpan */
+} RunResult;
+
+#define REPORT_SERIES_HEADER                                                                       \
+    "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"         \
+    "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB,die_read,"   \
+    "die_host,die_gc,die_fold,die_erase,die_map,chan_busy,wear_min,wear_mean,wear_max"
+
+/* The latency columns appended to REPORT_SERIES_HEADER with --series-percentiles. */
+#define REPORT_SERIES_LATENCY_HEADER                                                               \
+    "read_p50_us,read_p99_us,read_p999_us,write_p50_us,write_p99_us,write_p999_us"
+
+/* The header line of series.csv, with the latency columns when asked. */
+void report_series_header(FILE *f, gboolean latency);
+/* One line of series.csv; the latency columns when r->has_latency. */
+void report_series_row(FILE *f, const SeriesRow *r);
+/* Merge consecutive rows of one kind into phases (idle rows are kept). */
+void report_phases_from_rows(GArray *rows, GArray *phases);
+void report_phases_csv(const RunResult *r, GString *out);
+/* summary.txt lists at most this many phases: the first, "... N more",
+ * the last three. */
+#define REPORT_TEXT_PHASES 16
+void report_summary_text(const RunResult *r, GString *out);
+
+/* The measures of one run in a sweep table (ftlsim run --vary), after
+ * columns naming the run: the header (without a newline) and one row
+ * (with one). Empty fields for what the run did not have. */
+#define REPORT_SWEEP_HEADER                                                                        \
+    "sim_time_s,host_write_GB,host_read_GB,write_MBps,read_MBps,iops,waf,nand_write_GB,gc_GB,"     \
+    "fold_GB,erases,wear_min,wear_mean,wear_max,static_moves,pslc_start_GB,"                       \
+    "pslc_exhausted_at_GB,"                                                                        \
+    "write_mean_us,write_p99_us,read_mean_us,read_p99_us"
+void report_sweep_row(const RunResult *r, GString *out);
+void report_summary_json(const RunResult *r, JsonWriter *w);
+
+#endif

@@ -1,4 +1,0 @@
-/* version.c - see version.h. */
-#include "sim/version.h"
-
-const char *ftlsim_version(void) { return FTLSIM_VERSION; }
