@@ -75,16 +75,14 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     d->stage = g_new(uint32_t, max_unit);
     d->wait_head = d->wait_tail = d->flush_head = NO_IDX;
 
-    d->rop_cap = MAX(64u, d->queue_limit * 4);
-    d->rops = g_new(ReadOp, d->rop_cap);
-    for (uint32_t i = 0; i < d->rop_cap; i++)
-        d->rops[i].next = i + 1 < d->rop_cap ? i + 1 : NO_IDX;
-    d->rop_free = 0;
-
     d->st.pslc_first_exhausted = UINT64_MAX;
+    sched_init(d);
     pslc_init(d);
-    l2p_cache_init(d);
+    l2p_cache_init(d); /* registers map writes with the scheduler */
     trim_init(d);
+    gc_init(d);
+    fold_init(d);
+    ftl_init(d);
     return d;
 }
 
@@ -94,13 +92,13 @@ void drive_free(Drive *d)
         return;
     trim_release(d);
     l2p_cache_release(d);
+    sched_release(d);
     nand_release(d);
     bigmem_free(d->l2p, d->nlpn * sizeof(uint32_t));
     bigmem_free(d->p2l, d->nslots * sizeof(uint32_t));
     g_free(d->cmds);
     g_free(d->ring);
     g_free(d->stage);
-    g_free(d->rops);
     g_free(d);
 }
 

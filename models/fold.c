@@ -8,6 +8,7 @@
  * slots move: data overwritten or trimmed while in SLC is dropped.
  */
 #include "models/ftl_impl.h"
+#include "models/sched_rank.h"
 
 /* The oldest full SLC block of die (first in, first folded), dynamic before
  * static; with take_open, an open SLC block is closed and taken last. */
@@ -60,7 +61,7 @@ static void fold_erase(Drive *d, uint32_t die, uint32_t v)
 {
     d->die[die].fold_victim = NO_BLOCK;
     d->st.fold_blocks++;
-    sched_die_op(d, die, OP_ERASE, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
+    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
 }
 
 /* Move up to one native unit of valid slots from the victim into dst;
@@ -104,6 +105,40 @@ bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
     d->st.nand_read_bytes += bytes;
     d->st.nand_write_bytes[CAUSE_FOLD] += bytes;
     dd->fold_credit -= (int64_t)n * (d->native - 1);
-    sched_program(d, die, OP_FOLD, n, moved, bytes, d->native);
+    sched_program(d, die, WORK_FOLD, NULL, NULL, 0, moved, bytes, d->native);
     return true;
+}
+
+/* ---- The scheduler's work ------------------------------------------------ */
+
+/* SLC data no longer foldable with the reserve kept: dynamic blocks first,
+ * closing an open one if need be. */
+static bool try_forced(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    return pslc_fold_forced(d, die) && fold_step(d, die, true, true);
+}
+
+/* Active folding owed for host data written (pslc_host_programmed). */
+static bool try_owed(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    const Die *dd = &d->die[die];
+    return dd->fold_credit > 0 && pslc_fold_active(d, die) && fold_step(d, die, false, dd->exhausted);
+}
+
+/* The host has been quiet for fold_idle_delay: fold whatever is in SLC. */
+static bool try_idle(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    return d->idle_fold && pslc_slc_blocks(d, die) > 0 && fold_step(d, die, false, true);
+}
+
+void fold_init(Drive *d)
+{
+    if (d->has_cache) {
+        sched_add(d, RANK_FOLD_FORCED, try_forced, d, false);
+        sched_add(d, RANK_FOLD_OWED, try_owed, d, false);
+    }
+    sched_add(d, RANK_FOLD_IDLE, try_idle, d, false);
 }

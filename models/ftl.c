@@ -12,6 +12,7 @@
  * change of the table to it.
  */
 #include "models/ftl_impl.h"
+#include "models/sched_rank.h"
 
 #include <string.h>
 
@@ -229,8 +230,10 @@ void ftl_write_start(Drive *d, uint32_t c)
     d->wait_tail = c;
 }
 
-void ftl_program_done(Drive *d, uint32_t slots)
+/* A program of slots from the buffer ended: their space is free again. */
+static void program_done(void *ctx, uint32_t slots)
 {
+    Drive *d = ctx;
     g_assert(d->buf_used >= slots);
     d->buf_used -= slots;
     admit_waiting(d);
@@ -252,50 +255,36 @@ void ftl_flush_start(Drive *d, uint32_t c)
     sched_kick_all(d);
 }
 
-uint32_t ftl_rop_alloc(Drive *d)
-{
-    if (d->rop_free == NO_IDX) {
-        uint32_t old = d->rop_cap;
-        d->rop_cap *= 2;
-        d->rops = g_renew(ReadOp, d->rops, d->rop_cap);
-        for (uint32_t i = old; i < d->rop_cap; i++)
-            d->rops[i].next = i + 1 < d->rop_cap ? i + 1 : NO_IDX;
-        d->rop_free = old;
-    }
-    uint32_t r = d->rop_free;
-    d->rop_free = d->rops[r].next;
-    return r;
-}
-
 /* Queue die reads for the NAND-resident pages in [first, last] and count
  * them in the command; consecutive pages on one die form one operation. */
 static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
 {
-    uint32_t cur_die = NO_IDX, r = NO_IDX, last_page = NO_IDX;
+    uint32_t cur_die = NO_IDX, last_page = NO_IDX, pages = 0, slots = 0;
+    uint8_t mode = 0;
     for (uint64_t lpn = first; lpn <= last; lpn++) {
         uint32_t slot = d->l2p[lpn];
         if (slot >= BUF_MARK) /* unmapped or buffered: no NAND access */
             continue;
         uint32_t b = nand_block_of(d, slot);
         uint32_t die = nand_die_of_block(d, b);
-        if (die != cur_die || d->blk_mode[b] != d->rops[r].mode) {
-            if (r != NO_IDX)
-                sched_queue_read(d, cur_die, r);
-            r = ftl_rop_alloc(d);
-            d->rops[r] = (ReadOp){.cmd = c, .pages = 0, .slots = 0, .mode = d->blk_mode[b]};
+        if (die != cur_die || d->blk_mode[b] != mode) {
+            if (cur_die != NO_IDX)
+                sched_read(d, cur_die, d->host_reader, c, mode, pages, slots);
+            mode = d->blk_mode[b];
+            pages = slots = 0;
             d->cmds[c].pending++;
             cur_die = die;
             last_page = NO_IDX;
         }
         uint32_t page = slot / d->slots_per_page;
         if (page != last_page) {
-            d->rops[r].pages++;
+            pages++;
             last_page = page;
         }
-        d->rops[r].slots++;
+        slots++;
     }
-    if (r != NO_IDX)
-        sched_queue_read(d, cur_die, r);
+    if (cur_die != NO_IDX)
+        sched_read(d, cur_die, d->host_reader, c, mode, pages, slots);
 }
 
 static void read_issue(Drive *d, uint32_t c)
@@ -382,6 +371,15 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
     drive_complete(d, c, end);
 }
 
+/* A NAND read of command c has its data out after waiting wait for its
+ * die; the last to end decides the command's wait. */
+static void read_piece(void *ctx, uint32_t c, SimTime wait)
+{
+    Drive *d = ctx;
+    d->cmds[c].piece_wait = wait;
+    ftl_read_piece_done(d, c);
+}
+
 /* Unmap lpns [first, end); returns how many were mapped. The mapping cache
  * is not told: the caller (trim.c) accounts the change now or later. */
 uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
@@ -419,6 +417,106 @@ uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
     uint64_t n = ftl_unmap(d, (offset + SLOT_SIZE - 1) / SLOT_SIZE, (offset + length) / SLOT_SIZE);
     ftl_unmapped(d);
     return n;
+}
+
+/* ---- Placement of host data ---------------------------------------------- */
+
+/* Erased blocks die k can still fill with host data: its free list and its
+ * static SLC blocks. Counting both keeps the dies in step through the
+ * static part of the cache as well: balanced on the free list alone, the
+ * dies that the channels happen to favour used up their static blocks
+ * tens of blocks ahead of the others, and then had to wait for them. */
+static uint32_t die_room(const Drive *d, uint32_t k)
+{
+    return d->die[k].nfree + d->die[k].nsfree;
+}
+
+/* Most room any die has. */
+static uint32_t max_room(const Drive *d)
+{
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < d->dies; k++)
+        m = MAX(m, die_room(d, k));
+    return m;
+}
+
+/* Program one unit of buffered host data on die i, if the buffer has one and
+ * the die has room for it without eating into the GC reserve; true if it
+ * started, with the slots programmed in *slots. Units go to whichever die is free
+ * first, but a die opens a new block for host data only while it has
+ * nearly as much room (erased blocks, static SLC ones included) as any
+ * other (within BALANCE_SLACK), so the dies fill evenly and a die that fell
+ * behind (busy with GC, or slower on a crowded channel) is not overtaken by
+ * the others until the drive is full. The slack lets dies run a few blocks
+ * apart; held to one block they wait on each other at every block boundary,
+ * which with small SLC blocks costs a tenth of the throughput. */
+#define BALANCE_SLACK 4
+static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
+{
+    Die *die = &d->die[i];
+    if (d->ring_live == 0)
+        return false; /* before asking the cache: with no data it must not decide exhaustion */
+    int stream = pslc_host_stream(d, i);
+    CellMode mode = stream == STREAM_HOST ? d->native : CELL_SLC;
+    uint32_t unit = d->unit_slots[mode];
+    if (!ftl_unit_ready(d, unit))
+        return false;
+    uint32_t b = die->open[stream];
+    if (b == NO_BLOCK) {
+        if (die_room(d, i) + BALANCE_SLACK < max_room(d))
+            return false; /* let the other dies catch up */
+        if (stream == STREAM_SSLC)
+            b = nand_take_static(d, i);
+        else if (die->nfree > d->p.gc_hard_blocks)
+            b = nand_take_free(d, i, mode);
+        if (b == NO_BLOCK)
+            return false;
+        die->open[stream] = b;
+    }
+    uint32_t cap = nand_block_capacity(d, b);
+    uint32_t room = cap - d->blk_wp[b];
+    uint32_t n = ftl_take_unit(d, unit < room ? unit : room);
+    uint32_t base = b * d->slots_per_block;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t lpn = d->stage[k];
+        uint32_t slot = base + d->blk_wp[b]++;
+        ftl_map(d, lpn, slot);
+        if (d->place_hook)
+            d->place_hook(d->place_ctx, lpn, slot, NO_SLOT);
+    }
+    if (d->blk_wp[b] == cap) {
+        d->blk_state[b] = BLK_FULL;
+        d->blk_stamp[b] = sim_now(d->eng);
+        die->open[stream] = NO_BLOCK;
+    }
+    uint64_t bytes = (uint64_t)n * SLOT_SIZE;
+    SimTime in = nand_channel_xfer(d, i, sim_now(d->eng), bytes);
+    d->st.nand_write_bytes[CAUSE_HOST] += bytes;
+    if (mode == CELL_SLC && d->native != CELL_SLC)
+        d->st.host_slc_bytes += bytes;
+    pslc_host_programmed(d, i, stream, n);
+    sched_program(d, i, WORK_HOST, program_done, d, n, in, bytes, mode);
+    *slots = n;
+    return true;
+}
+
+/* The scheduler's host program work: below the soft threshold each unit
+ * adds to the die's GC debt (gc_owe). */
+static bool try_host_program(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    bool paced = gc_paced(d, die);
+    uint32_t n;
+    if (!host_program(d, die, &n))
+        return false;
+    gc_owe(d, die, paced, n);
+    return true;
+}
+
+void ftl_init(Drive *d)
+{
+    d->host_reader = sched_read_client(d, read_piece, d);
+    sched_add(d, RANK_HOST_PROGRAM, try_host_program, d, true);
 }
 
 /* ---- Invariants ---------------------------------------------------------- */

@@ -19,6 +19,7 @@
 #define FTLSIM_FTL_IMPL_H
 
 #include "models/drive.h"
+#include "models/sched.h"
 
 #define NO_SLOT UINT32_MAX
 #define NO_LPN UINT32_MAX
@@ -37,14 +38,8 @@ enum { BLK_FREE = 0, BLK_OPEN = 1, BLK_FULL = 2, BLK_VICTIM = 3 };
 enum { STREAM_HOST = 0, STREAM_GC = 1, STREAM_SLC = 2, STREAM_FOLD = 3, STREAM_SSLC = 4, STREAMS = 5 };
 /* Translation pages have their own open block per die (Die.map_open). */
 
-/* Die operation kinds, for the completion handler. */
-enum { OP_NONE = 0, OP_READ, OP_READ_OUT, OP_PROG_HOST, OP_GC_COPY, OP_ERASE, OP_FOLD, OP_MAP_PROG };
-
 /* Block kinds (Drive.blk_kind, allocated only with a mapping cache). */
 enum { BLK_DATA = 0, BLK_MAP = 1 };
-
-/* ReadOp.cmd with this bit set reads translation page (cmd & ~ROP_MAP). */
-#define ROP_MAP 0x80000000u
 
 /* One host command in flight. */
 typedef struct Cmd {
@@ -63,29 +58,7 @@ typedef struct Cmd {
     SimTime piece_wait; /* the last NAND read to end: its wait for the die */
 } Cmd;
 
-/* A read of some pages of one die on behalf of one command. */
-typedef struct ReadOp {
-    uint32_t cmd;
-    uint32_t pages;  /* distinct NAND pages */
-    uint32_t slots;  /* 4 KiB units to move over the channel */
-    uint32_t next;
-    uint8_t mode;    /* cell mode of the block read (tR) */
-    SimTime queued;  /* put on its die's queue */
-    SimTime started; /* the die began it (sensing, or the suspend that lets it in) */
-} ReadOp;
-
 typedef struct Die {
-    SimTime busy_until; /* ns; the die runs one operation at a time */
-    uint32_t done_gen;  /* generation of its completion event; a read suspending an erase moves it */
-    SimTime susp_until; /* reads served during a suspended program or erase hold the die until */
-    SimTime susp_from;  /* the suspension that ends at susp_until began at */
-    SimTime acct_from;  /* die time before this is in DriveStats.die_busy_ns */
-    uint64_t pass2_bytes; /* two-pass program in its first pass: data to move in for the second */
-    SimTime pass2_time;   /* and the second pass's share of tPROG */
-    SimTime out_end;    /* cache read: the last read's data leaves the cache register at */
-    uint8_t op;         /* OP_* in progress */
-    uint32_t op_arg;    /* per-op data (slots programmed, block erased) */
-    uint32_t rd_head, rd_tail; /* FIFO of ReadOp indices */
     uint32_t *free_blocks;     /* stack of free block ids */
     uint32_t nfree;
     uint32_t open[STREAMS];    /* open block per stream, NO_BLOCK if none */
@@ -179,11 +152,9 @@ struct Drive {
     uint32_t ring_pending; /* entries reserved for writes still crossing the link */
     SimTime last_admit;
     bool idle_timer;
-    uint32_t rr_die;
 
-    /* read ops pool */
-    ReadOp *rops;
-    uint32_t rop_cap, rop_free;
+    struct Sched *sched;   /* die operations and the priority table (sched.c) */
+    uint32_t host_reader;  /* sched_read() client of host command reads */
 
     /* unit staging: slots taken from the ring for the current program */
     uint32_t *stage;
@@ -229,6 +200,7 @@ uint32_t nand_block_capacity(const Drive *d, uint32_t b); /* slots in its curren
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
 uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
 void nand_put_free(Drive *d, uint32_t b);
+void nand_erased(void *ctx, uint32_t b); /* erase completion: freed, and the dies offered work */
 void nand_wear_reset(Drive *d);
 static inline bool nand_is_static(const Drive *d, uint32_t b) { return b % d->blocks_per_die < d->static_per_die; }
 SimTime nand_channel_start(const Drive *d, uint32_t die, SimTime ready);
@@ -239,20 +211,6 @@ SimTime hostif_xfer_ns(const Drive *d, uint64_t bytes, int to_device);
 SimTime hostif_link(Drive *d, SimTime ready, uint64_t bytes, int to_device); /* returns end */
 SimTime hostif_controller(Drive *d, SimTime cost);                            /* returns end */
 
-/* sched.c */
-void sched_kick(Drive *d, uint32_t die);
-void sched_kick_all(Drive *d);
-void sched_queue_read(Drive *d, uint32_t die, uint32_t rop);
-/* Start an operation on an idle die; its completion fires at end. */
-void sched_die_op(Drive *d, uint32_t die, uint8_t op, uint32_t arg, SimTime end);
-/* Start a program op on an idle die whose data is in its registers at `in`:
- * tPROG of mode m, or on a two_pass mode its first half, after which the
- * same bytes move in again for the second (die_done). */
-void sched_program(Drive *d, uint32_t die, uint8_t op, uint32_t arg, SimTime in, uint64_t bytes,
-                   CellMode m);
-/* Count the die's time from acct_from to upto in DriveStats.die_busy_ns. */
-void sched_account(Drive *d, uint32_t die, SimTime upto);
-
 /* ftl.c */
 void ftl_invalidate_slot(Drive *d, uint32_t slot);
 void ftl_map(Drive *d, uint32_t lpn, uint32_t slot);
@@ -260,10 +218,9 @@ uint32_t ftl_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
                       uint32_t *pages);
 uint32_t ftl_take_unit(Drive *d, uint32_t max_slots); /* lpns into d->stage */
 bool ftl_unit_ready(const Drive *d, uint32_t unit);
-void ftl_program_done(Drive *d, uint32_t slots);
 void ftl_read_piece_done(Drive *d, uint32_t cmd);
+void ftl_init(Drive *d); /* registers host reads and host programs with the scheduler */
 void ftl_translated(Drive *d, uint32_t cmd); /* the command's translation pages are in the cache */
-uint32_t ftl_rop_alloc(Drive *d);
 uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end); returns how many were mapped */
 void ftl_unmapped(Drive *d); /* after ftl_unmap: buffer space freed may admit writes, complete flushes */
 CellMode ftl_host_mode(Drive *d, uint32_t die);
@@ -278,6 +235,9 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die);
 bool gc_needed(const Drive *d, uint32_t die, bool hard);
 bool gc_step(Drive *d, uint32_t die); /* starts one die operation; false if nothing to do */
 bool gc_reclaim_dead(Drive *d, uint32_t die); /* erases a full block with no valid data */
+void gc_init(Drive *d); /* registers GC's work with the scheduler */
+bool gc_paced(const Drive *d, uint32_t die); /* below the soft threshold: host programs owe GC */
+void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots);
 
 /* pslc.c: cache sizing, where host data goes, idle detection */
 void pslc_init(Drive *d);
@@ -296,6 +256,7 @@ void pslc_trimmed(Drive *d);    /* a TRIM unmapped data: re-arm the cache */
  * erased). dyn_only restricts victims to dynamic blocks; take_open allows
  * closing an open SLC block to fold it. False if nothing could start. */
 bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open);
+void fold_init(Drive *d); /* registers folding with the scheduler (after pslc_init) */
 
 /* l2p_cache.c: which translation pages are cached, their NAND copies */
 static inline bool ftl_is_map_block(const Drive *d, uint32_t b) { return d->blk_kind && d->blk_kind[b] == BLK_MAP; }
@@ -307,7 +268,6 @@ bool l2p_translate(Drive *d, uint32_t c, uint64_t first, uint64_t last);
 /* The table changed at lpn: the cached copy of its translation page turns
  * dirty, loaded first (in the background) if it is not cached. True on a miss. */
 bool l2p_update(Drive *d, uint64_t lpn);
-void l2p_read_done(Drive *d, uint32_t tpage);          /* a translation page read finished */
 bool l2p_flush_step(Drive *d, uint32_t die);           /* program queued dirty translation pages */
 bool l2p_gc_step(Drive *d, uint32_t die);              /* collect the die's victim, a map block */
 SimTime l2p_load_ns(const Drive *d);                   /* time to load one translation page */

@@ -16,6 +16,7 @@
  * their live pages into another map block.
  */
 #include "models/ftl_impl.h"
+#include "models/sched_rank.h"
 
 /* hard: the die is at its reserve and GC goes before host programs. Not
  * hard: GC is wanted below the soft threshold, or to go on with a victim
@@ -139,7 +140,8 @@ static uint32_t gc_dest(Drive *d, uint32_t die)
 static void gc_erase(Drive *d, uint32_t die, uint32_t b)
 {
     d->st.gc_blocks++;
-    sched_die_op(d, die, OP_ERASE, b, sim_now(d->eng) + d->p.timing[d->blk_mode[b]].t_erase);
+    sched_die_op(d, die, WORK_ERASE, nand_erased, d, b,
+                 sim_now(d->eng) + d->p.timing[d->blk_mode[b]].t_erase);
 }
 
 static void erase_victim(Drive *d, uint32_t die, uint32_t v)
@@ -188,7 +190,7 @@ bool gc_step(Drive *d, uint32_t die)
     SimTime moved = nand_channel_xfer(d, die, sensed, 2 * bytes);
     d->st.nand_read_bytes += bytes;
     d->st.nand_write_bytes[CAUSE_GC] += bytes;
-    sched_program(d, die, OP_GC_COPY, n, moved, bytes, d->native);
+    sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, d->native);
     return true;
 }
 
@@ -211,4 +213,52 @@ bool gc_reclaim_dead(Drive *d, uint32_t die)
         return true;
     }
     return false;
+}
+
+/* ---- The scheduler's work ------------------------------------------------ */
+
+static bool try_hard(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    return gc_needed(d, die, true) && gc_step(d, die);
+}
+
+static bool try_paced(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    const Die *dd = &d->die[die];
+    return dd->nfree < d->p.gc_soft_blocks && dd->gc_debt > 0 && gc_step(d, die);
+}
+
+static bool try_dead(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    return d->die[die].ndead > 0 && gc_reclaim_dead(d, die);
+}
+
+static bool try_background(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    return gc_needed(d, die, false) && gc_step(d, die);
+}
+
+void gc_init(Drive *d)
+{
+    sched_add(d, RANK_GC_HARD, try_hard, d, false);
+    sched_add(d, RANK_GC_PACED, try_paced, d, false);
+    sched_add(d, RANK_RECLAIM_DEAD, try_dead, d, false);
+    sched_add(d, RANK_GC_BACKGROUND, try_background, d, false);
+}
+
+/* Pacing: a host program of slots on die, which was below the soft
+ * threshold before it (paced), owes GC slots x v / (cap - v). */
+void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots)
+{
+    if (paced)
+        d->die[die].gc_debt += slots * d->die[die].gc_ratio;
+}
+
+bool gc_paced(const Drive *d, uint32_t die)
+{
+    return d->die[die].nfree < d->p.gc_soft_blocks;
 }

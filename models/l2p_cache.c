@@ -12,6 +12,7 @@
  * cache (l2p_check). docs/mapping.md has the model and its formulas.
  */
 #include "models/ftl_impl.h"
+#include "models/sched_rank.h"
 
 #include <string.h>
 
@@ -53,6 +54,7 @@ struct L2pCache {
     uint32_t *iss; /* stack of pages whose read is to be queued */
     uint32_t iss_len;
     bool kick_pending;
+    uint32_t reader; /* sched_read() client */
 
     Waiter *wt; /* pool, grown to the peak */
     uint32_t wt_cap, wt_free;
@@ -69,6 +71,9 @@ SimTime l2p_load_ns(const Drive *d)
 {
     return d->l2pc ? d->l2pc->load_ns : 0;
 }
+
+static void read_done(void *ctx, uint32_t t, SimTime wait);
+static bool try_flush(void *ctx, uint32_t die);
 
 void l2p_cache_init(Drive *d)
 {
@@ -100,6 +105,8 @@ void l2p_cache_init(Drive *d)
     for (uint32_t i = 0; i < d->dies; i++)
         d->die[i].map_open = NO_BLOCK;
     d->l2pc = c;
+    c->reader = sched_read_client(d, read_done, d);
+    sched_add(d, RANK_MAP_FLUSH, try_flush, d, false);
 }
 
 void l2p_cache_release(Drive *d)
@@ -167,10 +174,7 @@ static void kick_ev(void *ctx, uint64_t arg)
         uint32_t t = c->iss[--c->iss_len];
         c->flags[t] &= (uint8_t)~TP_ISSUE;
         uint32_t b = nand_block_of(d, c->loc[t]);
-        uint32_t r = ftl_rop_alloc(d);
-        d->rops[r] =
-            (ReadOp){.cmd = ROP_MAP | t, .pages = 1, .slots = c->spp, .mode = d->blk_mode[b]};
-        sched_queue_read(d, nand_die_of_block(d, b), r);
+        sched_read(d, nand_die_of_block(d, b), c->reader, t, d->blk_mode[b], 1, c->spp);
     }
     if (c->wb_len > 0)
         sched_kick_all(d);
@@ -275,9 +279,11 @@ static void loaded_ev(void *ctx, uint64_t arg)
 }
 
 /* The page is read: with an HMB it still crosses the link into host memory. */
-void l2p_read_done(Drive *d, uint32_t t)
+static void read_done(void *ctx, uint32_t t, SimTime wait)
 {
+    Drive *d = ctx;
     L2pCache *c = d->l2pc;
+    (void)wait;
     if (!c->hmb) {
         loaded(d, t);
         return;
@@ -428,8 +434,13 @@ bool l2p_flush_step(Drive *d, uint32_t die)
     SimTime in = nand_channel_xfer(d, die, ready, bytes);
     d->st.nand_write_bytes[CAUSE_MAP] += bytes;
     d->st.l2p_writebacks += k;
-    sched_die_op(d, die, OP_MAP_PROG, k, in + d->p.timing[CELL_SLC].t_prog);
+    sched_die_op(d, die, WORK_MAP, NULL, NULL, 0, in + d->p.timing[CELL_SLC].t_prog);
     return true;
+}
+
+static bool try_flush(void *ctx, uint32_t die)
+{
+    return l2p_flush_step(ctx, die);
 }
 
 static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
@@ -438,7 +449,7 @@ static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
     d->st.gc_blocks++;
     d->blk_mode[v] = (uint8_t)d->native; /* back to a plain free block once erased */
     d->blk_kind[v] = BLK_DATA;
-    sched_die_op(d, die, OP_ERASE, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
+    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
 }
 
 /* GC of a map block: its valid translation pages move, an SLC program unit
@@ -475,7 +486,7 @@ bool l2p_gc_step(Drive *d, uint32_t die)
     SimTime moved = nand_channel_xfer(d, die, sensed, 2 * bytes);
     d->st.nand_read_bytes += bytes;
     d->st.nand_write_bytes[CAUSE_GC] += bytes;
-    sched_die_op(d, die, OP_GC_COPY, n, moved + d->p.timing[CELL_SLC].t_prog);
+    sched_die_op(d, die, WORK_GC, NULL, NULL, 0, moved + d->p.timing[CELL_SLC].t_prog);
     return true;
 }
 

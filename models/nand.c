@@ -65,7 +65,6 @@ void nand_init(Drive *d)
         die->victim = NO_BLOCK;
         die->wl_victim = NO_BLOCK;
         die->gc_ratio = 1.0;
-        die->rd_head = die->rd_tail = NO_IDX;
     }
     for (uint32_t b = 0; b < d->nblocks; b++)
         d->blk_mode[b] = (uint8_t)(nand_is_static(d, b) ? CELL_SLC : d->native);
@@ -224,6 +223,15 @@ void nand_put_free(Drive *d, uint32_t b)
     }
     d->st.free_blocks++;
     d->st.nand_erases++;
+}
+
+/* The erase of block b ended: it is free again, and a freed block may
+ * unblock host programs waiting on the reserve of any die. */
+void nand_erased(void *ctx, uint32_t b)
+{
+    Drive *d = ctx;
+    nand_put_free(d, b);
+    sched_kick_all(d);
 }
 
 /* When a transfer on the die's channel, its data ready at `ready`, would

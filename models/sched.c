@@ -1,52 +1,120 @@
 /*
  * sched.c - the flash scheduler: one queue per die, by priority.
  *
- * A die runs one operation at a time. When it falls idle it takes, in this
- * order: host reads (and translation-page reads); GC when its free blocks
- * are at or below the hard threshold (host writes to it are blocked
- * meanwhile); dirty translation pages waiting to be written; below the soft
- * threshold, GC owed for the host data written (see below); folding that
- * cannot wait (SLC data no longer foldable with the reserve kept, or active
- * folding owed for host data written, models/pslc.c); a program unit of host
- * data from the write buffer; idle folding once the host has been quiet for
- * fold_idle_delay; the erase of a full block with no valid data left
- * (gc_reclaim_dead); background GC below the soft threshold when nothing else
- * is waiting.
- *
- * Below the soft threshold GC is paced rather than left to the hard stop:
- * every host slot written there costs a free slot, and reclaiming a victim
- * with v of its cap slots valid frees cap - v slots for v moved, so each host
- * slot adds v / (cap - v) slots to the die's GC debt, paid before its next
- * host program. Free space then holds steady under sustained writes instead
- * of falling to the hard threshold and stalling the host for whole victims.
+ * A die runs one operation at a time. When it falls idle it takes its host
+ * and translation-page reads first, then asks the registered sources of
+ * work in rank order (models/sched_rank.h has the order and why). Each
+ * operation carries its completion, called when it ends; the scheduler
+ * only counts its die time by activity and applies the suspend rules.
  * An operation reserves its channel transfers when it starts (the bus serves
  * reservations in order) and fires one completion event at its end. With
  * cache read a read holds the die only until its last round reaches the
  * cache registers and completes by its own event when the data is out; a
  * read queued by then starts sensing at once, anything else waits for the
- * cache registers to empty (OP_READ_OUT).
+ * cache registers to empty.
  */
 #include "models/ftl_impl.h"
+#include "models/sched.h"
+
+#define IDLE 0xff /* DieOp.work of an idle die */
+#define MAX_TRIES 16
+#define MAX_CLIENTS 4
+
+/* A read of some pages of one die on behalf of a client. */
+typedef struct ReadOp {
+    uint32_t arg;    /* the client's */
+    uint32_t pages;  /* distinct NAND pages */
+    uint32_t slots;  /* 4 KiB units to move over the channel */
+    uint32_t next;
+    uint8_t mode;    /* cell mode of the block read (tR) */
+    uint8_t client;
+    SimTime queued;  /* put on its die's queue */
+    SimTime started; /* the die began it (sensing, or the suspend that lets it in) */
+} ReadOp;
+
+typedef struct DieOp {
+    SimTime busy_until;   /* ns; the die runs one operation at a time */
+    uint32_t done_gen;    /* generation of its completion event; a read suspending an erase moves it */
+    SimTime susp_until;   /* reads served during a suspended program or erase hold the die until */
+    SimTime susp_from;    /* the suspension that ends at susp_until began at */
+    SimTime acct_from;    /* die time before this is in DriveStats.die_busy_ns */
+    uint64_t pass2_bytes; /* two-pass program in its first pass: data to move in for the second */
+    SimTime pass2_time;   /* and the second pass's share of tPROG */
+    SimTime out_end;      /* cache read: the last read's data leaves the cache register at */
+    uint8_t work;         /* DieWork in progress, IDLE if none */
+    bool out_wait;        /* only waiting for a read's data to leave the cache registers */
+    SchedDoneFn done;     /* completion of the operation in progress, or NULL */
+    void *done_ctx;
+    uint32_t done_arg;
+    uint32_t rd_head, rd_tail; /* FIFO of ReadOp indices */
+} DieOp;
+
+typedef struct SchedTry {
+    int rank;
+    SchedTryFn fn;
+    void *ctx;
+    bool stripes;
+} SchedTry;
+
+typedef struct SchedClient {
+    SchedReadFn fn;
+    void *ctx;
+} SchedClient;
+
+struct Sched {
+    DieOp *die;
+    ReadOp *rops; /* pool, grown to the run's peak */
+    uint32_t rop_cap, rop_free;
+    uint32_t rr_die; /* sched_kick_all starts here */
+    SchedTry tries[MAX_TRIES];
+    uint32_t ntries;
+    SchedClient clients[MAX_CLIENTS];
+    uint32_t nclients;
+};
 
 static void die_done(void *ctx, uint64_t arg);
 
-/* The activity an operation counts as. */
-static DieWork work_of(uint8_t op)
+void sched_init(Drive *d)
 {
-    switch (op) {
-    case OP_PROG_HOST:
-        return WORK_HOST;
-    case OP_GC_COPY:
-        return WORK_GC;
-    case OP_FOLD:
-        return WORK_FOLD;
-    case OP_ERASE:
-        return WORK_ERASE;
-    case OP_MAP_PROG:
-        return WORK_MAP;
-    default: /* OP_READ, and OP_READ_OUT: data still leaving the cache registers */
-        return WORK_READ;
+    Sched *s = g_new0(Sched, 1);
+    s->die = g_new0(DieOp, d->dies);
+    for (uint32_t i = 0; i < d->dies; i++) {
+        s->die[i].work = IDLE;
+        s->die[i].rd_head = s->die[i].rd_tail = NO_IDX;
     }
+    s->rop_cap = MAX(64u, d->queue_limit * 4);
+    s->rops = g_new(ReadOp, s->rop_cap);
+    for (uint32_t i = 0; i < s->rop_cap; i++)
+        s->rops[i].next = i + 1 < s->rop_cap ? i + 1 : NO_IDX;
+    d->sched = s;
+}
+
+void sched_release(Drive *d)
+{
+    if (!d->sched)
+        return;
+    g_free(d->sched->die);
+    g_free(d->sched->rops);
+    g_free(d->sched);
+    d->sched = NULL;
+}
+
+void sched_add(Drive *d, int rank, SchedTryFn fn, void *ctx, bool stripes)
+{
+    Sched *s = d->sched;
+    g_return_if_fail(s->ntries < MAX_TRIES);
+    uint32_t k = s->ntries++;
+    for (; k > 0 && s->tries[k - 1].rank > rank; k--)
+        s->tries[k] = s->tries[k - 1];
+    s->tries[k] = (SchedTry){.rank = rank, .fn = fn, .ctx = ctx, .stripes = stripes};
+}
+
+uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
+{
+    Sched *s = d->sched;
+    g_return_val_if_fail(s->nclients < MAX_CLIENTS, 0);
+    s->clients[s->nclients] = (SchedClient){fn, ctx};
+    return s->nclients++;
 }
 
 /* The die's operation in progress is counted from acct_from to upto, the
@@ -55,17 +123,17 @@ static DieWork work_of(uint8_t op)
  * die counts nothing. */
 void sched_account(Drive *d, uint32_t i, SimTime upto)
 {
-    Die *die = &d->die[i];
+    DieOp *die = &d->sched->die[i];
     SimTime from = die->acct_from;
     if (upto <= from)
         return;
     die->acct_from = upto;
-    if (die->op == OP_NONE)
+    if (die->work == IDLE)
         return;
     SimTime s0 = MAX(from, die->susp_from), s1 = MIN(upto, die->susp_until);
     SimTime susp = s1 > s0 ? s1 - s0 : 0;
     d->st.die_busy_ns[WORK_READ] += susp;
-    d->st.die_busy_ns[work_of(die->op)] += upto - from - susp;
+    d->st.die_busy_ns[die->work] += upto - from - susp;
 }
 
 void drive_account(Drive *d)
@@ -75,25 +143,29 @@ void drive_account(Drive *d)
         sched_account(d, i, now);
 }
 
-void sched_program(Drive *d, uint32_t i, uint8_t op, uint32_t arg, SimTime in, uint64_t bytes,
-                   CellMode m)
+void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
+                   SimTime in, uint64_t bytes, CellMode m)
 {
-    Die *die = &d->die[i];
+    DieOp *die = &d->sched->die[i];
     SimTime t = d->p.timing[m].t_prog;
     die->pass2_bytes = d->p.timing[m].two_pass ? bytes : 0;
     if (die->pass2_bytes) {
         die->pass2_time = t - t / 2;
         t /= 2;
     }
-    sched_die_op(d, i, op, arg, in + t);
+    sched_die_op(d, i, work, done, ctx, arg, in + t);
 }
 
-void sched_die_op(Drive *d, uint32_t i, uint8_t op, uint32_t arg, SimTime end)
+void sched_die_op(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
+                  SimTime end)
 {
-    Die *die = &d->die[i];
+    DieOp *die = &d->sched->die[i];
     sched_account(d, i, sim_now(d->eng));
-    die->op = op;
-    die->op_arg = arg;
+    die->work = (uint8_t)work;
+    die->out_wait = false;
+    die->done = done;
+    die->done_ctx = ctx;
+    die->done_arg = arg;
     die->busy_until = end;
     sim_schedule(d->eng, end, die_done, d, i | (uint64_t)die->done_gen << 32);
 }
@@ -111,7 +183,7 @@ static SimTime cached_rounds(Drive *d, uint32_t i, SimTime start, const ReadOp *
 {
     uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
     SimTime t_read = d->p.timing[ro->mode].t_read;
-    SimTime s = start, prev = d->die[i].out_end;
+    SimTime s = start, prev = d->sched->die[i].out_end;
     for (uint32_t k = 0; k < rounds; k++) {
         uint64_t bytes = (uint64_t)(ro->slots * (k + 1) / rounds - ro->slots * k / rounds) * SLOT_SIZE;
         SimTime sensed = s + t_read;
@@ -123,11 +195,18 @@ static SimTime cached_rounds(Drive *d, uint32_t i, SimTime start, const ReadOp *
     return s;
 }
 
+/* Without cache read a read's die operation ends with its data out. */
+static void read_op_done(void *ctx, uint32_t r)
+{
+    read_done(ctx, r);
+}
+
 static void start_read(Drive *d, uint32_t i)
 {
-    Die *die = &d->die[i];
+    Sched *s = d->sched;
+    DieOp *die = &s->die[i];
     uint32_t r = die->rd_head;
-    ReadOp *ro = &d->rops[r];
+    ReadOp *ro = &s->rops[r];
     die->rd_head = ro->next;
     if (die->rd_head == NO_IDX)
         die->rd_tail = NO_IDX;
@@ -138,164 +217,74 @@ static void start_read(Drive *d, uint32_t i)
         SimTime free_at = cached_rounds(d, i, sim_now(d->eng), ro, &out);
         die->out_end = out;
         sim_schedule(d->eng, out, read_out_done, d, r);
-        sched_die_op(d, i, OP_READ, NO_IDX, free_at);
+        sched_die_op(d, i, WORK_READ, NULL, NULL, 0, free_at);
         return;
     }
     /* the planes of a die read in parallel: pages pair up across planes */
     uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
     SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[ro->mode].t_read;
     SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
-    sched_die_op(d, i, OP_READ, r, end);
+    sched_die_op(d, i, WORK_READ, read_op_done, d, r, end);
 }
 
-/* Erased blocks die k can still fill with host data: its free list and its
- * static SLC blocks. Counting both keeps the dies in step through the
- * static part of the cache as well: balanced on the free list alone, the
- * dies that the channels happen to favour used up their static blocks
- * tens of blocks ahead of the others, and then had to wait for them. */
-static uint32_t die_room(const Drive *d, uint32_t k)
+/* Start the die's next operation: its reads first; then, once the cache
+ * registers are empty, the first registered source with work for it.
+ * Returns the source that started one, or NULL. */
+static const SchedTry *kick(Drive *d, uint32_t i)
 {
-    return d->die[k].nfree + d->die[k].nsfree;
-}
-
-/* Most room any die has. */
-static uint32_t max_room(const Drive *d)
-{
-    uint32_t m = 0;
-    for (uint32_t k = 0; k < d->dies; k++)
-        m = MAX(m, die_room(d, k));
-    return m;
-}
-
-/* Program one unit of buffered host data on die i, if the buffer has one and
- * the die has room for it without eating into the GC reserve. Units go to
- * whichever die is free first, but a die opens a new block for host data
- * only while it has nearly as much room (erased blocks, static SLC ones
- * included) as any other (within
- * BALANCE_SLACK), so the dies fill evenly and a die that fell behind (busy
- * with GC, or slower on a crowded channel) is not overtaken by the others
- * until the drive is full. The slack lets dies run a few blocks apart; held
- * to one block they wait on each other at every block boundary, which with
- * small SLC blocks costs a tenth of the throughput. */
-#define BALANCE_SLACK 4
-static bool start_host_program(Drive *d, uint32_t i)
-{
-    Die *die = &d->die[i];
-    if (d->ring_live == 0)
-        return false; /* before asking the cache: with no data it must not decide exhaustion */
-    int stream = pslc_host_stream(d, i);
-    CellMode mode = stream == STREAM_HOST ? d->native : CELL_SLC;
-    uint32_t unit = d->unit_slots[mode];
-    if (!ftl_unit_ready(d, unit))
-        return false;
-    uint32_t b = die->open[stream];
-    if (b == NO_BLOCK) {
-        if (die_room(d, i) + BALANCE_SLACK < max_room(d))
-            return false; /* let the other dies catch up */
-        if (stream == STREAM_SSLC)
-            b = nand_take_static(d, i);
-        else if (die->nfree > d->p.gc_hard_blocks)
-            b = nand_take_free(d, i, mode);
-        if (b == NO_BLOCK)
-            return false;
-        die->open[stream] = b;
-    }
-    uint32_t cap = nand_block_capacity(d, b);
-    uint32_t room = cap - d->blk_wp[b];
-    uint32_t n = ftl_take_unit(d, unit < room ? unit : room);
-    uint32_t base = b * d->slots_per_block;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t lpn = d->stage[k];
-        uint32_t slot = base + d->blk_wp[b]++;
-        ftl_map(d, lpn, slot);
-        if (d->place_hook)
-            d->place_hook(d->place_ctx, lpn, slot, NO_SLOT);
-    }
-    if (d->blk_wp[b] == cap) {
-        d->blk_state[b] = BLK_FULL;
-        d->blk_stamp[b] = sim_now(d->eng);
-        die->open[stream] = NO_BLOCK;
-    }
-    uint64_t bytes = (uint64_t)n * SLOT_SIZE;
-    SimTime in = nand_channel_xfer(d, i, sim_now(d->eng), bytes);
-    d->st.nand_write_bytes[CAUSE_HOST] += bytes;
-    if (mode == CELL_SLC && d->native != CELL_SLC)
-        d->st.host_slc_bytes += bytes;
-    pslc_host_programmed(d, i, stream, n);
-    sched_program(d, i, OP_PROG_HOST, n, in, bytes, mode);
-    return true;
-}
-
-void sched_kick(Drive *d, uint32_t i)
-{
-    Die *die = &d->die[i];
-    if (die->op != OP_NONE)
-        return;
+    Sched *s = d->sched;
+    DieOp *die = &s->die[i];
+    if (die->work != IDLE)
+        return NULL;
     if (die->rd_head != NO_IDX) {
         start_read(d, i);
-        return;
+        return NULL;
     }
     if (die->out_end > sim_now(d->eng)) {
         /* the cache registers still hold a read's data: other operations
          * wait for it to leave, a read arriving meanwhile starts at once */
-        sched_die_op(d, i, OP_READ_OUT, 0, die->out_end);
-        return;
+        sched_die_op(d, i, WORK_READ, NULL, NULL, 0, die->out_end);
+        die->out_wait = true;
+        return NULL;
     }
-    if (gc_needed(d, i, true)) {
-        if (gc_step(d, i))
-            return;
-    }
-    if (d->l2pc && l2p_flush_step(d, i))
-        return;
-    bool paced = die->nfree < d->p.gc_soft_blocks;
-    if (paced && die->gc_debt > 0 && gc_step(d, i))
-        return;
-    if (d->has_cache) {
-        if (pslc_fold_forced(d, i) && fold_step(d, i, true, true))
-            return;
-        if (die->fold_credit > 0 && pslc_fold_active(d, i) && fold_step(d, i, false, die->exhausted))
-            return;
-    }
-    if (start_host_program(d, i)) {
-        if (paced)
-            die->gc_debt += die->op_arg * die->gc_ratio;
-        return;
-    }
-    if (d->idle_fold && pslc_slc_blocks(d, i) > 0 && fold_step(d, i, false, true))
-        return;
-    if (die->ndead > 0 && gc_reclaim_dead(d, i))
-        return;
-    if (gc_needed(d, i, false))
-        gc_step(d, i);
+    for (uint32_t k = 0; k < s->ntries; k++)
+        if (s->tries[k].fn(s->tries[k].ctx, i))
+            return &s->tries[k];
+    return NULL;
 }
 
-/* Offer buffered data to every idle die, starting after the last one used
- * so that successive units stripe over channels, then CEs, then dies. */
+void sched_kick(Drive *d, uint32_t i)
+{
+    kick(d, i);
+}
+
+/* Offer work to every idle die, starting after the last one that took
+ * striped work (a unit of host data), so that successive units stripe over
+ * channels, then CEs, then dies. */
 void sched_kick_all(Drive *d)
 {
+    Sched *s = d->sched;
     for (uint32_t k = 0; k < d->dies; k++) {
-        uint32_t i = (d->rr_die + k) % d->dies;
-        if (d->die[i].op == OP_NONE) {
-            sched_kick(d, i);
-            if (d->die[i].op == OP_PROG_HOST)
-                d->rr_die = (i + 1) % d->dies;
+        uint32_t i = (s->rr_die + k) % d->dies;
+        if (s->die[i].work == IDLE) {
+            const SchedTry *t = kick(d, i);
+            if (t && t->stripes)
+                s->rr_die = (i + 1) % d->dies;
         }
     }
 }
 
-/* Read op r has its data out: free it and tell whoever asked (a host
- * command, or the mapping cache for a translation page). */
+/* Read op r has its data out: free it and tell its client. */
 static void read_done(Drive *d, uint32_t r)
 {
-    uint32_t cmd = d->rops[r].cmd;
-    if (!(cmd & ROP_MAP)) /* the last to end decides the command's wait */
-        d->cmds[cmd].piece_wait = d->rops[r].started - d->rops[r].queued;
-    d->rops[r].next = d->rop_free;
-    d->rop_free = r;
-    if (cmd & ROP_MAP)
-        l2p_read_done(d, cmd & ~ROP_MAP);
-    else
-        ftl_read_piece_done(d, cmd);
+    Sched *s = d->sched;
+    ReadOp *ro = &s->rops[r];
+    const SchedClient *cl = &s->clients[ro->client];
+    uint32_t arg = ro->arg;
+    SimTime wait = ro->started - ro->queued;
+    ro->next = s->rop_free;
+    s->rop_free = r;
+    cl->fn(cl->ctx, arg, wait);
 }
 
 static void read_out_done(void *ctx, uint64_t arg)
@@ -309,27 +298,19 @@ static void read_out_done(void *ctx, uint64_t arg)
  * time plus the suspend and resume overhead. */
 #define SUSPEND_OVERHEAD (20 * SIM_US) /* E: suspend + resume latency, tens of us on 3D NAND */
 
-static bool suspendable(const Drive *d, uint8_t op)
+static bool suspendable(const Drive *d, const DieOp *die)
 {
-    switch (op) {
-    case OP_ERASE:
-        return d->p.erase_suspend;
-    case OP_PROG_HOST:
-    case OP_GC_COPY:
-    case OP_FOLD:
-    case OP_MAP_PROG:
-        return d->p.program_suspend;
-    default:
+    if (die->work == IDLE || die->work == WORK_READ)
         return false;
-    }
+    return die->work == WORK_ERASE ? d->p.erase_suspend : d->p.program_suspend;
 }
 
 static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
 {
-    Die *die = &d->die[i];
-    if (!suspendable(d, die->op))
+    DieOp *die = &d->sched->die[i];
+    if (!suspendable(d, die))
         return false;
-    ReadOp *ro = &d->rops[r];
+    ReadOp *ro = &d->sched->rops[r];
     uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
     SimTime now = sim_now(d->eng);
     /* Reads during one suspension go one at a time, as on an idle die: a
@@ -354,23 +335,47 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
     return true;
 }
 
-void sched_queue_read(Drive *d, uint32_t i, uint32_t r)
+static uint32_t rop_alloc(Sched *s)
 {
-    Die *die = &d->die[i];
-    d->rops[r].queued = sim_now(d->eng);
+    if (s->rop_free == NO_IDX) {
+        uint32_t old = s->rop_cap;
+        s->rop_cap *= 2;
+        s->rops = g_renew(ReadOp, s->rops, s->rop_cap);
+        for (uint32_t i = old; i < s->rop_cap; i++)
+            s->rops[i].next = i + 1 < s->rop_cap ? i + 1 : NO_IDX;
+        s->rop_free = old;
+    }
+    uint32_t r = s->rop_free;
+    s->rop_free = s->rops[r].next;
+    return r;
+}
+
+void sched_read(Drive *d, uint32_t i, uint32_t client, uint32_t arg, CellMode m, uint32_t pages,
+                uint32_t slots)
+{
+    Sched *s = d->sched;
+    DieOp *die = &s->die[i];
+    uint32_t r = rop_alloc(s);
+    s->rops[r] = (ReadOp){.arg = arg,
+                          .pages = pages,
+                          .slots = slots,
+                          .mode = (uint8_t)m,
+                          .client = (uint8_t)client,
+                          .queued = sim_now(d->eng)};
     if (read_suspending(d, i, r))
         return;
-    if (die->op == OP_READ_OUT) {
+    if (die->out_wait) {
         /* only waiting for data to leave the cache registers: sense now */
         sched_account(d, i, sim_now(d->eng));
-        die->op = OP_NONE;
+        die->work = IDLE;
+        die->out_wait = false;
         die->done_gen++;
     }
-    d->rops[r].next = NO_IDX;
+    s->rops[r].next = NO_IDX;
     if (die->rd_tail == NO_IDX)
         die->rd_head = r;
     else
-        d->rops[die->rd_tail].next = r;
+        s->rops[die->rd_tail].next = r;
     die->rd_tail = r;
     sched_kick(d, i);
 }
@@ -379,7 +384,7 @@ static void die_done(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t i = (uint32_t)arg;
-    Die *die = &d->die[i];
+    DieOp *die = &d->sched->die[i];
     if ((uint32_t)(arg >> 32) != die->done_gen)
         return; /* moved by a suspend, or a wait for data out cut short */
     if (die->pass2_bytes) {
@@ -390,25 +395,10 @@ static void die_done(void *ctx, uint64_t arg)
         sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
         return;
     }
-    uint8_t op = die->op;
-    uint32_t a = die->op_arg;
     sched_account(d, i, sim_now(d->eng));
-    die->op = OP_NONE;
-    switch (op) {
-    case OP_READ:
-        if (a != NO_IDX)
-            read_done(d, a); /* without cache read the op ends with its data out */
-        break;
-    case OP_PROG_HOST:
-        ftl_program_done(d, a);
-        break;
-    case OP_ERASE:
-        nand_put_free(d, a);
-        /* a freed block may unblock host programs waiting on the reserve */
-        sched_kick_all(d);
-        break;
-    default:
-        break;
-    }
+    die->work = IDLE;
+    die->out_wait = false;
+    if (die->done)
+        die->done(die->done_ctx, die->done_arg);
     sched_kick(d, i);
 }

@@ -1,0 +1,60 @@
+/*
+ * sched.h - the flash scheduler: die operations, read queues and the
+ * priority table of background work.
+ *
+ * A die runs one operation at a time. Whoever starts one hands over its
+ * completion (function, context, argument); the scheduler calls it when the
+ * operation ends and knows nothing of what the operation means, only which
+ * activity its time counts as (DieWork: reads are never suspended, erases by
+ * erase_suspend, programs by program_suspend). An idle die serves its read
+ * queue first, then asks the owners of the other work in the order of
+ * models/sched_rank.h, each through the try function it registered.
+ */
+#ifndef FTLSIM_SCHED_H
+#define FTLSIM_SCHED_H
+
+#include "models/drive.h"
+
+typedef struct Sched Sched; /* private to sched.c; one per drive */
+
+/* An operation ended: arg is what its starter gave. */
+typedef void (*SchedDoneFn)(void *ctx, uint32_t arg);
+/* Start one operation on idle die if the owner has work for it; true if it did. */
+typedef bool (*SchedTryFn)(void *ctx, uint32_t die);
+/* A read ended with its data out; wait is the time it waited for its die. */
+typedef void (*SchedReadFn)(void *ctx, uint32_t arg, SimTime wait);
+
+void sched_init(Drive *d);
+void sched_release(Drive *d);
+
+/* Register a source of work at rank (lower goes first; equal ranks in the
+ * order registered). stripes: a die that takes work from it moves
+ * sched_kick_all()'s starting die past it, so successive units of that work
+ * stripe over channels, then CEs, then dies. */
+void sched_add(Drive *d, int rank, SchedTryFn fn, void *ctx, bool stripes);
+/* Register who reads: returns the client number for sched_read(). */
+uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx);
+
+/* Offer die (or every idle die, starting after the last to take striped
+ * work) its next operation. */
+void sched_kick(Drive *d, uint32_t die);
+void sched_kick_all(Drive *d);
+
+/* Queue a read of pages NAND pages (slots 4 KiB units out over the
+ * channel) of cell mode m on die for client; its completion gets arg. */
+void sched_read(Drive *d, uint32_t die, uint32_t client, uint32_t arg, CellMode m, uint32_t pages,
+                uint32_t slots);
+
+/* Start an operation on idle die; done(ctx, arg) is called at end (done may be NULL). */
+void sched_die_op(Drive *d, uint32_t die, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
+                  SimTime end);
+/* Start a program on idle die whose data is in its registers at `in`:
+ * tPROG of mode m, or on a two_pass mode its first half, after which the
+ * same bytes move in again for the second. done may be NULL. */
+void sched_program(Drive *d, uint32_t die, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
+                   SimTime in, uint64_t bytes, CellMode m);
+
+/* Count the die's time up to upto in DriveStats.die_busy_ns. */
+void sched_account(Drive *d, uint32_t die, SimTime upto);
+
+#endif
