@@ -1,13 +1,11 @@
 /*
- * drive.c - the Drive object: creation, command intake and completion.
+ * drive.c - the Drive object: made of its parts, and what the host side
+ * reads of it (counters, wear, lookups, the invariant checker).
  *
- * A command first costs controller firmware time (per command, and per
- * 4 KiB mapped for writes); then reads go to the dies, writes to the write
- * buffer (after reading partial slots), trims go to trim.c, and flushes
- * wait for the buffer to drain. With a mapping cache, reads (and writes
- * that merge partial slots) first wait for their translation pages
- * (l2p_cache.c). Completion is an engine event that calls the host's
- * callback.
+ * drive_new() creates the parts bottom up; each part that has work for
+ * the dies registers it with the scheduler as it is created
+ * (models/sched_rank.h gives the order). docs/architecture.md draws the
+ * parts and who calls whom.
  */
 #include "models/ftl_impl.h"
 
@@ -76,7 +74,9 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     d->wait_head = d->wait_tail = d->flush_head = NO_IDX;
 
     d->st.pslc_first_exhausted = UINT64_MAX;
+    link_init(d);
     sched_init(d);
+    hostif_init(d);
     pslc_init(d);
     l2p_cache_init(d); /* registers map writes with the scheduler */
     trim_init(d);
@@ -93,6 +93,7 @@ void drive_free(Drive *d)
     trim_release(d);
     l2p_cache_release(d);
     sched_release(d);
+    link_release(d);
     nand_release(d);
     bigmem_free(d->l2p, d->nlpn * sizeof(uint32_t));
     bigmem_free(d->p2l, d->nslots * sizeof(uint32_t));
@@ -147,147 +148,120 @@ void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx)
     d->place_ctx = ctx;
 }
 
-static void cmd_arrive(void *ctx, uint64_t arg)
-{
-    Drive *d = ctx;
-    uint32_t c = (uint32_t)arg;
-    Cmd *cmd = &d->cmds[c];
-    switch (cmd->op) {
-    case IO_READ:
-        ftl_read_start(d, c);
-        break;
-    case IO_WRITE:
-        ftl_write_arrive(d, c);
-        break;
-    case IO_TRIM:
-        trim_start(d, c);
-        break;
-    case IO_FLUSH:
-        ftl_flush_start(d, c);
-        break;
-    }
-}
+/* ---- Invariants ---------------------------------------------------------- */
 
-/* SATA's DSM TRIM and FLUSH CACHE are non-queued (NCQ) commands: the host
- * sends one only once every queued command has completed, and sends nothing
- * else until it completes. The queued TRIM of SATA 3.1 is not modelled (the
- * Samsung 8xx drives' queued TRIM is disabled by Linux and unused by
- * Windows). NVMe queues every command. */
-static bool non_queued(const Drive *d, IoOp op)
+/* The pSLC counters: SLC blocks per die (static free, dynamic in use), the
+ * bytes of valid data in SLC blocks, and the limit gauge. */
+static bool check_pslc(const Drive *d, char *why, size_t why_len)
 {
-    return d->p.interface == HOSTIF_SATA && (op == IO_TRIM || op == IO_FLUSH);
-}
-
-static void dispatch(Drive *d, uint32_t c)
-{
-    Cmd *cmd = &d->cmds[c];
-    d->inflight++;
-    SimTime cost = d->p.cmd_cost;
-    if (cmd->op == IO_WRITE)
-        cost += (SimTime)cmd->slots * d->p.page_cost;
-    /* the map entry is needed when the command reaches the FTL, microseconds
-     * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
-    if (cmd->op == IO_WRITE || cmd->op == IO_READ)
-        __builtin_prefetch(&d->l2p[cmd->offset / SLOT_SIZE]);
-    SimTime at = hostif_controller(d, cost);
-    sim_schedule(d->eng, at, cmd_arrive, d, c);
-}
-
-/* Send command c, or hold it behind a non-queued command. */
-static void send(Drive *d, uint32_t c)
-{
-    if (d->nq != NO_IDX) {
-        d->cmds[c].next = NO_IDX;
-        if (d->held_tail == NO_IDX)
-            d->held_head = c;
-        else
-            d->cmds[d->held_tail].next = c;
-        d->held_tail = c;
-        return;
-    }
-    if (!non_queued(d, d->cmds[c].op)) {
-        dispatch(d, c);
-        return;
-    }
-    d->nq = c;
-    d->nq_sent = d->inflight == 0;
-    if (d->nq_sent)
-        dispatch(d, c);
-}
-
-void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
-{
-    g_return_if_fail(d->cmd_free != NO_IDX);
-    g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= d->p.user_capacity));
-    if (d->l2pc)
-        l2p_host_command(d);
-    uint32_t c = d->cmd_free;
-    Cmd *cmd = &d->cmds[c];
-    d->cmd_free = cmd->next;
-    d->outstanding++;
-    if (op == IO_WRITE) {
-        d->writes_outstanding++;
-        pslc_host_busy(d);
-    }
-    *cmd = (Cmd){.tag = tag,
-                 .offset = offset,
-                 .length = length,
-                 .op = (uint8_t)op,
-                 .next = NO_IDX,
-                 .t_sub = sim_now(d->eng)};
-    if (length > 0)
-        cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
-    send(d, c);
-}
-
-/* Command c completed: a non-queued command waiting for the queue to drain
- * goes now; one that completed lets the held commands go, in order, up to
- * the next non-queued one. */
-static void nq_progress(Drive *d, uint32_t c)
-{
-    d->inflight--;
-    if (d->nq == NO_IDX)
-        return;
-    if (c != d->nq) {
-        if (!d->nq_sent && d->inflight == 0) {
-            d->nq_sent = true;
-            dispatch(d, d->nq);
+    uint64_t slc_valid = 0, limit = 0;
+    for (uint32_t i = 0; i < d->dies; i++) {
+        uint32_t sfree = 0, dyn = 0, first = i * d->blocks_per_die;
+        for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
+            if (ftl_is_map_block(d, b))
+                continue;
+            if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
+                slc_valid += d->blk_valid[b];
+            if (nand_is_static(d, b)) {
+                CHECK(d->blk_mode[b] == CELL_SLC, "static block %u is not in SLC mode", b);
+                sfree += d->blk_state[b] == BLK_FREE;
+            } else if (d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC) {
+                dyn++;
+            }
         }
-        return;
+        CHECK(sfree == d->die[i].nsfree, "die %u has %u free static blocks, counter says %u", i,
+              sfree, d->die[i].nsfree);
+        CHECK(d->native == CELL_SLC || dyn == d->die[i].slc_dyn,
+              "die %u has %u dynamic SLC blocks, counter says %u", i, dyn, d->die[i].slc_dyn);
+        limit += d->die[i].dyn_limit;
     }
-    d->nq = NO_IDX;
-    while (d->held_head != NO_IDX && d->nq == NO_IDX) {
-        uint32_t h = d->held_head;
-        d->held_head = d->cmds[h].next;
-        if (d->held_head == NO_IDX)
-            d->held_tail = NO_IDX;
-        send(d, h);
-    }
+    CHECK(slc_valid * SLOT_SIZE == d->st.pslc_used,
+          "%" G_GUINT64_FORMAT " bytes valid in SLC blocks, gauge says %" G_GUINT64_FORMAT,
+          slc_valid * SLOT_SIZE, d->st.pslc_used);
+    CHECK(limit == d->dyn_limit_sum, "dynamic limits sum to %" G_GUINT64_FORMAT
+          " blocks, counter says %" G_GUINT64_FORMAT, limit, d->dyn_limit_sum);
+    return true;
 }
 
-static void cmd_done(void *ctx, uint64_t arg)
+bool drive_check(const Drive *d, char *why, size_t why_len)
 {
-    Drive *d = ctx;
-    uint32_t c = (uint32_t)arg;
-    Cmd *cmd = &d->cmds[c];
-    d->st.host_bytes[cmd->op] += cmd->length;
-    d->st.host_ios[cmd->op]++;
-    uint64_t tag = cmd->tag;
-    nq_progress(d, c);
-    cmd->next = d->cmd_free;
-    d->cmd_free = c;
-    d->outstanding--;
-    if (cmd->op == IO_WRITE && --d->writes_outstanding == 0)
-        pslc_host_quiet(d);
-    if (d->outstanding == 0)
-        trim_idle(d);
-    if (d->done)
-        d->done(d->done_ctx, tag);
-}
-
-void drive_complete_now(Drive *d, uint32_t c) { cmd_done(d, c); }
-
-void drive_complete(Drive *d, uint32_t c, SimTime at)
-{
-    sim_schedule(d->eng, at, cmd_done, d, c);
+    uint64_t mapped = 0, live = 0;
+    for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
+        uint32_t v = d->l2p[lpn];
+        if (v == NO_SLOT)
+            continue;
+        mapped++;
+        if (v >= BUF_MARK) {
+            CHECK(v - BUF_MARK < d->ring_cap && d->ring[v - BUF_MARK] == lpn,
+                  "lpn %" G_GUINT64_FORMAT " points to buffer entry %u holding another page", lpn,
+                  v - BUF_MARK);
+            continue;
+        }
+        CHECK(v < d->nslots, "lpn %" G_GUINT64_FORMAT " maps to slot %u beyond the drive", lpn, v);
+        CHECK(d->p2l[v] == lpn, "lpn %" G_GUINT64_FORMAT " maps to slot %u which maps back to %u",
+              lpn, v, d->p2l[v]);
+        uint32_t b = nand_block_of(d, v);
+        CHECK(d->blk_state[b] != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
+              b);
+        CHECK(v - b * d->slots_per_block < d->blk_wp[b],
+              "lpn %" G_GUINT64_FORMAT " maps past the write pointer of block %u", lpn, b);
+    }
+    CHECK(mapped == d->mapped, "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
+          mapped, d->mapped);
+    uint64_t free_blocks = 0;
+    for (uint32_t b = 0; b < d->nblocks; b++) {
+        uint32_t valid = 0, base = b * d->slots_per_block;
+        if (ftl_is_map_block(d, b))
+            continue; /* holds translation pages: l2p_check() */
+        for (uint32_t s = 0; s < d->slots_per_block; s++) {
+            uint32_t lpn = d->p2l[base + s];
+            if (lpn == NO_LPN)
+                continue;
+            CHECK(s < d->blk_wp[b], "block %u has a valid slot past its write pointer", b);
+            CHECK(lpn < d->nlpn && d->l2p[lpn] == base + s,
+                  "slot %u is valid for lpn %u which maps elsewhere", base + s, lpn);
+            valid++;
+        }
+        CHECK(valid == d->blk_valid[b], "block %u counts %u valid slots, has %u", b,
+              d->blk_valid[b], valid);
+        if (d->blk_state[b] == BLK_FREE) {
+            CHECK(valid == 0, "free block %u has valid slots", b);
+            free_blocks++;
+        }
+    }
+    CHECK(free_blocks == d->st.free_blocks, "%" G_GUINT64_FORMAT " free blocks, gauge says %" G_GUINT64_FORMAT,
+          free_blocks, d->st.free_blocks);
+    /* the dead stacks: each entry flagged, on its own die, once */
+    uint64_t flagged = 0, stacked = 0;
+    for (uint32_t b = 0; b < d->nblocks; b++)
+        flagged += d->blk_dead[b];
+    for (uint32_t i = 0; i < d->dies; i++) {
+        stacked += d->die[i].ndead;
+        for (uint32_t k = 0; k < d->die[i].ndead; k++) {
+            uint32_t b = d->die[i].dead[k];
+            CHECK(b < d->nblocks && d->blk_dead[b] && nand_die_of_block(d, b) == i,
+                  "die %u's dead stack holds block %u, not flagged or not its own", i, b);
+        }
+    }
+    CHECK(flagged == stacked, "%" G_GUINT64_FORMAT " blocks flagged dead, %" G_GUINT64_FORMAT " stacked",
+          flagged, stacked);
+    if (!check_pslc(d, why, why_len))
+        return false;
+    /* the wear gauges against the blocks' erase counts */
+    DriveWear w;
+    drive_wear(d, &w);
+    CHECK(w.pool.blocks == 0 || (w.pool.min == d->st.wear_min && w.pool.max == d->st.wear_max &&
+                                 w.pool.erases == d->st.wear_erases),
+          "pool blocks erased %u to %u times, %" G_GUINT64_FORMAT " in all; gauges say %u to %u, "
+          "%" G_GUINT64_FORMAT,
+          w.pool.min, w.pool.max, w.pool.erases, d->st.wear_min, d->st.wear_max,
+          d->st.wear_erases);
+    for (uint32_t k = 0, pos = d->ring_head; k < d->ring_len; k++, pos = (pos + 1) % d->ring_cap)
+        if (d->ring[pos] != NO_LPN) {
+            live++;
+            CHECK(d->l2p[d->ring[pos]] == BUF_MARK + pos, "buffer entry %u is stale but live", pos);
+        }
+    CHECK(live == d->ring_live, "buffer has %" G_GUINT64_FORMAT " live entries, counter says %u",
+          live, d->ring_live);
+    return !d->l2pc || l2p_check(d, why, why_len);
 }

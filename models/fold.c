@@ -69,7 +69,7 @@ static void fold_erase(Drive *d, uint32_t die, uint32_t v)
 static uint32_t fold_move(Drive *d, uint32_t die, uint32_t dst, uint32_t *pages)
 {
     Die *dd = &d->die[die];
-    return ftl_relocate(d, dd->fold_victim, &dd->fold_cursor, dst, &dd->open[STREAM_FOLD], pages);
+    return map_relocate(d, dd->fold_victim, &dd->fold_cursor, dst, &dd->open[STREAM_FOLD], pages);
 }
 
 bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
@@ -101,7 +101,7 @@ bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     uint32_t rounds = (pages + d->planes - 1) / d->planes;
     SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[CELL_SLC].t_read;
-    SimTime moved = nand_channel_xfer(d, die, sensed, 2 * bytes);
+    SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
     d->st.nand_read_bytes += bytes;
     d->st.nand_write_bytes[CAUSE_FOLD] += bytes;
     dd->fold_credit -= (int64_t)n * (d->native - 1);

@@ -126,9 +126,9 @@ struct Drive {
     SimTime *chan_free;   /* per channel: bus free from (ns) */
 
     /* host interface */
-    SimTime link_free[2]; /* [0] device-to-host (reads), [1] host-to-device; SATA uses [0] only */
-    SimTime ctrl_free;    /* controller firmware busy until */
+    struct Link *link;    /* host link and controller timelines (link.c) */
     uint32_t queue_limit;
+    SimEventFn cmd_done;  /* completes a command (hostif.c); arg: its index */
 
     /* commands */
     Cmd *cmds;
@@ -195,7 +195,7 @@ void nand_init(Drive *d);
 void nand_release(Drive *d);
 static inline uint32_t nand_block_of(const Drive *d, uint32_t slot) { return slot / d->slots_per_block; }
 static inline uint32_t nand_die_of_block(const Drive *d, uint32_t b) { return b / d->blocks_per_die; }
-static inline uint32_t nand_channel_of_die(const Drive *d, uint32_t die) { return die % d->channels; }
+static inline uint32_t chan_of_die(const Drive *d, uint32_t die) { return die % d->channels; }
 uint32_t nand_block_capacity(const Drive *d, uint32_t b); /* slots in its current mode */
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
 uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
@@ -203,26 +203,32 @@ void nand_put_free(Drive *d, uint32_t b);
 void nand_erased(void *ctx, uint32_t b); /* erase completion: freed, and the dies offered work */
 void nand_wear_reset(Drive *d);
 static inline bool nand_is_static(const Drive *d, uint32_t b) { return b % d->blocks_per_die < d->static_per_die; }
-SimTime nand_channel_start(const Drive *d, uint32_t die, SimTime ready);
-SimTime nand_channel_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes); /* returns end */
 
-/* hostif.c */
-SimTime hostif_xfer_ns(const Drive *d, uint64_t bytes, int to_device);
-SimTime hostif_link(Drive *d, SimTime ready, uint64_t bytes, int to_device); /* returns end */
-SimTime hostif_controller(Drive *d, SimTime cost);                            /* returns end */
+/* chan.c */
+SimTime chan_start(const Drive *d, uint32_t die, SimTime ready);
+SimTime chan_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes); /* returns end */
+
+/* link.c: the host link and controller timelines */
+void link_init(Drive *d);
+void link_release(Drive *d);
+SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device);
+SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device); /* returns end */
+SimTime link_controller(Drive *d, SimTime cost);                            /* returns end */
+
+/* map.c */
+void map_invalidate_slot(Drive *d, uint32_t slot);
+void map_set(Drive *d, uint32_t lpn, uint32_t slot); /* point lpn at slot, invalidating its old one */
+/* Move up to one native unit of valid slots of block v from *cursor into dst. */
+uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
+                      uint32_t *pages);
+uint64_t map_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end); returns how many were mapped */
 
 /* ftl.c */
-void ftl_invalidate_slot(Drive *d, uint32_t slot);
-void ftl_map(Drive *d, uint32_t lpn, uint32_t slot);
-uint32_t ftl_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
-                      uint32_t *pages);
 uint32_t ftl_take_unit(Drive *d, uint32_t max_slots); /* lpns into d->stage */
 bool ftl_unit_ready(const Drive *d, uint32_t unit);
 void ftl_read_piece_done(Drive *d, uint32_t cmd);
 void ftl_init(Drive *d); /* registers host reads and host programs with the scheduler */
-void ftl_translated(Drive *d, uint32_t cmd); /* the command's translation pages are in the cache */
-uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end); returns how many were mapped */
-void ftl_unmapped(Drive *d); /* after ftl_unmap: buffer space freed may admit writes, complete flushes */
+void ftl_unmapped(Drive *d); /* after map_unmap: buffer space freed may admit writes, complete flushes */
 CellMode ftl_host_mode(Drive *d, uint32_t die);
 void ftl_write_arrive(Drive *d, uint32_t cmd); /* after the controller took the command */
 void ftl_write_start(Drive *d, uint32_t cmd);
@@ -263,8 +269,10 @@ static inline bool ftl_is_map_block(const Drive *d, uint32_t b) { return d->blk_
 void l2p_cache_init(Drive *d);    /* sets d->l2pc (NULL for dram) */
 void l2p_cache_release(Drive *d);
 /* Make the translation pages of lpns [first, last] resident for command c.
- * True if it may go on now; else ftl_translated(d, c) is called later. */
+ * True if it may go on now; else the function given to l2p_on_translated()
+ * is called with c later. */
 bool l2p_translate(Drive *d, uint32_t c, uint64_t first, uint64_t last);
+void l2p_on_translated(Drive *d, void (*fn)(void *ctx, uint32_t cmd), void *ctx);
 /* The table changed at lpn: the cached copy of its translation page turns
  * dirty, loaded first (in the background) if it is not cached. True on a miss. */
 bool l2p_update(Drive *d, uint64_t lpn);
@@ -281,8 +289,11 @@ void trim_release(Drive *d);
 void trim_start(Drive *d, uint32_t cmd);
 void trim_idle(Drive *d); /* no host command outstanding: deferred work may run */
 
-/* drive.c */
-void drive_complete(Drive *d, uint32_t cmd, SimTime at);
-void drive_complete_now(Drive *d, uint32_t cmd);
+/* cmd.c: completion through the host interface's handler */
+void cmd_complete(Drive *d, uint32_t cmd, SimTime at);
+void cmd_complete_now(Drive *d, uint32_t cmd);
+
+/* hostif.c */
+void hostif_init(Drive *d); /* sets Drive.cmd_done */
 
 #endif

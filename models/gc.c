@@ -176,7 +176,7 @@ bool gc_step(Drive *d, uint32_t die)
     if (dst == NO_BLOCK)
         return false; /* no erased block to relocate into: stuck until TRIM */
     uint32_t pages;
-    uint32_t n = ftl_relocate(d, v, &dd->victim_cursor, dst, &dd->open[STREAM_GC], &pages);
+    uint32_t n = map_relocate(d, v, &dd->victim_cursor, dst, &dd->open[STREAM_GC], &pages);
     if (n == 0) {
         /* the cursor passed the last valid slot: nothing left to move */
         g_assert(d->blk_valid[v] == 0);
@@ -187,7 +187,7 @@ bool gc_step(Drive *d, uint32_t die)
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     uint32_t rounds = (pages + d->planes - 1) / d->planes;
     SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[d->blk_mode[v]].t_read;
-    SimTime moved = nand_channel_xfer(d, die, sensed, 2 * bytes);
+    SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
     d->st.nand_read_bytes += bytes;
     d->st.nand_write_bytes[CAUSE_GC] += bytes;
     sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, d->native);

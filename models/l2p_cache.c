@@ -55,6 +55,8 @@ struct L2pCache {
     uint32_t iss_len;
     bool kick_pending;
     uint32_t reader; /* sched_read() client */
+    void (*translated)(void *ctx, uint32_t cmd); /* a command's pages are in (ftl.c) */
+    void *tr_ctx;
 
     Waiter *wt; /* pool, grown to the peak */
     uint32_t wt_cap, wt_free;
@@ -88,7 +90,7 @@ void l2p_cache_init(Drive *d)
     c->load_ns = d->p.timing[CELL_SLC].t_read +
                  (SimTime)((double)d->p.page_size * d->chan_ns_per_byte + 0.5);
     if (c->hmb)
-        c->load_ns += hostif_xfer_ns(d, d->p.page_size, 0) + d->p.hmb_latency;
+        c->load_ns += link_xfer_ns(d, d->p.page_size, 0) + d->p.hmb_latency;
     c->flags = g_new0(uint8_t, c->ntp);
     uint32_t **arrays[] = {&c->loc, &c->prev, &c->next, &c->wait, &c->wb, &c->iss};
     for (unsigned i = 0; i < G_N_ELEMENTS(arrays); i++) {
@@ -269,7 +271,7 @@ static void loaded(Drive *d, uint32_t t)
         c->wt_free = w;
         w = nx;
         if (--d->cmds[cmd].map_wait == 0)
-            ftl_translated(d, cmd);
+            c->translated(c->tr_ctx, cmd);
     }
 }
 
@@ -288,7 +290,7 @@ static void read_done(void *ctx, uint32_t t, SimTime wait)
         loaded(d, t);
         return;
     }
-    SimTime end = hostif_link(d, sim_now(d->eng), d->p.page_size, 0) + d->p.hmb_latency;
+    SimTime end = link_xfer(d, sim_now(d->eng), d->p.page_size, 0) + d->p.hmb_latency;
     sim_schedule(d->eng, end, loaded_ev, d, t);
 }
 
@@ -297,7 +299,7 @@ static void hmb_hit_ev(void *ctx, uint64_t arg)
     Drive *d = ctx;
     uint32_t cmd = (uint32_t)arg;
     if (--d->cmds[cmd].map_wait == 0)
-        ftl_translated(d, cmd);
+        d->l2pc->translated(d->l2pc->tr_ctx, cmd);
 }
 
 /* Prefetch: a command that continues a sequential run loads the page after
@@ -309,6 +311,12 @@ static void prefetch(Drive *d, uint32_t t0, uint32_t t1)
     c->last_tr = t1;
     if (seq && t1 + 1 < c->ntp && !(c->flags[t1 + 1] & (TP_RES | TP_LOADING)))
         load(d, t1 + 1);
+}
+
+void l2p_on_translated(Drive *d, void (*fn)(void *ctx, uint32_t cmd), void *ctx)
+{
+    d->l2pc->translated = fn;
+    d->l2pc->tr_ctx = ctx;
 }
 
 bool l2p_translate(Drive *d, uint32_t cmd, uint64_t first, uint64_t last)
@@ -430,8 +438,8 @@ bool l2p_flush_step(Drive *d, uint32_t die)
         c->flags[t] &= (uint8_t)~TP_QUEUED;
     }
     uint64_t bytes = (uint64_t)k * d->p.page_size;
-    SimTime ready = c->hmb ? hostif_link(d, sim_now(d->eng), bytes, 1) : sim_now(d->eng);
-    SimTime in = nand_channel_xfer(d, die, ready, bytes);
+    SimTime ready = c->hmb ? link_xfer(d, sim_now(d->eng), bytes, 1) : sim_now(d->eng);
+    SimTime in = chan_xfer(d, die, ready, bytes);
     d->st.nand_write_bytes[CAUSE_MAP] += bytes;
     d->st.l2p_writebacks += k;
     sched_die_op(d, die, WORK_MAP, NULL, NULL, 0, in + d->p.timing[CELL_SLC].t_prog);
@@ -483,7 +491,7 @@ bool l2p_gc_step(Drive *d, uint32_t die)
     dd->gc_debt = dd->gc_debt > n * c->spp ? dd->gc_debt - n * c->spp : 0;
     SimTime sensed =
         sim_now(d->eng) + (SimTime)((n + d->planes - 1) / d->planes) * d->p.timing[CELL_SLC].t_read;
-    SimTime moved = nand_channel_xfer(d, die, sensed, 2 * bytes);
+    SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
     d->st.nand_read_bytes += bytes;
     d->st.nand_write_bytes[CAUSE_GC] += bytes;
     sched_die_op(d, die, WORK_GC, NULL, NULL, 0, moved + d->p.timing[CELL_SLC].t_prog);

@@ -233,22 +233,3 @@ void nand_erased(void *ctx, uint32_t b)
     nand_put_free(d, b);
     sched_kick_all(d);
 }
-
-/* When a transfer on the die's channel, its data ready at `ready`, would
- * begin if reserved now. */
-SimTime nand_channel_start(const Drive *d, uint32_t die, SimTime ready)
-{
-    SimTime free_at = d->chan_free[nand_channel_of_die(d, die)];
-    return ready > free_at ? ready : free_at;
-}
-
-/* Move bytes over the die's channel once the data is ready at `ready`; the
- * bus serves transfers in the order they are reserved. Returns the end. */
-SimTime nand_channel_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes)
-{
-    SimTime start = nand_channel_start(d, die, ready);
-    SimTime end = start + (SimTime)((double)bytes * d->chan_ns_per_byte + 0.5);
-    d->chan_free[nand_channel_of_die(d, die)] = end;
-    d->st.chan_busy_ns += end - start;
-    return end;
-}

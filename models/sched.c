@@ -188,8 +188,8 @@ static SimTime cached_rounds(Drive *d, uint32_t i, SimTime start, const ReadOp *
         uint64_t bytes = (uint64_t)(ro->slots * (k + 1) / rounds - ro->slots * k / rounds) * SLOT_SIZE;
         SimTime sensed = s + t_read;
         SimTime copy = sensed > prev ? sensed : prev;
-        s = nand_channel_start(d, i, copy); /* the page registers free up as it begins */
-        prev = nand_channel_xfer(d, i, copy, bytes);
+        s = chan_start(d, i, copy); /* the page registers free up as it begins */
+        prev = chan_xfer(d, i, copy, bytes);
     }
     *out = prev;
     return s;
@@ -223,7 +223,7 @@ static void start_read(Drive *d, uint32_t i)
     /* the planes of a die read in parallel: pages pair up across planes */
     uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
     SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[ro->mode].t_read;
-    SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
+    SimTime end = chan_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     sched_die_op(d, i, WORK_READ, read_op_done, d, r, end);
 }
 
@@ -323,7 +323,7 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
     SimTime start = chained ? die->susp_until : now + SUSPEND_OVERHEAD;
     ro->started = start;
     SimTime sensed = start + (SimTime)rounds * d->p.timing[ro->mode].t_read;
-    SimTime end = nand_channel_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
+    SimTime end = chan_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
     sim_schedule(d->eng, end, read_out_done, d, r);
     /* the suspended operation ends later by the die time the read took,
@@ -389,7 +389,7 @@ static void die_done(void *ctx, uint64_t arg)
         return; /* moved by a suspend, or a wait for data out cut short */
     if (die->pass2_bytes) {
         /* the coarse pass is done: the data moves in again for the fine one */
-        SimTime in = nand_channel_xfer(d, i, sim_now(d->eng), die->pass2_bytes);
+        SimTime in = chan_xfer(d, i, sim_now(d->eng), die->pass2_bytes);
         die->pass2_bytes = 0;
         die->busy_until = in + die->pass2_time;
         sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);

@@ -65,7 +65,7 @@ void trim_start(Drive *d, uint32_t c)
     uint64_t unmapped = 0;
     for (uint64_t a = first, b; a < end; a = b) {
         b = MIN(end, (a / q->per_tp + 1) * q->per_tp);
-        uint64_t n = ftl_unmap(d, a, b);
+        uint64_t n = map_unmap(d, a, b);
         if (n == 0)
             continue;
         unmapped += n;
@@ -81,7 +81,7 @@ void trim_start(Drive *d, uint32_t c)
     if (unmapped > 0)
         pslc_trimmed(d);
     ftl_unmapped(d);
-    drive_complete(d, c, deferred ? sim_now(d->eng) : hostif_controller(d, cost));
+    cmd_complete(d, c, deferred ? sim_now(d->eng) : link_controller(d, cost));
 }
 
 /* One translation page's deferred work, then the next while still idle. */
@@ -99,7 +99,7 @@ static void work_ev(void *ctx, uint64_t arg)
     q->len--;
     SimTime cost = trim_work(d, t * q->per_tp, q->pend[t]);
     q->pend[t] = 0;
-    sim_schedule(d->eng, hostif_controller(d, cost), work_ev, d, 0);
+    sim_schedule(d->eng, link_controller(d, cost), work_ev, d, 0);
 }
 
 void trim_idle(Drive *d)

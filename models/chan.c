@@ -1,0 +1,28 @@
+/*
+ * chan.c - the channel buses: one transfer timeline per channel.
+ *
+ * A transfer starts when its data is ready and the bus is free, and holds
+ * the bus for bytes / bandwidth; the bus serves transfers in the order they
+ * are reserved. Dies are numbered channel-first, so die k is on channel
+ * k % channels.
+ */
+#include "models/ftl_impl.h"
+
+/* When a transfer on the die's channel, its data ready at `ready`, would
+ * begin if reserved now. */
+SimTime chan_start(const Drive *d, uint32_t die, SimTime ready)
+{
+    SimTime free_at = d->chan_free[chan_of_die(d, die)];
+    return ready > free_at ? ready : free_at;
+}
+
+/* Move bytes over the die's channel once the data is ready at `ready`; the
+ * bus serves transfers in the order they are reserved. Returns the end. */
+SimTime chan_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes)
+{
+    SimTime start = chan_start(d, die, ready);
+    SimTime end = start + (SimTime)((double)bytes * d->chan_ns_per_byte + 0.5);
+    d->chan_free[chan_of_die(d, die)] = end;
+    d->st.chan_busy_ns += end - start;
+    return end;
+}

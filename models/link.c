@@ -1,0 +1,51 @@
+/*
+ * link.c - the host link and the controller's firmware, as timelines.
+ *
+ * Both are timelines: a transfer or a piece of firmware work starts when its
+ * input is ready and the resource is free, and holds the resource for its
+ * duration, so commands pipeline and queue exactly as far as the resources
+ * allow. SATA is half duplex: reads and writes share one timeline. NVMe has
+ * one per direction. The per-FIS and per-TLP framing model is in
+ * drive_params.c (drive_params_link_xfer_ns), shared with `ftlsim check`.
+ */
+#include "models/ftl_impl.h"
+
+typedef struct Link {
+    SimTime free[2];   /* [0] device-to-host (reads), [1] host-to-device; SATA uses [0] only */
+    SimTime ctrl_free; /* controller firmware busy until */
+} Link;
+
+void link_init(Drive *d)
+{
+    d->link = g_new0(Link, 1);
+}
+
+void link_release(Drive *d)
+{
+    g_free(d->link);
+    d->link = NULL;
+}
+
+SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device)
+{
+    return (SimTime)(drive_params_link_xfer_ns(&d->p, bytes, to_device != 0) + 0.5);
+}
+
+SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device)
+{
+    int lane = d->p.interface == HOSTIF_SATA ? 0 : (to_device != 0);
+    SimTime *free_at = &d->link->free[lane];
+    SimTime start = ready > *free_at ? ready : *free_at;
+    SimTime end = start + link_xfer_ns(d, bytes, to_device);
+    *free_at = end;
+    return end;
+}
+
+SimTime link_controller(Drive *d, SimTime cost)
+{
+    SimTime now = sim_now(d->eng);
+    Link *l = d->link;
+    SimTime start = now > l->ctrl_free ? now : l->ctrl_free;
+    l->ctrl_free = start + cost;
+    return l->ctrl_free;
+}

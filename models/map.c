@@ -1,0 +1,105 @@
+/*
+ * map.c - the page-level mapping: L2P and P2L and the valid counts.
+ *
+ * L2P holds one uint32_t per 4 KiB logical page: a physical slot, NO_SLOT
+ * (unmapped) or BUF_MARK + ring position (the latest data sits in the write
+ * buffer). P2L holds the logical page of every valid slot, NO_LPN otherwise,
+ * and blk_valid counts the valid slots per block; drive_check() verifies all
+ * three agree. Every change of the table made by map_set() is reported
+ * to the mapping cache (l2p_cache.c), when there is one; map_unmap() leaves
+ * that to its caller (trim.c).
+ */
+#include "models/ftl_impl.h"
+
+void map_invalidate_slot(Drive *d, uint32_t slot)
+{
+    uint32_t b = nand_block_of(d, slot);
+    g_assert(d->p2l[slot] != NO_LPN && d->blk_valid[b] > 0);
+    d->p2l[slot] = NO_LPN;
+    if (--d->blk_valid[b] == 0 && d->blk_state[b] == BLK_FULL && !d->blk_dead[b]) {
+        /* nothing left to move: GC can have it for an erase (gc_reclaim_dead) */
+        Die *dd = &d->die[nand_die_of_block(d, b)];
+        d->blk_dead[b] = 1;
+        dd->dead[dd->ndead++] = b;
+    }
+    if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
+        d->st.pslc_used -= SLOT_SIZE;
+}
+
+/* Point lpn at slot, invalidating the slot it had. */
+void map_set(Drive *d, uint32_t lpn, uint32_t slot)
+{
+    uint32_t old = d->l2p[lpn];
+    if (old == NO_SLOT)
+        d->mapped++;
+    else if (old < BUF_MARK)
+        map_invalidate_slot(d, old);
+    d->l2p[lpn] = slot;
+    d->p2l[slot] = lpn;
+    uint32_t b = nand_block_of(d, slot);
+    d->blk_valid[b]++;
+    if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
+        d->st.pslc_used += SLOT_SIZE;
+    if (d->l2pc)
+        l2p_update(d, lpn);
+}
+
+/* Move up to one native program unit of valid slots of block v, scanning
+ * from *cursor, into dst (GC and folding both relocate this way). dst is
+ * marked full and *open cleared when it fills. Returns the slots moved and
+ * in *pages the distinct source pages that had to be read. */
+uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
+                      uint32_t *pages)
+{
+    uint32_t unit = d->unit_slots[d->native];
+    uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
+    uint32_t want = unit < room ? unit : room;
+    uint32_t vbase = v * d->slots_per_block, dbase = dst * d->slots_per_block;
+    uint32_t n = 0, last_page = NO_IDX;
+    *pages = 0;
+    while (n < want && *cursor < d->blk_wp[v]) {
+        uint32_t src = vbase + (*cursor)++;
+        uint32_t lpn = d->p2l[src];
+        if (lpn == NO_LPN)
+            continue;
+        uint32_t page = src / d->slots_per_page;
+        if (page != last_page) {
+            (*pages)++;
+            last_page = page;
+        }
+        uint32_t slot = dbase + d->blk_wp[dst]++;
+        map_set(d, lpn, slot);
+        if (d->place_hook)
+            d->place_hook(d->place_ctx, lpn, slot, src);
+        n++;
+    }
+    if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
+        d->blk_state[dst] = BLK_FULL;
+        d->blk_stamp[dst] = sim_now(d->eng);
+        *open = NO_BLOCK;
+    }
+    return n;
+}
+
+/* Unmap lpns [first, end); returns how many were mapped. The mapping cache
+ * is not told: the caller (trim.c) accounts the change now or later. */
+uint64_t map_unmap(Drive *d, uint64_t first, uint64_t end)
+{
+    uint64_t n = 0;
+    for (uint64_t lpn = first; lpn < end; lpn++) {
+        uint32_t v = d->l2p[lpn];
+        if (v == NO_SLOT)
+            continue;
+        if (v >= BUF_MARK) {
+            d->ring[v - BUF_MARK] = NO_LPN;
+            d->ring_live--;
+            d->buf_used--;
+        } else {
+            map_invalidate_slot(d, v);
+        }
+        d->l2p[lpn] = NO_SLOT;
+        d->mapped--;
+        n++;
+    }
+    return n;
+}
