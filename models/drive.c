@@ -62,16 +62,6 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     d->cmd_free = 0;
     d->nq = d->held_head = d->held_tail = NO_IDX;
 
-    uint32_t max_unit = 0;
-    for (int m = CELL_SLC; m <= CELL_QLC; m++)
-        max_unit = MAX(max_unit, d->unit_slots[m]);
-    /* the buffer holds at least two program units, so one can fill while
-     * the other programs */
-    d->buf_cap = MAX(p->write_buffer / SLOT_SIZE, 2 * (uint64_t)max_unit);
-    d->ring_cap = (uint32_t)d->buf_cap;
-    d->ring = g_new(uint32_t, d->ring_cap);
-    d->stage = g_new(uint32_t, max_unit);
-    d->wait_head = d->wait_tail = d->flush_head = NO_IDX;
 
     d->st.pslc_first_exhausted = UINT64_MAX;
     link_init(d);
@@ -92,14 +82,14 @@ void drive_free(Drive *d)
         return;
     trim_release(d);
     l2p_cache_release(d);
+    pslc_release(d);
     sched_release(d);
     link_release(d);
     nand_release(d);
     bigmem_free(d->l2p, d->nlpn * sizeof(uint32_t));
     bigmem_free(d->p2l, d->nslots * sizeof(uint32_t));
     g_free(d->cmds);
-    g_free(d->ring);
-    g_free(d->stage);
+    ftl_release(d);
     g_free(d);
 }
 
@@ -150,53 +140,16 @@ void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx)
 
 /* ---- Invariants ---------------------------------------------------------- */
 
-/* The pSLC counters: SLC blocks per die (static free, dynamic in use), the
- * bytes of valid data in SLC blocks, and the limit gauge. */
-static bool check_pslc(const Drive *d, char *why, size_t why_len)
-{
-    uint64_t slc_valid = 0, limit = 0;
-    for (uint32_t i = 0; i < d->dies; i++) {
-        uint32_t sfree = 0, dyn = 0, first = i * d->blocks_per_die;
-        for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
-            if (ftl_is_map_block(d, b))
-                continue;
-            if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
-                slc_valid += d->blk_valid[b];
-            if (nand_is_static(d, b)) {
-                CHECK(d->blk_mode[b] == CELL_SLC, "static block %u is not in SLC mode", b);
-                sfree += d->blk_state[b] == BLK_FREE;
-            } else if (d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC) {
-                dyn++;
-            }
-        }
-        CHECK(sfree == d->die[i].nsfree, "die %u has %u free static blocks, counter says %u", i,
-              sfree, d->die[i].nsfree);
-        CHECK(d->native == CELL_SLC || dyn == d->die[i].slc_dyn,
-              "die %u has %u dynamic SLC blocks, counter says %u", i, dyn, d->die[i].slc_dyn);
-        limit += d->die[i].dyn_limit;
-    }
-    CHECK(slc_valid * SLOT_SIZE == d->st.pslc_used,
-          "%" G_GUINT64_FORMAT " bytes valid in SLC blocks, gauge says %" G_GUINT64_FORMAT,
-          slc_valid * SLOT_SIZE, d->st.pslc_used);
-    CHECK(limit == d->dyn_limit_sum, "dynamic limits sum to %" G_GUINT64_FORMAT
-          " blocks, counter says %" G_GUINT64_FORMAT, limit, d->dyn_limit_sum);
-    return true;
-}
-
 bool drive_check(const Drive *d, char *why, size_t why_len)
 {
-    uint64_t mapped = 0, live = 0;
+    uint64_t mapped = 0;
     for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
         uint32_t v = d->l2p[lpn];
         if (v == NO_SLOT)
             continue;
         mapped++;
-        if (v >= BUF_MARK) {
-            CHECK(v - BUF_MARK < d->ring_cap && d->ring[v - BUF_MARK] == lpn,
-                  "lpn %" G_GUINT64_FORMAT " points to buffer entry %u holding another page", lpn,
-                  v - BUF_MARK);
-            continue;
-        }
+        if (v >= BUF_MARK)
+            continue; /* in the write buffer: ftl_check() */
         CHECK(v < d->nslots, "lpn %" G_GUINT64_FORMAT " maps to slot %u beyond the drive", lpn, v);
         CHECK(d->p2l[v] == lpn, "lpn %" G_GUINT64_FORMAT " maps to slot %u which maps back to %u",
               lpn, v, d->p2l[v]);
@@ -245,7 +198,7 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     }
     CHECK(flagged == stacked, "%" G_GUINT64_FORMAT " blocks flagged dead, %" G_GUINT64_FORMAT " stacked",
           flagged, stacked);
-    if (!check_pslc(d, why, why_len))
+    if (!pslc_check(d, why, why_len))
         return false;
     /* the wear gauges against the blocks' erase counts */
     DriveWear w;
@@ -256,12 +209,7 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
           "%" G_GUINT64_FORMAT,
           w.pool.min, w.pool.max, w.pool.erases, d->st.wear_min, d->st.wear_max,
           d->st.wear_erases);
-    for (uint32_t k = 0, pos = d->ring_head; k < d->ring_len; k++, pos = (pos + 1) % d->ring_cap)
-        if (d->ring[pos] != NO_LPN) {
-            live++;
-            CHECK(d->l2p[d->ring[pos]] == BUF_MARK + pos, "buffer entry %u is stale but live", pos);
-        }
-    CHECK(live == d->ring_live, "buffer has %" G_GUINT64_FORMAT " live entries, counter says %u",
-          live, d->ring_live);
+    if (!ftl_check(d, why, why_len))
+        return false;
     return !d->l2pc || l2p_check(d, why, why_len);
 }

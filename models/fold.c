@@ -104,7 +104,7 @@ bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
     SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
     d->st.nand_read_bytes += bytes;
     d->st.nand_write_bytes[CAUSE_FOLD] += bytes;
-    dd->fold_credit -= (int64_t)n * (d->native - 1);
+    pslc_folded(d, die, n);
     sched_program(d, die, WORK_FOLD, NULL, NULL, 0, moved, bytes, d->native);
     return true;
 }
@@ -123,20 +123,21 @@ static bool try_forced(void *ctx, uint32_t die)
 static bool try_owed(void *ctx, uint32_t die)
 {
     Drive *d = ctx;
-    const Die *dd = &d->die[die];
-    return dd->fold_credit > 0 && pslc_fold_active(d, die) && fold_step(d, die, false, dd->exhausted);
+    return pslc_fold_owed(d, die) && fold_step(d, die, false, pslc_exhausted(d, die));
 }
 
 /* The host has been quiet for fold_idle_delay: fold whatever is in SLC. */
 static bool try_idle(void *ctx, uint32_t die)
 {
     Drive *d = ctx;
-    return d->idle_fold && pslc_slc_blocks(d, die) > 0 && fold_step(d, die, false, true);
+    return pslc_idle_folding(d) && pslc_slc_blocks(d, die) > 0 && fold_step(d, die, false, true);
 }
 
 void fold_init(Drive *d)
 {
-    if (d->has_cache) {
+    for (uint32_t i = 0; i < d->dies; i++)
+        d->die[i].fold_victim = NO_BLOCK;
+    if (pslc_has_cache(d)) {
         sched_add(d, RANK_FOLD_FORCED, try_forced, d, false);
         sched_add(d, RANK_FOLD_OWED, try_owed, d, false);
     }

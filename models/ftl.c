@@ -1,15 +1,15 @@
 /*
- * ftl.c - page-level mapping, the write buffer, and the host command paths.
+ * ftl.c - the write buffer, the placement of host data, and the host
+ * command paths (read, write, flush, unmap).
  *
- * L2P holds one uint32_t per 4 KiB logical page: a physical slot, NO_SLOT
- * (unmapped) or BUF_MARK + ring position (the latest data sits in the write
- * buffer). P2L holds the logical page of every valid slot, NO_LPN otherwise,
- * and blk_valid counts the valid slots per block; ftl_check() verifies all
- * three agree. A write to a page already in the buffer overwrites it there
- * (write coalescing); a write that is not 4 KiB aligned first reads the
- * partial slots it covers (read-modify-write). With a mapping cache
- * (l2p_cache.c) reads first look their range up, and map_set reports every
- * change of the table to it.
+ * Buffered lpns point at their ring position in L2P (BUF_MARK + pos);
+ * ftl_check() verifies ring and table agree. A write to a page already in
+ * the buffer overwrites it there (write coalescing); a write that is not
+ * 4 KiB aligned first reads the partial slots it covers (read-modify-write).
+ * With a mapping cache (l2p_cache.c) reads first look their range up. Host
+ * programs are this file's work for the scheduler (RANK_HOST_PROGRAM): the
+ * stream the pSLC cache picks, a die balanced against the others, a block,
+ * and the map updated (map.c) as the unit is programmed.
  */
 #include "models/ftl_impl.h"
 #include "models/sched_rank.h"
@@ -18,6 +18,24 @@
 
 #define BUF_IDLE_FLUSH (1 * SIM_MS) /* partial units are programmed after this much quiet */
 
+/* The write buffer: a ring of lpns, oldest at head; NO_LPN marks an entry
+ * overwritten or trimmed while buffered. L2P points buffered lpns at their
+ * ring position (BUF_MARK + pos). */
+typedef struct Wbuf {
+    uint32_t *ring;
+    uint32_t ring_cap, ring_head, ring_len;
+    uint32_t ring_live;    /* entries not NO_LPN */
+    uint32_t ring_pending; /* entries reserved for writes still crossing the link */
+    uint64_t buf_used;     /* slots reserved: in the ring or being programmed */
+    uint64_t buf_cap;      /* slots */
+    uint32_t wait_head, wait_tail; /* writes waiting for buffer space (list via Cmd.next) */
+    uint32_t flush_head;   /* flushes waiting for the buffer to drain */
+    bool buf_force;        /* program partial units (flush or idle timeout) */
+    SimTime last_admit;
+    bool idle_timer;
+    uint32_t *stage;       /* lpns taken from the ring for the program being set up */
+} Wbuf;
+
 /* Where host data goes next on this die: the pSLC cache decides
  * (pslc_host_stream); without one every host unit is native. */
 CellMode ftl_host_mode(Drive *d, uint32_t die)
@@ -25,23 +43,23 @@ CellMode ftl_host_mode(Drive *d, uint32_t die)
     return pslc_host_stream(d, die) == STREAM_HOST ? d->native : CELL_SLC;
 }
 
-bool ftl_unit_ready(const Drive *d, uint32_t unit)
+static bool unit_ready(const Drive *d, uint32_t unit)
 {
-    return d->ring_live >= unit || (d->buf_force && d->ring_live > 0);
+    return d->wb->ring_live >= unit || (d->wb->buf_force && d->wb->ring_live > 0);
 }
 
-/* Take up to max live pages from the head of the buffer into d->stage. */
-uint32_t ftl_take_unit(Drive *d, uint32_t max)
+/* Take up to max live pages from the head of the buffer into its stage. */
+static uint32_t take_unit(Drive *d, uint32_t max)
 {
     uint32_t n = 0;
-    while (n < max && d->ring_len > 0) {
-        uint32_t lpn = d->ring[d->ring_head];
-        d->ring_head = (d->ring_head + 1) % d->ring_cap;
-        d->ring_len--;
+    while (n < max && d->wb->ring_len > 0) {
+        uint32_t lpn = d->wb->ring[d->wb->ring_head];
+        d->wb->ring_head = (d->wb->ring_head + 1) % d->wb->ring_cap;
+        d->wb->ring_len--;
         if (lpn == NO_LPN)
             continue;
-        d->stage[n++] = lpn;
-        d->ring_live--;
+        d->wb->stage[n++] = lpn;
+        d->wb->ring_live--;
     }
     return n;
 }
@@ -49,16 +67,16 @@ uint32_t ftl_take_unit(Drive *d, uint32_t max)
 static void complete_flushes(Drive *d)
 {
     SimTime now = sim_now(d->eng);
-    while (d->flush_head != NO_IDX) {
-        uint32_t c = d->flush_head;
-        d->flush_head = d->cmds[c].next;
+    while (d->wb->flush_head != NO_IDX) {
+        uint32_t c = d->wb->flush_head;
+        d->wb->flush_head = d->cmds[c].next;
         cmd_complete(d, c, now);
     }
 }
 
 static bool buffer_has_room(const Drive *d, uint32_t slots)
 {
-    return d->buf_used + slots <= d->buf_cap && d->ring_len + d->ring_pending + slots <= d->ring_cap;
+    return d->wb->buf_used + slots <= d->wb->buf_cap && d->wb->ring_len + d->wb->ring_pending + slots <= d->wb->ring_cap;
 }
 
 static void idle_flush(void *ctx, uint64_t arg)
@@ -66,16 +84,16 @@ static void idle_flush(void *ctx, uint64_t arg)
     Drive *d = ctx;
     (void)arg;
     SimTime now = sim_now(d->eng);
-    if (d->ring_live == 0) {
-        d->idle_timer = false;
+    if (d->wb->ring_live == 0) {
+        d->wb->idle_timer = false;
         return;
     }
-    if (now < d->last_admit + BUF_IDLE_FLUSH) {
-        sim_schedule(d->eng, d->last_admit + BUF_IDLE_FLUSH, idle_flush, d, 0);
+    if (now < d->wb->last_admit + BUF_IDLE_FLUSH) {
+        sim_schedule(d->eng, d->wb->last_admit + BUF_IDLE_FLUSH, idle_flush, d, 0);
         return;
     }
-    d->idle_timer = false;
-    d->buf_force = true;
+    d->wb->idle_timer = false;
+    d->wb->buf_force = true;
     sched_kick_all(d);
 }
 
@@ -88,21 +106,21 @@ static void write_arrived(void *ctx, uint64_t arg)
     Cmd *cmd = &d->cmds[c];
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t last = (cmd->offset + cmd->length - 1) / SLOT_SIZE;
-    d->ring_pending -= cmd->slots;
+    d->wb->ring_pending -= cmd->slots;
     for (uint64_t lpn = first; lpn <= last; lpn++) {
         uint32_t old = d->l2p[lpn];
         if (old >= BUF_MARK && old != NO_SLOT) {
-            d->buf_used--; /* coalesced: the space reserved for it is not needed */
+            d->wb->buf_used--; /* coalesced: the space reserved for it is not needed */
             continue;
         }
         if (old == NO_SLOT)
             d->mapped++;
         else
             map_invalidate_slot(d, old);
-        uint32_t pos = (d->ring_head + d->ring_len) % d->ring_cap;
-        d->ring[pos] = (uint32_t)lpn;
-        d->ring_len++;
-        d->ring_live++;
+        uint32_t pos = (d->wb->ring_head + d->wb->ring_len) % d->wb->ring_cap;
+        d->wb->ring[pos] = (uint32_t)lpn;
+        d->wb->ring_len++;
+        d->wb->ring_live++;
         d->l2p[lpn] = BUF_MARK + pos;
     }
     SimTime now = sim_now(d->eng);
@@ -112,10 +130,10 @@ static void write_arrived(void *ctx, uint64_t arg)
     part[WPART_BUFFER] += cmd->t_admit - cmd->t_issue;
     part[WPART_DATA] += now - cmd->t_admit;
     d->st.write_parts_n++;
-    d->last_admit = now;
+    d->wb->last_admit = now;
     cmd_complete_now(d, c);
-    if (!d->idle_timer && d->ring_live > 0) {
-        d->idle_timer = true;
+    if (!d->wb->idle_timer && d->wb->ring_live > 0) {
+        d->wb->idle_timer = true;
         sim_schedule(d->eng, now + BUF_IDLE_FLUSH, idle_flush, d, 0);
     }
     sched_kick_all(d);
@@ -126,8 +144,8 @@ static void admit_write(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
     cmd->t_admit = sim_now(d->eng);
-    d->buf_used += cmd->slots;
-    d->ring_pending += cmd->slots;
+    d->wb->buf_used += cmd->slots;
+    d->wb->ring_pending += cmd->slots;
     SimTime end = link_xfer(d, sim_now(d->eng), cmd->length, 1);
     sim_schedule(d->eng, end, write_arrived, d, c);
 }
@@ -135,11 +153,11 @@ static void admit_write(Drive *d, uint32_t c)
 /* Admit waiting writes in arrival order while the buffer has room. */
 static void admit_waiting(Drive *d)
 {
-    while (d->wait_head != NO_IDX && buffer_has_room(d, d->cmds[d->wait_head].slots)) {
-        uint32_t c = d->wait_head;
-        d->wait_head = d->cmds[c].next;
-        if (d->wait_head == NO_IDX)
-            d->wait_tail = NO_IDX;
+    while (d->wb->wait_head != NO_IDX && buffer_has_room(d, d->cmds[d->wb->wait_head].slots)) {
+        uint32_t c = d->wb->wait_head;
+        d->wb->wait_head = d->cmds[c].next;
+        if (d->wb->wait_head == NO_IDX)
+            d->wb->wait_tail = NO_IDX;
         admit_write(d, c);
     }
 }
@@ -149,39 +167,39 @@ void ftl_write_start(Drive *d, uint32_t c)
     Cmd *cmd = &d->cmds[c];
     cmd->t_issue = sim_now(d->eng);
     cmd->next = NO_IDX;
-    if (d->wait_head == NO_IDX && buffer_has_room(d, cmd->slots)) {
+    if (d->wb->wait_head == NO_IDX && buffer_has_room(d, cmd->slots)) {
         admit_write(d, c);
         return;
     }
-    if (d->wait_tail == NO_IDX)
-        d->wait_head = c;
+    if (d->wb->wait_tail == NO_IDX)
+        d->wb->wait_head = c;
     else
-        d->cmds[d->wait_tail].next = c;
-    d->wait_tail = c;
+        d->cmds[d->wb->wait_tail].next = c;
+    d->wb->wait_tail = c;
 }
 
 /* A program of slots from the buffer ended: their space is free again. */
 static void program_done(void *ctx, uint32_t slots)
 {
     Drive *d = ctx;
-    g_assert(d->buf_used >= slots);
-    d->buf_used -= slots;
+    g_assert(d->wb->buf_used >= slots);
+    d->wb->buf_used -= slots;
     admit_waiting(d);
-    if (d->ring_live == 0 && d->flush_head == NO_IDX)
-        d->buf_force = false;
-    if (d->buf_used == 0)
+    if (d->wb->ring_live == 0 && d->wb->flush_head == NO_IDX)
+        d->wb->buf_force = false;
+    if (d->wb->buf_used == 0)
         complete_flushes(d);
 }
 
 void ftl_flush_start(Drive *d, uint32_t c)
 {
-    if (d->buf_used == 0 && d->wait_head == NO_IDX) {
+    if (d->wb->buf_used == 0 && d->wb->wait_head == NO_IDX) {
         cmd_complete(d, c, sim_now(d->eng));
         return;
     }
-    d->cmds[c].next = d->flush_head;
-    d->flush_head = c;
-    d->buf_force = true;
+    d->cmds[c].next = d->wb->flush_head;
+    d->wb->flush_head = c;
+    d->wb->buf_force = true;
     sched_kick_all(d);
 }
 
@@ -303,6 +321,29 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
     cmd_complete(d, c, end);
 }
 
+/* Unmap lpns [first, end); returns how many were mapped. The mapping cache
+ * is not told: the caller (trim.c) accounts the change now or later. */
+uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
+{
+    uint64_t n = 0;
+    for (uint64_t lpn = first; lpn < end; lpn++) {
+        uint32_t v = d->l2p[lpn];
+        if (v == NO_SLOT)
+            continue;
+        if (v >= BUF_MARK) {
+            d->wb->ring[v - BUF_MARK] = NO_LPN;
+            d->wb->ring_live--;
+            d->wb->buf_used--;
+        } else {
+            map_invalidate_slot(d, v);
+        }
+        d->l2p[lpn] = NO_SLOT;
+        d->mapped--;
+        n++;
+    }
+    return n;
+}
+
 /* A NAND read of command c has its data out after waiting wait for its
  * die; the last to end decides the command's wait. */
 static void read_piece(void *ctx, uint32_t c, SimTime wait)
@@ -315,7 +356,7 @@ static void read_piece(void *ctx, uint32_t c, SimTime wait)
 void ftl_unmapped(Drive *d)
 {
     admit_waiting(d);
-    if (d->buf_used == 0)
+    if (d->wb->buf_used == 0)
         complete_flushes(d);
     sched_kick_all(d); /* idle dies can erase blocks the unmapping emptied */
 }
@@ -323,7 +364,7 @@ void ftl_unmapped(Drive *d)
 /* Unmap whole 4 KiB pages in the range; returns how many were mapped. */
 uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
 {
-    uint64_t n = map_unmap(d, (offset + SLOT_SIZE - 1) / SLOT_SIZE, (offset + length) / SLOT_SIZE);
+    uint64_t n = ftl_unmap(d, (offset + SLOT_SIZE - 1) / SLOT_SIZE, (offset + length) / SLOT_SIZE);
     ftl_unmapped(d);
     return n;
 }
@@ -363,12 +404,12 @@ static uint32_t max_room(const Drive *d)
 static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
 {
     Die *die = &d->die[i];
-    if (d->ring_live == 0)
+    if (d->wb->ring_live == 0)
         return false; /* before asking the cache: with no data it must not decide exhaustion */
     int stream = pslc_host_stream(d, i);
     CellMode mode = stream == STREAM_HOST ? d->native : CELL_SLC;
     uint32_t unit = d->unit_slots[mode];
-    if (!ftl_unit_ready(d, unit))
+    if (!unit_ready(d, unit))
         return false;
     uint32_t b = die->open[stream];
     if (b == NO_BLOCK) {
@@ -384,10 +425,10 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     }
     uint32_t cap = nand_block_capacity(d, b);
     uint32_t room = cap - d->blk_wp[b];
-    uint32_t n = ftl_take_unit(d, unit < room ? unit : room);
+    uint32_t n = take_unit(d, unit < room ? unit : room);
     uint32_t base = b * d->slots_per_block;
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t lpn = d->stage[k];
+        uint32_t lpn = d->wb->stage[k];
         uint32_t slot = base + d->blk_wp[b]++;
         map_set(d, lpn, slot);
         if (d->place_hook)
@@ -424,8 +465,52 @@ static bool try_host_program(void *ctx, uint32_t die)
 
 void ftl_init(Drive *d)
 {
+    Wbuf *w = g_new0(Wbuf, 1);
+    uint32_t max_unit = 0;
+    for (int m = CELL_SLC; m <= CELL_QLC; m++)
+        max_unit = MAX(max_unit, d->unit_slots[m]);
+    /* the buffer holds at least two program units, so one can fill while
+     * the other programs */
+    w->buf_cap = MAX(d->p.write_buffer / SLOT_SIZE, 2 * (uint64_t)max_unit);
+    w->ring_cap = (uint32_t)w->buf_cap;
+    w->ring = g_new(uint32_t, w->ring_cap);
+    w->stage = g_new(uint32_t, max_unit);
+    w->wait_head = w->wait_tail = w->flush_head = NO_IDX;
+    d->wb = w;
     d->host_reader = sched_read_client(d, read_piece, d);
     sched_add(d, RANK_HOST_PROGRAM, try_host_program, d, true);
     if (d->l2pc)
         l2p_on_translated(d, translated, d);
+}
+
+void ftl_release(Drive *d)
+{
+    if (!d->wb)
+        return;
+    g_free(d->wb->ring);
+    g_free(d->wb->stage);
+    g_free(d->wb);
+    d->wb = NULL;
+}
+
+bool ftl_check(const Drive *d, char *why, size_t why_len)
+{
+    const Wbuf *w = d->wb;
+    uint64_t live = 0;
+    for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
+        uint32_t v = d->l2p[lpn];
+        if (v == NO_SLOT || v < BUF_MARK)
+            continue;
+        CHECK(v - BUF_MARK < w->ring_cap && w->ring[v - BUF_MARK] == lpn,
+              "lpn %" G_GUINT64_FORMAT " points to buffer entry %u holding another page", lpn,
+              v - BUF_MARK);
+    }
+    for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len; k++, pos = (pos + 1) % w->ring_cap)
+        if (w->ring[pos] != NO_LPN) {
+            live++;
+            CHECK(d->l2p[w->ring[pos]] == BUF_MARK + pos, "buffer entry %u is stale but live", pos);
+        }
+    CHECK(live == w->ring_live, "buffer has %" G_GUINT64_FORMAT " live entries, counter says %u",
+          live, w->ring_live);
+    return true;
 }

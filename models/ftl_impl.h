@@ -71,11 +71,8 @@ typedef struct Die {
     uint32_t *sfree_blocks;    /* stack of free static SLC blocks */
     uint32_t nsfree;
     uint32_t slc_dyn;          /* dynamic SLC blocks not free (open, full, victim) */
-    uint32_t dyn_limit;        /* dynamic SLC blocks the sizing rule allows now */
     uint32_t fold_victim;      /* SLC block being folded, NO_BLOCK if none */
     uint32_t fold_cursor;      /* next slot index to scan in it */
-    int64_t fold_credit;       /* active folding: host slots x 1 - folded slots x (bits - 1) */
-    bool exhausted;            /* cache ran out; host data goes native until the host idles or trims */
     uint32_t *dead;            /* stack of blocks whose last valid slot went (gc.c reclaims) */
     uint32_t ndead;
     uint32_t map_open;         /* open translation-page block, NO_BLOCK if none (l2p_cache.c) */
@@ -140,34 +137,13 @@ struct Drive {
     bool nq_sent;                /* it has gone to the controller */
     uint32_t held_head, held_tail; /* commands the host holds behind it */
 
-    /* write buffer: ring of lpns; NO_LPN marks an entry overwritten while buffered */
-    uint32_t *ring;
-    uint32_t ring_cap, ring_head, ring_len; /* head = oldest */
-    uint32_t ring_live;   /* entries not NO_LPN */
-    uint64_t buf_used;    /* slots reserved: in the ring or being programmed */
-    uint64_t buf_cap;     /* slots */
-    uint32_t wait_head, wait_tail; /* writes waiting for buffer space */
-    uint32_t flush_head;  /* flushes waiting for the buffer to drain (list via Cmd.next) */
-    bool buf_force;       /* program partial units (flush or idle timeout) */
-    uint32_t ring_pending; /* entries reserved for writes still crossing the link */
-    SimTime last_admit;
-    bool idle_timer;
-
+    struct Wbuf *wb;      /* the write buffer (ftl.c) */
     struct Sched *sched;   /* die operations and the priority table (sched.c) */
     uint32_t host_reader;  /* sched_read() client of host command reads */
 
-    /* unit staging: slots taken from the ring for the current program */
-    uint32_t *stage;
-
-    /* pSLC cache: sizing (pslc.c) and idle folding */
-    bool has_cache;          /* a static or dynamic part exists */
+    /* pSLC cache (pslc.c) */
     uint32_t static_per_die; /* static SLC blocks per die: block_in_die < static_per_die */
-    uint32_t slc_block_slots; /* slots an SLC block holds */
-    uint32_t slc_reserve;    /* R: blocks per die the dynamic part never takes (see pslc.c) */
-    uint64_t dyn_limit_sum;  /* sum of Die.dyn_limit */
-    SimTime quiet_since;     /* ns; when the last host command completed */
-    bool fold_timer;         /* the idle timer is pending */
-    bool idle_fold;          /* the host has been idle for fold_idle_delay */
+    struct Pslc *pslc;
 
     /* mapping cache (l2p_cache.c; NULL with l2p_kind dram) and deferred TRIM (trim.c) */
     struct L2pCache *l2pc;
@@ -221,14 +197,15 @@ void map_set(Drive *d, uint32_t lpn, uint32_t slot); /* point lpn at slot, inval
 /* Move up to one native unit of valid slots of block v from *cursor into dst. */
 uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
                       uint32_t *pages);
-uint64_t map_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end); returns how many were mapped */
 
 /* ftl.c */
-uint32_t ftl_take_unit(Drive *d, uint32_t max_slots); /* lpns into d->stage */
-bool ftl_unit_ready(const Drive *d, uint32_t unit);
 void ftl_read_piece_done(Drive *d, uint32_t cmd);
-void ftl_init(Drive *d); /* registers host reads and host programs with the scheduler */
-void ftl_unmapped(Drive *d); /* after map_unmap: buffer space freed may admit writes, complete flushes */
+void ftl_init(Drive *d); /* the write buffer; registers host reads and host programs with the scheduler */
+void ftl_release(Drive *d);
+uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end); returns how many were mapped */
+/* The write buffer's invariants: buffered lpns and ring entries agree. */
+bool ftl_check(const Drive *d, char *why, size_t why_len);
+void ftl_unmapped(Drive *d); /* after ftl_unmap: buffer space freed may admit writes, complete flushes */
 CellMode ftl_host_mode(Drive *d, uint32_t die);
 void ftl_write_arrive(Drive *d, uint32_t cmd); /* after the controller took the command */
 void ftl_write_start(Drive *d, uint32_t cmd);
@@ -247,6 +224,14 @@ void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots);
 
 /* pslc.c: cache sizing, where host data goes, idle detection */
 void pslc_init(Drive *d);
+void pslc_release(Drive *d);
+bool pslc_has_cache(const Drive *d); /* a static or dynamic part exists */
+bool pslc_idle_folding(const Drive *d); /* the host has been idle for fold_idle_delay */
+bool pslc_exhausted(const Drive *d, uint32_t die); /* the die's cache ran out */
+bool pslc_fold_owed(const Drive *d, uint32_t die); /* active folding owed for host data written */
+void pslc_folded(Drive *d, uint32_t die, uint32_t slots); /* a fold moved slots: pays the credit */
+uint32_t pslc_dyn_limit(const Drive *d, uint32_t die); /* dynamic SLC blocks the rule allows now */
+bool pslc_check(const Drive *d, char *why, size_t why_len); /* the pSLC counters */
 void pslc_update_limit(Drive *d, uint32_t die); /* after the die's free or SLC blocks changed */
 int pslc_host_stream(Drive *d, uint32_t die);   /* STREAM_SSLC, STREAM_SLC or STREAM_HOST */
 void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots);

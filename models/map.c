@@ -6,8 +6,8 @@
  * buffer). P2L holds the logical page of every valid slot, NO_LPN otherwise,
  * and blk_valid counts the valid slots per block; drive_check() verifies all
  * three agree. Every change of the table made by map_set() is reported
- * to the mapping cache (l2p_cache.c), when there is one; map_unmap() leaves
- * that to its caller (trim.c).
+ * to the mapping cache (l2p_cache.c), when there is one; unmapping
+ * (ftl_unmap(), for TRIM) leaves that to its caller.
  */
 #include "models/ftl_impl.h"
 
@@ -81,25 +81,3 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     return n;
 }
 
-/* Unmap lpns [first, end); returns how many were mapped. The mapping cache
- * is not told: the caller (trim.c) accounts the change now or later. */
-uint64_t map_unmap(Drive *d, uint64_t first, uint64_t end)
-{
-    uint64_t n = 0;
-    for (uint64_t lpn = first; lpn < end; lpn++) {
-        uint32_t v = d->l2p[lpn];
-        if (v == NO_SLOT)
-            continue;
-        if (v >= BUF_MARK) {
-            d->ring[v - BUF_MARK] = NO_LPN;
-            d->ring_live--;
-            d->buf_used--;
-        } else {
-            map_invalidate_slot(d, v);
-        }
-        d->l2p[lpn] = NO_SLOT;
-        d->mapped--;
-        n++;
-    }
-    return n;
-}

@@ -1,5 +1,5 @@
 /*
- * nand.c - NAND geometry, per-block state and the channel buses.
+ * nand.c - NAND geometry, per-block state, free lists and wear.
  *
  * Dies are numbered channel-first (die = channel + channels * (ce +
  * ces_per_channel * die_in_ce)), so consecutive dies sit on different

@@ -88,7 +88,7 @@ static int pf_slc_kind(Prefill *f, uint32_t die)
 {
     Drive *d = f->d;
     const Die *dd = &d->die[die];
-    if (!d->has_cache)
+    if (!pslc_has_cache(d))
         return PF_NATIVE;
     uint32_t b = *pf_open(f, die, PF_SSLC);
     if ((b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b)) || dd->nsfree > 0)
@@ -96,7 +96,7 @@ static int pf_slc_kind(Prefill *f, uint32_t die)
     b = *pf_open(f, die, PF_SLC);
     if (b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b))
         return PF_SLC;
-    if (dd->slc_dyn < dd->dyn_limit && dd->nfree > d->p.gc_hard_blocks)
+    if (dd->slc_dyn < pslc_dyn_limit(d, die) && dd->nfree > d->p.gc_hard_blocks)
         return PF_SLC;
     return PF_NATIVE;
 }
@@ -347,7 +347,7 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
  * request until it fits (pslc.h evaluates the drive's sizing rule). */
 static uint64_t pf_slc_fit(const Drive *d, uint64_t n, uint64_t want)
 {
-    if (!d->has_cache)
+    if (!pslc_has_cache(d))
         return 0;
     uint64_t s = want, stat = pslc_static_capacity(&d->p) / SLOT_SIZE;
     for (int i = 0; i < 64; i++) {

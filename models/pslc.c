@@ -129,33 +129,52 @@ uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill)
 
 /* ---- Run time ----------------------------------------------------------- */
 
+typedef struct PslcDie {
+    uint32_t dyn_limit;  /* dynamic SLC blocks the sizing rule allows now */
+    int64_t fold_credit; /* active folding: host slots x 1 - folded slots x (bits - 1) */
+    bool exhausted;      /* cache ran out; host data goes native until the host idles or trims */
+} PslcDie;
+
+typedef struct Pslc {
+    bool has_cache;           /* a static or dynamic part exists */
+    uint32_t slc_block_slots; /* slots an SLC block holds */
+    uint32_t slc_reserve;     /* R: blocks per die the dynamic part never takes */
+    uint64_t dyn_limit_sum;   /* sum of PslcDie.dyn_limit */
+    SimTime quiet_since;      /* ns; when the last host command completed */
+    bool fold_timer;          /* the idle timer is pending */
+    bool idle_fold;           /* the host has been idle for fold_idle_delay */
+    PslcDie *die;
+} Pslc;
+
 void pslc_init(Drive *d)
 {
+    d->pslc = g_new0(Pslc, 1);
+    d->pslc->die = g_new0(PslcDie, d->dies);
     PslcSizing s;
     sizing_from_params(&d->p, &s);
-    d->slc_block_slots = s.slc_slots;
-    d->slc_reserve = s.reserve;
-    d->has_cache = d->native != CELL_SLC && (d->static_per_die > 0 || d->p.pslc_rule != PSLC_RULE_NONE);
+    d->pslc->slc_block_slots = s.slc_slots;
+    d->pslc->slc_reserve = s.reserve;
+    d->pslc->has_cache = d->native != CELL_SLC && (d->static_per_die > 0 || d->p.pslc_rule != PSLC_RULE_NONE);
     d->st.pslc_static = (uint64_t)d->static_per_die * d->dies * s.slc_slots * SLOT_SIZE;
     for (uint32_t i = 0; i < d->dies; i++) {
-        d->die[i].fold_victim = NO_BLOCK;
         pslc_update_limit(d, i);
     }
-    d->st.pslc_limit = d->st.pslc_static + d->dyn_limit_sum * s.slc_slots * SLOT_SIZE;
+    d->st.pslc_limit = d->st.pslc_static + d->pslc->dyn_limit_sum * s.slc_slots * SLOT_SIZE;
     d->st.pslc_limit_start = d->st.pslc_limit;
 }
 
 void pslc_update_limit(Drive *d, uint32_t die)
 {
-    if (!d->has_cache)
+    if (!d->pslc->has_cache)
         return;
     Die *dd = &d->die[die];
+    PslcDie *pd = &d->pslc->die[die];
     PslcSizing s;
     sizing_from_params(&d->p, &s);
     uint32_t lim = rule_of(&d->p)->blocks(&s, dd->nfree + dd->slc_dyn);
-    d->dyn_limit_sum = d->dyn_limit_sum - dd->dyn_limit + lim;
-    dd->dyn_limit = lim;
-    d->st.pslc_limit = d->st.pslc_static + d->dyn_limit_sum * d->slc_block_slots * SLOT_SIZE;
+    d->pslc->dyn_limit_sum = d->pslc->dyn_limit_sum - pd->dyn_limit + lim;
+    pd->dyn_limit = lim;
+    d->st.pslc_limit = d->st.pslc_static + d->pslc->dyn_limit_sum * d->pslc->slc_block_slots * SLOT_SIZE;
 }
 
 uint32_t pslc_slc_blocks(const Drive *d, uint32_t die)
@@ -171,14 +190,15 @@ uint32_t pslc_slc_blocks(const Drive *d, uint32_t die)
 int pslc_host_stream(Drive *d, uint32_t die)
 {
     Die *dd = &d->die[die];
-    if (!d->has_cache || dd->exhausted)
+    PslcDie *pd = &d->pslc->die[die];
+    if (!d->pslc->has_cache || pd->exhausted)
         return STREAM_HOST;
     if (dd->open[STREAM_SSLC] != NO_BLOCK || dd->nsfree > 0)
         return STREAM_SSLC;
-    if (dd->open[STREAM_SLC] != NO_BLOCK || dd->slc_dyn < dd->dyn_limit)
+    if (dd->open[STREAM_SLC] != NO_BLOCK || dd->slc_dyn < pd->dyn_limit)
         return STREAM_SLC;
-    dd->exhausted = true;
-    dd->fold_credit = 0;
+    pd->exhausted = true;
+    pd->fold_credit = 0;
     if (d->st.pslc_first_exhausted == UINT64_MAX)
         d->st.pslc_first_exhausted = d->st.nand_write_bytes[CAUSE_HOST];
     return STREAM_HOST;
@@ -186,42 +206,42 @@ int pslc_host_stream(Drive *d, uint32_t die)
 
 bool pslc_fold_active(const Drive *d, uint32_t die)
 {
-    const Die *dd = &d->die[die];
-    if (!d->has_cache || pslc_slc_blocks(d, die) == 0)
+    const PslcDie *pd = &d->pslc->die[die];
+    if (!d->pslc->has_cache || pslc_slc_blocks(d, die) == 0)
         return false;
-    if (dd->exhausted)
+    if (pd->exhausted)
         return d->p.fold_policy == FOLD_FIRST;
     double wm = d->p.fold_high_watermark;
-    return wm < 1.0 && pslc_slc_blocks(d, die) > wm * (double)(d->static_per_die + dd->dyn_limit);
+    return wm < 1.0 && pslc_slc_blocks(d, die) > wm * (double)(d->static_per_die + pd->dyn_limit);
 }
 
 /* Folding S dynamic blocks needs S / b free native blocks on top of R. */
 bool pslc_fold_forced(const Drive *d, uint32_t die)
 {
     const Die *dd = &d->die[die];
-    if (!d->has_cache || dd->slc_dyn == 0)
+    if (!d->pslc->has_cache || dd->slc_dyn == 0)
         return false;
-    return (int64_t)d->native * ((int64_t)dd->nfree - d->slc_reserve) < (int64_t)dd->slc_dyn;
+    return (int64_t)d->native * ((int64_t)dd->nfree - d->pslc->slc_reserve) < (int64_t)dd->slc_dyn;
 }
 
 /* Account a host program: fold credit (fold_first: (b - 1) folded slots per
  * host slot keeps the free blocks level), and the phase gauge. */
 void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots)
 {
-    if (!d->has_cache) {
+    if (!d->pslc->has_cache) {
         d->st.phase = PHASE_NATIVE;
         return;
     }
     bool active = pslc_fold_active(d, die);
     if (active)
-        d->die[die].fold_credit += slots;
+        d->pslc->die[die].fold_credit += slots;
     if (stream != STREAM_HOST)
         d->st.phase = PHASE_PSLC;
     else
         d->st.phase = active || pslc_fold_forced(d, die) ? PHASE_FOLDING : PHASE_NATIVE;
 }
 
-void pslc_host_busy(Drive *d) { d->idle_fold = false; }
+void pslc_host_busy(Drive *d) { d->pslc->idle_fold = false; }
 
 /* The host unmapped data: the space it gave back is free space for the
  * sizing rule once its blocks are erased (gc_reclaim_dead, in the die time
@@ -230,11 +250,11 @@ void pslc_host_busy(Drive *d) { d->idle_fold = false; }
  * program. */
 void pslc_trimmed(Drive *d)
 {
-    if (!d->has_cache)
+    if (!d->pslc->has_cache)
         return;
     for (uint32_t i = 0; i < d->dies; i++) {
-        d->die[i].exhausted = false;
-        d->die[i].fold_credit = 0;
+        d->pslc->die[i].exhausted = false;
+        d->pslc->die[i].fold_credit = 0;
     }
 }
 
@@ -246,30 +266,87 @@ static void idle_timer(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     (void)arg;
-    d->fold_timer = false;
+    d->pslc->fold_timer = false;
     if (d->writes_outstanding > 0)
         return; /* re-armed when the host next stops writing */
-    SimTime due = d->quiet_since + d->p.fold_idle_delay;
+    SimTime due = d->pslc->quiet_since + d->p.fold_idle_delay;
     if (sim_now(d->eng) < due) {
-        d->fold_timer = true;
+        d->pslc->fold_timer = true;
         sim_schedule(d->eng, due, idle_timer, d, 0);
         return;
     }
-    d->idle_fold = true;
+    d->pslc->idle_fold = true;
     for (uint32_t i = 0; i < d->dies; i++) {
-        d->die[i].exhausted = false;
-        d->die[i].fold_credit = 0;
+        d->pslc->die[i].exhausted = false;
+        d->pslc->die[i].fold_credit = 0;
     }
     sched_kick_all(d);
 }
 
 void pslc_host_quiet(Drive *d)
 {
-    if (!d->has_cache)
+    if (!d->pslc->has_cache)
         return;
-    d->quiet_since = sim_now(d->eng);
-    if (!d->fold_timer) {
-        d->fold_timer = true;
-        sim_schedule(d->eng, d->quiet_since + d->p.fold_idle_delay, idle_timer, d, 0);
+    d->pslc->quiet_since = sim_now(d->eng);
+    if (!d->pslc->fold_timer) {
+        d->pslc->fold_timer = true;
+        sim_schedule(d->eng, d->pslc->quiet_since + d->p.fold_idle_delay, idle_timer, d, 0);
     }
+}
+
+void pslc_release(Drive *d)
+{
+    if (!d->pslc)
+        return;
+    g_free(d->pslc->die);
+    g_free(d->pslc);
+    d->pslc = NULL;
+}
+
+bool pslc_has_cache(const Drive *d) { return d->pslc->has_cache; }
+bool pslc_idle_folding(const Drive *d) { return d->pslc->idle_fold; }
+bool pslc_exhausted(const Drive *d, uint32_t die) { return d->pslc->die[die].exhausted; }
+uint32_t pslc_dyn_limit(const Drive *d, uint32_t die) { return d->pslc->die[die].dyn_limit; }
+
+bool pslc_fold_owed(const Drive *d, uint32_t die)
+{
+    return d->pslc->die[die].fold_credit > 0 && pslc_fold_active(d, die);
+}
+
+void pslc_folded(Drive *d, uint32_t die, uint32_t slots)
+{
+    d->pslc->die[die].fold_credit -= (int64_t)slots * (d->native - 1);
+}
+
+/* The pSLC counters: SLC blocks per die (static free, dynamic in use), the
+ * bytes of valid data in SLC blocks, and the limit gauge. */
+bool pslc_check(const Drive *d, char *why, size_t why_len)
+{
+    uint64_t slc_valid = 0, limit = 0;
+    for (uint32_t i = 0; i < d->dies; i++) {
+        uint32_t sfree = 0, dyn = 0, first = i * d->blocks_per_die;
+        for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
+            if (ftl_is_map_block(d, b))
+                continue;
+            if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
+                slc_valid += d->blk_valid[b];
+            if (nand_is_static(d, b)) {
+                CHECK(d->blk_mode[b] == CELL_SLC, "static block %u is not in SLC mode", b);
+                sfree += d->blk_state[b] == BLK_FREE;
+            } else if (d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC) {
+                dyn++;
+            }
+        }
+        CHECK(sfree == d->die[i].nsfree, "die %u has %u free static blocks, counter says %u", i,
+              sfree, d->die[i].nsfree);
+        CHECK(d->native == CELL_SLC || dyn == d->die[i].slc_dyn,
+              "die %u has %u dynamic SLC blocks, counter says %u", i, dyn, d->die[i].slc_dyn);
+        limit += d->pslc->die[i].dyn_limit;
+    }
+    CHECK(slc_valid * SLOT_SIZE == d->st.pslc_used,
+          "%" G_GUINT64_FORMAT " bytes valid in SLC blocks, gauge says %" G_GUINT64_FORMAT,
+          slc_valid * SLOT_SIZE, d->st.pslc_used);
+    CHECK(limit == d->pslc->dyn_limit_sum, "dynamic limits sum to %" G_GUINT64_FORMAT
+          " blocks, counter says %" G_GUINT64_FORMAT, limit, d->pslc->dyn_limit_sum);
+    return true;
 }

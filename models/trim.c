@@ -65,7 +65,7 @@ void trim_start(Drive *d, uint32_t c)
     uint64_t unmapped = 0;
     for (uint64_t a = first, b; a < end; a = b) {
         b = MIN(end, (a / q->per_tp + 1) * q->per_tp);
-        uint64_t n = map_unmap(d, a, b);
+        uint64_t n = ftl_unmap(d, a, b);
         if (n == 0)
             continue;
         unmapped += n;
