@@ -137,9 +137,10 @@ void fold_init(Drive *d)
 {
     for (uint32_t i = 0; i < d->dies; i++)
         d->die[i].fold_victim = NO_BLOCK;
+    /* without a pSLC cache there is never SLC data to fold: no work to offer */
     if (pslc_has_cache(d)) {
         sched_add(d, RANK_FOLD_FORCED, try_forced, d, false);
         sched_add(d, RANK_FOLD_OWED, try_owed, d, false);
+        sched_add(d, RANK_FOLD_IDLE, try_idle, d, false);
     }
-    sched_add(d, RANK_FOLD_IDLE, try_idle, d, false);
 }

@@ -66,6 +66,7 @@ struct Sched {
     ReadOp *rops; /* pool, grown to the run's peak */
     uint32_t rop_cap, rop_free;
     uint32_t rr_die; /* sched_kick_all starts here */
+    uint32_t nidle;  /* dies with no operation in progress */
     SchedTry tries[MAX_TRIES];
     uint32_t ntries;
     SchedClient clients[MAX_CLIENTS];
@@ -73,6 +74,14 @@ struct Sched {
 };
 
 static void die_done(void *ctx, uint64_t arg);
+
+/* Every change of a die's work goes through here, which keeps the count of
+ * idle dies that lets sched_kick_all return at once when none is. */
+static inline void set_work(Sched *s, DieOp *die, uint8_t work)
+{
+    s->nidle += (work == IDLE) - (die->work == IDLE);
+    die->work = work;
+}
 
 void sched_init(Drive *d)
 {
@@ -82,6 +91,7 @@ void sched_init(Drive *d)
         s->die[i].work = IDLE;
         s->die[i].rd_head = s->die[i].rd_tail = NO_IDX;
     }
+    s->nidle = d->dies;
     s->rop_cap = MAX(64u, d->queue_limit * 4);
     s->rops = g_new(ReadOp, s->rop_cap);
     for (uint32_t i = 0; i < s->rop_cap; i++)
@@ -161,7 +171,7 @@ void sched_die_op(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ct
 {
     DieOp *die = &d->sched->die[i];
     sched_account(d, i, sim_now(d->eng));
-    die->work = (uint8_t)work;
+    set_work(d->sched, die, (uint8_t)work);
     die->out_wait = false;
     die->done = done;
     die->done_ctx = ctx;
@@ -264,7 +274,7 @@ void sched_kick(Drive *d, uint32_t i)
 void sched_kick_all(Drive *d)
 {
     Sched *s = d->sched;
-    for (uint32_t k = 0; k < d->dies; k++) {
+    for (uint32_t k = 0; k < d->dies && s->nidle > 0; k++) {
         uint32_t i = (s->rr_die + k) % d->dies;
         if (s->die[i].work == IDLE) {
             const SchedTry *t = kick(d, i);
@@ -367,7 +377,7 @@ void sched_read(Drive *d, uint32_t i, uint32_t client, uint32_t arg, CellMode m,
     if (die->out_wait) {
         /* only waiting for data to leave the cache registers: sense now */
         sched_account(d, i, sim_now(d->eng));
-        die->work = IDLE;
+        set_work(s, die, IDLE);
         die->out_wait = false;
         die->done_gen++;
     }
@@ -396,7 +406,7 @@ static void die_done(void *ctx, uint64_t arg)
         return;
     }
     sched_account(d, i, sim_now(d->eng));
-    die->work = IDLE;
+    set_work(d->sched, die, IDLE);
     die->out_wait = false;
     if (die->done)
         die->done(die->done_ctx, die->done_arg);
