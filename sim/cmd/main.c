@@ -1,5 +1,6 @@
 /*
- * main.c - the ftlsim command: run, check, drives, plot, reference.
+ * main.c - the ftlsim command: run, check, drives, plot, sweep collect,
+ * reference.
  *
  * Only main() prints errors and chooses exit codes: 0 ok, 1 the simulation
  * failed, 2 bad input (options, drive file, workload, trace).
@@ -84,6 +85,93 @@ static gboolean pick(const char *text, const char *const *names, int *out, const
     return FALSE;
 }
 
+/* Options of run that belong to the sweep, not to each of its runs: an
+ * emitted job gets its own folder, flags and output. */
+static gboolean sweep_only(const char *long_name)
+{
+    static const char *const names[] = {"vary", "jobs", "emit", "out", "force", "plot",
+                                        "plot-format", "live", "quiet", "sweep-row", NULL};
+    return g_strv_contains(names, long_name);
+}
+
+static const GOptionEntry *entry_long(const GOptionEntry *e, const char *name, gsize len)
+{
+    for (; e->long_name; e++)
+        if (strlen(e->long_name) == len && strncmp(e->long_name, name, len) == 0)
+            return e;
+    return NULL;
+}
+
+static const GOptionEntry *entry_short(const GOptionEntry *e, char c)
+{
+    for (; e->long_name; e++)
+        if (e->short_name == c)
+            return e;
+    return NULL;
+}
+
+/* argv[1..argc) as given (before GOption took it apart) less the sweep's
+ * own options, for the runs of an emitted sweep. Options are read as GOption
+ * reads them: --name=value, --name value, -x value, -xvalue and -xyz. */
+static GStrv rerun_args(char **argv, int argc, const GOptionEntry *entries)
+{
+    GPtrArray *a = g_ptr_array_new();
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--") == 0) {
+            for (; i < argc; i++)
+                g_ptr_array_add(a, g_strdup(argv[i]));
+            break;
+        }
+        if (s[0] == '-' && s[1] == '-') {
+            const char *eq = strchr(s + 2, '=');
+            gsize len = eq ? (gsize)(eq - s - 2) : strlen(s + 2);
+            const GOptionEntry *e = entry_long(entries, s + 2, len);
+            gboolean takes = e && e->arg != G_OPTION_ARG_NONE;
+            gboolean drop = e && sweep_only(e->long_name);
+            if (!drop)
+                g_ptr_array_add(a, g_strdup(s));
+            if (takes && !eq && i + 1 < argc) {
+                i++;
+                if (!drop)
+                    g_ptr_array_add(a, g_strdup(argv[i]));
+            }
+            continue;
+        }
+        if (s[0] == '-' && s[1] != '\0') {
+            GString *keep = g_string_new("-");
+            gboolean value_next = FALSE, drop_next = FALSE;
+            for (const char *c = s + 1; *c; c++) {
+                const GOptionEntry *e = entry_short(entries, *c);
+                gboolean drop = e && sweep_only(e->long_name);
+                if (e && e->arg != G_OPTION_ARG_NONE) {
+                    if (!drop)
+                        g_string_append(keep, c); /* the option and its value */
+                    if (c[1] == '\0') {
+                        value_next = TRUE;
+                        drop_next = drop;
+                    }
+                    break;
+                }
+                if (!drop)
+                    g_string_append_c(keep, *c);
+            }
+            if (keep->len > 1)
+                g_ptr_array_add(a, g_strdup(keep->str));
+            g_string_free(keep, TRUE);
+            if (value_next && i + 1 < argc) {
+                i++;
+                if (!drop_next)
+                    g_ptr_array_add(a, g_strdup(argv[i]));
+            }
+            continue;
+        }
+        g_ptr_array_add(a, g_strdup(s));
+    }
+    g_ptr_array_add(a, NULL);
+    return (GStrv)g_ptr_array_free(a, FALSE);
+}
+
 static int cmd_run(int argc, char **argv)
 {
     RunOptions o;
@@ -91,13 +179,14 @@ static int cmd_run(int argc, char **argv)
     char *drive = NULL, *spec = NULL, *job = NULL, *trace = NULL, *out = NULL;
     char *interval = NULL, *interval_bytes = NULL, *fmt = NULL, *trace_fmt = NULL;
     char *blk = NULL, *replay = NULL, *max_idle = NULL, *lba_map = NULL, *plot_fmt = NULL;
-    char *prefill = NULL;
+    char *prefill = NULL, *emit = NULL;
     char **sets = NULL, **vary = NULL;
+    g_auto(GStrv) given = g_strdupv(argv); /* GOption takes argv apart */
     gint64 seed = 1, device = -1;
     gint iodepth = 32, jobs = 1;
     double time_scale = 1.0;
     gboolean force = FALSE, quiet = FALSE, plot = FALSE, live = FALSE, check = FALSE,
-             skip_bad = FALSE, series_pct = FALSE;
+             skip_bad = FALSE, series_pct = FALSE, sweep_row = FALSE;
     GOptionEntry entries[] = {
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
@@ -145,6 +234,12 @@ static int cmd_run(int argc, char **argv)
          "with a table sweep.csv, e.g. --vary pslc.static=0,6GB,12GB", "GROUP.KEY=V1,V2,..."},
         {"jobs", 'J', 0, G_OPTION_ARG_INT, &jobs,
          "With --vary: runs at once, each in its own process (1)", "N"},
+        {"emit", 0, 0, G_OPTION_ARG_STRING, &emit,
+         "With --vary: write the runs into --out as jobs for GNU parallel (parallel) or a Slurm "
+         "array (slurm) instead of running them; then 'ftlsim sweep collect DIR'", "KIND"},
+        {"sweep-row", 0, 0, G_OPTION_ARG_NONE, &sweep_row,
+         "Also write sweep-row.csv, the run's measures as a row of sweep.csv (emitted jobs use it)",
+         NULL},
         {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
          "Age the drive first, without simulating the time: PCT%[:random][:slc=SIZE], e.g. "
          "90%:random or 50%:slc=10GB", "SPEC"},
@@ -188,6 +283,7 @@ static int cmd_run(int argc, char **argv)
     o.prefill = prefill;
     o.sets = (const char *const *)sets;
     o.series_percentiles = series_pct;
+    o.sweep_row_file = sweep_row;
     o.script_dir = scripts;
     o.trace_opt.format = trace_fmt;
     o.trace_opt.device = device;
@@ -223,6 +319,27 @@ static int cmd_run(int argc, char **argv)
         rc = usage_error(ctx, "--jobs goes with --vary");
         goto out;
     }
+    g_auto(GStrv) rerun = NULL;
+    if (emit) {
+        static const char *const emit_names[] = {"none", "parallel", "slurm", NULL};
+        int emit_v = EMIT_NONE;
+        if (!pick(emit, emit_names, &emit_v, "--emit", &error)) {
+            rc = fail(error, EXIT_INPUT);
+            goto out;
+        }
+        if (emit_v != EMIT_NONE && !vary) {
+            rc = usage_error(ctx, "--emit goes with --vary");
+            goto out;
+        }
+        if (emit_v != EMIT_NONE && (jobs > 1 || plot || live)) {
+            rc = usage_error(ctx, "--emit writes jobs and runs nothing: --jobs, --plot and --live "
+                                  "do not go with it (plot with 'ftlsim sweep collect --plot')");
+            goto out;
+        }
+        o.emit = emit_v;
+        rerun = rerun_args(given, g_strv_length(given), entries);
+        o.rerun_args = (const char *const *)rerun;
+    }
     if (vary ? !run_sweep(&o, (const char *const *)vary, (guint)jobs, &error)
              : !run_simulation(&o, &error)) {
         rc = fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
@@ -233,7 +350,7 @@ static int cmd_run(int argc, char **argv)
 out:
     g_free(drive), g_free(spec), g_free(job), g_free(trace), g_free(out), g_free(interval);
     g_free(interval_bytes), g_free(trace_fmt), g_free(blk), g_free(replay), g_free(max_idle);
-    g_free(lba_map), g_free(plot_fmt), g_free(prefill);
+    g_free(lba_map), g_free(plot_fmt), g_free(prefill), g_free(emit);
     g_strfreev(sets);
     g_strfreev(vary);
     return rc;
@@ -317,6 +434,55 @@ out:
     return rc;
 }
 
+static int cmd_sweep(int argc, char **argv)
+{
+    char *fmt = NULL;
+    gboolean plot = FALSE;
+    GOptionEntry entries[] = {
+        {"plot", 'p', 0, G_OPTION_ARG_NONE, &plot, "Draw the overlay of the finished runs too",
+         NULL},
+        {"plot-format", 0, 0, G_OPTION_ARG_STRING, &fmt, "png (default) or svg", "FMT"},
+        G_OPTION_ENTRY_NULL,
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new(
+        "collect DIR - build sweep.csv from the finished runs of a sweep written by run --vary "
+        "--emit");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_description(
+        ctx, "Example:\n  ftlsim run -d configs/870qvo.ini -w fill --vary pslc.static=0,6GB,12GB "
+             "--emit parallel -o results/static\n  parallel < results/static/jobs.txt\n"
+             "  ftlsim sweep collect results/static --plot\n\nExit status: 0 every run "
+             "finished, 1 some are missing or failed (each is named on stderr; the table holds "
+             "the others), 2 bad input.\n");
+    GError *error = NULL;
+    int rc = EXIT_INPUT;
+    g_autofree char *scripts = script_dir();
+    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+        rc = fail(error, EXIT_INPUT);
+        goto out;
+    }
+    if (argc != 3 || strcmp(argv[1], "collect") != 0) {
+        rc = usage_error(ctx, "expected 'sweep collect DIR'");
+        goto out;
+    }
+    static const char *const fmt_names[] = {"png", "svg", NULL};
+    int fmt_v = PLOT_PNG;
+    if (!pick(fmt, fmt_names, &fmt_v, "--plot-format", &error)) {
+        rc = fail(error, EXIT_INPUT);
+        goto out;
+    }
+    guint missing = 0;
+    if (!run_sweep_collect(argv[2], plot, fmt_v, scripts, &missing, &error)) {
+        rc = fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
+                                                                            : EXIT_INPUT);
+        goto out;
+    }
+    rc = missing ? EXIT_FAILED : 0;
+out:
+    g_free(fmt);
+    return rc;
+}
+
 static int cmd_reference(int argc, char **argv)
 {
     g_autoptr(GOptionContext) ctx =
@@ -340,6 +506,7 @@ static const struct {
     {"check", cmd_check, "validate a drive file and print the derived drive"},
     {"drives", cmd_drives, "list the drive files in a folder (default configs/)"},
     {"plot", cmd_plot, "overlay write curves of several results folders"},
+    {"sweep", cmd_sweep, "collect DIR: build sweep.csv from the runs of an emitted sweep"},
     {"config-reference", cmd_reference, "print the documented reference config (configs/reference.ini)"},
 };
 

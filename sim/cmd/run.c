@@ -307,6 +307,12 @@ static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError *
         if (!outdir_close_file(od, f, error))
             return FALSE;
     }
+    if (r->o->sweep_row_file) {
+        g_autoptr(GString) row = g_string_new(REPORT_SWEEP_HEADER "\n");
+        report_sweep_row(res, row);
+        if (!outdir_write_text(od, "sweep-row.csv", row->str, error))
+            return FALSE;
+    }
     FILE *series = r->series;
     r->series = NULL;
     return outdir_close_file(od, series, error);

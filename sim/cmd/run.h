@@ -21,6 +21,13 @@ typedef enum RunError {
     RUN_ERROR_FAILED, /* the simulation itself failed: exit 1 */
 } RunError;
 
+/* How a sweep is run: here, or written out as jobs for other machines. */
+typedef enum SweepEmit {
+    EMIT_NONE = 0,
+    EMIT_PARALLEL = 1, /* jobs.txt, one shell command a line, for GNU parallel */
+    EMIT_SLURM = 2,    /* jobs.txt and sweep.slurm, a Slurm array script */
+} SweepEmit;
+
 typedef struct RunOptions {
     const char *drive;     /* INI file */
     const char *spec;      /* --workload */
@@ -43,6 +50,9 @@ typedef struct RunOptions {
     const char *const *sets; /* --set GROUP.KEY=VALUE overrides of the drive file, or NULL */
     const char *script_dir;  /* gnuplot scripts */
     GString *sweep_row;      /* when not NULL, the run's measures are appended (report_sweep_row) */
+    gboolean sweep_row_file; /* also write them, with their header, to sweep-row.csv (--sweep-row) */
+    SweepEmit emit;          /* with --vary: write the runs as jobs instead of running them */
+    const char *const *rerun_args; /* the run's own options, less the sweep's (for emit) */
 } RunOptions;
 
 void run_options_init(RunOptions *o);
@@ -65,5 +75,19 @@ gboolean run_simulation(const RunOptions *o, GError **error);
  * process; the table and the output are the same as with one. One line a
  * run on stdout, in sweep order, unless quiet. */
 gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GError **error);
+
+/* The folder of an emitted sweep (o->emit): after every combination is
+ * checked, o->out gets jobs.txt (one `ftlsim run` a line: o->rerun_args, the
+ * combination's --set, --sweep-row and -o o->out/LABEL, stderr into
+ * logs/LABEL.err), with EMIT_SLURM sweep.slurm, and sweep-manifest.csv (the
+ * varied keys and folder of each run) for run_sweep_collect(). Nothing runs. */
+
+/* Build dir/sweep.csv, the same table run_sweep() writes, from the run
+ * folders of an emitted sweep that have finished; with plot the overlay
+ * too. Each run that has no results is named on stderr ("failed" with the
+ * first line of its log, or "missing"); *missing counts them. False with
+ * error on bad input (no manifest, a malformed one). */
+gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const char *script_dir,
+                           guint *missing, GError **error);
 
 #endif

@@ -57,6 +57,10 @@ static const char *const outdir_known_names[] = {
     "sweep.csv",
     "sweep.png",
     "sweep.svg",
+    "sweep-row.csv",
+    "sweep-manifest.csv",
+    "jobs.txt",
+    "sweep.slurm",
     OUTDIR_MANIFEST,
 };
 
