@@ -283,6 +283,25 @@ static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrAr
     return TRUE;
 }
 
+/* The overlay of the runs' write curves, DIR/sweep.png (or .svg); a
+ * figure that cannot be drawn is said on stderr and is not an error. */
+static void draw_overlay(GPtrArray *dirs, const char *dir, const char *script_dir,
+                         PlotFormat fmt, gboolean quiet)
+{
+    g_ptr_array_add(dirs, NULL);
+    g_autofree char *fig = g_build_filename(dir, fmt == PLOT_SVG ? "sweep.svg" : "sweep.png", NULL);
+    GError *perr = NULL;
+    if (plot_overlay((const char *const *)dirs->pdata, fig, script_dir, fmt, &perr)) {
+        if (!quiet)
+            printf("figure    %s\n", fig);
+    } else {
+        fprintf(stderr, "ftlsim: %s\n",
+                g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
+                                                                         : perr->message);
+        g_error_free(perr);
+    }
+}
+
 /* The header of sweep.csv: the varied keys, the folder, the measures. */
 static void table_header(GString *table, const char *const *keys, guint nkeys)
 {
@@ -578,20 +597,8 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
         return FALSE;
     }
     printf("sweep     %u of %u runs finished, table %s\n", runs - *missing, runs, csv);
-    if (plot && dirs->len > 0) {
-        g_ptr_array_add(dirs, NULL);
-        g_autofree char *fig =
-            g_build_filename(dir, fmt == PLOT_SVG ? "sweep.svg" : "sweep.png", NULL);
-        GError *perr = NULL;
-        if (plot_overlay((const char *const *)dirs->pdata, fig, script_dir, fmt, &perr)) {
-            printf("figure    %s\n", fig);
-        } else {
-            fprintf(stderr, "ftlsim: %s\n",
-                    g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
-                                                                             : perr->message);
-            g_error_free(perr);
-        }
-    }
+    if (plot && dirs->len > 0)
+        draw_overlay(dirs, dir, script_dir, fmt, FALSE);
     return TRUE;
 }
 
@@ -669,22 +676,8 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
         return FALSE;
     if (!o->quiet)
         printf("sweep     %u runs in %s, table %s/sweep.csv\n", runs, o->out, o->out);
-    if (o->plot) {
-        g_ptr_array_add(dirs, NULL);
-        g_autofree char *fig =
-            g_build_filename(o->out, o->plot_format == PLOT_SVG ? "sweep.svg" : "sweep.png", NULL);
-        GError *perr = NULL;
-        if (plot_overlay((const char *const *)dirs->pdata, fig, o->script_dir, o->plot_format,
-                         &perr)) {
-            if (!o->quiet)
-                printf("figure    %s\n", fig);
-        } else {
-            fprintf(stderr, "ftlsim: %s\n",
-                    g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
-                                                                             : perr->message);
-            g_error_free(perr);
-        }
-    }
+    if (o->plot)
+        draw_overlay(dirs, o->out, o->script_dir, o->plot_format, o->quiet);
     return TRUE;
 }
 
