@@ -182,6 +182,7 @@ static int cmd_run(int argc, char **argv)
     char *prefill = NULL, *emit = NULL;
     char **sets = NULL, **vary = NULL;
     g_auto(GStrv) given = g_strdupv(argv); /* GOption takes argv apart */
+    g_auto(GStrv) rerun = NULL;             /* before any goto out */
     gint64 seed = 1, device = -1;
     gint iodepth = 32, jobs = 1;
     double time_scale = 1.0;
@@ -319,7 +320,6 @@ static int cmd_run(int argc, char **argv)
         rc = usage_error(ctx, "--jobs goes with --vary");
         goto out;
     }
-    g_auto(GStrv) rerun = NULL;
     if (emit) {
         static const char *const emit_names[] = {"none", "parallel", "slurm", NULL};
         int emit_v = EMIT_NONE;
