@@ -43,7 +43,12 @@ typedef struct RunOptions {
     const char *const *sets; /* --set GROUP.KEY=VALUE overrides of the drive file, or NULL */
     const char *script_dir;  /* gnuplot scripts */
     GString *sweep_row;      /* when not NULL, the run's measures are appended (report_sweep_row) */
+    SimTime max_time;        /* --max-time: stop every job at this simulated time; 0: none */
+    int output_format;       /* RUN_OUTPUT_*: what goes to stdout (or --output) */
+    const char *output;      /* --output FILE: instead of stdout; NULL: stdout */
 } RunOptions;
+
+enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };
 
 void run_options_init(RunOptions *o);
 
