@@ -86,6 +86,23 @@ for name in os.listdir(d):
         last = f[0]
 PY
 
+# 2b. Phases: a verified read-back of the whole drive, exitall, wait_for.
+"$ftlsim" run -d "$drive" --job tests/data/jobs/fio_phases.fio -o "$tmp/p" -q ||
+    fail "fio_phases.fio: exit $?"
+python3 - "$tmp/p/summary.json" <<'PY' || fail "fio_phases.fio: jobs did not run as fio runs them"
+import json, sys
+jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+cap = jobs["fill"]["size"]
+assert cap > 1e9 and jobs["fill"]["write"]["bytes"] == cap, jobs["fill"]["size"]
+assert "verify" in jobs["fill"] and jobs["fill"]["verify"]["reads"] == 0  # do_verify=0
+v = jobs["check"]["verify"]
+assert v["bytes"] == cap and v["mismatches"] == 0, v
+assert jobs["slow"]["read"]["ios"] == 20 and jobs["slow"]["rw"] == "read"
+assert abs(jobs["fast"]["runtime_s"] - jobs["slow"]["runtime_s"]) < 0.01, (jobs["fast"], jobs["slow"])
+assert jobs["fast"]["runtime_s"] < 1, jobs["fast"]["runtime_s"]     # not its hour
+assert jobs["after"]["write"]["ios"] == 0                            # exit_what=all
+PY
+
 # 3. json+ on stdout: the histogram bins add up to the I/Os.
 "$ftlsim" run -d "$drive" -w 'rw=randrw,bs=4k,iodepth=8,size=16m' --output-format=json+ \
     >"$tmp/plus.json" 2>"$tmp/stderr" || fail "json+: exit $?"
