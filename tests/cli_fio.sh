@@ -103,6 +103,9 @@ assert jobs["fast"]["runtime_s"] < 1, jobs["fast"]["runtime_s"]     # not its ho
 assert jobs["after"]["write"]["ios"] == 0                            # exit_what=all
 PY
 
+grep -qE '^verify    [0-9]+ reads \(1\.[0-9]{3} GB\) checked against what was written, 0 mismatches$' \
+    "$tmp/p/summary.txt" || fail "summary.txt: no verify line: $(grep verify "$tmp/p/summary.txt")"
+
 # 3. json+ on stdout: the histogram bins add up to the I/Os.
 "$ftlsim" run -d "$drive" -w 'rw=randrw,bs=4k,iodepth=8,size=16m' --output-format=json+ \
     >"$tmp/plus.json" 2>"$tmp/stderr" || fail "json+: exit $?"
