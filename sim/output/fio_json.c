@@ -81,7 +81,10 @@ static void fio_job_options(JsonWriter *jw, const WorkloadJobResult *r)
         static const char *const rw[] = {"read",  "write", "randread", "randwrite", "rw",
                                          "randrw", "trim", "randtrim", "trimwrite"};
         json_str(jw, "rw", (unsigned)s->rw < G_N_ELEMENTS(rw) ? rw[s->rw] : "?");
-        g_autofree char *bs = g_strdup_printf("%" G_GUINT64_FORMAT, s->bs[IO_WRITE]);
+        int d = s->rw == WL_RW_READ || s->rw == WL_RW_RANDREAD ? IO_READ
+                : s->rw == WL_RW_TRIM || s->rw == WL_RW_RANDTRIM ? IO_TRIM
+                                                                  : IO_WRITE;
+        g_autofree char *bs = g_strdup_printf("%" G_GUINT64_FORMAT, s->bs[d]);
         g_autofree char *qd = g_strdup_printf("%u", s->iodepth);
         json_str(jw, "bs", bs);
         json_str(jw, "iodepth", qd);
