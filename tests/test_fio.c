@@ -69,7 +69,12 @@ static void test_arithmetic(void)
         CU_ASSERT_TRUE(workload_parse_bytes(cases[i].text, 1024, &v, &err));
         CUTEST_EQ(v, cases[i].want);
     }
-    static const char *const bad[] = {"(4k*", "4k*x", "(1m)/0", "1k-(2k)*1+"};
+    g_autofree char *deep = g_strnfill(100000, '(');
+    g_autofree char *signs = g_strnfill(100000, '-');
+    g_autofree char *pows = g_strnfill(100000, '^');
+    signs[0] = '(';
+    pows[0] = '(';
+    const char *const bad[] = {"(4k*", "4k*x", "(1m)/0", "1k-(2k)*1+", deep, signs, pows};
     for (unsigned i = 0; i < G_N_ELEMENTS(bad); i++) {
         uint64_t v = 0;
         g_autoptr(GError) err = NULL;

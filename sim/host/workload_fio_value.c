@@ -62,10 +62,13 @@ char *wl_fio_expand_env(const char *line, GError **error)
 
 /* ---- Arithmetic --------------------------------------------------------- */
 
+#define WL_EXPR_DEPTH 32 /* nested parentheses, signs and powers */
+
 typedef struct WlExpr {
     const char *p;
     uint32_t kb_base;
     gboolean ok;
+    int depth; /* recursion so far: a bound, so no input can exhaust the stack */
 } WlExpr;
 
 static double wl_expr_sum(WlExpr *x);
@@ -80,20 +83,28 @@ static void wl_expr_space(WlExpr *x)
 static double wl_expr_primary(WlExpr *x)
 {
     wl_expr_space(x);
+    if (++x->depth > WL_EXPR_DEPTH) {
+        x->ok = FALSE;
+        return 0;
+    }
     if (*x->p == '(') {
         x->p++;
-        double v = wl_expr_sum(x);
+        double v = x->ok ? wl_expr_sum(x) : 0;
         wl_expr_space(x);
         if (*x->p != ')')
             x->ok = FALSE;
         else
             x->p++;
+        x->depth--;
         return v;
     }
     if (*x->p == '-') {
         x->p++;
-        return -wl_expr_primary(x);
+        double v = -wl_expr_primary(x);
+        x->depth--;
+        return v;
     }
+    x->depth--;
     const char *start = x->p;
     while (g_ascii_isalnum(*x->p) || *x->p == '.')
         x->p++;
@@ -110,9 +121,12 @@ static double wl_expr_power(WlExpr *x)
 {
     double v = wl_expr_primary(x);
     wl_expr_space(x);
-    if (*x->p == '^') {
+    if (*x->p == '^' && x->ok && ++x->depth <= WL_EXPR_DEPTH) {
         x->p++;
         v = pow(v, wl_expr_power(x));
+        x->depth--;
+    } else if (*x->p == '^') {
+        x->ok = FALSE;
     }
     return v;
 }
