@@ -137,6 +137,8 @@ expect_error "$tmp/bad_engine.fio:2: option \"ioengine\": found \"cpuio\", expec
 printf '[j]\nrw=write\nsize=1m\nwrite_bw_log=x\n' >"$tmp/log.fio"
 expect_error "give --out DIR to write them into" --job "$tmp/log.fio"
 expect_error '--output-format "xml": expected one of normal, json, json+' -w rw=read --output-format xml
+expect_error '--output "'"$tmp"'/no/such.json": found no such folder or a folder' -w rw=read \
+    --output-format json --output "$tmp/no/such.json"
 
 # 6. ioengine=null: simulated as nothing, zero I/O.
 "$ftlsim" run -d "$drive" -w 'rw=randread,ioengine=null,size=1g' --output-format=json \

@@ -394,6 +394,16 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     g_autoptr(Workload) w = NULL;
     if (!load_workload(o, &w, error))
         return FALSE;
+    if (o->output) {
+        /* checked before the run, so a bad --output does not cost a run */
+        g_autofree char *dir = g_path_get_dirname(o->output);
+        if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || g_file_test(o->output, G_FILE_TEST_IS_DIR)) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "--output \"%s\": found no such folder or a folder, expected a file "
+                        "in an existing folder", o->output);
+            return FALSE;
+        }
+    }
     if (o->interval == 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--interval must be greater than 0");
         return FALSE;
