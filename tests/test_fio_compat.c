@@ -249,6 +249,19 @@ static void test_flow(void)
         CUTEST_NEAR(n[1] / n[0], 3.0, 0.1);
     }
     mock_clear(&m);
+    /* a mate that ends early (here behind its share) holds no one back */
+    if (mock_run(&m, "rw=write,bs=4k,flow=1,time_based,runtime=20ms&"
+                     "rw=read,bs=4k,flow=1,time_based,runtime=20ms&"
+                     "rw=read,bs=4k,flow=6,size=40k",
+                 NULL, MiB, 10 * SIM_US)) {
+        double n[3] = {0};
+        for (guint i = 0; i < m.subs->len; i++)
+            n[SUB(&m, i).job]++;
+        CUTEST_EQ(n[2], 10);
+        CUTEST_NEAR(n[1] / n[0], 1.0, 0.05);
+        CU_ASSERT(n[0] + n[1] > 1900); /* both ran the whole 20 ms */
+    }
+    mock_clear(&m);
 }
 
 /* rate_process=poisson: exponential gaps of the same mean (CV 1); linear: even. */

@@ -293,7 +293,9 @@ static void wl_job_submit(WlJob *j)
 }
 
 /* fio's flow: a job of a flow_id keeps its share of the flow's I/Os to
- * its weight's share; one that is ahead waits for a mate to submit. */
+ * its weight's share; one that is ahead waits for a mate to submit. Only
+ * running jobs count: among them one is always at or below its share, so
+ * the flow never holds every job at once. */
 static bool wl_flow_held(WlJob *j)
 {
     const WorkloadJobSpec *s = j->spec;
@@ -304,11 +306,12 @@ static bool wl_flow_held(WlJob *j)
     bool mates = false;
     for (uint32_t i = 0; i < w->njobs; i++) {
         const WlJob *o = &w->jobs[i];
-        if (!o->spec->flow || o->spec->flow_id != s->flow_id)
+        if (!o->spec->flow || o->spec->flow_id != s->flow_id || o->state != WL_JOB_RUN ||
+            (o->stopping && o != j))
             continue;
         count += o->flow_count;
         weight += (uint64_t)ABS(o->spec->flow);
-        mates |= o != j && o->state == WL_JOB_RUN && !o->stopping;
+        mates |= o != j;
     }
     if (!mates || count == 0 ||
         (double)j->flow_count / (double)count <= (double)ABS(s->flow) / (double)weight)
