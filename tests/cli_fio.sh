@@ -140,6 +140,13 @@ expect_error '--output-format "xml": expected one of normal, json, json+' -w rw=
 expect_error '--output "'"$tmp"'/no/such.json": found no such folder or a folder' -w rw=read \
     --output-format json --output "$tmp/no/such.json"
 
+expect_error "--max-time goes with --workload or --job" --trace traces/fiu_mail_cheetah_first10000.blkparse \
+    --max-time 1s
+# --max-time: a job of an hour stops at 1.5 s of simulated time
+"$ftlsim" run -d "$drive" -w 'rw=randread,size=8m,time_based,runtime=1h' --max-time 1500ms \
+    >"$tmp/mt.txt" || fail "--max-time: exit $?"
+grep -qE '^simulated 1\.50[0-9] s ' "$tmp/mt.txt" || fail "--max-time: $(grep simulated "$tmp/mt.txt")"
+
 # 6. ioengine=null: simulated as nothing, zero I/O.
 "$ftlsim" run -d "$drive" -w 'rw=randread,ioengine=null,size=1g' --output-format=json \
     >"$tmp/null.json" || fail "ioengine=null: exit $?"

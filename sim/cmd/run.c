@@ -394,6 +394,11 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     g_autoptr(Workload) w = NULL;
     if (!load_workload(o, &w, error))
         return FALSE;
+    if (o->max_time && o->trace) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--max-time goes with --workload or --job (a trace ends with its records)");
+        return FALSE;
+    }
     if (o->output) {
         /* checked before the run, so a bad --output does not cost a run */
         g_autofree char *dir = g_path_get_dirname(o->output);
