@@ -38,8 +38,10 @@ import json, sys
 fio = json.load(open(sys.argv[1]))
 summ = json.load(open(sys.argv[2]))
 assert fio["fio version"].startswith("ftlsim-"), fio["fio version"]
-names = [j["jobname"] for j in fio["jobs"]]
-assert names == [j["name"] for j in summ["jobs"]], (names, [j["name"] for j in summ["jobs"]])
+import re
+names = [j["jobname"] for j in fio["jobs"]]  # fio names clones after their section
+want = [re.sub(r"\.[0-9]+$", "", j["name"]) for j in summ["jobs"]]
+assert names == want, (names, want)
 for fj, sj in zip(fio["jobs"], summ["jobs"]):
     for d in ("read", "write", "trim"):
         f, s = fj[d], sj[d]
@@ -62,8 +64,8 @@ for fj, sj in zip(fio["jobs"], summ["jobs"]):
 jobs = {j["name"]: j for j in summ["jobs"]}
 v = jobs["fill-and-verify"]["verify"]
 assert v["reads"] > 0 and v["mismatches"] == 0, v
-for c in ("steady.0", "steady.1"):
-    assert fio["jobs"][names.index(c)]["steadystate"]["attained"] is True
+for i, c in enumerate(("steady.0", "steady.1")):
+    assert fio["jobs"][names.index("steady") + i]["steadystate"]["attained"] is True
     assert jobs[c]["runtime_s"] < 30, jobs[c]["runtime_s"]
 assert jobs["flow-a"]["runtime_s"] < 1.01, jobs["flow-a"]["runtime_s"]  # exitall of "paced"
 PY
@@ -116,6 +118,29 @@ for d in ("read", "write"):
     c = j[d]["clat_ns"]
     assert sum(c["bins"].values()) == j[d]["total_ios"] > 0
     assert min(int(k) for k in c["bins"]) <= c["min"] and max(int(k) for k in c["bins"]) <= c["max"]
+PY
+
+# 3b. group_reporting: one entry per reporting group, its jobs summed.
+printf '[global]\ngroup_reporting\nrw=randrw\nbs=4k\niodepth=4\nsize=8m\n[a]\nnumjobs=3\n[b]\nnew_group\n' \
+    >"$tmp/group.fio"
+"$ftlsim" run -d "$drive" --job "$tmp/group.fio" -o "$tmp/g" --output-format=json+ \
+    >"$tmp/group.json" 2>"$tmp/stderr" || fail "group_reporting: exit $?"
+python3 - "$tmp/group.json" "$tmp/g/summary.json" <<'PY' || fail "group_reporting entries"
+import json, math, sys
+fio = json.load(open(sys.argv[1]))["jobs"]
+summ = json.load(open(sys.argv[2]))["jobs"]
+assert [j["jobname"] for j in fio] == ["a", "b"] and [j["groupid"] for j in fio] == [0, 1]
+a = [j for j in summ if j["name"].startswith("a.")]
+assert len(a) == 3
+for d in ("read", "write"):
+    f = fio[0][d]
+    assert f["total_ios"] == sum(j[d]["ios"] for j in a) == f["clat_ns"]["N"]
+    assert f["io_bytes"] == sum(j[d]["bytes"] for j in a)
+    assert sum(f["clat_ns"]["bins"].values()) == f["total_ios"]
+    mean = sum(j[d]["ios"] * j[d]["lat_us"]["mean"] for j in a) / f["total_ios"] * 1e3
+    assert abs(f["clat_ns"]["mean"] - mean) < 1e-6 * mean, (f["clat_ns"]["mean"], mean)
+    assert f["clat_ns"]["max"] / 1e3 == max(j[d]["lat_us"]["max"] for j in a)
+    assert fio[1][d]["total_ios"] == summ[3][d]["ios"]
 PY
 
 # 4. The syntax job: ${VAR} set, and not set.

@@ -161,6 +161,8 @@ typedef struct WorkloadJobSpec {
     char bw_log[WL_LOG_NAME_MAX], lat_log[WL_LOG_NAME_MAX], iops_log[WL_LOG_NAME_MAX];
     SimTime log_avg_ns;          /* log_avg_msec; 0: per I/O (lat) or 500 ms (bw, iops) */
     gboolean log_offset, log_prio;
+    gboolean group_reporting;    /* fio JSON: one entry for the job's reporting group */
+    gboolean new_group;          /* starts a reporting group (as stonewall does) */
 } WorkloadJobSpec;
 
 /* ---- Trace replay options ----------------------------------------------- */
@@ -217,11 +219,12 @@ void workload_set_stop_time(Workload *w, SimTime t);
 typedef struct WorkloadJobResult {
     const char *name;
     const WorkloadJobSpec *spec;
-    uint32_t group;            /* stonewall group (phase) */
+    uint32_t group;            /* reporting group: a new one at stonewall or new_group */
     SimTime runtime_ns;        /* after ramp_time */
     uint64_t ios[WL_DIRS], bytes[WL_DIRS];
     const LatHist *lat[WL_DIRS];  /* submission to completion */
     double lat_stddev_ns[WL_DIRS];
+    double lat_sq[WL_DIRS];       /* ns^2: sum of squared latencies, to merge deviations */
     uint64_t verify_reads, verify_bytes, verify_mismatches;
     gboolean ss_attained;      /* ss= job: the criterion was met */
     double ss_criterion;       /* the last value computed */

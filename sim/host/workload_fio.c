@@ -393,6 +393,8 @@ static gboolean opt_stonewall(WorkloadJobSpec *s, const char *v, GError **e) { r
 static gboolean opt_norandommap(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->norandommap, e); }
 static gboolean opt_randrepeat(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->randrepeat, e); }
 
+static gboolean opt_group_reporting(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->group_reporting, e); }
+
 static gboolean opt_randseed(WorkloadJobSpec *s, const char *v, GError **error)
 {
     char *end = NULL;
@@ -487,7 +489,7 @@ static const WlOpt wl_opts[] = {
     /* Meaningless for a simulated drive: accepted and ignored. */
     {"direct", opt_ignored, TRUE},
     {"filename", opt_ignored, FALSE},      {"directory", opt_ignored, FALSE},
-    {"group_reporting", opt_ignored, TRUE}, {"buffered", opt_ignored, TRUE},
+    {"group_reporting", opt_group_reporting, TRUE}, {"buffered", opt_ignored, TRUE},
     {"invalidate", opt_ignored, TRUE},     {"thread", opt_ignored, TRUE},
     {"sync", opt_ignored, TRUE},           {"description", opt_ignored, FALSE},
     {"numa_cpu_nodes", opt_ignored, FALSE}, {"numa_mem_policy", opt_ignored, FALSE},

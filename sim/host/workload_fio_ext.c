@@ -346,6 +346,12 @@ static gboolean opt_log_avg_msec(WorkloadJobSpec *s, const char *v, GError **e)
 static gboolean opt_log_offset(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->log_offset, e); }
 static gboolean opt_log_prio(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->log_prio, e); }
 
+/* new_group: a reporting group starts here (fio JSON with group_reporting). */
+static gboolean opt_new_group(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    return wl_fio_bool(v, &s->new_group, e);
+}
+
 /* ---- Accepted without effect -------------------------------------------- */
 
 /* A value is still checked for being there; what it says cannot change a
@@ -418,7 +424,7 @@ static const WlOpt wl_ext_opts[] = {
     {"cmdprio_percentage", opt_noop_int, FALSE},
     {"cmdprio_bssplit", opt_noop_int, FALSE},
     /* Reporting and job grouping only. */
-    {"new_group", opt_noop, TRUE},
+    {"new_group", opt_new_group, TRUE},
     {"threads", opt_noop, TRUE},
     {"per_job_logs", opt_noop, TRUE},
     /* Data content: the simulated drive does not compress or deduplicate. */

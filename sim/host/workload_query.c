@@ -117,7 +117,11 @@ void workload_result(const Workload *w, guint i, WorkloadJobResult *out)
     memset(out, 0, sizeof *out);
     out->name = j->name;
     out->spec = j->spec;
-    out->group = j->phase;
+    out->group = 0;
+    for (guint k = 1; k <= j->spec_index; k++) { /* fio's groupid */
+        const WorkloadJobSpec *sk = &g_array_index(w->specs, WorkloadJobSpec, k);
+        out->group += sk->stonewall || sk->new_group || sk->idle || sk[-1].idle;
+    }
     out->runtime_ns = wl_job_runtime(j, w->e ? sim_now(w->e) : 0);
     for (int d = 0; d < WL_DIRS; d++) {
         uint64_t n = j->st.ios[d];
@@ -125,6 +129,7 @@ void workload_result(const Workload *w, guint i, WorkloadJobResult *out)
         out->ios[d] = n;
         out->bytes[d] = j->st.bytes[d];
         out->lat[d] = j->st.lat[d];
+        out->lat_sq[d] = j->st.lat_sq[d];
         double var = n > 1 ? (j->st.lat_sq[d] - (double)n * mean * mean) / (double)(n - 1) : 0;
         out->lat_stddev_ns[d] = var > 0 ? sqrt(var) : 0;
     }
