@@ -375,6 +375,32 @@ static void test_steadystate(void)
     mock_clear(&m);
 }
 
+/* rate_min: 4 KiB every 100 us is 40.96 MB/s: a 10m floor holds, a 50m
+ * floor ends the job at its first ratecycle with the run's error (4999
+ * writes done: the check at 500 ms comes before the completion then). */
+static void test_rate_min(void)
+{
+    Mock m;
+    if (mock_run(&m, "rw=write,bs=4k,size=1m,time_based,runtime=3s,ratemin=10m", NULL, MiB,
+                 100 * SIM_US)) {
+        CU_ASSERT_FALSE(workload_error(m.w, NULL));
+        CUTEST_EQ(m.subs->len, 30000);
+    }
+    mock_clear(&m);
+    if (mock_run(&m, "rw=write,bs=4k,size=1m,time_based,runtime=3s,rate_min=,50m,ratecycle=500",
+                 NULL, MiB, 100 * SIM_US)) {
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_TRUE(workload_error(m.w, &err));
+        CU_ASSERT_TRUE(g_error_matches(err, WORKLOAD_ERROR, WORKLOAD_ERROR_RATE));
+        if (err)
+            CU_ASSERT_STRING_EQUAL(err->message,
+                                   "job \"job1\": option \"rate_min\": write at 40951808 bytes/s "
+                                   "over the 0.000 s to 0.500 s, expected at least 52428800");
+        CUTEST_EQ(m.subs->len, 5000);
+    }
+    mock_clear(&m);
+}
+
 typedef struct LogSink {
     char *buf[8];
     size_t len[8];
@@ -464,6 +490,7 @@ int main(void)
         {"null_engine", test_null_engine},
         {"verify", test_verify},
         {"steadystate", test_steadystate},
+        {"rate_min", test_rate_min},
         {"logs", test_logs},
         CU_TEST_INFO_NULL,
     };

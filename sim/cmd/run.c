@@ -373,8 +373,10 @@ static gboolean run_engine(Run *r, GError **error)
     }
     GError *werr = NULL;
     if (workload_error(r->w, &werr)) {
-        /* a verify mismatch is the simulation's failure, not bad input */
-        if (g_error_matches(werr, WORKLOAD_ERROR, WORKLOAD_ERROR_VERIFY)) {
+        /* a verify mismatch or a job below its rate_min is the simulation's
+         * failure, not bad input */
+        if (g_error_matches(werr, WORKLOAD_ERROR, WORKLOAD_ERROR_VERIFY) ||
+            g_error_matches(werr, WORKLOAD_ERROR, WORKLOAD_ERROR_RATE)) {
             g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s", werr->message);
             g_error_free(werr);
         } else {

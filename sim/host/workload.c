@@ -408,6 +408,7 @@ static void ev_job_start(void *ctx, uint64_t arg)
         sim_schedule(w->e, j->t_end, ev_end, w, j->index);
     if (j->ss)
         wl_ss_start(j);
+    wl_rate_min_start(j);
     wl_job_fill(j);
 }
 

@@ -27,6 +27,7 @@ typedef enum WorkloadErrorCode {
     WORKLOAD_ERROR_BIND,  /* does not fit the target */
     WORKLOAD_ERROR_TRACE, /* trace content */
     WORKLOAD_ERROR_VERIFY, /* a verified read found data the workload did not write */
+    WORKLOAD_ERROR_RATE,   /* a job fell below its rate_min */
 } WorkloadErrorCode;
 
 /* ---- The target the workload drives ------------------------------------ */
@@ -161,6 +162,8 @@ typedef struct WorkloadJobSpec {
     char bw_log[WL_LOG_NAME_MAX], lat_log[WL_LOG_NAME_MAX], iops_log[WL_LOG_NAME_MAX];
     SimTime log_avg_ns;          /* log_avg_msec; 0: per I/O (lat) or 500 ms (bw, iops) */
     gboolean log_offset, log_prio;
+    uint64_t rate_min[WL_DIRS];  /* bytes/s the job must keep up over each ratecycle; 0: none */
+    SimTime ratecycle_ns;        /* default 1 s */
     gboolean group_reporting;    /* fio JSON: one entry for the job's reporting group */
     gboolean new_group;          /* starts a reporting group (as stonewall does) */
 } WorkloadJobSpec;

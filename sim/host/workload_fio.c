@@ -562,6 +562,7 @@ void wl_spec_defaults(WorkloadJobSpec *s)
     s->kb_base = 1024;
     s->dist = WL_DIST_RANDOM;
     s->do_verify = TRUE;
+    s->ratecycle_ns = SIM_SEC;
 }
 
 /* ---- Job files ---------------------------------------------------------- */

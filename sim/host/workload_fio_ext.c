@@ -238,6 +238,33 @@ static gboolean opt_rate_process(WorkloadJobSpec *s, const char *v, GError **err
     return wl_bad(error, v, "linear or poisson");
 }
 
+/* rate_min=R,W,T: bytes/s a job must keep up over every ratecycle. */
+static gboolean opt_rate_min(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit(v, ",", -1);
+    guint n = g_strv_length(parts);
+    if (n == 0 || n > WL_DIRS)
+        return wl_bad(error, v, "a rate such as 10m, or R,W,T");
+    for (guint i = 0; i < n; i++) {
+        g_strstrip(parts[i]);
+        if (parts[i][0] == '\0')
+            continue;
+        uint64_t r;
+        if (!workload_parse_bytes(parts[i], s->kb_base, &r, NULL))
+            return wl_bad(error, v, "a rate such as 10m, or R,W,T");
+        for (guint d = i; d < (i == n - 1 ? WL_DIRS : i + 1); d++)
+            s->rate_min[d] = r;
+    }
+    return TRUE;
+}
+
+static gboolean opt_ratecycle(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    if (!workload_parse_time(v, SIM_MS, &s->ratecycle_ns, error))
+        return FALSE;
+    return s->ratecycle_ns ? TRUE : wl_bad(error, v, "a cycle above 0 (bare: ms)");
+}
+
 static gboolean opt_rate_poisson(WorkloadJobSpec *s, const char *v, GError **e)
 {
     return wl_fio_bool(v, &s->rate_poisson, e);
@@ -400,6 +427,9 @@ static const WlOpt wl_ext_opts[] = {
     {"flow_id", opt_flow_id, FALSE},
     {"flow_sleep", opt_noop_int, FALSE},
     {"rate_process", opt_rate_process, FALSE},
+    {"rate_min", opt_rate_min, FALSE},
+    {"ratemin", opt_rate_min, FALSE},
+    {"ratecycle", opt_ratecycle, FALSE},
     {"rate_poisson", opt_rate_poisson, TRUE},
     {"io_submit_mode", opt_io_submit_mode, FALSE},
     {"verify", opt_verify, FALSE},
@@ -459,8 +489,6 @@ static const WlOpt wl_ext_opts[] = {
     {"latency_target", opt_noop_int, FALSE},
     {"latency_window", opt_noop_int, FALSE},
     {"latency_percentile", opt_noop_int, FALSE},
-    {"rate_min", opt_noop_int, FALSE},
-    {"ratemin", opt_noop_int, FALSE},
     {"rwmixcycle", opt_noop_int, FALSE},
     /* fio features with no simulated counterpart: refused, not faked. */
     {"iodepth_mode", opt_unsupported, FALSE},

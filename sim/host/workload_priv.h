@@ -79,6 +79,7 @@ struct WlJob {
     uint64_t verify_reads, verify_bytes, verify_bad;
     WlSs *ss;             /* ss= on the first clone; NULL otherwise */
     WlLog *log;           /* write_*_log; NULL: none */
+    uint64_t rate_mark[WL_DIRS]; /* rate_min: bytes completed at the last check */
 };
 
 
@@ -134,6 +135,9 @@ void wl_ss_start(WlJob *j);
 void wl_ss_free(WlSs *ss);
 void wl_ss_json(const WlSs *ss, JsonWriter *jw);
 bool wl_ss_attained(const WlSs *ss, double *criterion);
+
+/* workload_ss.c: rate_min, checked like steady state once a ratecycle */
+void wl_rate_min_start(WlJob *j);
 
 /* workload_log.c */
 void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency);

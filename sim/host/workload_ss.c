@@ -10,6 +10,8 @@
  *                   deviation in % of the mean;
  *   iops_slope, ... the least-squares slope of the samples per second, or
  *                   with a % limit the slope in % of the mean.
+ * Also rate_min: once a ratecycle after the ramp, a job below its floor in
+ * a direction it uses ends the run with an error, as fio ends the job.
  */
 #include "sim/host/workload_priv.h"
 
@@ -161,4 +163,48 @@ void wl_ss_json(const WlSs *ss, JsonWriter *jw)
     if (ss->attained)
         json_double(jw, "attained_at_s", (double)ss->attained_at / 1e9);
     json_end_object(jw);
+}
+
+/* ---- rate_min ------------------------------------------------------------ */
+
+static void ev_rate_check(void *ctx, uint64_t arg)
+{
+    Workload *w = ctx;
+    WlJob *j = &w->jobs[arg];
+    const WorkloadJobSpec *s = j->spec;
+    if (j->state != WL_JOB_RUN || j->stopping || j->verifying)
+        return;
+    double cycle = (double)s->ratecycle_ns / 1e9;
+    for (int d = 0; d < WL_DIRS; d++) {
+        double rate = (double)(j->st.bytes[d] - j->rate_mark[d]) / cycle;
+        j->rate_mark[d] = j->st.bytes[d];
+        if (!s->rate_min[d] || j->st.ios[d] == 0 || rate >= (double)s->rate_min[d])
+            continue;
+        static const char *const dir[] = {"read", "write", "trim"};
+        if (!w->run_error)
+            g_set_error(&w->run_error, WORKLOAD_ERROR, WORKLOAD_ERROR_RATE,
+                        "job \"%s\": option \"rate_min\": %s at %.0f bytes/s over the %.3f s to "
+                        "%.3f s, expected at least %" G_GUINT64_FORMAT, j->name, dir[d], rate,
+                        (double)(sim_now(w->e) - s->ratecycle_ns) / 1e9,
+                        (double)sim_now(w->e) / 1e9, s->rate_min[d]);
+        wl_job_stop(j);
+        return;
+    }
+    sim_schedule_in(w->e, s->ratecycle_ns, ev_rate_check, w, arg);
+}
+
+static void ev_rate_begin(void *ctx, uint64_t arg)
+{
+    Workload *w = ctx;
+    WlJob *j = &w->jobs[arg];
+    for (int d = 0; d < WL_DIRS; d++)
+        j->rate_mark[d] = j->st.bytes[d];
+    sim_schedule_in(w->e, j->spec->ratecycle_ns, ev_rate_check, w, arg);
+}
+
+void wl_rate_min_start(WlJob *j)
+{
+    const WorkloadJobSpec *s = j->spec;
+    if (s->rate_min[IO_READ] || s->rate_min[IO_WRITE] || s->rate_min[IO_TRIM])
+        sim_schedule_in(j->w->e, s->ramp_ns, ev_rate_begin, j->w, j->index);
 }
