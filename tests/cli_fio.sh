@@ -143,6 +143,21 @@ for d in ("read", "write"):
     assert fio[1][d]["total_ios"] == summ[3][d]["ios"]
 PY
 
+# 3c. A trace replay is one job, "replay", as fio reports a read_iolog job.
+"$ftlsim" run -d "$drive" --trace traces/fiu_mail_cheetah_first10000.blkparse --lba-map wrap \
+    -o "$tmp/t" --output-format=json >"$tmp/trace.json" 2>"$tmp/stderr" || fail "trace json: exit $?"
+python3 - "$tmp/trace.json" "$tmp/t/summary.json" <<'PY' || fail "trace replay in fio JSON"
+import json, sys
+fio = json.load(open(sys.argv[1]))["jobs"]
+summ = json.load(open(sys.argv[2]))["jobs"]
+assert len(fio) == 1 and fio[0]["jobname"] == "replay" == summ[0]["name"]
+for d in ("read", "write"):
+    assert fio[0][d]["total_ios"] == summ[0][d]["ios"] > 0
+    assert fio[0][d]["io_bytes"] == summ[0][d]["bytes"]
+    assert abs(fio[0][d]["clat_ns"]["mean"] / 1e3 - summ[0][d]["lat_us"]["mean"]) < 1e-6 * summ[0][d]["lat_us"]["mean"]
+assert fio[0]["job_runtime"] == round(summ[0]["runtime_s"] * 1000)
+PY
+
 # 4. The syntax job: ${VAR} set, and not set.
 FTLSIM_TEST_BS=4k "$ftlsim" run -d "$drive" --job tests/data/jobs/fio_syntax.fio -q ||
     fail "fio_syntax.fio with FTLSIM_TEST_BS=4k: exit $?"

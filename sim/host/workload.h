@@ -222,6 +222,7 @@ void workload_set_stop_time(Workload *w, SimTime t);
 typedef struct WorkloadJobResult {
     const char *name;
     const WorkloadJobSpec *spec;
+    gboolean trace;            /* the replay of a trace (spec: defaults, name "replay") */
     uint32_t group;            /* reporting group: a new one at stonewall or new_group */
     SimTime runtime_ns;        /* after ramp_time */
     uint64_t ios[WL_DIRS], bytes[WL_DIRS];
@@ -232,7 +233,7 @@ typedef struct WorkloadJobResult {
     gboolean ss_attained;      /* ss= job: the criterion was met */
     double ss_criterion;       /* the last value computed */
 } WorkloadJobResult;
-guint workload_result_count(const Workload *w); /* bound jobs, clones expanded */
+guint workload_result_count(const Workload *w); /* bound jobs, clones expanded; 1 for a replay */
 void workload_result(const Workload *w, guint i, WorkloadJobResult *out);
 
 /* A log file the workload writes (fio's write_*_log): opened by the caller

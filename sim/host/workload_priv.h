@@ -194,5 +194,6 @@ void wl_replay_done(Workload *w, uint64_t tag);
 gboolean wl_replay_finished(const Workload *w);
 double wl_replay_progress(const Workload *w);
 void wl_replay_json(const Workload *w, JsonWriter *jw);
+void wl_replay_result(const Workload *w, WorkloadJobResult *out);
 
 #endif

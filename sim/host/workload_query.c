@@ -107,12 +107,16 @@ static SimTime wl_job_runtime(const WlJob *j, SimTime now)
 guint workload_result_count(const Workload *w)
 {
     g_return_val_if_fail(w != NULL, 0);
-    return w->replay ? 0 : w->njobs;
+    return w->replay ? 1 : w->njobs;
 }
 
 void workload_result(const Workload *w, guint i, WorkloadJobResult *out)
 {
-    g_return_if_fail(w && i < w->njobs && out);
+    g_return_if_fail(w && out && i < workload_result_count(w));
+    if (w->replay) {
+        wl_replay_result(w, out);
+        return;
+    }
     const WlJob *j = &w->jobs[i];
     memset(out, 0, sizeof *out);
     out->name = j->name;

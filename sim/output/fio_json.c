@@ -117,11 +117,13 @@ static void fio_dir(JsonWriter *jw, const char *key, const FioEntry *e, int d, g
     json_end_object(jw);
 }
 
-static void fio_job_options(JsonWriter *jw, const WorkloadJobSpec *s)
+static void fio_job_options(JsonWriter *jw, const WorkloadJobSpec *s, gboolean trace)
 {
     json_begin_object(jw, "job options");
     json_str(jw, "name", s->name);
-    if (!s->idle) {
+    if (trace) {
+        json_str(jw, "read_iolog", "(trace replay)");
+    } else if (!s->idle) {
         static const char *const rw[] = {"read",  "write", "randread", "randwrite", "rw",
                                          "randrw", "trim", "randtrim", "trimwrite"};
         json_str(jw, "rw", (unsigned)s->rw < G_N_ELEMENTS(rw) ? rw[s->rw] : "?");
@@ -149,7 +151,7 @@ static void fio_entry_json(JsonWriter *jw, const FioEntry *e, gboolean plus)
     json_u64(jw, "error", 0);
     json_u64(jw, "eta", 0);
     json_u64(jw, "elapsed", (e->runtime_ns + SIM_SEC / 2) / SIM_SEC);
-    fio_job_options(jw, s);
+    fio_job_options(jw, s, e->first.trace);
     fio_dir(jw, "read", e, IO_READ, plus);
     fio_dir(jw, "write", e, IO_WRITE, plus);
     fio_dir(jw, "trim", e, IO_TRIM, plus);
