@@ -76,7 +76,7 @@ expect_error "does_not_exist.ini" -d "$tmp/does_not_exist.ini" -w fill
 # Workload specs and job files.
 expect_error "option \"rw\": found \"bogus\", expected read, write" -d $drive -w rw=bogus
 expect_error "no_such_workload" -d $drive -w no_such_workload
-expect_error "bad_option.fio:7: option \"verify\": not supported" -d $drive -j tests/data/jobs/bad_option.fio
+expect_error "bad_option.fio:7: option \"exec_prerun\": not supported" -d $drive -j tests/data/jobs/bad_option.fio
 expect_error "bad_value.fio:3: option \"iodepth\": found \"0\", expected an integer" -d $drive -j tests/data/jobs/bad_value.fio
 expect_error "no_section.fio:2: found \"rw=write\" before any section" -d $drive -j tests/data/jobs/no_section.fio
 expect_error "give only one of --workload, --job and --trace" -d $drive -w fill -j tests/data/jobs/basic.fio

@@ -90,7 +90,8 @@ static gboolean pick(const char *text, const char *const *names, int *out, const
 static gboolean sweep_only(const char *long_name)
 {
     static const char *const names[] = {"vary", "jobs", "emit", "out", "force", "plot",
-                                        "plot-format", "live", "quiet", "sweep-row", NULL};
+                                        "plot-format", "live", "quiet", "sweep-row", "output",
+                                        "output-format", NULL};
     return g_strv_contains(names, long_name);
 }
 
@@ -179,7 +180,7 @@ static int cmd_run(int argc, char **argv)
     char *drive = NULL, *spec = NULL, *job = NULL, *trace = NULL, *out = NULL;
     char *interval = NULL, *interval_bytes = NULL, *fmt = NULL, *trace_fmt = NULL;
     char *blk = NULL, *replay = NULL, *max_idle = NULL, *lba_map = NULL, *plot_fmt = NULL;
-    char *prefill = NULL, *emit = NULL;
+    char *prefill = NULL, *emit = NULL, *max_time = NULL, *out_fmt = NULL, *output = NULL;
     char **sets = NULL, **vary = NULL;
     g_auto(GStrv) given = g_strdupv(argv); /* GOption takes argv apart */
     g_auto(GStrv) rerun = NULL;             /* before any goto out */
@@ -244,6 +245,12 @@ static int cmd_run(int argc, char **argv)
         {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
          "Age the drive first, without simulating the time: PCT%[:random][:slc=SIZE], e.g. "
          "90%:random or 50%:slc=10GB", "SPEC"},
+        {"max-time", 0, 0, G_OPTION_ARG_STRING, &max_time,
+         "Stop every job at this simulated time (e.g. 30s)", "TIME"},
+        {"output-format", 0, 0, G_OPTION_ARG_STRING, &out_fmt,
+         "What to print: normal (the summary), json or json+ (fio's JSON)", "FMT"},
+        {"output", 0, 0, G_OPTION_ARG_FILENAME, &output,
+         "Write what would be printed into FILE instead", "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
         G_OPTION_ENTRY_NULL,
     };
@@ -295,12 +302,15 @@ static int cmd_run(int argc, char **argv)
     static const char *const replay_names[] = {"open", "closed", NULL};
     static const char *const map_names[] = {"error", "wrap", "scale", NULL};
     static const char *const fmt_names[] = {"png", "svg", NULL};
+    static const char *const out_names[] = {"normal", "json", "json+", NULL};
     int blk_v = o.trace_opt.blk_events, replay_v = o.replay.mode, map_v = o.replay.lba_map;
-    int fmt_v = o.plot_format;
+    int fmt_v = o.plot_format, out_v = RUN_OUTPUT_NORMAL;
     if (!pick(blk, blk_names, &blk_v, "--blk-events", &error) ||
         !pick(replay, replay_names, &replay_v, "--replay", &error) ||
         !pick(lba_map, map_names, &map_v, "--lba-map", &error) ||
         !pick(plot_fmt, fmt_names, &fmt_v, "--plot-format", &error) ||
+        !pick(out_fmt, out_names, &out_v, "--output-format", &error) ||
+        (max_time && !parse_time_opt(max_time, &o.max_time, "--max-time", &error)) ||
         (interval && !parse_time_opt(interval, &o.interval, "--interval", &error)) ||
         (interval_bytes &&
          !parse_size_opt(interval_bytes, &o.interval_bytes, "--interval-bytes", &error)) ||
@@ -312,6 +322,8 @@ static int cmd_run(int argc, char **argv)
     o.replay.mode = replay_v;
     o.replay.lba_map = map_v;
     o.plot_format = fmt_v;
+    o.output_format = out_v;
+    o.output = output;
     if (jobs < 1 || jobs > 256) {
         rc = usage_error(ctx, "--jobs: expected an integer from 1 to 256");
         goto out;
@@ -350,7 +362,8 @@ static int cmd_run(int argc, char **argv)
 out:
     g_free(drive), g_free(spec), g_free(job), g_free(trace), g_free(out), g_free(interval);
     g_free(interval_bytes), g_free(trace_fmt), g_free(blk), g_free(replay), g_free(max_idle);
-    g_free(lba_map), g_free(plot_fmt), g_free(prefill), g_free(emit);
+    g_free(lba_map), g_free(plot_fmt), g_free(prefill), g_free(emit), g_free(max_time);
+    g_free(out_fmt), g_free(output);
     g_strfreev(sets);
     g_strfreev(vary);
     return rc;

@@ -8,7 +8,9 @@
  */
 #include "sim/cmd/run.h"
 
+#include "sim/cmd/version.h"
 #include "sim/config/config.h"
+#include "sim/output/fio_json.h"
 #include "sim/output/outdir.h"
 #include "sim/output/progress.h"
 #include "sim/output/report.h"
@@ -59,6 +61,48 @@ typedef struct Run {
 static void target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
 {
     drive_submit(ctx, op, offset, length, tag);
+}
+
+static uint32_t target_lookup(void *ctx, uint64_t lpn)
+{
+    return drive_lookup(ctx, lpn);
+}
+
+static FILE *log_open(void *ctx, const char *name, GError **error)
+{
+    return outdir_create(ctx, name, error);
+}
+
+static gboolean log_close(void *ctx, FILE *f, GError **error)
+{
+    return outdir_close_file(ctx, f, error);
+}
+
+/* What the run prints: the summary, or fio's JSON (--output-format), on
+ * stdout or into --output FILE. */
+static gboolean print_results(const RunOptions *o, const RunResult *res, GError **error)
+{
+    g_autoptr(GString) text = g_string_new(NULL);
+    if (o->output_format == RUN_OUTPUT_NORMAL) {
+        report_summary_text(res, text);
+        if (o->out)
+            g_string_append_printf(text, "results   %s\n", o->out);
+    } else {
+        fio_json_write(res->workload, ftlsim_version(), o->output_format == RUN_OUTPUT_JSON_PLUS,
+                       text);
+    }
+    if (!o->output) {
+        fputs(text->str, stdout);
+        return TRUE;
+    }
+    GError *err = NULL;
+    if (!g_file_set_contents(o->output, text->str, (gssize)text->len, &err)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--output \"%s\": %s", o->output,
+                    err->message);
+        g_error_free(err);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 static DrivePhase classify(const DriveStats *a, const DriveStats *b)
@@ -333,8 +377,19 @@ static gboolean run_engine(Run *r, GError **error)
             return FALSE;
         }
     }
-    if (workload_error(r->w, error))
+    GError *werr = NULL;
+    if (workload_error(r->w, &werr)) {
+        /* a verify mismatch or a job below its rate_min is the simulation's
+         * failure, not bad input */
+        if (g_error_matches(werr, WORKLOAD_ERROR, WORKLOAD_ERROR_VERIFY) ||
+            g_error_matches(werr, WORKLOAD_ERROR, WORKLOAD_ERROR_RATE)) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s", werr->message);
+            g_error_free(werr);
+        } else {
+            g_propagate_error(error, werr);
+        }
         return FALSE;
+    }
     take_row(r); /* the last, partial interval */
     return TRUE;
 }
@@ -347,6 +402,21 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     g_autoptr(Workload) w = NULL;
     if (!load_workload(o, &w, error))
         return FALSE;
+    if (o->max_time && o->trace) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--max-time goes with --workload or --job (a trace ends with its records)");
+        return FALSE;
+    }
+    if (o->output) {
+        /* checked before the run, so a bad --output does not cost a run */
+        g_autofree char *dir = g_path_get_dirname(o->output);
+        if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || g_file_test(o->output, G_FILE_TEST_IS_DIR)) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "--output \"%s\": found no such folder or a folder, expected a file "
+                        "in an existing folder", o->output);
+            return FALSE;
+        }
+    }
     if (o->interval == 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--interval must be greater than 0");
         return FALSE;
@@ -360,8 +430,17 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     if (o->prefill && !prefill_drive(o, d, &pf, error))
         return FALSE;
     WorkloadTarget target = {target_submit, d, drive_capacity(d), drive_queue_limit(d)};
+    workload_set_lookup(w, target_lookup);
+    if (o->max_time)
+        workload_set_stop_time(w, o->max_time);
     if (!workload_bind(w, e, &target, o->seed, error))
         return FALSE;
+    if (workload_wants_logs(w) && !o->out) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "the job asks for fio logs (write_bw_log, write_lat_log or write_iops_log): "
+                    "give --out DIR to write them into");
+        return FALSE;
+    }
 
     Run r = {.o = o, .e = e, .d = d, .w = w, .rows = g_array_new(FALSE, FALSE, sizeof(SeriesRow))};
     r.next_bytes = o->interval_bytes;
@@ -384,6 +463,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         if (!od || !(r.series = outdir_create(od, "series.csv", error)))
             goto out;
         report_series_header(r.series, o->series_percentiles);
+        if (!workload_open_logs(w, log_open, od, error))
+            goto out;
         if (o->live) {
             g_autofree char *live = g_build_filename(o->out, "series.live.csv", NULL);
             r.live_csv = fopen(live, "w");
@@ -427,15 +508,11 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     drive_wear(d, &res.wear);
     if (o->sweep_row)
         report_sweep_row(&res, o->sweep_row);
-    if (od && (!write_results(&r, od, &res, error) || !outdir_commit(od, error)))
+    if (od && (!workload_close_logs(w, log_close, od, error) ||
+               !write_results(&r, od, &res, error) || !outdir_commit(od, error)))
         goto out;
-    if (!o->quiet) {
-        g_autoptr(GString) text = g_string_new(NULL);
-        report_summary_text(&res, text);
-        fputs(text->str, stdout);
-        if (o->out)
-            printf("results   %s\n", o->out);
-    }
+    if ((!o->quiet || o->output) && !print_results(o, &res, error))
+        goto out;
     ok = TRUE;
     if (od && o->plot) {
         GError *perr = NULL;
@@ -448,6 +525,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         }
     }
 out:
+    if (od)
+        workload_close_logs(w, log_close, od, NULL); /* after a failure: nothing is kept */
     if (r.live) {
         plot_live_stop(r.live);
     }

@@ -53,7 +53,12 @@ typedef struct RunOptions {
     gboolean sweep_row_file; /* also write them, with their header, to sweep-row.csv (--sweep-row) */
     SweepEmit emit;          /* with --vary: write the runs as jobs instead of running them */
     const char *const *rerun_args; /* the run's own options, less the sweep's (for emit) */
+    SimTime max_time;        /* --max-time: stop every job at this simulated time; 0: none */
+    int output_format;       /* RUN_OUTPUT_*: what goes to stdout (or --output) */
+    const char *output;      /* --output FILE: instead of stdout; NULL: stdout */
 } RunOptions;
+
+enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };
 
 void run_options_init(RunOptions *o);
 

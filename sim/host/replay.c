@@ -8,6 +8,7 @@
  */
 #include "sim/host/workload_priv.h"
 
+#include <math.h>
 #include <string.h>
 
 #define WL_REPLAY_RING 1024 /* records waiting for a queue slot (open mode) */
@@ -30,6 +31,7 @@ struct WlReplay {
     uint32_t *free_slots, nfree, nslots;
     SimTime t_first, t_last; /* first submission, last completion */
     WlStats st;
+    WorkloadJobSpec spec; /* what results report as the job: "replay" */
 };
 
 static TraceReader *wl_replay_open(WlReplay *r, GError **error)
@@ -59,6 +61,8 @@ WlReplay *wl_replay_new(const char *path, const TraceOptions *topt, const Replay
 {
     WlReplay *r = g_new0(WlReplay, 1);
     r->path = g_strdup(path);
+    wl_spec_defaults(&r->spec);
+    g_strlcpy(r->spec.name, "replay", sizeof r->spec.name);
     if (topt)
         r->topt = *topt;
     else
@@ -285,6 +289,28 @@ double wl_replay_progress(const Workload *w)
     if (wl_replay_finished(w))
         return 1.0;
     return r->records ? MIN(1.0, (double)r->read / (double)r->records) : 0.0;
+}
+
+void wl_replay_result(const Workload *w, WorkloadJobResult *out)
+{
+    const WlReplay *r = w->replay;
+    memset(out, 0, sizeof *out);
+    out->name = r->spec.name;
+    out->spec = &r->spec;
+    out->trace = TRUE;
+    if (r->t_first != SIM_TIME_MAX && r->t_last > r->t_first)
+        out->runtime_ns = r->t_last - r->t_first;
+    for (int d = 0; d < WL_DIRS; d++) {
+        uint64_t n = r->st.ios[d];
+        double mean = lat_hist_mean(r->st.lat[d]);
+        double var = n > 1 ? (r->st.lat_sq[d] - (double)n * mean * mean) / (double)(n - 1) : 0;
+        out->ios[d] = n;
+        out->bytes[d] = r->st.bytes[d];
+        out->lat[d] = r->st.lat[d];
+        out->lat_sq[d] = r->st.lat_sq[d];
+        out->lat_stddev_ns[d] = var > 0 ? sqrt(var) : 0;
+    }
+    out->ss_criterion = NAN;
 }
 
 void wl_replay_json(const Workload *w, JsonWriter *jw)

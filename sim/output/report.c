@@ -417,6 +417,27 @@ static void mapping_cache_text(const RunResult *r, GString *out)
     g_string_append_c(out, '\n');
 }
 
+
+/* fio's verify: what the jobs read back and how much of it did not match
+ * (a mismatch fails the run, so a finished run says 0). */
+static void verify_line(GString *out, const Workload *w)
+{
+    uint64_t reads = 0, bytes = 0, bad = 0;
+    gboolean any = FALSE;
+    for (guint i = 0; i < workload_result_count(w); i++) {
+        WorkloadJobResult jr;
+        workload_result(w, i, &jr);
+        any |= jr.spec->verify && jr.spec->do_verify;
+        reads += jr.verify_reads;
+        bytes += jr.verify_bytes;
+        bad += jr.verify_mismatches;
+    }
+    if (any)
+        g_string_append_printf(out, "verify    %" G_GUINT64_FORMAT " reads (%.3f GB) checked "
+                               "against what was written, %" G_GUINT64_FORMAT " mismatches\n",
+                               reads, (double)bytes / 1e9, bad);
+}
+
 void report_summary_text(const RunResult *r, GString *out)
 {
     const DriveStats *st = r->stats;
@@ -466,6 +487,7 @@ void report_summary_text(const RunResult *r, GString *out)
     g_string_append_printf(out, "speed     write %.1f MB/s, read %.1f MB/s, %.0f IOPS\n",
                            st->host_bytes[IO_WRITE] / 1e6 / t, st->host_bytes[IO_READ] / 1e6 / t,
                            (st->host_ios[IO_READ] + st->host_ios[IO_WRITE]) / t);
+    verify_line(out, r->workload);
     g_string_append(out, "latency   (us)     count       mean        p50        p90        p99      "
                          "p99.9     p99.99        max\n");
     latency_line(out, "read", workload_latency(r->workload, IO_READ));
