@@ -162,6 +162,9 @@ static void write_arrived(void *ctx, uint64_t arg)
         uint32_t old = d->l2p[lpn];
         if (old >= BUF_MARK && old != NO_SLOT) {
             d->buf_used--; /* coalesced: the space reserved for it is not needed */
+            uint64_t lo = MAX(cmd->offset, lpn * SLOT_SIZE);
+            uint64_t hi = MIN(cmd->offset + cmd->length, (lpn + 1) * SLOT_SIZE);
+            d->st.buf_absorbed_bytes += hi - lo;
             continue;
         }
         if (old == NO_SLOT)
@@ -395,6 +398,7 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
             d->ring[v - BUF_MARK] = NO_LPN;
             d->ring_live--;
             d->buf_used--;
+            d->st.buf_absorbed_bytes += SLOT_SIZE;
         } else {
             ftl_invalidate_slot(d, v);
         }
