@@ -16,10 +16,29 @@
 #define EXIT_FAILED 1
 #define EXIT_INPUT 2
 
+/* One line on stderr: control bytes (from a job file, a spec or a file
+ * name) are escaped, as the INI and trace readers quote what they found. */
+static void print_line(FILE *f, const char *msg)
+{
+    GString *clean = g_string_sized_new(strlen(msg) + 16);
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++) {
+        if (*c < 0x20 || *c == 0x7f)
+            g_string_append_printf(clean, "\\x%02x", *c);
+        else
+            g_string_append_c(clean, (char)*c);
+    }
+    if (!g_utf8_validate(clean->str, (gssize)clean->len, NULL)) {
+        g_autofree char *valid = g_utf8_make_valid(clean->str, (gssize)clean->len);
+        g_string_assign(clean, valid);
+    }
+    fprintf(f, "%s%s\n", g_str_has_prefix(clean->str, "ftlsim") ? "" : "ftlsim: ", clean->str);
+    g_string_free(clean, TRUE);
+}
+
 static int fail(GError *error, int code)
 {
-    fprintf(stderr, "%s\n", error->message);
-    g_error_free(error);
+    print_line(stderr, error ? error->message : "failed without a message (a bug)");
+    g_clear_error(&error);
     return code;
 }
 
@@ -68,6 +87,13 @@ static gboolean parse_time_opt(const char *text, SimTime *out, const char *name,
     return TRUE;
 }
 
+static gboolean refuse_zero(const char *text, const char *name, GError **error)
+{
+    g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                "%s \"%s\": expected a size greater than 0, such as 1GB", name, text);
+    return FALSE;
+}
+
 /* The index of text in names into *out; no text leaves *out as it is. */
 static gboolean pick(const char *text, const char *const *names, int *out, const char *opt,
                      GError **error)
@@ -82,6 +108,43 @@ static gboolean pick(const char *text, const char *const *names, int *out, const
     g_autofree char *list = g_strjoinv(", ", (char **)names);
     g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "%s \"%s\": expected one of %s", opt, text, list);
     return FALSE;
+}
+
+/* Options that GOption reads but cannot bound: refused rather than
+ * coerced, since a value bent into another one runs a different experiment. */
+static gboolean check_run_options(const char *out, double time_scale, gint iodepth, gint64 seed,
+                                  gboolean plot, gboolean live, GError **error)
+{
+    if (out && out[0] == '\0') {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--out \"\": expected the name of a results folder");
+        return FALSE;
+    }
+    /* a gap times the scale must stay a finite number of nanoseconds */
+    if (!(time_scale > 0 && time_scale <= RUN_TIME_SCALE_MAX)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--time-scale %g: expected a number greater than 0 and at most %g", time_scale,
+                    RUN_TIME_SCALE_MAX);
+        return FALSE;
+    }
+    if (iodepth < 1 || iodepth > RUN_IODEPTH_MAX) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--iodepth %d: expected an integer from 1 to %d", iodepth, RUN_IODEPTH_MAX);
+        return FALSE;
+    }
+    if (seed < 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--seed %" G_GINT64_FORMAT ": expected an integer from 0 to %" G_GINT64_FORMAT,
+                    seed, G_MAXINT64);
+        return FALSE;
+    }
+    if ((plot || live) && !out) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: the figures go into the results folder; expected --out DIR too",
+                    plot ? "--plot" : "--live");
+        return FALSE;
+    }
+    return TRUE;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -174,6 +237,10 @@ static int cmd_run(int argc, char **argv)
         rc = usage_error(ctx, "run needs --drive FILE");
         goto out;
     }
+    if (!check_run_options(out, time_scale, iodepth, seed, plot, live, &error)) {
+        rc = fail(error, EXIT_INPUT);
+        goto out;
+    }
     o.drive = drive;
     o.spec = spec;
     o.job = job;
@@ -192,7 +259,7 @@ static int cmd_run(int argc, char **argv)
     o.trace_opt.format = trace_fmt;
     o.trace_opt.device = device;
     o.trace_opt.skip_bad_lines = skip_bad;
-    o.replay.iodepth = iodepth > 0 ? (uint32_t)iodepth : 1;
+    o.replay.iodepth = (uint32_t)iodepth;
     o.replay.time_scale = time_scale;
     static const char *const blk_names[] = {"auto", "Q", "D", NULL};
     static const char *const replay_names[] = {"open", "closed", NULL};
@@ -207,6 +274,8 @@ static int cmd_run(int argc, char **argv)
         (interval && !parse_time_opt(interval, &o.interval, "--interval", &error)) ||
         (interval_bytes &&
          !parse_size_opt(interval_bytes, &o.interval_bytes, "--interval-bytes", &error)) ||
+        (interval_bytes && o.interval_bytes == 0 &&
+         !refuse_zero(interval_bytes, "--interval-bytes", &error)) ||
         (max_idle && !parse_time_opt(max_idle, &o.replay.max_idle_ns, "--max-idle", &error))) {
         rc = fail(error, EXIT_INPUT);
         goto out;
@@ -223,10 +292,13 @@ static int cmd_run(int argc, char **argv)
         rc = usage_error(ctx, "--jobs goes with --vary");
         goto out;
     }
+    run_catch_signals();
     if (vary ? !run_sweep(&o, (const char *const *)vary, (guint)jobs, &error)
              : !run_simulation(&o, &error)) {
-        rc = fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
-                                                                            : EXIT_INPUT);
+        int sig = run_interrupt_signal();
+        rc = fail(error, sig                                                   ? 128 + sig
+                         : g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
+                                                                               : EXIT_INPUT);
         goto out;
     }
     rc = 0;

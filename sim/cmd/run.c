@@ -15,9 +15,34 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+/* The signal (SIGINT, SIGTERM) that asked the run to stop; 0: none. */
+static volatile sig_atomic_t run_signal;
+
+static void on_signal(int sig)
+{
+    run_signal = sig;
+}
+
+int run_interrupt_signal(void)
+{
+    return run_signal;
+}
+
+void run_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; /* a second signal ends the process at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 /* clang-format off */
 G_DEFINE_QUARK(ftlsim-run-error-quark, run_error)
@@ -54,7 +79,16 @@ typedef struct Run {
     Progress *progress;
     LatHist *ivl[2];  /* --series-percentiles: this interval's read, write latencies */
     gboolean finished;
+    gboolean interrupted; /* stopped by a signal: the results so far */
+    gboolean too_many_rows; /* stopped at RUN_ROWS_MAX rows */
 } Run;
+
+/* Stop the engine: the run ends here, whole or not. */
+static void run_stop(Run *r)
+{
+    r->finished = TRUE;
+    sim_stop(r->e);
+}
 
 static void target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
 {
@@ -135,6 +169,11 @@ static void take_row(Run *r)
     row.l2p_hit_ratio = hits + misses ? (double)hits / (double)(hits + misses) : NAN;
     if (r->ivl[0])
         row_latency(r, &row);
+    if (r->rows->len >= RUN_ROWS_MAX) {
+        r->too_many_rows = TRUE;
+        run_stop(r);
+        return;
+    }
     g_array_append_val(r->rows, row);
     if (r->series)
         report_series_row(r->series, &row);
@@ -168,6 +207,11 @@ static void tick(void *ctx, uint64_t arg)
     (void)arg;
     if (r->finished)
         return;
+    if (run_signal) {
+        r->interrupted = TRUE;
+        run_stop(r);
+        return;
+    }
     if (workload_finished(r->w)) {
         /* it ended without a completion to notice it: a trace that failed
          * to read, or a phase that submitted nothing */
@@ -193,6 +237,9 @@ static void io_done(void *ctx, uint64_t tag)
     if (workload_finished(r->w)) {
         r->finished = TRUE;
         sim_stop(r->e);
+    } else if (run_signal) {
+        r->interrupted = TRUE;
+        run_stop(r);
     }
 }
 
@@ -327,9 +374,74 @@ static gboolean run_engine(Run *r, GError **error)
             return FALSE;
         }
     }
-    if (workload_error(r->w, error))
+    if (r->too_many_rows) {
+        const RunOptions *o = r->o;
+        g_autofree char *by = o->interval_bytes
+                                  ? g_strdup_printf("--interval-bytes %" G_GUINT64_FORMAT " bytes",
+                                                    o->interval_bytes)
+                                  : g_strdup_printf("--interval %g s", (double)o->interval / 1e9);
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: the run reached %d series rows at %.3f s simulated and had not ended; "
+                    "expected at most %d rows (a longer interval, or a workload that ends sooner)",
+                    by, RUN_ROWS_MAX, (double)sim_now(r->e) / 1e9, RUN_ROWS_MAX);
         return FALSE;
-    take_row(r); /* the last, partial interval */
+    }
+    if (!r->interrupted && workload_error(r->w, error))
+        return FALSE;
+    if (r->rows->len < RUN_ROWS_MAX)
+        take_row(r); /* the last, partial interval */
+    return TRUE;
+}
+
+/* Bytes of memory this run may take: FTLSIM_MEMORY_LIMIT if set, else
+ * what the kernel says is available plus free swap; 0: unknown. */
+static uint64_t memory_available(GError **error)
+{
+    const char *limit = g_getenv("FTLSIM_MEMORY_LIMIT");
+    if (limit) {
+        uint64_t v = 0;
+        GError *e = NULL;
+        if (!workload_parse_bytes(limit, 1024, &v, &e) || v == 0) {
+            g_clear_error(&e);
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "FTLSIM_MEMORY_LIMIT \"%s\": expected a size such as 8GiB", limit);
+            return UINT64_MAX;
+        }
+        return v;
+    }
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents("/proc/meminfo", &text, NULL, NULL))
+        return 0;
+    uint64_t avail = 0, swap = 0;
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (char **l = lines; *l; l++) {
+        unsigned long long kb;
+        if (sscanf(*l, "MemAvailable: %llu kB", &kb) == 1)
+            avail = kb * 1024;
+        else if (sscanf(*l, "SwapFree: %llu kB", &kb) == 1)
+            swap = kb * 1024;
+    }
+    return avail ? avail + swap : 0;
+}
+
+/* Refuse a drive whose tables cannot fit the machine, before allocating. */
+static gboolean check_memory(const RunOptions *o, const DriveParams *p, GError **error)
+{
+    GError *e = NULL;
+    uint64_t have = memory_available(&e);
+    if (e) {
+        g_propagate_error(error, e);
+        return FALSE;
+    }
+    uint64_t need = drive_memory_bytes(p);
+    if (have && need > have) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: simulating this drive needs about %.1f GiB of memory, the machine has "
+                    "%.1f GiB available%s; expected a drive that fits (a smaller user_capacity)",
+                    o->drive, (double)need / 1073741824.0, (double)have / 1073741824.0,
+                    g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
+        return FALSE;
+    }
     return TRUE;
 }
 
@@ -349,8 +461,16 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     if (o->prefill && !run_parse_prefill(o->prefill, &pf, error))
         return FALSE;
     pf.seed = o->seed;
+    if (!check_memory(o, &p, error))
+        return FALSE;
     g_autoptr(SimEngine) e = sim_engine_new();
     g_autoptr(Drive) d = drive_new(e, &p, o->seed);
+    if (!d) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
+                    "%s: cannot allocate the drive's tables (about %.1f GiB)", o->drive,
+                    (double)drive_memory_bytes(&p) / 1073741824.0);
+        return FALSE;
+    }
     if (o->prefill && !prefill_drive(o, d, &pf, error))
         return FALSE;
     WorkloadTarget target = {target_submit, d, drive_capacity(d), drive_queue_limit(d)};
@@ -394,6 +514,12 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     r.progress = progress_new(stderr, !o->quiet && isatty(fileno(stderr)));
 
     gint64 wall0 = g_get_monotonic_time();
+    if (run_signal) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before the simulation started; nothing written",
+                    run_signal == SIGINT ? "SIGINT" : "SIGTERM");
+        goto out;
+    }
     if (!run_engine(&r, error))
         goto out;
     progress_finish(r.progress);
@@ -417,6 +543,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         .peak_rss = peak_rss(),
         .rows = r.rows,
         .phases = phases,
+        .interrupted = r.interrupted,
     };
     drive_wear(d, &res.wear);
     if (o->sweep_row)
@@ -429,6 +556,13 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         fputs(text->str, stdout);
         if (o->out)
             printf("results   %s\n", o->out);
+    }
+    if (r.interrupted) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s at %.3f s simulated; %s%s%s", run_signal == SIGINT ? "SIGINT" : "SIGTERM",
+                    res.sim_time_s, o->out ? "the results so far are in " : "the summary so far is above",
+                    o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
+        goto out;
     }
     ok = TRUE;
     if (od && o->plot) {

@@ -170,6 +170,8 @@ static void wl_replay_read(Workload *w)
         double gap = t > r->last_trace ? (double)(t - r->last_trace) * r->ro.time_scale : 0.0;
         if (r->ro.max_idle_ns && gap > (double)r->ro.max_idle_ns)
             gap = (double)r->ro.max_idle_ns;
+        if (!(gap < 1e18)) /* 31 years: keeps the sum finite; the run's row bound stops it */
+            gap = 1e18;
         sched = r->last_sched + (SimTime)(gap + 0.5);
     }
     r->first = false;

@@ -98,13 +98,20 @@ void report_phases_csv(const RunResult *r, GString *out)
     }
 }
 
+/* NAND bytes written per byte of host data the flash has to store: the
+ * data still held in the write buffer at the end counts as written (a
+ * flush or standby programs it), and data overwritten or trimmed while in
+ * the buffer, which never needs storing, is not host data to store. So a
+ * run too short to empty the buffer does not show a WAF below 1; see
+ * docs/outputs.md. */
 static double waf(const DriveStats *st)
 {
-    uint64_t nand = 0;
+    uint64_t nand = st->buf_held_bytes;
     for (int c = 0; c < CAUSES; c++)
         nand += st->nand_write_bytes[c];
     uint64_t host = st->host_bytes[IO_WRITE];
-    return host ? (double)nand / (double)host : NAN;
+    uint64_t stored = host > st->buf_absorbed_bytes ? host - st->buf_absorbed_bytes : 0;
+    return stored ? (double)nand / (double)stored : NAN;
 }
 
 static uint64_t nand_total(const DriveStats *st)
@@ -286,6 +293,7 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     json_str(w, "workload", workload_description(r->workload));
     json_u64(w, "seed", o->seed);
     json_str(w, "prefill", o->prefill);
+    json_bool(w, "interrupted", r->interrupted);
     json_double(w, "sim_time_s", r->sim_time_s);
     json_double(w, "wall_time_s", r->wall_s);
     json_u64(w, "events", r->events);
@@ -320,6 +328,10 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     wear_json(w, "static_slc", &r->wear.static_slc);
     json_u64(w, "static_moves", st->wl_blocks);
     json_end_object(w);
+    json_end_object(w);
+    json_begin_object(w, "write_buffer");
+    json_u64(w, "absorbed_bytes", st->buf_absorbed_bytes);
+    json_u64(w, "held_at_end_bytes", st->buf_held_bytes);
     json_end_object(w);
     json_double(w, "waf", waf(st));
 
@@ -428,6 +440,8 @@ void report_summary_text(const RunResult *r, GString *out)
     }
     g_string_append_printf(out, "workload  %s\n", workload_description(r->workload));
     g_string_append_printf(out, "seed      %" G_GUINT64_FORMAT "\n", r->opt->seed);
+    if (r->interrupted)
+        g_string_append(out, "stopped   interrupted (SIGINT or SIGTERM): the results so far\n");
     if (r->opt->prefill)
         g_string_append_printf(out, "prefill   %s\n", r->opt->prefill);
     g_string_append_printf(out,
@@ -456,6 +470,9 @@ void report_summary_text(const RunResult *r, GString *out)
     if (st->wl_blocks)
         g_string_append_printf(out, "; %" G_GUINT64_FORMAT " cold blocks moved", st->wl_blocks);
     g_string_append_c(out, '\n');
+    g_string_append_printf(out, "buffer    absorbed %.3f GB (overwritten or trimmed before "
+                                "programming), %.3f MB held at the end\n",
+                           st->buf_absorbed_bytes / 1e9, st->buf_held_bytes / 1e6);
     g_string_append_printf(out, "waf       %.3f\n", waf(st));
     g_string_append(out, "busy      dies:");
     for (int k = 0; k < DIE_WORKS; k++)

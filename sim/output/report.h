@@ -54,6 +54,7 @@ typedef struct RunResult {
     uint64_t peak_rss; /* bytes, of the whole process */
     GArray *rows;   /* SeriesRow */
     GArray *phases; /* PhaseSpan */
+    gboolean interrupted; /* stopped by SIGINT or SIGTERM before the workload ended */
 } RunResult;
 
 #define REPORT_SERIES_HEADER                                                                       \
