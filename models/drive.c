@@ -41,8 +41,8 @@ const char *write_part_name(WritePart p)
 
 const char *drive_phase_name(DrivePhase p)
 {
-    static const char *const names[] = {"idle", "pslc", "folding", "native", "gc"};
-    return p <= PHASE_GC ? names[p] : "?";
+    static const char *const names[] = {"idle", "pslc", "folding", "native", "gc", "read"};
+    return p <= PHASE_READ ? names[p] : "?";
 }
 
 Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)

@@ -110,6 +110,8 @@ typedef struct DriveStats {
                                   * (4 KiB units) while still in the write buffer: never programmed */
     uint64_t buf_held_bytes;   /* gauge: host data in the write buffer, not yet programmed, up to
                                 * drive_account() */
+    uint64_t unwritten_read_units; /* 4 KiB units host reads found never written (or trimmed):
+                                    * answered without a NAND read */
     int phase;                 /* gauge: DrivePhase now */
 } DriveStats;
 
@@ -120,6 +122,7 @@ typedef enum DrivePhase {
     PHASE_FOLDING = 2, /* native writes with active folding */
     PHASE_NATIVE = 3,  /* native writes, no folding */
     PHASE_GC = 4,      /* host writes wait on GC */
+    PHASE_READ = 5,    /* no host writes, host reads */
 } DrivePhase;
 const char *drive_phase_name(DrivePhase p);
 

@@ -277,8 +277,11 @@ static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
     uint32_t cur_die = NO_IDX, r = NO_IDX, last_page = NO_IDX;
     for (uint64_t lpn = first; lpn <= last; lpn++) {
         uint32_t slot = d->l2p[lpn];
-        if (slot >= BUF_MARK) /* unmapped or buffered: no NAND access */
+        if (slot >= BUF_MARK) { /* unmapped or buffered: no NAND access */
+            if (slot == NO_SLOT)
+                d->st.unwritten_read_units++;
             continue;
+        }
         uint32_t b = nand_block_of(d, slot);
         uint32_t die = nand_die_of_block(d, b);
         if (die != cur_die || d->blk_mode[b] != d->rops[r].mode) {
