@@ -63,6 +63,68 @@ static char *script_dir(void)
     return g_strdup(FTLSIM_SOURCE_DIR "/scripts/plot");
 }
 
+/* Folders that hold drive files, in search order: FTLSIM_CONFIG_PATH
+ * (colon-separated), the installed data folder next to the binary, the
+ * source tree's configs/. */
+static GPtrArray *config_dirs(void)
+{
+    GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
+    const char *env = g_getenv("FTLSIM_CONFIG_PATH");
+    if (env) {
+        g_auto(GStrv) parts = g_strsplit(env, ":", -1);
+        for (char **p = parts; *p; p++)
+            if (**p)
+                g_ptr_array_add(dirs, g_strdup(*p));
+    }
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe) {
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        g_ptr_array_add(dirs, g_build_filename(bindir, "..", "share", "ftlsim", "configs", NULL));
+    }
+    g_ptr_array_add(dirs, g_strdup(FTLSIM_SOURCE_DIR "/configs"));
+    return dirs;
+}
+
+/* The drive file name stands for: the name itself when it exists, else
+ * (a relative name) NAME, NAME.ini or its last part in the config folders.
+ * NULL with error when none exists. */
+static char *resolve_drive(const char *name, GError **error)
+{
+    if (g_file_test(name, G_FILE_TEST_EXISTS) || g_path_is_absolute(name))
+        return g_strdup(name);
+    g_autoptr(GPtrArray) dirs = config_dirs();
+    g_autofree char *base = g_path_get_basename(name);
+    g_autofree char *with_ini = g_strconcat(base, ".ini", NULL);
+    const char *tries[] = {name, base, with_ini};
+    for (guint i = 0; i < dirs->len; i++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(tries); k++) {
+            char *p = g_build_filename(dirs->pdata[i], tries[k], NULL);
+            if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+                return p;
+            g_free(p);
+        }
+    g_ptr_array_add(dirs, NULL);
+    g_autofree char *where = g_strjoinv(", ", (char **)dirs->pdata);
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                "%s: no such drive file, here or in the config folders (%s; set "
+                "FTLSIM_CONFIG_PATH to add one)",
+                name, where);
+    return NULL;
+}
+
+/* The folder `ftlsim drives` lists by default: ./configs, else the first
+ * config folder that exists. */
+static char *default_drives_dir(void)
+{
+    if (g_file_test("configs", G_FILE_TEST_IS_DIR))
+        return g_strdup("configs");
+    g_autoptr(GPtrArray) dirs = config_dirs();
+    for (guint i = 0; i < dirs->len; i++)
+        if (g_file_test(dirs->pdata[i], G_FILE_TEST_IS_DIR))
+            return g_strdup(dirs->pdata[i]);
+    return g_strdup("configs");
+}
+
 static gboolean parse_size_opt(const char *text, uint64_t *out, const char *name, GError **error)
 {
     GError *e = NULL;
@@ -154,7 +216,7 @@ static int cmd_run(int argc, char **argv)
     char *drive = NULL, *spec = NULL, *job = NULL, *trace = NULL, *out = NULL;
     char *interval = NULL, *interval_bytes = NULL, *fmt = NULL, *trace_fmt = NULL;
     char *blk = NULL, *replay = NULL, *max_idle = NULL, *lba_map = NULL, *plot_fmt = NULL;
-    char *prefill = NULL;
+    char *prefill = NULL, *drive_path = NULL;
     char **sets = NULL, **vary = NULL;
     gint64 seed = 1, device = -1;
     gint iodepth = 32, jobs = 1;
@@ -241,7 +303,12 @@ static int cmd_run(int argc, char **argv)
         rc = fail(error, EXIT_INPUT);
         goto out;
     }
-    o.drive = drive;
+    drive_path = resolve_drive(drive, &error);
+    if (!drive_path) {
+        rc = fail(error, EXIT_INPUT);
+        goto out;
+    }
+    o.drive = drive_path;
     o.spec = spec;
     o.job = job;
     o.trace = trace;
@@ -305,7 +372,7 @@ static int cmd_run(int argc, char **argv)
 out:
     g_free(drive), g_free(spec), g_free(job), g_free(trace), g_free(out), g_free(interval);
     g_free(interval_bytes), g_free(trace_fmt), g_free(blk), g_free(replay), g_free(max_idle);
-    g_free(lba_map), g_free(plot_fmt), g_free(prefill);
+    g_free(lba_map), g_free(plot_fmt), g_free(prefill), g_free(drive_path);
     g_strfreev(sets);
     g_strfreev(vary);
     return rc;
@@ -327,7 +394,8 @@ static int cmd_check(int argc, char **argv)
     if (argc != 2)
         return usage_error(ctx, "check takes one drive file");
     DriveParams p;
-    if (!config_load_file_set(argv[1], (const char *const *)sets, &p, &error))
+    g_autofree char *path = resolve_drive(argv[1], &error);
+    if (!path || !config_load_file_set(path, (const char *const *)sets, &p, &error))
         return fail(error, EXIT_INPUT);
     g_autoptr(GString) out = g_string_new(NULL);
     config_describe(&p, out);
@@ -343,7 +411,7 @@ static int cmd_drives(int argc, char **argv)
         return fail(error, EXIT_INPUT);
     if (argc > 2)
         return usage_error(ctx, "drives takes at most one folder");
-    const char *dir = argc == 2 ? argv[1] : "configs";
+    g_autofree char *dir = argc == 2 ? g_strdup(argv[1]) : default_drives_dir();
     g_autoptr(GString) out = g_string_new(NULL);
     if (!config_list_drives(dir, out, &error))
         return fail(error, EXIT_INPUT);
