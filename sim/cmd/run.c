@@ -95,15 +95,25 @@ static void target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, 
     drive_submit(ctx, op, offset, length, tag);
 }
 
-static DrivePhase classify(const DriveStats *a, const DriveStats *b)
+/* What the drive did with host writes over an interval; busy is the
+ * dies' busy share in it (an interval without host writes is idle only
+ * when the dies are: a host held up while the dies fold or collect is not
+ * idle). */
+static DrivePhase classify(const DriveStats *a, const DriveStats *b, double busy)
 {
     uint64_t host_w = b->host_bytes[IO_WRITE] - a->host_bytes[IO_WRITE];
     uint64_t nand_host = b->nand_write_bytes[CAUSE_HOST] - a->nand_write_bytes[CAUSE_HOST];
     uint64_t slc = b->host_slc_bytes - a->host_slc_bytes;
     uint64_t gc = b->nand_write_bytes[CAUSE_GC] - a->nand_write_bytes[CAUSE_GC];
     uint64_t fold = b->nand_write_bytes[CAUSE_FOLD] - a->nand_write_bytes[CAUSE_FOLD];
-    if (host_w == 0 && nand_host == 0)
-        return PHASE_IDLE;
+    if (host_w == 0 && nand_host == 0) {
+        uint64_t host_r = b->host_bytes[IO_READ] - a->host_bytes[IO_READ];
+        if ((fold || gc) && busy >= 0.5)
+            return fold >= gc ? PHASE_FOLDING : PHASE_GC;
+        if (host_r)
+            return PHASE_READ;
+        return busy < 0.5 ? PHASE_IDLE : PHASE_GC;
+    }
     if (2 * slc > nand_host)
         return PHASE_PSLC;
     if (fold > 0)
@@ -156,11 +166,14 @@ static void take_row(Run *r)
         .fold_MBps = (double)(st->nand_write_bytes[CAUSE_FOLD] - r->last.nand_write_bytes[CAUSE_FOLD]) / 1e6 / dt,
         .pslc_used_bytes = st->pslc_used,
         .pslc_limit_bytes = st->pslc_limit,
-        .phase = classify(&r->last, st),
     };
-    for (int w = 0; w < DIE_WORKS; w++)
+    double busy = 0;
+    for (int w = 0; w < DIE_WORKS; w++) {
         row.die_work[w] =
             (double)(st->die_busy_ns[w] - r->last.die_busy_ns[w]) / (r->dies * dt * 1e9);
+        busy += row.die_work[w];
+    }
+    row.phase = classify(&r->last, st, busy);
     row.chan_busy = (double)(st->chan_busy_ns - r->last.chan_busy_ns) / (r->channels * dt * 1e9);
     row.wear_min = st->wear_min;
     row.wear_max = st->wear_max;
@@ -393,6 +406,23 @@ static gboolean run_engine(Run *r, GError **error)
     return TRUE;
 }
 
+/* What the user should know about a run that did not fail, one line
+ * each on stderr: lines a trace lost, reads that cost nothing. */
+static void run_notes(const Run *r, const RunOptions *o)
+{
+    WorkloadTraceInfo ti;
+    if (workload_trace_info(r->w, &ti) && ti.bad_lines)
+        fprintf(stderr, "ftlsim: %s: skipped %" G_GUINT64_FORMAT " malformed lines (--skip-bad-lines)\n",
+                ti.path, ti.bad_lines);
+    uint64_t unwritten = drive_stats(r->d)->unwritten_read_units;
+    if (unwritten && !o->quiet)
+        fprintf(stderr,
+                "ftlsim: note: %.1f MB of the reads were of never-written (or trimmed) LBAs, "
+                "which the drive answers without reading NAND; --prefill 100%% writes the drive "
+                "first\n",
+                (double)unwritten * 4096 / 1e6);
+}
+
 /* Bytes of memory this run may take: FTLSIM_MEMORY_LIMIT if set, else
  * what the kernel says is available plus free swap; 0: unknown. */
 static uint64_t memory_available(GError **error)
@@ -550,6 +580,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         report_sweep_row(&res, o->sweep_row);
     if (od && (!write_results(&r, od, &res, error) || !outdir_commit(od, error)))
         goto out;
+    run_notes(&r, o);
     if (!o->quiet) {
         g_autoptr(GString) text = g_string_new(NULL);
         report_summary_text(&res, text);

@@ -46,9 +46,9 @@ void report_series_row(FILE *f, const SeriesRow *r)
     fputc('\n', f);
 }
 
-void report_phases_from_rows(GArray *rows, GArray *phases)
+/* Consecutive rows of one kind, as they come. */
+static void phases_raw(GArray *rows, GArray *phases)
 {
-    g_array_set_size(phases, 0);
     uint64_t prev_bytes = 0;
     double prev_t = 0;
     for (guint i = 0; i < rows->len; i++) {
@@ -69,6 +69,92 @@ void report_phases_from_rows(GArray *rows, GArray *phases)
         last->chan_busy_s += r->chan_busy * (r->t_s - prev_t);
         prev_bytes = r->host_write_bytes;
         prev_t = r->t_s;
+    }
+}
+
+/* Whether a span is too short to be a phase a reader sees: less than
+ * REPORT_PHASE_MIN of the run's host writes and of its time. */
+static gboolean span_short(const PhaseSpan *s, uint64_t bytes, double t)
+{
+    return (double)(s->end_host_bytes - s->start_host_bytes) < REPORT_PHASE_MIN * (double)bytes &&
+           s->end_s - s->start_s < REPORT_PHASE_MIN * t;
+}
+
+/* Spans [from, to) into one: folding when folding took a tenth of their
+ * time or more (native writes and folding taking turns is folding while
+ * writing), else the kind that took the most time among them. */
+static PhaseSpan span_merge(const GArray *in, guint from, guint to)
+{
+    double t_kind[PHASE_READ + 1] = {0};
+    PhaseSpan m = g_array_index(in, PhaseSpan, from);
+    m.die_busy_s = m.chan_busy_s = 0;
+    for (guint i = from; i < to; i++) {
+        const PhaseSpan *s = &g_array_index(in, PhaseSpan, i);
+        t_kind[s->kind] += s->end_s - s->start_s;
+        m.end_host_bytes = s->end_host_bytes;
+        m.end_s = s->end_s;
+        m.die_busy_s += s->die_busy_s;
+        m.chan_busy_s += s->chan_busy_s;
+    }
+    double total = 0;
+    for (int k = 0; k <= PHASE_READ; k++) {
+        total += t_kind[k];
+        if (t_kind[k] > t_kind[m.kind])
+            m.kind = k;
+    }
+    if (to - from > 1 && t_kind[PHASE_FOLDING] >= 0.1 * total)
+        m.kind = PHASE_FOLDING;
+    return m;
+}
+
+/* Append s to out, joining it to the last span when of the same kind. */
+static void span_push(GArray *out, PhaseSpan s)
+{
+    PhaseSpan *last = out->len ? &g_array_index(out, PhaseSpan, out->len - 1) : NULL;
+    if (last && last->kind == s.kind) {
+        last->end_host_bytes = s.end_host_bytes;
+        last->end_s = s.end_s;
+        last->die_busy_s += s.die_busy_s;
+        last->chan_busy_s += s.chan_busy_s;
+        return;
+    }
+    g_array_append_val(out, s);
+}
+
+void report_phases_from_rows(GArray *rows, GArray *phases)
+{
+    g_array_set_size(phases, 0);
+    g_autoptr(GArray) raw = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
+    phases_raw(rows, raw);
+    if (raw->len < 2) {
+        g_array_append_vals(phases, raw->data, raw->len);
+        return;
+    }
+    const PhaseSpan *end = &g_array_index(raw, PhaseSpan, raw->len - 1);
+    uint64_t bytes = end->end_host_bytes;
+    double t = end->end_s - g_array_index(raw, PhaseSpan, 0).start_s;
+    /* A run of short spans (native and folding taking turns every few
+     * hundred MB as the cache empties) is one phase of its main kind; a
+     * short span alone between two long ones joins the one before. */
+    g_autoptr(GArray) grouped = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
+    for (guint i = 0; i < raw->len;) {
+        guint j = i;
+        while (j < raw->len && span_short(&g_array_index(raw, PhaseSpan, j), bytes, t))
+            j++;
+        if (j == i)
+            j = i + 1; /* a long span stands alone */
+        span_push(grouped, span_merge(raw, i, j));
+        i = j;
+    }
+    for (guint i = 0; i < grouped->len; i++) {
+        PhaseSpan s = g_array_index(grouped, PhaseSpan, i);
+        PhaseSpan *last = phases->len ? &g_array_index(phases, PhaseSpan, phases->len - 1) : NULL;
+        if (last && span_short(&s, bytes, t)) {
+            s.kind = last->kind;
+        } else if (!last && span_short(&s, bytes, t) && i + 1 < grouped->len) {
+            s.kind = g_array_index(grouped, PhaseSpan, i + 1).kind;
+        }
+        span_push(phases, s);
     }
 }
 
@@ -291,6 +377,15 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
         json_str(w, NULL, *set);
     json_end_array(w);
     json_str(w, "workload", workload_description(r->workload));
+    WorkloadTraceInfo ti;
+    if (workload_trace_info(r->workload, &ti)) {
+        json_begin_object(w, "trace");
+        json_str(w, "format", ti.format);
+        json_bool(w, "format_detected", ti.detected);
+        json_bool(w, "header_skipped", ti.header_skipped);
+        json_u64(w, "bad_lines_skipped", ti.bad_lines);
+        json_end_object(w);
+    }
     json_u64(w, "seed", o->seed);
     json_str(w, "prefill", o->prefill);
     json_bool(w, "interrupted", r->interrupted);
@@ -439,6 +534,12 @@ void report_summary_text(const RunResult *r, GString *out)
         g_string_append_printf(out, "overrides %s\n", sets);
     }
     g_string_append_printf(out, "workload  %s\n", workload_description(r->workload));
+    WorkloadTraceInfo ti;
+    if (workload_trace_info(r->workload, &ti))
+        g_string_append_printf(out, "trace     %s format (%s)%s, %" G_GUINT64_FORMAT
+                                    " malformed lines skipped\n",
+                               ti.format, ti.detected ? "detected" : "named",
+                               ti.header_skipped ? ", header line skipped" : "", ti.bad_lines);
     g_string_append_printf(out, "seed      %" G_GUINT64_FORMAT "\n", r->opt->seed);
     if (r->interrupted)
         g_string_append(out, "stopped   interrupted (SIGINT or SIGTERM): the results so far\n");

@@ -70,7 +70,13 @@ typedef struct RunResult {
 void report_series_header(FILE *f, gboolean latency);
 /* One line of series.csv; the latency columns when r->has_latency. */
 void report_series_row(FILE *f, const SeriesRow *r);
-/* Merge consecutive rows of one kind into phases (idle rows are kept). */
+/* Phases shorter than this share of the run's host writes and of its time
+ * are merged with their neighbours. */
+#define REPORT_PHASE_MIN 0.02
+
+/* The phases a reader sees: consecutive rows of one kind, then runs of
+ * short spans merged into one phase of the kind that took most of their
+ * time, and a short span left alone joined to the phase before it. */
 void report_phases_from_rows(GArray *rows, GArray *phases);
 void report_phases_csv(const RunResult *r, GString *out);
 /* summary.txt lists at most this many phases: the first, "... N more",
