@@ -487,6 +487,13 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--interval must be greater than 0");
         return FALSE;
     }
+    if (o->interval < RUN_INTERVAL_MIN) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--interval %" G_GUINT64_FORMAT "ns: expected at least 1us (a row per "
+                    "interval: shorter ones write millions of rows a simulated second)",
+                    (uint64_t)o->interval);
+        return FALSE;
+    }
     DrivePrefill pf = {.seed = o->seed};
     if (o->prefill && !run_parse_prefill(o->prefill, &pf, error))
         return FALSE;

@@ -50,6 +50,7 @@ typedef struct RunOptions {
 #define RUN_TIME_SCALE_MAX 1e6 /* --time-scale */
 #define RUN_IODEPTH_MAX 65536  /* --iodepth */
 #define RUN_ROWS_MAX 1000000   /* series rows a run may write */
+#define RUN_INTERVAL_MIN 1000  /* ns: the shortest --interval */
 
 void run_options_init(RunOptions *o);
 
