@@ -478,7 +478,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run, "simulate a drive under a workload, write results and figures"},
     {"check", cmd_check, "validate a drive file and print the derived drive"},
-    {"drives", cmd_drives, "list the drive files in a folder (default configs/)"},
+    {"drives", cmd_drives, "list the drive files in a folder (default configs/ or the config path)"},
     {"plot", cmd_plot, "overlay write curves of several results folders"},
     {"config-reference", cmd_reference, "print the documented reference config (configs/reference.ini)"},
 };
@@ -489,7 +489,8 @@ static void print_help(FILE *f)
     for (unsigned i = 0; i < G_N_ELEMENTS(commands); i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "\n'ftlsim COMMAND --help' lists a command's options. 'ftlsim --version' prints the "
-               "version.\nExit status: 0 ok, 1 simulation failed, 2 bad input.\n");
+               "version.\nExit status: 0 ok, 1 simulation failed, 2 bad input, 130/143 interrupted\n"
+               "(SIGINT/SIGTERM: the results so far are written).\n");
 }
 
 int main(int argc, char **argv)
