@@ -31,7 +31,7 @@ static void print_line(FILE *f, const char *msg)
         g_autofree char *valid = g_utf8_make_valid(clean->str, (gssize)clean->len);
         g_string_assign(clean, valid);
     }
-    fprintf(f, "%s%s\n", g_str_has_prefix(clean->str, "ftlsim") ? "" : "ftlsim: ", clean->str);
+    fprintf(f, "%s%s\n", g_str_has_prefix(clean->str, "ftlsim: ") ? "" : "ftlsim: ", clean->str);
     g_string_free(clean, TRUE);
 }
 

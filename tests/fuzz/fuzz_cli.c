@@ -55,7 +55,7 @@ const char *__asan_default_options(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    if (!g_mkdtemp(scratch) || chdir(scratch) != 0)
+    if (!g_mkdtemp(scratch))
         abort();
     err_path = g_strconcat(scratch, ".stderr", NULL);
     g_setenv("FTLSIM_MEMORY_LIMIT", "512MiB", TRUE);
@@ -132,9 +132,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int log = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(null, 1);
         dup2(log, 2);
+        /* in the scratch folder, and back: libFuzzer's paths are relative */
+        int home = open(".", O_RDONLY | O_DIRECTORY);
+        if (home < 0 || chdir(scratch) != 0)
+            abort();
         char **argv = g_memdup2(args, sizeof(char *) * (size_t)(n + 1));
         int rc = ftlsim_main(n, argv);
         g_free(argv);
+        if (fchdir(home) != 0)
+            abort();
+        close(home);
         fflush(stdout);
         fflush(stderr);
         dup2(out, 1);
@@ -142,10 +149,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         close(out), close(err), close(null), close(log);
         if (!(rc == 0 || rc == 1 || rc == 2 || rc == 130 || rc == 143))
             abort();
-        /* a failure says what was wrong in exactly one line */
+        /* a failure says what was wrong in exactly one line (no command
+         * at all prints the usage) */
         gchar *text = NULL;
         gsize len = 0;
-        if (rc != 0 && g_file_get_contents(err_path, &text, &len, NULL)) {
+        if (rc != 0 && n > 1 && g_file_get_contents(err_path, &text, &len, NULL)) {
             gsize lines = 0;
             for (gsize i = 0; i < len; i++)
                 lines += text[i] == '\n';
