@@ -107,6 +107,19 @@ static PhaseSpan span_merge(const GArray *in, guint from, guint to)
     return m;
 }
 
+/* Whether a kind occurs twice among spans [from, to). */
+static gboolean kinds_repeat(const GArray *in, guint from, guint to)
+{
+    guint seen = 0;
+    for (guint i = from; i < to; i++) {
+        guint bit = 1u << g_array_index(in, PhaseSpan, i).kind;
+        if (seen & bit)
+            return TRUE;
+        seen |= bit;
+    }
+    return FALSE;
+}
+
 /* Append s to out, joining it to the last span when of the same kind. */
 static void span_push(GArray *out, PhaseSpan s)
 {
@@ -133,27 +146,31 @@ void report_phases_from_rows(GArray *rows, GArray *phases)
     const PhaseSpan *end = &g_array_index(raw, PhaseSpan, raw->len - 1);
     uint64_t bytes = end->end_host_bytes;
     double t = end->end_s - g_array_index(raw, PhaseSpan, 0).start_s;
-    /* A run of short spans (native and folding taking turns every few
-     * hundred MB as the cache empties) is one phase of its main kind; a
-     * short span alone between two long ones joins the one before. */
+    /* A run of short spans in which a kind comes back (native and folding
+     * taking turns every few hundred MB as the cache empties) is one phase
+     * of its main kind; short spans of kinds that follow each other once (a
+     * burst, a read, a pause) stay what they are. */
     g_autoptr(GArray) grouped = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
     for (guint i = 0; i < raw->len;) {
         guint j = i;
         while (j < raw->len && span_short(&g_array_index(raw, PhaseSpan, j), bytes, t))
             j++;
-        if (j == i)
-            j = i + 1; /* a long span stands alone */
-        span_push(grouped, span_merge(raw, i, j));
+        if (j > i + 2 && kinds_repeat(raw, i, j)) {
+            span_push(grouped, span_merge(raw, i, j));
+        } else {
+            for (guint k = i; k < MAX(j, i + 1); k++)
+                span_push(grouped, g_array_index(raw, PhaseSpan, k));
+            j = MAX(j, i + 1);
+        }
         i = j;
     }
+    /* A short blip between two phases of one kind joins them. */
     for (guint i = 0; i < grouped->len; i++) {
         PhaseSpan s = g_array_index(grouped, PhaseSpan, i);
         PhaseSpan *last = phases->len ? &g_array_index(phases, PhaseSpan, phases->len - 1) : NULL;
-        if (last && span_short(&s, bytes, t)) {
+        if (last && i + 1 < grouped->len && span_short(&s, bytes, t) &&
+            g_array_index(grouped, PhaseSpan, i + 1).kind == last->kind)
             s.kind = last->kind;
-        } else if (!last && span_short(&s, bytes, t) && i + 1 < grouped->len) {
-            s.kind = g_array_index(grouped, PhaseSpan, i + 1).kind;
-        }
         span_push(phases, s);
     }
 }

@@ -75,8 +75,10 @@ void report_series_row(FILE *f, const SeriesRow *r);
 #define REPORT_PHASE_MIN 0.02
 
 /* The phases a reader sees: consecutive rows of one kind, then runs of
- * short spans merged into one phase of the kind that took most of their
- * time, and a short span left alone joined to the phase before it. */
+ * short spans in which a kind comes back (alternation) merged into one
+ * phase (folding when folding took a tenth of their time, else the kind
+ * that took most), and a short blip between two phases of one kind
+ * joined to them. */
 void report_phases_from_rows(GArray *rows, GArray *phases);
 void report_phases_csv(const RunResult *r, GString *out);
 /* summary.txt lists at most this many phases: the first, "... N more",
