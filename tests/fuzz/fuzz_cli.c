@@ -52,12 +52,23 @@ const char *__asan_default_options(void)
     return "detect_leaks=0";
 }
 
+static void clear(const char *dir);
+
+/* At exit: the scratch folder and the stderr file go. */
+static void remove_scratch(void)
+{
+    clear(scratch);
+    g_rmdir(scratch);
+    g_unlink(err_path);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     if (!g_mkdtemp(scratch))
         abort();
     err_path = g_strconcat(scratch, ".stderr", NULL);
+    atexit(remove_scratch);
     g_setenv("FTLSIM_MEMORY_LIMIT", "512MiB", TRUE);
     g_unsetenv("FTLSIM_CONFIG_PATH");
     return 0;
