@@ -73,6 +73,7 @@ void drive_account(Drive *d)
     SimTime now = sim_now(d->eng);
     for (uint32_t i = 0; i < d->dies; i++)
         sched_account(d, i, now);
+    d->st.buf_held_bytes = (uint64_t)d->ring_live * SLOT_SIZE;
 }
 
 void sched_program(Drive *d, uint32_t i, uint8_t op, uint32_t arg, SimTime in, uint64_t bytes,

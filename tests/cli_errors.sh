@@ -86,7 +86,8 @@ expect_error "no workload" -d $drive
 printf '0 0 0 8 0\n1000 0 8 8 1\n2000 0 x 8 0\n' >"$tmp/bad.trace"
 expect_error "bad.trace:3: field" -d $drive -t "$tmp/bad.trace" --trace-format mqsim
 expect_error "unknown trace format \"nosuch\"" -d $drive -t traces/mqsim_wsrch-small.trace --trace-format nosuch
-expect_error "cannot tell mqsim from ssdsim" -d $drive -t traces/mqsim_tpcc-small.trace
+printf "Timestamp,Hostname,DiskNumber\nnot,a,trace\n" >"$tmp/header.csv"
+expect_error "after the header line \"Timestamp,Hostname,DiskNumber\"" -d $drive -t "$tmp/header.csv"
 printf '0 0 999999999999 8 0\n' >"$tmp/far.trace"
 expect_error "ends beyond the drive capacity" -d $drive -t "$tmp/far.trace" --trace-format mqsim
 

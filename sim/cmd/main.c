@@ -17,10 +17,29 @@
 #define EXIT_FAILED 1
 #define EXIT_INPUT 2
 
+/* One line on stderr: control bytes (from a job file, a spec or a file
+ * name) are escaped, as the INI and trace readers quote what they found. */
+static void print_line(FILE *f, const char *msg)
+{
+    GString *clean = g_string_sized_new(strlen(msg) + 16);
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++) {
+        if (*c < 0x20 || *c == 0x7f)
+            g_string_append_printf(clean, "\\x%02x", *c);
+        else
+            g_string_append_c(clean, (char)*c);
+    }
+    if (!g_utf8_validate(clean->str, (gssize)clean->len, NULL)) {
+        g_autofree char *valid = g_utf8_make_valid(clean->str, (gssize)clean->len);
+        g_string_assign(clean, valid);
+    }
+    fprintf(f, "%s%s\n", g_str_has_prefix(clean->str, "ftlsim: ") ? "" : "ftlsim: ", clean->str);
+    g_string_free(clean, TRUE);
+}
+
 static int fail(GError *error, int code)
 {
-    fprintf(stderr, "%s\n", error->message);
-    g_error_free(error);
+    print_line(stderr, error ? error->message : "failed without a message (a bug)");
+    g_clear_error(&error);
     return code;
 }
 
@@ -45,6 +64,68 @@ static char *script_dir(void)
     return g_strdup(FTLSIM_SOURCE_DIR "/scripts/plot");
 }
 
+/* Folders that hold drive files, in search order: FTLSIM_CONFIG_PATH
+ * (colon-separated), the installed data folder next to the binary, the
+ * source tree's configs/. */
+static GPtrArray *config_dirs(void)
+{
+    GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
+    const char *env = g_getenv("FTLSIM_CONFIG_PATH");
+    if (env) {
+        g_auto(GStrv) parts = g_strsplit(env, ":", -1);
+        for (char **p = parts; *p; p++)
+            if (**p)
+                g_ptr_array_add(dirs, g_strdup(*p));
+    }
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe) {
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        g_ptr_array_add(dirs, g_build_filename(bindir, "..", "share", "ftlsim", "configs", NULL));
+    }
+    g_ptr_array_add(dirs, g_strdup(FTLSIM_SOURCE_DIR "/configs"));
+    return dirs;
+}
+
+/* The drive file name stands for: the name itself when it exists, else
+ * (a relative name) NAME, NAME.ini or its last part in the config folders.
+ * NULL with error when none exists. */
+static char *resolve_drive(const char *name, GError **error)
+{
+    if (g_file_test(name, G_FILE_TEST_EXISTS) || g_path_is_absolute(name))
+        return g_strdup(name);
+    g_autoptr(GPtrArray) dirs = config_dirs();
+    g_autofree char *base = g_path_get_basename(name);
+    g_autofree char *with_ini = g_strconcat(base, ".ini", NULL);
+    const char *tries[] = {name, base, with_ini};
+    for (guint i = 0; i < dirs->len; i++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(tries); k++) {
+            char *p = g_build_filename(dirs->pdata[i], tries[k], NULL);
+            if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+                return p;
+            g_free(p);
+        }
+    g_ptr_array_add(dirs, NULL);
+    g_autofree char *where = g_strjoinv(", ", (char **)dirs->pdata);
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                "%s: no such drive file, here or in the config folders (%s; set "
+                "FTLSIM_CONFIG_PATH to add one)",
+                name, where);
+    return NULL;
+}
+
+/* The folder `ftlsim drives` lists by default: ./configs, else the first
+ * config folder that exists. */
+static char *default_drives_dir(void)
+{
+    if (g_file_test("configs", G_FILE_TEST_IS_DIR))
+        return g_strdup("configs");
+    g_autoptr(GPtrArray) dirs = config_dirs();
+    for (guint i = 0; i < dirs->len; i++)
+        if (g_file_test(dirs->pdata[i], G_FILE_TEST_IS_DIR))
+            return g_strdup(dirs->pdata[i]);
+    return g_strdup("configs");
+}
+
 static gboolean parse_size_opt(const char *text, uint64_t *out, const char *name, GError **error)
 {
     GError *e = NULL;
@@ -67,6 +148,13 @@ static gboolean parse_time_opt(const char *text, SimTime *out, const char *name,
         return FALSE;
     }
     return TRUE;
+}
+
+static gboolean refuse_zero(const char *text, const char *name, GError **error)
+{
+    g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                "%s \"%s\": expected a size greater than 0, such as 1GB", name, text);
+    return FALSE;
 }
 
 /* The index of text in names into *out; no text leaves *out as it is. */
@@ -173,6 +261,43 @@ static GStrv rerun_args(char **argv, int argc, const GOptionEntry *entries)
     return (GStrv)g_ptr_array_free(a, FALSE);
 }
 
+/* Options that GOption reads but cannot bound: refused rather than
+ * coerced, since a value bent into another one runs a different experiment. */
+static gboolean check_run_options(const char *out, double time_scale, gint iodepth, gint64 seed,
+                                  gboolean plot, gboolean live, GError **error)
+{
+    if (out && out[0] == '\0') {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--out \"\": expected the name of a results folder");
+        return FALSE;
+    }
+    /* a gap times the scale must stay a finite number of nanoseconds */
+    if (!(time_scale > 0 && time_scale <= RUN_TIME_SCALE_MAX)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--time-scale %g: expected a number greater than 0 and at most %g", time_scale,
+                    RUN_TIME_SCALE_MAX);
+        return FALSE;
+    }
+    if (iodepth < 1 || iodepth > RUN_IODEPTH_MAX) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--iodepth %d: expected an integer from 1 to %d", iodepth, RUN_IODEPTH_MAX);
+        return FALSE;
+    }
+    if (seed < 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--seed %" G_GINT64_FORMAT ": expected an integer from 0 to %" G_GINT64_FORMAT,
+                    seed, G_MAXINT64);
+        return FALSE;
+    }
+    if ((plot || live) && !out) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: the figures go into the results folder; expected --out DIR too",
+                    plot ? "--plot" : "--live");
+        return FALSE;
+    }
+    return TRUE;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     RunOptions o;
@@ -181,6 +306,7 @@ static int cmd_run(int argc, char **argv)
     char *interval = NULL, *interval_bytes = NULL, *fmt = NULL, *trace_fmt = NULL;
     char *blk = NULL, *replay = NULL, *max_idle = NULL, *lba_map = NULL, *plot_fmt = NULL;
     char *prefill = NULL, *emit = NULL, *max_time = NULL, *out_fmt = NULL, *output = NULL;
+    char *drive_path = NULL;
     char **sets = NULL, **vary = NULL;
     g_auto(GStrv) given = g_strdupv(argv); /* GOption takes argv apart */
     g_auto(GStrv) rerun = NULL;             /* before any goto out */
@@ -277,7 +403,16 @@ static int cmd_run(int argc, char **argv)
         rc = usage_error(ctx, "run needs --drive FILE");
         goto out;
     }
-    o.drive = drive;
+    if (!check_run_options(out, time_scale, iodepth, seed, plot, live, &error)) {
+        rc = fail(error, EXIT_INPUT);
+        goto out;
+    }
+    drive_path = resolve_drive(drive, &error);
+    if (!drive_path) {
+        rc = fail(error, EXIT_INPUT);
+        goto out;
+    }
+    o.drive = drive_path;
     o.spec = spec;
     o.job = job;
     o.trace = trace;
@@ -296,7 +431,7 @@ static int cmd_run(int argc, char **argv)
     o.trace_opt.format = trace_fmt;
     o.trace_opt.device = device;
     o.trace_opt.skip_bad_lines = skip_bad;
-    o.replay.iodepth = iodepth > 0 ? (uint32_t)iodepth : 1;
+    o.replay.iodepth = (uint32_t)iodepth;
     o.replay.time_scale = time_scale;
     static const char *const blk_names[] = {"auto", "Q", "D", NULL};
     static const char *const replay_names[] = {"open", "closed", NULL};
@@ -314,6 +449,8 @@ static int cmd_run(int argc, char **argv)
         (interval && !parse_time_opt(interval, &o.interval, "--interval", &error)) ||
         (interval_bytes &&
          !parse_size_opt(interval_bytes, &o.interval_bytes, "--interval-bytes", &error)) ||
+        (interval_bytes && o.interval_bytes == 0 &&
+         !refuse_zero(interval_bytes, "--interval-bytes", &error)) ||
         (max_idle && !parse_time_opt(max_idle, &o.replay.max_idle_ns, "--max-idle", &error))) {
         rc = fail(error, EXIT_INPUT);
         goto out;
@@ -352,10 +489,13 @@ static int cmd_run(int argc, char **argv)
         rerun = rerun_args(given, g_strv_length(given), entries);
         o.rerun_args = (const char *const *)rerun;
     }
+    run_catch_signals();
     if (vary ? !run_sweep(&o, (const char *const *)vary, (guint)jobs, &error)
              : !run_simulation(&o, &error)) {
-        rc = fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
-                                                                            : EXIT_INPUT);
+        int sig = run_interrupt_signal();
+        rc = fail(error, sig                                                   ? 128 + sig
+                         : g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
+                                                                               : EXIT_INPUT);
         goto out;
     }
     rc = 0;
@@ -364,6 +504,7 @@ out:
     g_free(interval_bytes), g_free(trace_fmt), g_free(blk), g_free(replay), g_free(max_idle);
     g_free(lba_map), g_free(plot_fmt), g_free(prefill), g_free(emit), g_free(max_time);
     g_free(out_fmt), g_free(output);
+    g_free(drive_path);
     g_strfreev(sets);
     g_strfreev(vary);
     return rc;
@@ -385,7 +526,8 @@ static int cmd_check(int argc, char **argv)
     if (argc != 2)
         return usage_error(ctx, "check takes one drive file");
     DriveParams p;
-    if (!config_load_file_set(argv[1], (const char *const *)sets, &p, &error))
+    g_autofree char *path = resolve_drive(argv[1], &error);
+    if (!path || !config_load_file_set(path, (const char *const *)sets, &p, &error))
         return fail(error, EXIT_INPUT);
     g_autoptr(GString) out = g_string_new(NULL);
     config_describe(&p, out);
@@ -401,7 +543,7 @@ static int cmd_drives(int argc, char **argv)
         return fail(error, EXIT_INPUT);
     if (argc > 2)
         return usage_error(ctx, "drives takes at most one folder");
-    const char *dir = argc == 2 ? argv[1] : "configs";
+    g_autofree char *dir = argc == 2 ? g_strdup(argv[1]) : default_drives_dir();
     g_autoptr(GString) out = g_string_new(NULL);
     if (!config_list_drives(dir, out, &error))
         return fail(error, EXIT_INPUT);
@@ -517,7 +659,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run, "simulate a drive under a workload, write results and figures"},
     {"check", cmd_check, "validate a drive file and print the derived drive"},
-    {"drives", cmd_drives, "list the drive files in a folder (default configs/)"},
+    {"drives", cmd_drives, "list the drive files in a folder (default configs/ or the config path)"},
     {"plot", cmd_plot, "overlay write curves of several results folders"},
     {"sweep", cmd_sweep, "collect DIR: build sweep.csv from the runs of an emitted sweep"},
     {"config-reference", cmd_reference, "print the documented reference config (configs/reference.ini)"},
@@ -529,7 +671,8 @@ static void print_help(FILE *f)
     for (unsigned i = 0; i < G_N_ELEMENTS(commands); i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "\n'ftlsim COMMAND --help' lists a command's options. 'ftlsim --version' prints the "
-               "version.\nExit status: 0 ok, 1 simulation failed, 2 bad input.\n");
+               "version.\nExit status: 0 ok, 1 simulation failed, 2 bad input, 130/143 interrupted\n"
+               "(SIGINT/SIGTERM: the results so far are written).\n");
 }
 
 int main(int argc, char **argv)

@@ -19,6 +19,7 @@ GQuark run_error_quark(void);
 typedef enum RunError {
     RUN_ERROR_INPUT,  /* bad options or inputs: exit 2 */
     RUN_ERROR_FAILED, /* the simulation itself failed: exit 1 */
+    RUN_ERROR_INTERRUPTED, /* SIGINT or SIGTERM: the results so far were written; exit 128 + signal */
 } RunError;
 
 /* How a sweep is run: here, or written out as jobs for other machines. */
@@ -59,12 +60,24 @@ typedef struct RunOptions {
 } RunOptions;
 
 enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };
+/* Bounds of options (see check_run_options in main.c and run.c). */
+#define RUN_TIME_SCALE_MAX 1e6 /* --time-scale */
+#define RUN_IODEPTH_MAX 65536  /* --iodepth */
+#define RUN_ROWS_MAX 1000000   /* series rows a run may write */
+#define RUN_INTERVAL_MIN 1000  /* ns: the shortest --interval */
 
 void run_options_init(RunOptions *o);
 
 /* Parse a --prefill SPEC, PCT%[:random][:slc=SIZE] (e.g. 90%:random,
  * 50%:slc=10GB), into pf (seed left to the caller). */
 gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
+
+/* Catch SIGINT and SIGTERM: a run then stops at its next event, writes
+ * what it simulated so far (marked interrupted) and fails with
+ * RUN_ERROR_INTERRUPTED. */
+void run_catch_signals(void);
+/* The signal that interrupted the run, or 0. */
+int run_interrupt_signal(void);
 
 /* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
  * mean bad input). The summary text goes to stdout unless quiet. */

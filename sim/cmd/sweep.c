@@ -332,10 +332,16 @@ static gboolean clear_run_dir(const char *dir, gboolean force, GError **error)
                     "%s: results of an earlier run are there; use --force to replace them", dir);
         return FALSE;
     }
-    OutDir *od = outdir_open(dir, TRUE, error); /* removes what ftlsim wrote there */
+    /* committing a forced folder with no files removes what ftlsim wrote there */
+    OutDir *od = outdir_open(dir, TRUE, error);
     if (!od)
         return FALSE;
+    gboolean ok = outdir_commit(od, error);
     outdir_free(od);
+    if (!ok)
+        return FALSE;
+    g_autofree char *manifest = g_build_filename(dir, OUTDIR_MANIFEST, NULL);
+    g_unlink(manifest);
     g_rmdir(dir); /* only if nothing else is left in it */
     return TRUE;
 }

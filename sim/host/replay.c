@@ -174,6 +174,8 @@ static void wl_replay_read(Workload *w)
         double gap = t > r->last_trace ? (double)(t - r->last_trace) * r->ro.time_scale : 0.0;
         if (r->ro.max_idle_ns && gap > (double)r->ro.max_idle_ns)
             gap = (double)r->ro.max_idle_ns;
+        if (!(gap < 1e18)) /* 31 years: keeps the sum finite; the run's row bound stops it */
+            gap = 1e18;
         sched = r->last_sched + (SimTime)(gap + 0.5);
     }
     r->first = false;
@@ -324,9 +326,30 @@ void wl_replay_json(const Workload *w, JsonWriter *jw)
     json_str(jw, "rw", "trace");
     json_str(jw, "trace", r->path);
     json_str(jw, "format", r->reader ? trace_format_name(r->reader) : NULL);
+    WorkloadTraceInfo ti;
+    if (workload_trace_info(w, &ti)) {
+        json_str(jw, "format_label", ti.format);
+        json_bool(jw, "format_detected", ti.detected);
+        json_bool(jw, "header_skipped", ti.header_skipped);
+        json_u64(jw, "bad_lines_skipped", ti.bad_lines);
+    }
     json_str(jw, "mode", r->ro.mode == REPLAY_OPEN ? "open" : "closed");
     for (int op = 0; op < IO_OPS; op++)
         wl_stats_json(jw, &r->st, (IoOp)op, rt);
     json_double(jw, "runtime_s", rt);
     json_end_object(jw);
+}
+
+gboolean workload_trace_info(const Workload *w, WorkloadTraceInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    if (!w || !w->replay || !w->replay->reader)
+        return FALSE;
+    const TraceReader *t = w->replay->reader;
+    info->path = w->replay->path;
+    info->format = trace_format_label(t);
+    info->detected = trace_format_was_detected(t);
+    info->header_skipped = trace_header_skipped(t);
+    info->bad_lines = trace_bad_lines(t);
+    return TRUE;
 }

@@ -210,6 +210,15 @@ const char *workload_description(const Workload *w); /* normalized spec text; ow
 /* Write "jobs": [ {...}, ... ] into the current JSON object. */
 void workload_write_jobs_json(const Workload *w, JsonWriter *jw);
 const LatHist *workload_latency(const Workload *w, IoOp op); /* all jobs; owned by w */
+
+/* What a trace replay read: FALSE for other workloads. */
+typedef struct WorkloadTraceInfo {
+    const char *path, *format; /* owned by w; format as trace_format_label() */
+    gboolean detected;         /* the format came from the content */
+    gboolean header_skipped;   /* a column header line was skipped */
+    uint64_t bad_lines;        /* malformed lines skipped (--skip-bad-lines) */
+} WorkloadTraceInfo;
+gboolean workload_trace_info(const Workload *w, WorkloadTraceInfo *info);
 /* Called with every latency the workload records (op, ns), after its own
  * histograms; for per-interval statistics. fn NULL (the default) turns it off. */
 typedef void (*WorkloadLatencyFn)(void *ctx, IoOp op, uint64_t ns);
