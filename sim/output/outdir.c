@@ -57,6 +57,10 @@ static const char *const outdir_known_names[] = {
     "sweep.csv",
     "sweep.png",
     "sweep.svg",
+    "calibrated.ini",
+    "fit.json",
+    "curves.csv",
+    "fit.png",
     OUTDIR_MANIFEST,
 };
 
