@@ -327,11 +327,20 @@ static void cal_show(Cal *c, const CalPoint *pt)
     if (c->o->run.quiet)
         return;
     double wall = (double)(g_get_monotonic_time() - c->wall0) / 1e6;
+    g_autoptr(GString) line = g_string_new(NULL);
     if (pt->ok)
-        printf("eval %3u  %s: loss %.6g, best %.6g  (%.0f s)\n", c->sims, pt->label, pt->loss,
-               c->best ? c->best->loss : pt->loss, wall);
+        g_string_printf(line, "eval %3u  %s: loss %.6g, best %.6g  (%.0f s)\n", c->sims, pt->label,
+                        pt->loss, c->best ? c->best->loss : pt->loss, wall);
     else
-        printf("eval %3u  %s: failed: %s  (%.0f s)\n", c->sims, pt->label, pt->error->message, wall);
+        g_string_printf(line, "eval %3u  %s: failed: %s  (%.0f s)\n", c->sims, pt->label,
+                        pt->error->message, wall);
+    /* until the stock run has passed its checks the input may still be
+     * bad, and bad input prints nothing on stdout */
+    if (c->pending) {
+        g_string_append(c->pending, line->str);
+        return;
+    }
+    fputs(line->str, stdout);
     fflush(stdout);
 }
 
@@ -454,15 +463,29 @@ static double cal_nm_f(const gsl_vector *y, void *ctx)
 
 /* ---- The search ----------------------------------------------------------- */
 
-/* Stratified start points: point s has coordinate i in stratum
- * (s * (2i + 1) + i) mod S of S, at the stratum's middle (a Latin
- * hypercube, deterministic so that a calibration can be repeated). */
-static void cal_starts(const Cal *c, guint s, guint S, double *theta)
+/* S start points spread over the box (a Latin hypercube: each parameter's
+ * range cut into S strata, one point in the middle of each, the strata
+ * paired at random from the run's seed, so that a calibration repeats). */
+static double **cal_starts(const Cal *c, guint S)
 {
+    double **th = g_new0(double *, S);
+    for (guint s = 0; s < S; s++)
+        th[s] = g_new(double, c->np);
+    g_autoptr(GRand) rng = g_rand_new_with_seed((guint32)c->o->run.seed);
+    g_autofree guint *perm = g_new(guint, S);
     for (guint i = 0; i < c->np; i++) {
-        guint stratum = (s * (2 * i + 1) + i) % S;
-        theta[i] = c->p[i].lo + (c->p[i].hi - c->p[i].lo) * (stratum + 0.5) / S;
+        for (guint s = 0; s < S; s++)
+            perm[s] = s;
+        for (guint s = S; s > 1; s--) {
+            guint j = (guint)g_rand_int_range(rng, 0, (gint32)s);
+            guint x = perm[s - 1];
+            perm[s - 1] = perm[j];
+            perm[j] = x;
+        }
+        for (guint s = 0; s < S; s++)
+            th[s][i] = c->p[i].lo + (c->p[i].hi - c->p[i].lo) * (perm[s] + 0.5) / S;
     }
+    return th;
 }
 
 /* The stock run and the start points; checks that the stock run yields
@@ -481,11 +504,12 @@ static gboolean cal_first_batch(Cal *c, GError **error)
         inside = inside && th[1][i] == c->p[i].k.value;
     }
     th[0] = inside ? g_memdup2(th[1], c->np * sizeof(double)) : NULL;
-    for (guint s = 0; s < S; s++) {
-        th[s + 2] = g_new(double, c->np);
-        cal_starts(c, s, S, th[s + 2]);
-    }
+    double **spread = cal_starts(c, S);
+    for (guint s = 0; s < S; s++)
+        th[s + 2] = spread[s];
+    g_free(spread);
     g_autofree CalPoint **pts = g_new0(CalPoint *, k);
+    c->pending = g_string_new(NULL);
     cal_eval(c, th, k, pts);
     for (guint i = 0; i < k; i++)
         g_free(th[i]);
@@ -506,6 +530,10 @@ static gboolean cal_first_batch(Cal *c, GError **error)
         if (!c->stock->fig_ok[i])
             return cal_bad(error, "--figure %s: the stock run does not yield it: %s", c->fig[i].id,
                            figure_missing_reason(&c->fig[i]));
+    if (!c->o->run.quiet)
+        fputs(c->pending->str, stdout);
+    g_string_free(c->pending, TRUE);
+    c->pending = NULL;
     c->best = NULL;
     for (guint i = inside ? 0 : 1; i < k; i++)
         if (pts[i]->ok && (!c->best || pts[i]->loss < c->best->loss))
@@ -661,6 +689,8 @@ static void cal_free(Cal *c)
         g_ptr_array_free(c->points, TRUE);
     if (c->cache)
         g_hash_table_destroy(c->cache);
+    if (c->pending)
+        g_string_free(c->pending, TRUE);
     if (c->scratch)
         g_rmdir(c->scratch);
     g_free(c->scratch);

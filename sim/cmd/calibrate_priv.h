@@ -54,6 +54,7 @@ typedef struct Cal {
     guint sims;          /* simulations run */
     guint launched;      /* child processes started */
     gint64 wall0;        /* us, monotonic */
+    GString *pending;    /* progress lines held until the stock run passed */
     guint nm_iters;
     gboolean converged;
 } Cal;

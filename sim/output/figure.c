@@ -110,14 +110,15 @@ static gboolean row_writes(const RunTrace *t, guint i)
 }
 
 /* cliff_gb: the initial level is the median rate of the first
- * FIGURE_CLIFF_ROWS intervals that write; the cliff is the host GB written
- * by the end of the last writing interval before the first one below
- * PCT% of that level. Intervals without host writes are skipped. */
+ * FIGURE_CLIFF_ROWS intervals that write (one or two slow ones among them
+ * do not move it); the cliff is the host GB written by the end of the last
+ * writing interval before the first one below PCT% of that level.
+ * Intervals without host writes are skipped. */
 static gboolean eval_cliff(const Figure *f, const RunTrace *t, double *out)
 {
     double first[FIGURE_CLIFF_ROWS];
-    guint k = 0, i = 0;
-    for (; i < t->n && k < FIGURE_CLIFF_ROWS; i++)
+    guint k = 0;
+    for (guint i = 0; i < t->n && k < FIGURE_CLIFF_ROWS; i++)
         if (row_writes(t, i))
             first[k++] = row_rate(t, i);
     if (k < FIGURE_CLIFF_ROWS)
@@ -133,7 +134,7 @@ static gboolean eval_cliff(const Figure *f, const RunTrace *t, double *out)
     for (guint j = 0; j < t->n; j++) {
         if (!row_writes(t, j))
             continue;
-        if (row_rate(t, j) < limit && j >= i) {
+        if (row_rate(t, j) < limit) {
             *out = before / 1e9;
             return TRUE;
         }
