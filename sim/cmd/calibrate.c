@@ -21,6 +21,7 @@
 #define CAL_STEP 0.12     /* initial simplex step, radians of the sin^2 map */
 #define CAL_TOL 1e-3      /* simplex size (radians) at which the search stops */
 #define CAL_REL_STEP 0.02 /* relative step of the finite differences */
+#define CAL_FIGURE_INTERVAL (SIM_SEC / 10) /* series rows of figure-only runs */
 
 void calib_options_init(CalibOptions *o)
 {
@@ -233,6 +234,8 @@ static void G_GNUC_NORETURN cal_child(const Cal *c, const CalPoint *pt, const ch
         ro.interval_bytes = MAX(1000000, (uint64_t)(curve_half_window(c->curve) * 1e9 / 2));
     else if (c->curve)
         ro.interval = MAX(SIM_SEC / 1000, (SimTime)(curve_half_window(c->curve) * 1e9 / 2));
+    else
+        ro.interval = CAL_FIGURE_INTERVAL; /* figures only: a cliff to within a few rows */
     g_autoptr(GString) row = g_string_new(NULL);
     ro.sweep_row = row;
     GError *e = NULL;
