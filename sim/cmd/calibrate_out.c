@@ -119,11 +119,14 @@ static char *cal_ini(const Cal *c, GError **error)
         config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
         config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
         g_autofree char *comment = NULL;
+        g_autofree char *rmse = c->curve ? g_strdup_printf(" (curve normalised RMSE %.2f%%)",
+                                                           100 * cal_nrmse(c, c->best))
+                                         : g_strdup("");
         if (cal_identifiable(p))
             comment = g_strdup_printf(
-                "C: calibrated to %s: loss %.6g (curve normalised RMSE %.2f%%), fitted in\n"
+                "C: calibrated to %s: loss %.6g%s, fitted in\n"
                 "%s; the drive file had %s. Never check it on these figures.",
-                from, c->best->loss, 100 * cal_nrmse(c, c->best), c->o->fits[i], was);
+                from, c->best->loss, rmse, c->o->fits[i], was);
         else
             comment = g_strdup_printf("C: not identifiable from %s (%s); left at %s.", from,
                                       p->flat ? "the loss is flat in it" : "correlated with another "
