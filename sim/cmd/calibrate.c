@@ -314,13 +314,12 @@ static void cal_collect(Cal *c, CalPoint *pt, int fd, int status, const char *di
     else
         g_set_error(&pt->error, RUN_ERROR, RUN_ERROR_FAILED, "the run's process ended (status %d)",
                     status);
-    g_autofree char *cmd_dir = g_strdup(dir);
-    g_autoptr(GDir) d = g_dir_open(cmd_dir, 0, NULL);
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
     for (const char *n; d && (n = g_dir_read_name(d));) {
-        g_autofree char *f = g_build_filename(cmd_dir, n, NULL);
+        g_autofree char *f = g_build_filename(dir, n, NULL);
         g_unlink(f);
     }
-    g_rmdir(cmd_dir);
+    g_rmdir(dir);
 }
 
 static void cal_show(Cal *c, const CalPoint *pt)
