@@ -56,6 +56,8 @@ expect_error "--fit \"timing.tlc.t_prog=fast..3ms\": found \"fast..3ms\"" "${c[@
 expect_error "--fit \"timing.tlc.t_prog\": expected GROUP.KEY=LO..HI" "${c[@]}" --fit timing.tlc.t_prog
 expect_error "--fit \"pslc.dynamic_cap=0..300MB\": the drive does not load at 0:" "${c[@]}" --fit pslc.dynamic_cap=0..300MB
 expect_error "--fit timing.tlc.t_prog: the key is also given by --set" "${c[@]}" --set timing.tlc.t_prog=2ms --fit timing.tlc.t_prog=1ms..3ms
+expect_error "--fit \"workload.bs=4k..8k\": unknown workload key" "${c[@]}" --fit workload.bs=4k..8k
+expect_error "--fit \"workload.thinktime=2ms..1ms\": LO is not below HI" "${c[@]}" --fit workload.thinktime=2ms..1ms
 expect_error "calibrate needs at least one --fit" "${c[@]}"
 expect_error "two.csv: found 2 points, expected at least 3" -d "$drive" -w "$wl" --curve "$tmp/two.csv" --fit timing.tlc.t_prog=1ms..3ms
 expect_error "cell.csv:3: found \"0.2,fast\", expected two numbers GB,MBps" -d "$drive" -w "$wl" --curve "$tmp/cell.csv" --fit timing.tlc.t_prog=1ms..3ms

@@ -14,13 +14,16 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multimin.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define CAL_STEP 0.12     /* initial simplex step, radians of the sin^2 map */
 #define CAL_TOL 1e-3      /* simplex size (radians) at which the search stops */
 #define CAL_REL_STEP 0.02 /* relative step of the finite differences */
+#define CAL_IDLE_STEPS 25  /* simplex steps without a new simulation that end the search */
 #define CAL_FIGURE_INTERVAL (SIM_SEC / 10) /* series rows of figure-only runs */
 
 void calib_options_init(CalibOptions *o)
@@ -44,6 +47,48 @@ static gboolean cal_bad(GError **error, const char *fmt, ...)
 
 /* ---- Inputs ---------------------------------------------------------------- */
 
+/* "workload.thinktime=LO..HI": the host tool's pause after each command
+ * completes (fio's thinktime), added to every phase of an inline workload
+ * that does I/O. The stock value is the workload's own (none). */
+static gboolean cal_parse_workload_fit(const CalibOptions *o, const char *spec, const char *eq,
+                                       const char *dots, CalParam *p, GError **error)
+{
+    if (strcmp(p->name, "workload.thinktime") != 0)
+        return cal_bad(error, "--fit \"%s\": unknown workload key; expected workload.thinktime "
+                              "(the host's pause after each command)", spec);
+    if (!o->run.spec)
+        return cal_bad(error, "--fit \"%s\": a workload key needs an inline --workload", spec);
+    p->workload = TRUE;
+    p->k.kind = CONFIG_NUM_NS;
+    g_strlcpy(p->k.group, "workload", sizeof p->k.group);
+    g_strlcpy(p->k.key, "thinktime", sizeof p->k.key);
+    g_autofree char *lo = g_strndup(eq + 1, (gsize)(dots - eq - 1));
+    if (!*lo || !dots[2])
+        return cal_bad(error, "--fit \"%s\": empty range; expected LO..HI", spec);
+    if (!config_numeric_parse(CONFIG_NUM_NS, lo, &p->lo) ||
+        !config_numeric_parse(CONFIG_NUM_NS, dots + 2, &p->hi))
+        return cal_bad(error, "--fit \"%s\": found \"%s..%s\", expected two times such as "
+                              "100us..2ms", spec, lo, dots + 2);
+    if (!(p->lo < p->hi))
+        return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
+                       spec, dots + 2, lo);
+    return TRUE;
+}
+
+/* The inline workload with ",thinktime=Nns" on every phase that does I/O
+ * (not the idle=... phases). */
+static char *cal_spec_with(const char *spec, double think_ns)
+{
+    g_auto(GStrv) phases = g_strsplit(spec, ";", -1);
+    GString *out = g_string_new(NULL);
+    for (guint i = 0; phases[i]; i++) {
+        g_string_append_printf(out, "%s%s", i ? ";" : "", phases[i]);
+        if (strstr(phases[i], "rw="))
+            g_string_append_printf(out, ",thinktime=%.0fns", think_ns);
+    }
+    return g_string_free(out, FALSE);
+}
+
 /* "GROUP.KEY=LO..HI" into p: a numeric key, LO < HI in its units, both
  * accepted by the drive file. */
 static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, const char *spec,
@@ -56,6 +101,9 @@ static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, cons
                               "pslc.dynamic_cap=20GB..60GB", spec);
     p->name = g_strndup(spec, (gsize)(eq - spec));
     GError *e = NULL;
+    p->correlated = -1;
+    if (g_str_has_prefix(p->name, "workload."))
+        return cal_parse_workload_fit(o, spec, eq, dots, p, error);
     if (!config_numeric_key(p->name, dp, &p->k, &e)) {
         cal_bad(error, "--fit %s", e->message);
         g_error_free(e);
@@ -123,7 +171,7 @@ static gboolean cal_inputs(Cal *c, GError **error)
         for (guint j = 0; j < i; j++)
             if (strcmp(c->p[i].name, c->p[j].name) == 0)
                 return cal_bad(error, "--fit %s: the key is given twice", c->p[i].name);
-        for (guint s = 0; o->run.sets && o->run.sets[s]; s++)
+        for (guint s = 0; !c->p[i].workload && o->run.sets && o->run.sets[s]; s++)
             if (g_str_has_prefix(o->run.sets[s], c->p[i].name) &&
                 o->run.sets[s][strlen(c->p[i].name)] == '=')
                 return cal_bad(error, "--fit %s: the key is also given by --set", c->p[i].name);
@@ -160,6 +208,7 @@ static void cal_point_free(CalPoint *pt)
     g_free(pt->theta);
     g_free(pt->label);
     g_strfreev(pt->sets);
+    g_free(pt->spec);
     g_clear_error(&pt->error);
     g_free(pt->res);
     g_free(pt->sim);
@@ -187,10 +236,18 @@ static CalPoint *cal_point(Cal *c, const double *theta)
     for (guint i = 0; c->o->run.sets && c->o->run.sets[i]; i++)
         g_ptr_array_add(sets, g_strdup(c->o->run.sets[i]));
     g_autoptr(GString) label = g_string_new(NULL);
+    g_autofree char *spec = NULL;
     for (guint i = 0; theta && i < c->np; i++) {
         char v[CONFIG_VALUE_LEN];
         config_numeric_format(c->p[i].k.kind, cal_round(theta[i]), v, sizeof v);
-        g_ptr_array_add(sets, g_strdup_printf("%s=%s", c->p[i].name, v));
+        if (c->p[i].workload) {
+            double ns;
+            config_numeric_parse(CONFIG_NUM_NS, v, &ns);
+            g_free(spec);
+            spec = cal_spec_with(c->o->run.spec, ns);
+        } else {
+            g_ptr_array_add(sets, g_strdup_printf("%s=%s", c->p[i].name, v));
+        }
         g_string_append_printf(label, "%s%s=%s", i ? " " : "", c->p[i].name, v);
     }
     g_ptr_array_add(sets, NULL);
@@ -211,6 +268,7 @@ static CalPoint *cal_point(Cal *c, const double *theta)
     }
     pt->label = g_strdup(label->str);
     pt->sets = (GStrv)g_ptr_array_free(sets, FALSE);
+    pt->spec = g_steal_pointer(&spec);
     pt->loss = INFINITY;
     g_hash_table_insert(c->cache, pt->label, pt);
     g_ptr_array_add(c->points, pt);
@@ -221,8 +279,11 @@ static CalPoint *cal_point(Cal *c, const double *theta)
  * (bad input) or "F<message>" to fd, and leave. */
 static void G_GNUC_NORETURN cal_child(const Cal *c, const CalPoint *pt, const char *dir, int fd)
 {
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* an interrupted calibration leaves no runs behind */
     RunOptions ro = c->o->run;
     ro.sets = (const char *const *)pt->sets;
+    if (pt->spec)
+        ro.spec = pt->spec;
     ro.out = dir;
     ro.force = FALSE;
     ro.quiet = TRUE;
@@ -576,12 +637,19 @@ static gboolean cal_search(Cal *c, GError **error)
     gsl_multimin_fminimizer *s = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, n);
     gsl_set_error_handler_off();
     int status = gsl_multimin_fminimizer_set(s, &f, y0, step);
+    guint idle = 0; /* steps in a row that ran no new simulation */
     while (status == GSL_SUCCESS && c->sims < c->o->max_evals) {
+        guint before = c->sims;
         status = gsl_multimin_fminimizer_iterate(s);
         if (status != GSL_SUCCESS)
             break;
         c->nm_iters++;
-        if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(s), CAL_TOL) == GSL_SUCCESS) {
+        idle = c->sims == before ? idle + 1 : 0;
+        /* small enough; or only revisiting points already run (a flat
+         * loss, or steps below the values' rounding), where a simplex of
+         * equal values would reflect back and forth for ever */
+        if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(s), CAL_TOL) == GSL_SUCCESS ||
+            idle >= CAL_IDLE_STEPS) {
             c->converged = TRUE;
             break;
         }

@@ -131,7 +131,12 @@ static char *cal_ini(const Cal *c, GError **error)
             comment = g_strdup_printf("C: not identifiable from %s (%s); left at %s.", from,
                                       p->flat ? "the loss is flat in it" : "correlated with another "
                                                                           "fitted key", was);
-        ini_set(lines, p->k.group, p->k.key, cal_identifiable(p) ? v : was, comment);
+        if (p->workload) /* the host tool's, not the drive's: fit.json has it */
+            g_ptr_array_insert(lines, 1, g_strdup_printf("# The workload's %s was fitted too: %s "
+                                                         "(fit.json).", p->k.key,
+                                                         cal_identifiable(p) ? v : "unidentifiable"));
+        else
+            ini_set(lines, p->k.group, p->k.key, cal_identifiable(p) ? v : was, comment);
     }
     g_ptr_array_add(lines, g_strdup(""));
     g_ptr_array_add(lines, NULL);

@@ -16,6 +16,7 @@ typedef struct CalParam {
     char *name;       /* GROUP.KEY */
     ConfigNumKey k;   /* kind, schema range, the config's value */
     double lo, hi;    /* --fit range, base units */
+    gboolean workload; /* a host-tool key of the workload (workload.thinktime), not the drive's */
     double fitted;    /* at the optimum, base units */
     double sensitivity; /* |change of the residual vector| per 1% change */
     gboolean flat;      /* sensitivity below CAL_FLAT */
@@ -28,6 +29,7 @@ typedef struct CalPoint {
     double *theta;   /* base units, one a parameter */
     char *label;     /* the --set overrides of the point, joined */
     GStrv sets;      /* o->run.sets followed by the point's overrides */
+    char *spec;      /* the workload with the point's workload keys, or NULL: o->run.spec */
     gboolean done;
     gboolean ok;     /* ran and gave a loss */
     GError *error;   /* why not */

@@ -260,7 +260,8 @@ static int cmd_calibrate(int argc, char **argv)
          "Measured figure (repeatable): cliff_gb[:PCT], rate@GB=A..B, rate@t=A..B, iops@t=A..B, "
          "phase_rate:N, waf or summary:NAME, e.g. --figure cliff_gb=42", "ID=VALUE[:WEIGHT]"},
         {"fit", 0, 0, G_OPTION_ARG_STRING_ARRAY, &fits,
-         "Drive key to fit within a range (repeatable), e.g. --fit pslc.dynamic_cap=20GB..60GB",
+         "Drive key to fit within a range (repeatable), e.g. --fit pslc.dynamic_cap=20GB..60GB; "
+         "workload.thinktime fits the host's pause after each command",
          "GROUP.KEY=LO..HI"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
          "Override a drive key for every run (repeatable)", "GROUP.KEY=VALUE"},
