@@ -73,18 +73,18 @@ static void test_figures(void)
 static void test_figure_errors(void)
 {
     static const char *const bad[] = {
-        "cliff_gb",          /* no value */
-        "=3",                /* no id */
-        "rate@GB=5..2=1",    /* reversed */
-        "rate@GB=2..2=1",    /* empty */
-        "rate@t=a..2=1",     /* not a number */
-        "iops@t=1..=1",      /* no end */
-        "phase_rate:0=1",    /* phases count from 1 */
+        "cliff_gb",       /* no value */
+        "=3",             /* no id */
+        "rate@GB=5..2=1", /* reversed */
+        "rate@GB=2..2=1", /* empty */
+        "rate@t=a..2=1",  /* not a number */
+        "iops@t=1..=1",   /* no end */
+        "phase_rate:0=1", /* phases count from 1 */
         "phase_rate:1.5=1",
-        "cliff_gb:100=1",    /* PCT in 0..100 */
-        "speed=3",           /* unknown */
-        "waf=x",             /* value */
-        "waf=1.1:0",         /* weight above 0 */
+        "cliff_gb:100=1", /* PCT in 0..100 */
+        "speed=3",        /* unknown */
+        "waf=x",          /* value */
+        "waf=1.1:0",      /* weight above 0 */
         "waf=1.1:y",
     };
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
@@ -114,8 +114,8 @@ static void test_curve_loss(void)
 {
     g_autoptr(RunTrace) t = hand_trace();
     GError *e = NULL;
-    g_autoptr(Curve) c = curve_parse("# a review's curve\nGB,MBps\n1.0,500\n1.5,450\n\n2.0,200\n",
-                                     "hand.csv", &e);
+    g_autoptr(Curve) c =
+        curve_parse("# a review's curve\nGB,MBps\n1.0,500\n1.5,450\n\n2.0,200\n", "hand.csv", &e);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CUTEST_EQ(c->n, 3);
     CUTEST_EQ(c->line[2], 6);

@@ -23,7 +23,7 @@
 #define CAL_STEP 0.12     /* initial simplex step, radians of the sin^2 map */
 #define CAL_TOL 1e-3      /* simplex size (radians) at which the search stops */
 #define CAL_REL_STEP 0.02 /* relative step of the finite differences */
-#define CAL_IDLE_STEPS 25  /* simplex steps without a new simulation that end the search */
+#define CAL_IDLE_STEPS 25 /* simplex steps without a new simulation that end the search */
 #define CAL_FIGURE_INTERVAL (SIM_SEC / 10) /* series rows of figure-only runs */
 
 void calib_options_init(CalibOptions *o)
@@ -54,8 +54,10 @@ static gboolean cal_parse_workload_fit(const CalibOptions *o, const char *spec, 
                                        const char *dots, CalParam *p, GError **error)
 {
     if (strcmp(p->name, "workload.thinktime") != 0)
-        return cal_bad(error, "--fit \"%s\": unknown workload key; expected workload.thinktime "
-                              "(the host's pause after each command)", spec);
+        return cal_bad(error,
+                       "--fit \"%s\": unknown workload key; expected workload.thinktime "
+                       "(the host's pause after each command)",
+                       spec);
     if (!o->run.spec)
         return cal_bad(error, "--fit \"%s\": a workload key needs an inline --workload", spec);
     p->workload = TRUE;
@@ -67,8 +69,10 @@ static gboolean cal_parse_workload_fit(const CalibOptions *o, const char *spec, 
         return cal_bad(error, "--fit \"%s\": empty range; expected LO..HI", spec);
     if (!config_numeric_parse(CONFIG_NUM_NS, lo, &p->lo) ||
         !config_numeric_parse(CONFIG_NUM_NS, dots + 2, &p->hi))
-        return cal_bad(error, "--fit \"%s\": found \"%s..%s\", expected two times such as "
-                              "100us..2ms", spec, lo, dots + 2);
+        return cal_bad(error,
+                       "--fit \"%s\": found \"%s..%s\", expected two times such as "
+                       "100us..2ms",
+                       spec, lo, dots + 2);
     if (!(p->lo < p->hi))
         return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
                        spec, dots + 2, lo);
@@ -97,8 +101,10 @@ static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, cons
     const char *eq = strchr(spec, '=');
     const char *dots = eq ? strstr(eq, "..") : NULL;
     if (!eq || !dots)
-        return cal_bad(error, "--fit \"%s\": expected GROUP.KEY=LO..HI, e.g. "
-                              "pslc.dynamic_cap=20GB..60GB", spec);
+        return cal_bad(error,
+                       "--fit \"%s\": expected GROUP.KEY=LO..HI, e.g. "
+                       "pslc.dynamic_cap=20GB..60GB",
+                       spec);
     p->name = g_strndup(spec, (gsize)(eq - spec));
     GError *e = NULL;
     p->correlated = -1;
@@ -113,9 +119,12 @@ static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, cons
     const char *hi = dots + 2;
     if (!*lo || !*hi)
         return cal_bad(error, "--fit \"%s\": empty range; expected LO..HI", spec);
-    if (!config_numeric_parse(p->k.kind, lo, &p->lo) || !config_numeric_parse(p->k.kind, hi, &p->hi))
-        return cal_bad(error, "--fit \"%s\": found \"%s..%s\", expected two values of the key's "
-                              "kind (%s)", spec, lo, hi, config_numeric_si_unit(p->k.kind));
+    if (!config_numeric_parse(p->k.kind, lo, &p->lo) ||
+        !config_numeric_parse(p->k.kind, hi, &p->hi))
+        return cal_bad(error,
+                       "--fit \"%s\": found \"%s..%s\", expected two values of the key's "
+                       "kind (%s)",
+                       spec, lo, hi, config_numeric_si_unit(p->k.kind));
     if (!(p->lo < p->hi))
         return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
                        spec, hi, lo);
@@ -129,7 +138,8 @@ static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, cons
         g_ptr_array_add(a, set);
         g_ptr_array_add(a, NULL);
         DriveParams scratch;
-        gboolean ok = config_load_file_set(o->run.drive, (const char *const *)a->pdata, &scratch, &e);
+        gboolean ok =
+            config_load_file_set(o->run.drive, (const char *const *)a->pdata, &scratch, &e);
         g_ptr_array_free(a, TRUE);
         if (!ok) {
             cal_bad(error, "--fit \"%s\": the drive does not load at %s: %s", spec, v, e->message);
@@ -148,8 +158,10 @@ static gboolean cal_check_out(const CalibOptions *o, GError **error)
         return cal_bad(error, "calibrate needs --out DIR");
     g_autoptr(GDir) d = g_dir_open(o->run.out, 0, NULL);
     if (d && g_dir_read_name(d) && !o->run.force)
-        return cal_bad(error, "--out %s: the folder exists and is not empty; expected a new folder "
-                              "(or --force)", o->run.out);
+        return cal_bad(error,
+                       "--out %s: the folder exists and is not empty; expected a new folder "
+                       "(or --force)",
+                       o->run.out);
     return TRUE;
 }
 
@@ -585,8 +597,9 @@ static gboolean cal_first_batch(Cal *c, GError **error)
     if (c->curve)
         for (guint i = 0; i < c->curve->n; i++)
             if (isnan(c->stock->sim[i]))
-                return cal_bad(error, "%s:%u: %s %g is beyond the stock run (the workload "
-                                      "ends before it); expected a workload that covers the curve",
+                return cal_bad(error,
+                               "%s:%u: %s %g is beyond the stock run (the workload "
+                               "ends before it); expected a workload that covers the curve",
                                c->curve->name, c->curve->line[i], curve_x_name(c->curve->kind),
                                c->curve->x[i]);
     for (guint i = 0; i < c->nf; i++)
@@ -634,7 +647,8 @@ static gboolean cal_search(Cal *c, GError **error)
         g_free(th);
     }
     gsl_multimin_function f = {.f = cal_nm_f, .n = n, .params = c};
-    gsl_multimin_fminimizer *s = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, n);
+    gsl_multimin_fminimizer *s =
+        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, n);
     gsl_set_error_handler_off();
     int status = gsl_multimin_fminimizer_set(s, &f, y0, step);
     guint idle = 0; /* steps in a row that ran no new simulation */
@@ -780,7 +794,8 @@ static void cal_report(const Cal *c)
         config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
         if (p->flat)
             printf("fitted    %s: unidentifiable (flat: 1%% moves the loss by nothing measurable; "
-                   "config %s)\n", p->name, was);
+                   "config %s)\n",
+                   p->name, was);
         else if (p->correlated >= 0)
             printf("fitted    %s: unidentifiable (correlated with %s, r = %.3f; config %s)\n",
                    p->name, c->p[p->correlated].name, p->corr, was);

@@ -20,7 +20,7 @@ typedef struct CalibOptions {
     const char *const *fits;    /* --fit GROUP.KEY=LO..HI (NULL-terminated) */
     guint jobs;                 /* simulations at once (child processes) */
     guint max_evals;            /* simulations the search may run (0: the default) */
-    guint starts;               /* spread start points besides the config's own (G_MAXUINT: default) */
+    guint starts; /* spread start points besides the config's own (G_MAXUINT: default) */
 } CalibOptions;
 
 #define CALIB_DEFAULT_MAX_EVALS 60

@@ -92,13 +92,15 @@ static char *cal_ini(const Cal *c, GError **error)
     g_auto(GStrv) src = g_strsplit(text, "\n", -1);
     g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
     g_autofree char *from = cal_sources(c);
-    g_ptr_array_add(lines, g_strdup_printf("# Calibrated by ftlsim calibrate from %s on %s (workload %s, "
-                                           "seed %" G_GUINT64_FORMAT "); fit.json holds the search. "
-                                           "C: calibrated.",
-                                           c->o->run.drive, from,
-                                           c->o->run.spec ? c->o->run.spec : c->o->run.job
-                                                                ? c->o->run.job : c->o->run.trace,
-                                           c->o->run.seed));
+    g_ptr_array_add(lines,
+                    g_strdup_printf("# Calibrated by ftlsim calibrate from %s on %s (workload %s, "
+                                    "seed %" G_GUINT64_FORMAT "); fit.json holds the search. "
+                                    "C: calibrated.",
+                                    c->o->run.drive, from,
+                                    c->o->run.spec  ? c->o->run.spec
+                                    : c->o->run.job ? c->o->run.job
+                                                    : c->o->run.trace,
+                                    c->o->run.seed));
     for (guint i = 0; src[i]; i++)
         if (src[i + 1] || src[i][0])
             g_ptr_array_add(lines, g_strdup(src[i]));
@@ -123,18 +125,21 @@ static char *cal_ini(const Cal *c, GError **error)
                                                            100 * cal_nrmse(c, c->best))
                                          : g_strdup("");
         if (cal_identifiable(p))
-            comment = g_strdup_printf(
-                "C: calibrated to %s: loss %.6g%s, fitted in\n"
-                "%s; the drive file had %s. Never check it on these figures.",
-                from, c->best->loss, rmse, c->o->fits[i], was);
+            comment = g_strdup_printf("C: calibrated to %s: loss %.6g%s, fitted in\n"
+                                      "%s; the drive file had %s. Never check it on these figures.",
+                                      from, c->best->loss, rmse, c->o->fits[i], was);
         else
             comment = g_strdup_printf("C: not identifiable from %s (%s); left at %s.", from,
-                                      p->flat ? "the loss is flat in it" : "correlated with another "
-                                                                          "fitted key", was);
+                                      p->flat ? "the loss is flat in it"
+                                              : "correlated with another "
+                                                "fitted key",
+                                      was);
         if (p->workload) /* the host tool's, not the drive's: fit.json has it */
-            g_ptr_array_insert(lines, 1, g_strdup_printf("# The workload's %s was fitted too: %s "
-                                                         "(fit.json).", p->k.key,
-                                                         cal_identifiable(p) ? v : "unidentifiable"));
+            g_ptr_array_insert(lines, 1,
+                               g_strdup_printf("# The workload's %s was fitted too: %s "
+                                               "(fit.json).",
+                                               p->k.key,
+                                               cal_identifiable(p) ? v : "unidentifiable"));
         else
             ini_set(lines, p->k.group, p->k.key, cal_identifiable(p) ? v : was, comment);
     }
@@ -220,9 +225,10 @@ static char *cal_json(const Cal *c)
     json_end_array(w);
     json_str(w, "curve", c->curve ? c->curve->name : NULL);
     if (c->curve) {
-        json_str(w, "curve_columns", c->curve->kind == CURVE_GB_MBPS   ? "GB,MBps"
-                                     : c->curve->kind == CURVE_T_MBPS ? "t_s,MBps"
-                                                                      : "t_s,IOPS");
+        json_str(w, "curve_columns",
+                 c->curve->kind == CURVE_GB_MBPS  ? "GB,MBps"
+                 : c->curve->kind == CURVE_T_MBPS ? "t_s,MBps"
+                                                  : "t_s,IOPS");
         json_double(w, "curve_norm", curve_norm(c->curve));
         json_double(w, "curve_half_window", curve_half_window(c->curve));
     }
@@ -261,8 +267,8 @@ static char *cal_curves_csv(const Cal *c)
 {
     GString *s = g_string_new(NULL);
     const char *y = curve_y_name(c->curve->kind);
-    g_string_append_printf(s, "%s,measured_%s,stock_%s,calibrated_%s\n", curve_x_name(c->curve->kind),
-                           y, y, y);
+    g_string_append_printf(s, "%s,measured_%s,stock_%s,calibrated_%s\n",
+                           curve_x_name(c->curve->kind), y, y, y);
     for (guint i = 0; i < c->curve->n; i++)
         g_string_append_printf(s, "%.6g,%.6g,%.6g,%.6g\n", c->curve->x[i], c->curve->y[i],
                                c->stock->sim[i], c->best->sim[i]);

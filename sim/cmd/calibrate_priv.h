@@ -13,11 +13,11 @@
 
 /* One fitted key and what the search learnt about it. */
 typedef struct CalParam {
-    char *name;       /* GROUP.KEY */
-    ConfigNumKey k;   /* kind, schema range, the config's value */
-    double lo, hi;    /* --fit range, base units */
-    gboolean workload; /* a host-tool key of the workload (workload.thinktime), not the drive's */
-    double fitted;    /* at the optimum, base units */
+    char *name;         /* GROUP.KEY */
+    ConfigNumKey k;     /* kind, schema range, the config's value */
+    double lo, hi;      /* --fit range, base units */
+    gboolean workload;  /* a host-tool key of the workload (workload.thinktime), not the drive's */
+    double fitted;      /* at the optimum, base units */
     double sensitivity; /* |change of the residual vector| per 1% change */
     gboolean flat;      /* sensitivity below CAL_FLAT */
     int correlated;     /* index of a parameter it is confounded with, or -1 */
@@ -26,17 +26,17 @@ typedef struct CalParam {
 
 /* One simulation: its point, and the residuals it gave. */
 typedef struct CalPoint {
-    double *theta;   /* base units, one a parameter */
-    char *label;     /* the --set overrides of the point, joined */
-    GStrv sets;      /* o->run.sets followed by the point's overrides */
-    char *spec;      /* the workload with the point's workload keys, or NULL: o->run.spec */
+    double *theta; /* base units, one a parameter */
+    char *label;   /* the --set overrides of the point, joined */
+    GStrv sets;    /* o->run.sets followed by the point's overrides */
+    char *spec;    /* the workload with the point's workload keys, or NULL: o->run.spec */
     gboolean done;
-    gboolean ok;     /* ran and gave a loss */
-    GError *error;   /* why not */
+    gboolean ok;   /* ran and gave a loss */
+    GError *error; /* why not */
     double loss;
-    double *res;     /* residuals: curve points, then figures */
-    double *sim;     /* the simulated curve values (NAN: not covered) */
-    double *figs;    /* the simulated figures */
+    double *res;  /* residuals: curve points, then figures */
+    double *sim;  /* the simulated curve values (NAN: not covered) */
+    double *figs; /* the simulated figures */
     gboolean *fig_ok;
     RunTrace *trace; /* kept for the stock and the best point only */
 } CalPoint;
@@ -45,18 +45,18 @@ typedef struct Cal {
     const CalibOptions *o;
     CalParam *p;
     guint np;
-    Curve *curve;    /* or NULL */
+    Curve *curve; /* or NULL */
     Figure *fig;
     guint nf;
-    guint nres;      /* residuals: curve points + figures */
-    GPtrArray *points;   /* CalPoint *, in the order run */
-    GHashTable *cache;   /* label -> CalPoint * */
+    guint nres;        /* residuals: curve points + figures */
+    GPtrArray *points; /* CalPoint *, in the order run */
+    GHashTable *cache; /* label -> CalPoint * */
     CalPoint *stock, *best;
-    char *scratch;       /* folder of the runs in progress */
-    guint sims;          /* simulations run */
-    guint launched;      /* child processes started */
-    gint64 wall0;        /* us, monotonic */
-    GString *pending;    /* progress lines held until the stock run passed */
+    char *scratch;    /* folder of the runs in progress */
+    guint sims;       /* simulations run */
+    guint launched;   /* child processes started */
+    gint64 wall0;     /* us, monotonic */
+    GString *pending; /* progress lines held until the stock run passed */
     guint nm_iters;
     gboolean converged;
 } Cal;

@@ -127,8 +127,8 @@ Curve *curve_parse(const char *text, const char *name, GError **error)
     }
     c->n = pts->len / 3;
     if (c->n < CURVE_MIN_POINTS) {
-        g_set_error(error, CURVE_ERROR, CURVE_ERROR_INPUT, "%s: found %u points, expected at least %d",
-                    name, c->n, CURVE_MIN_POINTS);
+        g_set_error(error, CURVE_ERROR, CURVE_ERROR_INPUT,
+                    "%s: found %u points, expected at least %d", name, c->n, CURVE_MIN_POINTS);
         return NULL;
     }
     c->x = g_new(double, c->n);

@@ -29,11 +29,11 @@ typedef enum CurveKind {
 
 typedef struct Curve {
     CurveKind kind;
-    char *name;   /* the file, for messages */
-    guint n;      /* points */
-    double *x;    /* GB or s, strictly increasing */
-    double *y;    /* MB/s or IOPS */
-    guint *line;  /* line in the file of each point */
+    char *name;  /* the file, for messages */
+    guint n;     /* points */
+    double *x;   /* GB or s, strictly increasing */
+    double *y;   /* MB/s or IOPS */
+    guint *line; /* line in the file of each point */
 } Curve;
 
 /* Parse a curve: a header naming the columns (GB,MBps or t_s,MBps or
@@ -52,11 +52,11 @@ const char *curve_y_name(CurveKind kind);
 /* ---- What a run yields ---------------------------------------------------- */
 
 typedef struct RunTrace {
-    guint n;          /* intervals */
-    double *t_s;      /* end of interval i, s (interval 0 starts at 0) */
-    double *wbytes;   /* host bytes written by then */
-    double *ios;      /* host commands completed by then */
-    char **phase;     /* the drive state of interval i (pslc, native, ...) */
+    guint n;        /* intervals */
+    double *t_s;    /* end of interval i, s (interval 0 starts at 0) */
+    double *wbytes; /* host bytes written by then */
+    double *ios;    /* host commands completed by then */
+    char **phase;   /* the drive state of interval i (pslc, native, ...) */
     guint cap;
     GHashTable *summary; /* the run's summary measures by name (double *) */
 } RunTrace;

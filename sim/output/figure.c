@@ -92,7 +92,8 @@ gboolean figure_parse(const char *spec, Figure *f, GError **error)
     if (!figure_number(vw[0], &f->value))
         return figure_bad(error, spec, "the value is not a number; expected ID=VALUE[:WEIGHT]");
     if (vw[0] && vw[1] && (!figure_number(vw[1], &f->weight) || f->weight <= 0))
-        return figure_bad(error, spec, "the weight is not a number above 0; expected ID=VALUE[:WEIGHT]");
+        return figure_bad(error, spec,
+                          "the weight is not a number above 0; expected ID=VALUE[:WEIGHT]");
     return TRUE;
 }
 
@@ -170,7 +171,8 @@ gboolean figure_eval(const Figure *f, const RunTrace *t, double *out)
     case FIG_CLIFF_GB:
         return eval_cliff(f, t, out);
     case FIG_RATE_GB: {
-        double ta = run_trace_time_at_bytes(t, f->a * 1e9), tb = run_trace_time_at_bytes(t, f->b * 1e9);
+        double ta = run_trace_time_at_bytes(t, f->a * 1e9),
+               tb = run_trace_time_at_bytes(t, f->b * 1e9);
         if (isnan(ta) || isnan(tb) || tb <= ta)
             return FALSE;
         *out = (f->b - f->a) * 1e3 / (tb - ta);
@@ -180,9 +182,10 @@ gboolean figure_eval(const Figure *f, const RunTrace *t, double *out)
     case FIG_IOPS_T:
         if (f->b > end_t)
             return FALSE;
-        *out = f->kind == FIG_RATE_T
-                   ? (run_trace_bytes_at(t, f->b) - run_trace_bytes_at(t, f->a)) / 1e6 / (f->b - f->a)
-                   : (run_trace_ios_at(t, f->b) - run_trace_ios_at(t, f->a)) / (f->b - f->a);
+        *out =
+            f->kind == FIG_RATE_T
+                ? (run_trace_bytes_at(t, f->b) - run_trace_bytes_at(t, f->a)) / 1e6 / (f->b - f->a)
+                : (run_trace_ios_at(t, f->b) - run_trace_ios_at(t, f->a)) / (f->b - f->a);
         return TRUE;
     case FIG_PHASE_RATE:
         return eval_phase(f, t, out);

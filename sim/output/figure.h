@@ -33,12 +33,12 @@ typedef enum FigureKind {
 
 typedef struct Figure {
     FigureKind kind;
-    char id[64];      /* as given, e.g. "rate@GB=50..60" */
-    double a, b;      /* the range of rate@ and iops@; PCT of cliff_gb */
-    guint n;          /* phase_rate:N */
-    char column[32];  /* summary:NAME (waf: "waf") */
-    double value;     /* measured */
-    double weight;    /* of its squared relative error in the loss */
+    char id[64];     /* as given, e.g. "rate@GB=50..60" */
+    double a, b;     /* the range of rate@ and iops@; PCT of cliff_gb */
+    guint n;         /* phase_rate:N */
+    char column[32]; /* summary:NAME (waf: "waf") */
+    double value;    /* measured */
+    double weight;   /* of its squared relative error in the loss */
 } Figure;
 
 /* Parse "ID=VALUE[:WEIGHT]" (the value follows the last '='). FALSE with
