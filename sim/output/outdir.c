@@ -69,6 +69,10 @@ static const char *const outdir_known_names[] = {
     "sweep-manifest.csv",
     "jobs.txt",
     "sweep.slurm",
+    "calibrated.ini",
+    "fit.json",
+    "curves.csv",
+    "fit.png",
     OUTDIR_MANIFEST,
 };
 

@@ -334,6 +334,26 @@ gboolean plot_overlay(const char *const *dirs, const char *out_file, const char 
     return plot_render(script, vars, out_file, fmt, error);
 }
 
+gboolean plot_calibration(const char *dir, const char *out_file, const char *script_dir,
+                          GError **error)
+{
+    if (!plot_available()) {
+        g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
+        return FALSE;
+    }
+    g_autofree char *script = plot_script_path(script_dir, "calibration.gp", error);
+    if (!script)
+        return FALSE;
+    g_autofree char *csv = g_build_filename(dir, "curves.csv", NULL);
+    if (!plot_has_rows(csv)) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_INPUT, "%s: missing or empty", csv);
+        return FALSE;
+    }
+    g_autoptr(GString) vars = g_string_new(NULL);
+    plot_var(vars, "dir", dir);
+    return plot_render(script, vars, out_file, PLOT_PNG, error);
+}
+
 /* ---- Live write curve ---------------------------------------------------- */
 
 struct PlotLive {

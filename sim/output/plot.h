@@ -39,6 +39,12 @@ gboolean plot_results(const char *dir, const char *script_dir, PlotFormat fmt, G
 gboolean plot_overlay(const char *const *dirs, const char *out_file, const char *script_dir,
                       PlotFormat fmt, GError **error);
 
+/* The figure of a calibration (ftlsim calibrate): dir/curves.csv, the
+ * measured curve against the stock and the calibrated runs, into out_file
+ * (PNG). */
+gboolean plot_calibration(const char *dir, const char *out_file, const char *script_dir,
+                          GError **error);
+
 /* The drive name of a results folder: the "drive" string of summary.json,
  * followed by its "overrides" (the run's --set options) in parentheses when
  * there are any, else the folder's base name. g_free it. */
