@@ -1,11 +1,12 @@
 /*
- * main.c - the ftlsim command: run, check, drives, plot, reference.
+ * main.c - the ftlsim command: run, pts, check, drives, plot, reference.
  *
  * Only main() prints errors and chooses exit codes: 0 ok, 1 the simulation
  * failed, 2 bad input (options, drive file, workload, trace).
  */
 #include "sim/config/config.h"
 #include "sim/output/plot.h"
+#include "sim/cmd/pts.h"
 #include "sim/cmd/run.h"
 #include "sim/cmd/version.h"
 #include "sim/host/workload.h"
@@ -337,6 +338,7 @@ static const struct {
     const char *help;
 } commands[] = {
     {"run", cmd_run, "simulate a drive under a workload, write results and figures"},
+    {"pts", pts_main, "run a SNIA PTS test: write saturation, IOPS matrix, throughput, latency"},
     {"check", cmd_check, "validate a drive file and print the derived drive"},
     {"drives", cmd_drives, "list the drive files in a folder (default configs/)"},
     {"plot", cmd_plot, "overlay write curves of several results folders"},
