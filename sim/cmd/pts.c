@@ -276,11 +276,13 @@ static gboolean pts_precondition(Pts *p, PtsSub *s, GError **error)
     SimTime t0 = sim_now(p->e);
     if (p->o->test == PTS_WSAT)
         return TRUE;
-    if (p->o->precondition == PTS_PRECOND_FAST) {
-        DrivePrefill pf = {.fill = 1.0, .seed = p->o->seed};
+    if (p->o->precondition != PTS_PRECOND_FULL) {
+        gboolean random = p->o->precondition == PTS_PRECOND_RANDOM;
+        DrivePrefill pf = {.fill = 1.0, .random = random, .seed = p->o->seed};
         if (!drive_prefill(p->d, &pf)) {
             g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
-                        "--precondition fast: the drive cannot hold a full prefill");
+                        "--precondition %s: the drive cannot hold a full prefill",
+                        random ? "random" : "fast");
             return FALSE;
         }
         return TRUE;
@@ -359,15 +361,24 @@ static double pts_track_value(const Pts *p, const PtsRow *row)
     }
 }
 
+/* One line a round on stderr (unless quiet): rewritten in place on a
+ * terminal, a line each otherwise (logs of long tests). */
 static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
 {
-    if (p->o->quiet || !isatty(fileno(stderr)))
+    if (p->o->quiet)
         return;
+    gboolean tty = isatty(fileno(stderr));
     const PtsCell *c = &p->cells[s->track];
     g_autofree char *bs = pts_bs_label(c->bs);
-    fprintf(stderr, "\r\033[Kround %u: %s %u/%u %.6g %s%s", r, bs, c->read_pct, 100 - c->read_pct,
-            v, p->o->test == PTS_TP ? "MB/s" : p->o->test == PTS_LAT ? "us" : "IOPS",
-            s->steady_round ? "  steady\n" : "");
+    const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, r - 1);
+    fprintf(stderr, "%sround %u: %s %u/%u %.6g %s", tty ? "\r\033[K" : "", r, bs, c->read_pct,
+            100 - c->read_pct, v,
+            p->o->test == PTS_TP ? "MB/s" : p->o->test == PTS_LAT ? "us" : "IOPS");
+    if (w->last)
+        fprintf(stderr, ", window %zu-%zu range %.1f%% slope %.1f%%%s", w->first, w->last,
+                100 * w->excursion, 100 * w->slope_excursion, w->steady ? ": steady" : "");
+    fputs(tty && !w->steady ? "" : "\n", stderr);
+    fflush(stderr);
 }
 
 /* Rounds until steady state, the round limit, or (wsat) 4 x capacity. wsat
@@ -435,7 +446,7 @@ static void pts_results(Pts *p, uint32_t sub)
     for (uint32_t c = s->first_cell; c < s->first_cell + s->n_cells; c++) {
         PtsResult *res = &p->results[c];
         memset(res, 0, sizeof(*res));
-        double n = 0;
+        double n = 0, nw = 0;
         for (guint i = 0; i < p->rows->len; i++) {
             const PtsRow *row = &g_array_index(p->rows, PtsRow, i);
             if (row->sub != sub || row->cell != c || row->round < s->win.first ||
@@ -444,6 +455,10 @@ static void pts_results(Pts *p, uint32_t sub)
             res->iops += row->iops;
             res->MBps += row->MBps;
             res->mean_us += row->mean_us;
+            if (!isnan(row->waf)) {
+                res->waf += row->waf;
+                nw++;
+            }
             n++;
         }
         if (n > 0) {
@@ -451,6 +466,7 @@ static void pts_results(Pts *p, uint32_t sub)
             res->MBps /= n;
             res->mean_us /= n;
         }
+        res->waf = nw > 0 ? res->waf / nw : NAN;
         if (!p->win_hist)
             continue;
         /* the window is the last rounds run: the ring holds exactly them */

@@ -29,6 +29,7 @@ typedef enum PtsTest {
 typedef enum PtsPrecondition {
     PTS_PRECOND_FULL = 0, /* 2 x capacity of 128 KiB sequential writes, simulated (the PTS) */
     PTS_PRECOND_FAST = 1, /* the drive's state after a sequential fill, set without simulating */
+    PTS_PRECOND_RANDOM = 2, /* after a fill and a capacity of random overwrites, set at once */
 } PtsPrecondition;
 
 typedef struct PtsOptions {

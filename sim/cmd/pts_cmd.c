@@ -65,12 +65,16 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads,
             return FALSE;
         }
     }
-    if (precond && strcmp(precond, "full") != 0 && strcmp(precond, "fast") != 0) {
+    static const char *const precond_names[] = {"full", "fast", "random"};
+    int k = 0;
+    while (precond && k < 3 && strcmp(precond, precond_names[k]) != 0)
+        k++;
+    if (k == 3) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "--precondition \"%s\": expected full or fast", precond);
+                    "--precondition \"%s\": expected full, fast or random", precond);
         return FALSE;
     }
-    o->precondition = precond && strcmp(precond, "fast") == 0 ? PTS_PRECOND_FAST : PTS_PRECOND_FULL;
+    o->precondition = (PtsPrecondition)k;
     if (fmt && strcmp(fmt, "png") != 0 && strcmp(fmt, "svg") != 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--plot-format \"%s\": expected png or svg",
                     fmt);
@@ -122,7 +126,8 @@ int pts_main(int argc, char **argv)
          "Rounds before giving up on steady state (25; wsat: until 4 x capacity written)", "N"},
         {"precondition", 0, 0, G_OPTION_ARG_STRING, &precond,
          "full: 2 x capacity of 128 KiB sequential writes, simulated (default); fast: the state "
-         "of a sequential fill, set at once", "HOW"},
+         "of a sequential fill, set at once; random: of a fill and a capacity of random "
+         "overwrites (an aged drive), set at once", "HOW"},
         {"bs", 0, 0, G_OPTION_ARG_STRING, &bs,
          "Only these of the test's block sizes, e.g. 4k,128k", "LIST"},
         {"mix", 0, 0, G_OPTION_ARG_STRING, &mix,

@@ -50,6 +50,7 @@ typedef struct PtsSub {
 /* A cell's result: averages over its subtest's reported window. */
 typedef struct PtsResult {
     double iops, MBps, mean_us;
+    double waf; /* NAN for cells without writes */
     double p99_us, p999_us, p9999_us, max_us; /* lat only: over the window's merged latencies */
 } PtsResult;
 

@@ -109,10 +109,14 @@ static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
     else
         g_string_append_printf(out, "steady state not reached in %u rounds", s->rounds);
     g_string_append_printf(out, " (%s %s %u/%u; window %zu-%zu: %.6g %s, range %.1f%%, slope "
-                                "%.1f%%)\n",
+                                "%.1f%%",
                            bs, c->seq ? "seq" : "random", c->read_pct, 100 - c->read_pct,
                            s->win.first, s->win.last, s->win.avg, pts_track_unit(p),
                            100 * s->win.excursion, 100 * s->win.slope_excursion);
+    double waf = p->results[s->track].waf;
+    if (!isnan(waf))
+        g_string_append_printf(out, "; WAF %.2f", waf);
+    g_string_append(out, ")\n");
 }
 
 /* The IOPS matrix: block sizes down, mixes across. */
@@ -172,6 +176,9 @@ void pts_summary_text(const Pts *p, GString *out)
         g_string_append(out, "precondition none (purged drive)\n");
     else if (o->precondition == PTS_PRECOND_FAST)
         g_string_append(out, "precondition fast: the state of a sequential fill, not simulated\n");
+    else if (o->precondition == PTS_PRECOND_RANDOM)
+        g_string_append(out, "precondition random: the state of a fill and a capacity of random "
+                             "overwrites, not simulated\n");
     else
         g_string_append_printf(out, "precondition 2 x capacity in 128 KiB sequential writes: %.0f s "
                                     "simulated\n", p->subs[0].precond_s);
@@ -235,9 +242,8 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
     else
         json_u64(jw, "max_rounds", p->max_rounds);
     json_u64(jw, "seed", o->seed);
-    json_str(jw, "precondition", o->test == PTS_WSAT ? "none"
-                                 : o->precondition == PTS_PRECOND_FAST ? "fast"
-                                                                       : "full");
+    static const char *const precond[] = {"full", "fast", "random"};
+    json_str(jw, "precondition", o->test == PTS_WSAT ? "none" : precond[o->precondition]);
     json_u64(jw, "capacity_bytes", p->capacity);
     json_begin_array(jw, "steady_state");
     for (uint32_t s = 0; s < p->n_subs; s++) {
@@ -268,6 +274,8 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_double(jw, "iops", r->iops);
         json_double(jw, "MBps", r->MBps);
         json_double(jw, "mean_us", r->mean_us);
+        if (!isnan(r->waf))
+            json_double(jw, "waf", r->waf);
         if (p->o->test == PTS_LAT) {
             json_double(jw, "p99_us", r->p99_us);
             json_double(jw, "p99_9_us", r->p999_us);
