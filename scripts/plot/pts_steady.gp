@@ -29,7 +29,8 @@ set xlabel 'Round'
 set ylabel what.' ('.unit.')'
 stats data using (column("bs_bytes") == bs ? column("round") : NaN) nooutput
 set xrange [0.5:STATS_max + 0.5]
-set xtics (STATS_max > 30 ? 5 : 1)
+xstep = STATS_max > 30 ? 5 : 1
+set xtics xstep
 set yrange [0:*]
 set mxtics 1
 set grid back lc rgb '#dddddd'
