@@ -50,7 +50,7 @@ static void test_oscillating(void)
     SteadyWindow w;
     CUTEST_EQ(steady_first(big, 25, STEADY_WINDOW, &w), 0);
     CU_ASSERT(!w.steady);
-    CUTEST_EQ(w.last, 25); /* the last window judged */
+    CUTEST_EQ(w.last, 25);                     /* the last window judged */
     CUTEST_NEAR(w.excursion, 40.0 / 84, 1e-9); /* rounds 21-25: 100 60 100 60 100 */
     CUTEST_EQ(steady_first(small, 6, STEADY_WINDOW, &w), 5);
     CUTEST_NEAR(w.avg, 96, 1e-9);

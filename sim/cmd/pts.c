@@ -111,8 +111,7 @@ char *pts_bs_label(uint64_t bs)
 
 /* Which of the test's block sizes (bits of *bs_mask) and mixes a --bs or
  * --mix list keeps; NULL keeps all. */
-static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_mask,
-                         GError **error)
+static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_mask, GError **error)
 {
     PtsTest t = o->test;
     *bs_mask = (1u << pts_tests[t].n_bs) - 1;
@@ -134,7 +133,8 @@ static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_m
                 }
                 g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                             "--bs \"%s\": found \"%s\", expected block sizes of the %s "
-                            "test: %s", o->bs, items[i], pts_tests[t].name, list->str);
+                            "test: %s",
+                            o->bs, items[i], pts_tests[t].name, list->str);
                 return FALSE;
             }
             *bs_mask |= 1u << k;
@@ -156,7 +156,8 @@ static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_m
                                            100 - pts_tests[t].mix[j]);
                 g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                             "--mix \"%s\": found \"%s\", expected read/write mixes of the "
-                            "%s test: %s", o->mix, items[i], pts_tests[t].name, list->str);
+                            "%s test: %s",
+                            o->mix, items[i], pts_tests[t].name, list->str);
                 return FALSE;
             }
             *mix_mask |= 1u << k;
@@ -190,7 +191,8 @@ static gboolean pts_plan(Pts *p, GError **error)
             s->first_cell = p->n_cells;
             for (unsigned m = 0; m < pts_tests[t].n_mix; m++)
                 if (mix_mask & (1u << m))
-                    p->cells[p->n_cells++] = (PtsCell){pts_tests[t].bs[k], pts_tests[t].mix[m], true};
+                    p->cells[p->n_cells++] =
+                        (PtsCell){pts_tests[t].bs[k], pts_tests[t].mix[m], true};
             s->n_cells = p->n_cells - s->first_cell;
             s->track = s->first_cell + s->n_cells - 1; /* the write if kept, else the read */
         }
@@ -320,8 +322,8 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
     double secs = (double)(sim_now(p->e) - t0) / 1e9;
     uint64_t ios = st->host_ios[IO_READ] + st->host_ios[IO_WRITE] - s0.host_ios[IO_READ] -
                    s0.host_ios[IO_WRITE];
-    uint64_t bytes = st->host_bytes[IO_READ] + st->host_bytes[IO_WRITE] -
-                     s0.host_bytes[IO_READ] - s0.host_bytes[IO_WRITE];
+    uint64_t bytes = st->host_bytes[IO_READ] + st->host_bytes[IO_WRITE] - s0.host_bytes[IO_READ] -
+                     s0.host_bytes[IO_WRITE];
     uint64_t host_w = st->host_bytes[IO_WRITE] - s0.host_bytes[IO_WRITE], nand_w = 0;
     for (int c = 0; c < CAUSES; c++)
         nand_w += st->nand_write_bytes[c] - s0.nand_write_bytes[c];
@@ -373,7 +375,9 @@ static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
     const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, r - 1);
     fprintf(stderr, "%sround %u: %s %u/%u %.6g %s", tty ? "\r\033[K" : "", r, bs, c->read_pct,
             100 - c->read_pct, v,
-            p->o->test == PTS_TP ? "MB/s" : p->o->test == PTS_LAT ? "us" : "IOPS");
+            p->o->test == PTS_TP    ? "MB/s"
+            : p->o->test == PTS_LAT ? "us"
+                                    : "IOPS");
     if (w->last)
         fprintf(stderr, ", window %zu-%zu range %.1f%% slope %.1f%%%s", w->first, w->last,
                 100 * w->excursion, 100 * w->slope_excursion, w->steady ? ": steady" : "");
@@ -430,7 +434,8 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
             steady_judge((double *)s->values->data + n - k, k, n - k + 1, STEADY_MAX_EXCURSION,
                          STEADY_MAX_SLOPE, &s->win);
         else
-            s->win = (SteadyWindow){.first = 1, .last = 1, .avg = n ? g_array_index(s->values, double, 0) : 0};
+            s->win = (SteadyWindow){
+                .first = 1, .last = 1, .avg = n ? g_array_index(s->values, double, 0) : 0};
         s->win.steady = false;
     }
     if (!p->o->quiet && isatty(fileno(stderr)) && !s->steady_round)
@@ -504,8 +509,7 @@ static void pts_free(Pts *p)
 static gboolean pts_check_options(const PtsOptions *o, GError **error)
 {
     if (o->test >= PTS_TESTS) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "--test: expected wsat, iops, tp or lat");
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--test: expected wsat, iops, tp or lat");
         return FALSE;
     }
     if (o->round_time == 0) {
@@ -521,8 +525,8 @@ gboolean pts_run(const PtsOptions *o, GError **error)
     Pts p = {.o = o};
     gboolean ok = FALSE;
     g_autoptr(OutDir) od = NULL;
-    if (!pts_check_options(o, error) || !config_load_file_set(o->drive, o->sets, &p.params, error) ||
-        !pts_plan(&p, error))
+    if (!pts_check_options(o, error) ||
+        !config_load_file_set(o->drive, o->sets, &p.params, error) || !pts_plan(&p, error))
         goto out;
     p.rows = g_array_new(FALSE, FALSE, sizeof(PtsRow));
     p.seg_hist = lat_hist_new();

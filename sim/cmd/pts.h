@@ -27,8 +27,8 @@ typedef enum PtsTest {
 #define PTS_TESTS 4
 
 typedef enum PtsPrecondition {
-    PTS_PRECOND_FULL = 0, /* 2 x capacity of 128 KiB sequential writes, simulated (the PTS) */
-    PTS_PRECOND_FAST = 1, /* the drive's state after a sequential fill, set without simulating */
+    PTS_PRECOND_FULL = 0,   /* 2 x capacity of 128 KiB sequential writes, simulated (the PTS) */
+    PTS_PRECOND_FAST = 1,   /* the drive's state after a sequential fill, set without simulating */
     PTS_PRECOND_RANDOM = 2, /* after a fill and a capacity of random overwrites, set at once */
 } PtsPrecondition;
 
@@ -36,20 +36,20 @@ typedef struct PtsOptions {
     const char *drive;       /* INI file */
     const char *const *sets; /* --set GROUP.KEY=VALUE, or NULL */
     PtsTest test;
-    const char *out;         /* results folder; NULL: no files */
+    const char *out; /* results folder; NULL: no files */
     gboolean force;
-    uint32_t threads;        /* 0: the test's default */
-    uint32_t iodepth;        /* per thread; 0: the test's default */
-    SimTime round_time;      /* ns each cell runs in a round */
-    uint32_t max_rounds;     /* 0: the test's default (25; wsat: until 4 x capacity) */
+    uint32_t threads;    /* 0: the test's default */
+    uint32_t iodepth;    /* per thread; 0: the test's default */
+    SimTime round_time;  /* ns each cell runs in a round */
+    uint32_t max_rounds; /* 0: the test's default (25; wsat: until 4 x capacity) */
     uint64_t seed;
     PtsPrecondition precondition;
-    const char *bs;          /* --bs: comma-separated subset of the test's block sizes, or NULL */
-    const char *mix;         /* --mix: comma-separated subset of its R/W mixes ("65/35"), or NULL */
+    const char *bs;  /* --bs: comma-separated subset of the test's block sizes, or NULL */
+    const char *mix; /* --mix: comma-separated subset of its R/W mixes ("65/35"), or NULL */
     gboolean quiet;
     gboolean plot;
     PlotFormat plot_format;
-    const char *script_dir;  /* gnuplot scripts */
+    const char *script_dir; /* gnuplot scripts */
 } PtsOptions;
 
 void pts_options_init(PtsOptions *o);

@@ -41,9 +41,9 @@ static gboolean pts_count(const char *text, const char *opt, guint64 max, uint32
     return TRUE;
 }
 
-static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads,
-                          const char *iodepth, const char *round_time, const char *max_rounds,
-                          const char *precond, const char *fmt, GError **error)
+static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, const char *iodepth,
+                          const char *round_time, const char *max_rounds, const char *precond,
+                          const char *fmt, GError **error)
 {
     if (!pts_test_from_name(test, &o->test)) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
@@ -61,7 +61,8 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads,
             g_clear_error(&e);
             g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                         "--round-time \"%s\": expected a duration greater than 0 such as 60s or "
-                        "10s", round_time);
+                        "10s",
+                        round_time);
             return FALSE;
         }
     }
@@ -112,14 +113,16 @@ int pts_main(int argc, char **argv)
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
         {"test", 't', 0, G_OPTION_ARG_STRING, &test,
          "wsat (write saturation), iops (block size x R/W mix matrix), tp (sequential MB/s) or "
-         "lat (response times at 1 thread QD 1)", "NAME"},
+         "lat (response times at 1 thread QD 1)",
+         "NAME"},
         {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder", "DIR"},
         {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing results folder", NULL},
         {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads,
          "Threads (fio jobs) per cell (wsat 8, iops 16, tp 8, lat 1)", "N"},
         {"iodepth", 'Q', 0, G_OPTION_ARG_STRING, &iodepth,
          "Queue depth per thread (wsat 16, iops 8, tp 16, lat 1); above the interface's queue, "
-         "commands wait in the host", "N"},
+         "commands wait in the host",
+         "N"},
         {"round-time", 0, 0, G_OPTION_ARG_STRING, &round_time,
          "Time each cell runs in a round (60s, as the PTS; 10s for quick runs)", "TIME"},
         {"max-rounds", 0, 0, G_OPTION_ARG_STRING, &max_rounds,
@@ -127,15 +130,15 @@ int pts_main(int argc, char **argv)
         {"precondition", 0, 0, G_OPTION_ARG_STRING, &precond,
          "full: 2 x capacity of 128 KiB sequential writes, simulated (default); fast: the state "
          "of a sequential fill, set at once; random: of a fill and a capacity of random "
-         "overwrites (an aged drive), set at once", "HOW"},
-        {"bs", 0, 0, G_OPTION_ARG_STRING, &bs,
-         "Only these of the test's block sizes, e.g. 4k,128k", "LIST"},
+         "overwrites (an aged drive), set at once",
+         "HOW"},
+        {"bs", 0, 0, G_OPTION_ARG_STRING, &bs, "Only these of the test's block sizes, e.g. 4k,128k",
+         "LIST"},
         {"mix", 0, 0, G_OPTION_ARG_STRING, &mix,
          "Only these of the test's read/write mixes, e.g. 100/0,0/100", "LIST"},
         {"seed", 's', 0, G_OPTION_ARG_INT64, &seed, "Random seed (1)", "N"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
-         "Override a drive key (repeatable), e.g. --set gc.policy=cost-benefit",
-         "GROUP.KEY=VALUE"},
+         "Override a drive key (repeatable), e.g. --set gc.policy=cost-benefit", "GROUP.KEY=VALUE"},
         {"plot", 'p', 0, G_OPTION_ARG_NONE, &plot, "Draw the figures with gnuplot", NULL},
         {"plot-format", 0, 0, G_OPTION_ARG_STRING, &fmt, "png (default) or svg", "FMT"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},

@@ -27,12 +27,12 @@ typedef struct PtsCell {
 /* One cell run in one round. */
 typedef struct PtsRow {
     uint32_t sub, round, cell;
-    double t_end_s;      /* simulated time at its end, since the purge */
-    double seconds;      /* simulated */
-    double iops, MBps;   /* reads and writes together */
+    double t_end_s;                 /* simulated time at its end, since the purge */
+    double seconds;                 /* simulated */
+    double iops, MBps;              /* reads and writes together */
     double mean_us, p99_us, max_us; /* response times, reads and writes together */
-    double host_written; /* bytes written by the host since the purge, at its end */
-    double waf;          /* NAND bytes written / host bytes written in it; NAN without writes */
+    double host_written;            /* bytes written by the host since the purge, at its end */
+    double waf; /* NAND bytes written / host bytes written in it; NAN without writes */
 } PtsRow;
 
 /* A purge, its preconditioning and its rounds. */
@@ -50,7 +50,7 @@ typedef struct PtsSub {
 /* A cell's result: averages over its subtest's reported window. */
 typedef struct PtsResult {
     double iops, MBps, mean_us;
-    double waf; /* NAN for cells without writes */
+    double waf;                               /* NAN for cells without writes */
     double p99_us, p999_us, p9999_us, max_us; /* lat only: over the window's merged latencies */
 } PtsResult;
 
@@ -63,11 +63,11 @@ typedef struct Pts {
     PtsSub subs[PTS_MAX_SUBS];
     uint32_t n_subs;
     PtsResult results[PTS_MAX_CELLS];
-    GArray *rows;        /* PtsRow, every cell of every round, in order */
-    LatHist *seg_hist;   /* the last segment's latencies */
-    LatHist **win_hist;  /* lat: per cell, a ring of the last 5 rounds' latencies */
+    GArray *rows;       /* PtsRow, every cell of every round, in order */
+    LatHist *seg_hist;  /* the last segment's latencies */
+    LatHist **win_hist; /* lat: per cell, a ring of the last 5 rounds' latencies */
     uint32_t queue_limit;
-    uint64_t capacity;   /* user bytes */
+    uint64_t capacity; /* user bytes */
     double sim_s, wall_s;
     uint64_t events;
     /* the segment running */

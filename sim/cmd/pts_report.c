@@ -27,8 +27,8 @@ static void pts_rounds_csv(const Pts *p, GString *out)
         g_string_append_printf(out,
                                "%u,%" G_GUINT64_FORMAT ",%u,%s,%.3f,%.3f,%.1f,%.2f,%.2f,%.2f,%.2f,"
                                "%.3f,%.3f\n",
-                               r->round, c->bs, c->read_pct, pts_access(c), r->seconds,
-                               r->t_end_s, r->iops, r->MBps, r->mean_us, r->p99_us, r->max_us,
+                               r->round, c->bs, c->read_pct, pts_access(c), r->seconds, r->t_end_s,
+                               r->iops, r->MBps, r->mean_us, r->p99_us, r->max_us,
                                r->host_written / 1e9, isnan(r->waf) ? 0.0 : r->waf);
     }
 }
@@ -108,8 +108,9 @@ static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
         g_string_append_printf(out, "steady state round %u", s->steady_round);
     else
         g_string_append_printf(out, "steady state not reached in %u rounds", s->rounds);
-    g_string_append_printf(out, " (%s %s %u/%u; window %zu-%zu: %.6g %s, range %.1f%%, slope "
-                                "%.1f%%",
+    g_string_append_printf(out,
+                           " (%s %s %u/%u; window %zu-%zu: %.6g %s, range %.1f%%, slope "
+                           "%.1f%%",
                            bs, c->seq ? "seq" : "random", c->read_pct, 100 - c->read_pct,
                            s->win.first, s->win.last, s->win.avg, pts_track_unit(p),
                            100 * s->win.excursion, 100 * s->win.slope_excursion);
@@ -156,14 +157,15 @@ static void pts_iops_matrix(const Pts *p, GString *out)
 void pts_summary_text(const Pts *p, GString *out)
 {
     const PtsOptions *o = p->o;
-    static const char *const titles[PTS_TESTS] = {
-        "write saturation (WSAT)", "IOPS", "throughput (TP)", "latency (LAT)"};
+    static const char *const titles[PTS_TESTS] = {"write saturation (WSAT)", "IOPS",
+                                                  "throughput (TP)", "latency (LAT)"};
     g_string_append_printf(out, "drive        %s (%s)\n", p->params.name, o->drive);
     g_string_append_printf(out, "test         SNIA PTS %s, %u thread%s x QD %u", titles[o->test],
                            p->threads, p->threads == 1 ? "" : "s", p->iodepth);
     uint32_t oio = p->threads * p->iodepth;
     if (oio > p->queue_limit)
-        g_string_append_printf(out, " (%u outstanding; %u at the drive, the rest in the host queue)",
+        g_string_append_printf(out,
+                               " (%u outstanding; %u at the drive, the rest in the host queue)",
                                oio, p->queue_limit);
     g_string_append_printf(out, "\nrounds       %g s a cell", (double)o->round_time / 1e9);
     if (p->max_rounds != UINT32_MAX)
@@ -180,8 +182,10 @@ void pts_summary_text(const Pts *p, GString *out)
         g_string_append(out, "precondition random: the state of a fill and a capacity of random "
                              "overwrites, not simulated\n");
     else
-        g_string_append_printf(out, "precondition 2 x capacity in 128 KiB sequential writes: %.0f s "
-                                    "simulated\n", p->subs[0].precond_s);
+        g_string_append_printf(out,
+                               "precondition 2 x capacity in 128 KiB sequential writes: %.0f s "
+                               "simulated\n",
+                               p->subs[0].precond_s);
     for (uint32_t s = 0; s < p->n_subs; s++)
         pts_steady_line(p, &p->subs[s], out);
     switch (o->test) {
@@ -196,21 +200,23 @@ void pts_summary_text(const Pts *p, GString *out)
         }
         break;
     case PTS_LAT:
-        g_string_append(out, "response times (us)     IOPS     mean      p99    p99.9   p99.99      "
-                             "max\n");
+        g_string_append(out,
+                        "response times (us)     IOPS     mean      p99    p99.9   p99.99      "
+                        "max\n");
         for (uint32_t c = 0; c < p->n_cells; c++) {
             const PtsResult *r = &p->results[c];
             g_autofree char *bs = pts_bs_label(p->cells[c].bs);
-            g_string_append_printf(out, "  %-7s %3u/%-3u %9.0f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
-                                   bs, p->cells[c].read_pct, 100 - p->cells[c].read_pct, r->iops,
+            g_string_append_printf(out, "  %-7s %3u/%-3u %9.0f %8.1f %8.1f %8.1f %8.1f %8.1f\n", bs,
+                                   p->cells[c].read_pct, 100 - p->cells[c].read_pct, r->iops,
                                    r->mean_us, r->p99_us, r->p999_us, r->p9999_us, r->max_us);
         }
         break;
     case PTS_WSAT: {
         const PtsRow *first = &g_array_index(p->rows, PtsRow, 0);
         const PtsRow *last = &g_array_index(p->rows, PtsRow, p->rows->len - 1);
-        g_string_append_printf(out, "wsat         %.0f IOPS in round 1, %.0f in round %u after %.1f "
-                                    "GB (%.2f x capacity); WAF %.2f in the last round\n",
+        g_string_append_printf(out,
+                               "wsat         %.0f IOPS in round 1, %.0f in round %u after %.1f "
+                               "GB (%.2f x capacity); WAF %.2f in the last round\n",
                                first->iops, last->iops, last->round, last->host_written / 1e9,
                                last->host_written / (double)p->capacity,
                                isnan(last->waf) ? 0.0 : last->waf);

@@ -54,8 +54,8 @@ size_t steady_first(const double *y, size_t n, size_t window, SteadyWindow *w)
     if (window < 2 || n < window)
         return 0;
     for (size_t r = window; r <= n; r++) {
-        steady_judge(y + r - window, window, r - window + 1, STEADY_MAX_EXCURSION,
-                     STEADY_MAX_SLOPE, w);
+        steady_judge(y + r - window, window, r - window + 1, STEADY_MAX_EXCURSION, STEADY_MAX_SLOPE,
+                     w);
         if (w->steady)
             return r;
     }

@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define STEADY_WINDOW 5            /* rounds in the PTS measurement window */
-#define STEADY_MAX_EXCURSION 0.20  /* data range / window average */
-#define STEADY_MAX_SLOPE 0.10      /* fitted line's range / window average */
+#define STEADY_WINDOW 5           /* rounds in the PTS measurement window */
+#define STEADY_MAX_EXCURSION 0.20 /* data range / window average */
+#define STEADY_MAX_SLOPE 0.10     /* fitted line's range / window average */
 
 /* The verdict on one window. */
 typedef struct SteadyWindow {
