@@ -385,9 +385,12 @@ static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
     fflush(stderr);
 }
 
-/* Rounds until steady state, the round limit, or (wsat) 4 x capacity. wsat
- * judges only windows that start after the host wrote the capacity once: a
- * purged drive's first pass is flat too, but it is not the steady state. */
+/* Rounds until steady state or the round limit. wsat instead runs until 4 x
+ * capacity (the PTS) or the round limit: its first steady windows are the
+ * fresh drive's plateau, before the write cliff. So wsat judges only windows
+ * that start after the host wrote the capacity once, and reports steady
+ * state only when it holds at the end: from the first of the steady windows
+ * that run unbroken to the last round. */
 static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
 {
     PtsSub *s = &p->subs[sub];
@@ -421,11 +424,21 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
             s->win = w;
         }
         pts_show_round(p, s, r, v);
-        if (w.steady)
+        if (p->o->test != PTS_WSAT && w.steady)
             break;
         if (p->o->test == PTS_WSAT &&
             (double)drive_stats(p->d)->host_bytes[IO_WRITE] >= PTS_WSAT_FILLS * cap)
             break;
+    }
+    if (p->o->test == PTS_WSAT) {
+        s->steady_round = 0;
+        for (guint i = s->windows->len; i > 0; i--) {
+            const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, i - 1);
+            if (!w->steady)
+                break;
+            s->steady_round = i;
+            s->win = *w;
+        }
     }
     if (!s->steady_round) {
         /* report the last rounds, marked as not steady */

@@ -104,7 +104,9 @@ static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
 {
     const PtsCell *c = &p->cells[s->track];
     g_autofree char *bs = pts_bs_label(c->bs);
-    if (s->steady_round)
+    if (s->steady_round && p->o->test == PTS_WSAT)
+        g_string_append_printf(out, "steady state from round %u to the end", s->steady_round);
+    else if (s->steady_round)
         g_string_append_printf(out, "steady state round %u", s->steady_round);
     else
         g_string_append_printf(out, "steady state not reached in %u rounds", s->rounds);
@@ -171,8 +173,7 @@ void pts_summary_text(const Pts *p, GString *out)
     if (p->max_rounds != UINT32_MAX)
         g_string_append_printf(out, ", at most %u", p->max_rounds);
     else
-        g_string_append_printf(out, ", until steady state or %.0f x capacity written",
-                               PTS_WSAT_FILLS);
+        g_string_append_printf(out, ", until %.0f x capacity written", PTS_WSAT_FILLS);
     g_string_append_printf(out, "; seed %" G_GUINT64_FORMAT "\n", o->seed);
     if (o->test == PTS_WSAT)
         g_string_append(out, "precondition none (purged drive)\n");
