@@ -8,7 +8,7 @@ fails=0
 n=0
 # the man page escapes hyphens: \-\-trace\-format
 plain=$(sed 's/\\-/-/g' "$man")
-for cmd in run calibrate check drives plot sweep config-reference; do
+for cmd in run calibrate pts check drives plot sweep config-reference; do
     n=$((n + 1))
     grep -qE "^\.B(R)? ftlsim $cmd|^\.B $cmd( collect)?\$" <<<"$plain" || {
         echo "FAIL: $man does not describe the command $cmd" >&2

@@ -357,7 +357,10 @@ static void test_inline_errors(void)
                             "iodepth=VALUE"},
         {"flil",
          "workload \"flil\": found no such named workload, expected fill, cdm, random-notrim, "
-         "read-after-write, trim-stall or fio options (rw=...)"},
+         "read-after-write, trim-stall, cache-vs-fill or fio options (rw=...)"},
+        {"cache-vs-fill:fill=100%",
+         "workload \"cache-vs-fill\": parameter \"fill\": found \"100%\", expected a share of "
+         "the drive from 0% to 99% such as 50%"},
         {"cdm:sise=1g",
          "workload \"cdm\": found \"sise\", expected KEY=VALUE with KEY one of size, runtime"},
         {"trim-stall:files=0",
@@ -386,6 +389,8 @@ static void test_named(void)
         {"random-notrim:io_size=100g", 1, "random-notrim"},
         {"read-after-write", 7, "write,read1,idle1,read2,push,idle2,read3"},
         {"trim-stall:files=2:file_size=1g", 5, "file1,file2,idle,read,trim"},
+        {"cache-vs-fill", 3, "fill,idle,write"},
+        {"cache-vs-fill:fill=0:idle=0", 1, "write"},
     };
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autoptr(GError) err = NULL;
@@ -430,6 +435,19 @@ static void test_named_fields(void)
     CUTEST_EQ(push->offset, 256 * MiB);
     CUTEST_EQ(push->io_size, 100 * GiB);
     CUTEST_EQ(workload_job_spec(r, 2)->runtime_ns, 30 * SIM_SEC);
+
+    /* cache-vs-fill: the fill, the pause, then the rest of the drive at the rate */
+    g_autoptr(Workload) c = workload_from_spec("cache-vs-fill:fill=75%:idle=10s:rate=200m", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    const WorkloadJobSpec *cf = workload_job_spec(c, 0), *cw = workload_job_spec(c, 2);
+    CUTEST_NEAR(cf->size_pct, 75.0, 1e-12);
+    CUTEST_EQ(cf->bs[IO_WRITE], MiB);
+    CUTEST_EQ(workload_job_spec(c, 1)->runtime_ns, 10 * SIM_SEC);
+    CUTEST_EQ(cw->rw, WL_RW_WRITE);
+    CUTEST_NEAR(cw->offset_pct, 75.0, 1e-12);
+    CUTEST_EQ(cw->size, 0); /* to the end of the drive */
+    CUTEST_EQ(cw->rate[IO_WRITE], 200 * MiB);
+    CU_ASSERT_TRUE(cw->stonewall);
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 /*
- * main.c - the ftlsim command: run, calibrate, check, drives, plot, sweep
- * collect, reference.
+ * main.c - the ftlsim command: run, calibrate, pts, check, drives, plot,
+ * sweep collect, reference.
  *
  * Only main() prints errors and chooses exit codes: 0 ok, 1 the simulation
  * failed, 2 bad input (options, drive file, workload, trace).
@@ -8,6 +8,7 @@
 #include "sim/config/config.h"
 #include "sim/output/plot.h"
 #include "sim/cmd/calibrate.h"
+#include "sim/cmd/pts.h"
 #include "sim/cmd/run.h"
 #include "sim/cmd/version.h"
 #include "sim/host/workload.h"
@@ -320,7 +321,7 @@ static int cmd_run(int argc, char **argv)
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
          "Inline fio-style workload or a named one (fill, cdm, random-notrim, read-after-write, "
-         "trim-stall)", "SPEC"},
+         "trim-stall, cache-vs-fill)", "SPEC"},
         {"job", 'j', 0, G_OPTION_ARG_FILENAME, &job, "fio job file", "FILE"},
         {"trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "Block trace to replay (.gz read too)",
          "FILE"},
@@ -756,6 +757,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run, "simulate a drive under a workload, write results and figures"},
     {"calibrate", cmd_calibrate, "fit drive keys to a measured curve and figures"},
+    {"pts", pts_main, "run a SNIA PTS test: write saturation, IOPS matrix, throughput, latency"},
     {"check", cmd_check, "validate a drive file and print the derived drive"},
     {"drives", cmd_drives, "list the drive files in a folder (default configs/ or the config path)"},
     {"plot", cmd_plot, "overlay write curves of several results folders"},

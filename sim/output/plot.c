@@ -192,6 +192,27 @@ static void plot_dir_vars(GString *vars, const char *dir)
         plot_var(vars, "drive", drive);
 }
 
+gboolean plot_script(const char *dir, const char *script_dir, const char *script,
+                     const char *out_base, const char *vars, PlotFormat fmt, GError **error)
+{
+    g_return_val_if_fail(dir != NULL && script_dir != NULL && script != NULL, FALSE);
+    if (!plot_available()) {
+        g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
+        return FALSE;
+    }
+    g_autofree char *gp = g_strdup_printf("%s.gp", script);
+    g_autofree char *path = plot_script_path(script_dir, gp, error);
+    if (!path)
+        return FALSE;
+    g_autoptr(GString) v = g_string_new(NULL);
+    plot_dir_vars(v, dir);
+    if (vars)
+        g_string_append(v, vars);
+    g_autofree char *out_name = g_strdup_printf("%s.%s", out_base, plot_ext(fmt));
+    g_autofree char *out = g_build_filename(dir, out_name, NULL);
+    return plot_render(path, v, out, fmt, error);
+}
+
 static gboolean plot_series_figures(const char *dir, const char *script_dir, PlotFormat fmt,
                                     GError **error)
 {

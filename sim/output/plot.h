@@ -34,6 +34,12 @@ const char *plot_install_hint(void);
  * share/ftlsim/plot once installed). */
 gboolean plot_results(const char *dir, const char *script_dir, PlotFormat fmt, GError **error);
 
+/* One figure of a results folder: gnuplot runs script_dir/SCRIPT.gp with
+ * dir, drive (from summary.json) and the assignments in vars (gnuplot
+ * syntax, "a=1; b='x'; ", may be NULL), into dir/OUT_BASE.png or .svg. */
+gboolean plot_script(const char *dir, const char *script_dir, const char *script,
+                     const char *out_base, const char *vars, PlotFormat fmt, GError **error);
+
 /* The write curves of several results folders (NULL-terminated dirs) on one
  * figure, out_file, with the drive names of their summary.json as legend. */
 gboolean plot_overlay(const char *const *dirs, const char *out_file, const char *script_dir,
