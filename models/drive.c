@@ -129,6 +129,7 @@ void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)
 }
 
 uint32_t drive_queue_limit(const Drive *d) { return d->queue_limit; }
+uint32_t drive_outstanding(const Drive *d) { return d->outstanding; }
 uint64_t drive_capacity(const Drive *d) { return d->p.user_capacity; }
 const DriveParams *drive_params(const Drive *d) { return &d->p; }
 const DriveStats *drive_stats(const Drive *d) { return &d->st; }

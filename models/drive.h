@@ -147,6 +147,7 @@ void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx);
 void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
 
 uint32_t drive_queue_limit(const Drive *d);
+uint32_t drive_outstanding(const Drive *d); /* commands submitted and not completed */
 uint64_t drive_capacity(const Drive *d); /* user bytes */
 const DriveParams *drive_params(const Drive *d);
 const DriveStats *drive_stats(const Drive *d);

@@ -5,6 +5,14 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 
+static unsigned skipped;
+
+void cutest_skip(const char *why)
+{
+    fprintf(stderr, "notice: skipped: %s\n", why);
+    skipped++;
+}
+
 int cutest_run(const char *suite, CU_TestInfo *tests)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -23,7 +31,9 @@ int cutest_run(const char *suite, CU_TestInfo *tests)
     unsigned failed = CU_get_number_of_tests_failed();
     unsigned ran = CU_get_number_of_tests_run();
     CU_cleanup_registry();
-    return (failed > 0 || ran == 0) ? 1 : 0;
+    if (failed > 0 || ran == 0)
+        return 1;
+    return skipped > 0 ? CUTEST_SKIP : 0;
 }
 
 void cutest_rm_tree(const char *path)

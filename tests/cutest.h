@@ -12,7 +12,27 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 
+/* Runs the suite; exit code 0 all passed, 1 a test failed (or none ran),
+ * CUTEST_SKIP when all passed but one was skipped (cutest_skip()): CTest
+ * reports the suite as skipped (SKIP_RETURN_CODE). */
 int cutest_run(const char *suite, CU_TestInfo *tests);
+#define CUTEST_SKIP 77
+
+/* The test in progress cannot run here (a tool missing): say why on stderr;
+ * the suite then reports as skipped unless a test failed. */
+void cutest_skip(const char *why);
+
+/* Assert cond and on failure return from the test. Unlike CU_ASSERT_FATAL,
+ * which longjmps out of the test, a return runs the g_autoptr / g_autofree
+ * cleanups of everything declared so far. For void test functions. */
+#define CUTEST_REQUIRE(cond)                                                                     \
+    do {                                                                                         \
+        CU_BOOL cutest_ok_ = (cond) ? CU_TRUE : CU_FALSE;                                        \
+        CU_assertImplementation(cutest_ok_, __LINE__, #cond, __FILE__, "", CU_FALSE);            \
+        if (!cutest_ok_)                                                                         \
+            return;                                                                              \
+    } while (0)
+#define CUTEST_REQUIRE_PTR(p) CUTEST_REQUIRE((p) != NULL)
 
 /* Remove a scratch folder and everything in it (symlinks, not their targets). */
 void cutest_rm_tree(const char *path);

@@ -285,7 +285,7 @@ static void test_bad_configs(void)
     }
     /* every fixture is in the table */
     g_autoptr(GDir) d = g_dir_open(BAD_DIR, 0, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CUTEST_REQUIRE_PTR(d);
     unsigned files = 0;
     for (const char *f; (f = g_dir_read_name(d));)
         files += g_str_has_suffix(f, ".ini");
@@ -339,9 +339,9 @@ static void test_overrides(void)
     const char *path = CUTEST_SRC("configs/990.ini");
     DriveParams base, p;
     g_autoptr(GError) e = NULL;
-    CU_ASSERT_FATAL(config_load_file(path, &base, &e));
+    CUTEST_REQUIRE(config_load_file(path, &base, &e));
     const char *sets[] = {"trim.policy=deferred", "pslc.static=2GB", "host.cmd_cost=3us", NULL};
-    CU_ASSERT_FATAL(config_load_file_set(path, sets, &p, &e));
+    CUTEST_REQUIRE(config_load_file_set(path, sets, &p, &e));
     CUTEST_EQ(p.trim_policy, TRIM_DEFERRED);
     CUTEST_EQ(base.trim_policy, TRIM_IMMEDIATE);
     CUTEST_EQ(p.pslc_static, 2000000000ull);
@@ -349,11 +349,11 @@ static void test_overrides(void)
     CUTEST_EQ(p.channels, base.channels);
     /* the last of two overrides of one key wins */
     const char *twice[] = {"host.cmd_cost=3us", "host.cmd_cost=5us", NULL};
-    CU_ASSERT_FATAL(config_load_file_set(path, twice, &p, &e));
+    CUTEST_REQUIRE(config_load_file_set(path, twice, &p, &e));
     CUTEST_EQ(p.cmd_cost, 5000);
     /* groups with a dot: the key is after the last one */
     const char *timing[] = {"timing.qlc.t_prog=9ms", "timing.slc.one_shot=false", NULL};
-    CU_ASSERT_FATAL(config_load_file_set(path, timing, &p, &e));
+    CUTEST_REQUIRE(config_load_file_set(path, timing, &p, &e));
     CUTEST_EQ(p.timing[CELL_QLC].t_prog, 9000000);
     CUTEST_EQ(p.timing[CELL_SLC].one_shot, false);
     CUTEST_EQ(p.timing[CELL_QLC].t_read, base.timing[CELL_QLC].t_read);
@@ -374,7 +374,7 @@ static void test_overrides(void)
         const char *one[] = {bad[i].set, NULL};
         g_autoptr(GError) err = NULL;
         CU_ASSERT_FALSE(config_load_file_set(path, one, &p, &err));
-        CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+        CUTEST_REQUIRE_PTR(err);
         if (!g_str_has_prefix(err->message, bad[i].msg))
             fprintf(stderr, "\n  %s: got \"%s\"\n", bad[i].set, err->message);
         CU_ASSERT(g_str_has_prefix(err->message, bad[i].msg));
@@ -615,7 +615,7 @@ static void test_reference_ini(void)
 {
     g_autofree char *made = config_reference_ini();
     g_autofree char *committed = read_text("configs/reference.ini");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(committed);
+    CUTEST_REQUIRE_PTR(committed);
     if (strcmp(made, committed) != 0)
         fprintf(stderr, "configs/reference.ini is stale: regenerate it with "
                         "`ftlsim config-reference > configs/reference.ini`\n");
@@ -649,7 +649,7 @@ static void test_reference_ini(void)
 static void test_docs_list_every_key(void)
 {
     g_autofree char *doc = read_text("docs/config.md");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CUTEST_REQUIRE_PTR(doc);
     gsize n;
     const ConfigKey *rows = config_schema(&n);
     for (gsize i = 0; i < n; i++) {
@@ -666,7 +666,7 @@ static void test_table_bytes(void)
 {
     DriveParams p;
     g_autoptr(GError) e = NULL;
-    CU_ASSERT_FATAL(config_load_file("configs/reference.ini", &p, &e));
+    CUTEST_REQUIRE(config_load_file("configs/reference.ini", &p, &e));
     /* 1 TB user, 8 dies x 2 planes x 2800 blocks x 1536 pages x 16 KiB raw */
     uint64_t raw = 8ull * 2 * 2800 * 1536 * 16384;
     uint64_t want = 1000000000000ull / 4096 * 4 + raw / 4096 * 4 + 8ull * 2 * 2800 * 64;
@@ -687,7 +687,7 @@ static void test_describe(void)
 {
     DriveParams p;
     g_autoptr(GError) e = NULL;
-    CU_ASSERT_FATAL(config_load_file("configs/reference.ini", &p, &e));
+    CUTEST_REQUIRE(config_load_file("configs/reference.ini", &p, &e));
     g_autoptr(GString) s = g_string_new(NULL);
     config_describe(&p, s);
     /* raw 8 x 2 x 2800 x 1536 x 16384 = 1127428915200 B = 1050 GiB; OP 12.74% */
@@ -740,7 +740,7 @@ static void test_describe_reads(void)
 {
     DriveParams p;
     g_autoptr(GError) e = NULL;
-    CU_ASSERT_FATAL(config_load_file("configs/reference.ini", &p, &e));
+    CUTEST_REQUIRE(config_load_file("configs/reference.ini", &p, &e));
     g_autoptr(GString) s = g_string_new(NULL);
     describe_again(&p, s);
     /* a round of 2 x 16 KiB: tR 50 us + 81.92 us out at 400 MB/s = 248.4 MB/s
@@ -771,7 +771,7 @@ static void test_list_drives(void)
 {
     g_autoptr(GError) e = NULL;
     g_autofree char *dir = g_dir_make_tmp("ftlsim-config-XXXXXX", &e);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    CUTEST_REQUIRE_PTR(dir);
     g_autofree char *ref = read_text("configs/reference.ini");
     g_autofree char *bad = read_text(BAD_DIR "bad_enum.ini");
     g_autofree char *a = g_build_filename(dir, "b_ref.ini", NULL);
@@ -801,7 +801,7 @@ static void test_json(void)
 {
     DriveParams p;
     g_autoptr(GError) e = NULL;
-    CU_ASSERT_FATAL(config_load_data(full_drive, strlen(full_drive), "full.ini", &p, &e));
+    CUTEST_REQUIRE(config_load_data(full_drive, strlen(full_drive), "full.ini", &p, &e));
     g_autoptr(JsonWriter) w = json_writer_new();
     json_begin_object(w, NULL);
     config_write_json(&p, w);

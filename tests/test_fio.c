@@ -196,7 +196,7 @@ static void test_jobfile(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(Workload) w = workload_from_jobfile("tests/data/jobs/basic.fio", &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CUTEST_REQUIRE_PTR(w);
     CUTEST_EQ(workload_job_count(w), 2);
     const WorkloadJobSpec *a = workload_job_spec(w, 0), *b = workload_job_spec(w, 1);
     CU_ASSERT_STRING_EQUAL(a->name, "seqwrite");
@@ -248,7 +248,7 @@ static void test_include(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(Workload) w = workload_from_jobfile("tests/data/jobs/include_main.fio", &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CUTEST_REQUIRE_PTR(w);
     const WorkloadJobSpec *s = workload_job_spec(w, 0);
     CU_ASSERT_STRING_EQUAL(s->name, "after");
     CUTEST_EQ(s->bs[IO_READ], 16 * KiB); /* read before kb_base=1000 */
@@ -292,7 +292,7 @@ static void test_inline(void)
     g_autoptr(Workload) w = workload_from_spec(
         "rw=randwrite,bs=4k,iodepth=32,io_size=50g;idle=120s;rw=read,bs=128k,iodepth=8,size=8g",
         &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CUTEST_REQUIRE_PTR(w);
     CUTEST_EQ(workload_job_count(w), 3);
     const WorkloadJobSpec *a = workload_job_spec(w, 0), *i = workload_job_spec(w, 1),
                           *r = workload_job_spec(w, 2);
@@ -315,7 +315,7 @@ static void test_inline_per_direction(void)
     g_autoptr(GError) err = NULL;
     g_autoptr(Workload) w =
         workload_from_spec("rw=rw,bs=4k,64k,time_based,runtime=1s&bs=8k,,iodepth=2,name=x", &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CUTEST_REQUIRE_PTR(w);
     const WorkloadJobSpec *a = workload_job_spec(w, 0), *b = workload_job_spec(w, 1);
     CUTEST_EQ(a->bs[IO_READ], 4 * KiB);
     CUTEST_EQ(a->bs[IO_WRITE], 64 * KiB);
@@ -395,7 +395,7 @@ static void test_named(void)
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autoptr(GError) err = NULL;
         g_autoptr(Workload) w = workload_from_spec(cases[i].spec, &err);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+        CUTEST_REQUIRE_PTR(w);
         CU_ASSERT_STRING_EQUAL(workload_description(w), cases[i].spec);
         g_auto(GStrv) names = g_strsplit(cases[i].names, ",", -1);
         guint n = workload_job_count(w);

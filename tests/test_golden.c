@@ -119,7 +119,7 @@ static void test_860pro_die_time(void)
     const char *cfg = CUTEST_SRC("configs/860pro.ini");
     DriveParams p;
     g_autoptr(GError) e = NULL;
-    CU_ASSERT_FATAL(config_load_file(cfg, &p, &e));
+    CUTEST_REQUIRE(config_load_file(cfg, &p, &e));
     double unit = (double)drive_params_program_unit(&p, p.native_mode);
     double xfer_s = unit / drive_params_channel_bw(&p);
     double op_s = p.timing[p.native_mode].t_prog / 1e9 + xfer_s;
@@ -128,7 +128,7 @@ static void test_860pro_die_time(void)
     g_autoptr(GArray) mbps = series(dir, COL_WRITE_MBPS);
     g_autoptr(GArray) host = series(dir, COL_DIE_HOST);
     rm_results(dir);
-    CU_ASSERT_FATAL(mbps->len > 10 && mbps->len == host->len);
+    CUTEST_REQUIRE(mbps->len > 10 && mbps->len == host->len);
     for (guint i = 1; i < mbps->len; i++) {
         double want = g_array_index(mbps, double, i) * per_mbps;
         double got = g_array_index(host, double, i);

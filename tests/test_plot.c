@@ -17,8 +17,8 @@ static gboolean need_gnuplot(void)
 {
     if (plot_available())
         return TRUE;
-    fprintf(stderr, "notice: gnuplot not on PATH, figure test skipped (%s)\n", plot_install_hint());
-    CU_PASS("gnuplot missing");
+    g_autofree char *why = g_strdup_printf("gnuplot not on PATH, figure test (%s)", plot_install_hint());
+    cutest_skip(why);
     return FALSE;
 }
 

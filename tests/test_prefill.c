@@ -366,7 +366,7 @@ static void test_misuse(void)
 static void test_time_1tb(void)
 {
 #if defined(__SANITIZE_ADDRESS__)
-    printf("\n  1 TB prefill timing skipped under AddressSanitizer\n");
+    cutest_skip("1 TB prefill timing under AddressSanitizer");
 #else
     DriveParams p;
     GError *error = NULL;

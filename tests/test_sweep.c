@@ -92,7 +92,7 @@ static void test_tprog_halved(void)
     gboolean ok = sweep(out, vary, NULL, FALSE, &e);
     if (!ok)
         fprintf(stderr, "sweep: %s\n", e->message);
-    CU_ASSERT_TRUE_FATAL(ok);
+    CUTEST_REQUIRE(ok);
     g_auto(GStrv) lines = table_lines(out);
     CUTEST_EQ(g_strv_length(lines), 3);
     CU_ASSERT_STRING_EQUAL(lines[0], "timing.tlc.t_prog,dir," REPORT_SWEEP_HEADER);
@@ -136,7 +136,7 @@ static void test_two_keys(void)
     const char *vary[] = {"host.queue_depth=1,32", "gc.policy=greedy,fifo", NULL};
     const char *sets[] = {"gc.soft_blocks=6", NULL};
     g_autoptr(GError) e = NULL;
-    CU_ASSERT_TRUE_FATAL(sweep(out, vary, sets, FALSE, &e));
+    CUTEST_REQUIRE(sweep(out, vary, sets, FALSE, &e));
     g_auto(GStrv) lines = table_lines(out);
     CUTEST_EQ(g_strv_length(lines), 5);
     static const char *const starts[] = {"host.queue_depth,gc.policy,dir,",
@@ -164,8 +164,8 @@ static void test_jobs(void)
     g_autofree char *one = scratch_path("jobs1");
     g_autofree char *three = scratch_path("jobs3");
     g_autoptr(GError) e1 = NULL, e3 = NULL;
-    CU_ASSERT_TRUE_FATAL(sweep_jobs(one, vary, NULL, FALSE, 1, FILL, &e1));
-    CU_ASSERT_TRUE_FATAL(sweep_jobs(three, vary, NULL, FALSE, 3, FILL, &e3));
+    CUTEST_REQUIRE(sweep_jobs(one, vary, NULL, FALSE, 1, FILL, &e1));
+    CUTEST_REQUIRE(sweep_jobs(three, vary, NULL, FALSE, 3, FILL, &e3));
     g_autofree char *p1 = g_build_filename(one, "sweep.csv", NULL);
     g_autofree char *p3 = g_build_filename(three, "sweep.csv", NULL);
     g_autofree char *t1 = NULL, *t3 = NULL;
@@ -219,7 +219,7 @@ static void test_bad_sweeps(void)
         const char *sets[] = {bad[i].set, NULL};
         g_autoptr(GError) e = NULL;
         CU_ASSERT_FALSE(sweep(out, bad[i].vary, sets, FALSE, &e));
-        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        CUTEST_REQUIRE_PTR(e);
         if (!g_str_has_prefix(e->message, bad[i].msg))
             fprintf(stderr, "\n  case %zu: got \"%s\"\n", i, e->message);
         CU_ASSERT(g_str_has_prefix(e->message, bad[i].msg));

@@ -305,7 +305,7 @@ static int cmd_run(int argc, char **argv)
     RunOptions o;
     run_options_init(&o);
     char *drive = NULL, *spec = NULL, *job = NULL, *trace = NULL, *out = NULL;
-    char *interval = NULL, *interval_bytes = NULL, *fmt = NULL, *trace_fmt = NULL;
+    char *interval = NULL, *interval_bytes = NULL, *trace_fmt = NULL;
     char *blk = NULL, *replay = NULL, *max_idle = NULL, *lba_map = NULL, *plot_fmt = NULL;
     char *prefill = NULL, *emit = NULL, *max_time = NULL, *out_fmt = NULL, *output = NULL;
     char *drive_path = NULL;
@@ -382,7 +382,6 @@ static int cmd_run(int argc, char **argv)
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    (void)fmt;
     g_autoptr(GOptionContext) ctx = g_option_context_new("- simulate a drive under a workload");
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(

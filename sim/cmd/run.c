@@ -433,7 +433,7 @@ static gboolean run_engine(Run *r, GError **error)
         if (!sim_run(r->e, SIM_TIME_MAX) && !r->finished) {
             g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
                         "the simulation stalled at %.6f s with %u commands outstanding",
-                        (double)sim_now(r->e) / 1e9, drive_queue_limit(r->d));
+                        (double)sim_now(r->e) / 1e9, drive_outstanding(r->d));
             return FALSE;
         }
     }
