@@ -52,20 +52,6 @@ static int usage_error(GOptionContext *ctx, const char *msg)
     return EXIT_INPUT;
 }
 
-/* The gnuplot scripts: next to an installed binary, else the source tree. */
-static char *script_dir(void)
-{
-    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-    if (exe) {
-        g_autofree char *bindir = g_path_get_dirname(exe);
-        char *installed = g_build_filename(bindir, "..", "share", "ftlsim", "plot", NULL);
-        if (g_file_test(installed, G_FILE_TEST_IS_DIR))
-            return installed;
-        g_free(installed);
-    }
-    return g_strdup(FTLSIM_SOURCE_DIR "/scripts/plot");
-}
-
 /* Folders that hold drive files, in search order: FTLSIM_CONFIG_PATH
  * (colon-separated), the installed data folder next to the binary, the
  * source tree's configs/. */
@@ -391,7 +377,7 @@ static int cmd_run(int argc, char **argv)
              "pslc.static=0,6GB,12GB -o results/static --plot\n");
     GError *error = NULL;
     int rc = EXIT_INPUT;
-    g_autofree char *scripts = script_dir();
+    g_autofree char *scripts = plot_script_dir();
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
         rc = fail(error, EXIT_INPUT);
         goto out;
@@ -559,7 +545,7 @@ static int cmd_calibrate(int argc, char **argv)
              "results/cal\n\nThe loss, the figure language and the outputs: docs/calibration.md.\n");
     GError *error = NULL;
     int rc = EXIT_INPUT;
-    g_autofree char *scripts = script_dir();
+    g_autofree char *scripts = plot_script_dir();
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
         rc = fail(error, EXIT_INPUT);
         goto out;
@@ -661,7 +647,7 @@ static int cmd_plot(int argc, char **argv)
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *error = NULL;
     int rc = EXIT_INPUT;
-    g_autofree char *scripts = script_dir();
+    g_autofree char *scripts = plot_script_dir();
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
         rc = fail(error, EXIT_INPUT);
         goto out;
@@ -708,7 +694,7 @@ static int cmd_sweep(int argc, char **argv)
              "the others), 2 bad input.\n");
     GError *error = NULL;
     int rc = EXIT_INPUT;
-    g_autofree char *scripts = script_dir();
+    g_autofree char *scripts = plot_script_dir();
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
         rc = fail(error, EXIT_INPUT);
         goto out;

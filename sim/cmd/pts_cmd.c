@@ -6,6 +6,7 @@
 #include "sim/cmd/pts.h"
 
 #include "sim/cmd/run.h"
+#include "sim/output/plot.h"
 #include "sim/host/workload.h"
 
 #include <stdio.h>
@@ -85,20 +86,6 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
     return TRUE;
 }
 
-/* The gnuplot scripts: next to an installed binary, else the source tree. */
-static char *pts_script_dir(void)
-{
-    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-    if (exe) {
-        g_autofree char *bindir = g_path_get_dirname(exe);
-        char *installed = g_build_filename(bindir, "..", "share", "ftlsim", "plot", NULL);
-        if (g_file_test(installed, G_FILE_TEST_IS_DIR))
-            return installed;
-        g_free(installed);
-    }
-    return g_strdup(FTLSIM_SOURCE_DIR "/scripts/plot");
-}
-
 int pts_main(int argc, char **argv)
 {
     PtsOptions o;
@@ -152,7 +139,7 @@ int pts_main(int argc, char **argv)
              "--out results/pts-iops --plot\n  ftlsim pts -d configs/860pro.ini --test wsat "
              "--round-time 10s -o results/wsat\n");
     GError *error = NULL;
-    g_autofree char *scripts = pts_script_dir();
+    g_autofree char *scripts = plot_script_dir();
     if (!g_option_context_parse(ctx, &argc, &argv, &error))
         return pts_fail(error, 2);
     if (argc > 1)

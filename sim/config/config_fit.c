@@ -11,15 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-static const ConfigKey *fit_find(const char *group, const char *key)
-{
-    gsize n;
-    const ConfigKey *rows = config_schema(&n);
-    for (gsize i = 0; i < n; i++)
-        if (strcmp(rows[i].group, group) == 0 && strcmp(rows[i].key, key) == 0)
-            return &rows[i];
-    return NULL;
-}
 
 /* The kind of a row, or -1 when it is not a number calibration can move. */
 static int fit_kind(const ConfigKey *k)
@@ -52,7 +43,7 @@ gboolean config_numeric_key(const char *group_key, const DriveParams *p, ConfigN
         return FALSE;
     }
     g_autofree char *group = g_strndup(group_key, (gsize)(dot - group_key));
-    const ConfigKey *k = fit_find(group, dot + 1);
+    const ConfigKey *k = config_schema_find(group, dot + 1);
     if (!k) {
         g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN,
                     "\"%s\": unknown key (configs/reference.ini lists them all)", group_key);

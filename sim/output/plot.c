@@ -487,3 +487,17 @@ void plot_live_stop(PlotLive *pl)
     g_free(pl->png);
     g_free(pl);
 }
+
+/* The gnuplot scripts: next to an installed binary, else the source tree. */
+char *plot_script_dir(void)
+{
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe) {
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        char *installed = g_build_filename(bindir, "..", "share", "ftlsim", "plot", NULL);
+        if (g_file_test(installed, G_FILE_TEST_IS_DIR))
+            return installed;
+        g_free(installed);
+    }
+    return g_strdup(FTLSIM_SOURCE_DIR "/scripts/plot");
+}

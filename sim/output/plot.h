@@ -72,4 +72,8 @@ void plot_live_update(PlotLive *pl);
 void plot_live_stop(PlotLive *pl);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PlotLive, plot_live_stop)
 
+/* Where the gnuplot scripts are: share/ftlsim/plot beside an installed
+ * binary, else the source tree's scripts/plot. g_free it. */
+char *plot_script_dir(void);
+
 #endif
