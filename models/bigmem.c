@@ -22,7 +22,7 @@ void *bigmem_alloc_filled(size_t bytes, int byte)
     size_t len = rounded(bytes ? bytes : 1);
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
-        g_error("cannot map %zu bytes for the drive's tables", len);
+        return NULL;
 #ifdef MADV_HUGEPAGE
     madvise(p, len, MADV_HUGEPAGE);
 #endif

@@ -4,8 +4,9 @@
 
 #include <stddef.h>
 
-/* bytes of memory with every byte set to `byte`; aborts if the memory cannot
- * be mapped (the config loader refuses drives whose tables do not fit). */
+/* bytes of memory with every byte set to `byte`, or NULL if the memory
+ * cannot be mapped (the caller reports it; the run checks the estimate of
+ * drive_memory_bytes() against the machine first). */
 void *bigmem_alloc_filled(size_t bytes, int byte);
 void bigmem_free(void *p, size_t bytes); /* accepts NULL */
 

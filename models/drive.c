@@ -39,8 +39,8 @@ const char *write_part_name(WritePart p)
 
 const char *drive_phase_name(DrivePhase p)
 {
-    static const char *const names[] = {"idle", "pslc", "folding", "native", "gc"};
-    return p <= PHASE_GC ? names[p] : "?";
+    static const char *const names[] = {"idle", "pslc", "folding", "native", "gc", "read"};
+    return p <= PHASE_READ ? names[p] : "?";
 }
 
 Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
@@ -54,6 +54,10 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     d->nlpn = p->user_capacity / SLOT_SIZE;
     d->l2p = bigmem_alloc_filled(d->nlpn * sizeof(uint32_t), 0xff);
     d->p2l = bigmem_alloc_filled(d->nslots * sizeof(uint32_t), 0xff);
+    if (!d->l2p || !d->p2l) {
+        drive_free(d);
+        return NULL;
+    }
 
     d->queue_limit = p->queue_depth * (p->interface == HOSTIF_NVME ? p->queue_count : 1);
     d->cmds = g_new0(Cmd, d->queue_limit);
@@ -74,6 +78,20 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     fold_init(d);
     ftl_init(d);
     return d;
+}
+
+uint64_t drive_memory_bytes(const DriveParams *p)
+{
+    uint64_t blocks = drive_params_blocks(p);
+    uint64_t lpns = p->user_capacity / SLOT_SIZE;
+    uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
+    /* l2p and p2l; per block: state, mode, write pointer, valid count,
+     * erases, stamp, dead flag, free lists, mapping kind (about 40 bytes,
+     * rounded up); the mapping cache's per-translation-page arrays */
+    uint64_t bytes = lpns * 4 + slots * 4 + blocks * 64;
+    if (p->l2p_kind != L2P_DRAM)
+        bytes += drive_params_l2p_bytes(p) / p->page_size * 48;
+    return bytes + p->write_buffer + (16u << 20); /* the buffer's ring, queues, the rest */
 }
 
 void drive_free(Drive *d)
@@ -100,6 +118,11 @@ void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)
 }
 
 uint32_t drive_queue_limit(const Drive *d) { return d->queue_limit; }
+void drive_account(Drive *d)
+{
+    sched_account_all(d);
+    d->st.buf_held_bytes = ftl_buffered_bytes(d);
+}
 uint64_t drive_capacity(const Drive *d) { return d->p.user_capacity; }
 const DriveParams *drive_params(const Drive *d) { return &d->p; }
 const DriveStats *drive_stats(const Drive *d) { return &d->st; }

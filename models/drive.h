@@ -106,6 +106,12 @@ typedef struct DriveStats {
     uint64_t read_parts_n;     /* host reads in read_parts_ns */
     uint64_t write_parts_ns[WRITE_PARTS]; /* summed over host writes completed */
     uint64_t write_parts_n;
+    uint64_t buf_absorbed_bytes; /* host data overwritten (bytes of the new write) or trimmed
+                                  * (4 KiB units) while still in the write buffer: never programmed */
+    uint64_t buf_held_bytes;   /* gauge: host data in the write buffer, not yet programmed, up to
+                                * drive_account() */
+    uint64_t unwritten_read_units; /* 4 KiB units host reads found never written (or trimmed):
+                                    * answered without a NAND read */
     int phase;                 /* gauge: DrivePhase now */
 } DriveStats;
 
@@ -116,6 +122,7 @@ typedef enum DrivePhase {
     PHASE_FOLDING = 2, /* native writes with active folding */
     PHASE_NATIVE = 3,  /* native writes, no folding */
     PHASE_GC = 4,      /* host writes wait on GC */
+    PHASE_READ = 5,    /* no host writes, host reads */
 } DrivePhase;
 const char *drive_phase_name(DrivePhase p);
 
@@ -124,8 +131,12 @@ typedef struct Drive Drive;
 /* Called when a command completes: tag is what drive_submit() was given. */
 typedef void (*DriveDoneFn)(void *ctx, uint64_t tag);
 
-/* Make a drive. p must have passed validation; the drive keeps a copy. */
+/* Make a drive. p must have passed validation; the drive keeps a copy.
+ * NULL when its tables cannot be mapped (see drive_memory_bytes()). */
 Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed);
+/* Estimate of the memory a drive of p takes, from its geometry: the
+ * mapping tables both ways, the per-block arrays and the rest. */
+uint64_t drive_memory_bytes(const DriveParams *p);
 void drive_free(Drive *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)
 
@@ -159,7 +170,7 @@ typedef struct DriveWear {
 void drive_wear(const Drive *d, DriveWear *w);
 
 /* Bring die_busy_ns up to the engine's time: each die's operation in
- * progress is counted to now. Call before reading them. */
+ * progress is counted to now, and set buf_held_bytes. Call before reading them. */
 void drive_account(Drive *d);
 
 /* True when nothing host-visible is in flight (background work may run). */

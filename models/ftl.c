@@ -111,6 +111,9 @@ static void write_arrived(void *ctx, uint64_t arg)
         uint32_t old = d->l2p[lpn];
         if (old >= BUF_MARK && old != NO_SLOT) {
             d->wb->buf_used--; /* coalesced: the space reserved for it is not needed */
+            uint64_t lo = MAX(cmd->offset, lpn * SLOT_SIZE);
+            uint64_t hi = MIN(cmd->offset + cmd->length, (lpn + 1) * SLOT_SIZE);
+            d->st.buf_absorbed_bytes += hi - lo;
             continue;
         }
         if (old == NO_SLOT)
@@ -211,8 +214,11 @@ static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
     uint8_t mode = 0;
     for (uint64_t lpn = first; lpn <= last; lpn++) {
         uint32_t slot = d->l2p[lpn];
-        if (slot >= BUF_MARK) /* unmapped or buffered: no NAND access */
+        if (slot >= BUF_MARK) { /* unmapped or buffered: no NAND access */
+            if (slot == NO_SLOT)
+                d->st.unwritten_read_units++;
             continue;
+        }
         uint32_t b = nand_block_of(d, slot);
         uint32_t die = nand_die_of_block(d, b);
         if (die != cur_die || d->blk_mode[b] != mode) {
@@ -323,6 +329,11 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
 
 /* Unmap lpns [first, end); returns how many were mapped. The mapping cache
  * is not told: the caller (trim.c) accounts the change now or later. */
+uint64_t ftl_buffered_bytes(const Drive *d)
+{
+    return (uint64_t)d->wb->ring_live * SLOT_SIZE;
+}
+
 uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
 {
     uint64_t n = 0;
@@ -334,6 +345,7 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
             d->wb->ring[v - BUF_MARK] = NO_LPN;
             d->wb->ring_live--;
             d->wb->buf_used--;
+            d->st.buf_absorbed_bytes += SLOT_SIZE;
         } else {
             map_invalidate_slot(d, v);
         }

@@ -205,6 +205,7 @@ void ftl_release(Drive *d);
 uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end); returns how many were mapped */
 /* The write buffer's invariants: buffered lpns and ring entries agree. */
 bool ftl_check(const Drive *d, char *why, size_t why_len);
+uint64_t ftl_buffered_bytes(const Drive *d); /* host data in the write buffer, not yet programmed */
 void ftl_unmapped(Drive *d); /* after ftl_unmap: buffer space freed may admit writes, complete flushes */
 CellMode ftl_host_mode(Drive *d, uint32_t die);
 void ftl_write_arrive(Drive *d, uint32_t cmd); /* after the controller took the command */

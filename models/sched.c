@@ -146,7 +146,7 @@ void sched_account(Drive *d, uint32_t i, SimTime upto)
     d->st.die_busy_ns[die->work] += upto - from - susp;
 }
 
-void drive_account(Drive *d)
+void sched_account_all(Drive *d)
 {
     SimTime now = sim_now(d->eng);
     for (uint32_t i = 0; i < d->dies; i++)

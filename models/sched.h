@@ -56,5 +56,6 @@ void sched_program(Drive *d, uint32_t die, DieWork work, SchedDoneFn done, void 
 
 /* Count the die's time up to upto in DriveStats.die_busy_ns. */
 void sched_account(Drive *d, uint32_t die, SimTime upto);
+void sched_account_all(Drive *d); /* every die's time up to now */
 
 #endif

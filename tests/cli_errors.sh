@@ -76,7 +76,7 @@ expect_error "does_not_exist.ini" -d "$tmp/does_not_exist.ini" -w fill
 # Workload specs and job files.
 expect_error "option \"rw\": found \"bogus\", expected read, write" -d $drive -w rw=bogus
 expect_error "no_such_workload" -d $drive -w no_such_workload
-expect_error "bad_option.fio:7: option \"verify\": not supported" -d $drive -j tests/data/jobs/bad_option.fio
+expect_error "bad_option.fio:7: option \"exec_prerun\": not supported" -d $drive -j tests/data/jobs/bad_option.fio
 expect_error "bad_value.fio:3: option \"iodepth\": found \"0\", expected an integer" -d $drive -j tests/data/jobs/bad_value.fio
 expect_error "no_section.fio:2: found \"rw=write\" before any section" -d $drive -j tests/data/jobs/no_section.fio
 expect_error "give only one of --workload, --job and --trace" -d $drive -w fill -j tests/data/jobs/basic.fio
@@ -86,7 +86,8 @@ expect_error "no workload" -d $drive
 printf '0 0 0 8 0\n1000 0 8 8 1\n2000 0 x 8 0\n' >"$tmp/bad.trace"
 expect_error "bad.trace:3: field" -d $drive -t "$tmp/bad.trace" --trace-format mqsim
 expect_error "unknown trace format \"nosuch\"" -d $drive -t traces/mqsim_wsrch-small.trace --trace-format nosuch
-expect_error "cannot tell mqsim from ssdsim" -d $drive -t traces/mqsim_tpcc-small.trace
+printf "Timestamp,Hostname,DiskNumber\nnot,a,trace\n" >"$tmp/header.csv"
+expect_error "after the header line \"Timestamp,Hostname,DiskNumber\"" -d $drive -t "$tmp/header.csv"
 printf '0 0 999999999999 8 0\n' >"$tmp/far.trace"
 expect_error "ends beyond the drive capacity" -d $drive -t "$tmp/far.trace" --trace-format mqsim
 

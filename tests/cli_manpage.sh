@@ -8,9 +8,9 @@ fails=0
 n=0
 # the man page escapes hyphens: \-\-trace\-format
 plain=$(sed 's/\\-/-/g' "$man")
-for cmd in run check drives plot config-reference; do
+for cmd in run calibrate pts check drives plot sweep config-reference; do
     n=$((n + 1))
-    grep -qE "^\.B(R)? ftlsim $cmd|^\.B $cmd\$" <<<"$plain" || {
+    grep -qE "^\.B(R)? ftlsim $cmd|^\.B $cmd( collect)?\$" <<<"$plain" || {
         echo "FAIL: $man does not describe the command $cmd" >&2
         fails=$((fails + 1))
     }

@@ -52,6 +52,122 @@ static void test_bytes(void)
     }
 }
 
+/* fio's arithmetic in numbers: each operand with its unit. */
+static void test_arithmetic(void)
+{
+    static const struct {
+        const char *text;
+        uint64_t want;
+    } cases[] = {
+        {"(4k*2)", 8 * KiB},          {"2*64k", 128 * KiB},        {"(1m+512k)/2", 768 * KiB},
+        {"(10-4)*1k", 6 * KiB},       {"2^10", 1024},              {"(7%4)*1k", 3 * KiB},
+        {"( 1g - 1m ) / 1k", 1023 * KiB},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        uint64_t v = 0;
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_TRUE(workload_parse_bytes(cases[i].text, 1024, &v, &err));
+        CUTEST_EQ(v, cases[i].want);
+    }
+    g_autofree char *deep = g_strnfill(100000, '(');
+    g_autofree char *signs = g_strnfill(100000, '-');
+    g_autofree char *pows = g_strnfill(100000, '^');
+    signs[0] = '(';
+    pows[0] = '(';
+    const char *const bad[] = {"(4k*", "4k*x", "(1m)/0", "1k-(2k)*1+", deep, signs, pows};
+    for (unsigned i = 0; i < G_N_ELEMENTS(bad); i++) {
+        uint64_t v = 0;
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_FALSE(workload_parse_bytes(bad[i], 1024, &v, &err));
+        g_autofree char *msg = g_strdup_printf(
+            "found \"%s\", expected a non-negative arithmetic expression of sizes such as (4k*2) "
+            "or 1m+512k (+ - * / %% ^ and parentheses)", bad[i]);
+        expect_error(err, msg);
+    }
+}
+
+/* The value syntax of fio's example jobs, in tests/data/jobs/fio_syntax.fio:
+ * trailing comments, ${VAR}, arithmetic, aliases, rw offsets, new options. */
+static void test_fio_syntax(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_setenv("FTLSIM_TEST_BS", "16k", TRUE);
+    g_autoptr(Workload) w = workload_from_jobfile("tests/data/jobs/fio_syntax.fio", &err);
+    g_unsetenv("FTLSIM_TEST_BS");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CUTEST_EQ(workload_job_count(w), 2);
+    const WorkloadJobSpec *a = workload_job_spec(w, 0), *b = workload_job_spec(w, 1);
+    CUTEST_EQ(a->bs[IO_READ], 16 * KiB);
+    CUTEST_EQ(a->size, 256 * KiB);
+    CUTEST_EQ(a->runtime_ns, 30 * SIM_SEC); /* timeout */
+    CUTEST_EQ(a->blockalign, 8 * KiB);
+    CUTEST_EQ(a->rw, WL_RW_READ);
+    CUTEST_EQ(a->seq_add, -8 * (int64_t)KiB);
+    CUTEST_EQ(b->rw, WL_RW_WRITE); /* "w" */
+    CUTEST_EQ(b->number_ios, 3);
+    CUTEST_EQ(b->offset_increment, MiB);
+    CU_ASSERT_STRING_EQUAL(b->wait_for, "backwards");
+
+    g_autoptr(GError) e2 = NULL;
+    g_autoptr(Workload) w2 = workload_from_jobfile("tests/data/jobs/fio_syntax.fio", &e2);
+    CU_ASSERT_PTR_NULL(w2);
+    expect_error(e2, "tests/data/jobs/fio_syntax.fio:6: ${FTLSIM_TEST_BS} is not set in the "
+                     "environment, expected it set (e.g. FTLSIM_TEST_BS=4k ftlsim run ...)");
+
+    static const struct {
+        const char *spec, *msg;
+    } cases[] = {
+        {"rw=read:-x", "workload spec, job 1: option \"rw\": found \"read:-x\", expected "
+                       "NAME:OFFSET with an offset such as 8k or -8k"},
+        {"rw=randread,random_distribution=zoned:50/5:30/15",
+         "workload spec, job 1: option \"random_distribution\": found \"zoned:50/5:30/15\", "
+         "expected zoned:PCT/PCT:PCT/PCT... with shares and sizes adding up to 100"},
+        {"rw=randread,random_distribution=sequence:1,x",
+         "workload spec, job 1: option \"random_distribution\": found \"sequence:1,x\", "
+         "expected sequence:I,J,K... with 1 to 64 block indices"},
+        {"ioengine=net", "workload spec, job 1: option \"ioengine\": found \"net\", expected a "
+                         "block I/O engine (sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, "
+                         "posixaio, mmap, splice) or null; other engines do not do block I/O on a "
+                         "drive"},
+        {"rw=read,ss=iops", "workload spec, job 1: option \"ss\": found \"iops\", expected "
+                            "iops:LIMIT, iops_slope:LIMIT, bw:LIMIT or bw_slope:LIMIT, the limit "
+                            "a number or a percentage such as 10%"},
+        {"rw=read,zonemode=zbd", "workload spec, job 1: option \"zonemode\": found \"zbd\", "
+                                 "expected none or strided (zbd needs a zoned drive, which ftlsim "
+                                 "does not model)"},
+        {"rw=read,exit_what=some", "workload spec, job 1: option \"exit_what\": found \"some\", "
+                                   "expected group, stonewall or all"},
+        {"rw=read,iodepth_mode=stepped:10-130/5,5/30",
+         "workload spec, job 1: option \"iodepth_mode\": found \"stepped:10-130/5,5/30\", but "
+         "this fio feature is not simulated by ftlsim"},
+        {"rw=write,verify=crc99", "workload spec, job 1: option \"verify\": found \"crc99\", "
+                                  "expected a verify method (md5, crc32c, crc64, xxhash, sha256, "
+                                  "meta, pattern, ...) or 0"},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Workload) x = workload_from_spec(cases[i].spec, &e);
+        CU_ASSERT_PTR_NULL(x);
+        expect_error(e, cases[i].msg);
+    }
+    g_autoptr(Workload) v = workload_from_spec("rw=randrw,bssplit=4k/50:64k/50,128k/100,"
+                                               "random_distribution=zoned_abs:60/1g:40/10g,"
+                                               "ss=bw_slope:0.5%,ss_dur=30s,verify=md5,"
+                                               "rate_process=poisson,prio=2", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    const WorkloadJobSpec *s = workload_job_spec(v, 0);
+    CUTEST_EQ(s->n_bssplit[IO_READ], 2);
+    CUTEST_EQ(s->n_bssplit[IO_WRITE], 1);
+    CUTEST_EQ(s->bssplit[IO_TRIM][0].bs, 128 * KiB);
+    CUTEST_EQ(s->dist, WL_DIST_ZONED_ABS);
+    CUTEST_EQ(s->zones[1].size, 10 * GiB);
+    CUTEST_EQ(s->ss, WL_SS_BW);
+    CU_ASSERT_TRUE(s->ss_slope && s->ss_pct);
+    CUTEST_NEAR(s->ss_limit, 0.5, 1e-12);
+    CUTEST_EQ(s->ss_dur, 30 * SIM_SEC);
+    CU_ASSERT_TRUE(s->verify && s->do_verify && s->rate_poisson);
+}
+
 static void test_time(void)
 {
     static const struct {
@@ -98,9 +214,11 @@ static void test_jobfile(void)
     CUTEST_EQ(b->bs[IO_READ], 4 * KiB);
     CUTEST_EQ(b->bs[IO_WRITE], 64 * KiB);
     CUTEST_EQ(b->bs[IO_TRIM], 64 * KiB); /* the last value carries on */
-    CUTEST_EQ(b->n_bssplit, 3);
-    CUTEST_EQ(b->bssplit[2].bs, MiB);
-    CUTEST_EQ(b->bssplit[2].pct, 10);
+    for (int d = 0; d < WL_DIRS; d++) { /* one value: every direction */
+        CUTEST_EQ(b->n_bssplit[d], 3);
+        CUTEST_EQ(b->bssplit[d][2].bs, MiB);
+        CUTEST_EQ(b->bssplit[d][2].pct, 10);
+    }
     CUTEST_NEAR(b->size_pct, 50.0, 1e-12); /* from [global] */
     CUTEST_EQ(b->offset, GiB);
     CUTEST_EQ(b->io_size, 10 * GiB);
@@ -145,7 +263,7 @@ static void test_jobfile_errors(void)
         const char *path, *msg;
     } cases[] = {
         {"tests/data/jobs/bad_option.fio",
-         "tests/data/jobs/bad_option.fio:7: option \"verify\": not supported by ftlsim"},
+         "tests/data/jobs/bad_option.fio:7: option \"exec_prerun\": not supported by ftlsim"},
         {"tests/data/jobs/bad_value.fio",
          "tests/data/jobs/bad_value.fio:3: option \"iodepth\": found \"0\", expected an "
          "integer from 1 to 65536"},
@@ -219,16 +337,19 @@ static void test_inline_errors(void)
          "1m or 2g"},
         {"rw=write;rw=sideways",
          "workload spec, job 2: option \"rw\": found \"sideways\", expected read, write, "
-         "randread, randwrite, rw, readwrite, randrw, trim, randtrim or trimwrite"},
-        {"rw=write,verify=crc32", "workload spec, job 1: option \"verify\": not supported by ftlsim"},
+         "randread, randwrite, rw, readwrite, randrw, trim, randtrim or trimwrite, optionally "
+         ":OFFSET such as :8k or :-8k"},
+        {"rw=write,exec_prerun=x",
+         "workload spec, job 1: option \"exec_prerun\": not supported by ftlsim"},
         {"rw=write;;rw=read", "workload spec, job 2: found nothing, expected OPTION=VALUE,..."},
         {"rw=randread,bssplit=4k/50:8k/40",
          "workload spec, job 1: option \"bssplit\": found \"4k/50:8k/40\", expected "
-         "SIZE/PERCENT:SIZE/PERCENT... adding up to 100 (one value for all directions, at "
-         "most 16 entries)"},
+         "SIZE/PERCENT:SIZE/PERCENT... adding up to 100 (at most 16 entries; R,W,T for each "
+         "direction)"},
         {"rw=randread,random_distribution=zipf:1",
          "workload spec, job 1: option \"random_distribution\": found \"zipf:1\", expected "
-         "random, zipf:THETA (>0, not 1), pareto:H (0..1) or normal:STDDEV% (0..100)"},
+         "random, zipf:THETA (>0, not 1), pareto:H (0..1), normal:STDDEV% (0..100), zoned:, "
+         "zoned_abs: or sequence:"},
         {"rw=read,size=150%",
          "workload spec, job 1: option \"size\": found \"150%\", expected a share of the drive "
          "above 0% and up to 100%"},
@@ -236,7 +357,10 @@ static void test_inline_errors(void)
                             "iodepth=VALUE"},
         {"flil",
          "workload \"flil\": found no such named workload, expected fill, cdm, random-notrim, "
-         "read-after-write, trim-stall or fio options (rw=...)"},
+         "read-after-write, trim-stall, cache-vs-fill or fio options (rw=...)"},
+        {"cache-vs-fill:fill=100%",
+         "workload \"cache-vs-fill\": parameter \"fill\": found \"100%\", expected a share of "
+         "the drive from 0% to 99% such as 50%"},
         {"cdm:sise=1g",
          "workload \"cdm\": found \"sise\", expected KEY=VALUE with KEY one of size, runtime"},
         {"trim-stall:files=0",
@@ -265,6 +389,8 @@ static void test_named(void)
         {"random-notrim:io_size=100g", 1, "random-notrim"},
         {"read-after-write", 7, "write,read1,idle1,read2,push,idle2,read3"},
         {"trim-stall:files=2:file_size=1g", 5, "file1,file2,idle,read,trim"},
+        {"cache-vs-fill", 3, "fill,idle,write"},
+        {"cache-vs-fill:fill=0:idle=0", 1, "write"},
     };
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autoptr(GError) err = NULL;
@@ -309,12 +435,27 @@ static void test_named_fields(void)
     CUTEST_EQ(push->offset, 256 * MiB);
     CUTEST_EQ(push->io_size, 100 * GiB);
     CUTEST_EQ(workload_job_spec(r, 2)->runtime_ns, 30 * SIM_SEC);
+
+    /* cache-vs-fill: the fill, the pause, then the rest of the drive at the rate */
+    g_autoptr(Workload) c = workload_from_spec("cache-vs-fill:fill=75%:idle=10s:rate=200m", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    const WorkloadJobSpec *cf = workload_job_spec(c, 0), *cw = workload_job_spec(c, 2);
+    CUTEST_NEAR(cf->size_pct, 75.0, 1e-12);
+    CUTEST_EQ(cf->bs[IO_WRITE], MiB);
+    CUTEST_EQ(workload_job_spec(c, 1)->runtime_ns, 10 * SIM_SEC);
+    CUTEST_EQ(cw->rw, WL_RW_WRITE);
+    CUTEST_NEAR(cw->offset_pct, 75.0, 1e-12);
+    CUTEST_EQ(cw->size, 0); /* to the end of the drive */
+    CUTEST_EQ(cw->rate[IO_WRITE], 200 * MiB);
+    CU_ASSERT_TRUE(cw->stonewall);
 }
 
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"bytes", test_bytes},
+        {"arithmetic", test_arithmetic},
+        {"fio_syntax", test_fio_syntax},
         {"time", test_time},
         {"jobfile", test_jobfile},
         {"include", test_include},

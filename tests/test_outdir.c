@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 
 /* Remove a folder tree made by a test. */
@@ -120,24 +121,61 @@ static void test_force(void)
     write_in(root, ".phases.csv.tmp", "interrupted"); /* a killed run's temporary */
     write_in(root, "notes.md", "mine");               /* the user's: kept */
 
+    /* A forced run that fails leaves the earlier result whole. */
+    od = outdir_open(root, TRUE, &err);
+    CU_ASSERT_PTR_NOT_NULL(od);
+    CU_ASSERT_TRUE(outdir_write_text(od, "summary.txt", "failed\n", &err));
+    outdir_free(od);
+    g_autofree char *kept = read_in(root, "summary.txt");
+    CU_ASSERT_STRING_EQUAL(kept, "old\n");
+    CUTEST_EQ(count_entries(root), 7);
+    g_autofree char *parent = g_path_get_dirname(root);
+    g_autofree char *base = g_path_get_basename(root);
+    g_autofree char *sib_name = g_strdup_printf(".%s.new-%ld", base, (long)getpid());
+    CU_ASSERT_FALSE(exists_in(parent, sib_name)); /* the failed run's folder is gone */
+
     od = outdir_open(root, TRUE, &err);
     CU_ASSERT_PTR_NOT_NULL(od);
     CU_ASSERT_PTR_NULL(err);
-    /* Stale results are gone at once, before anything new is written. */
-    CU_ASSERT_FALSE(exists_in(root, "summary.txt"));
+    /* Nothing is removed before the new results are whole. */
+    CU_ASSERT_TRUE(exists_in(root, "summary.txt"));
+    CU_ASSERT_TRUE(outdir_write_text(od, "summary.txt", "new\n", &err));
+    CU_ASSERT_TRUE(outdir_commit(od, &err));
+    /* Then the stale results are gone. */
     CU_ASSERT_FALSE(exists_in(root, "series.csv"));
     CU_ASSERT_FALSE(exists_in(root, "custom.dat"));
     CU_ASSERT_FALSE(exists_in(root, "write_curve.png"));
     CU_ASSERT_FALSE(exists_in(root, ".phases.csv.tmp"));
-    CU_ASSERT_FALSE(exists_in(root, OUTDIR_MANIFEST));
     CU_ASSERT_TRUE(exists_in(root, "notes.md"));
-    CU_ASSERT_TRUE(outdir_write_text(od, "summary.txt", "new\n", &err));
-    CU_ASSERT_TRUE(outdir_commit(od, &err));
     outdir_free(od);
+    CU_ASSERT_FALSE(exists_in(parent, sib_name));
     g_autofree char *s = read_in(root, "summary.txt");
     CU_ASSERT_STRING_EQUAL(s, "new\n");
     CU_ASSERT_FALSE(exists_in(root, "series.csv"));
     CUTEST_EQ(count_entries(root), 3); /* summary.txt, notes.md, manifest */
+    cutest_rm_tree(root);
+}
+
+/* While one run holds a folder, a second into it is refused. */
+static void test_lock(void)
+{
+    g_autofree char *root = g_dir_make_tmp("outdir-XXXXXX", NULL);
+    g_autoptr(GError) err = NULL;
+    OutDir *a = outdir_open(root, FALSE, &err);
+    CU_ASSERT_PTR_NOT_NULL(a);
+    OutDir *b = outdir_open(root, TRUE, &err);
+    CU_ASSERT_PTR_NULL(b);
+    g_autofree char *expect = g_strdup_printf(
+        "%s: another ftlsim run is writing into this folder; expected one run a folder at a time",
+        root);
+    CU_ASSERT_STRING_EQUAL(err ? err->message : "", expect);
+    g_clear_error(&err);
+    CU_ASSERT_TRUE(outdir_write_text(a, "summary.txt", "a\n", &err));
+    CU_ASSERT_TRUE(outdir_commit(a, &err));
+    outdir_free(a);
+    b = outdir_open(root, TRUE, &err); /* free again once the first is done */
+    CU_ASSERT_PTR_NOT_NULL(b);
+    outdir_free(b);
     cutest_rm_tree(root);
 }
 
@@ -243,6 +281,7 @@ int main(void)
         {"create, write, commit", test_create_commit},
         {"refuse an existing folder", test_refuse_existing},
         {"force removes stale results", test_force},
+        {"a second run into a folder is refused", test_lock},
         {"abort leaves nothing", test_abort},
         {"write failing half way", test_failed_write},
         {"misuse", test_misuse},

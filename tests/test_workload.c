@@ -286,8 +286,8 @@ static void test_bind_errors(void)
     static const struct {
         const char *spec, *msg;
     } cases[] = {
-        {"rw=write,size=2m", "job \"job1\": option \"size\": offset 0 + size 2097152 ends "
-                             "beyond the drive capacity of 1048576 bytes"},
+        {"rw=write,offset=1m", "job \"job1\": option \"offset\": offset 1048576 is at or beyond "
+                               "the end of the drive (capacity 1048576 bytes)"},
         {"rw=write,bs=128k,size=64k", "job \"job1\": option \"bs\": block size 131072 is larger "
                                       "than the job's region of 65536 bytes"},
         {"rw=read,time_based", "job \"job1\": option \"time_based\": found no runtime, expected "

@@ -8,16 +8,43 @@
  */
 #include "sim/cmd/run.h"
 
+#include "sim/cmd/version.h"
 #include "sim/config/config.h"
+#include "sim/output/fio_json.h"
 #include "sim/output/outdir.h"
 #include "sim/output/progress.h"
 #include "sim/output/report.h"
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+/* The signal (SIGINT, SIGTERM) that asked the run to stop; 0: none. */
+static volatile sig_atomic_t run_signal;
+
+static void on_signal(int sig)
+{
+    run_signal = sig;
+}
+
+int run_interrupt_signal(void)
+{
+    return run_signal;
+}
+
+void run_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; /* a second signal ends the process at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 /* clang-format off */
 G_DEFINE_QUARK(ftlsim-run-error-quark, run_error)
@@ -54,22 +81,83 @@ typedef struct Run {
     Progress *progress;
     LatHist *ivl[2];  /* --series-percentiles: this interval's read, write latencies */
     gboolean finished;
+    gboolean interrupted; /* stopped by a signal: the results so far */
+    gboolean too_many_rows; /* stopped at RUN_ROWS_MAX rows */
 } Run;
+
+/* Stop the engine: the run ends here, whole or not. */
+static void run_stop(Run *r)
+{
+    r->finished = TRUE;
+    sim_stop(r->e);
+}
 
 static void target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
 {
     drive_submit(ctx, op, offset, length, tag);
 }
 
-static DrivePhase classify(const DriveStats *a, const DriveStats *b)
+static uint32_t target_lookup(void *ctx, uint64_t lpn)
+{
+    return drive_lookup(ctx, lpn);
+}
+
+static FILE *log_open(void *ctx, const char *name, GError **error)
+{
+    return outdir_create(ctx, name, error);
+}
+
+static gboolean log_close(void *ctx, FILE *f, GError **error)
+{
+    return outdir_close_file(ctx, f, error);
+}
+
+/* What the run prints: the summary, or fio's JSON (--output-format), on
+ * stdout or into --output FILE. */
+static gboolean print_results(const RunOptions *o, const RunResult *res, GError **error)
+{
+    g_autoptr(GString) text = g_string_new(NULL);
+    if (o->output_format == RUN_OUTPUT_NORMAL) {
+        report_summary_text(res, text);
+        if (o->out)
+            g_string_append_printf(text, "results   %s\n", o->out);
+    } else {
+        fio_json_write(res->workload, ftlsim_version(), o->output_format == RUN_OUTPUT_JSON_PLUS,
+                       text);
+    }
+    if (!o->output) {
+        fputs(text->str, stdout);
+        return TRUE;
+    }
+    GError *err = NULL;
+    if (!g_file_set_contents(o->output, text->str, (gssize)text->len, &err)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--output \"%s\": %s", o->output,
+                    err->message);
+        g_error_free(err);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* What the drive did with host writes over an interval; busy is the
+ * dies' busy share in it (an interval without host writes is idle only
+ * when the dies are: a host held up while the dies fold or collect is not
+ * idle). */
+static DrivePhase classify(const DriveStats *a, const DriveStats *b, double busy)
 {
     uint64_t host_w = b->host_bytes[IO_WRITE] - a->host_bytes[IO_WRITE];
     uint64_t nand_host = b->nand_write_bytes[CAUSE_HOST] - a->nand_write_bytes[CAUSE_HOST];
     uint64_t slc = b->host_slc_bytes - a->host_slc_bytes;
     uint64_t gc = b->nand_write_bytes[CAUSE_GC] - a->nand_write_bytes[CAUSE_GC];
     uint64_t fold = b->nand_write_bytes[CAUSE_FOLD] - a->nand_write_bytes[CAUSE_FOLD];
-    if (host_w == 0 && nand_host == 0)
-        return PHASE_IDLE;
+    if (host_w == 0 && nand_host == 0) {
+        uint64_t host_r = b->host_bytes[IO_READ] - a->host_bytes[IO_READ];
+        if ((fold || gc) && busy >= 0.5)
+            return fold >= gc ? PHASE_FOLDING : PHASE_GC;
+        if (host_r)
+            return PHASE_READ;
+        return busy < 0.5 ? PHASE_IDLE : PHASE_GC;
+    }
     if (2 * slc > nand_host)
         return PHASE_PSLC;
     if (fold > 0)
@@ -122,11 +210,14 @@ static void take_row(Run *r)
         .fold_MBps = (double)(st->nand_write_bytes[CAUSE_FOLD] - r->last.nand_write_bytes[CAUSE_FOLD]) / 1e6 / dt,
         .pslc_used_bytes = st->pslc_used,
         .pslc_limit_bytes = st->pslc_limit,
-        .phase = classify(&r->last, st),
     };
-    for (int w = 0; w < DIE_WORKS; w++)
+    double busy = 0;
+    for (int w = 0; w < DIE_WORKS; w++) {
         row.die_work[w] =
             (double)(st->die_busy_ns[w] - r->last.die_busy_ns[w]) / (r->dies * dt * 1e9);
+        busy += row.die_work[w];
+    }
+    row.phase = classify(&r->last, st, busy);
     row.chan_busy = (double)(st->chan_busy_ns - r->last.chan_busy_ns) / (r->channels * dt * 1e9);
     row.wear_min = st->wear_min;
     row.wear_max = st->wear_max;
@@ -135,6 +226,11 @@ static void take_row(Run *r)
     row.l2p_hit_ratio = hits + misses ? (double)hits / (double)(hits + misses) : NAN;
     if (r->ivl[0])
         row_latency(r, &row);
+    if (r->rows->len >= RUN_ROWS_MAX) {
+        r->too_many_rows = TRUE;
+        run_stop(r);
+        return;
+    }
     g_array_append_val(r->rows, row);
     if (r->series)
         report_series_row(r->series, &row);
@@ -168,6 +264,11 @@ static void tick(void *ctx, uint64_t arg)
     (void)arg;
     if (r->finished)
         return;
+    if (run_signal) {
+        r->interrupted = TRUE;
+        run_stop(r);
+        return;
+    }
     if (workload_finished(r->w)) {
         /* it ended without a completion to notice it: a trace that failed
          * to read, or a phase that submitted nothing */
@@ -193,6 +294,9 @@ static void io_done(void *ctx, uint64_t tag)
     if (workload_finished(r->w)) {
         r->finished = TRUE;
         sim_stop(r->e);
+    } else if (run_signal) {
+        r->interrupted = TRUE;
+        run_stop(r);
     }
 }
 
@@ -307,6 +411,12 @@ static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError *
         if (!outdir_close_file(od, f, error))
             return FALSE;
     }
+    if (r->o->sweep_row_file) {
+        g_autoptr(GString) row = g_string_new(REPORT_SWEEP_HEADER "\n");
+        report_sweep_row(res, row);
+        if (!outdir_write_text(od, "sweep-row.csv", row->str, error))
+            return FALSE;
+    }
     FILE *series = r->series;
     r->series = NULL;
     return outdir_close_file(od, series, error);
@@ -327,9 +437,102 @@ static gboolean run_engine(Run *r, GError **error)
             return FALSE;
         }
     }
-    if (workload_error(r->w, error))
+    if (r->too_many_rows) {
+        const RunOptions *o = r->o;
+        g_autofree char *by = o->interval_bytes
+                                  ? g_strdup_printf("--interval-bytes %" G_GUINT64_FORMAT " bytes",
+                                                    o->interval_bytes)
+                                  : g_strdup_printf("--interval %g s", (double)o->interval / 1e9);
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: the run reached %d series rows at %.3f s simulated and had not ended; "
+                    "expected at most %d rows (a longer interval, or a workload that ends sooner)",
+                    by, RUN_ROWS_MAX, (double)sim_now(r->e) / 1e9, RUN_ROWS_MAX);
         return FALSE;
-    take_row(r); /* the last, partial interval */
+    }
+    GError *werr = NULL;
+    if (!r->interrupted && workload_error(r->w, &werr)) {
+        /* a verify mismatch or a job below its rate_min is the simulation's
+         * failure, not bad input */
+        if (g_error_matches(werr, WORKLOAD_ERROR, WORKLOAD_ERROR_VERIFY) ||
+            g_error_matches(werr, WORKLOAD_ERROR, WORKLOAD_ERROR_RATE)) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s", werr->message);
+            g_error_free(werr);
+        } else {
+            g_propagate_error(error, werr);
+        }
+        return FALSE;
+    }
+    if (r->rows->len < RUN_ROWS_MAX)
+        take_row(r); /* the last, partial interval */
+    return TRUE;
+}
+
+/* What the user should know about a run that did not fail, one line
+ * each on stderr: lines a trace lost, reads that cost nothing. */
+static void run_notes(const Run *r, const RunOptions *o)
+{
+    WorkloadTraceInfo ti;
+    if (workload_trace_info(r->w, &ti) && ti.bad_lines)
+        fprintf(stderr, "ftlsim: %s: skipped %" G_GUINT64_FORMAT " malformed lines (--skip-bad-lines)\n",
+                ti.path, ti.bad_lines);
+    uint64_t unwritten = drive_stats(r->d)->unwritten_read_units;
+    if (unwritten && !o->quiet)
+        fprintf(stderr,
+                "ftlsim: note: %.1f MB of the reads were of never-written (or trimmed) LBAs, "
+                "which the drive answers without reading NAND; --prefill 100%% writes the drive "
+                "first\n",
+                (double)unwritten * 4096 / 1e6);
+}
+
+/* Bytes of memory this run may take: FTLSIM_MEMORY_LIMIT if set, else
+ * what the kernel says is available plus free swap; 0: unknown. */
+static uint64_t memory_available(GError **error)
+{
+    const char *limit = g_getenv("FTLSIM_MEMORY_LIMIT");
+    if (limit) {
+        uint64_t v = 0;
+        GError *e = NULL;
+        if (!workload_parse_bytes(limit, 1024, &v, &e) || v == 0) {
+            g_clear_error(&e);
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "FTLSIM_MEMORY_LIMIT \"%s\": expected a size such as 8GiB", limit);
+            return UINT64_MAX;
+        }
+        return v;
+    }
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents("/proc/meminfo", &text, NULL, NULL))
+        return 0;
+    uint64_t avail = 0, swap = 0;
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (char **l = lines; *l; l++) {
+        unsigned long long kb;
+        if (sscanf(*l, "MemAvailable: %llu kB", &kb) == 1)
+            avail = kb * 1024;
+        else if (sscanf(*l, "SwapFree: %llu kB", &kb) == 1)
+            swap = kb * 1024;
+    }
+    return avail ? avail + swap : 0;
+}
+
+/* Refuse a drive whose tables cannot fit the machine, before allocating. */
+static gboolean check_memory(const RunOptions *o, const DriveParams *p, GError **error)
+{
+    GError *e = NULL;
+    uint64_t have = memory_available(&e);
+    if (e) {
+        g_propagate_error(error, e);
+        return FALSE;
+    }
+    uint64_t need = drive_memory_bytes(p);
+    if (have && need > have) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: simulating this drive needs about %.1f GiB of memory, the machine has "
+                    "%.1f GiB available%s; expected a drive that fits (a smaller user_capacity)",
+                    o->drive, (double)need / 1073741824.0, (double)have / 1073741824.0,
+                    g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
+        return FALSE;
+    }
     return TRUE;
 }
 
@@ -341,21 +544,60 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     g_autoptr(Workload) w = NULL;
     if (!load_workload(o, &w, error))
         return FALSE;
+    if (o->max_time && o->trace) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--max-time goes with --workload or --job (a trace ends with its records)");
+        return FALSE;
+    }
+    if (o->output) {
+        /* checked before the run, so a bad --output does not cost a run */
+        g_autofree char *dir = g_path_get_dirname(o->output);
+        if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || g_file_test(o->output, G_FILE_TEST_IS_DIR)) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "--output \"%s\": found no such folder or a folder, expected a file "
+                        "in an existing folder", o->output);
+            return FALSE;
+        }
+    }
     if (o->interval == 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--interval must be greater than 0");
+        return FALSE;
+    }
+    if (o->interval < RUN_INTERVAL_MIN) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--interval %" G_GUINT64_FORMAT "ns: expected at least 1us (a row per "
+                    "interval: shorter ones write millions of rows a simulated second)",
+                    (uint64_t)o->interval);
         return FALSE;
     }
     DrivePrefill pf = {.seed = o->seed};
     if (o->prefill && !run_parse_prefill(o->prefill, &pf, error))
         return FALSE;
     pf.seed = o->seed;
+    if (!check_memory(o, &p, error))
+        return FALSE;
     g_autoptr(SimEngine) e = sim_engine_new();
     g_autoptr(Drive) d = drive_new(e, &p, o->seed);
+    if (!d) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
+                    "%s: cannot allocate the drive's tables (about %.1f GiB)", o->drive,
+                    (double)drive_memory_bytes(&p) / 1073741824.0);
+        return FALSE;
+    }
     if (o->prefill && !prefill_drive(o, d, &pf, error))
         return FALSE;
     WorkloadTarget target = {target_submit, d, drive_capacity(d), drive_queue_limit(d)};
+    workload_set_lookup(w, target_lookup);
+    if (o->max_time)
+        workload_set_stop_time(w, o->max_time);
     if (!workload_bind(w, e, &target, o->seed, error))
         return FALSE;
+    if (workload_wants_logs(w) && !o->out) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "the job asks for fio logs (write_bw_log, write_lat_log or write_iops_log): "
+                    "give --out DIR to write them into");
+        return FALSE;
+    }
 
     Run r = {.o = o, .e = e, .d = d, .w = w, .rows = g_array_new(FALSE, FALSE, sizeof(SeriesRow))};
     r.next_bytes = o->interval_bytes;
@@ -378,6 +620,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         if (!od || !(r.series = outdir_create(od, "series.csv", error)))
             goto out;
         report_series_header(r.series, o->series_percentiles);
+        if (!workload_open_logs(w, log_open, od, error))
+            goto out;
         if (o->live) {
             g_autofree char *live = g_build_filename(o->out, "series.live.csv", NULL);
             r.live_csv = fopen(live, "w");
@@ -394,6 +638,12 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     r.progress = progress_new(stderr, !o->quiet && isatty(fileno(stderr)));
 
     gint64 wall0 = g_get_monotonic_time();
+    if (run_signal) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before the simulation started; nothing written",
+                    run_signal == SIGINT ? "SIGINT" : "SIGTERM");
+        goto out;
+    }
     if (!run_engine(&r, error))
         goto out;
     progress_finish(r.progress);
@@ -417,18 +667,23 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         .peak_rss = peak_rss(),
         .rows = r.rows,
         .phases = phases,
+        .interrupted = r.interrupted,
     };
     drive_wear(d, &res.wear);
     if (o->sweep_row)
         report_sweep_row(&res, o->sweep_row);
-    if (od && (!write_results(&r, od, &res, error) || !outdir_commit(od, error)))
+    if (od && (!workload_close_logs(w, log_close, od, error) ||
+               !write_results(&r, od, &res, error) || !outdir_commit(od, error)))
         goto out;
-    if (!o->quiet) {
-        g_autoptr(GString) text = g_string_new(NULL);
-        report_summary_text(&res, text);
-        fputs(text->str, stdout);
-        if (o->out)
-            printf("results   %s\n", o->out);
+    run_notes(&r, o);
+    if ((!o->quiet || o->output) && !print_results(o, &res, error))
+        goto out;
+    if (r.interrupted) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s at %.3f s simulated; %s%s%s", run_signal == SIGINT ? "SIGINT" : "SIGTERM",
+                    res.sim_time_s, o->out ? "the results so far are in " : "the summary so far is above",
+                    o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
+        goto out;
     }
     ok = TRUE;
     if (od && o->plot) {
@@ -442,6 +697,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         }
     }
 out:
+    if (od)
+        workload_close_logs(w, log_close, od, NULL); /* after a failure: nothing is kept */
     if (r.live) {
         plot_live_stop(r.live);
     }

@@ -19,7 +19,15 @@ GQuark run_error_quark(void);
 typedef enum RunError {
     RUN_ERROR_INPUT,  /* bad options or inputs: exit 2 */
     RUN_ERROR_FAILED, /* the simulation itself failed: exit 1 */
+    RUN_ERROR_INTERRUPTED, /* SIGINT or SIGTERM: the results so far were written; exit 128 + signal */
 } RunError;
+
+/* How a sweep is run: here, or written out as jobs for other machines. */
+typedef enum SweepEmit {
+    EMIT_NONE = 0,
+    EMIT_PARALLEL = 1, /* jobs.txt, one shell command a line, for GNU parallel */
+    EMIT_SLURM = 2,    /* jobs.txt and sweep.slurm, a Slurm array script */
+} SweepEmit;
 
 typedef struct RunOptions {
     const char *drive;     /* INI file */
@@ -43,13 +51,33 @@ typedef struct RunOptions {
     const char *const *sets; /* --set GROUP.KEY=VALUE overrides of the drive file, or NULL */
     const char *script_dir;  /* gnuplot scripts */
     GString *sweep_row;      /* when not NULL, the run's measures are appended (report_sweep_row) */
+    gboolean sweep_row_file; /* also write them, with their header, to sweep-row.csv (--sweep-row) */
+    SweepEmit emit;          /* with --vary: write the runs as jobs instead of running them */
+    const char *const *rerun_args; /* the run's own options, less the sweep's (for emit) */
+    SimTime max_time;        /* --max-time: stop every job at this simulated time; 0: none */
+    int output_format;       /* RUN_OUTPUT_*: what goes to stdout (or --output) */
+    const char *output;      /* --output FILE: instead of stdout; NULL: stdout */
 } RunOptions;
+
+enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };
+/* Bounds of options (see check_run_options in main.c and run.c). */
+#define RUN_TIME_SCALE_MAX 1e6 /* --time-scale */
+#define RUN_IODEPTH_MAX 65536  /* --iodepth */
+#define RUN_ROWS_MAX 1000000   /* series rows a run may write */
+#define RUN_INTERVAL_MIN 1000  /* ns: the shortest --interval */
 
 void run_options_init(RunOptions *o);
 
 /* Parse a --prefill SPEC, PCT%[:random][:slc=SIZE] (e.g. 90%:random,
  * 50%:slc=10GB), into pf (seed left to the caller). */
 gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
+
+/* Catch SIGINT and SIGTERM: a run then stops at its next event, writes
+ * what it simulated so far (marked interrupted) and fails with
+ * RUN_ERROR_INTERRUPTED. */
+void run_catch_signals(void);
+/* The signal that interrupted the run, or 0. */
+int run_interrupt_signal(void);
 
 /* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
  * mean bad input). The summary text goes to stdout unless quiet. */
@@ -65,5 +93,19 @@ gboolean run_simulation(const RunOptions *o, GError **error);
  * process; the table and the output are the same as with one. One line a
  * run on stdout, in sweep order, unless quiet. */
 gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GError **error);
+
+/* The folder of an emitted sweep (o->emit): after every combination is
+ * checked, o->out gets jobs.txt (one `ftlsim run` a line: o->rerun_args, the
+ * combination's --set, --sweep-row and -o o->out/LABEL, stderr into
+ * logs/LABEL.err), with EMIT_SLURM sweep.slurm, and sweep-manifest.csv (the
+ * varied keys and folder of each run) for run_sweep_collect(). Nothing runs. */
+
+/* Build dir/sweep.csv, the same table run_sweep() writes, from the run
+ * folders of an emitted sweep that have finished; with plot the overlay
+ * too. Each run that has no results is named on stderr ("failed" with the
+ * first line of its log, or "missing"); *missing counts them. False with
+ * error on bad input (no manifest, a malformed one). */
+gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const char *script_dir,
+                           guint *missing, GError **error);
 
 #endif

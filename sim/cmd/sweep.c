@@ -6,6 +6,11 @@
  * bad value leaves no folder behind. The runs go to OUT/LABEL, each an
  * ordinary results folder; OUT/sweep.csv, written through its own OutDir
  * once every run succeeded, puts their measures side by side.
+ *
+ * A sweep too large for one machine is emitted instead (--emit): the same
+ * checks, then a folder of jobs (one `ftlsim run` each, for GNU parallel or
+ * a Slurm array) and a manifest; once the jobs have run, `ftlsim sweep
+ * collect` builds the same sweep.csv from their folders.
  */
 #include "sim/cmd/run.h"
 
@@ -14,6 +19,7 @@
 #include "sim/output/report.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -277,6 +283,331 @@ static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrAr
     return TRUE;
 }
 
+/* The overlay of the runs' write curves, DIR/sweep.png (or .svg); a
+ * figure that cannot be drawn is said on stderr and is not an error. */
+static void draw_overlay(GPtrArray *dirs, const char *dir, const char *script_dir,
+                         PlotFormat fmt, gboolean quiet)
+{
+    g_ptr_array_add(dirs, NULL);
+    g_autofree char *fig = g_build_filename(dir, fmt == PLOT_SVG ? "sweep.svg" : "sweep.png", NULL);
+    GError *perr = NULL;
+    if (plot_overlay((const char *const *)dirs->pdata, fig, script_dir, fmt, &perr)) {
+        if (!quiet)
+            printf("figure    %s\n", fig);
+    } else {
+        fprintf(stderr, "ftlsim: %s\n",
+                g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
+                                                                         : perr->message);
+        g_error_free(perr);
+    }
+}
+
+/* The header of sweep.csv: the varied keys, the folder, the measures. */
+static void table_header(GString *table, const char *const *keys, guint nkeys)
+{
+    for (guint i = 0; i < nkeys; i++) {
+        csv_field(table, keys[i]);
+        g_string_append_c(table, ',');
+    }
+    g_string_append(table, "dir," REPORT_SWEEP_HEADER "\n");
+}
+
+/* path made absolute against the current folder; g_free it. */
+static char *absolute(const char *path)
+{
+    if (g_path_is_absolute(path))
+        return g_strdup(path);
+    g_autofree char *cwd = g_get_current_dir();
+    return g_build_filename(cwd, path, NULL);
+}
+
+/* An earlier emission's run folder under the sweep's: with force its results
+ * go (so that collect cannot take them for new ones), else it is refused. */
+static gboolean clear_run_dir(const char *dir, gboolean force, GError **error)
+{
+    if (!g_file_test(dir, G_FILE_TEST_EXISTS))
+        return TRUE;
+    if (!force) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: results of an earlier run are there; use --force to replace them", dir);
+        return FALSE;
+    }
+    /* committing a forced folder with no files removes what ftlsim wrote there */
+    OutDir *od = outdir_open(dir, TRUE, error);
+    if (!od)
+        return FALSE;
+    gboolean ok = outdir_commit(od, error);
+    outdir_free(od);
+    if (!ok)
+        return FALSE;
+    g_autofree char *manifest = g_build_filename(dir, OUTDIR_MANIFEST, NULL);
+    g_unlink(manifest);
+    g_rmdir(dir); /* only if nothing else is left in it */
+    return TRUE;
+}
+
+/* Write the jobs of every combination (checked already) into o->out. */
+static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **error)
+{
+    g_autofree char *out = absolute(o->out);
+    g_autofree char *cwd = g_get_current_dir();
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (!exe) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "cannot tell where the ftlsim binary is");
+        return FALSE;
+    }
+    const char **vals = g_newa(const char *, axes->len);
+    for (guint k = 0; k < runs; k++) {
+        combo_values(axes, k, vals);
+        g_autofree char *label = combo_label(axes, vals);
+        g_autofree char *dir = g_build_filename(out, label, NULL);
+        if (!clear_run_dir(dir, o->force, error))
+            return FALSE;
+    }
+    g_autoptr(OutDir) od = outdir_open(o->out, o->force, error);
+    if (!od)
+        return FALSE;
+    g_autoptr(GString) jobs = g_string_new(NULL);
+    g_autoptr(GString) manifest = g_string_new(NULL);
+    const char **keys = g_newa(const char *, axes->len + 1);
+    for (guint i = 0; i < axes->len; i++)
+        keys[i] = g_array_index(axes, Axis, i).key;
+    for (guint i = 0; i < axes->len; i++) {
+        csv_field(manifest, keys[i]);
+        g_string_append_c(manifest, ',');
+    }
+    g_string_append(manifest, "dir\n");
+    g_autofree char *q_cwd = g_shell_quote(cwd), *q_exe = g_shell_quote(exe);
+    for (guint k = 0; k < runs; k++) {
+        combo_values(axes, k, vals);
+        g_autofree char *label = combo_label(axes, vals);
+        g_string_append_printf(jobs, "cd %s && %s run", q_cwd, q_exe);
+        for (guint i = 0; o->rerun_args && o->rerun_args[i]; i++) {
+            g_autofree char *q = g_shell_quote(o->rerun_args[i]);
+            g_string_append_printf(jobs, " %s", q);
+        }
+        for (guint i = 0; i < axes->len; i++) {
+            g_autofree char *set = g_strdup_printf("%s=%s", keys[i], vals[i]);
+            g_autofree char *q = g_shell_quote(set);
+            g_string_append_printf(jobs, " --set %s", q);
+        }
+        g_autofree char *dir = g_build_filename(out, label, NULL);
+        g_autofree char *log_name = g_strconcat(label, ".err", NULL);
+        g_autofree char *log = g_build_filename(out, "logs", log_name, NULL);
+        g_autofree char *q_dir = g_shell_quote(dir), *q_log = g_shell_quote(log);
+        g_string_append_printf(jobs, " --sweep-row -q -f -o %s 2>%s\n", q_dir, q_log);
+        for (guint i = 0; i < axes->len; i++) {
+            csv_field(manifest, vals[i]);
+            g_string_append_c(manifest, ',');
+        }
+        csv_field(manifest, label);
+        g_string_append_c(manifest, '\n');
+    }
+    if (!outdir_write_text(od, "jobs.txt", jobs->str, error) ||
+        !outdir_write_text(od, "sweep-manifest.csv", manifest->str, error))
+        return FALSE;
+    g_autofree char *jobs_path = g_build_filename(out, "jobs.txt", NULL);
+    g_autofree char *q_jobs = g_shell_quote(jobs_path), *q_out = g_shell_quote(out);
+    if (o->emit == EMIT_SLURM) {
+        g_autofree char *logs = g_build_filename(out, "logs", NULL);
+        g_autofree char *script = g_strdup_printf(
+            "#!/bin/bash\n"
+            "# An ftlsim sweep of %u runs as a Slurm array: task N runs line N+1 of\n"
+            "# jobs.txt into its own folder. Add the --time, --mem and --partition your\n"
+            "# cluster wants. Submit with\n"
+            "#   sbatch %s/sweep.slurm\n"
+            "# and once the tasks are done, build sweep.csv with\n"
+            "#   ftlsim sweep collect %s\n"
+            "#SBATCH --job-name=ftlsim-sweep\n"
+            "#SBATCH --array=0-%u\n"
+            "#SBATCH --ntasks=1\n"
+            "#SBATCH --cpus-per-task=1\n"
+            "#SBATCH --output=%s/slurm-%%A_%%a.out\n"
+            "set -euo pipefail\n"
+            ": \"${SLURM_ARRAY_TASK_ID:?not run as a Slurm array task}\"\n"
+            "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" %s)\n"
+            "if [ -z \"$line\" ]; then\n"
+            "    echo \"ftlsim sweep: no job $SLURM_ARRAY_TASK_ID in %s\" >&2\n"
+            "    exit 2\n"
+            "fi\n"
+            "exec bash -c \"$line\"\n",
+            runs, out, out, runs - 1, logs, q_jobs, jobs_path);
+        if (!outdir_write_text(od, "sweep.slurm", script, error))
+            return FALSE;
+    }
+    if (!outdir_commit(od, error))
+        return FALSE;
+    g_autofree char *logs = g_build_filename(out, "logs", NULL);
+    if (g_mkdir_with_parents(logs, 0777) != 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s: %s", logs, g_strerror(errno));
+        return FALSE;
+    }
+    if (o->emit == EMIT_SLURM) {
+        g_autofree char *slurm = g_build_filename(out, "sweep.slurm", NULL);
+        g_chmod(slurm, 0755);
+    }
+    if (!o->quiet) {
+        printf("sweep     %u runs written as jobs to %s/jobs.txt\n", runs, out);
+        if (o->emit == EMIT_SLURM)
+            printf("submit    sbatch %s/sweep.slurm\n", out);
+        else
+            printf("run       parallel --joblog %s/joblog < %s\n", q_out, q_jobs);
+        printf("then      ftlsim sweep collect %s\n", q_out);
+    }
+    return TRUE;
+}
+
+/* Split one CSV line (no newline) into fields, honouring quotes. */
+static GStrv csv_split(const char *line)
+{
+    GPtrArray *f = g_ptr_array_new();
+    GString *cur = g_string_new(NULL);
+    gboolean quoted = FALSE;
+    for (const char *p = line;; p++) {
+        if (quoted) {
+            if (*p == '\0')
+                break;
+            if (*p == '"' && p[1] == '"')
+                g_string_append_c(cur, *p++);
+            else if (*p == '"')
+                quoted = FALSE;
+            else
+                g_string_append_c(cur, *p);
+        } else if (*p == '"') {
+            quoted = TRUE;
+        } else if (*p == ',' || *p == '\0') {
+            g_ptr_array_add(f, g_strdup(cur->str));
+            g_string_truncate(cur, 0);
+            if (*p == '\0')
+                break;
+        } else {
+            g_string_append_c(cur, *p);
+        }
+    }
+    g_string_free(cur, TRUE);
+    g_ptr_array_add(f, NULL);
+    return (GStrv)g_ptr_array_free(f, FALSE);
+}
+
+/* The measures row of a finished run folder, or NULL (not finished). */
+static char *finished_row(const char *run_dir, GError **error)
+{
+    g_autofree char *summary = g_build_filename(run_dir, "summary.json", NULL);
+    g_autofree char *path = g_build_filename(run_dir, "sweep-row.csv", NULL);
+    if (!g_file_test(summary, G_FILE_TEST_EXISTS) || !g_file_test(path, G_FILE_TEST_EXISTS))
+        return NULL;
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL))
+        return NULL;
+    char *nl = strchr(text, '\n');
+    if (!nl || strncmp(text, REPORT_SWEEP_HEADER "\n", (size_t)(nl - text) + 1) != 0 ||
+        nl[1] == '\0' || !strchr(nl + 1, '\n')) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: expected the header \"%.30s...\" and one row (written by another "
+                    "version of ftlsim?)",
+                    path, REPORT_SWEEP_HEADER);
+        return NULL;
+    }
+    return g_strdup(nl + 1);
+}
+
+/* The first line of a run's log, sanitised, or NULL when it has none. */
+static char *log_line(const char *dir, const char *label)
+{
+    g_autofree char *name = g_strconcat(label, ".err", NULL);
+    g_autofree char *path = g_build_filename(dir, "logs", name, NULL);
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL) || text[0] == '\0')
+        return NULL;
+    text[strcspn(text, "\n")] = '\0';
+    for (char *p = text; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return g_strdup(text);
+}
+
+gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const char *script_dir,
+                           guint *missing, GError **error)
+{
+    *missing = 0;
+    g_autofree char *mpath = g_build_filename(dir, "sweep-manifest.csv", NULL);
+    g_autofree char *text = NULL;
+    GError *e = NULL;
+    if (!g_file_get_contents(mpath, &text, NULL, &e)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: %s (expected the folder of a sweep written by run --vary --emit)", mpath,
+                    e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    guint nlines = g_strv_length(lines);
+    if (nlines < 2 || lines[0][0] == '\0') {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "%s:1: expected a header KEY,...,dir",
+                    mpath);
+        return FALSE;
+    }
+    g_auto(GStrv) head = csv_split(lines[0]);
+    guint ncol = g_strv_length(head);
+    if (ncol < 2 || strcmp(head[ncol - 1], "dir") != 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s:1: expected a header KEY,...,dir, found \"%s\"", mpath, lines[0]);
+        return FALSE;
+    }
+    g_autoptr(GString) table = g_string_new(NULL);
+    table_header(table, (const char *const *)head, ncol - 1);
+    g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+    guint runs = 0;
+    for (guint l = 1; l < nlines; l++) {
+        if (lines[l][0] == '\0')
+            continue;
+        g_auto(GStrv) f = csv_split(lines[l]);
+        if (g_strv_length(f) != ncol || f[ncol - 1][0] == '\0' || strchr(f[ncol - 1], '/') ||
+            f[ncol - 1][0] == '.') {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "%s:%u: expected %u fields, the last a run folder's name", mpath, l + 1,
+                        ncol);
+            return FALSE;
+        }
+        runs++;
+        const char *label = f[ncol - 1];
+        g_autofree char *run_dir = g_build_filename(dir, label, NULL);
+        g_autofree char *row = finished_row(run_dir, error);
+        if (!row && error && *error)
+            return FALSE;
+        if (!row) {
+            g_autofree char *why = log_line(dir, label);
+            if (why)
+                fprintf(stderr, "ftlsim: sweep collect: %s failed: %s\n", label, why);
+            else
+                fprintf(stderr, "ftlsim: sweep collect: %s missing: no results yet\n", label);
+            (*missing)++;
+            continue;
+        }
+        for (guint i = 0; i < ncol - 1; i++) {
+            csv_field(table, f[i]);
+            g_string_append_c(table, ',');
+        }
+        csv_field(table, label);
+        g_string_append_printf(table, ",%s", row);
+        g_ptr_array_add(dirs, g_steal_pointer(&run_dir));
+    }
+    if (runs == 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "%s: no runs listed", mpath);
+        return FALSE;
+    }
+    g_autofree char *csv = g_build_filename(dir, "sweep.csv", NULL);
+    if (!g_file_set_contents(csv, table->str, (gssize)table->len, &e)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    printf("sweep     %u of %u runs finished, table %s\n", runs - *missing, runs, csv);
+    if (plot && dirs->len > 0)
+        draw_overlay(dirs, dir, script_dir, fmt, FALSE);
+    return TRUE;
+}
+
 /* Check every combination, then run them and write the table. */
 static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs, GError **error)
 {
@@ -292,15 +623,16 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
             return FALSE;
         }
     }
+    if (o->emit != EMIT_NONE)
+        return emit(o, axes, runs, error);
     g_autoptr(OutDir) od = outdir_open(o->out, o->force, error);
     if (!od)
         return FALSE;
     g_autoptr(GString) table = g_string_new(NULL);
-    for (guint i = 0; i < axes->len; i++) {
-        csv_field(table, g_array_index(axes, Axis, i).key);
-        g_string_append_c(table, ',');
-    }
-    g_string_append(table, "dir," REPORT_SWEEP_HEADER "\n");
+    const char **keys = g_newa(const char *, axes->len + 1);
+    for (guint i = 0; i < axes->len; i++)
+        keys[i] = g_array_index(axes, Axis, i).key;
+    table_header(table, keys, axes->len);
     g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
     SweepRun *sr = g_new0(SweepRun, runs);
     for (guint k = 0; k < runs; k++) {
@@ -350,22 +682,8 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
         return FALSE;
     if (!o->quiet)
         printf("sweep     %u runs in %s, table %s/sweep.csv\n", runs, o->out, o->out);
-    if (o->plot) {
-        g_ptr_array_add(dirs, NULL);
-        g_autofree char *fig =
-            g_build_filename(o->out, o->plot_format == PLOT_SVG ? "sweep.svg" : "sweep.png", NULL);
-        GError *perr = NULL;
-        if (plot_overlay((const char *const *)dirs->pdata, fig, o->script_dir, o->plot_format,
-                         &perr)) {
-            if (!o->quiet)
-                printf("figure    %s\n", fig);
-        } else {
-            fprintf(stderr, "ftlsim: %s\n",
-                    g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
-                                                                             : perr->message);
-            g_error_free(perr);
-        }
-    }
+    if (o->plot)
+        draw_overlay(dirs, o->out, o->script_dir, o->plot_format, o->quiet);
     return TRUE;
 }
 

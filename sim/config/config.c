@@ -417,16 +417,6 @@ static gboolean load_key(GKeyFile *kf, const ConfigKey *k, DriveParams *p, const
     return TRUE;
 }
 
-/* The schema row of [group] key, or NULL. */
-static const ConfigKey *find_key(const char *group, const char *key)
-{
-    gsize n;
-    const ConfigKey *rows = config_schema(&n);
-    for (gsize i = 0; i < n; i++)
-        if (strcmp(rows[i].group, group) == 0 && strcmp(rows[i].key, key) == 0)
-            return &rows[i];
-    return NULL;
-}
 
 /* Check one GROUP.KEY=VALUE override and put it into kf. Keys have no
  * dots and some groups do (timing.tlc), so the key starts after the last
@@ -454,7 +444,7 @@ static gboolean apply_override(GKeyFile *kf, const char *set, GError **error)
                     set, group, hint);
         return FALSE;
     }
-    const ConfigKey *k = find_key(group, key);
+    const ConfigKey *k = config_schema_find(group, key);
     if (!k) {
         gsize nknown;
         g_autofree const char **known = known_keys(group, &nknown);

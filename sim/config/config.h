@@ -68,4 +68,36 @@ void config_write_json(const DriveParams *p, JsonWriter *w);
  * out; fails only when dir cannot be read. */
 gboolean config_list_drives(const char *dir, GString *out, GError **error);
 
+/* ---- Numeric keys, for calibration (config_fit.c) ------------------------ */
+
+/* What a numeric key counts, in base units. */
+typedef enum ConfigNumKind {
+    CONFIG_NUM_BYTES,        /* sizes */
+    CONFIG_NUM_NS,           /* times */
+    CONFIG_NUM_PER_S,        /* transfer rates */
+    CONFIG_NUM_BYTES_PER_S,  /* bandwidths */
+    CONFIG_NUM_FRACTION,     /* percentages, 0..1 */
+    CONFIG_NUM_COUNT,        /* plain counts */
+} ConfigNumKind;
+
+typedef struct ConfigNumKey {
+    char group[32], key[32];
+    ConfigNumKind kind;
+    double min, max; /* the schema's range, base units */
+    double value;    /* in the DriveParams it was looked up in */
+} ConfigNumKey;
+
+/* GROUP.KEY as a number: FALSE with one line in error when the key is
+ * unknown or not a number (names, flags, enums, a fixed list of ints). */
+gboolean config_numeric_key(const char *group_key, const DriveParams *p, ConfigNumKey *out,
+                            GError **error);
+/* A value of a key of this kind, with its units (12ms, 36GB). */
+gboolean config_numeric_parse(ConfigNumKind kind, const char *text, double *out);
+/* value rounded to the kind's resolution (1 byte, 1 ns, ...), formatted as
+ * a config file writes it. */
+void config_numeric_format(ConfigNumKind kind, double value, char *buf, gsize len);
+/* value in SI base units (times in seconds) and the unit's name. */
+double config_numeric_si(ConfigNumKind kind, double value);
+const char *config_numeric_si_unit(ConfigNumKind kind);
+
 #endif

@@ -5,6 +5,7 @@
  * Figures come from models/drive_params.c so the text agrees with the models.
  */
 #include "sim/config/config.h"
+#include "models/drive.h"
 
 #include <string.h>
 
@@ -215,6 +216,9 @@ void config_describe(const DriveParams *p, GString *out)
     describe_bandwidth(p, out);
     describe_bound(p, out);
     describe_mapping(p, out);
+    line(out, "simulator memory", "about %.2f GiB to simulate this drive (mapping tables both "
+         "ways, per-block arrays); a run refuses a drive that does not fit the memory available",
+         (double)drive_memory_bytes(p) / 1073741824.0);
     describe_pslc(p, out);
     describe_gc(p, out);
 }

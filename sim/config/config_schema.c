@@ -367,3 +367,13 @@ char *config_key_expected(const ConfigKey *k, gboolean with_range)
     }
     return g_strdup("?");
 }
+
+const ConfigKey *config_schema_find(const char *group, const char *key)
+{
+    gsize n;
+    const ConfigKey *rows = config_schema(&n);
+    for (gsize i = 0; i < n; i++)
+        if (strcmp(rows[i].group, group) == 0 && strcmp(rows[i].key, key) == 0)
+            return &rows[i];
+    return NULL;
+}

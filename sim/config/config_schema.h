@@ -74,4 +74,7 @@ const char *config_choice_name(const ConfigChoice *c, int value);
  * range of sizes only when with_range (ints always name theirs). g_free. */
 char *config_key_expected(const ConfigKey *k, gboolean with_range);
 
+/* The schema row of [group] key, or NULL. */
+const ConfigKey *config_schema_find(const char *group, const char *key);
+
 #endif

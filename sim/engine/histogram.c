@@ -93,6 +93,19 @@ void lat_hist_merge(LatHist *dst, const LatHist *src)
         dst->max = src->max;
 }
 
+gboolean lat_hist_next_bucket(const LatHist *h, unsigned *idx, uint64_t *low_ns, uint64_t *count)
+{
+    for (; *idx < LAT_BUCKETS; (*idx)++) {
+        if (h->buckets[*idx]) {
+            uint64_t width;
+            lat_bucket_range(*idx, low_ns, &width);
+            *count = h->buckets[(*idx)++];
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
 uint64_t lat_hist_count(const LatHist *h)
 {
     return h->count;

@@ -28,6 +28,9 @@ uint64_t lat_hist_min(const LatHist *h); /* ns; exact */
 uint64_t lat_hist_max(const LatHist *h); /* ns; exact */
 /* The value at percentile pct (0..100], ns, within 1%. 0 when empty. */
 uint64_t lat_hist_percentile(const LatHist *h, double pct);
+/* The next non-empty bucket from *idx (start at 0): its lower edge (ns) and
+ * count; *idx moves past it. FALSE when there is none. */
+gboolean lat_hist_next_bucket(const LatHist *h, unsigned *idx, uint64_t *low_ns, uint64_t *count);
 
 /* Write the non-empty buckets as CSV: header
  * "bucket_low_ns,bucket_high_ns,count,cumulative_fraction". */

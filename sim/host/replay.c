@@ -8,6 +8,7 @@
  */
 #include "sim/host/workload_priv.h"
 
+#include <math.h>
 #include <string.h>
 
 #define WL_REPLAY_RING 1024 /* records waiting for a queue slot (open mode) */
@@ -30,6 +31,7 @@ struct WlReplay {
     uint32_t *free_slots, nfree, nslots;
     SimTime t_first, t_last; /* first submission, last completion */
     WlStats st;
+    WorkloadJobSpec spec; /* what results report as the job: "replay" */
 };
 
 static TraceReader *wl_replay_open(WlReplay *r, GError **error)
@@ -59,6 +61,8 @@ WlReplay *wl_replay_new(const char *path, const TraceOptions *topt, const Replay
 {
     WlReplay *r = g_new0(WlReplay, 1);
     r->path = g_strdup(path);
+    wl_spec_defaults(&r->spec);
+    g_strlcpy(r->spec.name, "replay", sizeof r->spec.name);
     if (topt)
         r->topt = *topt;
     else
@@ -170,6 +174,8 @@ static void wl_replay_read(Workload *w)
         double gap = t > r->last_trace ? (double)(t - r->last_trace) * r->ro.time_scale : 0.0;
         if (r->ro.max_idle_ns && gap > (double)r->ro.max_idle_ns)
             gap = (double)r->ro.max_idle_ns;
+        if (!(gap < 1e18)) /* 31 years: keeps the sum finite; the run's row bound stops it */
+            gap = 1e18;
         sched = r->last_sched + (SimTime)(gap + 0.5);
     }
     r->first = false;
@@ -287,6 +293,28 @@ double wl_replay_progress(const Workload *w)
     return r->records ? MIN(1.0, (double)r->read / (double)r->records) : 0.0;
 }
 
+void wl_replay_result(const Workload *w, WorkloadJobResult *out)
+{
+    const WlReplay *r = w->replay;
+    memset(out, 0, sizeof *out);
+    out->name = r->spec.name;
+    out->spec = &r->spec;
+    out->trace = TRUE;
+    if (r->t_first != SIM_TIME_MAX && r->t_last > r->t_first)
+        out->runtime_ns = r->t_last - r->t_first;
+    for (int d = 0; d < WL_DIRS; d++) {
+        uint64_t n = r->st.ios[d];
+        double mean = lat_hist_mean(r->st.lat[d]);
+        double var = n > 1 ? (r->st.lat_sq[d] - (double)n * mean * mean) / (double)(n - 1) : 0;
+        out->ios[d] = n;
+        out->bytes[d] = r->st.bytes[d];
+        out->lat[d] = r->st.lat[d];
+        out->lat_sq[d] = r->st.lat_sq[d];
+        out->lat_stddev_ns[d] = var > 0 ? sqrt(var) : 0;
+    }
+    out->ss_criterion = NAN;
+}
+
 void wl_replay_json(const Workload *w, JsonWriter *jw)
 {
     const WlReplay *r = w->replay;
@@ -298,9 +326,30 @@ void wl_replay_json(const Workload *w, JsonWriter *jw)
     json_str(jw, "rw", "trace");
     json_str(jw, "trace", r->path);
     json_str(jw, "format", r->reader ? trace_format_name(r->reader) : NULL);
+    WorkloadTraceInfo ti;
+    if (workload_trace_info(w, &ti)) {
+        json_str(jw, "format_label", ti.format);
+        json_bool(jw, "format_detected", ti.detected);
+        json_bool(jw, "header_skipped", ti.header_skipped);
+        json_u64(jw, "bad_lines_skipped", ti.bad_lines);
+    }
     json_str(jw, "mode", r->ro.mode == REPLAY_OPEN ? "open" : "closed");
     for (int op = 0; op < IO_OPS; op++)
         wl_stats_json(jw, &r->st, (IoOp)op, rt);
     json_double(jw, "runtime_s", rt);
     json_end_object(jw);
+}
+
+gboolean workload_trace_info(const Workload *w, WorkloadTraceInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    if (!w || !w->replay || !w->replay->reader)
+        return FALSE;
+    const TraceReader *t = w->replay->reader;
+    info->path = w->replay->path;
+    info->format = trace_format_label(t);
+    info->detected = trace_format_was_detected(t);
+    info->header_skipped = trace_header_skipped(t);
+    info->bad_lines = trace_bad_lines(t);
+    return TRUE;
 }

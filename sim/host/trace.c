@@ -47,6 +47,9 @@ struct TraceReader {
     gboolean eof;      /* the source has no more bytes */
     const TraceFormat *fmt;
     gboolean detected;
+    gboolean twin;           /* detected, and the lines fit mqsim and ssdsim alike */
+    gboolean header;         /* the first data line is a header to skip */
+    gboolean header_pending; /* ... and has not been read yet */
     TraceOptions opt;
     TraceParser p;
     uint64_t record_line; /* line of the last record returned */
@@ -246,12 +249,51 @@ static gboolean format_fits(const TraceFormat *f, const GPtrArray *lines, const 
     return ok;
 }
 
-/* The unique format whose grammar the first data lines fit. */
+/* A column header such as "Timestamp,Hostname,DiskNumber,Type": letters,
+ * and no field that starts with a digit. */
+static gboolean looks_like_header(const char *line)
+{
+    gboolean letter = FALSE, field_start = TRUE;
+    for (const char *c = line; *c; c++) {
+        if (*c == ',' || *c == ' ' || *c == '\t' || *c == ';') {
+            field_start = TRUE;
+            continue;
+        }
+        if (field_start && (g_ascii_isdigit(*c) || *c == '-' || *c == '.'))
+            return FALSE;
+        field_start = FALSE;
+        letter = letter || g_ascii_isalpha(*c);
+    }
+    return letter;
+}
+
+/* The formats whose grammar lines [from, len) fit, into fit; how many. */
+static size_t fitting(const GPtrArray *lines, guint from, const char *path, const char **fit)
+{
+    g_autoptr(GPtrArray) rest = g_ptr_array_new();
+    for (guint i = from; i < lines->len; i++)
+        g_ptr_array_add(rest, lines->pdata[i]);
+    size_t n = 0;
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (format_fits(&formats[i], rest, path))
+            fit[n++] = formats[i].name;
+    fit[n] = NULL;
+    return n;
+}
+
+/* MQSim and SSDsim write the same "time_ns dev lba size type" lines with
+ * the same codes (0 write, 1 read): one format to the reader. */
+static gboolean mqsim_twins(const char *const *fit, size_t n)
+{
+    return n == 2 && strcmp(fit[0], "mqsim") == 0 && strcmp(fit[1], "ssdsim") == 0;
+}
+
+/* The unique format whose grammar the first data lines fit (a header
+ * line skipped when the rest fit one). */
 static const TraceFormat *detect(TraceReader *r, GError **error)
 {
     g_autoptr(GPtrArray) lines = sniff_lines(r, error);
     const char *fit[N_FORMATS + 1] = {NULL};
-    size_t n = 0;
     if (!lines)
         return NULL;
     if (lines->len == 0) {
@@ -259,24 +301,44 @@ static const TraceFormat *detect(TraceReader *r, GError **error)
                     "%s: cannot detect the trace format: the file has no data lines", r->path);
         return NULL;
     }
-    for (size_t i = 0; i < N_FORMATS; i++)
-        if (format_fits(&formats[i], lines, r->path))
-            fit[n++] = formats[i].name;
-    if (n == 1)
+    size_t n = fitting(lines, 0, r->path, fit);
+    gboolean header = FALSE;
+    if (n != 1 && !mqsim_twins(fit, n) && lines->len > 1 && looks_like_header(lines->pdata[0])) {
+        header = TRUE;
+        n = fitting(lines, 1, r->path, fit);
+    }
+    if (n == 1 || mqsim_twins(fit, n)) {
+        r->twin = n == 2;
+        r->header = r->header_pending = header;
         return format_by_name(fit[0]);
+    }
     g_autofree char *names = g_strjoinv(", ", (char **)(n ? fit : format_names));
-    if (n == 2 && strcmp(fit[0], "mqsim") == 0 && strcmp(fit[1], "ssdsim") == 0)
-        g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
-                    "%s: cannot tell mqsim from ssdsim: both write \"time_ns dev lba size "
-                    "type\" lines; name the simulator that wrote it with --trace-format mqsim "
-                    "or --trace-format ssdsim",
-                    r->path);
-    else
-        g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
-                    "%s: cannot detect the trace format: the first lines fit %s%s; name it "
-                    "with --trace-format",
-                    r->path, n ? "each of " : "none of ", names);
+    g_autofree char *head = NULL;
+    if (header) {
+        g_autofree char *first = g_strndup(lines->pdata[0], 60);
+        g_autofree char *esc = g_strescape(first, NULL);
+        head = g_strdup_printf(" after the header line \"%s\"", esc);
+    }
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: cannot detect the trace format: the first lines%s fit %s%s; name it "
+                "with --trace-format",
+                r->path, head ? head : "", n ? "each of " : "none of ", names);
     return NULL;
+}
+
+/* A named format: a first data line that does not parse but reads as a
+ * column header is skipped. */
+static gboolean sniff_header(TraceReader *r, GError **error)
+{
+    g_autoptr(GPtrArray) lines = sniff_lines(r, error);
+    if (!lines)
+        return FALSE;
+    if (lines->len > 1 && looks_like_header(lines->pdata[0])) {
+        g_autoptr(GPtrArray) one = g_ptr_array_new();
+        g_ptr_array_add(one, lines->pdata[0]);
+        r->header = r->header_pending = !format_fits(r->fmt, one, r->path);
+    }
+    return TRUE;
 }
 
 /* TRACE_BLK_AUTO: replay Q when the first lines hold a Q event (blktrace
@@ -319,6 +381,8 @@ static gboolean reader_start(TraceReader *r, const char *format, GError **error)
 {
     if (format) {
         r->fmt = format_by_name(format);
+        if (!sniff_header(r, error))
+            return FALSE;
     } else {
         r->fmt = detect(r, error);
         r->detected = TRUE;
@@ -418,6 +482,10 @@ static int parse_line(TraceReader *r, HostIo *io, uint64_t *t, GError **error)
         return -1;
     if (!(line = data_line(line)))
         return 0;
+    if (r->header_pending) {
+        r->header_pending = FALSE;
+        return 0;
+    }
     *io = (HostIo){0};
     return r->fmt->parse(&r->p, line, io, t, error);
 }
@@ -456,6 +524,16 @@ const char *trace_format_name(const TraceReader *r)
 gboolean trace_format_was_detected(const TraceReader *r)
 {
     return r->detected;
+}
+
+const char *trace_format_label(const TraceReader *r)
+{
+    return r->twin ? "mqsim/ssdsim" : r->fmt->name;
+}
+
+gboolean trace_header_skipped(const TraceReader *r)
+{
+    return r->header;
 }
 
 uint64_t trace_line(const TraceReader *r)

@@ -40,6 +40,11 @@ int trace_next(TraceReader *r, HostIo *io, GError **error);
 
 const char *trace_format_name(const TraceReader *r);
 gboolean trace_format_was_detected(const TraceReader *r);
+/* The format for people: "mqsim/ssdsim" when detection found lines both
+ * simulators write alike, else trace_format_name(). Owned by the reader. */
+const char *trace_format_label(const TraceReader *r);
+/* Whether a first line that reads as a column header was skipped. */
+gboolean trace_header_skipped(const TraceReader *r);
 uint64_t trace_line(const TraceReader *r);      /* line number of the last record read */
 uint64_t trace_bad_lines(const TraceReader *r); /* malformed lines skipped */
 const char *trace_path(const TraceReader *r);

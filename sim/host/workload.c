@@ -4,7 +4,10 @@
  * Each job keeps up to iodepth commands in flight through preallocated slots;
  * the sum over jobs is capped by the target's queue limit (jobs that find it
  * full wait in a FIFO ring). Jobs run in phases: a stonewalled job starts
- * when every job before it has finished. Nothing here allocates per I/O.
+ * when every job before it has finished; a wait_for job when the job it
+ * names has; an exitall job's end stops its phase. Flows, verify read-back,
+ * steady state and logs hook in here (workload_verify.c, workload_ss.c,
+ * workload_log.c). Nothing here allocates per I/O.
  */
 #include "sim/host/workload_priv.h"
 
@@ -12,39 +15,6 @@
 #include <string.h>
 
 #define WL_STREAM 0x574b4c4400000000ull /* RNG streams of jobs: this | job index */
-#define WL_ZIPF_EXACT 1000000           /* zeta(n) summed exactly up to here */
-
-enum { WL_JOB_WAIT = 0, WL_JOB_RUN, WL_JOB_DONE };
-
-struct WlJob {
-    Workload *w;
-    const WorkloadJobSpec *spec;
-    uint32_t index;       /* in w->jobs; tags carry it in the high 32 bits */
-    uint32_t phase;
-    char name[WL_NAME_MAX + 8];
-    uint64_t start, size; /* bytes: the region */
-    uint64_t unit;        /* bytes: offset alignment (smallest block size) */
-    uint64_t nblocks;     /* size / unit */
-    uint64_t limit;       /* bytes to issue; UINT64_MAX when only time ends the job */
-    SimTime t_start, t_ramp_end, t_end, t_finish; /* ns; t_end SIM_TIME_MAX: none */
-    int state;
-    bool stopping, have_pick, queued, wake_pending, flush_due;
-    WlIo pick;            /* chosen, not yet submitted */
-    uint64_t issued;      /* bytes counted against limit */
-    uint64_t seq_pos;     /* bytes from start: next sequential offset */
-    uint32_t writes_since_flush;
-    uint32_t busy, thinking; /* slots in flight, slots in thinktime */
-    WlIo *slots;          /* iodepth */
-    uint32_t *free_slots; /* stack of free slot numbers */
-    uint32_t nfree;
-    SimRng rng;
-    uint32_t perm_bits;   /* random map: a keyed bijection on 2^perm_bits values */
-    uint64_t perm_i, perm_key[3];
-    uint64_t scatter_key[3];
-    double zetan, zeta2, eta, alpha, pareto_pow;
-    SimTime rate_next[WL_DIRS];
-    WlStats st;
-};
 
 /* ---- Stats shared with replay ------------------------------------------ */
 
@@ -94,6 +64,7 @@ void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latenc
     s->ios[op]++;
     s->bytes[op] += length;
     lat_hist_record(s->lat[op], latency);
+    s->lat_sq[op] += (double)latency * (double)latency;
     lat_hist_record(w->overall[op], latency);
     if (w->lat_sink)
         w->lat_sink(w->lat_sink_ctx, op, latency);
@@ -103,124 +74,10 @@ Workload *wl_new(char *description)
 {
     Workload *w = g_new0(Workload, 1);
     w->description = description;
+    w->stop_at = SIM_TIME_MAX;
     for (int i = 0; i < IO_OPS; i++)
         w->overall[i] = lat_hist_new();
     return w;
-}
-
-/* ---- Offsets ------------------------------------------------------------ */
-
-/* A keyed bijection on [0, 2^bits): multiply-xorshift rounds. */
-static uint64_t wl_mix(uint64_t x, uint32_t bits, const uint64_t key[3])
-{
-    if (bits == 0)
-        return 0;
-    uint64_t m = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
-    unsigned h = (bits + 1) / 2;
-    x = (x ^ key[0]) & m;
-    x = (x * (key[1] | 1)) & m;
-    x ^= x >> h;
-    x = (x * (key[2] | 1)) & m;
-    x ^= x >> h;
-    return x;
-}
-
-static uint32_t wl_bits_for(uint64_t n)
-{
-    uint32_t b = 0;
-    while (b < 64 && (1ull << b) < n)
-        b++;
-    return b;
-}
-
-/* A bijection on [0, n) by cycle walking, to scatter ranks of skewed
- * distributions over the region as fio's hash does. */
-static uint64_t wl_scatter(const WlJob *j, uint64_t x)
-{
-    uint32_t bits = wl_bits_for(j->nblocks);
-    do
-        x = wl_mix(x, bits, j->scatter_key);
-    while (x >= j->nblocks);
-    return x;
-}
-
-/* Random map: walk a fresh keyed permutation of 2^bits values per pass and
- * skip those >= nblocks, so each block comes once per pass. */
-static uint64_t wl_map_next(WlJob *j)
-{
-    uint64_t x;
-    do {
-        if (j->perm_i >> j->perm_bits) {
-            j->perm_i = 0;
-            for (int k = 0; k < 3; k++)
-                j->perm_key[k] = sim_rng_next(&j->rng);
-        }
-        x = wl_mix(j->perm_i++, j->perm_bits, j->perm_key);
-    } while (x >= j->nblocks);
-    return x;
-}
-
-/* fio's zipf (Gray et al.): rank 0 is the most popular. */
-static uint64_t wl_zipf_next(WlJob *j)
-{
-    double theta = j->spec->dist_param, u = sim_rng_double(&j->rng);
-    double uz = u * j->zetan;
-    if (uz < 1.0)
-        return 0;
-    if (uz < 1.0 + pow(0.5, theta))
-        return 1;
-    double v = (double)j->nblocks * pow(j->eta * u - j->eta + 1.0, j->alpha);
-    return v >= (double)j->nblocks ? j->nblocks - 1 : (uint64_t)v;
-}
-
-static uint64_t wl_normal_next(WlJob *j)
-{
-    double n = (double)j->nblocks, sd = j->spec->dist_param / 100.0 * n;
-    for (int tries = 0; tries < 64; tries++) {
-        double u1 = sim_rng_double(&j->rng), u2 = sim_rng_double(&j->rng);
-        double z = sqrt(-2.0 * log(1.0 - u1)) * cos(2.0 * G_PI * u2);
-        double v = n / 2.0 + z * sd;
-        if (v >= 0 && v < n)
-            return (uint64_t)v;
-    }
-    return j->nblocks / 2;
-}
-
-static uint64_t wl_random_block(WlJob *j)
-{
-    switch (j->spec->dist) {
-    case WL_DIST_ZIPF:
-        return wl_scatter(j, wl_zipf_next(j));
-    case WL_DIST_PARETO: {
-        double v = (double)(j->nblocks - 1) * pow(sim_rng_double(&j->rng), j->pareto_pow);
-        return wl_scatter(j, (uint64_t)v);
-    }
-    case WL_DIST_NORMAL:
-        return wl_normal_next(j);
-    default:
-        return j->spec->norandommap ? sim_rng_below(&j->rng, j->nblocks) : wl_map_next(j);
-    }
-}
-
-static bool wl_rw_random(WorkloadRw rw)
-{
-    return rw == WL_RW_RANDREAD || rw == WL_RW_RANDWRITE || rw == WL_RW_RANDRW ||
-           rw == WL_RW_RANDTRIM;
-}
-
-static uint64_t wl_offset(WlJob *j, uint64_t len)
-{
-    if (!wl_rw_random(j->spec->rw)) {
-        if (j->seq_pos + len > j->size)
-            j->seq_pos = 0;
-        uint64_t off = j->start + j->seq_pos;
-        j->seq_pos += len;
-        return off;
-    }
-    uint64_t rel = wl_random_block(j) * j->unit;
-    if (rel + len > j->size)
-        rel = (j->size - len) / j->unit * j->unit;
-    return j->start + rel;
 }
 
 /* ---- Choosing the next I/O ---------------------------------------------- */
@@ -245,14 +102,15 @@ static IoOp wl_pick_op(WlJob *j)
 static uint64_t wl_pick_len(WlJob *j, IoOp op)
 {
     const WorkloadJobSpec *s = j->spec;
-    if (s->n_bssplit) {
+    if (op < WL_DIRS && s->n_bssplit[op]) {
+        const WorkloadBsSplit *b = s->bssplit[op];
         uint64_t r = sim_rng_below(&j->rng, 100), acc = 0;
-        for (uint32_t i = 0; i < s->n_bssplit; i++) {
-            acc += s->bssplit[i].pct;
+        for (uint32_t i = 0; i < s->n_bssplit[op]; i++) {
+            acc += b[i].pct;
             if (r < acc)
-                return s->bssplit[i].bs;
+                return b[i].bs;
         }
-        return s->bssplit[s->n_bssplit - 1].bs;
+        return b[s->n_bssplit[op] - 1].bs;
     }
     if (s->bs_min[op])
         return s->bs_min[op] * (1 + sim_rng_below(&j->rng, s->bs_max[op] / s->bs_min[op]));
@@ -263,7 +121,10 @@ static uint64_t wl_pick_len(WlJob *j, IoOp op)
 static bool wl_pick(WlJob *j)
 {
     WlIo *p = &j->pick;
-    if (!j->flush_due && j->issued >= j->limit)
+    if (j->verifying)
+        return wl_verify_pick(j);
+    if (!j->flush_due && (j->issued >= j->limit ||
+                          (j->spec->number_ios && j->ios_issued >= j->spec->number_ios)))
         return false;
     memset(p, 0, sizeof *p);
     if (j->flush_due) {
@@ -278,6 +139,7 @@ static bool wl_pick(WlJob *j)
     p->offset = wl_offset(j, p->length);
     p->then_write = j->spec->rw == WL_RW_TRIMWRITE;
     j->issued += p->length;
+    j->ios_issued++;
     if (op == IO_WRITE && j->spec->fsync && ++j->writes_since_flush >= j->spec->fsync) {
         j->writes_since_flush = 0;
         j->flush_due = true;
@@ -288,8 +150,58 @@ static bool wl_pick(WlJob *j)
 
 /* ---- Running jobs ------------------------------------------------------- */
 
-static void wl_job_fill(WlJob *j);
 static void wl_start_phase(Workload *w);
+static void ev_job_start(void *ctx, uint64_t arg);
+
+static void ev_wake(void *ctx, uint64_t arg);
+static void ev_stop(void *ctx, uint64_t arg);
+
+/* Wake j in an event of its own (never from inside another job's loop). */
+static void wl_wake(WlJob *j)
+{
+    if (!j->wake_pending && j->state == WL_JOB_RUN) {
+        j->wake_pending = true;
+        sim_schedule(j->w->e, sim_now(j->w->e), ev_wake, j->w, j->index);
+    }
+}
+
+static bool wl_spec_done(const Workload *w, uint32_t spec_index)
+{
+    for (uint32_t i = 0; i < w->njobs; i++)
+        if (w->jobs[i].spec_index == spec_index && w->jobs[i].state != WL_JOB_DONE)
+            return false;
+    return true;
+}
+
+/* What a job's end sets off: jobs that wait_for it, flow mates it held
+ * back, and with exitall the end of its group (or of everything). */
+static void wl_job_ended(WlJob *j)
+{
+    Workload *w = j->w;
+    SimTime now = sim_now(w->e);
+    bool spec_done = wl_spec_done(w, j->spec_index);
+    for (uint32_t i = 0; i < w->njobs; i++) {
+        WlJob *o = &w->jobs[i];
+        if (o == j)
+            continue;
+        if (spec_done && o->state == WL_JOB_WAIT && o->phase == w->cur_phase &&
+            o->spec->wait_for[0] && strcmp(o->spec->wait_for, j->spec->name) == 0)
+            sim_schedule(w->e, now + o->spec->startdelay_ns, ev_job_start, w, i);
+        if (o->flow_parked && j->spec->flow && o->spec->flow_id == j->spec->flow_id) {
+            o->flow_parked = false;
+            wl_wake(o);
+        }
+    }
+    if (!j->spec->exitall)
+        return;
+    if (j->spec->exit_what == WL_EXIT_ALL)
+        w->stop_at = MIN(w->stop_at, now);
+    for (uint32_t i = 0; i < w->njobs; i++) {
+        WlJob *o = &w->jobs[i];
+        if (o != j && o->phase == j->phase && o->state == WL_JOB_RUN && !o->stopping)
+            sim_schedule(w->e, now, ev_stop, w, i);
+    }
+}
 
 static void wl_job_maybe_finish(WlJob *j)
 {
@@ -298,6 +210,7 @@ static void wl_job_maybe_finish(WlJob *j)
         return;
     j->state = WL_JOB_DONE;
     j->t_finish = sim_now(w->e);
+    wl_job_ended(j);
     if (--w->phase_left == 0) {
         w->cur_phase++;
         wl_start_phase(w);
@@ -322,6 +235,24 @@ static void ev_think(void *ctx, uint64_t arg)
 static void ev_end(void *ctx, uint64_t arg)
 {
     WlJob *j = &((Workload *)ctx)->jobs[arg];
+    if (j->verify_pending || j->verifying) {
+        wl_job_fill(j); /* the write part is over: on to the read-back */
+        return;
+    }
+    j->stopping = true;
+    wl_job_maybe_finish(j);
+}
+
+static void ev_stop(void *ctx, uint64_t arg)
+{
+    wl_job_stop(&((Workload *)ctx)->jobs[arg]);
+}
+
+void wl_job_stop(WlJob *j)
+{
+    if (j->state != WL_JOB_RUN || j->stopping)
+        return;
+    j->verify_pending = j->verifying = false;
     j->stopping = true;
     wl_job_maybe_finish(j);
 }
@@ -340,6 +271,8 @@ static SimTime wl_rate_gate(WlJob *j, const WlIo *p, bool charge)
         gap = (double)p->length * 1e9 / (double)s->rate[p->op];
     if (s->rate_iops[p->op])
         gap = MAX(gap, 1e9 / (double)s->rate_iops[p->op]);
+    if (s->rate_poisson) /* exponential gaps of the same mean: a Poisson arrival process */
+        gap *= -log(1.0 - sim_rng_double(&j->rng));
     j->rate_next[p->op] = MAX(next, now) + (SimTime)(gap + 0.5);
     return next;
 }
@@ -354,25 +287,81 @@ static void wl_job_submit(WlJob *j)
     j->have_pick = false;
     j->busy++;
     w->outstanding++;
+    j->flow_count += j->spec->flow != 0;
     wl_rate_gate(j, io, true);
     wl_submit(w, io->op, io->offset, io->length, (uint64_t)j->index << 32 | slot);
 }
 
+/* fio's flow: a job of a flow_id keeps its share of the flow's I/Os to
+ * its weight's share; one that is ahead waits for a mate to submit. Only
+ * running jobs count: among them one is always at or below its share, so
+ * the flow never holds every job at once. */
+static bool wl_flow_held(WlJob *j)
+{
+    const WorkloadJobSpec *s = j->spec;
+    if (!s->flow)
+        return false;
+    Workload *w = j->w;
+    uint64_t count = 0, weight = 0;
+    bool mates = false;
+    for (uint32_t i = 0; i < w->njobs; i++) {
+        const WlJob *o = &w->jobs[i];
+        if (!o->spec->flow || o->spec->flow_id != s->flow_id || o->state != WL_JOB_RUN ||
+            (o->stopping && o != j))
+            continue;
+        count += o->flow_count;
+        weight += (uint64_t)ABS(o->spec->flow);
+        mates |= o != j;
+    }
+    if (!mates || count == 0 ||
+        (double)j->flow_count / (double)count <= (double)ABS(s->flow) / (double)weight)
+        return false;
+    j->flow_parked = true;
+    return true;
+}
+
+static void wl_flow_kick(WlJob *j)
+{
+    Workload *w = j->w;
+    for (uint32_t i = 0; i < w->njobs; i++) {
+        WlJob *o = &w->jobs[i];
+        if (o->flow_parked && o->spec->flow_id == j->spec->flow_id) {
+            o->flow_parked = false;
+            wl_wake(o);
+        }
+    }
+}
+
 /* Submit while the job has free slots, amount left, rate allowance and the
  * target has room. */
-static void wl_job_fill(WlJob *j)
+void wl_job_fill(WlJob *j)
 {
     Workload *w = j->w;
     SimTime now = sim_now(w->e);
     while (j->state == WL_JOB_RUN && !j->stopping && j->busy + j->thinking < j->spec->iodepth) {
-        if (now >= j->t_end) {
+        bool over = !j->verifying && now >= j->t_end;
+        if (now >= w->stop_at || (over && !j->verify_pending)) {
             j->stopping = true;
             break;
+        }
+        if (!j->verifying && (over || (!j->have_pick && !wl_pick(j)))) {
+            if (!j->verify_pending) {
+                j->stopping = true;
+                break;
+            }
+            /* the writes are done: read them back once all have completed */
+            j->have_pick = false;
+            if (j->busy)
+                break;
+            j->verify_pending = false;
+            j->verifying = true;
         }
         if (!j->have_pick && !wl_pick(j)) {
             j->stopping = true;
             break;
         }
+        if (wl_flow_held(j))
+            break;
         SimTime at = wl_rate_gate(j, &j->pick, false);
         if (at > now) {
             if (!j->wake_pending)
@@ -388,6 +377,8 @@ static void wl_job_fill(WlJob *j)
             break;
         }
         wl_job_submit(j);
+        if (j->spec->flow)
+            wl_flow_kick(j);
     }
     wl_job_maybe_finish(j);
 }
@@ -398,19 +389,26 @@ static void ev_job_start(void *ctx, uint64_t arg)
     WlJob *j = &w->jobs[arg];
     const WorkloadJobSpec *s = j->spec;
     SimTime now = sim_now(w->e);
+    if (j->state != WL_JOB_WAIT)
+        return;
     j->state = WL_JOB_RUN;
     j->t_start = now;
     j->t_ramp_end = now + s->ramp_ns;
     j->t_end = s->runtime_ns ? now + s->ramp_ns + s->runtime_ns : SIM_TIME_MAX;
-    if (s->idle) {
-        /* Nothing to submit: the job is done when its one "think" ends. */
+    j->t_end = MIN(j->t_end, w->stop_at);
+    if (s->idle || s->engine_null || now >= w->stop_at) {
+        /* Nothing to submit (an idle phase; ioengine=null moves no data):
+         * the job is done when its one "think" ends. */
         j->stopping = true;
         j->thinking = 1;
-        sim_schedule(w->e, j->t_end, ev_think, w, j->index);
+        sim_schedule(w->e, s->idle ? MAX(j->t_end, now) : now, ev_think, w, j->index);
         return;
     }
     if (j->t_end != SIM_TIME_MAX)
         sim_schedule(w->e, j->t_end, ev_end, w, j->index);
+    if (j->ss)
+        wl_ss_start(j);
+    wl_rate_min_start(j);
     wl_job_fill(j);
 }
 
@@ -424,6 +422,8 @@ static void wl_start_phase(Workload *w)
         if (w->jobs[i].phase != w->cur_phase)
             continue;
         w->phase_left++;
+        if (w->jobs[i].spec->wait_for[0] && !wl_spec_done(w, w->jobs[i].wait_spec))
+            continue; /* started by wl_job_ended */
         sim_schedule(w->e, now + w->jobs[i].spec->startdelay_ns, ev_job_start, w, i);
     }
 }
@@ -444,8 +444,17 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
 {
     WlIo *io = &j->slots[slot];
     SimTime now = sim_now(w->e);
-    if (now >= j->t_ramp_end)
+    if (w->stamp) {
+        if (io->op == IO_READ && (j->verifying || j->verify_all))
+            wl_verify_check(w, j, io->offset, io->length);
+        else
+            wl_verify_written(w, io->op, io->offset, io->length);
+    }
+    if (now >= j->t_ramp_end) {
         wl_record(w, &j->st, io->op, io->length, now - io->submit);
+        if (j->log)
+            wl_log_record(j, io->op, io->offset, io->length, now - io->submit);
+    }
     if (io->then_write) {
         io->op = IO_WRITE;
         io->then_write = 0;
@@ -515,16 +524,15 @@ static void wl_bs_bounds(const WorkloadJobSpec *s, uint64_t *lo, uint64_t *hi)
 {
     *lo = UINT64_MAX;
     *hi = 0;
-    if (s->n_bssplit) {
-        for (uint32_t i = 0; i < s->n_bssplit; i++) {
-            *lo = MIN(*lo, s->bssplit[i].bs);
-            *hi = MAX(*hi, s->bssplit[i].bs);
-        }
-        return;
-    }
     unsigned used = wl_dirs_used(s->rw);
     for (int d = 0; d < WL_DIRS; d++) {
         if (!(used & (1u << d)))
+            continue;
+        for (uint32_t i = 0; i < s->n_bssplit[d]; i++) {
+            *lo = MIN(*lo, s->bssplit[d][i].bs);
+            *hi = MAX(*hi, s->bssplit[d][i].bs);
+        }
+        if (s->n_bssplit[d])
             continue;
         *lo = MIN(*lo, s->bs_min[d] ? s->bs_min[d] : s->bs[d]);
         *hi = MAX(*hi, s->bs_min[d] ? s->bs_max[d] / s->bs_min[d] * s->bs_min[d] : s->bs[d]);
@@ -536,12 +544,28 @@ static gboolean wl_job_region(WlJob *j, uint64_t cap, GError **error)
     const WorkloadJobSpec *s = j->spec;
     uint64_t hi;
     wl_bs_bounds(s, &j->unit, &hi);
+    if (s->blockalign)
+        j->unit = s->blockalign;
     j->start = s->offset_pct > 0 ? (uint64_t)((double)cap * s->offset_pct / 100.0) : s->offset;
+    j->start += (uint64_t)j->clone * s->offset_increment;
     j->start = j->start / j->unit * j->unit;
+    if (j->start >= cap) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                    "job \"%s\": option \"offset\": offset %" G_GUINT64_FORMAT " is at or beyond "
+                    "the end of the drive (capacity %" G_GUINT64_FORMAT " bytes)", j->name, j->start,
+                    cap);
+        return FALSE;
+    }
+    uint64_t rest = cap - j->start;
     if (s->size_pct > 0)
         j->size = (uint64_t)((double)cap * s->size_pct / 100.0);
+    else if (s->fill_device)
+        j->size = rest;
     else
-        j->size = s->size ? s->size : (cap > j->start ? cap - j->start : 0);
+        j->size = s->size ? s->size : s->filesize ? s->filesize : rest;
+    /* as fio does on a block device: a size beyond its end stops at the end */
+    if ((s->size || s->filesize) && !s->size_pct && j->size > rest)
+        j->size = rest;
     if (j->size < hi) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                     "job \"%s\": option \"bs\": block size %" G_GUINT64_FORMAT
@@ -558,28 +582,7 @@ static gboolean wl_job_region(WlJob *j, uint64_t cap, GError **error)
         return FALSE;
     }
     j->nblocks = j->size / j->unit;
-    return TRUE;
-}
-
-/* Constants of the skewed distributions over nblocks ranks. */
-static void wl_job_dist(WlJob *j)
-{
-    const WorkloadJobSpec *s = j->spec;
-    double n = (double)j->nblocks, th = s->dist_param;
-    if (s->dist == WL_DIST_PARETO)
-        j->pareto_pow = log(th) / log(1.0 - th);
-    if (s->dist != WL_DIST_ZIPF)
-        return;
-    uint64_t exact = MIN(j->nblocks, (uint64_t)WL_ZIPF_EXACT);
-    double z = 0;
-    for (uint64_t i = 1; i <= exact; i++)
-        z += pow((double)i, -th);
-    if (j->nblocks > exact) /* the tail by its integral */
-        z += (pow(n + 0.5, 1 - th) - pow((double)exact + 0.5, 1 - th)) / (1 - th);
-    j->zetan = z;
-    j->zeta2 = 1.0 + pow(0.5, th);
-    j->alpha = 1.0 / (1.0 - th);
-    j->eta = (1.0 - pow(2.0 / n, 1.0 - th)) / (1.0 - j->zeta2 / z);
+    return wl_job_zones(j, error);
 }
 
 static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error)
@@ -590,6 +593,15 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     wl_stats_init(&j->st);
     if (s->idle)
         return TRUE;
+    if (s->zone_strided && !s->zonesize) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                    "job \"%s\": option \"zonemode\": found strided without a zone size, expected "
+                    "zonesize=SIZE as well", j->name);
+        return FALSE;
+    }
+    unsigned dirs = wl_dirs_used(s->rw);
+    j->verify_pending = s->verify && s->do_verify && (dirs & 1u << IO_WRITE);
+    j->verify_all = s->verify && s->do_verify && !(dirs & 1u << IO_WRITE);
     if (s->time_based && !s->runtime_ns) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                     "job \"%s\": option \"time_based\": found no runtime, expected "
@@ -613,7 +625,7 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     for (int k = 0; k < 3; k++)
         j->scatter_key[k] = sim_rng_next(&j->rng);
     wl_job_dist(j);
-    return TRUE;
+    return j->clone == 0 && s->ss ? wl_ss_bind(w, j, error) : TRUE;
 }
 
 static void wl_jobs_free(Workload *w)
@@ -622,7 +634,10 @@ static void wl_jobs_free(Workload *w)
         g_free(w->jobs[i].slots);
         g_free(w->jobs[i].free_slots);
         wl_stats_clear(&w->jobs[i].st);
+        wl_ss_free(w->jobs[i].ss);
+        wl_log_free(w->jobs[i].log);
     }
+    g_clear_pointer(&w->stamp, g_free);
     g_clear_pointer(&w->jobs, g_free);
     g_clear_pointer(&w->wait_ring, g_free);
     w->njobs = 0;
@@ -648,6 +663,8 @@ static void wl_jobs_make(Workload *w)
             j->spec = s;
             j->index = k;
             j->phase = phase;
+            j->clone = c;
+            j->spec_index = i;
             if (s->numjobs > 1)
                 g_snprintf(j->name, sizeof j->name, "%s.%u", s->name, c);
             else
@@ -655,6 +672,30 @@ static void wl_jobs_make(Workload *w)
         }
     }
     w->nphases = phase + 1;
+}
+
+/* wait_for=NAME: a job defined earlier; it must not be in a later group. */
+static gboolean wl_job_wait_for(Workload *w, WlJob *j, GError **error)
+{
+    const WorkloadJobSpec *s = j->spec;
+    if (!s->wait_for[0])
+        return TRUE;
+    for (uint32_t i = 0; i < j->spec_index; i++) {
+        if (strcmp(g_array_index(w->specs, WorkloadJobSpec, i).name, s->wait_for) == 0) {
+            j->wait_spec = i;
+            return TRUE;
+        }
+    }
+    g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                "job \"%s\": option \"wait_for\": found \"%s\", expected the name of a job "
+                "defined before it", j->name, s->wait_for);
+    return FALSE;
+}
+
+void workload_set_stop_time(Workload *w, SimTime t)
+{
+    g_return_if_fail(w && !w->started);
+    w->stop_at = t;
 }
 
 gboolean workload_bind(Workload *w, SimEngine *e, const WorkloadTarget *t, uint64_t seed,
@@ -672,138 +713,17 @@ gboolean workload_bind(Workload *w, SimEngine *e, const WorkloadTarget *t, uint6
     wl_jobs_free(w);
     wl_jobs_make(w);
     for (uint32_t i = 0; i < w->njobs; i++) {
-        if (!wl_job_bind(w, &w->jobs[i], seed, error)) {
+        if (!wl_job_bind(w, &w->jobs[i], seed, error) || !wl_job_wait_for(w, &w->jobs[i], error)) {
             wl_jobs_free(w);
             return FALSE;
         }
     }
+    if (!wl_verify_bind(w, error)) {
+        wl_jobs_free(w);
+        return FALSE;
+    }
     w->bound = true;
     return TRUE;
-}
-
-/* ---- Queries ------------------------------------------------------------ */
-
-gboolean workload_finished(const Workload *w)
-{
-    g_return_val_if_fail(w != NULL, TRUE);
-    if (w->replay)
-        return w->started && wl_replay_finished(w);
-    return w->started && w->cur_phase >= w->nphases && w->outstanding == 0;
-}
-
-gboolean workload_error(const Workload *w, GError **error)
-{
-    g_return_val_if_fail(w != NULL, FALSE);
-    if (!w->run_error)
-        return FALSE;
-    g_propagate_error(error, g_error_copy(w->run_error));
-    return TRUE;
-}
-
-static double wl_job_progress(const WlJob *j, SimTime now)
-{
-    if (j->state == WL_JOB_DONE)
-        return 1.0;
-    if (j->state == WL_JOB_WAIT)
-        return 0.0;
-    double f = 0;
-    if (j->t_end != SIM_TIME_MAX && j->t_end > j->t_start)
-        f = (double)(now - j->t_start) / (double)(j->t_end - j->t_start);
-    if (j->limit != UINT64_MAX && j->limit)
-        f = MAX(f, (double)j->issued / (double)j->limit);
-    return MIN(f, 1.0);
-}
-
-double workload_progress(const Workload *w)
-{
-    g_return_val_if_fail(w != NULL, 0.0);
-    if (!w->bound || !w->started)
-        return 0.0;
-    if (w->replay)
-        return wl_replay_progress(w);
-    if (w->njobs == 0)
-        return 1.0;
-    double sum = 0;
-    for (uint32_t i = 0; i < w->njobs; i++)
-        sum += wl_job_progress(&w->jobs[i], sim_now(w->e));
-    return sum / w->njobs;
-}
-
-const char *workload_description(const Workload *w)
-{
-    g_return_val_if_fail(w != NULL, NULL);
-    return w->description;
-}
-
-const LatHist *workload_latency(const Workload *w, IoOp op)
-{
-    g_return_val_if_fail(w && (unsigned)op < IO_OPS, NULL);
-    return w->overall[op];
-}
-
-void workload_set_latency_sink(Workload *w, WorkloadLatencyFn fn, void *ctx)
-{
-    g_return_if_fail(w != NULL);
-    w->lat_sink = fn;
-    w->lat_sink_ctx = ctx;
-}
-
-uint64_t workload_submitted_bytes(const Workload *w, IoOp op)
-{
-    g_return_val_if_fail(w && (unsigned)op < IO_OPS, 0);
-    return w->sub_bytes[op];
-}
-
-uint64_t workload_submitted_ios(const Workload *w, IoOp op)
-{
-    g_return_val_if_fail(w && (unsigned)op < IO_OPS, 0);
-    return w->sub_ios[op];
-}
-
-guint workload_job_count(const Workload *w)
-{
-    g_return_val_if_fail(w != NULL, 0);
-    return w->specs ? w->specs->len : 0;
-}
-
-const WorkloadJobSpec *workload_job_spec(const Workload *w, guint i)
-{
-    g_return_val_if_fail(w && w->specs && i < w->specs->len, NULL);
-    return &g_array_index(w->specs, WorkloadJobSpec, i);
-}
-
-static void wl_job_json(const WlJob *j, JsonWriter *jw, SimTime now)
-{
-    const WorkloadJobSpec *s = j->spec;
-    SimTime from = MAX(j->t_start, j->t_ramp_end);
-    SimTime to = j->state == WL_JOB_DONE ? j->t_finish : now;
-    double rt = j->state != WL_JOB_WAIT && to > from ? (double)(to - from) / 1e9 : 0.0;
-    json_begin_object(jw, NULL);
-    json_str(jw, "name", j->name);
-    json_str(jw, "rw", s->idle ? "idle" : wl_rw_name(s->rw));
-    if (!s->idle) {
-        json_u64(jw, "bs", s->bs[s->rw == WL_RW_READ || s->rw == WL_RW_RANDREAD ? IO_READ
-                               : s->rw == WL_RW_TRIM || s->rw == WL_RW_RANDTRIM ? IO_TRIM
-                                                                                 : IO_WRITE]);
-        json_u64(jw, "iodepth", s->iodepth);
-        json_u64(jw, "offset", j->start);
-        json_u64(jw, "size", j->size);
-        for (int op = 0; op < WL_DIRS; op++)
-            wl_stats_json(jw, &j->st, (IoOp)op, rt);
-    }
-    json_double(jw, "runtime_s", rt);
-    json_end_object(jw);
-}
-
-void workload_write_jobs_json(const Workload *w, JsonWriter *jw)
-{
-    g_return_if_fail(w && jw);
-    json_begin_array(jw, "jobs");
-    if (w->replay)
-        wl_replay_json(w, jw);
-    for (uint32_t i = 0; !w->replay && i < w->njobs; i++)
-        wl_job_json(&w->jobs[i], jw, w->e ? sim_now(w->e) : 0);
-    json_end_array(jw);
 }
 
 /* ---- Construction ------------------------------------------------------- */
@@ -832,7 +752,7 @@ static void wl_describe_job(GString *g, const WorkloadJobSpec *s)
     g_string_append_printf(g, "name=%s,rw=%s", s->name, wl_rw_name(s->rw));
     unsigned used = wl_dirs_used(s->rw);
     int d0 = used & 1u << IO_READ ? IO_READ : used & 1u << IO_WRITE ? IO_WRITE : IO_TRIM;
-    if (s->n_bssplit)
+    if (s->n_bssplit[d0])
         g_string_append(g, ",bssplit");
     else
         wl_fmt_bytes(g, "bs", s->bs[d0]);

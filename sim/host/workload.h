@@ -17,6 +17,7 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define WORKLOAD_ERROR workload_error_quark()
 GQuark workload_error_quark(void);
@@ -25,9 +26,13 @@ typedef enum WorkloadErrorCode {
     WORKLOAD_ERROR_FILE,  /* cannot read a file */
     WORKLOAD_ERROR_BIND,  /* does not fit the target */
     WORKLOAD_ERROR_TRACE, /* trace content */
+    WORKLOAD_ERROR_VERIFY, /* a verified read found data the workload did not write */
+    WORKLOAD_ERROR_RATE,   /* a job fell below its rate_min */
 } WorkloadErrorCode;
 
 /* ---- The target the workload drives ------------------------------------ */
+
+typedef struct Workload Workload;
 
 typedef struct WorkloadTarget {
     /* Submit a command at sim_now(); the runner later calls workload_io_done(tag). */
@@ -36,6 +41,12 @@ typedef struct WorkloadTarget {
     uint64_t capacity;    /* bytes: user capacity of the drive */
     uint32_t queue_limit; /* commands the drive accepts outstanding */
 } WorkloadTarget;
+
+/* Where logical 4 KiB page lpn lives on the target (DRIVE_UNMAPPED when
+ * nowhere), for verify; without it verify checks only what the workload
+ * itself wrote. Called with the target's ctx. */
+typedef uint32_t (*WorkloadLookupFn)(void *ctx, uint64_t lpn);
+void workload_set_lookup(Workload *w, WorkloadLookupFn fn);
 
 /* ---- Parsed jobs (plain data, read-only for callers) -------------------- */
 
@@ -56,12 +67,31 @@ typedef enum WorkloadDist {
     WL_DIST_ZIPF,       /* param: theta */
     WL_DIST_PARETO,     /* param: h */
     WL_DIST_NORMAL,     /* param: standard deviation, % of the region */
+    WL_DIST_ZONED,      /* zones: share of accesses, % of the region */
+    WL_DIST_ZONED_ABS,  /* zones: share of accesses, bytes */
+    WL_DIST_SEQUENCE,   /* a fixed order of block indices */
 } WorkloadDist;
 
 /* Directions for per-direction options (bs=R,W,T, rate=R,W,T). */
 #define WL_DIRS 3 /* IO_READ, IO_WRITE, IO_TRIM */
 #define WL_BSSPLIT_MAX 16
 #define WL_NAME_MAX 64
+#define WL_ZONES_MAX 16
+#define WL_SEQUENCE_MAX 64
+#define WL_LOG_NAME_MAX 128
+
+/* One zone of random_distribution=zoned / zoned_abs. */
+typedef struct WorkloadZone {
+    uint32_t access_pct; /* share of the I/Os, % */
+    double size_pct;     /* zoned: share of the region, % */
+    uint64_t size;       /* zoned_abs: bytes */
+} WorkloadZone;
+
+/* ss=: fio's steady-state detection. */
+typedef enum WorkloadSsKind { WL_SS_NONE = 0, WL_SS_IOPS, WL_SS_BW } WorkloadSsKind;
+
+/* exit_what=: which jobs an exitall job stops when it ends. */
+typedef enum WorkloadExitWhat { WL_EXIT_GROUP = 0, WL_EXIT_STONEWALL, WL_EXIT_ALL } WorkloadExitWhat;
 
 typedef struct WorkloadBsSplit {
     uint64_t bs;  /* bytes */
@@ -75,8 +105,8 @@ typedef struct WorkloadJobSpec {
     uint64_t bs[WL_DIRS];       /* bytes, per direction */
     uint64_t bs_min[WL_DIRS];   /* bytes: bsrange low; 0 when unset */
     uint64_t bs_max[WL_DIRS];   /* bytes: bsrange high */
-    WorkloadBsSplit bssplit[WL_BSSPLIT_MAX];
-    uint32_t n_bssplit;         /* 0: no bssplit */
+    WorkloadBsSplit bssplit[WL_DIRS][WL_BSSPLIT_MAX]; /* per direction */
+    uint32_t n_bssplit[WL_DIRS]; /* 0: no bssplit for that direction */
     uint32_t iodepth;
     uint32_t numjobs;
     uint32_t loops;
@@ -102,6 +132,40 @@ typedef struct WorkloadJobSpec {
     WorkloadDist dist;
     double dist_param;
     uint32_t kb_base;            /* 1024 or 1000: how later numbers are read */
+    /* fio compatibility */
+    int64_t seq_add;             /* bytes: rw=read:8k (skip) or read:-8k (back) after each I/O */
+    uint64_t filesize;           /* bytes: the region when size is unset; 0: none */
+    gboolean fill_device;        /* size: the rest of the drive */
+    uint64_t offset_increment;   /* bytes: clone k starts k x this further */
+    uint64_t number_ios;         /* stop after this many I/Os; 0: no limit */
+    uint64_t blockalign;         /* bytes: random offsets on this boundary; 0: smallest bs */
+    WorkloadZone zones[WL_ZONES_MAX];
+    uint32_t n_zones;
+    uint64_t sequence[WL_SEQUENCE_MAX]; /* block indices of random_distribution=sequence */
+    uint32_t n_sequence;
+    gboolean sequence_stride;    /* random_sequence_stride=1: the pattern moves on */
+    gboolean zone_strided;       /* zonemode=strided */
+    uint64_t zonesize, zoneskip; /* bytes */
+    int32_t flow;                /* weight among the jobs of flow_id; 0: none */
+    uint32_t flow_id;
+    gboolean rate_poisson;       /* rate_process=poisson: exponential gaps */
+    gboolean engine_null;        /* ioengine=null: moves no data */
+    char wait_for[WL_NAME_MAX];  /* start when this job has ended; "" none */
+    gboolean exitall;
+    WorkloadExitWhat exit_what;
+    gboolean verify;             /* verify=: read back what was written */
+    gboolean do_verify;          /* default TRUE */
+    WorkloadSsKind ss;
+    gboolean ss_slope, ss_pct;   /* ss=iops_slope:..., ...:10% */
+    double ss_limit;
+    SimTime ss_dur, ss_ramp;     /* ns */
+    char bw_log[WL_LOG_NAME_MAX], lat_log[WL_LOG_NAME_MAX], iops_log[WL_LOG_NAME_MAX];
+    SimTime log_avg_ns;          /* log_avg_msec; 0: per I/O (lat) or 500 ms (bw, iops) */
+    gboolean log_offset, log_prio;
+    uint64_t rate_min[WL_DIRS];  /* bytes/s the job must keep up over each ratecycle; 0: none */
+    SimTime ratecycle_ns;        /* default 1 s */
+    gboolean group_reporting;    /* fio JSON: one entry for the job's reporting group */
+    gboolean new_group;          /* starts a reporting group (as stonewall does) */
 } WorkloadJobSpec;
 
 /* ---- Trace replay options ----------------------------------------------- */
@@ -119,8 +183,6 @@ typedef struct ReplayOptions {
 } ReplayOptions;
 
 /* ---- Workloads ---------------------------------------------------------- */
-
-typedef struct Workload Workload;
 
 /* An inline spec ("rw=write,bs=128k;idle=60s;rw=read") or a named workload
  * ("fill", "cdm:size=1g"). Returns an owned workload or NULL with error. */
@@ -148,10 +210,52 @@ const char *workload_description(const Workload *w); /* normalized spec text; ow
 /* Write "jobs": [ {...}, ... ] into the current JSON object. */
 void workload_write_jobs_json(const Workload *w, JsonWriter *jw);
 const LatHist *workload_latency(const Workload *w, IoOp op); /* all jobs; owned by w */
+
+/* What a trace replay read: FALSE for other workloads. */
+typedef struct WorkloadTraceInfo {
+    const char *path, *format; /* owned by w; format as trace_format_label() */
+    gboolean detected;         /* the format came from the content */
+    gboolean header_skipped;   /* a column header line was skipped */
+    uint64_t bad_lines;        /* malformed lines skipped (--skip-bad-lines) */
+} WorkloadTraceInfo;
+gboolean workload_trace_info(const Workload *w, WorkloadTraceInfo *info);
 /* Called with every latency the workload records (op, ns), after its own
  * histograms; for per-interval statistics. fn NULL (the default) turns it off. */
 typedef void (*WorkloadLatencyFn)(void *ctx, IoOp op, uint64_t ns);
 void workload_set_latency_sink(Workload *w, WorkloadLatencyFn fn, void *ctx);
+/* Stop every job when the simulated clock reaches t (ns): running jobs end
+ * as if their runtime were over, later ones do not start. Before start. */
+void workload_set_stop_time(Workload *w, SimTime t);
+
+/* What one job (a numjobs clone) did, for fio's JSON output. */
+typedef struct WorkloadJobResult {
+    const char *name;
+    const WorkloadJobSpec *spec;
+    gboolean trace;            /* the replay of a trace (spec: defaults, name "replay") */
+    uint32_t group;            /* reporting group: a new one at stonewall or new_group */
+    SimTime runtime_ns;        /* after ramp_time */
+    uint64_t ios[WL_DIRS], bytes[WL_DIRS];
+    const LatHist *lat[WL_DIRS];  /* submission to completion */
+    double lat_stddev_ns[WL_DIRS];
+    double lat_sq[WL_DIRS];       /* ns^2: sum of squared latencies, to merge deviations */
+    uint64_t verify_reads, verify_bytes, verify_mismatches;
+    gboolean ss_attained;      /* ss= job: the criterion was met */
+    double ss_criterion;       /* the last value computed */
+} WorkloadJobResult;
+guint workload_result_count(const Workload *w); /* bound jobs, clones expanded; 1 for a replay */
+void workload_result(const Workload *w, guint i, WorkloadJobResult *out);
+
+/* A log file the workload writes (fio's write_*_log): opened by the caller
+ * in the results folder, closed by close_fn. */
+typedef FILE *(*WorkloadLogOpenFn)(void *ctx, const char *name, GError **error);
+typedef gboolean (*WorkloadLogCloseFn)(void *ctx, FILE *f, GError **error);
+/* Does any job ask for a log? */
+gboolean workload_wants_logs(const Workload *w);
+/* Open the logs of every job (after bind, before start). */
+gboolean workload_open_logs(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, GError **error);
+/* Flush the last windows and close every log (after the run). */
+gboolean workload_close_logs(Workload *w, WorkloadLogCloseFn close_fn, void *ctx, GError **error);
+
 /* Bytes and commands submitted so far, by op (cheap counters). */
 uint64_t workload_submitted_bytes(const Workload *w, IoOp op);
 uint64_t workload_submitted_ios(const Workload *w, IoOp op);

@@ -68,6 +68,8 @@ static uint64_t wl_byte_mult(const char *suf, uint32_t kb_base)
 
 gboolean workload_parse_bytes(const char *text, uint32_t kb_base, uint64_t *out, GError **error)
 {
+    if (wl_fio_is_expr(text))
+        return wl_fio_eval(text, kb_base, out, error);
     double d;
     uint64_t i;
     const char *end;
@@ -118,8 +120,7 @@ gboolean workload_parse_time(const char *text, SimTime bare_unit, SimTime *out, 
     return TRUE;
 }
 
-static gboolean wl_parse_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out,
-                             GError **error)
+gboolean wl_fio_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out, GError **error)
 {
     char *end = NULL;
     uint64_t v = g_ascii_isdigit(text[0]) ? g_ascii_strtoull(text, &end, 10) : 0;
@@ -132,7 +133,7 @@ static gboolean wl_parse_u32(const char *text, uint32_t lo, uint32_t hi, uint32_
     return TRUE;
 }
 
-static gboolean wl_parse_double(const char *text, double *out)
+gboolean wl_fio_double(const char *text, double *out)
 {
     char *end = NULL;
     if (text[0] == '\0')
@@ -143,29 +144,49 @@ static gboolean wl_parse_double(const char *text, double *out)
 
 /* ---- Option handlers: each parses one value into the spec -------------- */
 
-typedef gboolean (*WlOptFn)(WorkloadJobSpec *s, const char *v, GError **error);
-
+/* rw=NAME[:SKIP]: fio's names, in fio's order so that a prefix ("r", "w")
+ * picks what fio picks; SKIP (e.g. 8k, -8k) is added to the offset after
+ * each sequential I/O: a gap, or with a negative value a walk backwards. */
 static gboolean opt_rw(WorkloadJobSpec *s, const char *v, GError **error)
 {
     static const struct {
         const char *n;
         WorkloadRw rw;
     } names[] = {
-        {"read", WL_RW_READ},     {"write", WL_RW_WRITE},   {"randread", WL_RW_RANDREAD},
-        {"randwrite", WL_RW_RANDWRITE}, {"rw", WL_RW_RW}, {"readwrite", WL_RW_RW},
-        {"randrw", WL_RW_RANDRW}, {"trim", WL_RW_TRIM},     {"randtrim", WL_RW_RANDTRIM},
+        {"read", WL_RW_READ},     {"write", WL_RW_WRITE},       {"trim", WL_RW_TRIM},
+        {"randread", WL_RW_RANDREAD}, {"randwrite", WL_RW_RANDWRITE}, {"randtrim", WL_RW_RANDTRIM},
+        {"rw", WL_RW_RW},         {"readwrite", WL_RW_RW},      {"randrw", WL_RW_RANDRW},
         {"trimwrite", WL_RW_TRIMWRITE},
     };
-    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
-        if (strcmp(v, names[i].n) == 0) {
+    const char *colon = strchr(v, ':');
+    g_autofree char *name = colon ? g_strndup(v, (gsize)(colon - v)) : g_strdup(v);
+    size_t len = strlen(name);
+    gboolean found = FALSE;
+    for (unsigned i = 0; len && !found && i < G_N_ELEMENTS(names); i++) {
+        if (strncmp(name, names[i].n, len) == 0) {
             s->rw = names[i].rw;
-            return TRUE;
+            found = TRUE;
         }
     }
-    g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
-                "found \"%s\", expected read, write, randread, randwrite, rw, readwrite, "
-                "randrw, trim, randtrim or trimwrite", v);
-    return FALSE;
+    if (!found) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected read, write, randread, randwrite, rw, readwrite, "
+                    "randrw, trim, randtrim or trimwrite, optionally :OFFSET such as :8k or :-8k",
+                    v);
+        return FALSE;
+    }
+    s->seq_add = 0;
+    if (colon) {
+        const char *num = colon[1] == '-' || colon[1] == '+' ? colon + 2 : colon + 1;
+        uint64_t add;
+        if (!workload_parse_bytes(num, s->kb_base, &add, NULL) || add > INT64_MAX) {
+            g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                        "found \"%s\", expected NAME:OFFSET with an offset such as 8k or -8k", v);
+            return FALSE;
+        }
+        s->seq_add = colon[1] == '-' ? -(int64_t)add : (int64_t)add;
+    }
+    return TRUE;
 }
 
 const char *wl_rw_name(WorkloadRw rw)
@@ -244,41 +265,43 @@ static gboolean opt_bsrange(WorkloadJobSpec *s, const char *v, GError **e) { ret
 static gboolean opt_rate(WorkloadJobSpec *s, const char *v, GError **e) { return wl_per_dir(s, v, dir_rate, e); }
 static gboolean opt_rate_iops(WorkloadJobSpec *s, const char *v, GError **e) { return wl_per_dir(s, v, dir_rate_iops, e); }
 
-/* bssplit=4k/50:64k/40:1m/10; at most one entry may leave its share empty
- * and gets what the others leave of 100%. */
-static gboolean opt_bssplit(WorkloadJobSpec *s, const char *v, GError **error)
+/* bssplit=4k/50:64k/40:1m/10 for one direction; at most one entry may
+ * leave its share empty and gets what the others leave of 100%. */
+static gboolean dir_bssplit(WorkloadJobSpec *s, int d, const char *v, GError **error)
 {
     g_auto(GStrv) parts = g_strsplit(v, ":", -1);
     guint n = g_strv_length(parts), empty = n, sum = 0;
-    gboolean ok = n > 0 && n <= WL_BSSPLIT_MAX && !strchr(v, ',');
+    gboolean ok = n > 0 && n <= WL_BSSPLIT_MAX;
     for (guint i = 0; ok && i < n; i++) {
         char *slash = strchr(parts[i], '/');
         if (slash)
             *slash = '\0';
-        WorkloadBsSplit *b = &s->bssplit[i];
+        WorkloadBsSplit *b = &s->bssplit[d][i];
         ok = workload_parse_bytes(parts[i], s->kb_base, &b->bs, NULL) && b->bs > 0;
         if (ok && (!slash || slash[1] == '\0')) {
             ok = empty == n;
             empty = i;
             b->pct = 0;
         } else if (ok) {
-            ok = wl_parse_u32(slash + 1, 0, 100, &b->pct, NULL);
+            ok = wl_fio_u32(slash + 1, 0, 100, &b->pct, NULL);
             sum += b->pct;
         }
     }
     if (ok && empty < n && sum <= 100)
-        s->bssplit[empty].pct = 100 - sum;
+        s->bssplit[d][empty].pct = 100 - sum;
     else if (ok && sum != 100)
         ok = FALSE;
     if (!ok || sum > 100) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
                     "found \"%s\", expected SIZE/PERCENT:SIZE/PERCENT... adding up to 100 "
-                    "(one value for all directions, at most %d entries)", v, WL_BSSPLIT_MAX);
+                    "(at most %d entries; R,W,T for each direction)", v, WL_BSSPLIT_MAX);
         return FALSE;
     }
-    s->n_bssplit = n;
+    s->n_bssplit[d] = n;
     return TRUE;
 }
+
+static gboolean opt_bssplit(WorkloadJobSpec *s, const char *v, GError **e) { return wl_per_dir(s, v, dir_bssplit, e); }
 
 /* A size in bytes or in % of the drive. */
 static gboolean wl_bytes_or_pct(WorkloadJobSpec *s, const char *v, uint64_t *bytes, double *pct,
@@ -288,7 +311,7 @@ static gboolean wl_bytes_or_pct(WorkloadJobSpec *s, const char *v, uint64_t *byt
     if (len > 1 && v[len - 1] == '%') {
         g_autofree char *num = g_strndup(v, len - 1);
         double p;
-        if (!wl_parse_double(num, &p) || p <= 0 || p > 100) {
+        if (!wl_fio_double(num, &p) || p <= 0 || p > 100) {
             g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
                         "found \"%s\", expected a share of the drive above 0%% and up to 100%%",
                         v);
@@ -324,16 +347,16 @@ static gboolean opt_io_size(WorkloadJobSpec *s, const char *v, GError **e)
     return workload_parse_bytes(v, s->kb_base, &s->io_size, e);
 }
 
-static gboolean opt_iodepth(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 1, 65536, &s->iodepth, e); }
-static gboolean opt_numjobs(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 1, 4096, &s->numjobs, e); }
-static gboolean opt_loops(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 1, 1000000, &s->loops, e); }
-static gboolean opt_fsync(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 0, 1u << 30, &s->fsync, e); }
-static gboolean opt_rwmixread(WorkloadJobSpec *s, const char *v, GError **e) { return wl_parse_u32(v, 0, 100, &s->rwmixread, e); }
+static gboolean opt_iodepth(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_u32(v, 1, 65536, &s->iodepth, e); }
+static gboolean opt_numjobs(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_u32(v, 1, 4096, &s->numjobs, e); }
+static gboolean opt_loops(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_u32(v, 1, 1000000, &s->loops, e); }
+static gboolean opt_fsync(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_u32(v, 0, 1u << 30, &s->fsync, e); }
+static gboolean opt_rwmixread(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_u32(v, 0, 100, &s->rwmixread, e); }
 
 static gboolean opt_rwmixwrite(WorkloadJobSpec *s, const char *v, GError **e)
 {
     uint32_t w;
-    if (!wl_parse_u32(v, 0, 100, &w, e))
+    if (!wl_fio_u32(v, 0, 100, &w, e))
         return FALSE;
     s->rwmixread = 100 - w;
     return TRUE;
@@ -351,7 +374,7 @@ static gboolean opt_idle(WorkloadJobSpec *s, const char *v, GError **e)
 }
 
 /* Boolean options: bare, or =1/=0. */
-static gboolean wl_bool(const char *v, gboolean *out, GError **error)
+gboolean wl_fio_bool(const char *v, gboolean *out, GError **error)
 {
     if (v == NULL || strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
         *out = TRUE;
@@ -365,10 +388,12 @@ static gboolean wl_bool(const char *v, gboolean *out, GError **error)
     return FALSE;
 }
 
-static gboolean opt_time_based(WorkloadJobSpec *s, const char *v, GError **e) { return wl_bool(v, &s->time_based, e); }
-static gboolean opt_stonewall(WorkloadJobSpec *s, const char *v, GError **e) { return wl_bool(v, &s->stonewall, e); }
-static gboolean opt_norandommap(WorkloadJobSpec *s, const char *v, GError **e) { return wl_bool(v, &s->norandommap, e); }
-static gboolean opt_randrepeat(WorkloadJobSpec *s, const char *v, GError **e) { return wl_bool(v, &s->randrepeat, e); }
+static gboolean opt_time_based(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->time_based, e); }
+static gboolean opt_stonewall(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->stonewall, e); }
+static gboolean opt_norandommap(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->norandommap, e); }
+static gboolean opt_randrepeat(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->randrepeat, e); }
+
+static gboolean opt_group_reporting(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->group_reporting, e); }
 
 static gboolean opt_randseed(WorkloadJobSpec *s, const char *v, GError **error)
 {
@@ -385,10 +410,17 @@ static gboolean opt_randseed(WorkloadJobSpec *s, const char *v, GError **error)
 
 static gboolean opt_distribution(WorkloadJobSpec *s, const char *v, GError **error)
 {
+    GError *ext = NULL;
+    if (wl_fio_distribution_ext(s, v, &ext))
+        return TRUE;
+    if (ext) {
+        g_propagate_error(error, ext);
+        return FALSE;
+    }
     const char *colon = strchr(v, ':');
     g_autofree char *kind = colon ? g_strndup(v, (gsize)(colon - v)) : g_strdup(v);
     double p = 0;
-    gboolean has = colon && wl_parse_double(colon + 1, &p);
+    gboolean has = colon && wl_fio_double(colon + 1, &p);
     if (strcmp(kind, "random") == 0 && !colon) {
         s->dist = WL_DIST_RANDOM;
     } else if (strcmp(kind, "zipf") == 0 && has && p > 0 && p != 1.0) {
@@ -400,8 +432,8 @@ static gboolean opt_distribution(WorkloadJobSpec *s, const char *v, GError **err
         s->dist = WL_DIST_NORMAL;
     } else {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
-                    "found \"%s\", expected random, zipf:THETA (>0, not 1), pareto:H (0..1) "
-                    "or normal:STDDEV%% (0..100)", v);
+                    "found \"%s\", expected random, zipf:THETA (>0, not 1), pareto:H (0..1), "
+                    "normal:STDDEV%% (0..100), zoned:, zoned_abs: or sequence:", v);
         return FALSE;
     }
     s->dist_param = p;
@@ -436,12 +468,6 @@ static gboolean opt_ignored(WorkloadJobSpec *s, const char *v, GError **e)
     return TRUE;
 }
 
-typedef struct WlOpt {
-    const char *name;
-    WlOptFn fn;
-    gboolean bare; /* may be given without a value */
-} WlOpt;
-
 static const WlOpt wl_opts[] = {
     {"rw", opt_rw, FALSE},                 {"readwrite", opt_rw, FALSE},
     {"bs", opt_bs, FALSE},                 {"blocksize", opt_bs, FALSE},
@@ -459,11 +485,11 @@ static const WlOpt wl_opts[] = {
     {"norandommap", opt_norandommap, TRUE}, {"randrepeat", opt_randrepeat, TRUE},
     {"randseed", opt_randseed, FALSE},     {"name", opt_name, FALSE},
     {"kb_base", opt_kb_base, FALSE},       {"fsync", opt_fsync, FALSE},
-    {"idle", opt_idle, FALSE},
+    {"idle", opt_idle, FALSE},             {"timeout", opt_runtime, FALSE},
     /* Meaningless for a simulated drive: accepted and ignored. */
-    {"ioengine", opt_ignored, FALSE},      {"direct", opt_ignored, TRUE},
+    {"direct", opt_ignored, TRUE},
     {"filename", opt_ignored, FALSE},      {"directory", opt_ignored, FALSE},
-    {"group_reporting", opt_ignored, TRUE}, {"buffered", opt_ignored, TRUE},
+    {"group_reporting", opt_group_reporting, TRUE}, {"buffered", opt_ignored, TRUE},
     {"invalidate", opt_ignored, TRUE},     {"thread", opt_ignored, TRUE},
     {"sync", opt_ignored, TRUE},           {"description", opt_ignored, FALSE},
     {"numa_cpu_nodes", opt_ignored, FALSE}, {"numa_mem_policy", opt_ignored, FALSE},
@@ -476,7 +502,7 @@ static const WlOpt *wl_opt_find(const char *name)
     for (unsigned i = 0; i < G_N_ELEMENTS(wl_opts); i++)
         if (strcmp(wl_opts[i].name, name) == 0)
             return &wl_opts[i];
-    return NULL;
+    return wl_fio_ext_find(name);
 }
 
 /* Apply "key" or "key=value" to s; errors read "WHERE: option "KEY": ...". */
@@ -535,6 +561,8 @@ void wl_spec_defaults(WorkloadJobSpec *s)
     s->randrepeat = TRUE;
     s->kb_base = 1024;
     s->dist = WL_DIST_RANDOM;
+    s->do_verify = TRUE;
+    s->ratecycle_ns = SIM_SEC;
 }
 
 /* ---- Job files ---------------------------------------------------------- */
@@ -602,8 +630,16 @@ static gboolean wl_parse_line(WlParse *p, char *line, const char *path, guint li
                               GError **error)
 {
     g_autofree char *where = g_strdup_printf("%s:%u", path, lineno);
-    g_strstrip(line);
-    if (line[0] == '\0' || line[0] == ';' || line[0] == '#')
+    GError *err = NULL;
+    wl_fio_strip_comment(line);
+    g_autofree char *expanded = wl_fio_expand_env(line, &err);
+    if (!expanded) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE, "%s: %s", where, err->message);
+        g_error_free(err);
+        return FALSE;
+    }
+    line = g_strstrip(expanded);
+    if (line[0] == '\0')
         return TRUE;
     if (line[0] == '[')
         return wl_section(p, line, where, error);

@@ -1,6 +1,6 @@
 /*
  * workload_named.c - the named review workloads (fill, cdm, random-notrim,
- * read-after-write, trim-stall), each expanded into fio job-file text from
+ * read-after-write, trim-stall, cache-vs-fill), each expanded into fio job-file text from
  * its parameters ("name:key=value:key=value"). docs/workloads.md shows the
  * exact expansions.
  */
@@ -101,6 +101,44 @@ static gboolean gen_trim_stall(GString *o, char **v, GError **error)
     return TRUE;
 }
 
+/* A percentage from 0 to 100 (without or with %), for a size= option. */
+static gboolean named_pct(const char *key, const char *text, double *out, GError **error)
+{
+    char *end = NULL;
+    double v = g_ascii_strtod(text, &end);
+    if (end == text || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v < 100)) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "parameter \"%s\": found \"%s\", expected a share of the drive from 0%% to "
+                    "99%% such as 50%%", key, text);
+        return FALSE;
+    }
+    *out = v;
+    return TRUE;
+}
+
+/* cache-vs-fill: the drive filled to a level (sequential writes), an idle
+ * pause, then sequential writes into the rest of the drive at a host rate
+ * (0: as fast as it goes): the pSLC cache's size at that fill is the data
+ * written at the cache's rate after the fill (phases), and the rates after
+ * its end are the later phases. */
+static gboolean gen_cache_vs_fill(GString *o, char **v, GError **error)
+{
+    double fill = 0;
+    if (!named_pct("fill", v[0], &fill, error))
+        return FALSE;
+    g_string_append_printf(o, "[global]\nbs=%s\niodepth=%s\n", v[3], v[4]);
+    if (fill > 0)
+        g_string_append_printf(o, "\n[fill]\nrw=write\nsize=%g%%\n", fill);
+    if (strcmp(v[1], "0") != 0)
+        g_string_append_printf(o, "\n[idle]\nstonewall\nidle=%s\n", v[1]);
+    g_string_append_printf(o, "\n[write]\nstonewall\nrw=write\n");
+    if (fill > 0)
+        g_string_append_printf(o, "offset=%g%%\n", fill);
+    if (strcmp(v[2], "0") != 0)
+        g_string_append_printf(o, "rate=%s\n", v[2]);
+    return TRUE;
+}
+
 static const WlNamed wl_named[] = {
     {"fill", {"bs", "iodepth"}, {"1m", "2"}, gen_fill},
     {"cdm", {"size", "runtime"}, {"1g", "5s"}, gen_cdm},
@@ -110,6 +148,10 @@ static const WlNamed wl_named[] = {
      {"files", "file_size", "idle", "read_size", "trim_bs"},
      {"8", "8g", "180s", "8g", "1g"},
      gen_trim_stall},
+    {"cache-vs-fill",
+     {"fill", "idle", "rate", "bs", "iodepth"},
+     {"50%", "60s", "0", "1m", "8"},
+     gen_cache_vs_fill},
 };
 
 static const WlNamed *wl_named_find(const char *name)
@@ -157,7 +199,8 @@ char *wl_named_expand(const char *spec, gboolean *named, GError **error)
     if (!n) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
                     "workload \"%s\": found no such named workload, expected fill, cdm, "
-                    "random-notrim, read-after-write, trim-stall or fio options (rw=...)",
+                    "random-notrim, read-after-write, trim-stall, cache-vs-fill or fio options "
+                    "(rw=...)",
                     parts[0]);
         return NULL;
     }

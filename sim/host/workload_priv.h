@@ -13,6 +13,7 @@
 /* Completed I/O counters and latencies of one job (or the replay). */
 typedef struct WlStats {
     LatHist *lat[IO_OPS];
+    double lat_sq[IO_OPS]; /* ns^2: sum of squared latencies, for the deviation */
     uint64_t ios[IO_OPS];
     uint64_t bytes[IO_OPS];
 } WlStats;
@@ -26,7 +27,62 @@ typedef struct WlIo {
     uint8_t then_write; /* trimwrite: write the same range when the trim is done */
 } WlIo;
 
-typedef struct WlJob WlJob;       /* workload.c */
+/* A job's steady-state detector (workload_ss.c) and logs (workload_log.c). */
+typedef struct WlSs WlSs;
+typedef struct WlLog WlLog;
+
+enum { WL_JOB_WAIT = 0, WL_JOB_RUN, WL_JOB_DONE };
+
+typedef struct WlJob WlJob;
+struct WlJob {
+    Workload *w;
+    const WorkloadJobSpec *spec;
+    uint32_t index;       /* in w->jobs; tags carry it in the high 32 bits */
+    uint32_t phase;
+    char name[WL_NAME_MAX + 8];
+    uint64_t start, size; /* bytes: the region */
+    uint64_t unit;        /* bytes: offset alignment (smallest block size) */
+    uint64_t nblocks;     /* size / unit */
+    uint64_t limit;       /* bytes to issue; UINT64_MAX when only time ends the job */
+    SimTime t_start, t_ramp_end, t_end, t_finish; /* ns; t_end SIM_TIME_MAX: none */
+    int state;
+    bool stopping, have_pick, queued, wake_pending, flush_due;
+    WlIo pick;            /* chosen, not yet submitted */
+    uint64_t issued;      /* bytes counted against limit */
+    uint64_t seq_pos;     /* bytes from start: next sequential offset */
+    uint32_t writes_since_flush;
+    uint32_t busy, thinking; /* slots in flight, slots in thinktime */
+    WlIo *slots;          /* iodepth */
+    uint32_t *free_slots; /* stack of free slot numbers */
+    uint32_t nfree;
+    SimRng rng;
+    uint32_t perm_bits;   /* random map: a keyed bijection on 2^perm_bits values */
+    uint64_t perm_i, perm_key[3];
+    uint64_t scatter_key[3];
+    double zetan, zeta2, eta, alpha, pareto_pow;
+    SimTime rate_next[WL_DIRS];
+    WlStats st;
+    /* fio compatibility */
+    uint32_t clone;       /* index among its spec's numjobs clones */
+    uint32_t spec_index;  /* in w->specs */
+    uint32_t wait_spec;   /* wait_for: the spec waited for */
+    bool verify_all;      /* a read job with verify: every read is checked */
+    uint64_t ios_issued;  /* for number_ios */
+    uint64_t zone_done;   /* zonemode=strided: bytes done in the current zone */
+    uint64_t zone_base;   /* bytes from start: the current zone */
+    uint64_t zlo[WL_ZONES_MAX], zn[WL_ZONES_MAX]; /* zoned: first block, blocks */
+    uint64_t seq_i;       /* random_distribution=sequence: position */
+    uint64_t flow_count;  /* I/Os counted against the flow */
+    bool flow_parked;
+    bool verify_pending, verifying;
+    uint64_t verify_pos;  /* bytes from start: next block to read back */
+    uint64_t verify_reads, verify_bytes, verify_bad;
+    WlSs *ss;             /* ss= on the first clone; NULL otherwise */
+    WlLog *log;           /* write_*_log; NULL: none */
+    uint64_t rate_mark[WL_DIRS]; /* rate_min: bytes completed at the last check */
+};
+
+
 typedef struct WlReplay WlReplay; /* replay.c */
 
 struct Workload {
@@ -49,8 +105,43 @@ struct Workload {
     uint64_t sub_bytes[IO_OPS];
     uint64_t sub_ios[IO_OPS];
     WlReplay *replay; /* non-NULL for trace replay */
+    SimTime stop_at;  /* workload_set_stop_time; SIM_TIME_MAX: none */
+    WorkloadLookupFn lookup; /* NULL: none */
+    uint8_t *stamp;   /* per 4 KiB page: 1 written by the workload, 0 not; NULL: no verify */
+    uint64_t stamp_pages;
     GError *run_error;
 };
+
+/* workload.c: shared by the job files */
+void wl_job_fill(WlJob *j);
+void wl_job_stop(WlJob *j); /* end the job as if its runtime were over */
+
+/* workload_offset.c */
+uint64_t wl_offset(WlJob *j, uint64_t len); /* bytes: where the next I/O of len goes */
+uint32_t wl_bits_for(uint64_t n);           /* smallest b with 2^b >= n */
+gboolean wl_job_zones(WlJob *j, GError **error);
+void wl_job_dist(WlJob *j);
+
+/* workload_verify.c */
+gboolean wl_verify_bind(Workload *w, GError **error);
+void wl_verify_written(Workload *w, IoOp op, uint64_t offset, uint64_t length);
+void wl_verify_check(Workload *w, WlJob *j, uint64_t offset, uint64_t length);
+/* The next read-back into j->pick; false when the region is done. */
+bool wl_verify_pick(WlJob *j);
+
+/* workload_ss.c */
+gboolean wl_ss_bind(Workload *w, WlJob *j, GError **error);
+void wl_ss_start(WlJob *j);
+void wl_ss_free(WlSs *ss);
+void wl_ss_json(const WlSs *ss, JsonWriter *jw);
+bool wl_ss_attained(const WlSs *ss, double *criterion);
+
+/* workload_ss.c: rate_min, checked like steady state once a ratecycle */
+void wl_rate_min_start(WlJob *j);
+
+/* workload_log.c */
+void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency);
+void wl_log_free(WlLog *log);
 
 /* workload.c: shared by replay */
 void wl_stats_init(WlStats *s);
@@ -59,6 +150,28 @@ void wl_stats_json(JsonWriter *jw, const WlStats *s, IoOp op, double runtime_s);
 void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
 void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency);
 Workload *wl_new(char *description);
+
+/* workload_fio.c: one option of the job language */
+typedef gboolean (*WlOptFn)(WorkloadJobSpec *s, const char *v, GError **error);
+typedef struct WlOpt {
+    const char *name;
+    WlOptFn fn;
+    gboolean bare; /* may be given without a value */
+} WlOpt;
+gboolean wl_fio_bool(const char *v, gboolean *out, GError **error);
+gboolean wl_fio_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out, GError **error);
+gboolean wl_fio_double(const char *text, double *out);
+
+/* workload_fio_ext.c: the options fio's example jobs need beyond the core */
+const WlOpt *wl_fio_ext_find(const char *name);
+/* zoned:, zoned_abs:, sequence:; FALSE without error when v is none of them. */
+gboolean wl_fio_distribution_ext(WorkloadJobSpec *s, const char *v, GError **error);
+
+/* workload_fio_value.c */
+void wl_fio_strip_comment(char *line);                   /* " # ..." and " ; ..." */
+char *wl_fio_expand_env(const char *line, GError **error); /* ${VAR}; newly allocated */
+gboolean wl_fio_is_expr(const char *text);
+gboolean wl_fio_eval(const char *text, uint32_t kb_base, uint64_t *out, GError **error);
 
 /* workload_fio.c */
 void wl_spec_defaults(WorkloadJobSpec *s);
@@ -81,5 +194,6 @@ void wl_replay_done(Workload *w, uint64_t tag);
 gboolean wl_replay_finished(const Workload *w);
 double wl_replay_progress(const Workload *w);
 void wl_replay_json(const Workload *w, JsonWriter *jw);
+void wl_replay_result(const Workload *w, WorkloadJobResult *out);
 
 #endif

@@ -2,13 +2,19 @@
  * outdir.c - atomic results folder, see outdir.h.
  *
  * Invariant: a file exists under its final name only after outdir_commit();
- * until then it is DIR/.NAME.tmp. The manifest is written last.
+ * until then it is WDIR/.NAME.tmp, where WDIR is the folder itself or, when
+ * --force replaces an earlier result, a temporary sibling .BASE.new-PID (so
+ * a run that fails leaves the earlier result whole). The manifest is
+ * written last. The folder is locked (flock on the folder itself) from
+ * open to free, so a second run into it is refused rather than racing.
  */
 #include "sim/output/outdir.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 typedef enum OutFileState {
@@ -20,13 +26,15 @@ typedef enum OutFileState {
 
 typedef struct OutFile {
     char *name;     /* final name inside the folder */
-    char *tmp_path; /* DIR/.NAME.tmp */
+    char *tmp_path; /* WDIR/.NAME.tmp */
     FILE *f;        /* while OUT_OPEN */
     OutFileState state;
 } OutFile;
 
 struct OutDir {
     char *path;       /* the folder */
+    char *wdir;       /* where the temporaries go: path, or a sibling with --force */
+    int lock_fd;      /* the folder, flock()ed; -1 when none */
     gboolean created; /* this OutDir made the folder */
     gboolean committed;
     gboolean aborted; /* outdir_abort() ran: nothing more may be written */
@@ -57,6 +65,35 @@ static const char *const outdir_known_names[] = {
     "sweep.csv",
     "sweep.png",
     "sweep.svg",
+    "sweep-row.csv",
+    "sweep-manifest.csv",
+    "jobs.txt",
+    "sweep.slurm",
+    "calibrated.ini",
+    "fit.json",
+    "curves.csv",
+    "fit.png",
+    /* ftlsim pts (docs/pts.md) */
+    "rounds.csv",
+    "steady_state.csv",
+    "wsat.csv",
+    "iops.csv",
+    "tp.csv",
+    "lat.csv",
+    "steady_state.png",
+    "steady_state.svg",
+    "steady_state_1MiB.png",
+    "steady_state_1MiB.svg",
+    "steady_state_128KiB.png",
+    "steady_state_128KiB.svg",
+    "wsat.png",
+    "wsat.svg",
+    "iops.png",
+    "iops.svg",
+    "tp.png",
+    "tp.svg",
+    "lat.png",
+    "lat.svg",
     OUTDIR_MANIFEST,
 };
 
@@ -114,6 +151,48 @@ static gboolean outdir_is_empty(const char *path, GError **error)
     return g_dir_read_name(d) == NULL;
 }
 
+/* Lock the folder for this run; a second ftlsim run into it is refused. */
+static int outdir_lock(const char *path, GError **error)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "%s: cannot open the results folder: %s", path, g_strerror(e));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        if (e == EWOULDBLOCK)
+            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                        "%s: another ftlsim run is writing into this folder; expected one run a "
+                        "folder at a time", path);
+        else
+            g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                        "%s: cannot lock the results folder: %s", path, g_strerror(e));
+        return -1;
+    }
+    return fd;
+}
+
+/* A fresh sibling of path for the new results: .BASE.new-PID. */
+static char *outdir_make_sibling(const char *path, GError **error)
+{
+    g_autofree char *dir = g_path_get_dirname(path);
+    g_autofree char *base = g_path_get_basename(path);
+    g_autofree char *name = g_strdup_printf(".%s.new-%ld", base, (long)getpid());
+    char *sib = g_build_filename(dir, name, NULL);
+    if (g_mkdir(sib, 0755) != 0) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "%s: cannot create a folder for the new results: %s", sib, g_strerror(e));
+        g_free(sib);
+        return NULL;
+    }
+    return sib;
+}
+
 OutDir *outdir_open(const char *path, gboolean force, GError **error)
 {
     g_return_val_if_fail(path != NULL && path[0] != '\0', NULL);
@@ -123,31 +202,42 @@ OutDir *outdir_open(const char *path, gboolean force, GError **error)
                     "%s: exists and is not a folder; expected a results folder", path);
         return NULL;
     }
-    if (exists) {
-        GError *e = NULL;
-        gboolean empty = outdir_is_empty(path, &e);
-        if (e) {
-            g_propagate_error(error, e);
-            return NULL;
-        }
-        if (!empty && !force) {
-            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-                        "%s: exists; use --force to overwrite", path);
-            return NULL;
-        }
-        if (!empty && !outdir_remove_stale(path, error))
-            return NULL;
-    } else if (g_mkdir_with_parents(path, 0755) != 0) {
+    if (!exists && g_mkdir_with_parents(path, 0755) != 0) {
         int e = errno;
         g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
                     "%s: cannot create the results folder: %s", path, g_strerror(e));
         return NULL;
     }
+    int fd = outdir_lock(path, error);
+    if (fd < 0) {
+        return NULL; /* a folder made here is the other run's now */
+    }
     OutDir *od = g_new0(OutDir, 1);
     od->path = g_strdup(path);
+    od->lock_fd = fd;
     od->created = !exists;
     od->files = g_ptr_array_new_with_free_func(outfile_free);
+    if (exists) {
+        GError *e = NULL;
+        gboolean empty = outdir_is_empty(path, &e);
+        if (e) {
+            g_propagate_error(error, e);
+            goto fail;
+        }
+        if (!empty && !force) {
+            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                        "%s: exists; use --force to overwrite", path);
+            goto fail;
+        }
+        if (!empty && !(od->wdir = outdir_make_sibling(path, error)))
+            goto fail;
+    }
+    if (!od->wdir)
+        od->wdir = g_strdup(path);
     return od;
+fail:
+    outdir_free(od);
+    return NULL;
 }
 
 void outdir_free(OutDir *od)
@@ -155,8 +245,11 @@ void outdir_free(OutDir *od)
     if (!od)
         return;
     outdir_abort(od);
+    if (od->lock_fd >= 0)
+        close(od->lock_fd);
     g_ptr_array_unref(od->files);
     g_free(od->path);
+    g_free(od->wdir);
     g_free(od);
 }
 
@@ -203,7 +296,7 @@ FILE *outdir_create(OutDir *od, const char *name, GError **error)
     if (!outdir_name_ok(od, name, error))
         return NULL;
     g_autofree char *tmp_name = g_strdup_printf(".%s.tmp", name);
-    char *tmp_path = g_build_filename(od->path, tmp_name, NULL);
+    char *tmp_path = g_build_filename(od->wdir, tmp_name, NULL);
     FILE *f = g_fopen(tmp_path, "w");
     if (!f) {
         int e = errno;
@@ -316,6 +409,9 @@ gboolean outdir_commit(OutDir *od, GError **error)
     }
     if (!outdir_check_closed(od, error))
         return FALSE;
+    gboolean replacing = strcmp(od->wdir, od->path) != 0;
+    if (replacing && !outdir_remove_stale(od->path, error))
+        return FALSE;
     for (guint i = 0; i < od->files->len; i++) {
         OutFile *of = g_ptr_array_index(od->files, i);
         g_autofree char *final = outdir_file_path(od, of->name);
@@ -328,6 +424,8 @@ gboolean outdir_commit(OutDir *od, GError **error)
         of->state = OUT_RENAMED;
     }
     od->committed = TRUE;
+    if (replacing)
+        g_rmdir(od->wdir);
     return outdir_write_manifest(od, error);
 }
 
@@ -349,6 +447,8 @@ void outdir_abort(OutDir *od)
         of->f = NULL;
         of->state = OUT_FAILED;
     }
+    if (od->wdir && strcmp(od->wdir, od->path) != 0)
+        g_rmdir(od->wdir);
     if (od->created)
         g_rmdir(od->path); /* fails, harmlessly, unless empty */
 }

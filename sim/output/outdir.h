@@ -17,10 +17,13 @@ typedef struct OutDir OutDir;
 /* The manifest a committed folder holds: the names the run wrote, one a line. */
 #define OUTDIR_MANIFEST ".ftlsim-files"
 
-/* Open (and create, with its parents) the results folder path. An existing
- * non-empty folder is refused unless force; with force, the files an earlier
- * ftlsim run left there (those in its manifest, the names ftlsim writes, and
- * stale temporaries) are removed at once; other files are left alone.
+/* Open (and create, with its parents) the results folder path, and lock it
+ * until outdir_free(): a folder another run holds is refused. An existing
+ * non-empty folder is refused unless force; with force, the new files are
+ * written in a temporary sibling folder, and only outdir_commit() removes
+ * the files an earlier ftlsim run left (those in its manifest, the names
+ * ftlsim writes, and stale temporaries) and moves the new ones in; other
+ * files are left alone. A run that fails leaves the earlier result whole.
  * Returns an owned OutDir, or NULL with error set. */
 OutDir *outdir_open(const char *path, gboolean force, GError **error);
 
@@ -28,7 +31,7 @@ OutDir *outdir_open(const char *path, gboolean force, GError **error);
 void outdir_free(OutDir *od);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(OutDir, outdir_free)
 
-/* Open DIR/.NAME.tmp for writing. name is a plain file name (no '/', not
+/* Open a temporary .NAME.tmp for writing. name is a plain file name (no '/', not
  * starting with '.'), written once per OutDir. The stream stays owned by od:
  * give it back through outdir_close_file(). */
 FILE *outdir_create(OutDir *od, const char *name, GError **error);
@@ -41,7 +44,7 @@ gboolean outdir_close_file(OutDir *od, FILE *f, GError **error);
 /* outdir_create + write text + outdir_close_file. */
 gboolean outdir_write_text(OutDir *od, const char *name, const char *text, GError **error);
 
-/* Rename every .NAME.tmp to NAME, then write the manifest. Refuses when a
+/* Rename every .NAME.tmp to DIR/NAME, then write the manifest. Refuses when a
  * file is still open or failed. Only after this do the results look whole. */
 gboolean outdir_commit(OutDir *od, GError **error);
 

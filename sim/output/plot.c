@@ -192,6 +192,27 @@ static void plot_dir_vars(GString *vars, const char *dir)
         plot_var(vars, "drive", drive);
 }
 
+gboolean plot_script(const char *dir, const char *script_dir, const char *script,
+                     const char *out_base, const char *vars, PlotFormat fmt, GError **error)
+{
+    g_return_val_if_fail(dir != NULL && script_dir != NULL && script != NULL, FALSE);
+    if (!plot_available()) {
+        g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
+        return FALSE;
+    }
+    g_autofree char *gp = g_strdup_printf("%s.gp", script);
+    g_autofree char *path = plot_script_path(script_dir, gp, error);
+    if (!path)
+        return FALSE;
+    g_autoptr(GString) v = g_string_new(NULL);
+    plot_dir_vars(v, dir);
+    if (vars)
+        g_string_append(v, vars);
+    g_autofree char *out_name = g_strdup_printf("%s.%s", out_base, plot_ext(fmt));
+    g_autofree char *out = g_build_filename(dir, out_name, NULL);
+    return plot_render(path, v, out, fmt, error);
+}
+
 static gboolean plot_series_figures(const char *dir, const char *script_dir, PlotFormat fmt,
                                     GError **error)
 {
@@ -334,6 +355,26 @@ gboolean plot_overlay(const char *const *dirs, const char *out_file, const char 
     return plot_render(script, vars, out_file, fmt, error);
 }
 
+gboolean plot_calibration(const char *dir, const char *out_file, const char *script_dir,
+                          GError **error)
+{
+    if (!plot_available()) {
+        g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
+        return FALSE;
+    }
+    g_autofree char *script = plot_script_path(script_dir, "calibration.gp", error);
+    if (!script)
+        return FALSE;
+    g_autofree char *csv = g_build_filename(dir, "curves.csv", NULL);
+    if (!plot_has_rows(csv)) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_INPUT, "%s: missing or empty", csv);
+        return FALSE;
+    }
+    g_autoptr(GString) vars = g_string_new(NULL);
+    plot_var(vars, "dir", dir);
+    return plot_render(script, vars, out_file, PLOT_PNG, error);
+}
+
 /* ---- Live write curve ---------------------------------------------------- */
 
 struct PlotLive {
@@ -445,4 +486,18 @@ void plot_live_stop(PlotLive *pl)
     g_free(pl->series);
     g_free(pl->png);
     g_free(pl);
+}
+
+/* The gnuplot scripts: next to an installed binary, else the source tree. */
+char *plot_script_dir(void)
+{
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe) {
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        char *installed = g_build_filename(bindir, "..", "share", "ftlsim", "plot", NULL);
+        if (g_file_test(installed, G_FILE_TEST_IS_DIR))
+            return installed;
+        g_free(installed);
+    }
+    return g_strdup(FTLSIM_SOURCE_DIR "/scripts/plot");
 }

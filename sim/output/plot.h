@@ -34,10 +34,22 @@ const char *plot_install_hint(void);
  * share/ftlsim/plot once installed). */
 gboolean plot_results(const char *dir, const char *script_dir, PlotFormat fmt, GError **error);
 
+/* One figure of a results folder: gnuplot runs script_dir/SCRIPT.gp with
+ * dir, drive (from summary.json) and the assignments in vars (gnuplot
+ * syntax, "a=1; b='x'; ", may be NULL), into dir/OUT_BASE.png or .svg. */
+gboolean plot_script(const char *dir, const char *script_dir, const char *script,
+                     const char *out_base, const char *vars, PlotFormat fmt, GError **error);
+
 /* The write curves of several results folders (NULL-terminated dirs) on one
  * figure, out_file, with the drive names of their summary.json as legend. */
 gboolean plot_overlay(const char *const *dirs, const char *out_file, const char *script_dir,
                       PlotFormat fmt, GError **error);
+
+/* The figure of a calibration (ftlsim calibrate): dir/curves.csv, the
+ * measured curve against the stock and the calibrated runs, into out_file
+ * (PNG). */
+gboolean plot_calibration(const char *dir, const char *out_file, const char *script_dir,
+                          GError **error);
 
 /* The drive name of a results folder: the "drive" string of summary.json,
  * followed by its "overrides" (the run's --set options) in parentheses when
@@ -59,5 +71,9 @@ void plot_live_update(PlotLive *pl);
 /* Draws a last time, ends gnuplot and frees pl; accepts NULL. */
 void plot_live_stop(PlotLive *pl);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PlotLive, plot_live_stop)
+
+/* Where the gnuplot scripts are: share/ftlsim/plot beside an installed
+ * binary, else the source tree's scripts/plot. g_free it. */
+char *plot_script_dir(void);
 
 #endif

@@ -46,9 +46,9 @@ void report_series_row(FILE *f, const SeriesRow *r)
     fputc('\n', f);
 }
 
-void report_phases_from_rows(GArray *rows, GArray *phases)
+/* Consecutive rows of one kind, as they come. */
+static void phases_raw(GArray *rows, GArray *phases)
 {
-    g_array_set_size(phases, 0);
     uint64_t prev_bytes = 0;
     double prev_t = 0;
     for (guint i = 0; i < rows->len; i++) {
@@ -69,6 +69,109 @@ void report_phases_from_rows(GArray *rows, GArray *phases)
         last->chan_busy_s += r->chan_busy * (r->t_s - prev_t);
         prev_bytes = r->host_write_bytes;
         prev_t = r->t_s;
+    }
+}
+
+/* Whether a span is too short to be a phase a reader sees: less than
+ * REPORT_PHASE_MIN of the run's host writes and of its time. */
+static gboolean span_short(const PhaseSpan *s, uint64_t bytes, double t)
+{
+    return (double)(s->end_host_bytes - s->start_host_bytes) < REPORT_PHASE_MIN * (double)bytes &&
+           s->end_s - s->start_s < REPORT_PHASE_MIN * t;
+}
+
+/* Spans [from, to) into one: folding when folding took a tenth of their
+ * time or more (native writes and folding taking turns is folding while
+ * writing), else the kind that took the most time among them. */
+static PhaseSpan span_merge(const GArray *in, guint from, guint to)
+{
+    double t_kind[PHASE_READ + 1] = {0};
+    PhaseSpan m = g_array_index(in, PhaseSpan, from);
+    m.die_busy_s = m.chan_busy_s = 0;
+    for (guint i = from; i < to; i++) {
+        const PhaseSpan *s = &g_array_index(in, PhaseSpan, i);
+        t_kind[s->kind] += s->end_s - s->start_s;
+        m.end_host_bytes = s->end_host_bytes;
+        m.end_s = s->end_s;
+        m.die_busy_s += s->die_busy_s;
+        m.chan_busy_s += s->chan_busy_s;
+    }
+    double total = 0;
+    for (int k = 0; k <= PHASE_READ; k++) {
+        total += t_kind[k];
+        if (t_kind[k] > t_kind[m.kind])
+            m.kind = k;
+    }
+    if (to - from > 1 && t_kind[PHASE_FOLDING] >= 0.1 * total)
+        m.kind = PHASE_FOLDING;
+    return m;
+}
+
+/* Whether a kind occurs twice among spans [from, to). */
+static gboolean kinds_repeat(const GArray *in, guint from, guint to)
+{
+    guint seen = 0;
+    for (guint i = from; i < to; i++) {
+        guint bit = 1u << g_array_index(in, PhaseSpan, i).kind;
+        if (seen & bit)
+            return TRUE;
+        seen |= bit;
+    }
+    return FALSE;
+}
+
+/* Append s to out, joining it to the last span when of the same kind. */
+static void span_push(GArray *out, PhaseSpan s)
+{
+    PhaseSpan *last = out->len ? &g_array_index(out, PhaseSpan, out->len - 1) : NULL;
+    if (last && last->kind == s.kind) {
+        last->end_host_bytes = s.end_host_bytes;
+        last->end_s = s.end_s;
+        last->die_busy_s += s.die_busy_s;
+        last->chan_busy_s += s.chan_busy_s;
+        return;
+    }
+    g_array_append_val(out, s);
+}
+
+void report_phases_from_rows(GArray *rows, GArray *phases)
+{
+    g_array_set_size(phases, 0);
+    g_autoptr(GArray) raw = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
+    phases_raw(rows, raw);
+    if (raw->len < 2) {
+        g_array_append_vals(phases, raw->data, raw->len);
+        return;
+    }
+    const PhaseSpan *end = &g_array_index(raw, PhaseSpan, raw->len - 1);
+    uint64_t bytes = end->end_host_bytes;
+    double t = end->end_s - g_array_index(raw, PhaseSpan, 0).start_s;
+    /* A run of short spans in which a kind comes back (native and folding
+     * taking turns every few hundred MB as the cache empties) is one phase
+     * of its main kind; short spans of kinds that follow each other once (a
+     * burst, a read, a pause) stay what they are. */
+    g_autoptr(GArray) grouped = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
+    for (guint i = 0; i < raw->len;) {
+        guint j = i;
+        while (j < raw->len && span_short(&g_array_index(raw, PhaseSpan, j), bytes, t))
+            j++;
+        if (j > i + 2 && kinds_repeat(raw, i, j)) {
+            span_push(grouped, span_merge(raw, i, j));
+        } else {
+            for (guint k = i; k < MAX(j, i + 1); k++)
+                span_push(grouped, g_array_index(raw, PhaseSpan, k));
+            j = MAX(j, i + 1);
+        }
+        i = j;
+    }
+    /* A short blip between two phases of one kind joins them. */
+    for (guint i = 0; i < grouped->len; i++) {
+        PhaseSpan s = g_array_index(grouped, PhaseSpan, i);
+        PhaseSpan *last = phases->len ? &g_array_index(phases, PhaseSpan, phases->len - 1) : NULL;
+        if (last && i + 1 < grouped->len && span_short(&s, bytes, t) &&
+            g_array_index(grouped, PhaseSpan, i + 1).kind == last->kind)
+            s.kind = last->kind;
+        span_push(phases, s);
     }
 }
 
@@ -98,13 +201,20 @@ void report_phases_csv(const RunResult *r, GString *out)
     }
 }
 
+/* NAND bytes written per byte of host data the flash has to store: the
+ * data still held in the write buffer at the end counts as written (a
+ * flush or standby programs it), and data overwritten or trimmed while in
+ * the buffer, which never needs storing, is not host data to store. So a
+ * run too short to empty the buffer does not show a WAF below 1; see
+ * docs/outputs.md. */
 static double waf(const DriveStats *st)
 {
-    uint64_t nand = 0;
+    uint64_t nand = st->buf_held_bytes;
     for (int c = 0; c < CAUSES; c++)
         nand += st->nand_write_bytes[c];
     uint64_t host = st->host_bytes[IO_WRITE];
-    return host ? (double)nand / (double)host : NAN;
+    uint64_t stored = host > st->buf_absorbed_bytes ? host - st->buf_absorbed_bytes : 0;
+    return stored ? (double)nand / (double)stored : NAN;
 }
 
 static uint64_t nand_total(const DriveStats *st)
@@ -284,8 +394,18 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
         json_str(w, NULL, *set);
     json_end_array(w);
     json_str(w, "workload", workload_description(r->workload));
+    WorkloadTraceInfo ti;
+    if (workload_trace_info(r->workload, &ti)) {
+        json_begin_object(w, "trace");
+        json_str(w, "format", ti.format);
+        json_bool(w, "format_detected", ti.detected);
+        json_bool(w, "header_skipped", ti.header_skipped);
+        json_u64(w, "bad_lines_skipped", ti.bad_lines);
+        json_end_object(w);
+    }
     json_u64(w, "seed", o->seed);
     json_str(w, "prefill", o->prefill);
+    json_bool(w, "interrupted", r->interrupted);
     json_double(w, "sim_time_s", r->sim_time_s);
     json_double(w, "wall_time_s", r->wall_s);
     json_u64(w, "events", r->events);
@@ -320,6 +440,10 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     wear_json(w, "static_slc", &r->wear.static_slc);
     json_u64(w, "static_moves", st->wl_blocks);
     json_end_object(w);
+    json_end_object(w);
+    json_begin_object(w, "write_buffer");
+    json_u64(w, "absorbed_bytes", st->buf_absorbed_bytes);
+    json_u64(w, "held_at_end_bytes", st->buf_held_bytes);
     json_end_object(w);
     json_double(w, "waf", waf(st));
 
@@ -417,6 +541,27 @@ static void mapping_cache_text(const RunResult *r, GString *out)
     g_string_append_c(out, '\n');
 }
 
+
+/* fio's verify: what the jobs read back and how much of it did not match
+ * (a mismatch fails the run, so a finished run says 0). */
+static void verify_line(GString *out, const Workload *w)
+{
+    uint64_t reads = 0, bytes = 0, bad = 0;
+    gboolean any = FALSE;
+    for (guint i = 0; i < workload_result_count(w); i++) {
+        WorkloadJobResult jr;
+        workload_result(w, i, &jr);
+        any |= jr.spec->verify && jr.spec->do_verify;
+        reads += jr.verify_reads;
+        bytes += jr.verify_bytes;
+        bad += jr.verify_mismatches;
+    }
+    if (any)
+        g_string_append_printf(out, "verify    %" G_GUINT64_FORMAT " reads (%.3f GB) checked "
+                               "against what was written, %" G_GUINT64_FORMAT " mismatches\n",
+                               reads, (double)bytes / 1e9, bad);
+}
+
 void report_summary_text(const RunResult *r, GString *out)
 {
     const DriveStats *st = r->stats;
@@ -427,7 +572,15 @@ void report_summary_text(const RunResult *r, GString *out)
         g_string_append_printf(out, "overrides %s\n", sets);
     }
     g_string_append_printf(out, "workload  %s\n", workload_description(r->workload));
+    WorkloadTraceInfo ti;
+    if (workload_trace_info(r->workload, &ti))
+        g_string_append_printf(out, "trace     %s format (%s)%s, %" G_GUINT64_FORMAT
+                                    " malformed lines skipped\n",
+                               ti.format, ti.detected ? "detected" : "named",
+                               ti.header_skipped ? ", header line skipped" : "", ti.bad_lines);
     g_string_append_printf(out, "seed      %" G_GUINT64_FORMAT "\n", r->opt->seed);
+    if (r->interrupted)
+        g_string_append(out, "stopped   interrupted (SIGINT or SIGTERM): the results so far\n");
     if (r->opt->prefill)
         g_string_append_printf(out, "prefill   %s\n", r->opt->prefill);
     g_string_append_printf(out,
@@ -456,6 +609,9 @@ void report_summary_text(const RunResult *r, GString *out)
     if (st->wl_blocks)
         g_string_append_printf(out, "; %" G_GUINT64_FORMAT " cold blocks moved", st->wl_blocks);
     g_string_append_c(out, '\n');
+    g_string_append_printf(out, "buffer    absorbed %.3f GB (overwritten or trimmed before "
+                                "programming), %.3f MB held at the end\n",
+                           st->buf_absorbed_bytes / 1e9, st->buf_held_bytes / 1e6);
     g_string_append_printf(out, "waf       %.3f\n", waf(st));
     g_string_append(out, "busy      dies:");
     for (int k = 0; k < DIE_WORKS; k++)
@@ -466,6 +622,7 @@ void report_summary_text(const RunResult *r, GString *out)
     g_string_append_printf(out, "speed     write %.1f MB/s, read %.1f MB/s, %.0f IOPS\n",
                            st->host_bytes[IO_WRITE] / 1e6 / t, st->host_bytes[IO_READ] / 1e6 / t,
                            (st->host_ios[IO_READ] + st->host_ios[IO_WRITE]) / t);
+    verify_line(out, r->workload);
     g_string_append(out, "latency   (us)     count       mean        p50        p90        p99      "
                          "p99.9     p99.99        max\n");
     latency_line(out, "read", workload_latency(r->workload, IO_READ));

@@ -54,6 +54,7 @@ typedef struct RunResult {
     uint64_t peak_rss; /* bytes, of the whole process */
     GArray *rows;   /* SeriesRow */
     GArray *phases; /* PhaseSpan */
+    gboolean interrupted; /* stopped by SIGINT or SIGTERM before the workload ended */
 } RunResult;
 
 #define REPORT_SERIES_HEADER                                                                       \
@@ -69,7 +70,15 @@ typedef struct RunResult {
 void report_series_header(FILE *f, gboolean latency);
 /* One line of series.csv; the latency columns when r->has_latency. */
 void report_series_row(FILE *f, const SeriesRow *r);
-/* Merge consecutive rows of one kind into phases (idle rows are kept). */
+/* Phases shorter than this share of the run's host writes and of its time
+ * are merged with their neighbours. */
+#define REPORT_PHASE_MIN 0.02
+
+/* The phases a reader sees: consecutive rows of one kind, then runs of
+ * short spans in which a kind comes back (alternation) merged into one
+ * phase (folding when folding took a tenth of their time, else the kind
+ * that took most), and a short blip between two phases of one kind
+ * joined to them. */
 void report_phases_from_rows(GArray *rows, GArray *phases);
 void report_phases_csv(const RunResult *r, GString *out);
 /* summary.txt lists at most this many phases: the first, "... N more",

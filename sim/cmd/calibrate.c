@@ -1,0 +1,833 @@
+/*
+ * calibrate.c - the search of ftlsim calibrate: inputs, the evaluations in
+ * child processes, GSL's Nelder-Mead simplex, and identifiability from the
+ * Jacobian of the residuals at the optimum (docs/calibration.md).
+ *
+ * Evaluations are cached by their --set overrides: two points the config
+ * rounds to the same values (a byte, a nanosecond) are one simulation.
+ */
+#include "sim/cmd/calibrate_priv.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_multimin.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CAL_STEP 0.12     /* initial simplex step, radians of the sin^2 map */
+#define CAL_TOL 1e-3      /* simplex size (radians) at which the search stops */
+#define CAL_REL_STEP 0.02 /* relative step of the finite differences */
+#define CAL_IDLE_STEPS 25 /* simplex steps without a new simulation that end the search */
+#define CAL_FIGURE_INTERVAL (SIM_SEC / 10) /* series rows of figure-only runs */
+
+void calib_options_init(CalibOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    run_options_init(&o->run);
+    o->jobs = 1;
+    o->starts = G_MAXUINT;
+}
+
+static gboolean cal_bad(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static gboolean cal_bad(GError **error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error_literal(error, RUN_ERROR, RUN_ERROR_INPUT, msg);
+    return FALSE;
+}
+
+/* ---- Inputs ---------------------------------------------------------------- */
+
+/* "workload.thinktime=LO..HI": the host tool's pause after each command
+ * completes (fio's thinktime), added to every phase of an inline workload
+ * that does I/O. The stock value is the workload's own (none). */
+static gboolean cal_parse_workload_fit(const CalibOptions *o, const char *spec, const char *eq,
+                                       const char *dots, CalParam *p, GError **error)
+{
+    if (strcmp(p->name, "workload.thinktime") != 0)
+        return cal_bad(error,
+                       "--fit \"%s\": unknown workload key; expected workload.thinktime "
+                       "(the host's pause after each command)",
+                       spec);
+    if (!o->run.spec)
+        return cal_bad(error, "--fit \"%s\": a workload key needs an inline --workload", spec);
+    p->workload = TRUE;
+    p->k.kind = CONFIG_NUM_NS;
+    g_strlcpy(p->k.group, "workload", sizeof p->k.group);
+    g_strlcpy(p->k.key, "thinktime", sizeof p->k.key);
+    g_autofree char *lo = g_strndup(eq + 1, (gsize)(dots - eq - 1));
+    if (!*lo || !dots[2])
+        return cal_bad(error, "--fit \"%s\": empty range; expected LO..HI", spec);
+    if (!config_numeric_parse(CONFIG_NUM_NS, lo, &p->lo) ||
+        !config_numeric_parse(CONFIG_NUM_NS, dots + 2, &p->hi))
+        return cal_bad(error,
+                       "--fit \"%s\": found \"%s..%s\", expected two times such as "
+                       "100us..2ms",
+                       spec, lo, dots + 2);
+    if (!(p->lo < p->hi))
+        return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
+                       spec, dots + 2, lo);
+    return TRUE;
+}
+
+/* The inline workload with ",thinktime=Nns" on every phase that does I/O
+ * (not the idle=... phases). */
+static char *cal_spec_with(const char *spec, double think_ns)
+{
+    g_auto(GStrv) phases = g_strsplit(spec, ";", -1);
+    GString *out = g_string_new(NULL);
+    for (guint i = 0; phases[i]; i++) {
+        g_string_append_printf(out, "%s%s", i ? ";" : "", phases[i]);
+        if (strstr(phases[i], "rw="))
+            g_string_append_printf(out, ",thinktime=%.0fns", think_ns);
+    }
+    return g_string_free(out, FALSE);
+}
+
+/* "GROUP.KEY=LO..HI" into p: a numeric key, LO < HI in its units, both
+ * accepted by the drive file. */
+static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, const char *spec,
+                              CalParam *p, GError **error)
+{
+    const char *eq = strchr(spec, '=');
+    const char *dots = eq ? strstr(eq, "..") : NULL;
+    if (!eq || !dots)
+        return cal_bad(error,
+                       "--fit \"%s\": expected GROUP.KEY=LO..HI, e.g. "
+                       "pslc.dynamic_cap=20GB..60GB",
+                       spec);
+    p->name = g_strndup(spec, (gsize)(eq - spec));
+    GError *e = NULL;
+    p->correlated = -1;
+    if (g_str_has_prefix(p->name, "workload."))
+        return cal_parse_workload_fit(o, spec, eq, dots, p, error);
+    if (!config_numeric_key(p->name, dp, &p->k, &e)) {
+        cal_bad(error, "--fit %s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    g_autofree char *lo = g_strndup(eq + 1, (gsize)(dots - eq - 1));
+    const char *hi = dots + 2;
+    if (!*lo || !*hi)
+        return cal_bad(error, "--fit \"%s\": empty range; expected LO..HI", spec);
+    if (!config_numeric_parse(p->k.kind, lo, &p->lo) ||
+        !config_numeric_parse(p->k.kind, hi, &p->hi))
+        return cal_bad(error,
+                       "--fit \"%s\": found \"%s..%s\", expected two values of the key's "
+                       "kind (%s)",
+                       spec, lo, hi, config_numeric_si_unit(p->k.kind));
+    if (!(p->lo < p->hi))
+        return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
+                       spec, hi, lo);
+    for (int end = 0; end < 2; end++) {
+        char v[CONFIG_VALUE_LEN];
+        config_numeric_format(p->k.kind, end ? p->hi : p->lo, v, sizeof v);
+        g_autofree char *set = g_strdup_printf("%s=%s", p->name, v);
+        GPtrArray *a = g_ptr_array_new();
+        for (guint i = 0; o->run.sets && o->run.sets[i]; i++)
+            g_ptr_array_add(a, (gpointer)o->run.sets[i]);
+        g_ptr_array_add(a, set);
+        g_ptr_array_add(a, NULL);
+        DriveParams scratch;
+        gboolean ok =
+            config_load_file_set(o->run.drive, (const char *const *)a->pdata, &scratch, &e);
+        g_ptr_array_free(a, TRUE);
+        if (!ok) {
+            cal_bad(error, "--fit \"%s\": the drive does not load at %s: %s", spec, v, e->message);
+            g_error_free(e);
+            return FALSE;
+        }
+    }
+    p->correlated = -1;
+    return TRUE;
+}
+
+/* An existing non-empty results folder without --force, before hours of work. */
+static gboolean cal_check_out(const CalibOptions *o, GError **error)
+{
+    if (!o->run.out)
+        return cal_bad(error, "calibrate needs --out DIR");
+    g_autoptr(GDir) d = g_dir_open(o->run.out, 0, NULL);
+    if (d && g_dir_read_name(d) && !o->run.force)
+        return cal_bad(error,
+                       "--out %s: the folder exists and is not empty; expected a new folder "
+                       "(or --force)",
+                       o->run.out);
+    return TRUE;
+}
+
+static gboolean cal_inputs(Cal *c, GError **error)
+{
+    const CalibOptions *o = c->o;
+    DriveParams dp;
+    if (!o->run.drive)
+        return cal_bad(error, "calibrate needs --drive FILE");
+    if (!config_load_file_set(o->run.drive, o->run.sets, &dp, error))
+        return FALSE;
+    c->np = o->fits ? g_strv_length((GStrv)o->fits) : 0;
+    if (c->np == 0)
+        return cal_bad(error, "calibrate needs at least one --fit GROUP.KEY=LO..HI");
+    c->p = g_new0(CalParam, c->np);
+    for (guint i = 0; i < c->np; i++) {
+        if (!cal_parse_fit(o, &dp, o->fits[i], &c->p[i], error))
+            return FALSE;
+        for (guint j = 0; j < i; j++)
+            if (strcmp(c->p[i].name, c->p[j].name) == 0)
+                return cal_bad(error, "--fit %s: the key is given twice", c->p[i].name);
+        for (guint s = 0; !c->p[i].workload && o->run.sets && o->run.sets[s]; s++)
+            if (g_str_has_prefix(o->run.sets[s], c->p[i].name) &&
+                o->run.sets[s][strlen(c->p[i].name)] == '=')
+                return cal_bad(error, "--fit %s: the key is also given by --set", c->p[i].name);
+    }
+    if (o->curve) {
+        GError *e = NULL;
+        c->curve = curve_load(o->curve, &e);
+        if (!c->curve) {
+            cal_bad(error, "--curve %s", e->message);
+            g_error_free(e);
+            return FALSE;
+        }
+    }
+    c->nf = o->figures ? g_strv_length((GStrv)o->figures) : 0;
+    c->fig = g_new0(Figure, c->nf + 1);
+    for (guint i = 0; i < c->nf; i++) {
+        GError *e = NULL;
+        if (!figure_parse(o->figures[i], &c->fig[i], &e)) {
+            cal_bad(error, "%s", e->message);
+            g_error_free(e);
+            return FALSE;
+        }
+    }
+    if (!c->curve && c->nf == 0)
+        return cal_bad(error, "calibrate needs a --curve CSV or at least one --figure ID=VALUE");
+    c->nres = (c->curve ? c->curve->n : 0) + c->nf;
+    return cal_check_out(o, error);
+}
+
+/* ---- Evaluations ---------------------------------------------------------- */
+
+static void cal_point_free(CalPoint *pt)
+{
+    g_free(pt->theta);
+    g_free(pt->label);
+    g_strfreev(pt->sets);
+    g_free(pt->spec);
+    g_clear_error(&pt->error);
+    g_free(pt->res);
+    g_free(pt->sim);
+    g_free(pt->figs);
+    g_free(pt->fig_ok);
+    run_trace_free(pt->trace);
+    g_free(pt);
+}
+
+/* A value as the search runs it: 5 significant digits (a calibration
+ * cannot tell more apart, and the files stay readable: 149.3MB, 3.0003ms). */
+static double cal_round(double v)
+{
+    if (v == 0 || !isfinite(v))
+        return v;
+    double e = pow(10, floor(log10(fabs(v))) - 4);
+    return round(v / e) * e;
+}
+
+/* The point theta (base units; NULL: the config's own values, the stock
+ * run), from the cache or new. */
+static CalPoint *cal_point(Cal *c, const double *theta)
+{
+    GPtrArray *sets = g_ptr_array_new();
+    for (guint i = 0; c->o->run.sets && c->o->run.sets[i]; i++)
+        g_ptr_array_add(sets, g_strdup(c->o->run.sets[i]));
+    g_autoptr(GString) label = g_string_new(NULL);
+    g_autofree char *spec = NULL;
+    for (guint i = 0; theta && i < c->np; i++) {
+        char v[CONFIG_VALUE_LEN];
+        config_numeric_format(c->p[i].k.kind, cal_round(theta[i]), v, sizeof v);
+        if (c->p[i].workload) {
+            double ns;
+            config_numeric_parse(CONFIG_NUM_NS, v, &ns);
+            g_free(spec);
+            spec = cal_spec_with(c->o->run.spec, ns);
+        } else {
+            g_ptr_array_add(sets, g_strdup_printf("%s=%s", c->p[i].name, v));
+        }
+        g_string_append_printf(label, "%s%s=%s", i ? " " : "", c->p[i].name, v);
+    }
+    g_ptr_array_add(sets, NULL);
+    if (!theta)
+        g_string_assign(label, "stock");
+    CalPoint *pt = g_hash_table_lookup(c->cache, label->str);
+    if (pt) {
+        g_strfreev((GStrv)g_ptr_array_free(sets, FALSE));
+        return pt;
+    }
+    pt = g_new0(CalPoint, 1);
+    pt->theta = g_new(double, c->np);
+    for (guint i = 0; i < c->np; i++) {
+        char v[CONFIG_VALUE_LEN];
+        config_numeric_format(c->p[i].k.kind, theta ? cal_round(theta[i]) : c->p[i].k.value, v,
+                              sizeof v);
+        config_numeric_parse(c->p[i].k.kind, v, &pt->theta[i]); /* the value run, rounded */
+    }
+    pt->label = g_strdup(label->str);
+    pt->sets = (GStrv)g_ptr_array_free(sets, FALSE);
+    pt->spec = g_steal_pointer(&spec);
+    pt->loss = INFINITY;
+    g_hash_table_insert(c->cache, pt->label, pt);
+    g_ptr_array_add(c->points, pt);
+    return pt;
+}
+
+/* In a child: run the point into dir, write "R<sweep row>", "I<message>"
+ * (bad input) or "F<message>" to fd, and leave. */
+static void G_GNUC_NORETURN cal_child(const Cal *c, const CalPoint *pt, const char *dir, int fd)
+{
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* an interrupted calibration leaves no runs behind */
+    RunOptions ro = c->o->run;
+    ro.sets = (const char *const *)pt->sets;
+    if (pt->spec)
+        ro.spec = pt->spec;
+    ro.out = dir;
+    ro.force = FALSE;
+    ro.quiet = TRUE;
+    ro.plot = FALSE;
+    ro.live = FALSE;
+    /* rows of a quarter of the curve's averaging window: the rates over a
+     * window then come from whole rows but at its ends */
+    if (c->curve && c->curve->kind == CURVE_GB_MBPS)
+        ro.interval_bytes = MAX(1000000, (uint64_t)(curve_half_window(c->curve) * 1e9 / 2));
+    else if (c->curve)
+        ro.interval = MAX(SIM_SEC / 1000, (SimTime)(curve_half_window(c->curve) * 1e9 / 2));
+    else
+        ro.interval = CAL_FIGURE_INTERVAL; /* figures only: a cliff to within a few rows */
+    g_autoptr(GString) row = g_string_new(NULL);
+    ro.sweep_row = row;
+    GError *e = NULL;
+    g_autoptr(GString) msg = g_string_new(NULL);
+    if (run_simulation(&ro, &e))
+        g_string_printf(msg, "R%s", row->str);
+    else
+        g_string_printf(msg, "%c%s", g_error_matches(e, RUN_ERROR, RUN_ERROR_FAILED) ? 'F' : 'I',
+                        e->message);
+    const char *p = msg->str;
+    for (gsize left = msg->len; left > 0;) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            _exit(3);
+        p += n;
+        left -= (gsize)n;
+    }
+    _exit(0);
+}
+
+/* The residuals and loss of a finished run from its folder. */
+static void cal_score(Cal *c, CalPoint *pt, const char *dir, const char *row)
+{
+    g_autofree char *path = g_build_filename(dir, "series.csv", NULL);
+    g_autofree char *text = NULL;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &e)) {
+        g_propagate_error(&pt->error, e);
+        return;
+    }
+    RunTrace *t = run_trace_from_csv(text, row, &pt->error);
+    if (!t)
+        return;
+    guint nc = c->curve ? c->curve->n : 0;
+    pt->res = g_new0(double, c->nres);
+    pt->sim = g_new0(double, MAX(nc, 1));
+    pt->figs = g_new0(double, c->nf + 1);
+    pt->fig_ok = g_new0(gboolean, c->nf + 1);
+    if (c->curve) {
+        curve_sim_values(c->curve, t, pt->sim);
+        curve_residuals(c->curve, pt->sim, pt->res);
+    }
+    for (guint i = 0; i < c->nf; i++) {
+        pt->fig_ok[i] = figure_eval(&c->fig[i], t, &pt->figs[i]);
+        pt->res[nc + i] = figure_residual(&c->fig[i], pt->fig_ok[i], pt->figs[i]);
+    }
+    pt->loss = 0;
+    for (guint i = 0; i < c->nres; i++)
+        pt->loss += pt->res[i] * pt->res[i];
+    pt->ok = TRUE;
+    pt->trace = t;
+}
+
+/* What the child of pt wrote once it exited; its folder is then removed. */
+static void cal_collect(Cal *c, CalPoint *pt, int fd, int status, const char *dir)
+{
+    g_autoptr(GString) msg = g_string_new(NULL);
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        g_string_append_len(msg, buf, n);
+    }
+    close(fd);
+    pt->done = TRUE;
+    if (msg->len > 0 && msg->str[0] == 'R')
+        cal_score(c, pt, dir, msg->str + 1);
+    else if (msg->len > 0 && (msg->str[0] == 'I' || msg->str[0] == 'F'))
+        g_set_error_literal(&pt->error, RUN_ERROR,
+                            msg->str[0] == 'F' ? RUN_ERROR_FAILED : RUN_ERROR_INPUT, msg->str + 1);
+    else
+        g_set_error(&pt->error, RUN_ERROR, RUN_ERROR_FAILED, "the run's process ended (status %d)",
+                    status);
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    for (const char *n; d && (n = g_dir_read_name(d));) {
+        g_autofree char *f = g_build_filename(dir, n, NULL);
+        g_unlink(f);
+    }
+    g_rmdir(dir);
+}
+
+static void cal_show(Cal *c, const CalPoint *pt)
+{
+    if (pt->ok && (!c->best || pt->loss < c->best->loss))
+        c->best = (CalPoint *)pt;
+    if (c->o->run.quiet)
+        return;
+    double wall = (double)(g_get_monotonic_time() - c->wall0) / 1e6;
+    g_autoptr(GString) line = g_string_new(NULL);
+    if (pt->ok)
+        g_string_printf(line, "eval %3u  %s: loss %.6g, best %.6g  (%.0f s)\n", c->sims, pt->label,
+                        pt->loss, c->best ? c->best->loss : pt->loss, wall);
+    else
+        g_string_printf(line, "eval %3u  %s: failed: %s  (%.0f s)\n", c->sims, pt->label,
+                        pt->error->message, wall);
+    /* until the stock run has passed its checks the input may still be
+     * bad, and bad input prints nothing on stdout */
+    if (c->pending) {
+        g_string_append(c->pending, line->str);
+        return;
+    }
+    fputs(line->str, stdout);
+    fflush(stdout);
+}
+
+/* Run the points (distinct, not done), jobs at a time, each in a child
+ * process. */
+static void cal_run(Cal *c, CalPoint **pts, guint k)
+{
+    guint next = 0, running = 0;
+    pid_t *pid = g_new0(pid_t, k);
+    int *fd = g_new0(int, k);
+    char **dir = g_new0(char *, k);
+    for (;;) {
+        while (next < k && running < c->o->jobs) {
+            CalPoint *pt = pts[next];
+            guint me = next++;
+            int fds[2];
+            if (pipe(fds) != 0) {
+                g_set_error(&pt->error, RUN_ERROR, RUN_ERROR_FAILED, "pipe: %s", g_strerror(errno));
+                pt->done = TRUE;
+                continue;
+            }
+            dir[me] = g_strdup_printf("%s/e%u", c->scratch, c->launched++);
+            fflush(stdout);
+            fflush(stderr);
+            pid_t p = fork();
+            if (p == 0) {
+                close(fds[0]);
+                cal_child(c, pt, dir[me], fds[1]);
+            }
+            close(fds[1]);
+            if (p < 0) {
+                close(fds[0]);
+                g_set_error(&pt->error, RUN_ERROR, RUN_ERROR_FAILED, "fork: %s", g_strerror(errno));
+                pt->done = TRUE;
+                continue;
+            }
+            pid[me] = p;
+            fd[me] = fds[0];
+            running++;
+        }
+        if (running == 0)
+            break;
+        int status;
+        pid_t p = waitpid(-1, &status, 0);
+        if (p < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (guint i = 0; i < k; i++)
+            if (pid[i] == p) {
+                pid[i] = 0;
+                running--;
+                c->sims++;
+                cal_collect(c, pts[i], fd[i], status, dir[i]);
+                cal_show(c, pts[i]);
+            }
+    }
+    for (guint i = 0; i < k; i++) {
+        if (!pts[i]->done) {
+            g_set_error_literal(&pts[i]->error, RUN_ERROR, RUN_ERROR_FAILED,
+                                "its process could not be waited for");
+            pts[i]->done = TRUE;
+        }
+        g_free(dir[i]);
+    }
+    g_free(pid);
+    g_free(fd);
+    g_free(dir);
+}
+
+/* Evaluate k points at once (NULL theta: the stock run) into out. */
+static void cal_eval(Cal *c, double *const *thetas, guint k, CalPoint **out)
+{
+    g_autofree CalPoint **todo = g_new0(CalPoint *, k);
+    guint n = 0;
+    for (guint i = 0; i < k; i++) {
+        out[i] = cal_point(c, thetas[i]);
+        gboolean dup = out[i]->done;
+        for (guint j = 0; j < n && !dup; j++)
+            dup = todo[j] == out[i];
+        if (!dup)
+            todo[n++] = out[i];
+    }
+    if (n)
+        cal_run(c, todo, n);
+}
+
+static double cal_eval_one(Cal *c, const double *theta)
+{
+    CalPoint *pt;
+    cal_eval(c, (double *const *)&theta, 1, &pt);
+    return pt->ok ? pt->loss : INFINITY;
+}
+
+/* ---- The map onto [LO, HI] ----------------------------------------------- */
+
+/* theta = LO + (HI - LO) sin^2(y): every y is inside the bounds, and the
+ * search moves freely over y. */
+static double cal_to_theta(const CalParam *p, double y)
+{
+    double s = sin(y);
+    return p->lo + (p->hi - p->lo) * s * s;
+}
+
+static double cal_to_y(const CalParam *p, double theta)
+{
+    double u = (theta - p->lo) / (p->hi - p->lo);
+    return asin(sqrt(CLAMP(u, 0.0, 1.0)));
+}
+
+static double cal_nm_f(const gsl_vector *y, void *ctx)
+{
+    Cal *c = ctx;
+    double theta[c->np];
+    for (guint i = 0; i < c->np; i++)
+        theta[i] = cal_to_theta(&c->p[i], gsl_vector_get(y, i));
+    return cal_eval_one(c, theta);
+}
+
+/* ---- The search ----------------------------------------------------------- */
+
+/* S start points spread over the box (a Latin hypercube: each parameter's
+ * range cut into S strata, one point in the middle of each, the strata
+ * paired at random from the run's seed, so that a calibration repeats). */
+static double **cal_starts(const Cal *c, guint S)
+{
+    double **th = g_new0(double *, S);
+    for (guint s = 0; s < S; s++)
+        th[s] = g_new(double, c->np);
+    g_autoptr(GRand) rng = g_rand_new_with_seed((guint32)c->o->run.seed);
+    g_autofree guint *perm = g_new(guint, S);
+    for (guint i = 0; i < c->np; i++) {
+        for (guint s = 0; s < S; s++)
+            perm[s] = s;
+        for (guint s = S; s > 1; s--) {
+            guint j = (guint)g_rand_int_range(rng, 0, (gint32)s);
+            guint x = perm[s - 1];
+            perm[s - 1] = perm[j];
+            perm[j] = x;
+        }
+        for (guint s = 0; s < S; s++)
+            th[s][i] = c->p[i].lo + (c->p[i].hi - c->p[i].lo) * (perm[s] + 0.5) / S;
+    }
+    return th;
+}
+
+/* The stock run and the start points; checks that the stock run yields
+ * every curve point and figure (else bad input). */
+static gboolean cal_first_batch(Cal *c, GError **error)
+{
+    guint S = c->o->starts == G_MAXUINT ? 2 * c->o->jobs - 1 : c->o->starts;
+    guint k = S + 2;
+    double **th = g_new0(double *, k);
+    /* the stock run, and the config's values moved into the ranges (the
+     * same run when they are inside) */
+    gboolean inside = TRUE;
+    th[1] = g_new(double, c->np);
+    for (guint i = 0; i < c->np; i++) {
+        th[1][i] = CLAMP(c->p[i].k.value, c->p[i].lo, c->p[i].hi);
+        inside = inside && th[1][i] == c->p[i].k.value;
+    }
+    th[0] = inside ? g_memdup2(th[1], c->np * sizeof(double)) : NULL;
+    double **spread = cal_starts(c, S);
+    for (guint s = 0; s < S; s++)
+        th[s + 2] = spread[s];
+    g_free(spread);
+    g_autofree CalPoint **pts = g_new0(CalPoint *, k);
+    c->pending = g_string_new(NULL);
+    cal_eval(c, th, k, pts);
+    for (guint i = 0; i < k; i++)
+        g_free(th[i]);
+    g_free(th);
+    c->stock = pts[0];
+    if (!c->stock->ok) {
+        g_propagate_prefixed_error(error, g_steal_pointer(&c->stock->error), "the stock run: ");
+        return FALSE;
+    }
+    if (c->curve)
+        for (guint i = 0; i < c->curve->n; i++)
+            if (isnan(c->stock->sim[i]))
+                return cal_bad(error,
+                               "%s:%u: %s %g is beyond the stock run (the workload "
+                               "ends before it); expected a workload that covers the curve",
+                               c->curve->name, c->curve->line[i], curve_x_name(c->curve->kind),
+                               c->curve->x[i]);
+    for (guint i = 0; i < c->nf; i++)
+        if (!c->stock->fig_ok[i])
+            return cal_bad(error, "--figure %s: the stock run does not yield it: %s", c->fig[i].id,
+                           figure_missing_reason(&c->fig[i]));
+    if (!c->o->run.quiet)
+        fputs(c->pending->str, stdout);
+    g_string_free(c->pending, TRUE);
+    c->pending = NULL;
+    c->best = NULL;
+    for (guint i = inside ? 0 : 1; i < k; i++)
+        if (pts[i]->ok && (!c->best || pts[i]->loss < c->best->loss))
+            c->best = pts[i];
+    if (!c->best)
+        return cal_bad(error, "no start point ran: %s",
+                       pts[1]->error ? pts[1]->error->message : "unknown");
+    return TRUE;
+}
+
+/* Nelder-Mead from the best start. The simplex's first vertices are run
+ * at once; then one point or two a step, as the simplex asks. */
+static gboolean cal_search(Cal *c, GError **error)
+{
+    guint n = c->np;
+    gsl_vector *y0 = gsl_vector_alloc(n), *step = gsl_vector_alloc(n);
+    for (guint i = 0; i < n; i++) {
+        gsl_vector_set(y0, i, cal_to_y(&c->p[i], c->best->theta[i]));
+        /* step inwards near an end of the range (sin^2 is flat there) */
+        double yi = gsl_vector_get(y0, i);
+        gsl_vector_set(step, i, yi + CAL_STEP > M_PI / 2 ? -CAL_STEP : CAL_STEP);
+    }
+    {
+        double **th = g_new0(double *, n);
+        for (guint j = 0; j < n; j++) {
+            th[j] = g_new(double, n);
+            for (guint i = 0; i < n; i++)
+                th[j][i] = cal_to_theta(&c->p[i], gsl_vector_get(y0, i) +
+                                                      (i == j ? gsl_vector_get(step, i) : 0));
+        }
+        g_autofree CalPoint **pts = g_new0(CalPoint *, n);
+        cal_eval(c, th, n, pts);
+        for (guint j = 0; j < n; j++)
+            g_free(th[j]);
+        g_free(th);
+    }
+    gsl_multimin_function f = {.f = cal_nm_f, .n = n, .params = c};
+    gsl_multimin_fminimizer *s =
+        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, n);
+    gsl_set_error_handler_off();
+    int status = gsl_multimin_fminimizer_set(s, &f, y0, step);
+    guint idle = 0; /* steps in a row that ran no new simulation */
+    while (status == GSL_SUCCESS && c->sims < c->o->max_evals) {
+        guint before = c->sims;
+        status = gsl_multimin_fminimizer_iterate(s);
+        if (status != GSL_SUCCESS)
+            break;
+        c->nm_iters++;
+        idle = c->sims == before ? idle + 1 : 0;
+        /* small enough; or only revisiting points already run (a flat
+         * loss, or steps below the values' rounding), where a simplex of
+         * equal values would reflect back and forth for ever */
+        if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(s), CAL_TOL) == GSL_SUCCESS ||
+            idle >= CAL_IDLE_STEPS) {
+            c->converged = TRUE;
+            break;
+        }
+    }
+    gsl_multimin_fminimizer_free(s);
+    gsl_vector_free(y0);
+    gsl_vector_free(step);
+    if (!c->best || !c->best->ok)
+        return cal_bad(error, "no evaluation gave a loss");
+    return TRUE;
+}
+
+/* ---- Identifiability -------------------------------------------------------- */
+
+/* The Jacobian of the residuals per relative change of each parameter, by
+ * central differences of CAL_REL_STEP (one-sided at a bound), all 2n runs
+ * at once; then each parameter's sensitivity, and the correlations of the
+ * non-flat ones from (J^T J)^-1. */
+static void cal_identify(Cal *c)
+{
+    guint n = c->np, m = c->nres;
+    const double *best = c->best->theta;
+    double **th = g_new0(double *, 2 * n);
+    double *h = g_new0(double, n); /* relative distance between the two points */
+    for (guint j = 0; j < n; j++) {
+        double base = best[j] != 0 ? fabs(best[j]) : (c->p[j].hi - c->p[j].lo);
+        double d = CAL_REL_STEP * base;
+        for (int sgn = 0; sgn < 2; sgn++) {
+            th[2 * j + sgn] = g_memdup2(best, n * sizeof(double));
+            double v = best[j] + (sgn ? d : -d);
+            th[2 * j + sgn][j] = CLAMP(v, c->p[j].lo, c->p[j].hi);
+        }
+    }
+    g_autofree CalPoint **pts = g_new0(CalPoint *, 2 * n);
+    cal_eval(c, th, 2 * n, pts);
+    gsl_matrix *J = gsl_matrix_calloc(m, n);
+    for (guint j = 0; j < n; j++) {
+        CalPoint *lo = pts[2 * j], *hi = pts[2 * j + 1];
+        double base = best[j] != 0 ? fabs(best[j]) : (c->p[j].hi - c->p[j].lo);
+        h[j] = (hi->theta[j] - lo->theta[j]) / base;
+        double norm = 0;
+        if (lo->ok && hi->ok && h[j] > 0)
+            for (guint i = 0; i < m; i++) {
+                double d = (hi->res[i] - lo->res[i]) / h[j];
+                gsl_matrix_set(J, i, j, d);
+                norm += d * d;
+            }
+        c->p[j].sensitivity = sqrt(norm) / 100; /* per 1% */
+        c->p[j].flat = !(c->p[j].sensitivity >= CAL_FLAT);
+    }
+    /* correlations among the parameters that move the residuals */
+    guint *idx = g_new(guint, n), k = 0;
+    for (guint j = 0; j < n; j++)
+        if (!c->p[j].flat)
+            idx[k++] = j;
+    if (k >= 2) {
+        gsl_matrix *H = gsl_matrix_calloc(k, k), *C = gsl_matrix_alloc(k, k);
+        for (guint a = 0; a < k; a++)
+            for (guint b = 0; b < k; b++) {
+                double s = 0;
+                for (guint i = 0; i < m; i++)
+                    s += gsl_matrix_get(J, i, idx[a]) * gsl_matrix_get(J, i, idx[b]);
+                gsl_matrix_set(H, a, b, s);
+            }
+        gsl_permutation *perm = gsl_permutation_alloc(k);
+        int signum;
+        gboolean inv = gsl_linalg_LU_decomp(H, perm, &signum) == GSL_SUCCESS &&
+                       fabs(gsl_linalg_LU_det(H, signum)) > 0 &&
+                       gsl_linalg_LU_invert(H, perm, C) == GSL_SUCCESS;
+        for (guint a = 0; a < k; a++)
+            for (guint b = 0; b < k; b++) {
+                if (a == b)
+                    continue;
+                double r = inv ? gsl_matrix_get(C, a, b) /
+                                     sqrt(gsl_matrix_get(C, a, a) * gsl_matrix_get(C, b, b))
+                               : 1.0; /* singular: the columns are parallel */
+                CalParam *p = &c->p[idx[a]];
+                if (!isfinite(r))
+                    r = 1.0;
+                if (fabs(r) > CAL_CORR && (p->correlated < 0 || fabs(r) > fabs(p->corr))) {
+                    p->correlated = (int)idx[b];
+                    p->corr = r;
+                }
+            }
+        gsl_permutation_free(perm);
+        gsl_matrix_free(H);
+        gsl_matrix_free(C);
+    }
+    g_free(idx);
+    gsl_matrix_free(J);
+    for (guint j = 0; j < 2 * n; j++)
+        g_free(th[j]);
+    g_free(th);
+    g_free(h);
+}
+
+/* ---- The command ------------------------------------------------------------ */
+
+static void cal_free(Cal *c)
+{
+    for (guint i = 0; i < c->np; i++)
+        g_free(c->p[i].name);
+    g_free(c->p);
+    curve_free(c->curve);
+    g_free(c->fig);
+    if (c->points)
+        g_ptr_array_free(c->points, TRUE);
+    if (c->cache)
+        g_hash_table_destroy(c->cache);
+    if (c->pending)
+        g_string_free(c->pending, TRUE);
+    if (c->scratch)
+        g_rmdir(c->scratch);
+    g_free(c->scratch);
+}
+
+static void cal_report(const Cal *c)
+{
+    if (c->o->run.quiet)
+        return;
+    printf("search    %u simulations in %.0f s, %u simplex steps, %s; loss %.6g (stock %.6g)\n",
+           c->sims, (double)(g_get_monotonic_time() - c->wall0) / 1e6, c->nm_iters,
+           c->converged ? "converged" : "stopped at --max-evals", c->best->loss, c->stock->loss);
+    for (guint i = 0; i < c->np; i++) {
+        const CalParam *p = &c->p[i];
+        char v[CONFIG_VALUE_LEN], was[CONFIG_VALUE_LEN];
+        config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
+        config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
+        if (p->flat)
+            printf("fitted    %s: unidentifiable (flat: 1%% moves the loss by nothing measurable; "
+                   "config %s)\n",
+                   p->name, was);
+        else if (p->correlated >= 0)
+            printf("fitted    %s: unidentifiable (correlated with %s, r = %.3f; config %s)\n",
+                   p->name, c->p[p->correlated].name, p->corr, was);
+        else
+            printf("fitted    %s = %s (config %s; sensitivity %.3g per 1%%)\n", p->name, v, was,
+                   p->sensitivity);
+    }
+}
+
+gboolean run_calibration(const CalibOptions *co, GError **error)
+{
+    CalibOptions o = *co;
+    if (o.max_evals == 0)
+        o.max_evals = CALIB_DEFAULT_MAX_EVALS;
+    if (o.jobs == 0)
+        o.jobs = 1;
+    Cal c = {.o = &o, .wall0 = g_get_monotonic_time()};
+    c.points = g_ptr_array_new_with_free_func((GDestroyNotify)cal_point_free);
+    c.cache = g_hash_table_new(g_str_hash, g_str_equal);
+    gboolean ok = cal_inputs(&c, error);
+    if (ok) {
+        c.scratch = g_dir_make_tmp("ftlsim-calibrate-XXXXXX", error);
+        ok = c.scratch != NULL;
+    }
+    ok = ok && cal_first_batch(&c, error) && cal_search(&c, error);
+    if (ok) {
+        cal_identify(&c);
+        for (guint i = 0; i < c.np; i++)
+            c.p[i].fitted = c.best->theta[i];
+        cal_report(&c);
+        ok = cal_write_results(&c, error);
+    }
+    cal_free(&c);
+    return ok;
+}

@@ -1,0 +1,312 @@
+/*
+ * calibrate_out.c - the results folder of ftlsim calibrate: calibrated.ini
+ * (the drive file with the fitted keys changed and marked), fit.json,
+ * curves.csv and fit.png. Written through an OutDir: all or nothing.
+ */
+#include "sim/cmd/calibrate_priv.h"
+
+#include "sim/output/json.h"
+#include "sim/output/outdir.h"
+#include "sim/output/plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* sqrt of the curve's share of a point's loss: the normalised RMSE. */
+static double cal_nrmse(const Cal *c, const CalPoint *pt)
+{
+    double s = 0;
+    for (guint i = 0; c->curve && i < c->curve->n; i++)
+        s += pt->res[i] * pt->res[i];
+    return sqrt(s);
+}
+
+/* What the fit was made on, for comments: "curve.csv and cliff_gb=42". */
+static char *cal_sources(const Cal *c)
+{
+    GString *s = g_string_new(NULL);
+    if (c->curve)
+        g_string_append(s, c->curve->name);
+    for (guint i = 0; i < c->nf; i++)
+        g_string_append_printf(s, "%s%s=%g", s->len ? (i + 1 == c->nf ? " and " : ", ") : "",
+                               c->fig[i].id, c->fig[i].value);
+    return g_string_free(s, FALSE);
+}
+
+static gboolean cal_identifiable(const CalParam *p)
+{
+    return !p->flat && p->correlated < 0;
+}
+
+/* Set [group] key = value in the INI lines, with comment lines above it:
+ * the key's line is replaced, or the key added under its group's header,
+ * or the group added at the end. */
+static void ini_set(GPtrArray *lines, const char *group, const char *key, const char *value,
+                    const char *comment)
+{
+    g_autofree char *header = g_strdup_printf("[%s]", group);
+    gint hdr = -1, at = -1;
+    g_autofree char *cur = NULL;
+    for (guint i = 0; i < lines->len; i++) {
+        g_autofree char *l = g_strstrip(g_strdup(g_ptr_array_index(lines, i)));
+        if (l[0] == '[') {
+            g_free(cur);
+            cur = g_strdup(l);
+            if (strcmp(l, header) == 0)
+                hdr = (gint)i;
+            continue;
+        }
+        if (!cur || strcmp(cur, header) != 0 || l[0] == '#' || l[0] == ';')
+            continue;
+        const char *eq = strchr(l, '=');
+        if (!eq)
+            continue;
+        g_autofree char *k = g_strstrip(g_strndup(l, (gsize)(eq - l)));
+        if (strcmp(k, key) == 0)
+            at = (gint)i;
+    }
+    g_autofree char *line = g_strdup_printf("%s = %s", key, value);
+    if (at >= 0) {
+        g_free(g_ptr_array_index(lines, at));
+        g_ptr_array_index(lines, at) = g_steal_pointer(&line);
+    } else {
+        if (hdr < 0) {
+            g_ptr_array_add(lines, g_strdup(""));
+            g_ptr_array_add(lines, g_strdup(header));
+            hdr = (gint)lines->len - 1;
+        }
+        at = hdr + 1;
+        g_ptr_array_insert(lines, at, g_steal_pointer(&line));
+    }
+    g_auto(GStrv) cl = g_strsplit(comment, "\n", -1);
+    for (guint i = g_strv_length(cl); i-- > 0;)
+        g_ptr_array_insert(lines, at, g_strdup_printf("# %s", cl[i]));
+}
+
+static char *cal_ini(const Cal *c, GError **error)
+{
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(c->o->run.drive, &text, NULL, error))
+        return NULL;
+    g_auto(GStrv) src = g_strsplit(text, "\n", -1);
+    g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *from = cal_sources(c);
+    g_ptr_array_add(lines,
+                    g_strdup_printf("# Calibrated by ftlsim calibrate from %s on %s (workload %s, "
+                                    "seed %" G_GUINT64_FORMAT "); fit.json holds the search. "
+                                    "C: calibrated.",
+                                    c->o->run.drive, from,
+                                    c->o->run.spec  ? c->o->run.spec
+                                    : c->o->run.job ? c->o->run.job
+                                                    : c->o->run.trace,
+                                    c->o->run.seed));
+    for (guint i = 0; src[i]; i++)
+        if (src[i + 1] || src[i][0])
+            g_ptr_array_add(lines, g_strdup(src[i]));
+    for (guint s = 0; c->o->run.sets && c->o->run.sets[s]; s++) {
+        const char *set = c->o->run.sets[s], *eq = strchr(set, '='), *dot = NULL;
+        for (const char *p = set; eq && p < eq; p++)
+            if (*p == '.')
+                dot = p;
+        if (!eq || !dot)
+            continue;
+        g_autofree char *group = g_strndup(set, (gsize)(dot - set));
+        g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
+        ini_set(lines, group, key, eq + 1, "set by --set for the calibration");
+    }
+    for (guint i = 0; i < c->np; i++) {
+        const CalParam *p = &c->p[i];
+        char v[CONFIG_VALUE_LEN], was[CONFIG_VALUE_LEN];
+        config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
+        config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
+        g_autofree char *comment = NULL;
+        g_autofree char *rmse = c->curve ? g_strdup_printf(" (curve normalised RMSE %.2f%%)",
+                                                           100 * cal_nrmse(c, c->best))
+                                         : g_strdup("");
+        if (cal_identifiable(p))
+            comment = g_strdup_printf("C: calibrated to %s: loss %.6g%s, fitted in\n"
+                                      "%s; the drive file had %s. Never check it on these figures.",
+                                      from, c->best->loss, rmse, c->o->fits[i], was);
+        else
+            comment = g_strdup_printf("C: not identifiable from %s (%s); left at %s.", from,
+                                      p->flat ? "the loss is flat in it"
+                                              : "correlated with another "
+                                                "fitted key",
+                                      was);
+        if (p->workload) /* the host tool's, not the drive's: fit.json has it */
+            g_ptr_array_insert(lines, 1,
+                               g_strdup_printf("# The workload's %s was fitted too: %s "
+                                               "(fit.json).",
+                                               p->k.key,
+                                               cal_identifiable(p) ? v : "unidentifiable"));
+        else
+            ini_set(lines, p->k.group, p->k.key, cal_identifiable(p) ? v : was, comment);
+    }
+    g_ptr_array_add(lines, g_strdup(""));
+    g_ptr_array_add(lines, NULL);
+    return g_strjoinv("\n", (char **)lines->pdata);
+}
+
+static void cal_json_point(const Cal *c, JsonWriter *w, const char *key, const CalPoint *pt)
+{
+    json_begin_object(w, key);
+    json_double(w, "loss", pt->loss);
+    if (c->curve)
+        json_double(w, "curve_nrmse", cal_nrmse(c, pt));
+    json_begin_object(w, "params");
+    for (guint i = 0; i < c->np; i++)
+        json_double(w, c->p[i].name, config_numeric_si(c->p[i].k.kind, pt->theta[i]));
+    json_end_object(w);
+    json_end_object(w);
+}
+
+static void cal_json_params(const Cal *c, JsonWriter *w)
+{
+    json_begin_object(w, "fitted");
+    for (guint i = 0; i < c->np; i++) {
+        const CalParam *p = &c->p[i];
+        if (cal_identifiable(p))
+            json_double(w, p->name, config_numeric_si(p->k.kind, p->fitted));
+        else
+            json_null(w, p->name);
+    }
+    json_end_object(w);
+    json_begin_object(w, "parameters");
+    for (guint i = 0; i < c->np; i++) {
+        const CalParam *p = &c->p[i];
+        json_begin_object(w, p->name);
+        json_str(w, "unit", config_numeric_si_unit(p->k.kind));
+        json_double(w, "lo", config_numeric_si(p->k.kind, p->lo));
+        json_double(w, "hi", config_numeric_si(p->k.kind, p->hi));
+        json_double(w, "config", config_numeric_si(p->k.kind, p->k.value));
+        json_double(w, "best", config_numeric_si(p->k.kind, p->fitted));
+        json_double(w, "sensitivity", p->sensitivity);
+        json_bool(w, "identifiable", cal_identifiable(p));
+        if (p->flat)
+            json_str(w, "unidentifiable", "flat");
+        else if (p->correlated >= 0) {
+            json_str(w, "unidentifiable", "correlated");
+            json_str(w, "correlated_with", c->p[p->correlated].name);
+            json_double(w, "correlation", p->corr);
+        }
+        json_end_object(w);
+    }
+    json_end_object(w);
+}
+
+static void cal_json_figures(const Cal *c, JsonWriter *w)
+{
+    json_begin_array(w, "figures");
+    for (guint i = 0; i < c->nf; i++) {
+        json_begin_object(w, NULL);
+        json_str(w, "id", c->fig[i].id);
+        json_double(w, "measured", c->fig[i].value);
+        json_double(w, "weight", c->fig[i].weight);
+        json_double(w, "stock", c->stock->fig_ok[i] ? c->stock->figs[i] : NAN);
+        json_double(w, "calibrated", c->best->fig_ok[i] ? c->best->figs[i] : NAN);
+        json_end_object(w);
+    }
+    json_end_array(w);
+}
+
+static char *cal_json(const Cal *c)
+{
+    g_autoptr(JsonWriter) w = json_writer_new();
+    json_begin_object(w, NULL);
+    json_str(w, "drive", c->o->run.drive);
+    json_str(w, "workload", c->o->run.spec);
+    json_str(w, "job", c->o->run.job);
+    json_str(w, "trace", c->o->run.trace);
+    json_u64(w, "seed", c->o->run.seed);
+    json_begin_array(w, "overrides");
+    for (guint i = 0; c->o->run.sets && c->o->run.sets[i]; i++)
+        json_str(w, NULL, c->o->run.sets[i]);
+    json_end_array(w);
+    json_str(w, "curve", c->curve ? c->curve->name : NULL);
+    if (c->curve) {
+        json_str(w, "curve_columns",
+                 c->curve->kind == CURVE_GB_MBPS  ? "GB,MBps"
+                 : c->curve->kind == CURVE_T_MBPS ? "t_s,MBps"
+                                                  : "t_s,IOPS");
+        json_double(w, "curve_norm", curve_norm(c->curve));
+        json_double(w, "curve_half_window", curve_half_window(c->curve));
+    }
+    cal_json_figures(c, w);
+    json_str(w, "loss_definition",
+             "sum over curve points of ((sim - measured) / (mean |measured|))^2 / points "
+             "(the normalised RMSE squared), plus sum over figures of weight * ((sim - measured) / "
+             "|measured|)^2; sim at a curve point is the mean rate over x +- curve_half_window");
+    json_double(w, "loss", c->best->loss);
+    json_double(w, "stock_loss", c->stock->loss);
+    cal_json_params(c, w);
+    json_u64(w, "evaluations", c->sims);
+    json_begin_object(w, "optimizer");
+    json_str(w, "library", "GSL");
+    json_str(w, "method", "gsl_multimin_fminimizer_nmsimplex2");
+    json_str(w, "bounds", "theta = lo + (hi - lo) sin^2(y)");
+    json_u64(w, "iterations", c->nm_iters);
+    json_bool(w, "converged", c->converged);
+    json_u64(w, "max_evals", c->o->max_evals);
+    json_u64(w, "jobs", c->o->jobs);
+    json_end_object(w);
+    cal_json_point(c, w, "stock", c->stock);
+    cal_json_point(c, w, "calibrated", c->best);
+    json_begin_array(w, "history");
+    for (guint i = 0; i < c->points->len; i++) {
+        const CalPoint *pt = g_ptr_array_index(c->points, i);
+        if (pt->done)
+            cal_json_point(c, w, NULL, pt);
+    }
+    json_end_array(w);
+    json_end_object(w);
+    return g_strdup_printf("%s\n", json_writer_str(w));
+}
+
+static char *cal_curves_csv(const Cal *c)
+{
+    GString *s = g_string_new(NULL);
+    const char *y = curve_y_name(c->curve->kind);
+    g_string_append_printf(s, "%s,measured_%s,stock_%s,calibrated_%s\n",
+                           curve_x_name(c->curve->kind), y, y, y);
+    for (guint i = 0; i < c->curve->n; i++)
+        g_string_append_printf(s, "%.6g,%.6g,%.6g,%.6g\n", c->curve->x[i], c->curve->y[i],
+                               c->stock->sim[i], c->best->sim[i]);
+    return g_string_free(s, FALSE);
+}
+
+gboolean cal_write_results(Cal *c, GError **error)
+{
+    g_autofree char *ini = cal_ini(c, error);
+    if (!ini)
+        return FALSE;
+    g_autofree char *json = cal_json(c);
+    g_autoptr(OutDir) od = outdir_open(c->o->run.out, c->o->run.force, error);
+    if (!od || !outdir_write_text(od, "calibrated.ini", ini, error) ||
+        !outdir_write_text(od, "fit.json", json, error))
+        return FALSE;
+    if (c->curve) {
+        g_autofree char *csv = cal_curves_csv(c);
+        if (!outdir_write_text(od, "curves.csv", csv, error))
+            return FALSE;
+    }
+    if (!outdir_commit(od, error))
+        return FALSE;
+    if (!c->o->run.quiet)
+        printf("results   %s (calibrated.ini, fit.json%s)\n", c->o->run.out,
+               c->curve ? ", curves.csv" : "");
+    if (c->curve) {
+        GError *perr = NULL;
+        g_autofree char *fig = g_build_filename(c->o->run.out, "fit.png", NULL);
+        if (plot_calibration(c->o->run.out, fig, c->o->run.script_dir, &perr)) {
+            if (!c->o->run.quiet)
+                printf("figure    %s\n", fig);
+        } else {
+            fprintf(stderr, "ftlsim: %s\n",
+                    g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
+                                                                             : perr->message);
+            g_error_free(perr);
+        }
+    }
+    return TRUE;
+}

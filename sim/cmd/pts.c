@@ -1,0 +1,589 @@
+/*
+ * pts.c - the SNIA PTS tests on one simulated drive (see pts.h).
+ *
+ * A test is one or more "subtests" (tp has one per block size), each a
+ * purge (a new Drive), preconditioning, then rounds: every cell of the test
+ * (block size x read/write mix) runs round_time as an inline fio job on the
+ * same drive and engine, and after each round the tracking variable's last
+ * 5 rounds are judged by the PTS steady-state test (steady.h). Results are
+ * the averages over the steady-state window, or over the last 5 rounds when
+ * none was steady within the round limit. pts_report.c writes the files.
+ */
+#include "sim/cmd/pts_impl.h"
+
+#include "sim/cmd/run.h"
+#include "sim/config/config.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Block sizes and read percentages of each test, in the PTS's order: mixes
+ * outer, block sizes (largest first) inner. */
+static const uint64_t iops_bs[] = {1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512};
+static const uint32_t iops_mix[] = {100, 95, 65, 50, 35, 5, 0};
+static const uint64_t lat_bs[] = {8192, 4096, 512};
+static const uint32_t lat_mix[] = {100, 65, 0};
+static const uint64_t tp_bs[] = {1048576, 131072};
+static const uint32_t tp_mix[] = {100, 0};
+static const uint64_t wsat_bs[] = {4096};
+static const uint32_t wsat_mix[] = {0};
+
+static const struct {
+    const char *name;
+    const uint64_t *bs;
+    unsigned n_bs;
+    const uint32_t *mix;
+    unsigned n_mix;
+    uint32_t threads, iodepth; /* defaults: the PM863a review's (R3.2) */
+} pts_tests[PTS_TESTS] = {
+    [PTS_WSAT] = {"wsat", wsat_bs, 1, wsat_mix, 1, 8, 16},
+    [PTS_IOPS] = {"iops", iops_bs, G_N_ELEMENTS(iops_bs), iops_mix, G_N_ELEMENTS(iops_mix), 16, 8},
+    [PTS_TP] = {"tp", tp_bs, G_N_ELEMENTS(tp_bs), tp_mix, G_N_ELEMENTS(tp_mix), 8, 16},
+    [PTS_LAT] = {"lat", lat_bs, G_N_ELEMENTS(lat_bs), lat_mix, G_N_ELEMENTS(lat_mix), 1, 1},
+};
+
+void pts_options_init(PtsOptions *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->round_time = 60 * SIM_SEC;
+    o->seed = 1;
+    o->plot_format = PLOT_PNG;
+    o->script_dir = FTLSIM_SOURCE_DIR "/scripts/plot";
+}
+
+gboolean pts_test_from_name(const char *name, PtsTest *test)
+{
+    for (int t = 0; t < PTS_TESTS; t++)
+        if (g_strcmp0(name, pts_tests[t].name) == 0) {
+            *test = t;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+const char *pts_test_name(PtsTest test)
+{
+    return test < PTS_TESTS ? pts_tests[test].name : "?";
+}
+
+/* "4k", "0.5k", "512", "1m", "128KiB" (binary units) into bytes. */
+static gboolean pts_parse_bs(const char *text, uint64_t *out)
+{
+    char *end = NULL;
+    double v = g_ascii_strtod(text, &end);
+    if (end == text || !(v > 0))
+        return FALSE;
+    double mult = 1;
+    if (g_ascii_strcasecmp(end, "k") == 0 || g_ascii_strcasecmp(end, "kib") == 0)
+        mult = 1024;
+    else if (g_ascii_strcasecmp(end, "m") == 0 || g_ascii_strcasecmp(end, "mib") == 0)
+        mult = 1048576;
+    else if (*end && g_ascii_strcasecmp(end, "b") != 0)
+        return FALSE;
+    double b = v * mult;
+    if (b != floor(b) || b > 1e12)
+        return FALSE;
+    *out = (uint64_t)b;
+    return TRUE;
+}
+
+/* "65/35" (read/write, summing to 100) into the read share. */
+static gboolean pts_parse_mix(const char *text, uint32_t *read_pct)
+{
+    guint64 r = 0, w = 0;
+    g_auto(GStrv) rw = g_strsplit(text, "/", -1);
+    if (g_strv_length(rw) != 2 || !g_ascii_string_to_unsigned(rw[0], 10, 0, 100, &r, NULL) ||
+        !g_ascii_string_to_unsigned(rw[1], 10, 0, 100, &w, NULL) || r + w != 100)
+        return FALSE;
+    *read_pct = (uint32_t)r;
+    return TRUE;
+}
+
+char *pts_bs_label(uint64_t bs)
+{
+    if (bs < 1024)
+        return g_strdup_printf("%.1fKiB", (double)bs / 1024);
+    if (bs < 1048576)
+        return g_strdup_printf("%" G_GUINT64_FORMAT "KiB", bs / 1024);
+    return g_strdup_printf("%" G_GUINT64_FORMAT "MiB", bs / 1048576);
+}
+
+/* Which of the test's block sizes (bits of *bs_mask) and mixes a --bs or
+ * --mix list keeps; NULL keeps all. */
+static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_mask, GError **error)
+{
+    PtsTest t = o->test;
+    *bs_mask = (1u << pts_tests[t].n_bs) - 1;
+    *mix_mask = (1u << pts_tests[t].n_mix) - 1;
+    if (o->bs) {
+        *bs_mask = 0;
+        g_auto(GStrv) items = g_strsplit(o->bs, ",", -1);
+        for (int i = 0; items[i]; i++) {
+            uint64_t b = 0;
+            unsigned k = 0;
+            if (pts_parse_bs(items[i], &b))
+                while (k < pts_tests[t].n_bs && pts_tests[t].bs[k] != b)
+                    k++;
+            if (!pts_parse_bs(items[i], &b) || k == pts_tests[t].n_bs) {
+                g_autoptr(GString) list = g_string_new(NULL);
+                for (unsigned j = 0; j < pts_tests[t].n_bs; j++) {
+                    g_autofree char *l = pts_bs_label(pts_tests[t].bs[j]);
+                    g_string_append_printf(list, "%s%s", j ? ", " : "", l);
+                }
+                g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                            "--bs \"%s\": found \"%s\", expected block sizes of the %s "
+                            "test: %s",
+                            o->bs, items[i], pts_tests[t].name, list->str);
+                return FALSE;
+            }
+            *bs_mask |= 1u << k;
+        }
+    }
+    if (o->mix) {
+        *mix_mask = 0;
+        g_auto(GStrv) items = g_strsplit(o->mix, ",", -1);
+        for (int i = 0; items[i]; i++) {
+            uint32_t r = 0;
+            unsigned k = 0;
+            if (pts_parse_mix(items[i], &r))
+                while (k < pts_tests[t].n_mix && pts_tests[t].mix[k] != r)
+                    k++;
+            if (!pts_parse_mix(items[i], &r) || k == pts_tests[t].n_mix) {
+                g_autoptr(GString) list = g_string_new(NULL);
+                for (unsigned j = 0; j < pts_tests[t].n_mix; j++)
+                    g_string_append_printf(list, "%s%u/%u", j ? ", " : "", pts_tests[t].mix[j],
+                                           100 - pts_tests[t].mix[j]);
+                g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                            "--mix \"%s\": found \"%s\", expected read/write mixes of the "
+                            "%s test: %s",
+                            o->mix, items[i], pts_tests[t].name, list->str);
+                return FALSE;
+            }
+            *mix_mask |= 1u << k;
+        }
+    }
+    if (!*bs_mask || !*mix_mask) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--%s: found an empty list",
+                    *bs_mask ? "mix" : "bs");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* The cells of the test and its subtests, from the options. */
+static gboolean pts_plan(Pts *p, GError **error)
+{
+    const PtsOptions *o = p->o;
+    uint32_t bs_mask, mix_mask;
+    if (!pts_pick(o, &bs_mask, &mix_mask, error))
+        return FALSE;
+    PtsTest t = o->test;
+    p->threads = o->threads ? o->threads : pts_tests[t].threads;
+    p->iodepth = o->iodepth ? o->iodepth : pts_tests[t].iodepth;
+    p->max_rounds = o->max_rounds ? o->max_rounds : (t == PTS_WSAT ? UINT32_MAX : 25);
+    if (t == PTS_TP) {
+        /* one purge a block size; a round is its read then its write */
+        for (unsigned k = 0; k < pts_tests[t].n_bs; k++) {
+            if (!(bs_mask & (1u << k)))
+                continue;
+            PtsSub *s = &p->subs[p->n_subs++];
+            s->first_cell = p->n_cells;
+            for (unsigned m = 0; m < pts_tests[t].n_mix; m++)
+                if (mix_mask & (1u << m))
+                    p->cells[p->n_cells++] =
+                        (PtsCell){pts_tests[t].bs[k], pts_tests[t].mix[m], true};
+            s->n_cells = p->n_cells - s->first_cell;
+            s->track = s->first_cell + s->n_cells - 1; /* the write if kept, else the read */
+        }
+        return TRUE;
+    }
+    PtsSub *s = &p->subs[p->n_subs++];
+    for (unsigned m = 0; m < pts_tests[t].n_mix; m++)
+        for (unsigned k = 0; k < pts_tests[t].n_bs; k++)
+            if ((mix_mask & (1u << m)) && (bs_mask & (1u << k)))
+                p->cells[p->n_cells++] = (PtsCell){pts_tests[t].bs[k], pts_tests[t].mix[m], false};
+    s->n_cells = p->n_cells;
+    /* the PTS tracks 4 KiB random writes; without that cell, the last one */
+    s->track = p->n_cells - 1;
+    for (unsigned c = 0; c < p->n_cells; c++)
+        if (p->cells[c].bs == 4096 && p->cells[c].read_pct == 0)
+            s->track = c;
+    return TRUE;
+}
+
+/* ---- Running workload segments on the drive ----------------------------- */
+
+static void pts_target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+{
+    drive_submit(ctx, op, offset, length, tag);
+}
+
+static void pts_io_done(void *ctx, uint64_t tag)
+{
+    Pts *p = ctx;
+    workload_io_done(p->w, tag);
+    if (workload_finished(p->w)) {
+        p->finished = TRUE;
+        sim_stop(p->e);
+    }
+}
+
+/* Run one inline fio spec on the drive until it is done; its latencies
+ * (reads and writes together) go into p->seg_hist. Each segment gets its
+ * own seed, so rounds do not repeat each other's offsets. */
+static gboolean pts_segment(Pts *p, const char *spec, GError **error)
+{
+    g_autoptr(Workload) w = workload_from_spec(spec, error);
+    if (!w)
+        return FALSE;
+    WorkloadTarget t = {pts_target_submit, p->d, drive_capacity(p->d), drive_queue_limit(p->d)};
+    uint64_t seed = p->o->seed + UINT64_C(0x9e3779b97f4a7c15) * ++p->segments;
+    if (!workload_bind(w, p->e, &t, seed, error))
+        return FALSE;
+    p->w = w;
+    workload_start(w);
+    p->finished = workload_finished(w);
+    while (!p->finished) {
+        if (!sim_run(p->e, SIM_TIME_MAX) && !p->finished) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
+                        "the simulation stalled at %.6f s running \"%s\"",
+                        (double)sim_now(p->e) / 1e9, spec);
+            p->w = NULL;
+            return FALSE;
+        }
+    }
+    p->w = NULL;
+    lat_hist_reset(p->seg_hist);
+    lat_hist_merge(p->seg_hist, workload_latency(w, IO_READ));
+    lat_hist_merge(p->seg_hist, workload_latency(w, IO_WRITE));
+    return !workload_error(w, error);
+}
+
+/* Purge: a new drive, as a secure erase leaves it. */
+static void pts_purge(Pts *p)
+{
+    g_clear_pointer(&p->d, drive_free);
+    g_clear_pointer(&p->e, sim_engine_free);
+    p->e = sim_engine_new();
+    p->d = drive_new(p->e, &p->params, p->o->seed);
+    drive_set_done(p->d, pts_io_done, p);
+}
+
+/* Workload-independent preconditioning: twice the capacity in 128 KiB
+ * sequential writes (simulated), or the state a sequential fill leaves
+ * (--precondition fast). wsat starts from the purged drive. */
+static gboolean pts_precondition(Pts *p, PtsSub *s, GError **error)
+{
+    SimTime t0 = sim_now(p->e);
+    if (p->o->test == PTS_WSAT)
+        return TRUE;
+    if (p->o->precondition != PTS_PRECOND_FULL) {
+        gboolean random = p->o->precondition == PTS_PRECOND_RANDOM;
+        DrivePrefill pf = {.fill = 1.0, .random = random, .seed = p->o->seed};
+        if (!drive_prefill(p->d, &pf)) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
+                        "--precondition %s: the drive cannot hold a full prefill",
+                        random ? "random" : "fast");
+            return FALSE;
+        }
+        return TRUE;
+    }
+    if (!pts_segment(p, "rw=write,bs=128k,iodepth=32,loops=2", error))
+        return FALSE;
+    s->precond_s = (double)(sim_now(p->e) - t0) / 1e9;
+    return TRUE;
+}
+
+static void pts_cell_spec(const Pts *p, const PtsCell *c, GString *spec)
+{
+    const char *rw = c->seq ? (c->read_pct ? "read" : "write")
+                            : (c->read_pct == 100 ? "randread"
+                               : c->read_pct == 0 ? "randwrite"
+                                                  : "randrw");
+    g_string_printf(spec, "rw=%s,bs=%" G_GUINT64_FORMAT ",iodepth=%u,numjobs=%u", rw, c->bs,
+                    p->iodepth, p->threads);
+    if (!c->seq && c->read_pct != 0 && c->read_pct != 100)
+        g_string_append_printf(spec, ",rwmixread=%u", c->read_pct);
+    g_string_append_printf(spec, ",runtime=%" G_GUINT64_FORMAT "us,time_based",
+                           p->o->round_time / 1000);
+}
+
+/* Run one cell of round r and append its row. */
+static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError **error)
+{
+    const DriveStats *st = drive_stats(p->d);
+    DriveStats s0 = *st;
+    SimTime t0 = sim_now(p->e);
+    g_autoptr(GString) spec = g_string_new(NULL);
+    pts_cell_spec(p, &p->cells[cell], spec);
+    if (!pts_segment(p, spec->str, error))
+        return FALSE;
+    double secs = (double)(sim_now(p->e) - t0) / 1e9;
+    uint64_t ios = st->host_ios[IO_READ] + st->host_ios[IO_WRITE] - s0.host_ios[IO_READ] -
+                   s0.host_ios[IO_WRITE];
+    uint64_t bytes = st->host_bytes[IO_READ] + st->host_bytes[IO_WRITE] - s0.host_bytes[IO_READ] -
+                     s0.host_bytes[IO_WRITE];
+    uint64_t host_w = st->host_bytes[IO_WRITE] - s0.host_bytes[IO_WRITE], nand_w = 0;
+    for (int c = 0; c < CAUSES; c++)
+        nand_w += st->nand_write_bytes[c] - s0.nand_write_bytes[c];
+    PtsRow row = {
+        .sub = sub,
+        .round = r,
+        .cell = cell,
+        .t_end_s = (double)sim_now(p->e) / 1e9,
+        .seconds = secs,
+        .iops = secs > 0 ? (double)ios / secs : 0,
+        .MBps = secs > 0 ? (double)bytes / 1e6 / secs : 0,
+        .mean_us = lat_hist_mean(p->seg_hist) / 1e3,
+        .p99_us = (double)lat_hist_percentile(p->seg_hist, 99) / 1e3,
+        .max_us = (double)lat_hist_max(p->seg_hist) / 1e3,
+        .host_written = (double)st->host_bytes[IO_WRITE],
+        .waf = host_w ? (double)nand_w / (double)host_w : NAN,
+    };
+    g_array_append_val(p->rows, row);
+    if (p->win_hist) {
+        LatHist *h = p->win_hist[cell * STEADY_WINDOW + (r - 1) % STEADY_WINDOW];
+        lat_hist_reset(h);
+        lat_hist_merge(h, p->seg_hist);
+    }
+    return TRUE;
+}
+
+/* The tracking variable of a row: IOPS, MB/s (tp) or mean response time (lat). */
+static double pts_track_value(const Pts *p, const PtsRow *row)
+{
+    switch (p->o->test) {
+    case PTS_TP:
+        return row->MBps;
+    case PTS_LAT:
+        return row->mean_us;
+    default:
+        return row->iops;
+    }
+}
+
+/* One line a round on stderr (unless quiet): rewritten in place on a
+ * terminal, a line each otherwise (logs of long tests). */
+static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
+{
+    if (p->o->quiet)
+        return;
+    gboolean tty = isatty(fileno(stderr));
+    const PtsCell *c = &p->cells[s->track];
+    g_autofree char *bs = pts_bs_label(c->bs);
+    const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, r - 1);
+    fprintf(stderr, "%sround %u: %s %u/%u %.6g %s", tty ? "\r\033[K" : "", r, bs, c->read_pct,
+            100 - c->read_pct, v,
+            p->o->test == PTS_TP    ? "MB/s"
+            : p->o->test == PTS_LAT ? "us"
+                                    : "IOPS");
+    if (w->last)
+        fprintf(stderr, ", window %zu-%zu range %.1f%% slope %.1f%%%s", w->first, w->last,
+                100 * w->excursion, 100 * w->slope_excursion, w->steady ? ": steady" : "");
+    fputs(tty && !w->steady ? "" : "\n", stderr);
+    fflush(stderr);
+}
+
+/* Rounds until steady state or the round limit. wsat instead runs until 4 x
+ * capacity (the PTS) or the round limit: its first steady windows are the
+ * fresh drive's plateau, before the write cliff. So wsat judges only windows
+ * that start after the host wrote the capacity once, and reports steady
+ * state only when it holds at the end: from the first of the steady windows
+ * that run unbroken to the last round. */
+static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
+{
+    PtsSub *s = &p->subs[sub];
+    double cap = (double)drive_capacity(p->d);
+    uint32_t eligible = 0; /* wsat: first round that began after one capacity written */
+    for (uint32_t r = 1; r <= p->max_rounds; r++) {
+        double written0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
+        if (p->o->test == PTS_WSAT && !eligible && written0 >= cap)
+            eligible = r;
+        guint row_track = 0;
+        for (uint32_t c = s->first_cell; c < s->first_cell + s->n_cells; c++) {
+            if (c == s->track)
+                row_track = p->rows->len;
+            if (!pts_cell(p, sub, r, c, error))
+                return FALSE;
+        }
+        double v = pts_track_value(p, &g_array_index(p->rows, PtsRow, row_track));
+        g_array_append_val(s->values, v);
+        SteadyWindow w = {0};
+        size_t n = s->values->len;
+        if (n >= STEADY_WINDOW) {
+            steady_judge((double *)s->values->data + n - STEADY_WINDOW, STEADY_WINDOW,
+                         n - STEADY_WINDOW + 1, STEADY_MAX_EXCURSION, STEADY_MAX_SLOPE, &w);
+            if (p->o->test == PTS_WSAT && (!eligible || w.first < eligible))
+                w.steady = false;
+        }
+        g_array_append_val(s->windows, w);
+        s->rounds = r;
+        if (w.steady) {
+            s->steady_round = r;
+            s->win = w;
+        }
+        pts_show_round(p, s, r, v);
+        if (p->o->test != PTS_WSAT && w.steady)
+            break;
+        if (p->o->test == PTS_WSAT &&
+            (double)drive_stats(p->d)->host_bytes[IO_WRITE] >= PTS_WSAT_FILLS * cap)
+            break;
+    }
+    if (p->o->test == PTS_WSAT) {
+        s->steady_round = 0;
+        for (guint i = s->windows->len; i > 0; i--) {
+            const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, i - 1);
+            if (!w->steady)
+                break;
+            s->steady_round = i;
+            s->win = *w;
+        }
+    }
+    if (!s->steady_round) {
+        /* report the last rounds, marked as not steady */
+        size_t n = s->values->len, k = MIN(n, (size_t)STEADY_WINDOW);
+        if (k >= 2)
+            steady_judge((double *)s->values->data + n - k, k, n - k + 1, STEADY_MAX_EXCURSION,
+                         STEADY_MAX_SLOPE, &s->win);
+        else
+            s->win = (SteadyWindow){
+                .first = 1, .last = 1, .avg = n ? g_array_index(s->values, double, 0) : 0};
+        s->win.steady = false;
+    }
+    if (!p->o->quiet && isatty(fileno(stderr)) && !s->steady_round)
+        fputc('\n', stderr);
+    return TRUE;
+}
+
+/* Window averages of every cell of sub into p->results (and for lat the
+ * response times of the window's merged histograms). */
+static void pts_results(Pts *p, uint32_t sub)
+{
+    PtsSub *s = &p->subs[sub];
+    for (uint32_t c = s->first_cell; c < s->first_cell + s->n_cells; c++) {
+        PtsResult *res = &p->results[c];
+        memset(res, 0, sizeof(*res));
+        double n = 0, nw = 0;
+        for (guint i = 0; i < p->rows->len; i++) {
+            const PtsRow *row = &g_array_index(p->rows, PtsRow, i);
+            if (row->sub != sub || row->cell != c || row->round < s->win.first ||
+                row->round > s->win.last)
+                continue;
+            res->iops += row->iops;
+            res->MBps += row->MBps;
+            res->mean_us += row->mean_us;
+            if (!isnan(row->waf)) {
+                res->waf += row->waf;
+                nw++;
+            }
+            n++;
+        }
+        if (n > 0) {
+            res->iops /= n;
+            res->MBps /= n;
+            res->mean_us /= n;
+        }
+        res->waf = nw > 0 ? res->waf / nw : NAN;
+        if (!p->win_hist)
+            continue;
+        /* the window is the last rounds run: the ring holds exactly them */
+        g_autoptr(LatHist) h = lat_hist_new();
+        for (uint32_t r = s->win.first; r <= s->win.last; r++)
+            lat_hist_merge(h, p->win_hist[c * STEADY_WINDOW + (r - 1) % STEADY_WINDOW]);
+        res->mean_us = lat_hist_mean(h) / 1e3;
+        res->p99_us = (double)lat_hist_percentile(h, 99) / 1e3;
+        res->p999_us = (double)lat_hist_percentile(h, 99.9) / 1e3;
+        res->p9999_us = (double)lat_hist_percentile(h, 99.99) / 1e3;
+        res->max_us = (double)lat_hist_max(h) / 1e3;
+    }
+}
+
+static void pts_free(Pts *p)
+{
+    g_clear_pointer(&p->d, drive_free);
+    g_clear_pointer(&p->e, sim_engine_free);
+    g_clear_pointer(&p->seg_hist, lat_hist_free);
+    if (p->win_hist) {
+        for (unsigned i = 0; i < p->n_cells * STEADY_WINDOW; i++)
+            lat_hist_free(p->win_hist[i]);
+        g_free(p->win_hist);
+    }
+    for (unsigned i = 0; i < p->n_subs; i++) {
+        if (p->subs[i].values)
+            g_array_free(p->subs[i].values, TRUE);
+        if (p->subs[i].windows)
+            g_array_free(p->subs[i].windows, TRUE);
+    }
+    if (p->rows)
+        g_array_free(p->rows, TRUE);
+}
+
+static gboolean pts_check_options(const PtsOptions *o, GError **error)
+{
+    if (o->test >= PTS_TESTS) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--test: expected wsat, iops, tp or lat");
+        return FALSE;
+    }
+    if (o->round_time == 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--round-time: found 0, expected a duration greater than 0");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean pts_run(const PtsOptions *o, GError **error)
+{
+    Pts p = {.o = o};
+    gboolean ok = FALSE;
+    g_autoptr(OutDir) od = NULL;
+    if (!pts_check_options(o, error) ||
+        !config_load_file_set(o->drive, o->sets, &p.params, error) || !pts_plan(&p, error))
+        goto out;
+    p.rows = g_array_new(FALSE, FALSE, sizeof(PtsRow));
+    p.seg_hist = lat_hist_new();
+    for (unsigned i = 0; i < p.n_subs; i++) {
+        p.subs[i].values = g_array_new(FALSE, FALSE, sizeof(double));
+        p.subs[i].windows = g_array_new(FALSE, FALSE, sizeof(SteadyWindow));
+    }
+    if (o->test == PTS_LAT) {
+        p.win_hist = g_new0(LatHist *, p.n_cells * STEADY_WINDOW);
+        for (unsigned i = 0; i < p.n_cells * STEADY_WINDOW; i++)
+            p.win_hist[i] = lat_hist_new();
+    }
+    /* the first purge checks that the drive takes the test's jobs before
+     * any folder is made */
+    pts_purge(&p);
+    p.queue_limit = drive_queue_limit(p.d);
+    p.capacity = drive_capacity(p.d);
+    if (o->out && !(od = outdir_open(o->out, o->force, error)))
+        goto out;
+    gint64 wall0 = g_get_monotonic_time();
+    for (uint32_t sub = 0; sub < p.n_subs; sub++) {
+        if (sub > 0)
+            pts_purge(&p);
+        if (!pts_precondition(&p, &p.subs[sub], error) || !pts_rounds(&p, sub, error))
+            goto out;
+        pts_results(&p, sub);
+        drive_account(p.d);
+        p.events += sim_fired(p.e);
+        p.sim_s += (double)sim_now(p.e) / 1e9;
+    }
+    p.wall_s = (double)(g_get_monotonic_time() - wall0) / 1e6;
+    if (od && (!pts_write_results(&p, od, error) || !outdir_commit(od, error)))
+        goto out;
+    if (!o->quiet) {
+        g_autoptr(GString) text = g_string_new(NULL);
+        pts_summary_text(&p, text);
+        fputs(text->str, stdout);
+        if (o->out)
+            printf("results      %s\n", o->out);
+    }
+    ok = TRUE;
+    if (od && o->plot)
+        pts_plot(&p);
+out:
+    pts_free(&p);
+    return ok;
+}

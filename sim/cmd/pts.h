@@ -1,0 +1,70 @@
+/*
+ * pts.h - the SNIA Solid State Storage Performance Test Specification
+ * (Enterprise and Client) on a simulated drive: purge, preconditioning,
+ * rounds to steady state, and the write saturation, IOPS, throughput and
+ * latency tests. docs/pts.md describes what each test runs.
+ *
+ * One Drive per purge: its state carries over every round and cell of a
+ * test, each cell being one workload segment (an inline fio job) run on the
+ * same engine. Every input is checked before the results folder is opened;
+ * the files are written through an OutDir, so a failed test leaves nothing.
+ */
+#ifndef FTLSIM_PTS_H
+#define FTLSIM_PTS_H
+
+#include "sim/engine/engine.h"
+#include "sim/output/plot.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef enum PtsTest {
+    PTS_WSAT = 0, /* write saturation: 4 KiB random writes from a purged drive */
+    PTS_IOPS = 1, /* random IOPS over 8 block sizes x 7 read/write mixes */
+    PTS_TP = 2,   /* sequential 1 MiB and 128 KiB reads and writes, MB/s */
+    PTS_LAT = 3,  /* response times at 1 thread QD 1, 3 block sizes x 3 mixes */
+} PtsTest;
+#define PTS_TESTS 4
+
+typedef enum PtsPrecondition {
+    PTS_PRECOND_FULL = 0,   /* 2 x capacity of 128 KiB sequential writes, simulated (the PTS) */
+    PTS_PRECOND_FAST = 1,   /* the drive's state after a sequential fill, set without simulating */
+    PTS_PRECOND_RANDOM = 2, /* after a fill and a capacity of random overwrites, set at once */
+} PtsPrecondition;
+
+typedef struct PtsOptions {
+    const char *drive;       /* INI file */
+    const char *const *sets; /* --set GROUP.KEY=VALUE, or NULL */
+    PtsTest test;
+    const char *out; /* results folder; NULL: no files */
+    gboolean force;
+    uint32_t threads;    /* 0: the test's default */
+    uint32_t iodepth;    /* per thread; 0: the test's default */
+    SimTime round_time;  /* ns each cell runs in a round */
+    uint32_t max_rounds; /* 0: the test's default (25; wsat: until 4 x capacity) */
+    uint64_t seed;
+    PtsPrecondition precondition;
+    const char *bs;  /* --bs: comma-separated subset of the test's block sizes, or NULL */
+    const char *mix; /* --mix: comma-separated subset of its R/W mixes ("65/35"), or NULL */
+    gboolean quiet;
+    gboolean plot;
+    PlotFormat plot_format;
+    const char *script_dir; /* gnuplot scripts */
+} PtsOptions;
+
+void pts_options_init(PtsOptions *o);
+
+/* The test named name (wsat, iops, tp, lat) into *test; FALSE if unknown. */
+gboolean pts_test_from_name(const char *name, PtsTest *test);
+const char *pts_test_name(PtsTest test);
+
+/* Run the test. Errors are in RUN_ERROR (RUN_ERROR_INPUT: bad input, exit
+ * 2; RUN_ERROR_FAILED: the simulation failed, exit 1) or a loader's domain
+ * (bad input). The summary goes to stdout unless quiet. */
+gboolean pts_run(const PtsOptions *o, GError **error);
+
+/* The "ftlsim pts" command (sim/cmd/pts_cmd.c): parses argv, runs, and
+ * returns the exit status. */
+int pts_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * pts_cmd.c - the "ftlsim pts" command: options into PtsOptions, checked
+ * in full before pts_run() opens the results folder. Errors are one line
+ * on stderr and exit status 2 (bad input) or 1 (the simulation failed).
+ */
+#include "sim/cmd/pts.h"
+
+#include "sim/cmd/run.h"
+#include "sim/output/plot.h"
+#include "sim/host/workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int pts_fail(GError *error, int code)
+{
+    const char *m = error->message;
+    fprintf(stderr, "%s%s\n", g_str_has_prefix(m, "ftlsim:") ? "" : "ftlsim: ", m);
+    g_error_free(error);
+    return code;
+}
+
+static int pts_usage(const char *msg)
+{
+    fprintf(stderr, "ftlsim: %s (see ftlsim pts --help)\n", msg);
+    return 2;
+}
+
+/* A count option: an integer from 1 to max, or absent (*out left alone). */
+static gboolean pts_count(const char *text, const char *opt, guint64 max, uint32_t *out,
+                          GError **error)
+{
+    guint64 v = 0;
+    if (!text)
+        return TRUE;
+    if (!g_ascii_string_to_unsigned(text, 10, 1, max, &v, NULL)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s \"%s\": expected an integer from 1 to %" G_GUINT64_FORMAT, opt, text, max);
+        return FALSE;
+    }
+    *out = (uint32_t)v;
+    return TRUE;
+}
+
+static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, const char *iodepth,
+                          const char *round_time, const char *max_rounds, const char *precond,
+                          const char *fmt, GError **error)
+{
+    if (!pts_test_from_name(test, &o->test)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--test \"%s\": expected wsat, iops, tp or lat", test);
+        return FALSE;
+    }
+    if (!pts_count(threads, "--threads", 256, &o->threads, error) ||
+        !pts_count(iodepth, "--iodepth", 1024, &o->iodepth, error) ||
+        !pts_count(max_rounds, "--max-rounds", 100000, &o->max_rounds, error))
+        return FALSE;
+    if (round_time) {
+        GError *e = NULL;
+        if (!workload_parse_time(round_time, SIM_SEC, &o->round_time, &e) || o->round_time == 0 ||
+            round_time[0] == '-') {
+            g_clear_error(&e);
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "--round-time \"%s\": expected a duration greater than 0 such as 60s or "
+                        "10s",
+                        round_time);
+            return FALSE;
+        }
+    }
+    static const char *const precond_names[] = {"full", "fast", "random"};
+    int k = 0;
+    while (precond && k < 3 && strcmp(precond, precond_names[k]) != 0)
+        k++;
+    if (k == 3) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--precondition \"%s\": expected full, fast or random", precond);
+        return FALSE;
+    }
+    o->precondition = (PtsPrecondition)k;
+    if (fmt && strcmp(fmt, "png") != 0 && strcmp(fmt, "svg") != 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--plot-format \"%s\": expected png or svg",
+                    fmt);
+        return FALSE;
+    }
+    o->plot_format = fmt && strcmp(fmt, "svg") == 0 ? PLOT_SVG : PLOT_PNG;
+    return TRUE;
+}
+
+int pts_main(int argc, char **argv)
+{
+    PtsOptions o;
+    pts_options_init(&o);
+    g_autofree char *drive = NULL, *test = NULL, *out = NULL, *threads = NULL, *iodepth = NULL;
+    g_autofree char *round_time = NULL, *max_rounds = NULL, *precond = NULL, *bs = NULL;
+    g_autofree char *mix = NULL, *fmt = NULL;
+    g_auto(GStrv) sets = NULL;
+    gint64 seed = 1;
+    gboolean force = FALSE, quiet = FALSE, plot = FALSE;
+    GOptionEntry entries[] = {
+        {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
+        {"test", 't', 0, G_OPTION_ARG_STRING, &test,
+         "wsat (write saturation), iops (block size x R/W mix matrix), tp (sequential MB/s) or "
+         "lat (response times at 1 thread QD 1)",
+         "NAME"},
+        {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder", "DIR"},
+        {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing results folder", NULL},
+        {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads,
+         "Threads (fio jobs) per cell (wsat 8, iops 16, tp 8, lat 1)", "N"},
+        {"iodepth", 'Q', 0, G_OPTION_ARG_STRING, &iodepth,
+         "Queue depth per thread (wsat 16, iops 8, tp 16, lat 1); above the interface's queue, "
+         "commands wait in the host",
+         "N"},
+        {"round-time", 0, 0, G_OPTION_ARG_STRING, &round_time,
+         "Time each cell runs in a round (60s, as the PTS; 10s for quick runs)", "TIME"},
+        {"max-rounds", 0, 0, G_OPTION_ARG_STRING, &max_rounds,
+         "Rounds before giving up on steady state (25; wsat: until 4 x capacity written)", "N"},
+        {"precondition", 0, 0, G_OPTION_ARG_STRING, &precond,
+         "full: 2 x capacity of 128 KiB sequential writes, simulated (default); fast: the state "
+         "of a sequential fill, set at once; random: of a fill and a capacity of random "
+         "overwrites (an aged drive), set at once",
+         "HOW"},
+        {"bs", 0, 0, G_OPTION_ARG_STRING, &bs, "Only these of the test's block sizes, e.g. 4k,128k",
+         "LIST"},
+        {"mix", 0, 0, G_OPTION_ARG_STRING, &mix,
+         "Only these of the test's read/write mixes, e.g. 100/0,0/100", "LIST"},
+        {"seed", 's', 0, G_OPTION_ARG_INT64, &seed, "Random seed (1)", "N"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+         "Override a drive key (repeatable), e.g. --set gc.policy=cost-benefit", "GROUP.KEY=VALUE"},
+        {"plot", 'p', 0, G_OPTION_ARG_NONE, &plot, "Draw the figures with gnuplot", NULL},
+        {"plot-format", 0, 0, G_OPTION_ARG_STRING, &fmt, "png (default) or svg", "FMT"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
+        G_OPTION_ENTRY_NULL,
+    };
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("- run a SNIA PTS test (purge, precondition, rounds to steady state)");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_description(
+        ctx, "Example:\n  ftlsim pts --drive configs/pm863a.ini --test iops --round-time 10s "
+             "--out results/pts-iops --plot\n  ftlsim pts -d configs/860pro.ini --test wsat "
+             "--round-time 10s -o results/wsat\n");
+    GError *error = NULL;
+    g_autofree char *scripts = plot_script_dir();
+    if (!g_option_context_parse(ctx, &argc, &argv, &error))
+        return pts_fail(error, 2);
+    if (argc > 1)
+        return pts_usage("pts takes no positional arguments");
+    if (!drive || !test)
+        return pts_usage(drive ? "pts needs --test NAME" : "pts needs --drive FILE");
+    if (!pts_parse(&o, test, threads, iodepth, round_time, max_rounds, precond, fmt, &error))
+        return pts_fail(error, 2);
+    o.drive = drive;
+    o.sets = (const char *const *)sets;
+    o.out = out;
+    o.force = force;
+    o.seed = (uint64_t)seed;
+    o.bs = bs;
+    o.mix = mix;
+    o.quiet = quiet;
+    o.plot = plot;
+    o.script_dir = scripts;
+    if (!pts_run(&o, &error))
+        return pts_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? 1 : 2);
+    return 0;
+}

@@ -1,0 +1,90 @@
+/*
+ * pts_impl.h - what pts.c (the driver) and pts_report.c (its files, summary
+ * and figures) share. Not for use elsewhere.
+ */
+#ifndef FTLSIM_PTS_IMPL_H
+#define FTLSIM_PTS_IMPL_H
+
+#include "sim/cmd/pts.h"
+
+#include "models/drive.h"
+#include "sim/engine/histogram.h"
+#include "sim/host/workload.h"
+#include "sim/output/outdir.h"
+#include "sim/output/steady.h"
+
+#define PTS_MAX_CELLS 64
+#define PTS_MAX_SUBS 4
+#define PTS_WSAT_FILLS 4.0 /* wsat ends after this many user capacities written */
+
+/* One block size and read/write mix. */
+typedef struct PtsCell {
+    uint64_t bs;       /* bytes */
+    uint32_t read_pct; /* % reads */
+    bool seq;          /* sequential (tp); random otherwise */
+} PtsCell;
+
+/* One cell run in one round. */
+typedef struct PtsRow {
+    uint32_t sub, round, cell;
+    double t_end_s;                 /* simulated time at its end, since the purge */
+    double seconds;                 /* simulated */
+    double iops, MBps;              /* reads and writes together */
+    double mean_us, p99_us, max_us; /* response times, reads and writes together */
+    double host_written;            /* bytes written by the host since the purge, at its end */
+    double waf; /* NAND bytes written / host bytes written in it; NAN without writes */
+} PtsRow;
+
+/* A purge, its preconditioning and its rounds. */
+typedef struct PtsSub {
+    uint32_t first_cell, n_cells;
+    uint32_t track;        /* the cell whose value is the tracking variable */
+    GArray *values;        /* double: tracking variable per round */
+    GArray *windows;       /* SteadyWindow per round: the window ending there (zero before 5) */
+    uint32_t rounds;       /* rounds run */
+    uint32_t steady_round; /* first steady round; 0: none within the limit */
+    SteadyWindow win;      /* the reported window (steady, or the last rounds) */
+    double precond_s;      /* simulated seconds of preconditioning (0: none or fast) */
+} PtsSub;
+
+/* A cell's result: averages over its subtest's reported window. */
+typedef struct PtsResult {
+    double iops, MBps, mean_us;
+    double waf;                               /* NAN for cells without writes */
+    double p99_us, p999_us, p9999_us, max_us; /* lat only: over the window's merged latencies */
+} PtsResult;
+
+typedef struct Pts {
+    const PtsOptions *o;
+    DriveParams params;
+    uint32_t threads, iodepth, max_rounds;
+    PtsCell cells[PTS_MAX_CELLS];
+    uint32_t n_cells;
+    PtsSub subs[PTS_MAX_SUBS];
+    uint32_t n_subs;
+    PtsResult results[PTS_MAX_CELLS];
+    GArray *rows;       /* PtsRow, every cell of every round, in order */
+    LatHist *seg_hist;  /* the last segment's latencies */
+    LatHist **win_hist; /* lat: per cell, a ring of the last 5 rounds' latencies */
+    uint32_t queue_limit;
+    uint64_t capacity; /* user bytes */
+    double sim_s, wall_s;
+    uint64_t events;
+    /* the segment running */
+    SimEngine *e;
+    Drive *d;
+    Workload *w;
+    gboolean finished;
+    uint64_t segments;
+} Pts;
+
+/* "0.5KiB", "4KiB", "1MiB"; g_free it. */
+char *pts_bs_label(uint64_t bs);
+
+/* pts_report.c */
+gboolean pts_write_results(const Pts *p, OutDir *od, GError **error);
+void pts_summary_text(const Pts *p, GString *out);
+/* Draw the figures into the results folder; problems are reported on stderr. */
+void pts_plot(const Pts *p);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * workload_query.c - what a workload reports: progress, latencies, counters,
+ * the parsed jobs, and each job's results (summary.json "jobs", fio JSON).
+ */
+#include "sim/host/workload_priv.h"
+
+#include <math.h>
+#include <string.h>
+
+gboolean workload_finished(const Workload *w)
+{
+    g_return_val_if_fail(w != NULL, TRUE);
+    if (w->replay)
+        return w->started && wl_replay_finished(w);
+    return w->started && w->cur_phase >= w->nphases && w->outstanding == 0;
+}
+
+gboolean workload_error(const Workload *w, GError **error)
+{
+    g_return_val_if_fail(w != NULL, FALSE);
+    if (!w->run_error)
+        return FALSE;
+    g_propagate_error(error, g_error_copy(w->run_error));
+    return TRUE;
+}
+
+static double wl_job_progress(const WlJob *j, SimTime now)
+{
+    if (j->state == WL_JOB_DONE)
+        return 1.0;
+    if (j->state == WL_JOB_WAIT)
+        return 0.0;
+    double f = 0;
+    if (j->t_end != SIM_TIME_MAX && j->t_end > j->t_start)
+        f = (double)(now - j->t_start) / (double)(j->t_end - j->t_start);
+    if (j->limit != UINT64_MAX && j->limit)
+        f = MAX(f, (double)j->issued / (double)j->limit);
+    return MIN(f, 1.0);
+}
+
+double workload_progress(const Workload *w)
+{
+    g_return_val_if_fail(w != NULL, 0.0);
+    if (!w->bound || !w->started)
+        return 0.0;
+    if (w->replay)
+        return wl_replay_progress(w);
+    if (w->njobs == 0)
+        return 1.0;
+    double sum = 0;
+    for (uint32_t i = 0; i < w->njobs; i++)
+        sum += wl_job_progress(&w->jobs[i], sim_now(w->e));
+    return sum / w->njobs;
+}
+
+const char *workload_description(const Workload *w)
+{
+    g_return_val_if_fail(w != NULL, NULL);
+    return w->description;
+}
+
+const LatHist *workload_latency(const Workload *w, IoOp op)
+{
+    g_return_val_if_fail(w && (unsigned)op < IO_OPS, NULL);
+    return w->overall[op];
+}
+
+void workload_set_latency_sink(Workload *w, WorkloadLatencyFn fn, void *ctx)
+{
+    g_return_if_fail(w != NULL);
+    w->lat_sink = fn;
+    w->lat_sink_ctx = ctx;
+}
+
+uint64_t workload_submitted_bytes(const Workload *w, IoOp op)
+{
+    g_return_val_if_fail(w && (unsigned)op < IO_OPS, 0);
+    return w->sub_bytes[op];
+}
+
+uint64_t workload_submitted_ios(const Workload *w, IoOp op)
+{
+    g_return_val_if_fail(w && (unsigned)op < IO_OPS, 0);
+    return w->sub_ios[op];
+}
+
+guint workload_job_count(const Workload *w)
+{
+    g_return_val_if_fail(w != NULL, 0);
+    return w->specs ? w->specs->len : 0;
+}
+
+const WorkloadJobSpec *workload_job_spec(const Workload *w, guint i)
+{
+    g_return_val_if_fail(w && w->specs && i < w->specs->len, NULL);
+    return &g_array_index(w->specs, WorkloadJobSpec, i);
+}
+
+/* Time the job measured (after its ramp), ns. */
+static SimTime wl_job_runtime(const WlJob *j, SimTime now)
+{
+    SimTime from = MAX(j->t_start, j->t_ramp_end);
+    SimTime to = j->state == WL_JOB_DONE ? j->t_finish : now;
+    return j->state != WL_JOB_WAIT && to > from ? to - from : 0;
+}
+
+guint workload_result_count(const Workload *w)
+{
+    g_return_val_if_fail(w != NULL, 0);
+    return w->replay ? 1 : w->njobs;
+}
+
+void workload_result(const Workload *w, guint i, WorkloadJobResult *out)
+{
+    g_return_if_fail(w && out && i < workload_result_count(w));
+    if (w->replay) {
+        wl_replay_result(w, out);
+        return;
+    }
+    const WlJob *j = &w->jobs[i];
+    memset(out, 0, sizeof *out);
+    out->name = j->name;
+    out->spec = j->spec;
+    out->group = 0;
+    for (guint k = 1; k <= j->spec_index; k++) { /* fio's groupid */
+        const WorkloadJobSpec *sk = &g_array_index(w->specs, WorkloadJobSpec, k);
+        out->group += sk->stonewall || sk->new_group || sk->idle || sk[-1].idle;
+    }
+    out->runtime_ns = wl_job_runtime(j, w->e ? sim_now(w->e) : 0);
+    for (int d = 0; d < WL_DIRS; d++) {
+        uint64_t n = j->st.ios[d];
+        double mean = lat_hist_mean(j->st.lat[d]);
+        out->ios[d] = n;
+        out->bytes[d] = j->st.bytes[d];
+        out->lat[d] = j->st.lat[d];
+        out->lat_sq[d] = j->st.lat_sq[d];
+        double var = n > 1 ? (j->st.lat_sq[d] - (double)n * mean * mean) / (double)(n - 1) : 0;
+        out->lat_stddev_ns[d] = var > 0 ? sqrt(var) : 0;
+    }
+    out->verify_reads = j->verify_reads;
+    out->verify_bytes = j->verify_bytes;
+    out->verify_mismatches = j->verify_bad;
+    const WlJob *leader = j - j->clone; /* clones are consecutive; the first holds ss */
+    out->ss_attained = wl_ss_attained(leader->ss, &out->ss_criterion);
+}
+
+static void wl_job_json(const WlJob *j, JsonWriter *jw, SimTime now)
+{
+    const WorkloadJobSpec *s = j->spec;
+    double rt = (double)wl_job_runtime(j, now) / 1e9;
+    json_begin_object(jw, NULL);
+    json_str(jw, "name", j->name);
+    json_str(jw, "rw", s->idle ? "idle" : wl_rw_name(s->rw));
+    if (!s->idle) {
+        json_u64(jw, "bs", s->bs[s->rw == WL_RW_READ || s->rw == WL_RW_RANDREAD ? IO_READ
+                               : s->rw == WL_RW_TRIM || s->rw == WL_RW_RANDTRIM ? IO_TRIM
+                                                                                 : IO_WRITE]);
+        json_u64(jw, "iodepth", s->iodepth);
+        json_u64(jw, "offset", j->start);
+        json_u64(jw, "size", j->size);
+        for (int op = 0; op < WL_DIRS; op++)
+            wl_stats_json(jw, &j->st, (IoOp)op, rt);
+        if (s->verify) {
+            json_begin_object(jw, "verify");
+            json_u64(jw, "reads", j->verify_reads);
+            json_u64(jw, "bytes", j->verify_bytes);
+            json_u64(jw, "mismatches", j->verify_bad);
+            json_end_object(jw);
+        }
+        if (j->ss)
+            wl_ss_json(j->ss, jw);
+    }
+    json_double(jw, "runtime_s", rt);
+    json_end_object(jw);
+}
+
+void workload_write_jobs_json(const Workload *w, JsonWriter *jw)
+{
+    g_return_if_fail(w && jw);
+    json_begin_array(jw, "jobs");
+    if (w->replay)
+        wl_replay_json(w, jw);
+    for (uint32_t i = 0; !w->replay && i < w->njobs; i++)
+        wl_job_json(&w->jobs[i], jw, w->e ? sim_now(w->e) : 0);
+    json_end_array(jw);
+}
+

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# cli_pts.sh - `ftlsim pts` end to end on the small TLC drive with short
+# rounds: each of the four tests writes its table, steady_state.csv and
+# summaries with values the mechanisms must give (reads faster than writes
+# on a full drive, the WSAT cliff once the capacity is written, latency
+# percentiles in order); a seed repeats a test exactly; and bad input
+# (test, block size, mix, round time, depth) exits 2 with one line on
+# stderr and no results folder.
+# Usage: bash tests/cli_pts.sh PATH/TO/ftlsim (from the source root)
+set -u
+ftlsim=${1:?usage: cli_pts.sh PATH/TO/ftlsim}
+drive=tests/data/drives/small_tlc.ini
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+pts() { # pts DIR [options...]: one test into DIR, output in DIR.log
+    local dir=$1
+    shift
+    "$ftlsim" pts -d "$drive" -o "$dir" -q "$@" >"$dir.log" 2>&1 || fail "pts $*: exit $? ($(head -n 3 "$dir.log"))"
+}
+
+# csv FILE EXPR: awk over the data rows (comma-separated, header skipped);
+# EXPR prints "ok" or a reason.
+csv() {
+    local verdict
+    verdict=$(awk -F, "NR > 1 { $2 } END { $3 }" "$1" 2>&1)
+    [ "$verdict" = ok ] || fail "$1: $verdict"
+}
+
+# iops: full preconditioning, four cells. 4 KiB random reads on a full drive
+# outrun its writes (GC); every cell has IOPS.
+pts "$tmp/iops" -t iops --round-time 300ms --bs 4k,128k --mix 100/0,0/100 --max-rounds 6
+[ "$(wc -l <"$tmp/iops/iops.csv")" -eq 5 ] || fail "iops.csv: expected 4 cells"
+csv "$tmp/iops/iops.csv" 'if ($3 <= 0) bad = bad " no IOPS at " $1 "/" $2; if ($1 == 4096) v[$2] = $3' \
+    'if (bad) print bad; else if (v[100] > 2 * v[0]) print "ok"; else print "4 KiB reads " v[100] " not above twice the writes " v[0]'
+grep -q '"precondition": "full"' "$tmp/iops/summary.json" || fail "iops: summary.json lacks the full precondition"
+grep -q "32 at the drive, the rest in the host queue" "$tmp/iops/summary.txt" ||
+    fail "iops: 16 x 8 on SATA's 32 should say the host queues the rest"
+# the steady-state file judges round 5 onwards, and its verdict matches the summary
+csv "$tmp/iops/steady_state.csv" 'n++; if ($3 < 5 && $9 != "-") bad = 1; if ($3 >= 5 && $9 != "yes" && $9 != "no") bad = 1; if ($9 == "yes" && !first) first = $3' \
+    'if (bad || n < 5) print "verdicts wrong (" n " rows)"; else print "ok"'
+
+# The same seed gives the same numbers; another seed other offsets.
+pts "$tmp/iops2" -t iops --round-time 300ms --bs 4k,128k --mix 100/0,0/100 --max-rounds 6
+cmp -s "$tmp/iops/iops.csv" "$tmp/iops2/iops.csv" || fail "iops: the same seed gave other numbers"
+
+# wsat from a purged drive: the plateau, then the cliff once a capacity is written.
+pts "$tmp/wsat" -t wsat --round-time 1s --max-rounds 12 --threads 4 --iodepth 8
+csv "$tmp/wsat/wsat.csv" 'if (NR == 2) first = $5; last = $5; fills = $4' \
+    'if (fills < 1) print "only " fills " fills written"; else if (last < 0.8 * first) print "ok"; else print "no cliff: " first " -> " last " IOPS"'
+
+# tp: both block sizes, read and write, each after its own purge.
+pts "$tmp/tp" -t tp --round-time 300ms --max-rounds 5 --precondition fast
+[ "$(wc -l <"$tmp/tp/tp.csv")" -eq 5 ] || fail "tp.csv: expected 4 rows"
+csv "$tmp/tp/tp.csv" 'if ($3 <= 0) bad = 1' 'if (bad) print "a cell without MB/s"; else print "ok"'
+[ "$(grep -c '"bs_bytes"' "$tmp/tp/summary.json")" -ge 6 ] || fail "tp: summary.json lacks the cells"
+
+# lat: 1 thread QD 1, nine cells, percentiles in order.
+pts "$tmp/lat" -t lat --round-time 300ms --max-rounds 5 --precondition fast
+[ "$(wc -l <"$tmp/lat/lat.csv")" -eq 10 ] || fail "lat.csv: expected 9 cells"
+csv "$tmp/lat/lat.csv" 'if (!($4 > 0 && $5 >= $4 * 0.5 && $6 >= $5 && $7 >= $6 && $8 >= $7)) bad = bad " " $1 "/" $2' \
+    'if (bad) print "percentiles out of order at" bad; else print "ok"'
+grep -q "1 thread x QD 1" "$tmp/lat/summary.txt" || fail "lat: not at 1 thread QD 1"
+
+# Bad input: exit 2, one line naming the option, no folder.
+n=0
+expect_error() {
+    local pattern=$1
+    shift
+    n=$((n + 1))
+    local out="$tmp/bad$n"
+    "$ftlsim" pts "$@" -o "$out" >"$tmp/stdout" 2>"$tmp/stderr"
+    local rc=$?
+    if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/stderr")" -ne 1 ] || [ -s "$tmp/stdout" ] || [ -e "$out" ] ||
+        ! grep -qF -- "$pattern" "$tmp/stderr"; then
+        fail "pts $*: exit $rc, stderr: $(head -n 2 "$tmp/stderr"), expected exit 2 and \"$pattern\" without $out"
+    fi
+}
+expect_error '--test "bogus": expected wsat, iops, tp or lat' -d $drive -t bogus
+expect_error '--bs "3k": found "3k", expected block sizes of the iops test' -d $drive -t iops --bs 3k
+expect_error '--bs "1m,2m": found "2m"' -d $drive -t tp --bs 1m,2m
+expect_error '--mix "60/40": found "60/40", expected read/write mixes of the lat test' -d $drive -t lat --mix 60/40
+expect_error '--mix "70/20"' -d $drive -t iops --mix 70/20
+expect_error '--round-time "0": expected a duration greater than 0' -d $drive -t iops --round-time 0
+expect_error '--round-time "-5s": expected a duration greater than 0' -d $drive -t iops --round-time=-5s
+expect_error '--iodepth "0": expected an integer from 1' -d $drive -t iops --iodepth 0
+expect_error '--threads "-2": expected an integer from 1' -d $drive -t iops --threads=-2
+expect_error '--max-rounds "0": expected an integer from 1' -d $drive -t iops --max-rounds 0
+expect_error '--precondition "half": expected full, fast or random' -d $drive -t iops --precondition half
+expect_error 'pts needs --test NAME' -d $drive
+expect_error 'does_not_exist.ini' -d "$tmp/does_not_exist.ini" -t iops
+
+[ $failures -eq 0 ] && echo "cli_pts: all checks passed"
+exit $((failures > 0))
