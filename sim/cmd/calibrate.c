@@ -287,11 +287,18 @@ static CalPoint *cal_point(Cal *c, const double *theta)
     return pt;
 }
 
-/* In a child: run the point into dir, write "R<sweep row>", "I<message>"
- * (bad input) or "F<message>" to fd, and leave. */
-static void G_GNUC_NORETURN cal_child(const Cal *c, const CalPoint *pt, const char *dir, int fd)
+/* In the child, before the run: an interrupted calibration leaves no runs
+ * behind. */
+static void cal_child_setup(void *ctx)
 {
-    prctl(PR_SET_PDEATHSIG, SIGTERM); /* an interrupted calibration leaves no runs behind */
+    (void)ctx;
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+}
+
+/* Start the run of point pt into dir in a child process: its pid, or -1
+ * with pt->error set. */
+static pid_t cal_spawn(const Cal *c, CalPoint *pt, const char *dir, GString *row, int *fd)
+{
     RunOptions ro = c->o->run;
     ro.sets = (const char *const *)pt->sets;
     if (pt->spec)
@@ -309,26 +316,8 @@ static void G_GNUC_NORETURN cal_child(const Cal *c, const CalPoint *pt, const ch
         ro.interval = MAX(SIM_SEC / 1000, (SimTime)(curve_half_window(c->curve) * 1e9 / 2));
     else
         ro.interval = CAL_FIGURE_INTERVAL; /* figures only: a cliff to within a few rows */
-    g_autoptr(GString) row = g_string_new(NULL);
     ro.sweep_row = row;
-    GError *e = NULL;
-    g_autoptr(GString) msg = g_string_new(NULL);
-    if (run_simulation(&ro, &e))
-        g_string_printf(msg, "R%s", row->str);
-    else
-        g_string_printf(msg, "%c%s", g_error_matches(e, RUN_ERROR, RUN_ERROR_FAILED) ? 'F' : 'I',
-                        e->message);
-    const char *p = msg->str;
-    for (gsize left = msg->len; left > 0;) {
-        ssize_t n = write(fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            _exit(3);
-        p += n;
-        left -= (gsize)n;
-    }
-    _exit(0);
+    return run_child_spawn(&ro, cal_child_setup, NULL, fd, &pt->error);
 }
 
 /* The residuals and loss of a finished run from its folder. */
@@ -367,26 +356,10 @@ static void cal_score(Cal *c, CalPoint *pt, const char *dir, const char *row)
 /* What the child of pt wrote once it exited; its folder is then removed. */
 static void cal_collect(Cal *c, CalPoint *pt, int fd, int status, const char *dir)
 {
-    g_autoptr(GString) msg = g_string_new(NULL);
-    char buf[4096];
-    for (;;) {
-        ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        g_string_append_len(msg, buf, n);
-    }
-    close(fd);
+    g_autoptr(GString) row = g_string_new(NULL);
     pt->done = TRUE;
-    if (msg->len > 0 && msg->str[0] == 'R')
-        cal_score(c, pt, dir, msg->str + 1);
-    else if (msg->len > 0 && (msg->str[0] == 'I' || msg->str[0] == 'F'))
-        g_set_error_literal(&pt->error, RUN_ERROR,
-                            msg->str[0] == 'F' ? RUN_ERROR_FAILED : RUN_ERROR_INPUT, msg->str + 1);
-    else
-        g_set_error(&pt->error, RUN_ERROR, RUN_ERROR_FAILED, "the run's process ended (status %d)",
-                    status);
+    if (run_child_result(fd, status, row, &pt->error))
+        cal_score(c, pt, dir, row->str);
     g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
     for (const char *n; d && (n = g_dir_read_name(d));) {
         g_autofree char *f = g_build_filename(dir, n, NULL);
@@ -431,29 +404,14 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
         while (next < k && running < c->o->jobs) {
             CalPoint *pt = pts[next];
             guint me = next++;
-            int fds[2];
-            if (pipe(fds) != 0) {
-                g_set_error(&pt->error, RUN_ERROR, RUN_ERROR_FAILED, "pipe: %s", g_strerror(errno));
-                pt->done = TRUE;
-                continue;
-            }
             dir[me] = g_strdup_printf("%s/e%u", c->scratch, c->launched++);
-            fflush(stdout);
-            fflush(stderr);
-            pid_t p = fork();
-            if (p == 0) {
-                close(fds[0]);
-                cal_child(c, pt, dir[me], fds[1]);
-            }
-            close(fds[1]);
+            g_autoptr(GString) row = g_string_new(NULL);
+            pid_t p = cal_spawn(c, pt, dir[me], row, &fd[me]);
             if (p < 0) {
-                close(fds[0]);
-                g_set_error(&pt->error, RUN_ERROR, RUN_ERROR_FAILED, "fork: %s", g_strerror(errno));
                 pt->done = TRUE;
                 continue;
             }
             pid[me] = p;
-            fd[me] = fds[0];
             running++;
         }
         if (running == 0)

@@ -13,6 +13,7 @@
 #include "sim/host/workload.h"
 
 #include <glib.h>
+#include <sys/types.h>
 
 #define RUN_ERROR (run_error_quark())
 GQuark run_error_quark(void);
@@ -82,6 +83,15 @@ int run_interrupt_signal(void);
 /* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
  * mean bad input). The summary text goes to stdout unless quiet. */
 gboolean run_simulation(const RunOptions *o, GError **error);
+
+/* Run o in a child process (setup(ctx) first, if given, in the child):
+ * returns its pid and in fd the pipe its result arrives on, or -1 with
+ * error set. o->sweep_row, if set, is the row the child sends back. */
+pid_t run_child_spawn(const RunOptions *o, void (*setup)(void *), void *ctx, int *fd,
+                      GError **error);
+/* Once the child has exited (status from waitpid): read its result from fd
+ * (closed here); TRUE with its sweep row in row, FALSE with error set. */
+gboolean run_child_result(int fd, int status, GString *row, GError **error);
 
 /* Run o once for every combination of values of the keys in vary, each
  * "GROUP.KEY=V1,V2,..." (NULL-terminated), as --set overrides on top of

@@ -164,62 +164,12 @@ static void show_run(const RunOptions *o, SweepRun *sr, guint k, guint runs)
     fflush(stdout);
 }
 
-/* In a child: run, write "R<row>" or "I<message>" (bad input) or
- * "F<message>" (the simulation failed) to fd, and leave. */
-static void G_GNUC_NORETURN child_run(const RunOptions *o, const SweepRun *s, const char *dir,
-                                      int fd)
-{
-    RunOptions ro = *o;
-    ro.sets = (const char *const *)s->sets;
-    ro.out = dir;
-    ro.quiet = TRUE;
-    ro.plot = FALSE;
-    ro.sweep_row = s->row;
-    GError *e = NULL;
-    g_autoptr(GString) msg = g_string_new(NULL);
-    if (run_simulation(&ro, &e))
-        g_string_printf(msg, "R%s", s->row->str);
-    else
-        g_string_printf(msg, "%c%s", g_error_matches(e, RUN_ERROR, RUN_ERROR_FAILED) ? 'F' : 'I',
-                        e->message);
-    const char *p = msg->str;
-    for (gsize left = msg->len; left > 0;) {
-        ssize_t n = write(fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            _exit(3);
-        p += n;
-        left -= (gsize)n;
-    }
-    _exit(0);
-}
-
 /* What the child of s wrote, once it has exited. */
 static void child_report(SweepRun *s, int status)
 {
-    g_autoptr(GString) msg = g_string_new(NULL);
-    char buf[4096];
-    for (;;) {
-        ssize_t n = read(s->fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        g_string_append_len(msg, buf, n);
-    }
-    close(s->fd);
+    run_child_result(s->fd, status, s->row, &s->error);
     s->pid = -1;
     s->done = TRUE;
-    if (msg->len > 0 && msg->str[0] == 'R') {
-        g_string_assign(s->row, msg->str + 1);
-    } else if (msg->len > 0 && (msg->str[0] == 'I' || msg->str[0] == 'F')) {
-        g_set_error_literal(&s->error, RUN_ERROR,
-                            msg->str[0] == 'F' ? RUN_ERROR_FAILED : RUN_ERROR_INPUT, msg->str + 1);
-    } else {
-        g_set_error(&s->error, RUN_ERROR, RUN_ERROR_FAILED, "the run's process ended (status %d)",
-                    status);
-    }
 }
 
 /* Run the sweep jobs at a time, each in a child process (the simulator is
@@ -233,28 +183,18 @@ static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrAr
     while (next < runs || running > 0) {
         while (next < runs && running < jobs) {
             SweepRun *s = &sr[next];
-            int fds[2];
-            if (pipe(fds) != 0) {
-                g_set_error(&s->error, RUN_ERROR, RUN_ERROR_FAILED, "pipe: %s", g_strerror(errno));
-                next++;
-                continue;
-            }
-            fflush(stdout);
-            fflush(stderr);
-            pid_t pid = fork();
-            if (pid == 0) {
-                close(fds[0]);
-                child_run(o, s, g_ptr_array_index(dirs, next), fds[1]);
-            }
-            close(fds[1]);
+            RunOptions ro = *o;
+            ro.sets = (const char *const *)s->sets;
+            ro.out = g_ptr_array_index(dirs, next);
+            ro.quiet = TRUE;
+            ro.plot = FALSE;
+            ro.sweep_row = s->row;
+            pid_t pid = run_child_spawn(&ro, NULL, NULL, &s->fd, &s->error);
             if (pid < 0) {
-                close(fds[0]);
-                g_set_error(&s->error, RUN_ERROR, RUN_ERROR_FAILED, "fork: %s", g_strerror(errno));
                 next++;
                 continue;
             }
             s->pid = pid;
-            s->fd = fds[0];
             next++;
             running++;
         }
