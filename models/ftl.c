@@ -439,6 +439,7 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     uint32_t room = cap - d->blk_wp[b];
     uint32_t n = take_unit(d, unit < room ? unit : room);
     uint32_t base = b * d->slots_per_block;
+    map_prefetch(d, d->wb->stage, n);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t lpn = d->wb->stage[k];
         uint32_t slot = base + d->blk_wp[b]++;

@@ -96,6 +96,7 @@ struct Drive {
     uint32_t slots_per_page;
     uint32_t slots_per_block;      /* native mode */
     uint32_t unit_slots[CELL_MODES]; /* slots per program unit by mode */
+    uint32_t mode_slots[CELL_MODES]; /* slots a block holds in each mode */
     uint32_t nblocks;
     uint64_t nslots;
     uint64_t nlpn;                 /* 4 KiB logical pages */
@@ -172,7 +173,8 @@ void nand_release(Drive *d);
 static inline uint32_t nand_block_of(const Drive *d, uint32_t slot) { return slot / d->slots_per_block; }
 static inline uint32_t nand_die_of_block(const Drive *d, uint32_t b) { return b / d->blocks_per_die; }
 static inline uint32_t chan_of_die(const Drive *d, uint32_t die) { return die % d->channels; }
-uint32_t nand_block_capacity(const Drive *d, uint32_t b); /* slots in its current mode */
+/* slots block b holds in its current mode */
+static inline uint32_t nand_block_capacity(const Drive *d, uint32_t b) { return d->mode_slots[d->blk_mode[b]]; }
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
 uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
 void nand_put_free(Drive *d, uint32_t b);
@@ -194,6 +196,7 @@ SimTime link_controller(Drive *d, SimTime cost);                            /* r
 /* map.c */
 void map_invalidate_slot(Drive *d, uint32_t slot);
 void map_set(Drive *d, uint32_t lpn, uint32_t slot); /* point lpn at slot, invalidating its old one */
+void map_prefetch(const Drive *d, const uint32_t *lpns, uint32_t n); /* warm the map entries of lpns */
 /* Move up to one native unit of valid slots of block v from *cursor into dst. */
 uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
                       uint32_t *pages);

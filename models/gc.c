@@ -110,10 +110,29 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
     if (wl != NO_BLOCK)
         return wl;
     SimTime now = sim_now(d->eng);
-    uint32_t first = die * d->blocks_per_die, best = NO_BLOCK;
+    /* the die's static SLC blocks come first and are never victims */
+    uint32_t lo = die * d->blocks_per_die + d->static_per_die;
+    uint32_t hi = (die + 1) * d->blocks_per_die, best = NO_BLOCK;
+    if (d->p.gc_policy == GC_GREEDY) {
+        /* the greedy score without its indirect call and doubles: the
+         * fewest slots to move, the first such block on a tie, as below */
+        uint32_t best_v = d->slots_per_block;
+        for (uint32_t b = lo; b < hi; b++) {
+            if (d->blk_state[b] != BLK_FULL)
+                continue;
+            uint32_t v = moved_slots(d, b);
+            if (v < best_v) {
+                best_v = v;
+                best = b;
+                if (v == 0)
+                    break; /* nothing can beat it */
+            }
+        }
+        return best;
+    }
     double best_score = -1;
-    for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
-        if (d->blk_state[b] != BLK_FULL || nand_is_static(d, b))
+    for (uint32_t b = lo; b < hi; b++) {
+        if (d->blk_state[b] != BLK_FULL)
             continue;
         double s = victim_score(d, b, now);
         if (s >= 0 && s > best_score) {

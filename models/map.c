@@ -26,6 +26,13 @@ void map_invalidate_slot(Drive *d, uint32_t slot)
         d->st.pslc_used -= SLOT_SIZE;
 }
 
+/* Warm the map entries of lpns, which the caller is about to set. */
+void map_prefetch(const Drive *d, const uint32_t *lpns, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        __builtin_prefetch(&d->l2p[lpns[k]], 1);
+}
+
 /* Point lpn at slot, invalidating the slot it had. */
 void map_set(Drive *d, uint32_t lpn, uint32_t slot)
 {
@@ -57,6 +64,15 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     uint32_t vbase = v * d->slots_per_block, dbase = dst * d->slots_per_block;
     uint32_t n = 0, last_page = NO_IDX;
     *pages = 0;
+    /* the map entries of the slots about to move are scattered over the
+     * whole table: ask for them all before the first is needed */
+    for (uint32_t c = *cursor, seen = 0; seen < want && c < d->blk_wp[v]; c++) {
+        uint32_t lpn = d->p2l[vbase + c];
+        if (lpn != NO_LPN) {
+            __builtin_prefetch(&d->l2p[lpn], 1);
+            seen++;
+        }
+    }
     while (n < want && *cursor < d->blk_wp[v]) {
         uint32_t src = vbase + (*cursor)++;
         uint32_t lpn = d->p2l[src];

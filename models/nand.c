@@ -30,6 +30,7 @@ void nand_init(Drive *d)
     for (int m = CELL_SLC; m <= CELL_QLC; m++) {
         uint32_t bits = p->timing[m].one_shot ? (uint32_t)m : 1;
         d->unit_slots[m] = p->planes * d->slots_per_page * bits;
+        d->mode_slots[m] = d->native ? (uint32_t)((uint64_t)d->slots_per_block * m / d->native) : 0;
     }
     d->nblocks = d->dies * d->blocks_per_die;
     d->static_per_die = d->native != CELL_SLC ? pslc_static_blocks(p) : 0;
@@ -89,11 +90,6 @@ void nand_release(Drive *d)
     g_free(d->wear_hist);
     g_free(d->blk_stamp);
     g_free(d->blk_dead);
-}
-
-uint32_t nand_block_capacity(const Drive *d, uint32_t b)
-{
-    return (uint32_t)((uint64_t)d->slots_per_block * d->blk_mode[b] / d->native);
 }
 
 /* Pop a block off a free stack: the top one, or with dynamic wear leveling
