@@ -215,6 +215,43 @@ static void test_thinktime(void)
     mock_clear(&m);
 }
 
+/* fio's thinktime at a queue depth above 1: after each counted I/O the job
+ * waits for its I/Os in flight and pauses, so after the first pair it keeps
+ * one I/O in flight (fio: "effectively caps the queue depth"). Latency
+ * 100 us, pause 1 ms: the pair at 0, then one every 1.1 ms. */
+static void test_thinktime_blocks(void)
+{
+    Mock m;
+    mock_init(&m, 100 * SIM_US);
+    run_spec(&m, "rw=read,bs=4k,size=40k,iodepth=2,thinktime=1ms", MiB, 32);
+    CUTEST_EQ(m.subs->len, 10);
+    CUTEST_EQ(m.max_outstanding, 2);
+    CUTEST_EQ(SUB(&m, 0).t, 0);
+    for (guint i = 1; i < 10; i++)
+        CUTEST_EQ(SUB(&m, i).t, (i - 1) * 1100 * SIM_US);
+    mock_clear(&m);
+
+    /* Counting issued I/Os: the pause follows every I/O from the first. */
+    mock_init(&m, 100 * SIM_US);
+    run_spec(&m, "rw=read,bs=4k,size=40k,iodepth=2,thinktime=1ms,thinktime_blocks_type=issue",
+             MiB, 32);
+    CUTEST_EQ(m.max_outstanding, 1);
+    for (guint i = 0; i < 10; i++)
+        CUTEST_EQ(SUB(&m, i).t, i * 1100 * SIM_US);
+    mock_clear(&m);
+
+    /* Every 2 completions: #0 #1 at 0, #2 refills at 100 us; the second
+     * completion decides the pause, which starts when #2 is done (200 us);
+     * then pairs at 1.2 ms, 2.3 ms, ... (each pair 100 us, pause 1 ms). */
+    mock_init(&m, 100 * SIM_US);
+    run_spec(&m, "rw=read,bs=4k,size=36k,iodepth=2,thinktime=1ms,thinktime_blocks=2", MiB, 32);
+    CUTEST_EQ(m.subs->len, 9);
+    CUTEST_EQ(SUB(&m, 2).t, 100 * SIM_US);
+    for (guint i = 3; i < 9; i++)
+        CUTEST_EQ(SUB(&m, i).t, (1200 + (i - 3) / 2 * 1100) * SIM_US);
+    mock_clear(&m);
+}
+
 static void test_idle_and_stonewall(void)
 {
     Mock m;
@@ -437,6 +474,7 @@ int main(void)
         {"queue_limit", test_queue_limit},
         {"rate", test_rate},
         {"thinktime", test_thinktime},
+        {"thinktime_blocks", test_thinktime_blocks},
         {"idle_and_stonewall", test_idle_and_stonewall},
         {"time_based_and_ramp", test_time_based_and_ramp},
         {"trimwrite_and_fsync", test_trimwrite_and_fsync},

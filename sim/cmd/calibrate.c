@@ -79,6 +79,62 @@ static gboolean cal_parse_workload_fit(const CalibOptions *o, const char *spec, 
     return TRUE;
 }
 
+/* "env.NAME=LO..HI": a host-tool parameter of a job file, which reads it as
+ * ${NAME} (the profiles in tools/): a time (a per-command host cost for thinktime) or a
+ * bandwidth (a host cap for rate). The stock value is the environment's, or
+ * 0 (no cost, no cap) when NAME is unset. */
+static gboolean cal_parse_env_fit(const char *spec, const char *eq, const char *dots,
+                                  CalParam *p, GError **error)
+{
+    const char *name = p->name + 4;
+    gboolean ok = g_ascii_isalpha(*name) || *name == '_';
+    for (const char *q = name; ok && *q; q++)
+        ok = g_ascii_isalnum(*q) || *q == '_';
+    if (!ok || strlen(name) >= sizeof p->k.key)
+        return cal_bad(error,
+                       "--fit \"%s\": found \"%s\", expected env.NAME with NAME a variable "
+                       "name such as H2TESTW_THINKTIME",
+                       spec, name);
+    g_autofree char *lo = g_strndup(eq + 1, (gsize)(dots - eq - 1));
+    const char *hi = dots + 2;
+    if (!*lo || !*hi)
+        return cal_bad(error, "--fit \"%s\": empty range; expected LO..HI", spec);
+    static const ConfigNumKind kinds[] = {CONFIG_NUM_NS, CONFIG_NUM_BYTES_PER_S};
+    ok = FALSE;
+    for (guint i = 0; !ok && i < G_N_ELEMENTS(kinds); i++) {
+        p->k.kind = kinds[i];
+        ok = config_numeric_parse(p->k.kind, lo, &p->lo) &&
+             config_numeric_parse(p->k.kind, hi, &p->hi);
+    }
+    if (!ok)
+        return cal_bad(error,
+                       "--fit \"%s\": found \"%s..%s\", expected two times (100us..2ms) or two "
+                       "bandwidths (500MB/s..3GB/s)",
+                       spec, lo, hi);
+    if (!(p->lo < p->hi))
+        return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
+                       spec, hi, lo);
+    p->workload = p->env = TRUE;
+    g_strlcpy(p->k.group, "env", sizeof p->k.group);
+    g_strlcpy(p->k.key, name, sizeof p->k.key);
+    const char *now = g_getenv(name);
+    p->k.value = 0;
+    if (now && !config_numeric_parse(p->k.kind, now, &p->k.value))
+        return cal_bad(error, "--fit \"%s\": the environment has %s=\"%s\", expected a value "
+                       "of the range's kind",
+                       spec, name, now);
+    return TRUE;
+}
+
+/* NAME=VALUE for the environment of a run: fio's syntax, times in ns and
+ * bandwidths in bytes/s (bare numbers, as rate= reads them). */
+static char *cal_env_assign(const CalParam *p, double v)
+{
+    if (p->k.kind == CONFIG_NUM_NS)
+        return g_strdup_printf("%s=%.0fns", p->k.key, v);
+    return g_strdup_printf("%s=%.0f", p->k.key, v);
+}
+
 /* The inline workload with ",thinktime=Nns" on every phase that does I/O
  * (not the idle=... phases). */
 static char *cal_spec_with(const char *spec, double think_ns)
@@ -110,6 +166,8 @@ static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, cons
     p->correlated = -1;
     if (g_str_has_prefix(p->name, "workload."))
         return cal_parse_workload_fit(o, spec, eq, dots, p, error);
+    if (g_str_has_prefix(p->name, "env."))
+        return cal_parse_env_fit(spec, eq, dots, p, error);
     if (!config_numeric_key(p->name, dp, &p->k, &e)) {
         cal_bad(error, "--fit %s", e->message);
         g_error_free(e);
@@ -221,6 +279,7 @@ static void cal_point_free(CalPoint *pt)
     g_free(pt->label);
     g_strfreev(pt->sets);
     g_free(pt->spec);
+    g_strfreev(pt->envs);
     g_clear_error(&pt->error);
     g_free(pt->res);
     g_free(pt->sim);
@@ -249,10 +308,24 @@ static CalPoint *cal_point(Cal *c, const double *theta)
         g_ptr_array_add(sets, g_strdup(c->o->run.sets[i]));
     g_autoptr(GString) label = g_string_new(NULL);
     g_autofree char *spec = NULL;
+    GPtrArray *envs = g_ptr_array_new();
+    for (guint i = 0; i < c->np; i++) {
+        if (c->p[i].env) {
+            char v[CONFIG_VALUE_LEN];
+            double x;
+            config_numeric_format(c->p[i].k.kind, theta ? cal_round(theta[i]) : c->p[i].k.value,
+                                  v, sizeof v);
+            config_numeric_parse(c->p[i].k.kind, v, &x);
+            g_ptr_array_add(envs, cal_env_assign(&c->p[i], x));
+        }
+    }
+    g_ptr_array_add(envs, NULL);
     for (guint i = 0; theta && i < c->np; i++) {
         char v[CONFIG_VALUE_LEN];
         config_numeric_format(c->p[i].k.kind, cal_round(theta[i]), v, sizeof v);
-        if (c->p[i].workload) {
+        if (c->p[i].env) {
+            /* in envs */
+        } else if (c->p[i].workload) {
             double ns;
             config_numeric_parse(CONFIG_NUM_NS, v, &ns);
             g_free(spec);
@@ -268,6 +341,7 @@ static CalPoint *cal_point(Cal *c, const double *theta)
     CalPoint *pt = g_hash_table_lookup(c->cache, label->str);
     if (pt) {
         g_strfreev((GStrv)g_ptr_array_free(sets, FALSE));
+        g_strfreev((GStrv)g_ptr_array_free(envs, FALSE));
         return pt;
     }
     pt = g_new0(CalPoint, 1);
@@ -281,6 +355,7 @@ static CalPoint *cal_point(Cal *c, const double *theta)
     pt->label = g_strdup(label->str);
     pt->sets = (GStrv)g_ptr_array_free(sets, FALSE);
     pt->spec = g_steal_pointer(&spec);
+    pt->envs = (GStrv)g_ptr_array_free(envs, FALSE);
     pt->loss = INFINITY;
     g_hash_table_insert(c->cache, pt->label, pt);
     g_ptr_array_add(c->points, pt);
@@ -288,11 +363,15 @@ static CalPoint *cal_point(Cal *c, const double *theta)
 }
 
 /* In the child, before the run: an interrupted calibration leaves no runs
- * behind. */
+ * behind, and the point's env.NAME keys ("NAME=VALUE", ctx) are set for
+ * the job file's ${NAME}, in the child's environment only. */
 static void cal_child_setup(void *ctx)
 {
-    (void)ctx;
     prctl(PR_SET_PDEATHSIG, SIGTERM);
+    for (char **e = ctx; e && *e; e++) {
+        g_autofree char *name = g_strndup(*e, strcspn(*e, "="));
+        g_setenv(name, strchr(*e, '=') + 1, TRUE);
+    }
 }
 
 /* Start the run of point pt into dir in a child process: its pid, or -1
@@ -317,7 +396,7 @@ static pid_t cal_spawn(const Cal *c, CalPoint *pt, const char *dir, GString *row
     else
         ro.interval = CAL_FIGURE_INTERVAL; /* figures only: a cliff to within a few rows */
     ro.sweep_row = row;
-    return run_child_spawn(&ro, cal_child_setup, NULL, fd, &pt->error);
+    return run_child_spawn(&ro, cal_child_setup, pt->envs, fd, &pt->error);
 }
 
 /* The residuals and loss of a finished run from its folder. */

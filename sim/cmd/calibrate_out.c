@@ -138,7 +138,7 @@ static char *cal_ini(const Cal *c, GError **error)
             g_ptr_array_insert(lines, 1,
                                g_strdup_printf("# The workload's %s was fitted too: %s "
                                                "(fit.json).",
-                                               p->k.key,
+                                               p->name + (p->env ? 0 : strlen("workload.")),
                                                cal_identifiable(p) ? v : "unidentifiable"));
         else
             ini_set(lines, p->k.group, p->k.key, cal_identifiable(p) ? v : was, comment);

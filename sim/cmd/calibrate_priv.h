@@ -16,7 +16,9 @@ typedef struct CalParam {
     char *name;         /* GROUP.KEY */
     ConfigNumKey k;     /* kind, schema range, the config's value */
     double lo, hi;      /* --fit range, base units */
-    gboolean workload;  /* a host-tool key of the workload (workload.thinktime), not the drive's */
+    gboolean workload;  /* a host-tool key of the workload (workload.thinktime, env.NAME), not
+                         * the drive's */
+    gboolean env;       /* env.NAME: the environment variable k.key, read by ${NAME} in a job file */
     double fitted;      /* at the optimum, base units */
     double sensitivity; /* |change of the residual vector| per 1% change */
     gboolean flat;      /* sensitivity below CAL_FLAT */
@@ -30,6 +32,7 @@ typedef struct CalPoint {
     char *label;   /* the --set overrides of the point, joined */
     GStrv sets;    /* o->run.sets followed by the point's overrides */
     char *spec;    /* the workload with the point's workload keys, or NULL: o->run.spec */
+    GStrv envs;    /* "NAME=VALUE" of the point's env.NAME keys, as ${NAME} reads them */
     gboolean done;
     gboolean ok;   /* ran and gave a loss */
     GError *error; /* why not */

@@ -518,7 +518,8 @@ static int cmd_calibrate(int argc, char **argv)
          "phase_rate:N, waf or summary:NAME, e.g. --figure cliff_gb=42", "ID=VALUE[:WEIGHT]"},
         {"fit", 0, 0, G_OPTION_ARG_STRING_ARRAY, &fits,
          "Drive key to fit within a range (repeatable), e.g. --fit pslc.dynamic_cap=20GB..60GB; "
-         "workload.thinktime fits the host's pause after each command",
+         "workload.thinktime fits the host's pause after each command, env.NAME a job "
+         "file's ${NAME} (a time or a bandwidth)",
          "GROUP.KEY=LO..HI"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
          "Override a drive key for every run (repeatable)", "GROUP.KEY=VALUE"},

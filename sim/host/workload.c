@@ -228,8 +228,27 @@ static void ev_think(void *ctx, uint64_t arg)
 {
     WlJob *j = &((Workload *)ctx)->jobs[arg];
     j->thinking--;
+    j->think_due = false;
     wl_job_fill(j);
     wl_job_maybe_finish(j);
+}
+
+/* fio's thinktime: once thinktime_blocks I/Os were counted since the last
+ * pause (completed ones, or issued ones with thinktime_blocks_type=issue),
+ * the job issues nothing more, waits for its I/Os in flight and pauses.
+ * fio checks after each issue and after each reap of a full queue; here
+ * after each issue and each completion. count: this event is one of the
+ * counted kind. */
+static void wl_think_check(WlJob *j, bool count)
+{
+    const WorkloadJobSpec *s = j->spec;
+    if (!s->thinktime_ns)
+        return;
+    j->think_cnt += count;
+    if (!j->think_due && j->think_cnt - j->think_last >= s->thinktime_blocks) {
+        j->think_due = true;
+        j->think_last = j->think_cnt;
+    }
 }
 
 static void ev_end(void *ctx, uint64_t arg)
@@ -289,6 +308,7 @@ static void wl_job_submit(WlJob *j)
     w->outstanding++;
     j->flow_count += j->spec->flow != 0;
     wl_rate_gate(j, io, true);
+    wl_think_check(j, j->spec->thinktime_issue);
     wl_submit(w, io->op, io->offset, io->length, (uint64_t)j->index << 32 | slot);
 }
 
@@ -338,7 +358,8 @@ void wl_job_fill(WlJob *j)
 {
     Workload *w = j->w;
     SimTime now = sim_now(w->e);
-    while (j->state == WL_JOB_RUN && !j->stopping && j->busy + j->thinking < j->spec->iodepth) {
+    while (j->state == WL_JOB_RUN && !j->stopping && !j->think_due &&
+           j->busy + j->thinking < j->spec->iodepth) {
         bool over = !j->verifying && now >= j->t_end;
         if (now >= w->stop_at || (over && !j->verify_pending)) {
             j->stopping = true;
@@ -466,9 +487,12 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
     j->busy--;
     w->outstanding--;
     wl_kick(w);
-    if (j->spec->thinktime_ns && !j->stopping) {
-        j->thinking++;
-        sim_schedule_in(w->e, j->spec->thinktime_ns, ev_think, w, j->index);
+    wl_think_check(j, !j->spec->thinktime_issue);
+    if (j->think_due && !j->stopping) {
+        if (!j->busy && !j->thinking) { /* the last in flight: the pause begins */
+            j->thinking = 1;
+            sim_schedule_in(w->e, j->spec->thinktime_ns, ev_think, w, j->index);
+        }
     } else {
         wl_job_fill(j);
     }

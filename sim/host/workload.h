@@ -119,7 +119,9 @@ typedef struct WorkloadJobSpec {
     uint64_t io_size;           /* bytes; 0: size x loops */
     SimTime runtime_ns;         /* 0: no time limit */
     SimTime ramp_ns;
-    SimTime thinktime_ns;
+    SimTime thinktime_ns;       /* fio's thinktime: the job's pause (see thinktime_blocks) */
+    uint32_t thinktime_blocks;  /* I/Os between pauses; default 1 */
+    gboolean thinktime_issue;   /* thinktime_blocks_type=issue: count issued, not completed */
     SimTime startdelay_ns;
     gboolean time_based;
     gboolean stonewall;

@@ -563,6 +563,7 @@ void wl_spec_defaults(WorkloadJobSpec *s)
     s->dist = WL_DIST_RANDOM;
     s->do_verify = TRUE;
     s->ratecycle_ns = SIM_SEC;
+    s->thinktime_blocks = 1;
 }
 
 /* ---- Job files ---------------------------------------------------------- */

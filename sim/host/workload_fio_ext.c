@@ -214,6 +214,21 @@ static gboolean opt_exit_what(WorkloadJobSpec *s, const char *v, GError **error)
     return TRUE;
 }
 
+/* thinktime_blocks=N: the job pauses after every N I/Os, not after each. */
+static gboolean opt_thinktime_blocks(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    return wl_fio_u32(v, 1, 65536, &s->thinktime_blocks, error);
+}
+
+/* thinktime_blocks_type: count the I/Os completed (fio's default) or issued. */
+static gboolean opt_thinktime_blocks_type(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    if (strcmp(v, "complete") != 0 && strcmp(v, "issue") != 0)
+        return wl_bad(error, v, "complete or issue");
+    s->thinktime_issue = strcmp(v, "issue") == 0;
+    return TRUE;
+}
+
 static gboolean opt_flow(WorkloadJobSpec *s, const char *v, GError **error)
 {
     char *end = NULL;
@@ -423,6 +438,8 @@ static const WlOpt wl_ext_opts[] = {
     {"wait_for", opt_wait_for, FALSE},
     {"exitall", opt_exitall, TRUE},
     {"exit_what", opt_exit_what, FALSE},
+    {"thinktime_blocks", opt_thinktime_blocks, FALSE},
+    {"thinktime_blocks_type", opt_thinktime_blocks_type, FALSE},
     {"flow", opt_flow, FALSE},
     {"flow_id", opt_flow_id, FALSE},
     {"flow_sleep", opt_noop_int, FALSE},

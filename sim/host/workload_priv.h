@@ -51,7 +51,10 @@ struct WlJob {
     uint64_t issued;      /* bytes counted against limit */
     uint64_t seq_pos;     /* bytes from start: next sequential offset */
     uint32_t writes_since_flush;
-    uint32_t busy, thinking; /* slots in flight, slots in thinktime */
+    uint32_t busy, thinking; /* slots in flight; 1 while the job pauses (thinktime, idle) */
+    uint64_t think_cnt;   /* I/Os counted for thinktime_blocks (completed, or issued) */
+    uint64_t think_last;  /* think_cnt when the last pause was decided */
+    bool think_due;       /* a pause is decided: issue nothing, pause once none in flight */
     WlIo *slots;          /* iodepth */
     uint32_t *free_slots; /* stack of free slot numbers */
     uint32_t nfree;
