@@ -131,7 +131,12 @@ static void test_fio_syntax(void)
                          "drive"},
         {"rw=read,ss=iops", "workload spec, job 1: option \"ss\": found \"iops\", expected "
                             "iops:LIMIT, iops_slope:LIMIT, bw:LIMIT or bw_slope:LIMIT, the limit "
-                            "a number or a percentage such as 10%"},
+                            "a number or a percentage such as 10%, or pts"},
+        {"rw=randwrite,ss=pts,ss_rounds=4", "workload spec, job 1: option \"ss_rounds\": found "
+                                            "\"4\", expected an integer from 5 to 100000"},
+        {"rw=randwrite,ss=pts,ss_round=0", "workload spec, job 1: option \"ss_round\": found "
+                                           "\"0\", expected a round from 1 ms to 1 day such as "
+                                           "60s"},
         {"rw=read,zonemode=zbd", "workload spec, job 1: option \"zonemode\": found \"zbd\", "
                                  "expected none or strided (zbd needs a zoned drive, which ftlsim "
                                  "does not model)"},

@@ -563,6 +563,8 @@ void wl_spec_defaults(WorkloadJobSpec *s)
     s->dist = WL_DIST_RANDOM;
     s->do_verify = TRUE;
     s->ratecycle_ns = SIM_SEC;
+    s->ss_round = 60 * SIM_SEC; /* the PTS's round */
+    s->ss_rounds = 25;          /* the PTS's round limit */
 }
 
 /* ---- Job files ---------------------------------------------------------- */
