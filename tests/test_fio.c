@@ -375,6 +375,9 @@ static void test_inline_errors(void)
         {"cache-vs-fill:fill=100%",
          "workload \"cache-vs-fill\": parameter \"fill\": found \"100%\", expected a share of "
          "the drive from 0% to 99% such as 50%"},
+        {"cache-vs-fill:rw=read",
+         "workload \"cache-vs-fill\": parameter \"rw\": found \"read\", expected write or "
+         "randwrite"},
         {"cdm:sise=1g",
          "workload \"cdm\": found \"sise\", expected KEY=VALUE with KEY one of size, runtime"},
         {"trim-stall:files=0",
@@ -465,6 +468,13 @@ static void test_named_fields(void)
     CUTEST_EQ(cw->size, 0); /* to the end of the drive */
     CUTEST_EQ(cw->rate[IO_WRITE], 200 * MiB);
     CU_ASSERT_TRUE(cw->stonewall);
+    g_autoptr(Workload) cr = workload_from_spec("cache-vs-fill:fill=90%:rw=randwrite:iodepth=1",
+                                                &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cr);
+    const WorkloadJobSpec *crw = workload_job_spec(cr, 2);
+    CUTEST_EQ(crw->rw, WL_RW_RANDWRITE);
+    CUTEST_EQ(crw->iodepth, 1);
+    CUTEST_NEAR(crw->offset_pct, 90.0, 1e-12);
 
     /* steady-random: a random pass over the drive, then the rounds; the
      * runtime is a round more than the limit, so the rounds end the job */

@@ -117,21 +117,26 @@ static gboolean named_pct(const char *key, const char *text, double *out, GError
 }
 
 /* cache-vs-fill: the drive filled to a level (sequential writes), an idle
- * pause, then sequential writes into the rest of the drive at a host rate
- * (0: as fast as it goes): the pSLC cache's size at that fill is the data
- * written at the cache's rate after the fill (phases), and the rates after
- * its end are the later phases. */
+ * pause, then writes into the rest of the drive (sequential, or random
+ * blocks each once) at a host rate (0: as fast as it goes): the pSLC
+ * cache's size at that fill is the data written at the cache's rate after
+ * the fill (phases), and the rates after its end are the later phases. */
 static gboolean gen_cache_vs_fill(GString *o, char **v, GError **error)
 {
     double fill = 0;
     if (!named_pct("fill", v[0], &fill, error))
         return FALSE;
+    if (strcmp(v[5], "write") != 0 && strcmp(v[5], "randwrite") != 0) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "parameter \"rw\": found \"%s\", expected write or randwrite", v[5]);
+        return FALSE;
+    }
     g_string_append_printf(o, "[global]\nbs=%s\niodepth=%s\n", v[3], v[4]);
     if (fill > 0)
         g_string_append_printf(o, "\n[fill]\nrw=write\nsize=%g%%\n", fill);
     if (strcmp(v[1], "0") != 0)
         g_string_append_printf(o, "\n[idle]\nstonewall\nidle=%s\n", v[1]);
-    g_string_append_printf(o, "\n[write]\nstonewall\nrw=write\n");
+    g_string_append_printf(o, "\n[write]\nstonewall\nrw=%s\n", v[5]);
     if (fill > 0)
         g_string_append_printf(o, "offset=%g%%\n", fill);
     if (strcmp(v[2], "0") != 0)
@@ -191,8 +196,8 @@ static const WlNamed wl_named[] = {
      {"8", "8g", "180s", "8g", "1g"},
      gen_trim_stall},
     {"cache-vs-fill",
-     {"fill", "idle", "rate", "bs", "iodepth"},
-     {"50%", "60s", "0", "1m", "8"},
+     {"fill", "idle", "rate", "bs", "iodepth", "rw"},
+     {"50%", "60s", "0", "1m", "8", "write"},
      gen_cache_vs_fill},
     {"steady-random",
      {"prefill", "bs", "iodepth", "threads", "round", "rounds"},
