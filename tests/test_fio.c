@@ -131,7 +131,12 @@ static void test_fio_syntax(void)
                          "drive"},
         {"rw=read,ss=iops", "workload spec, job 1: option \"ss\": found \"iops\", expected "
                             "iops:LIMIT, iops_slope:LIMIT, bw:LIMIT or bw_slope:LIMIT, the limit "
-                            "a number or a percentage such as 10%"},
+                            "a number or a percentage such as 10%, or pts"},
+        {"rw=randwrite,ss=pts,ss_rounds=4", "workload spec, job 1: option \"ss_rounds\": found "
+                                            "\"4\", expected an integer from 5 to 100000"},
+        {"rw=randwrite,ss=pts,ss_round=0", "workload spec, job 1: option \"ss_round\": found "
+                                           "\"0\", expected a round from 1 ms to 1 day such as "
+                                           "60s"},
         {"rw=read,zonemode=zbd", "workload spec, job 1: option \"zonemode\": found \"zbd\", "
                                  "expected none or strided (zbd needs a zoned drive, which ftlsim "
                                  "does not model)"},
@@ -357,10 +362,22 @@ static void test_inline_errors(void)
                             "iodepth=VALUE"},
         {"flil",
          "workload \"flil\": found no such named workload, expected fill, cdm, random-notrim, "
-         "read-after-write, trim-stall, cache-vs-fill or fio options (rw=...)"},
+         "read-after-write, trim-stall, cache-vs-fill, steady-random or fio options (rw=...)"},
+        {"steady-random:prefill=full",
+         "workload \"steady-random\": parameter \"prefill\": found \"full\", expected random, "
+         "seq or none"},
+        {"steady-random:round=0s",
+         "workload \"steady-random\": parameter \"round\": found \"0s\", expected a duration "
+         "from 1ms to 1d such as 60s"},
+        {"steady-random:rounds=4",
+         "workload \"steady-random\": parameter \"rounds\": found \"4\", expected an integer "
+         "from 5 to 100000"},
         {"cache-vs-fill:fill=100%",
          "workload \"cache-vs-fill\": parameter \"fill\": found \"100%\", expected a share of "
          "the drive from 0% to 99% such as 50%"},
+        {"cache-vs-fill:rw=read",
+         "workload \"cache-vs-fill\": parameter \"rw\": found \"read\", expected write or "
+         "randwrite"},
         {"cdm:sise=1g",
          "workload \"cdm\": found \"sise\", expected KEY=VALUE with KEY one of size, runtime"},
         {"trim-stall:files=0",
@@ -391,6 +408,9 @@ static void test_named(void)
         {"trim-stall:files=2:file_size=1g", 5, "file1,file2,idle,read,trim"},
         {"cache-vs-fill", 3, "fill,idle,write"},
         {"cache-vs-fill:fill=0:idle=0", 1, "write"},
+        {"steady-random", 2, "prefill,steady"},
+        {"steady-random:prefill=seq", 2, "prefill,steady"},
+        {"steady-random:prefill=none", 1, "steady"},
     };
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autoptr(GError) err = NULL;
@@ -448,6 +468,45 @@ static void test_named_fields(void)
     CUTEST_EQ(cw->size, 0); /* to the end of the drive */
     CUTEST_EQ(cw->rate[IO_WRITE], 200 * MiB);
     CU_ASSERT_TRUE(cw->stonewall);
+    g_autoptr(Workload) cr = workload_from_spec("cache-vs-fill:fill=90%:rw=randwrite:iodepth=1",
+                                                &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cr);
+    const WorkloadJobSpec *crw = workload_job_spec(cr, 2);
+    CUTEST_EQ(crw->rw, WL_RW_RANDWRITE);
+    CUTEST_EQ(crw->iodepth, 1);
+    CUTEST_NEAR(crw->offset_pct, 90.0, 1e-12);
+
+    /* steady-random: a random pass over the drive, then the rounds; the
+     * runtime is a round more than the limit, so the rounds end the job */
+    g_autoptr(Workload) sr =
+        workload_from_spec("steady-random:threads=8:iodepth=16:round=10s:rounds=40", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sr);
+    const WorkloadJobSpec *sp = workload_job_spec(sr, 0), *ss = workload_job_spec(sr, 1);
+    CUTEST_EQ(sp->rw, WL_RW_RANDWRITE);
+    CUTEST_EQ(sp->bs[IO_WRITE], 4 * KiB);
+    CUTEST_NEAR(sp->size_pct, 100.0, 1e-12);
+    CUTEST_EQ(sp->numjobs, 1);
+    CUTEST_EQ(ss->rw, WL_RW_RANDWRITE);
+    CUTEST_EQ(ss->bs[IO_WRITE], 4 * KiB);
+    CUTEST_EQ(ss->iodepth, 16);
+    CUTEST_EQ(ss->numjobs, 8);
+    CU_ASSERT_TRUE(ss->stonewall);
+    CU_ASSERT_TRUE(ss->time_based);
+    CUTEST_EQ(ss->runtime_ns, 410 * SIM_SEC);
+    CUTEST_EQ(ss->ss, WL_SS_PTS);
+    CUTEST_EQ(ss->ss_round, 10 * SIM_SEC);
+    CUTEST_EQ(ss->ss_rounds, 40);
+    g_autoptr(Workload) sq = workload_from_spec("steady-random:prefill=seq", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sq);
+    const WorkloadJobSpec *pc = workload_job_spec(sq, 0), *st = workload_job_spec(sq, 1);
+    CUTEST_EQ(pc->rw, WL_RW_WRITE);
+    CUTEST_EQ(pc->bs[IO_WRITE], 128 * KiB);
+    CUTEST_EQ(pc->loops, 2);
+    CUTEST_EQ(st->iodepth, 32);
+    CUTEST_EQ(st->numjobs, 1);
+    CUTEST_EQ(st->ss_round, 60 * SIM_SEC);
+    CUTEST_EQ(st->ss_rounds, 25);
+    CUTEST_EQ(st->runtime_ns, 26 * 60 * SIM_SEC);
 }
 
 int main(void)

@@ -26,6 +26,9 @@ typedef struct Mock {
     SimTime latency;
     GArray *subs; /* Sub */
     uint64_t lost_lpn; /* lookup answers DRIVE_UNMAPPED for this page */
+    SimTime latency_end, ramp_ns; /* latency goes linearly to latency_end over ramp_ns */
+    uint32_t rounds_seen;         /* ss=pts round hook calls */
+    uint32_t last_round;
 } Mock;
 
 static void mock_done(void *ctx, uint64_t tag)
@@ -39,7 +42,20 @@ static void mock_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, ui
     Mock *m = ctx;
     Sub s = {sim_now(m->e), offset, length, op, (uint32_t)(tag >> 32)};
     g_array_append_val(m->subs, s);
-    sim_schedule_in(m->e, m->latency, mock_done, m, tag);
+    SimTime lat = m->latency;
+    if (m->ramp_ns) {
+        double f = MIN(1.0, (double)sim_now(m->e) / (double)m->ramp_ns);
+        lat = (SimTime)((double)m->latency + f * ((double)m->latency_end - (double)m->latency));
+    }
+    sim_schedule_in(m->e, lat, mock_done, m, tag);
+}
+
+static void mock_round(void *ctx, uint32_t round)
+{
+    Mock *m = ctx;
+    CUTEST_EQ(round, m->rounds_seen); /* 0 when the rounds begin, then 1, 2, ... */
+    m->rounds_seen++;
+    m->last_round = round;
 }
 
 static uint32_t mock_lookup(void *ctx, uint64_t lpn)
@@ -51,13 +67,17 @@ static uint32_t mock_lookup(void *ctx, uint64_t lpn)
 #define SUB(m, i) g_array_index((m)->subs, Sub, i)
 
 /* Parse spec (inline) or text (a job file written to a temporary file),
- * bind on a drive of cap bytes and run to the end. FALSE if it did not. */
-static gboolean mock_run(Mock *m, const char *spec, const char *text, uint64_t cap,
-                         SimTime latency)
+ * bind on a drive of cap bytes whose latency goes from latency to
+ * latency_end over ramp_ns (0: stays), and run to the end. FALSE if it did
+ * not. */
+static gboolean mock_run_ramp(Mock *m, const char *spec, const char *text, uint64_t cap,
+                              SimTime latency, SimTime latency_end, SimTime ramp_ns)
 {
     memset(m, 0, sizeof *m);
     m->e = sim_engine_new();
     m->latency = latency;
+    m->latency_end = latency_end;
+    m->ramp_ns = ramp_ns;
     m->subs = g_array_new(FALSE, FALSE, sizeof(Sub));
     m->lost_lpn = UINT64_MAX;
     g_autoptr(GError) err = NULL;
@@ -75,6 +95,7 @@ static gboolean mock_run(Mock *m, const char *spec, const char *text, uint64_t c
     if (m->w) {
         workload_set_lookup(m->w, mock_lookup);
         if (workload_bind(m->w, m->e, &t, 1, &err)) {
+            workload_set_round_hook(m->w, mock_round, m);
             workload_start(m->w);
             sim_run(m->e, SIM_TIME_MAX);
             CU_ASSERT_TRUE(workload_finished(m->w));
@@ -84,6 +105,12 @@ static gboolean mock_run(Mock *m, const char *spec, const char *text, uint64_t c
     fprintf(stderr, "%s\n", err ? err->message : "?");
     CU_FAIL("workload did not run");
     return FALSE;
+}
+
+static gboolean mock_run(Mock *m, const char *spec, const char *text, uint64_t cap,
+                         SimTime latency)
+{
+    return mock_run_ramp(m, spec, text, cap, latency, latency, 0);
 }
 
 static void mock_clear(Mock *m)
@@ -375,6 +402,93 @@ static void test_steadystate(void)
     mock_clear(&m);
 }
 
+/* ss=pts on a drive of constant latency: every round has the same IOPS
+ * (QD 4 x 2 clones / 100 us = 80,000), so the window of rounds 1-5 is steady
+ * (range 0, slope 0) and the job ends at ss_ramp + 5 rounds; the window's
+ * latencies are the 100 us of every command of those rounds. */
+static void test_steadystate_pts_constant(void)
+{
+    Mock m;
+    if (mock_run(&m, "rw=randwrite,bs=4k,size=1m,iodepth=4,numjobs=2,time_based,runtime=60s,"
+                     "ss=pts,ss_round=1s,ss_ramp=2s",
+                 NULL, MiB, 100 * SIM_US)) {
+        WorkloadSteady st;
+        CU_ASSERT_TRUE(workload_steady(m.w, &st));
+        CUTEST_EQ(st.rounds, 5);
+        CUTEST_EQ(st.steady_round, 5);
+        CUTEST_EQ(st.max_rounds, 25);
+        CU_ASSERT_STRING_EQUAL(st.job, "job1.0");
+        CU_ASSERT_TRUE(st.win.steady);
+        CUTEST_EQ(st.win.first, 1);
+        CUTEST_EQ(st.win.last, 5);
+        for (uint32_t r = 0; r < st.rounds; r++) {
+            CUTEST_NEAR(st.iops[r], 80000.0, 1e-6);
+            CUTEST_EQ(st.round_end[r], (2 + r + 1) * SIM_SEC);
+        }
+        CUTEST_NEAR(st.win.avg, 80000.0, 1e-6);
+        CUTEST_EQ(m.rounds_seen, 6); /* the beginning and 5 ends */
+        WorkloadJobResult r;
+        for (guint i = 0; i < 2; i++) {
+            workload_result(m.w, i, &r);
+            CU_ASSERT_TRUE(r.ss_attained);
+            CUTEST_NEAR((double)r.runtime_ns / 1e9, 7.0, 0.001);
+        }
+        g_autoptr(LatHist) h = lat_hist_new();
+        CU_ASSERT_TRUE(workload_steady_latency(m.w, 1, 5, h));
+        CUTEST_EQ(lat_hist_count(h), 400000);
+        CUTEST_NEAR(lat_hist_mean(h), 100e3, 1.0);
+        /* only the last 5 rounds are kept */
+        CU_ASSERT_FALSE(workload_steady_latency(m.w, 0, 5, h));
+        CU_ASSERT_FALSE(workload_steady_latency(m.w, 1, 6, h));
+    }
+    mock_clear(&m);
+}
+
+/* ss=pts on a drive that slows down: latency from 100 us to 300 us over 8 s,
+ * then flat. IOPS fall round after round and level off; the job ends at the
+ * first round whose window the PTS test calls steady (the same round
+ * steady_first() finds in the series), and that is after the slowdown. A
+ * drive slowing all the time is never steady: the round limit ends it. */
+static void test_steadystate_pts_converging(void)
+{
+    Mock m;
+    if (mock_run_ramp(&m, "rw=randwrite,bs=4k,size=1m,iodepth=8,time_based,runtime=100s,"
+                          "ss=pts,ss_round=1s",
+                      NULL, MiB, 100 * SIM_US, 300 * SIM_US, 8 * SIM_SEC)) {
+        WorkloadSteady st;
+        CU_ASSERT_TRUE(workload_steady(m.w, &st));
+        SteadyWindow w;
+        size_t first = steady_first(st.iops, st.rounds, STEADY_WINDOW, &w);
+        CUTEST_EQ(st.steady_round, first);
+        CUTEST_EQ(st.rounds, st.steady_round);
+        CU_ASSERT(st.steady_round > 8);
+        CU_ASSERT(st.iops[0] > 2.0 * st.iops[st.rounds - 1]);
+        CUTEST_NEAR(st.iops[st.rounds - 1], 8 / 300e-6, 5.0); /* a round's whole commands */
+        CUTEST_NEAR(st.win.avg, w.avg, 1e-9);
+        CU_ASSERT_TRUE(st.win.steady);
+        CUTEST_EQ(m.last_round, st.rounds);
+    }
+    mock_clear(&m);
+    if (mock_run_ramp(&m, "rw=randwrite,bs=4k,size=1m,iodepth=8,time_based,runtime=100s,"
+                          "ss=pts,ss_round=1s,ss_rounds=12",
+                      NULL, MiB, 100 * SIM_US, 1100 * SIM_US, 20 * SIM_SEC)) {
+        WorkloadSteady st;
+        CU_ASSERT_TRUE(workload_steady(m.w, &st));
+        CUTEST_EQ(st.rounds, 12);
+        CUTEST_EQ(st.steady_round, 0);
+        CUTEST_EQ(steady_first(st.iops, st.rounds, STEADY_WINDOW, NULL), 0);
+        /* reported: the last 5 rounds, not steady */
+        CUTEST_EQ(st.win.first, 8);
+        CUTEST_EQ(st.win.last, 12);
+        CU_ASSERT_FALSE(st.win.steady);
+        WorkloadJobResult r;
+        workload_result(m.w, 0, &r);
+        CU_ASSERT_FALSE(r.ss_attained);
+        CUTEST_NEAR((double)r.runtime_ns / 1e9, 12.0, 0.01);
+    }
+    mock_clear(&m);
+}
+
 /* rate_min: 4 KiB every 100 us is 40.96 MB/s: a 10m floor holds, a 50m
  * floor ends the job at its first ratecycle with the run's error (4999
  * writes done: the check at 500 ms comes before the completion then). */
@@ -490,6 +604,8 @@ int main(void)
         {"null_engine", test_null_engine},
         {"verify", test_verify},
         {"steadystate", test_steadystate},
+        {"steadystate_pts_constant", test_steadystate_pts_constant},
+        {"steadystate_pts_converging", test_steadystate_pts_converging},
         {"rate_min", test_rate_min},
         {"logs", test_logs},
         CU_TEST_INFO_NULL,

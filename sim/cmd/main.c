@@ -307,7 +307,8 @@ static int cmd_run(int argc, char **argv)
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
          "Inline fio-style workload or a named one (fill, cdm, random-notrim, read-after-write, "
-         "trim-stall, cache-vs-fill)", "SPEC"},
+         "trim-stall, cache-vs-fill, steady-random; parameters after a colon, e.g. "
+         "steady-random:threads=8:iodepth=16:round=10s)", "SPEC"},
         {"job", 'j', 0, G_OPTION_ARG_FILENAME, &job, "fio job file", "FILE"},
         {"trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "Block trace to replay (.gz read too)",
          "FILE"},

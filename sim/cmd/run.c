@@ -83,6 +83,7 @@ typedef struct Run {
     gboolean finished;
     gboolean interrupted; /* stopped by a signal: the results so far */
     gboolean too_many_rows; /* stopped at RUN_ROWS_MAX rows */
+    double *round_host, *round_nand; /* ss=pts: bytes written at each round boundary */
 } Run;
 
 /* Stop the engine: the run ends here, whole or not. */
@@ -300,6 +301,38 @@ static void io_done(void *ctx, uint64_t tag)
     }
 }
 
+/* The ss=pts job's round boundary: the drive's write counters. */
+static void on_round(void *ctx, uint32_t round)
+{
+    Run *r = ctx;
+    const DriveStats *st = drive_stats(r->d);
+    uint64_t nand = 0;
+    for (int c = 0; c < CAUSES; c++)
+        nand += st->nand_write_bytes[c];
+    r->round_host[round] = (double)st->host_bytes[IO_WRITE];
+    r->round_nand[round] = (double)nand;
+}
+
+/* What the ss=pts job's rounds came to; FALSE when there is none. */
+static gboolean steady_result(const Run *r, RunSteady *s, LatHist *lat)
+{
+    if (!r->round_host || !workload_steady(r->w, &s->ws))
+        return FALSE;
+    const SteadyWindow *win = &s->ws.win;
+    s->host_bytes = r->round_host;
+    s->nand_bytes = r->round_nand;
+    s->window_waf = NAN;
+    s->window_lat = NULL;
+    if (win->last == 0)
+        return TRUE;
+    double host = r->round_host[win->last] - r->round_host[win->first - 1];
+    if (host > 0)
+        s->window_waf = (r->round_nand[win->last] - r->round_nand[win->first - 1]) / host;
+    if (workload_steady_latency(r->w, (uint32_t)win->first, (uint32_t)win->last, lat))
+        s->window_lat = lat;
+    return TRUE;
+}
+
 static uint64_t peak_rss(void)
 {
     struct rusage ru;
@@ -409,6 +442,12 @@ static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError *
             return FALSE;
         lat_hist_write_csv(workload_latency(r->w, lat[i].op), f);
         if (!outdir_close_file(od, f, error))
+            return FALSE;
+    }
+    if (res->steady) {
+        g_autoptr(GString) steady = g_string_new(NULL);
+        report_steady_csv(res->steady, steady);
+        if (!outdir_write_text(od, "steady_state.csv", steady->str, error))
             return FALSE;
     }
     if (r->o->sweep_row_file) {
@@ -607,6 +646,14 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     drive_wear(d, &w0);
     r.pool_blocks = w0.pool.blocks;
     drive_set_done(d, io_done, &r);
+    WorkloadSteady ws;
+    if (workload_steady(w, &ws)) {
+        r.round_host = g_new0(double, ws.max_rounds + 1);
+        r.round_nand = g_new0(double, ws.max_rounds + 1);
+        workload_set_round_hook(w, on_round, &r);
+    }
+    g_autoptr(LatHist) steady_lat = lat_hist_new();
+    RunSteady steady;
     if (o->series_percentiles) {
         r.ivl[IO_READ] = lat_hist_new();
         r.ivl[IO_WRITE] = lat_hist_new();
@@ -668,6 +715,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         .rows = r.rows,
         .phases = phases,
         .interrupted = r.interrupted,
+        .steady = steady_result(&r, &steady, steady_lat) ? &steady : NULL,
     };
     drive_wear(d, &res.wear);
     if (o->sweep_row)
@@ -714,5 +762,7 @@ out:
     g_array_free(phases, TRUE);
     lat_hist_free(r.ivl[IO_READ]);
     lat_hist_free(r.ivl[IO_WRITE]);
+    g_free(r.round_host);
+    g_free(r.round_nand);
     return ok;
 }

@@ -473,6 +473,8 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
     }
     if (now >= j->t_ramp_end) {
         wl_record(w, &j->st, io->op, io->length, now - io->submit);
+        if (j->ss_pts && io->op != IO_TRIM)
+            wl_ss_pts_record(j->ss_pts, now - io->submit);
         if (j->log)
             wl_log_record(j, io->op, io->offset, io->length, now - io->submit);
     }
@@ -649,6 +651,8 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     for (int k = 0; k < 3; k++)
         j->scatter_key[k] = sim_rng_next(&j->rng);
     wl_job_dist(j);
+    if (s->ss == WL_SS_PTS && j->clone > 0)
+        j->ss_pts = (j - j->clone)->ss; /* the first clone was bound before */
     return j->clone == 0 && s->ss ? wl_ss_bind(w, j, error) : TRUE;
 }
 
@@ -661,6 +665,7 @@ static void wl_jobs_free(Workload *w)
         wl_ss_free(w->jobs[i].ss);
         wl_log_free(w->jobs[i].log);
     }
+    w->pts = NULL;
     g_clear_pointer(&w->stamp, g_free);
     g_clear_pointer(&w->jobs, g_free);
     g_clear_pointer(&w->wait_ring, g_free);

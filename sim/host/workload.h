@@ -13,6 +13,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/histogram.h"
 #include "sim/output/json.h"
+#include "sim/output/steady.h"
 #include "sim/host/trace.h"
 
 #include <glib.h>
@@ -87,8 +88,10 @@ typedef struct WorkloadZone {
     uint64_t size;       /* zoned_abs: bytes */
 } WorkloadZone;
 
-/* ss=: fio's steady-state detection. */
-typedef enum WorkloadSsKind { WL_SS_NONE = 0, WL_SS_IOPS, WL_SS_BW } WorkloadSsKind;
+/* ss=: fio's steady-state detection, or (ftlsim) the SNIA PTS test on
+ * IOPS per round. */
+typedef enum WorkloadSsKind { WL_SS_NONE = 0, WL_SS_IOPS, WL_SS_BW, WL_SS_PTS } WorkloadSsKind;
+#define WL_SS_ROUNDS_MAX 100000 /* ss_rounds */
 
 /* exit_what=: which jobs an exitall job stops when it ends. */
 typedef enum WorkloadExitWhat { WL_EXIT_GROUP = 0, WL_EXIT_STONEWALL, WL_EXIT_ALL } WorkloadExitWhat;
@@ -161,6 +164,8 @@ typedef struct WorkloadJobSpec {
     gboolean ss_slope, ss_pct;   /* ss=iops_slope:..., ...:10% */
     double ss_limit;
     SimTime ss_dur, ss_ramp;     /* ns */
+    SimTime ss_round;            /* ns: ss=pts round length (default 60 s) */
+    uint32_t ss_rounds;          /* ss=pts: rounds before giving up (default 25) */
     char bw_log[WL_LOG_NAME_MAX], lat_log[WL_LOG_NAME_MAX], iops_log[WL_LOG_NAME_MAX];
     SimTime log_avg_ns;          /* log_avg_msec; 0: per I/O (lat) or 500 ms (bw, iops) */
     gboolean log_offset, log_prio;
@@ -246,6 +251,31 @@ typedef struct WorkloadJobResult {
 } WorkloadJobResult;
 guint workload_result_count(const Workload *w); /* bound jobs, clones expanded; 1 for a replay */
 void workload_result(const Workload *w, guint i, WorkloadJobResult *out);
+
+/* The rounds of a workload's ss=pts job (at most one a workload): the job's
+ * IOPS per round and the PTS verdict on the last 5 (sim/output/steady.h). */
+typedef struct WorkloadSteady {
+    const char *job;          /* the job's name (its first clone's); owned by w */
+    SimTime round_ns;         /* ns */
+    uint32_t max_rounds;      /* ss_rounds */
+    uint32_t rounds;          /* rounds completed */
+    const double *iops;       /* per round, rounds entries; owned by w */
+    const SimTime *round_end; /* ns, per round; owned by w */
+    uint32_t steady_round;    /* the round where the window became steady; 0: not reached */
+    SteadyWindow win;         /* that window, or the last rounds' (win.steady false; all
+                                 zero before 2 rounds) */
+} WorkloadSteady;
+/* FALSE when no job has ss=pts. Valid after bind. */
+gboolean workload_steady(const Workload *w, WorkloadSteady *out);
+/* Merge into h the latencies (reads and writes) of rounds first..last of
+ * the ss=pts job: only the last 5 completed rounds are kept. FALSE when
+ * they are not. */
+gboolean workload_steady_latency(const Workload *w, uint32_t first, uint32_t last, LatHist *h);
+/* Called when the ss=pts job's rounds begin (round 0) and at the end of
+ * each round (1, 2, ...), before the verdict can stop the job; for
+ * measures taken at round boundaries (the drive's counters). */
+typedef void (*WorkloadRoundFn)(void *ctx, uint32_t round);
+void workload_set_round_hook(Workload *w, WorkloadRoundFn fn, void *ctx);
 
 /* A log file the workload writes (fio's write_*_log): opened by the caller
  * in the results folder, closed by close_fn. */

@@ -564,6 +564,8 @@ void wl_spec_defaults(WorkloadJobSpec *s)
     s->do_verify = TRUE;
     s->ratecycle_ns = SIM_SEC;
     s->thinktime_blocks = 1;
+    s->ss_round = 60 * SIM_SEC; /* the PTS's round */
+    s->ss_rounds = 25;          /* the PTS's round limit */
 }
 
 /* ---- Job files ---------------------------------------------------------- */

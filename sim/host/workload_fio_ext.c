@@ -323,11 +323,18 @@ static gboolean opt_do_verify(WorkloadJobSpec *s, const char *v, GError **e)
 
 /* ---- Steady state ------------------------------------------------------- */
 
-/* ss=iops:10%, iops_slope:0.1%, bw:5000000, bw_slope:1% (fio's steadystate). */
+/* ss=iops:10%, iops_slope:0.1%, bw:5000000, bw_slope:1% (fio's steadystate),
+ * or pts (ftlsim: the SNIA PTS test on IOPS per round). */
 static gboolean opt_ss(WorkloadJobSpec *s, const char *v, GError **error)
 {
     const char *expect = "iops:LIMIT, iops_slope:LIMIT, bw:LIMIT or bw_slope:LIMIT, the limit "
-                         "a number or a percentage such as 10%";
+                         "a number or a percentage such as 10%, or pts";
+    if (strcmp(v, "pts") == 0) {
+        s->ss = WL_SS_PTS;
+        s->ss_slope = s->ss_pct = FALSE;
+        s->ss_limit = 0;
+        return TRUE;
+    }
     const char *colon = strchr(v, ':');
     if (!colon)
         return wl_bad(error, v, expect);
@@ -359,6 +366,20 @@ static gboolean opt_ss_dur(WorkloadJobSpec *s, const char *v, GError **e)
 static gboolean opt_ss_ramp(WorkloadJobSpec *s, const char *v, GError **e)
 {
     return workload_parse_time(v, SIM_SEC, &s->ss_ramp, e);
+}
+
+static gboolean opt_ss_round(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    if (!workload_parse_time(v, SIM_SEC, &s->ss_round, error))
+        return FALSE;
+    if (s->ss_round < SIM_SEC / 1000 || s->ss_round > 86400 * SIM_SEC)
+        return wl_bad(error, v, "a round from 1 ms to 1 day such as 60s");
+    return TRUE;
+}
+
+static gboolean opt_ss_rounds(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    return wl_fio_u32(v, STEADY_WINDOW, WL_SS_ROUNDS_MAX, &s->ss_rounds, e);
 }
 
 /* ---- Logs --------------------------------------------------------------- */
@@ -457,6 +478,8 @@ static const WlOpt wl_ext_opts[] = {
     {"steadystate_duration", opt_ss_dur, FALSE},
     {"ss_ramp", opt_ss_ramp, FALSE},
     {"steadystate_ramp_time", opt_ss_ramp, FALSE},
+    {"ss_round", opt_ss_round, FALSE},
+    {"ss_rounds", opt_ss_rounds, FALSE},
     {"write_bw_log", opt_bw_log, TRUE},
     {"write_lat_log", opt_lat_log, TRUE},
     {"write_iops_log", opt_iops_log, TRUE},

@@ -1,6 +1,6 @@
 /*
  * workload_named.c - the named review workloads (fill, cdm, random-notrim,
- * read-after-write, trim-stall, cache-vs-fill), each expanded into fio job-file text from
+ * read-after-write, trim-stall, cache-vs-fill, steady-random), each expanded into fio job-file text from
  * its parameters ("name:key=value:key=value"). docs/workloads.md shows the
  * exact expansions.
  */
@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#define WL_NAMED_PARAMS 6
+#define WL_NAMED_PARAMS 8
 
 typedef gboolean (*WlGenFn)(GString *out, char **v, GError **error);
 
@@ -117,25 +117,72 @@ static gboolean named_pct(const char *key, const char *text, double *out, GError
 }
 
 /* cache-vs-fill: the drive filled to a level (sequential writes), an idle
- * pause, then sequential writes into the rest of the drive at a host rate
- * (0: as fast as it goes): the pSLC cache's size at that fill is the data
- * written at the cache's rate after the fill (phases), and the rates after
- * its end are the later phases. */
+ * pause, then writes into the rest of the drive (sequential, or random
+ * blocks each once) at a host rate (0: as fast as it goes): the pSLC
+ * cache's size at that fill is the data written at the cache's rate after
+ * the fill (phases), and the rates after its end are the later phases. */
 static gboolean gen_cache_vs_fill(GString *o, char **v, GError **error)
 {
     double fill = 0;
     if (!named_pct("fill", v[0], &fill, error))
         return FALSE;
+    if (strcmp(v[5], "write") != 0 && strcmp(v[5], "randwrite") != 0) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "parameter \"rw\": found \"%s\", expected write or randwrite", v[5]);
+        return FALSE;
+    }
     g_string_append_printf(o, "[global]\nbs=%s\niodepth=%s\n", v[3], v[4]);
     if (fill > 0)
         g_string_append_printf(o, "\n[fill]\nrw=write\nsize=%g%%\n", fill);
     if (strcmp(v[1], "0") != 0)
         g_string_append_printf(o, "\n[idle]\nstonewall\nidle=%s\n", v[1]);
-    g_string_append_printf(o, "\n[write]\nstonewall\nrw=write\n");
+    g_string_append_printf(o, "\n[write]\nstonewall\nrw=%s\n", v[5]);
     if (fill > 0)
         g_string_append_printf(o, "offset=%g%%\n", fill);
     if (strcmp(v[2], "0") != 0)
         g_string_append_printf(o, "rate=%s\n", v[2]);
+    return TRUE;
+}
+
+/* steady-random: a prefilled drive (random: the whole drive once in random
+ * order; seq: the PTS's preconditioning, twice the capacity in 128 KiB
+ * sequential writes; none: a fresh drive), then random writes in rounds
+ * until the PTS steady state of their IOPS (ss=pts) or the round limit.
+ * The runtime is one round more than the limit, so the rounds end it. */
+static gboolean gen_steady_random(GString *o, char **v, GError **error)
+{
+    const char *prefill = v[0];
+    SimTime round = 0;
+    uint32_t rounds = 0;
+    if (strcmp(prefill, "random") != 0 && strcmp(prefill, "seq") != 0 &&
+        strcmp(prefill, "none") != 0) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "parameter \"prefill\": found \"%s\", expected random, seq or none", prefill);
+        return FALSE;
+    }
+    if (!workload_parse_time(v[4], SIM_SEC, &round, NULL) || round < SIM_SEC / 1000 ||
+        round > 86400 * SIM_SEC) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "parameter \"round\": found \"%s\", expected a duration from 1ms to 1d such "
+                    "as 60s", v[4]);
+        return FALSE;
+    }
+    if (!wl_fio_u32(v[5], STEADY_WINDOW, WL_SS_ROUNDS_MAX, &rounds, NULL)) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "parameter \"rounds\": found \"%s\", expected an integer from %d to %d",
+                    v[5], STEADY_WINDOW, WL_SS_ROUNDS_MAX);
+        return FALSE;
+    }
+    if (strcmp(prefill, "random") == 0)
+        g_string_append_printf(o, "[prefill]\nrw=randwrite\nbs=%s\niodepth=32\nsize=100%%\n\n",
+                               v[1]);
+    else if (strcmp(prefill, "seq") == 0)
+        g_string_append(o, "[prefill]\nrw=write\nbs=128k\niodepth=32\nsize=100%\nloops=2\n\n");
+    g_string_append_printf(o, "[steady]\nstonewall\nrw=randwrite\nbs=%s\niodepth=%s\nnumjobs=%s\n"
+                              "time_based\nruntime=%" G_GUINT64_FORMAT "us\nss=pts\n"
+                              "ss_round=%" G_GUINT64_FORMAT "us\nss_rounds=%u\n",
+                           v[1], v[2], v[3], (uint64_t)(rounds + 1) * (round / 1000),
+                           round / 1000, rounds);
     return TRUE;
 }
 
@@ -149,9 +196,13 @@ static const WlNamed wl_named[] = {
      {"8", "8g", "180s", "8g", "1g"},
      gen_trim_stall},
     {"cache-vs-fill",
-     {"fill", "idle", "rate", "bs", "iodepth"},
-     {"50%", "60s", "0", "1m", "8"},
+     {"fill", "idle", "rate", "bs", "iodepth", "rw"},
+     {"50%", "60s", "0", "1m", "8", "write"},
      gen_cache_vs_fill},
+    {"steady-random",
+     {"prefill", "bs", "iodepth", "threads", "round", "rounds"},
+     {"random", "4k", "32", "1", "60s", "25"},
+     gen_steady_random},
 };
 
 static const WlNamed *wl_named_find(const char *name)
@@ -199,8 +250,8 @@ char *wl_named_expand(const char *spec, gboolean *named, GError **error)
     if (!n) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
                     "workload \"%s\": found no such named workload, expected fill, cdm, "
-                    "random-notrim, read-after-write, trim-stall, cache-vs-fill or fio options "
-                    "(rw=...)",
+                    "random-notrim, read-after-write, trim-stall, cache-vs-fill, steady-random or "
+                    "fio options (rw=...)",
                     parts[0]);
         return NULL;
     }

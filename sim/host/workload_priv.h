@@ -81,6 +81,7 @@ struct WlJob {
     uint64_t verify_pos;  /* bytes from start: next block to read back */
     uint64_t verify_reads, verify_bytes, verify_bad;
     WlSs *ss;             /* ss= on the first clone; NULL otherwise */
+    WlSs *ss_pts;         /* ss=pts: the first clone's detector, on every clone */
     WlLog *log;           /* write_*_log; NULL: none */
     uint64_t rate_mark[WL_DIRS]; /* rate_min: bytes completed at the last check */
 };
@@ -110,6 +111,9 @@ struct Workload {
     WlReplay *replay; /* non-NULL for trace replay */
     SimTime stop_at;  /* workload_set_stop_time; SIM_TIME_MAX: none */
     WorkloadLookupFn lookup; /* NULL: none */
+    WlSs *pts;        /* the ss=pts job's detector; NULL: none */
+    WorkloadRoundFn round_fn; /* NULL: none */
+    void *round_ctx;
     uint8_t *stamp;   /* per 4 KiB page: 1 written by the workload, 0 not; NULL: no verify */
     uint64_t stamp_pages;
     GError *run_error;
@@ -138,6 +142,8 @@ void wl_ss_start(WlJob *j);
 void wl_ss_free(WlSs *ss);
 void wl_ss_json(const WlSs *ss, JsonWriter *jw);
 bool wl_ss_attained(const WlSs *ss, double *criterion);
+/* ss=pts: a completion's latency, into the running round's histogram */
+void wl_ss_pts_record(WlSs *ss, SimTime latency);
 
 /* workload_ss.c: rate_min, checked like steady state once a ratecycle */
 void wl_rate_min_start(WlJob *j);

@@ -1,5 +1,6 @@
 /*
- * workload_ss.c - fio's steady-state detection (ss=, ss_dur=, ss_ramp=).
+ * workload_ss.c - fio's steady-state detection (ss=, ss_dur=, ss_ramp=),
+ * and ss=pts, the SNIA PTS test on IOPS per round (sim/output/steady.h).
  *
  * As fio does it: once a second, after ss_ramp, the job (all its numjobs
  * clones together) takes a sample of its IOPS or bandwidth (KiB/s) over
@@ -10,12 +11,21 @@
  *                   deviation in % of the mean;
  *   iops_slope, ... the least-squares slope of the samples per second, or
  *                   with a % limit the slope in % of the mean.
+ * ss=pts (ftlsim): after ss_ramp, rounds of ss_round; at the end of each,
+ * the job's IOPS over it, and from the fifth on the PTS verdict on the last
+ * 5: the job ends when they are steady, or after ss_rounds rounds. Each
+ * round's latencies go into a ring of histograms that holds the last 5
+ * completed rounds and the running one, so the window's percentiles are
+ * exact. Everything is allocated at bind.
  * Also rate_min: once a ratecycle after the ramp, a job below its floor in
  * a direction it uses ends the run with an error, as fio ends the job.
  */
 #include "sim/host/workload_priv.h"
 
 #include <math.h>
+#include <string.h>
+
+#define WL_SS_RING (STEADY_WINDOW + 1) /* the window's rounds and the running one */
 
 struct WlSs {
     WlJob *leader;       /* the first clone; the others share its spec */
@@ -27,12 +37,43 @@ struct WlSs {
     double criterion;    /* last computed; NAN before the window is full */
     double slope, deviation, mean;
     SimTime attained_at; /* ns */
+    /* ss=pts */
+    bool pts, pts_on;    /* the kind; rounds under way */
+    double *round_iops;  /* per round, ss_rounds entries */
+    SimTime *round_end;  /* ns, per round */
+    uint32_t rounds;     /* completed */
+    uint32_t steady_round;
+    SteadyWindow win;    /* the last window judged */
+    SimTime round_t0;    /* ns: the running round began */
+    LatHist *ring[WL_SS_RING]; /* latencies: round r (0-based) in ring[r % WL_SS_RING] */
 };
+
+static gboolean wl_ss_pts_bind(Workload *w, WlJob *j, GError **error)
+{
+    const WorkloadJobSpec *s = j->spec;
+    if (w->pts) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                    "job \"%s\": option \"ss\": found a second ss=pts job (\"%s\" has one), "
+                    "expected at most one a workload", j->name, w->pts->leader->name);
+        return FALSE;
+    }
+    WlSs *ss = g_new0(WlSs, 1);
+    ss->leader = j;
+    ss->pts = true;
+    ss->criterion = NAN;
+    ss->round_iops = g_new0(double, s->ss_rounds);
+    ss->round_end = g_new0(SimTime, s->ss_rounds);
+    for (int i = 0; i < WL_SS_RING; i++)
+        ss->ring[i] = lat_hist_new();
+    j->ss = j->ss_pts = w->pts = ss;
+    return TRUE;
+}
 
 gboolean wl_ss_bind(Workload *w, WlJob *j, GError **error)
 {
-    (void)w;
     const WorkloadJobSpec *s = j->spec;
+    if (s->ss == WL_SS_PTS)
+        return wl_ss_pts_bind(w, j, error);
     if (s->ss_dur < SIM_SEC || s->ss_dur > 86400 * SIM_SEC) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                     "job \"%s\": option \"ss_dur\": found %.3f s, expected from 1 s to 1 day "
@@ -53,6 +94,10 @@ void wl_ss_free(WlSs *ss)
     if (!ss)
         return;
     g_free(ss->data);
+    g_free(ss->round_iops);
+    g_free(ss->round_end);
+    for (int i = 0; i < WL_SS_RING; i++)
+        lat_hist_free(ss->ring[i]);
     g_free(ss);
 }
 
@@ -134,9 +179,130 @@ static void ev_ss_begin(void *ctx, uint64_t arg)
     sim_schedule_in(w->e, SIM_SEC, ev_ss_sample, w, arg);
 }
 
+/* ---- ss=pts --------------------------------------------------------------- */
+
+static void wl_ss_pts_stop(WlSs *ss)
+{
+    Workload *w = ss->leader->w;
+    for (uint32_t i = 0; i < w->njobs; i++)
+        if (w->jobs[i].spec_index == ss->leader->spec_index)
+            wl_job_stop(&w->jobs[i]);
+}
+
+/* The end of a round: its IOPS, the hook, the verdict. */
+static void ev_pts_round(void *ctx, uint64_t arg)
+{
+    Workload *w = ctx;
+    WlSs *ss = w->jobs[arg].ss;
+    WlJob *j = ss->leader;
+    if (j->state != WL_JOB_RUN || j->stopping)
+        return;
+    uint64_t ios, bytes;
+    wl_ss_totals(ss, &ios, &bytes);
+    SimTime now = sim_now(w->e);
+    uint32_t r = ss->rounds;
+    ss->round_iops[r] = (double)(ios - ss->last_ios) / ((double)(now - ss->round_t0) / 1e9);
+    ss->round_end[r] = now;
+    ss->rounds = ++r;
+    ss->last_ios = ios;
+    ss->round_t0 = now;
+    lat_hist_reset(ss->ring[r % WL_SS_RING]);
+    if (w->round_fn)
+        w->round_fn(w->round_ctx, r);
+    if (r >= STEADY_WINDOW) {
+        steady_judge(ss->round_iops + r - STEADY_WINDOW, STEADY_WINDOW, r - STEADY_WINDOW + 1,
+                     STEADY_MAX_EXCURSION, STEADY_MAX_SLOPE, &ss->win);
+        ss->criterion = 100 * ss->win.excursion;
+        ss->mean = ss->win.avg;
+        ss->slope = ss->win.slope;
+        if (ss->win.steady) {
+            ss->steady_round = r;
+            ss->attained = true;
+            ss->attained_at = now;
+            wl_ss_pts_stop(ss);
+            return;
+        }
+    }
+    if (r >= j->spec->ss_rounds) {
+        wl_ss_pts_stop(ss);
+        return;
+    }
+    sim_schedule_in(w->e, j->spec->ss_round, ev_pts_round, w, arg);
+}
+
+static void ev_pts_begin(void *ctx, uint64_t arg)
+{
+    Workload *w = ctx;
+    WlSs *ss = w->jobs[arg].ss;
+    if (ss->leader->state != WL_JOB_RUN || ss->leader->stopping)
+        return;
+    wl_ss_totals(ss, &ss->last_ios, &ss->last_bytes);
+    ss->round_t0 = sim_now(w->e);
+    ss->pts_on = true;
+    if (w->round_fn)
+        w->round_fn(w->round_ctx, 0);
+    sim_schedule_in(w->e, ss->leader->spec->ss_round, ev_pts_round, w, arg);
+}
+
+void wl_ss_pts_record(WlSs *ss, SimTime latency)
+{
+    if (ss->pts_on)
+        lat_hist_record(ss->ring[ss->rounds % WL_SS_RING], latency);
+}
+
+gboolean workload_steady(const Workload *w, WorkloadSteady *out)
+{
+    g_return_val_if_fail(w && out, FALSE);
+    const WlSs *ss = w->pts;
+    memset(out, 0, sizeof *out);
+    if (!ss)
+        return FALSE;
+    const WorkloadJobSpec *s = ss->leader->spec;
+    out->job = ss->leader->name;
+    out->round_ns = s->ss_round;
+    out->max_rounds = s->ss_rounds;
+    out->rounds = ss->rounds;
+    out->iops = ss->round_iops;
+    out->round_end = ss->round_end;
+    out->steady_round = ss->steady_round;
+    if (ss->steady_round) {
+        out->win = ss->win;
+        return TRUE;
+    }
+    /* not steady: the last rounds, as many as there are up to a window */
+    uint32_t n = ss->rounds, k = MIN(n, (uint32_t)STEADY_WINDOW);
+    if (k >= 2)
+        steady_judge(ss->round_iops + n - k, k, n - k + 1, STEADY_MAX_EXCURSION,
+                     STEADY_MAX_SLOPE, &out->win);
+    out->win.steady = false;
+    return TRUE;
+}
+
+gboolean workload_steady_latency(const Workload *w, uint32_t first, uint32_t last, LatHist *h)
+{
+    g_return_val_if_fail(w && h, FALSE);
+    const WlSs *ss = w->pts;
+    if (!ss || first < 1 || last < first || last > ss->rounds ||
+        ss->rounds - first + 1 > STEADY_WINDOW)
+        return FALSE;
+    for (uint32_t r = first; r <= last; r++)
+        lat_hist_merge(h, ss->ring[(r - 1) % WL_SS_RING]);
+    return TRUE;
+}
+
+void workload_set_round_hook(Workload *w, WorkloadRoundFn fn, void *ctx)
+{
+    g_return_if_fail(w && !w->started);
+    w->round_fn = fn;
+    w->round_ctx = ctx;
+}
+
 void wl_ss_start(WlJob *j)
 {
-    sim_schedule_in(j->w->e, j->spec->ss_ramp, ev_ss_begin, j->w, j->index);
+    if (j->ss->pts)
+        sim_schedule_in(j->w->e, j->spec->ss_ramp, ev_pts_begin, j->w, j->index);
+    else
+        sim_schedule_in(j->w->e, j->spec->ss_ramp, ev_ss_begin, j->w, j->index);
 }
 
 bool wl_ss_attained(const WlSs *ss, double *criterion)
@@ -149,6 +315,25 @@ void wl_ss_json(const WlSs *ss, JsonWriter *jw)
 {
     const WorkloadJobSpec *s = ss->leader->spec;
     json_begin_object(jw, "steadystate");
+    if (ss->pts) {
+        WorkloadSteady st;
+        workload_steady(ss->leader->w, &st);
+        json_str(jw, "ss", "pts");
+        json_double(jw, "round_s", (double)s->ss_round / 1e9);
+        json_u64(jw, "max_rounds", s->ss_rounds);
+        json_u64(jw, "rounds", ss->rounds);
+        json_bool(jw, "attained", ss->attained);
+        json_u64(jw, "steady_round", ss->steady_round);
+        json_u64(jw, "window_first", st.win.first);
+        json_u64(jw, "window_last", st.win.last);
+        json_double(jw, "mean", st.win.avg);
+        json_double(jw, "excursion_pct", 100 * st.win.excursion);
+        json_double(jw, "slope_pct", 100 * st.win.slope_excursion);
+        if (ss->attained)
+            json_double(jw, "attained_at_s", (double)ss->attained_at / 1e9);
+        json_end_object(jw);
+        return;
+    }
     g_autofree char *crit = g_strdup_printf("%s%s:%g%s", s->ss == WL_SS_IOPS ? "iops" : "bw",
                                             s->ss_slope ? "_slope" : "", s->ss_limit,
                                             s->ss_pct ? "%" : "");

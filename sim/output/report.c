@@ -380,6 +380,91 @@ static double chan_share(const RunResult *r)
     return t > 0 ? (double)r->stats->chan_busy_ns / t : 0.0;
 }
 
+/* ---- The ss=pts job's rounds --------------------------------------------- */
+
+static double steady_round_waf(const RunSteady *s, uint32_t from, uint32_t to)
+{
+    double host = s->host_bytes[to] - s->host_bytes[from];
+    return host > 0 ? (s->nand_bytes[to] - s->nand_bytes[from]) / host : NAN;
+}
+
+void report_steady_csv(const RunSteady *s, GString *out)
+{
+    g_string_append(out, "round,t_end_s,iops,waf,host_GB_written,window_first,window_avg,"
+                         "excursion_pct,slope_pct,steady\n");
+    const WorkloadSteady *ws = &s->ws;
+    for (uint32_t r = 1; r <= ws->rounds; r++) {
+        double waf_r = steady_round_waf(s, r - 1, r);
+        g_string_append_printf(out, "%u,%.3f,%.1f,", r, (double)ws->round_end[r - 1] / 1e9,
+                               ws->iops[r - 1]);
+        if (isnan(waf_r))
+            g_string_append_c(out, ',');
+        else
+            g_string_append_printf(out, "%.3f,", waf_r);
+        g_string_append_printf(out, "%.3f", s->host_bytes[r] / 1e9);
+        if (r < STEADY_WINDOW) {
+            g_string_append(out, ",,,,,-\n");
+            continue;
+        }
+        SteadyWindow w;
+        steady_judge(ws->iops + r - STEADY_WINDOW, STEADY_WINDOW, r - STEADY_WINDOW + 1,
+                     STEADY_MAX_EXCURSION, STEADY_MAX_SLOPE, &w);
+        g_string_append_printf(out, ",%zu,%.1f,%.2f,%.2f,%s\n", w.first, w.avg,
+                               100 * w.excursion, 100 * w.slope_excursion,
+                               w.steady ? "yes" : "no");
+    }
+}
+
+static void steady_json(const RunSteady *s, JsonWriter *w)
+{
+    const WorkloadSteady *ws = &s->ws;
+    json_begin_object(w, "steady_state");
+    json_str(w, "job", ws->job);
+    json_double(w, "round_s", (double)ws->round_ns / 1e9);
+    json_u64(w, "max_rounds", ws->max_rounds);
+    json_u64(w, "rounds", ws->rounds);
+    json_bool(w, "reached", ws->steady_round > 0);
+    json_u64(w, "round", ws->steady_round);
+    json_u64(w, "window_first", ws->win.first);
+    json_u64(w, "window_last", ws->win.last);
+    json_double(w, "iops", ws->win.avg);
+    json_double(w, "excursion_pct", 100 * ws->win.excursion);
+    json_double(w, "slope_pct", 100 * ws->win.slope_excursion);
+    json_double(w, "waf", s->window_waf);
+    if (s->window_lat)
+        latency_json(w, "latency_us", s->window_lat);
+    json_end_object(w);
+}
+
+static void steady_text(const RunSteady *s, GString *out)
+{
+    const WorkloadSteady *ws = &s->ws;
+    if (ws->steady_round)
+        g_string_append_printf(out, "steady    PTS steady state at round %u", ws->steady_round);
+    else
+        g_string_append_printf(out, "steady    PTS steady state not reached in %u rounds",
+                               ws->rounds);
+    g_string_append_printf(out, " of job %s (%g s rounds, at most %u)\n", ws->job,
+                           (double)ws->round_ns / 1e9, ws->max_rounds);
+    if (ws->win.last == 0)
+        return;
+    g_string_append_printf(out,
+                           "          %s %zu-%zu: %.0f IOPS, range %.1f%%, slope %.1f%%, WAF "
+                           "%.3f\n",
+                           ws->steady_round ? "window" : "last rounds", ws->win.first,
+                           ws->win.last, ws->win.avg, 100 * ws->win.excursion,
+                           100 * ws->win.slope_excursion, s->window_waf);
+    const LatHist *h = s->window_lat;
+    if (h && lat_hist_count(h))
+        g_string_append_printf(out,
+                               "          latency (us) mean %.1f, p99 %.1f, p99.9 %.1f, "
+                               "p99.99 %.1f, max %.1f\n",
+                               lat_hist_mean(h) / 1e3, (double)lat_hist_percentile(h, 99) / 1e3,
+                               (double)lat_hist_percentile(h, 99.9) / 1e3,
+                               (double)lat_hist_percentile(h, 99.99) / 1e3,
+                               (double)lat_hist_max(h) / 1e3);
+}
+
 void report_summary_json(const RunResult *r, JsonWriter *w)
 {
     const DriveStats *st = r->stats;
@@ -506,6 +591,8 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     }
     json_end_array(w);
 
+    if (r->steady)
+        steady_json(r->steady, w);
     workload_write_jobs_json(r->workload, w);
     config_write_json(r->params, w);
     json_end_object(w);
@@ -649,6 +736,8 @@ void report_summary_text(const RunResult *r, GString *out)
                                    st->pslc_first_exhausted / 1e9);
     }
     mapping_cache_text(r, out);
+    if (r->steady)
+        steady_text(r->steady, out);
     if (r->phases->len) {
         g_string_append(out, "phases    kind        from GB      to GB       MB/s  dies busy  "
                              "channels busy\n");

@@ -42,6 +42,17 @@ typedef struct PhaseSpan {
     double die_busy_s, chan_busy_s; /* busy shares of its rows x their length */
 } PhaseSpan;
 
+/* The rounds of a workload's ss=pts job (PTS steady state): IOPS and the
+ * verdict from the workload, the drive's write counters at each round
+ * boundary from the run. */
+typedef struct RunSteady {
+    WorkloadSteady ws;
+    const double *host_bytes;  /* host bytes written at boundary 0 (the rounds begin) .. rounds */
+    const double *nand_bytes;  /* NAND bytes written (every cause) at the same boundaries */
+    double window_waf;         /* NAND / host bytes over the window's rounds; NAN: none */
+    const LatHist *window_lat; /* reads and writes completed in the window's rounds */
+} RunSteady;
+
 typedef struct RunResult {
     const RunOptions *opt;
     const DriveParams *params;
@@ -55,6 +66,7 @@ typedef struct RunResult {
     GArray *rows;   /* SeriesRow */
     GArray *phases; /* PhaseSpan */
     gboolean interrupted; /* stopped by SIGINT or SIGTERM before the workload ended */
+    const RunSteady *steady; /* the ss=pts job's rounds; NULL: none */
 } RunResult;
 
 #define REPORT_SERIES_HEADER                                                                       \
@@ -85,6 +97,10 @@ void report_phases_csv(const RunResult *r, GString *out);
  * the last three. */
 #define REPORT_TEXT_PHASES 16
 void report_summary_text(const RunResult *r, GString *out);
+/* steady_state.csv: one line a round of the ss=pts job: round, t_end_s,
+ * iops, waf, host_GB_written, and from round 5 the window's first round,
+ * average, excursion_pct, slope_pct and steady (yes, no; - before). */
+void report_steady_csv(const RunSteady *s, GString *out);
 
 /* The measures of one run in a sweep table (ftlsim run --vary), after
  * columns naming the run: the header (without a newline) and one row
