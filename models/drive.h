@@ -38,8 +38,9 @@ typedef enum NandCause {
     CAUSE_GC = 1,
     CAUSE_FOLD = 2,
     CAUSE_MAP = 3,
+    CAUSE_RMW = 4, /* the rest of a map unit a write covered only in part */
 } NandCause;
-#define CAUSES 4
+#define CAUSES 5
 
 /* What a die spends its time on (DriveStats.die_busy_ns). */
 typedef enum DieWork {
@@ -87,6 +88,7 @@ typedef struct DriveStats {
     uint64_t nand_write_bytes[CAUSES];
     uint64_t host_slc_bytes;   /* host data programmed in SLC mode */
     uint64_t nand_read_bytes;
+    uint64_t rmw_read_bytes;   /* of nand_read_bytes: reads of map units written in part */
     uint64_t nand_erases;
     uint64_t gc_blocks;        /* blocks reclaimed by GC */
     uint64_t fold_blocks;      /* SLC blocks emptied by folding */

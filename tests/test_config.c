@@ -255,6 +255,14 @@ static const struct {
     {"geometry_32bit.ini", CONFIG_ERROR_INVALID,
      ": [nand] blocks_per_plane = 6000: the drive has 4718592000 4 KiB slots (raw capacity "
      "19327.4 GB), the 32-bit mapping holds at most 4294967294"},
+    {"map_unit_not_pow2.ini", CONFIG_ERROR_INVALID,
+     ": [ftl] map_unit = 12KiB: expected 4KiB times a power of two (4KiB, 8KiB, 16KiB, 32KiB "
+     "or 64KiB)"},
+    {"map_unit_too_big.ini", CONFIG_ERROR_VALUE,
+     ": [ftl] map_unit = \"128KiB\": expected a size from 4KiB to 64KiB such as 16KiB"},
+    {"map_unit_hmb.ini", CONFIG_ERROR_INVALID,
+     ": [ftl] map_unit = 16KiB: expected 4KiB with l2p_kind = hmb (the mapping cache is "
+     "modelled with 4 KiB entries; map units above 4 KiB need l2p_kind = dram)"},
     {"hmb_without_cache.ini", CONFIG_ERROR_INVALID,
      ": [controller] l2p_cache = 0: l2p_kind = hmb needs a mapping cache above 0, such as 64MiB"},
     {"gc_soft_not_above_hard.ini", CONFIG_ERROR_INVALID,

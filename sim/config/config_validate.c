@@ -108,6 +108,26 @@ static gboolean check_capacity(const DriveParams *p, const char *name, GError **
     return TRUE;
 }
 
+/* A power of two times 4 KiB, and only with the whole table in DRAM: the
+ * mapping cache (models/l2p_cache.c) keeps one entry per 4 KiB. */
+static gboolean check_map_unit(const DriveParams *p, const char *name, GError **error)
+{
+    char v[CONFIG_VALUE_LEN];
+    config_format_size(p->map_unit, v, sizeof v);
+    if (p->map_unit & (p->map_unit - 1))
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [ftl] map_unit = %s: expected 4KiB times a power of two (4KiB, 8KiB, "
+                    "16KiB, 32KiB or 64KiB)",
+                    name, v);
+    if (p->map_unit > SLOT_SIZE && p->l2p_kind != L2P_DRAM)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [ftl] map_unit = %s: expected 4KiB with l2p_kind = %s (the mapping "
+                    "cache is modelled with 4 KiB entries; map units above 4 KiB need "
+                    "l2p_kind = dram)",
+                    name, v, p->l2p_kind == L2P_HMB ? "hmb" : "sram");
+    return TRUE;
+}
+
 static gboolean check_policies(const DriveParams *p, const char *name, GError **error)
 {
     if (p->gc_hard_blocks < 1)
@@ -122,7 +142,7 @@ static gboolean check_policies(const DriveParams *p, const char *name, GError **
                     "%s: [controller] l2p_cache = 0: l2p_kind = %s needs a mapping cache above "
                     "0, such as 64MiB",
                     name, p->l2p_kind == L2P_HMB ? "hmb" : "sram");
-    return TRUE;
+    return check_map_unit(p, name, error);
 }
 
 /* tR, tPROG and tBERS above 0 for SLC and the native mode. */
