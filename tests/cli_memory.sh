@@ -63,6 +63,24 @@ grep -qF "small_qlc_hmb.ini: simulating this drive needs about" "$tmp/err" ||
     fail "over the limit: $(cat "$tmp/err")"
 [ ! -e "$tmp/refused" ] || fail "over the limit: a results folder was made"
 
+# The 61.44 TB drive: check describes it, run refuses it up front.
+n=$((n + 1))
+"$bin" check -d configs/p5336-61tb.ini >"$tmp/p5336" || fail "check p5336-61tb failed"
+grep -q '^simulator limit' "$tmp/p5336" || fail "check p5336-61tb: no simulator limit line"
+grep -q '^map unit *16KiB' "$tmp/p5336" || fail "check p5336-61tb: no map unit line"
+n=$((n + 1))
+"$bin" run -d configs/p5336-61tb.ini --prefill 90% -w 'rw=randwrite,bs=4k,io_size=20g' \
+    -o "$tmp/p5336-run" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/p5336-run" ] ||
+    fail "run p5336-61tb: exit $rc, $(cat "$tmp/err")"
+n=$((n + 1))
+FTLSIM_MEMORY_LIMIT=1PiB "$bin" run -d configs/p5336-61tb.ini -w fill -o "$tmp/p5336-run" \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -qF "the simulator's 32-bit tables number at most" "$tmp/err" ||
+    fail "run p5336-61tb with memory to spare: exit $rc, $(cat "$tmp/err")"
+
 if [ $fails -gt 0 ]; then
     echo "cli_memory: $fails of $n checks failed" >&2
     exit 1
