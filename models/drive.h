@@ -38,8 +38,9 @@ typedef enum NandCause {
     CAUSE_GC = 1,
     CAUSE_FOLD = 2,
     CAUSE_MAP = 3,
+    CAUSE_RMW = 4, /* the rest of a map unit a write covered only in part */
 } NandCause;
-#define CAUSES 4
+#define CAUSES 5
 
 /* What a die spends its time on (DriveStats.die_busy_ns). */
 typedef enum DieWork {
@@ -87,6 +88,7 @@ typedef struct DriveStats {
     uint64_t nand_write_bytes[CAUSES];
     uint64_t host_slc_bytes;   /* host data programmed in SLC mode */
     uint64_t nand_read_bytes;
+    uint64_t rmw_read_bytes;   /* of nand_read_bytes: reads of map units written in part */
     uint64_t nand_erases;
     uint64_t gc_blocks;        /* blocks reclaimed by GC */
     uint64_t fold_blocks;      /* SLC blocks emptied by folding */
@@ -131,12 +133,32 @@ typedef struct Drive Drive;
 /* Called when a command completes: tag is what drive_submit() was given. */
 typedef void (*DriveDoneFn)(void *ctx, uint64_t tag);
 
-/* Make a drive. p must have passed validation; the drive keeps a copy.
- * NULL when its tables cannot be mapped (see drive_memory_bytes()). */
+/* Make a drive. p must have passed validation and have at most
+ * drive_max_slots() slots; the drive keeps a copy. NULL when its tables
+ * cannot be mapped (see drive_memory_estimate()). */
 Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed);
-/* Estimate of the memory a drive of p takes, from its geometry: the
- * mapping tables both ways, the per-block arrays and the rest. */
-uint64_t drive_memory_bytes(const DriveParams *p);
+
+/* Physical 4 KiB slots a drive may have: slot numbers are 32-bit, and
+ * the values above the largest mark pages held in the write buffer. */
+uint64_t drive_max_slots(void);
+
+/* What a run does to the drive's mapping, for the memory its state takes:
+ * how much of the user capacity ends up mapped in long sequential runs
+ * and how much at random. Shares of the user capacity, 0..1. */
+typedef struct MemoryClass {
+    double seq_fill;       /* written in order: a sequential fill or prefill */
+    double random_fill;    /* mapped in random order: a random prefill */
+    uint64_t random_bytes; /* host bytes then written at random offsets */
+    uint32_t random_bs;    /* their size, bytes (0: 4 KiB) */
+} MemoryClass;
+
+/* Estimate of the peak memory a run of class c takes on a drive of p (c
+ * NULL: the worst case, every page mapped at random): the mapping tables
+ * both ways, the per-block arrays, the mapping cache's arrays, the write
+ * buffer's ring, a random prefill's sort buffers and the process itself.
+ * The tables are flat today, one entry per 4 KiB page and slot whatever
+ * they hold, so the classes differ only by the random prefill's buffers. */
+uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c);
 void drive_free(Drive *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)
 

@@ -108,9 +108,15 @@ double drive_params_link_bw(const DriveParams *p, bool to_device)
     return (double)big * 1e9 / drive_params_link_xfer_ns(p, big, to_device);
 }
 
+uint32_t drive_params_map_unit(const DriveParams *p)
+{
+    return p->map_unit ? p->map_unit : SLOT_SIZE;
+}
+
 uint64_t drive_params_l2p_bytes(const DriveParams *p)
 {
-    return (p->user_capacity + SLOT_SIZE - 1) / SLOT_SIZE * 4;
+    uint64_t unit = drive_params_map_unit(p);
+    return (p->user_capacity + unit - 1) / unit * 4;
 }
 
 const char *cell_mode_name(CellMode m)

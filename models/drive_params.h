@@ -92,6 +92,9 @@ typedef struct DriveParams {
     uint32_t l2p_tp_entries; /* entries per translation page; 0 (configs): page_size / 4.
                               * Not a config key: tests set fewer to make tiny drives thrash */
 
+    /* [ftl] */
+    uint32_t map_unit;      /* bytes one L2P entry maps: 4 KiB x 2^k (0 in hand-built params: 4 KiB) */
+
     /* [nand] */
     uint32_t dies_per_ce;
     uint32_t planes;
@@ -149,7 +152,9 @@ double drive_params_channel_bw(const DriveParams *p);
 double drive_params_link_xfer_ns(const DriveParams *p, uint64_t bytes, bool to_device);
 /* Host link payload bandwidth for large transfers in one direction, bytes/s. */
 double drive_params_link_bw(const DriveParams *p, bool to_device);
-/* Bytes of the full L2P table (4 bytes per 4 KiB of user capacity). */
+/* Bytes one L2P entry maps (map_unit, 4 KiB when unset). */
+uint32_t drive_params_map_unit(const DriveParams *p);
+/* Bytes of the full L2P table (4 bytes per map unit of user capacity). */
 uint64_t drive_params_l2p_bytes(const DriveParams *p);
 const char *cell_mode_name(CellMode m);
 

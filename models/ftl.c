@@ -10,6 +10,13 @@
  * programs are this file's work for the scheduler (RANK_HOST_PROGRAM): the
  * stream the pSLC cache picks, a die balanced against the others, a block,
  * and the map updated (map.c) as the unit is programmed.
+ *
+ * With map units above 4 KiB ([ftl] map_unit), a write that covers a unit
+ * in part also rewrites the unit's other pieces that are on NAND: they are
+ * read (a Merge record, which outlives the command) and enter the ring
+ * with the write's own pages, flagged RING_RMW. The write completes when its
+ * data is in the buffer; its ring entries are held (RING_HELD) until the
+ * merge reads end, so the unit is programmed only with its old data read.
  */
 #include "models/ftl_impl.h"
 #include "models/sched_rank.h"
@@ -17,6 +24,18 @@
 #include <string.h>
 
 #define BUF_IDLE_FLUSH (1 * SIM_MS) /* partial units are programmed after this much quiet */
+
+/* Ring entry flags (Wbuf.flag), only with map units above 4 KiB. */
+enum { RING_RMW = 1, RING_HELD = 2 };
+
+/* The merge reads of one write's partly covered map units: alive until
+ * both its reads have ended and its data has arrived. */
+typedef struct Merge {
+    uint32_t pending; /* NAND reads outstanding */
+    uint32_t pos, n;  /* the write's ring entries, held while reads are outstanding */
+    bool arrived;     /* its data is in the ring */
+    uint32_t next;    /* free list */
+} Merge;
 
 /* The write buffer: a ring of lpns, oldest at head; NO_LPN marks an entry
  * overwritten or trimmed while buffered. L2P points buffered lpns at their
@@ -34,6 +53,13 @@ typedef struct Wbuf {
     SimTime last_admit;
     bool idle_timer;
     uint32_t *stage;       /* lpns taken from the ring for the program being set up */
+    uint32_t stage_rmw;    /* of the staged lpns: rewritten pieces (RING_RMW) */
+    uint32_t unit_lpns;    /* 4 KiB pieces per map unit */
+    uint8_t *flag;         /* per ring position: RING_RMW, RING_HELD (unit_lpns > 1) */
+    uint32_t held;         /* ring entries RING_HELD */
+    Merge *merges;         /* pool, grown to the run's peak */
+    uint32_t merge_cap, merge_free;
+    uint32_t rmw_reader;   /* sched_read() client of merge reads */
 } Wbuf;
 
 /* Where host data goes next on this die: the pSLC cache decides
@@ -43,23 +69,48 @@ CellMode ftl_host_mode(Drive *d, uint32_t die)
     return pslc_host_stream(d, die) == STREAM_HOST ? d->native : CELL_SLC;
 }
 
-static bool unit_ready(const Drive *d, uint32_t unit)
+/* Live entries from the head of the ring up to the first held one (at
+ * most max): what a program could take now. */
+static uint32_t ready_entries(const Wbuf *w, uint32_t max)
 {
-    return d->wb->ring_live >= unit || (d->wb->buf_force && d->wb->ring_live > 0);
+    if (w->held == 0)
+        return w->ring_live;
+    uint32_t n = 0;
+    for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len && n < max;
+         k++, pos = (pos + 1) % w->ring_cap) {
+        if (w->flag[pos] & RING_HELD)
+            break;
+        n += w->ring[pos] != NO_LPN;
+    }
+    return n;
 }
 
-/* Take up to max live pages from the head of the buffer into its stage. */
+static bool unit_ready(const Drive *d, uint32_t unit)
+{
+    uint32_t ready = ready_entries(d->wb, unit);
+    return ready >= unit || (d->wb->buf_force && ready > 0);
+}
+
+/* Take up to max live pages from the head of the buffer into its stage,
+ * stopping at an entry held for its merge reads. */
 static uint32_t take_unit(Drive *d, uint32_t max)
 {
+    Wbuf *w = d->wb;
     uint32_t n = 0;
-    while (n < max && d->wb->ring_len > 0) {
-        uint32_t lpn = d->wb->ring[d->wb->ring_head];
-        d->wb->ring_head = (d->wb->ring_head + 1) % d->wb->ring_cap;
-        d->wb->ring_len--;
+    w->stage_rmw = 0;
+    while (n < max && w->ring_len > 0) {
+        uint32_t pos = w->ring_head;
+        uint8_t flag = w->unit_lpns > 1 ? w->flag[pos] : 0;
+        if (flag & RING_HELD)
+            break;
+        uint32_t lpn = w->ring[pos];
+        w->ring_head = (pos + 1) % w->ring_cap;
+        w->ring_len--;
         if (lpn == NO_LPN)
             continue;
-        d->wb->stage[n++] = lpn;
-        d->wb->ring_live--;
+        w->stage[n++] = lpn;
+        w->stage_rmw += flag & RING_RMW ? 1 : 0;
+        w->ring_live--;
     }
     return n;
 }
@@ -72,6 +123,12 @@ static void complete_flushes(Drive *d)
         d->wb->flush_head = d->cmds[c].next;
         cmd_complete(d, c, now);
     }
+}
+
+/* Buffer slots write cmd needs: its own and the pieces it rewrites. */
+static uint32_t write_slots(const Cmd *cmd)
+{
+    return cmd->slots + cmd->rmw;
 }
 
 static bool buffer_has_room(const Drive *d, uint32_t slots)
@@ -97,6 +154,75 @@ static void idle_flush(void *ctx, uint64_t arg)
     sched_kick_all(d);
 }
 
+/* Append lpn to the ring, its L2P entry pointing there. */
+static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
+{
+    Wbuf *w = d->wb;
+    uint32_t pos = (w->ring_head + w->ring_len) % w->ring_cap;
+    w->ring[pos] = (uint32_t)lpn;
+    if (w->unit_lpns > 1)
+        w->flag[pos] = flag;
+    w->ring_len++;
+    w->ring_live++;
+    d->l2p[lpn] = BUF_MARK + pos;
+}
+
+/* The pieces of write cmd's partly covered map units that it does not
+ * cover itself: up to two lpn ranges [r[2i], r[2i+1]); returns how many. */
+static int rmw_ranges(const Drive *d, const Cmd *cmd, uint64_t r[4])
+{
+    uint64_t k = d->wb->unit_lpns;
+    uint64_t first = cmd->offset / SLOT_SIZE;
+    uint64_t end = (cmd->offset + cmd->length - 1) / SLOT_SIZE + 1;
+    uint64_t lo = first / k * k, hi = MIN((end + k - 1) / k * k, d->nlpn);
+    int n = 0;
+    if (lo < first) {
+        r[2 * n] = lo;
+        r[2 * n++ + 1] = first;
+    }
+    if (end < hi) {
+        r[2 * n] = end;
+        r[2 * n++ + 1] = hi;
+    }
+    return n;
+}
+
+/* Write cmd's data is in the ring: the pieces it reserved room for that are
+ * still on NAND enter it too (rewritten; one trimmed or rewritten by the
+ * host meanwhile is not), and while its merge reads are outstanding the
+ * write's entries are held. n: the entries the write appended from pos. */
+static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t pos, uint32_t n)
+{
+    Wbuf *w = d->wb;
+    uint64_t r[4];
+    uint32_t taken = 0;
+    for (int i = 0, nr = rmw_ranges(d, cmd, r); i < nr; i++)
+        for (uint64_t lpn = r[2 * i]; lpn < r[2 * i + 1] && taken < cmd->rmw; lpn++) {
+            uint32_t old = d->l2p[lpn];
+            if (old >= BUF_MARK)
+                continue;
+            map_invalidate_slot(d, old);
+            ring_append(d, lpn, RING_RMW);
+            taken++;
+        }
+    w->buf_used -= cmd->rmw - taken;
+    n += taken;
+    if (cmd->merge == NO_IDX)
+        return;
+    Merge *m = &w->merges[cmd->merge];
+    m->arrived = true;
+    if (m->pending == 0) {
+        m->next = w->merge_free;
+        w->merge_free = cmd->merge;
+        return;
+    }
+    m->pos = pos;
+    m->n = n;
+    for (uint32_t k = 0; k < n; k++)
+        w->flag[(pos + k) % w->ring_cap] |= RING_HELD;
+    w->held += n;
+}
+
 /* The data of write c has crossed the link: its pages enter the buffer
  * (overwriting a copy already buffered) and the write completes. */
 static void write_arrived(void *ctx, uint64_t arg)
@@ -106,7 +232,8 @@ static void write_arrived(void *ctx, uint64_t arg)
     Cmd *cmd = &d->cmds[c];
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t last = (cmd->offset + cmd->length - 1) / SLOT_SIZE;
-    d->wb->ring_pending -= cmd->slots;
+    uint32_t pos0 = (d->wb->ring_head + d->wb->ring_len) % d->wb->ring_cap, appended = 0;
+    d->wb->ring_pending -= write_slots(cmd);
     for (uint64_t lpn = first; lpn <= last; lpn++) {
         uint32_t old = d->l2p[lpn];
         if (old >= BUF_MARK && old != NO_SLOT) {
@@ -120,12 +247,11 @@ static void write_arrived(void *ctx, uint64_t arg)
             d->mapped++;
         else
             map_invalidate_slot(d, old);
-        uint32_t pos = (d->wb->ring_head + d->wb->ring_len) % d->wb->ring_cap;
-        d->wb->ring[pos] = (uint32_t)lpn;
-        d->wb->ring_len++;
-        d->wb->ring_live++;
-        d->l2p[lpn] = BUF_MARK + pos;
+        ring_append(d, lpn, 0);
+        appended++;
     }
+    if (cmd->rmw || cmd->merge != NO_IDX)
+        rmw_arrived(d, cmd, pos0, appended);
     SimTime now = sim_now(d->eng);
     uint64_t *part = d->st.write_parts_ns;
     part[WPART_FRONT] += cmd->t_start - cmd->t_sub;
@@ -147,8 +273,8 @@ static void admit_write(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
     cmd->t_admit = sim_now(d->eng);
-    d->wb->buf_used += cmd->slots;
-    d->wb->ring_pending += cmd->slots;
+    d->wb->buf_used += write_slots(cmd);
+    d->wb->ring_pending += write_slots(cmd);
     SimTime end = link_xfer(d, sim_now(d->eng), cmd->length, 1);
     sim_schedule(d->eng, end, write_arrived, d, c);
 }
@@ -156,7 +282,7 @@ static void admit_write(Drive *d, uint32_t c)
 /* Admit waiting writes in arrival order while the buffer has room. */
 static void admit_waiting(Drive *d)
 {
-    while (d->wb->wait_head != NO_IDX && buffer_has_room(d, d->cmds[d->wb->wait_head].slots)) {
+    while (d->wb->wait_head != NO_IDX && buffer_has_room(d, write_slots(&d->cmds[d->wb->wait_head]))) {
         uint32_t c = d->wb->wait_head;
         d->wb->wait_head = d->cmds[c].next;
         if (d->wb->wait_head == NO_IDX)
@@ -170,7 +296,7 @@ void ftl_write_start(Drive *d, uint32_t c)
     Cmd *cmd = &d->cmds[c];
     cmd->t_issue = sim_now(d->eng);
     cmd->next = NO_IDX;
-    if (d->wb->wait_head == NO_IDX && buffer_has_room(d, cmd->slots)) {
+    if (d->wb->wait_head == NO_IDX && buffer_has_room(d, write_slots(cmd))) {
         admit_write(d, c);
         return;
     }
@@ -206,27 +332,29 @@ void ftl_flush_start(Drive *d, uint32_t c)
     sched_kick_all(d);
 }
 
-/* Queue die reads for the NAND-resident pages in [first, last] and count
- * them in the command; consecutive pages on one die form one operation. */
-static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
+/* Queue die reads of client for the NAND-resident pages in [first, last],
+ * each counted in *pending and ending with arg; consecutive pages on one
+ * die form one operation. Unmapped pages count in *unwritten (may be NULL). */
+static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *pending,
+                            uint64_t *unwritten, uint64_t first, uint64_t last)
 {
     uint32_t cur_die = NO_IDX, last_page = NO_IDX, pages = 0, slots = 0;
     uint8_t mode = 0;
     for (uint64_t lpn = first; lpn <= last; lpn++) {
         uint32_t slot = d->l2p[lpn];
         if (slot >= BUF_MARK) { /* unmapped or buffered: no NAND access */
-            if (slot == NO_SLOT)
-                d->st.unwritten_read_units++;
+            if (slot == NO_SLOT && unwritten)
+                (*unwritten)++;
             continue;
         }
         uint32_t b = nand_block_of(d, slot);
         uint32_t die = nand_die_of_block(d, b);
         if (die != cur_die || d->blk_mode[b] != mode) {
             if (cur_die != NO_IDX)
-                sched_read(d, cur_die, d->host_reader, c, mode, pages, slots);
+                sched_read(d, cur_die, client, arg, mode, pages, slots);
             mode = d->blk_mode[b];
             pages = slots = 0;
-            d->cmds[c].pending++;
+            (*pending)++;
             cur_die = die;
             last_page = NO_IDX;
         }
@@ -238,7 +366,72 @@ static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
         slots++;
     }
     if (cur_die != NO_IDX)
-        sched_read(d, cur_die, d->host_reader, c, mode, pages, slots);
+        sched_read(d, cur_die, client, arg, mode, pages, slots);
+}
+
+/* Host command c's reads of the pages in [first, last]. */
+static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
+{
+    queue_die_reads(d, d->host_reader, c, &d->cmds[c].pending, &d->st.unwritten_read_units, first,
+                    last);
+}
+
+/* A merge record from the pool (grown when empty: at most the run's peak of
+ * writes with merge reads in flight). */
+static uint32_t merge_new(Wbuf *w)
+{
+    if (w->merge_free == NO_IDX) {
+        uint32_t old = w->merge_cap;
+        w->merge_cap = old ? 2 * old : 64;
+        w->merges = g_renew(Merge, w->merges, w->merge_cap);
+        for (uint32_t i = old; i < w->merge_cap; i++)
+            w->merges[i].next = i + 1 < w->merge_cap ? i + 1 : NO_IDX;
+        w->merge_free = old;
+    }
+    uint32_t m = w->merge_free;
+    w->merge_free = w->merges[m].next;
+    w->merges[m] = (Merge){.next = NO_IDX};
+    return m;
+}
+
+/* Write c covers map units in part: count the pieces to rewrite with it
+ * (cmd->rmw, those on NAND now) and read them. */
+static void rmw_issue(Drive *d, uint32_t c)
+{
+    Cmd *cmd = &d->cmds[c];
+    Wbuf *w = d->wb;
+    uint64_t r[4];
+    int nr = rmw_ranges(d, cmd, r);
+    for (int i = 0; i < nr; i++)
+        for (uint64_t lpn = r[2 * i]; lpn < r[2 * i + 1]; lpn++)
+            cmd->rmw += d->l2p[lpn] < BUF_MARK;
+    if (cmd->rmw == 0)
+        return;
+    cmd->merge = merge_new(w);
+    Merge *m = &w->merges[cmd->merge];
+    for (int i = 0; i < nr; i++)
+        queue_die_reads(d, w->rmw_reader, cmd->merge, &m->pending, NULL, r[2 * i],
+                        r[2 * i + 1] - 1);
+    d->st.rmw_read_bytes += (uint64_t)cmd->rmw * SLOT_SIZE;
+}
+
+/* A merge read ended: once all have and the write's data is in the ring,
+ * its entries may be programmed. */
+static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
+{
+    Drive *d = ctx;
+    Wbuf *w = d->wb;
+    Merge *m = &w->merges[mi];
+    (void)wait;
+    g_assert(m->pending > 0);
+    if (--m->pending > 0 || !m->arrived)
+        return;
+    for (uint32_t k = 0; k < m->n; k++)
+        w->flag[(m->pos + k) % w->ring_cap] &= (uint8_t)~RING_HELD;
+    w->held -= m->n;
+    m->next = w->merge_free;
+    w->merge_free = mi;
+    sched_kick_all(d);
 }
 
 static void read_issue(Drive *d, uint32_t c)
@@ -276,6 +469,8 @@ static void write_issue(Drive *d, uint32_t c)
         uint64_t lpn = end / SLOT_SIZE;
         queue_reads(d, c, lpn, lpn);
     }
+    if (d->wb->unit_lpns > 1)
+        rmw_issue(d, c);
     ftl_read_piece_done(d, c);
 }
 
@@ -285,6 +480,8 @@ void ftl_write_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
     cmd->t_start = sim_now(d->eng);
+    cmd->rmw = 0;
+    cmd->merge = NO_IDX;
     uint64_t end = cmd->offset + cmd->length;
     uint32_t old = d->l2p[cmd->offset / SLOT_SIZE];
     if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
@@ -454,7 +651,8 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     SimTime in = chan_xfer(d, i, sim_now(d->eng), bytes);
-    d->st.nand_write_bytes[CAUSE_HOST] += bytes;
+    d->st.nand_write_bytes[CAUSE_HOST] += bytes - (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
+    d->st.nand_write_bytes[CAUSE_RMW] += (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
     if (mode == CELL_SLC && d->native != CELL_SLC)
         d->st.host_slc_bytes += bytes;
     pslc_host_programmed(d, i, stream, n);
@@ -489,8 +687,15 @@ void ftl_init(Drive *d)
     w->ring = g_new(uint32_t, w->ring_cap);
     w->stage = g_new(uint32_t, max_unit);
     w->wait_head = w->wait_tail = w->flush_head = NO_IDX;
+    w->unit_lpns = drive_params_map_unit(&d->p) / SLOT_SIZE;
+    /* the mapping cache keeps 4 KiB entries (config validation) */
+    g_assert(w->unit_lpns == 1 || !d->l2pc);
+    if (w->unit_lpns > 1)
+        w->flag = g_new0(uint8_t, w->ring_cap);
+    w->merge_free = NO_IDX;
     d->wb = w;
     d->host_reader = sched_read_client(d, read_piece, d);
+    w->rmw_reader = sched_read_client(d, rmw_read_done, d);
     sched_add(d, RANK_HOST_PROGRAM, try_host_program, d, true);
     if (d->l2pc)
         l2p_on_translated(d, translated, d);
@@ -502,6 +707,8 @@ void ftl_release(Drive *d)
         return;
     g_free(d->wb->ring);
     g_free(d->wb->stage);
+    g_free(d->wb->flag);
+    g_free(d->wb->merges);
     g_free(d->wb);
     d->wb = NULL;
 }
@@ -525,5 +732,9 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
         }
     CHECK(live == w->ring_live, "buffer has %" G_GUINT64_FORMAT " live entries, counter says %u",
           live, w->ring_live);
+    uint32_t held = 0;
+    for (uint32_t k = 0, pos = w->ring_head; w->flag && k < w->ring_len; k++, pos = (pos + 1) % w->ring_cap)
+        held += (w->flag[pos] & RING_HELD) != 0;
+    CHECK(held == w->held, "buffer holds %u entries for merge reads, counter says %u", held, w->held);
     return true;
 }

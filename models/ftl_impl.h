@@ -49,6 +49,8 @@ typedef struct Cmd {
     uint32_t next;           /* free list / wait queue link */
     uint32_t slots;          /* 4 KiB units covered */
     uint32_t map_wait;       /* translation pages (or HMB accesses) still awaited */
+    uint32_t rmw;            /* 4 KiB pieces of partly written map units to rewrite with it */
+    uint32_t merge;          /* its map units' merge reads (ftl.c), NO_IDX if none */
     uint8_t op;
     /* where a read's time goes (DriveStats.read_parts_ns) */
     SimTime t_sub;      /* submitted */

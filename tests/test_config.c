@@ -7,6 +7,7 @@
 #include "sim/config/config.h"
 #include "sim/config/config_schema.h"
 #include "sim/config/config_units.h"
+#include "models/drive.h"
 #include "tests/cutest.h"
 
 #define BAD_DIR "tests/data/bad_configs/"
@@ -252,9 +253,14 @@ static const struct {
     {"pslc_static_too_big.ini", CONFIG_ERROR_INVALID,
      ": [pslc] static = 500MB: the static cache needs 1.5 GB of native cells but "
      "over-provisioning is only 1.2 GB"},
-    {"geometry_32bit.ini", CONFIG_ERROR_INVALID,
-     ": [nand] blocks_per_plane = 6000: the drive has 4718592000 4 KiB slots (raw capacity "
-     "19327.4 GB), the 32-bit mapping holds at most 4294967294"},
+    {"map_unit_not_pow2.ini", CONFIG_ERROR_INVALID,
+     ": [ftl] map_unit = 12KiB: expected 4KiB times a power of two (4KiB, 8KiB, 16KiB, 32KiB "
+     "or 64KiB)"},
+    {"map_unit_too_big.ini", CONFIG_ERROR_VALUE,
+     ": [ftl] map_unit = \"128KiB\": expected a size from 4KiB to 64KiB such as 16KiB"},
+    {"map_unit_hmb.ini", CONFIG_ERROR_INVALID,
+     ": [ftl] map_unit = 16KiB: expected 4KiB with l2p_kind = hmb (the mapping cache is "
+     "modelled with 4 KiB entries; map units above 4 KiB need l2p_kind = dram)"},
     {"hmb_without_cache.ini", CONFIG_ERROR_INVALID,
      ": [controller] l2p_cache = 0: l2p_kind = hmb needs a mapping cache above 0, such as 64MiB"},
     {"gc_soft_not_above_hard.ini", CONFIG_ERROR_INVALID,
@@ -662,15 +668,25 @@ static void test_docs_list_every_key(void)
     }
 }
 
-static void test_table_bytes(void)
+/* The simulator's memory by hand for the reference drive: flat tables,
+ * the same for every workload class. */
+static void test_memory_estimate(void)
 {
     DriveParams p;
     g_autoptr(GError) e = NULL;
     CUTEST_REQUIRE(config_load_file("configs/reference.ini", &p, &e));
-    /* 1 TB user, 8 dies x 2 planes x 2800 blocks x 1536 pages x 16 KiB raw */
+    /* 1 TB user, 8 dies x 2 planes x 2800 blocks x 1536 pages x 16 KiB raw;
+     * a 4 MiB write buffer's ring (5 bytes per 4 KiB) and 6 MiB for the
+     * process; a random prefill sorts in 32 MiB */
     uint64_t raw = 8ull * 2 * 2800 * 1536 * 16384;
-    uint64_t want = 1000000000000ull / 4096 * 4 + raw / 4096 * 4 + 8ull * 2 * 2800 * 64;
-    CUTEST_EQ(config_table_bytes(&p), want);
+    uint64_t want = 1000000000000ull / 4096 * 4 + raw / 4096 * 4 + 8ull * 2 * 2800 * 64 +
+                    1024 * 5 + (6u << 20);
+    MemoryClass fill = {.seq_fill = 1.0}, worst = {.random_fill = 1.0};
+    MemoryClass rnd = {.seq_fill = 1.0, .random_bytes = 20000000000ull, .random_bs = 4096};
+    CUTEST_EQ(drive_memory_estimate(&p, &fill), want);
+    CUTEST_EQ(drive_memory_estimate(&p, &rnd), want);
+    CUTEST_EQ(drive_memory_estimate(&p, &worst), want + (32u << 20));
+    CUTEST_EQ(drive_memory_estimate(&p, NULL), want + (32u << 20));
 }
 
 /* ---- describe, listing, JSON ------------------------------------------ */
@@ -847,7 +863,7 @@ int main(void)
         {"round trip", test_round_trip},
         {"reference.ini", test_reference_ini},
         {"docs list every key", test_docs_list_every_key},
-        {"table bytes", test_table_bytes},
+        {"memory estimate", test_memory_estimate},
         {"describe", test_describe},
         {"describe reads", test_describe_reads},
         {"list drives", test_list_drives},

@@ -595,27 +595,77 @@ out:
     return rc;
 }
 
+/* check's estimate for one run: its prefill and workload, as run takes them. */
+static gboolean check_run_memory(const DriveParams *p, const char *spec, const char *job,
+                                 const char *trace, const char *prefill, GString *out,
+                                 GError **error)
+{
+    if ((spec != NULL) + (job != NULL) + (trace != NULL) > 1) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "give only one of --workload, --job and --trace");
+        return FALSE;
+    }
+    DrivePrefill pf = {0};
+    if (prefill && !run_parse_prefill(prefill, &pf, error))
+        return FALSE;
+    g_autoptr(Workload) w = NULL;
+    if (spec && !(w = workload_from_spec(spec, error)))
+        return FALSE;
+    if (job && !(w = workload_from_jobfile(job, error)))
+        return FALSE;
+    MemoryClass mc;
+    /* a trace (w NULL) is the worst case: its addresses are not read up front */
+    run_memory_class(prefill ? &pf : NULL, w, p->user_capacity, &mc);
+    if (!trace && !w) /* only a prefill */
+        mc.random_bytes = 0;
+    config_describe_run_memory(p, &mc, out);
+    return TRUE;
+}
+
 static int cmd_check(int argc, char **argv)
 {
-    g_autoptr(GOptionContext) ctx = g_option_context_new("FILE.ini - print the derived drive");
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("[FILE.ini] - print the derived drive and the memory to simulate it");
     g_auto(GStrv) sets = NULL;
+    g_autofree char *drive = NULL, *spec = NULL, *job = NULL, *trace = NULL, *prefill = NULL;
     GOptionEntry entries[] = {
+        {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI), or give it as FILE",
+         "FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
          "Override a drive key (repeatable), e.g. --set nand.blocks_per_plane=1900", "GROUP.KEY=VALUE"},
+        {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
+         "Also estimate the memory of a run of this workload (as run takes it)", "SPEC"},
+        {"job", 'j', 0, G_OPTION_ARG_FILENAME, &job, "The same for an fio job file", "FILE"},
+        {"trace", 't', 0, G_OPTION_ARG_FILENAME, &trace,
+         "The same for a trace replay (estimated as the worst case)", "FILE"},
+        {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
+         "The run's --prefill, PCT%[:random][:slc=SIZE]", "SPEC"},
         G_OPTION_ENTRY_NULL,
     };
     g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_description(
+        ctx, "The simulator's memory is estimated for three workload classes: an empty drive\n"
+             "filled sequentially; a drive prefilled sequentially, then given 20 GB of 4 KiB\n"
+             "random writes; a fully fragmented drive (every page mapped at random: the worst\n"
+             "case). With --workload, --job, --trace or --prefill, also for that run. A run\n"
+             "refuses up front (exit 2) a drive whose estimate exceeds the memory available\n"
+             "(FTLSIM_MEMORY_LIMIT, or MemAvailable plus free swap).\n"
+             "Example:\n  ftlsim check -d configs/860evo.ini --prefill 100%:random "
+             "-w 'rw=randwrite,bs=4k,io_size=20g'\n");
     GError *error = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &error))
         return fail(error, EXIT_INPUT);
-    if (argc != 2)
+    if (argc + (drive != NULL) != 2)
         return usage_error(ctx, "check takes one drive file");
     DriveParams p;
-    g_autofree char *path = resolve_drive(argv[1], &error);
+    g_autofree char *path = resolve_drive(drive ? drive : argv[1], &error);
     if (!path || !config_load_file_set(path, (const char *const *)sets, &p, &error))
         return fail(error, EXIT_INPUT);
     g_autoptr(GString) out = g_string_new(NULL);
     config_describe(&p, out);
+    if ((spec || job || trace || prefill) &&
+        !check_run_memory(&p, spec, job, trace, prefill, out, &error))
+        return fail(error, EXIT_INPUT);
     fputs(out->str, stdout);
     return 0;
 }

@@ -539,8 +539,9 @@ gboolean pts_run(const PtsOptions *o, GError **error)
     gboolean ok = FALSE;
     g_autoptr(OutDir) od = NULL;
     if (!pts_check_options(o, error) ||
-        !config_load_file_set(o->drive, o->sets, &p.params, error) || !pts_plan(&p, error))
-        goto out;
+        !config_load_file_set(o->drive, o->sets, &p.params, error) ||
+        !run_check_fits(o->drive, &p.params, NULL, error) || !pts_plan(&p, error))
+        goto out; /* the worst case: the PTS tests write every page at random */
     p.rows = g_array_new(FALSE, FALSE, sizeof(PtsRow));
     p.seg_hist = lat_hist_new();
     for (unsigned i = 0; i < p.n_subs; i++) {

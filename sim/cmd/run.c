@@ -523,58 +523,6 @@ static void run_notes(const Run *r, const RunOptions *o)
                 (double)unwritten * 4096 / 1e6);
 }
 
-/* Bytes of memory this run may take: FTLSIM_MEMORY_LIMIT if set, else
- * what the kernel says is available plus free swap; 0: unknown. */
-static uint64_t memory_available(GError **error)
-{
-    const char *limit = g_getenv("FTLSIM_MEMORY_LIMIT");
-    if (limit) {
-        uint64_t v = 0;
-        GError *e = NULL;
-        if (!workload_parse_bytes(limit, 1024, &v, &e) || v == 0) {
-            g_clear_error(&e);
-            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                        "FTLSIM_MEMORY_LIMIT \"%s\": expected a size such as 8GiB", limit);
-            return UINT64_MAX;
-        }
-        return v;
-    }
-    g_autofree char *text = NULL;
-    if (!g_file_get_contents("/proc/meminfo", &text, NULL, NULL))
-        return 0;
-    uint64_t avail = 0, swap = 0;
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-    for (char **l = lines; *l; l++) {
-        unsigned long long kb;
-        if (sscanf(*l, "MemAvailable: %llu kB", &kb) == 1)
-            avail = kb * 1024;
-        else if (sscanf(*l, "SwapFree: %llu kB", &kb) == 1)
-            swap = kb * 1024;
-    }
-    return avail ? avail + swap : 0;
-}
-
-/* Refuse a drive whose tables cannot fit the machine, before allocating. */
-static gboolean check_memory(const RunOptions *o, const DriveParams *p, GError **error)
-{
-    GError *e = NULL;
-    uint64_t have = memory_available(&e);
-    if (e) {
-        g_propagate_error(error, e);
-        return FALSE;
-    }
-    uint64_t need = drive_memory_bytes(p);
-    if (have && need > have) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "%s: simulating this drive needs about %.1f GiB of memory, the machine has "
-                    "%.1f GiB available%s; expected a drive that fits (a smaller user_capacity)",
-                    o->drive, (double)need / 1073741824.0, (double)have / 1073741824.0,
-                    g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
-        return FALSE;
-    }
-    return TRUE;
-}
-
 gboolean run_simulation(const RunOptions *o, GError **error)
 {
     DriveParams p;
@@ -613,14 +561,16 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     if (o->prefill && !run_parse_prefill(o->prefill, &pf, error))
         return FALSE;
     pf.seed = o->seed;
-    if (!check_memory(o, &p, error))
+    MemoryClass mc;
+    run_memory_class(o->prefill ? &pf : NULL, w, p.user_capacity, &mc);
+    if (!run_check_fits(o->drive, &p, &mc, error))
         return FALSE;
     g_autoptr(SimEngine) e = sim_engine_new();
     g_autoptr(Drive) d = drive_new(e, &p, o->seed);
     if (!d) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
                     "%s: cannot allocate the drive's tables (about %.1f GiB)", o->drive,
-                    (double)drive_memory_bytes(&p) / 1073741824.0);
+                    (double)drive_memory_estimate(&p, &mc) / 1073741824.0);
         return FALSE;
     }
     if (o->prefill && !prefill_drive(o, d, &pf, error))

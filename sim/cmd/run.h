@@ -73,6 +73,18 @@ void run_options_init(RunOptions *o);
  * 50%:slc=10GB), into pf (seed left to the caller). */
 gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
 
+/* What a run does to the drive's mapping (models/drive.h), for its memory
+ * estimate: the prefill (pf, NULL: none) and every write job of w (its
+ * bytes: io_size, else size x loops; time-based jobs: unbounded); a trace
+ * replay, or no workload, is the worst case (every page mapped at random). */
+void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capacity,
+                      MemoryClass *out);
+/* Can this machine simulate the drive for a run of class c? FALSE with a
+ * one-line RUN_ERROR_INPUT error if the estimate exceeds the memory
+ * available (FTLSIM_MEMORY_LIMIT when set, else MemAvailable plus free
+ * swap) or the drive has more slots than the tables can number. */
+gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryClass *c,
+                        GError **error);
 /* Catch SIGINT and SIGTERM: a run then stops at its next event, writes
  * what it simulated so far (marked interrupted) and fails with
  * RUN_ERROR_INTERRUPTED. */

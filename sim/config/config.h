@@ -22,7 +22,6 @@ typedef enum ConfigError {
     CONFIG_ERROR_MISSING, /* a required key is absent */
     CONFIG_ERROR_VALUE,   /* a value that does not parse or is out of range */
     CONFIG_ERROR_INVALID, /* keys that disagree with each other */
-    CONFIG_ERROR_MEMORY,  /* the drive's tables would not fit in memory */
 } ConfigError;
 
 /* Load and validate a drive file. On failure *out is unspecified and error
@@ -40,13 +39,11 @@ gboolean config_load_file_set(const char *path, const char *const *sets, DrivePa
 gboolean config_load_data(const char *data, gsize len, const char *name, DriveParams *out,
                           GError **error);
 
-/* Rules across keys (capacity, geometry, pSLC, GC, mapping cache, timing,
- * memory). Called by the loaders; name stands for the file in messages. */
+/* Rules across keys (capacity, geometry, pSLC, GC, mapping cache and map
+ * unit, timing). Called by the loaders; name stands for the file in
+ * messages. Whether this machine can simulate the drive is not checked
+ * here (models/drive.h: drive_max_slots(), drive_memory_estimate()). */
 gboolean config_validate(const DriveParams *p, const char *name, GError **error);
-
-/* Bytes of the simulator's per-drive tables: 4 per 4 KiB of user capacity
- * (L2P), 4 per 4 KiB of raw capacity (reverse map), 64 per block. */
-uint64_t config_table_bytes(const DriveParams *p);
 
 /* Zero *out, then apply every default of the schema. Required keys stay 0. */
 void config_defaults(DriveParams *out);
@@ -57,6 +54,10 @@ char *config_reference_ini(void);
 /* The derived drive, for `ftlsim check`: capacities, geometry, bandwidths,
  * the bound on sequential writes, mapping table and pSLC cache. Appends. */
 void config_describe(const DriveParams *p, GString *out);
+/* The memory estimate for one run of class c (models/drive.h), as a line
+ * of the same text. */
+typedef struct MemoryClass MemoryClass;
+void config_describe_run_memory(const DriveParams *p, const MemoryClass *c, GString *out);
 
 /* The resolved config as the object "drive_config" in w, keyed by group
  * then key; values in base units (bytes, ns, transfers/s, fractions),

@@ -159,6 +159,12 @@ static void describe_mapping(const DriveParams *p, GString *out)
     if (p->l2p_kind == L2P_DRAM)
         line(out, "mapping table", "%.1f MiB, all in DRAM (%s of DRAM%s)",
              (double)table / (1 << 20), dram, p->dram < table ? ", less than the table" : "");
+    if (drive_params_map_unit(p) > SLOT_SIZE) {
+        char unit[CONFIG_VALUE_LEN];
+        config_format_size(drive_params_map_unit(p), unit, sizeof unit);
+        line(out, "map unit", "%s per entry: a write covering part of a unit reads the unit's "
+             "other 4 KiB pieces on NAND and writes them again with it", unit);
+    }
     else
         line(out, "mapping table", "%.1f MiB, cached in %s: %s, %.1f%% of the table",
              (double)table / (1 << 20), p->l2p_kind == L2P_HMB ? "a host memory buffer" : "SRAM",
@@ -210,15 +216,72 @@ static void describe_gc(const DriveParams *p, GString *out)
          p->wear_dynamic ? "new blocks least-worn first" : "new blocks last-erased first", stat);
 }
 
+/* Bytes of memory as MiB below 10 GiB, else GiB. */
+static const char *mem_text(uint64_t bytes, char *buf, gsize len)
+{
+    if (bytes < (10ull << 30))
+        g_snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
+    else
+        g_snprintf(buf, len, "%.1f GiB", (double)bytes / 1073741824.0);
+    return buf;
+}
+
+/* The workload classes `check` estimates the simulator's memory for
+ * (docs/config.md, "Simulator memory"). */
+static const struct {
+    const char *name;
+    MemoryClass c;
+} memory_classes[] = {
+    {"empty drive, sequential fill", {.seq_fill = 1.0}},
+    {"prefilled sequentially, then 20 GB of 4 KiB random writes",
+     {.seq_fill = 1.0, .random_bytes = 20000000000ull, .random_bs = 4096}},
+    {"fully fragmented (worst case)", {.random_fill = 1.0}},
+};
+
+/* The simulator's memory for each class, and whether its tables can number
+ * the drive's slots at all. */
+static void describe_memory(const DriveParams *p, GString *out)
+{
+    char m[32];
+    for (unsigned i = 0; i < G_N_ELEMENTS(memory_classes); i++)
+        line(out, i ? "" : "simulator memory", "%s: about %s", memory_classes[i].name,
+             mem_text(drive_memory_estimate(p, &memory_classes[i].c), m, sizeof m));
+    line(out, "", "(the mapping tables both ways, flat: one entry per 4 KiB page and slot "
+         "whatever the workload; a random prefill's sort buffers); a run refuses a drive that "
+         "does not fit the memory available");
+    uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
+    if (slots > drive_max_slots())
+        line(out, "simulator limit", "%" G_GUINT64_FORMAT " 4 KiB slots, more than the %"
+             G_GUINT64_FORMAT " the 32-bit tables number: a run refuses this drive", slots,
+             drive_max_slots());
+}
+
+void config_describe_run_memory(const DriveParams *p, const MemoryClass *c, GString *out)
+{
+    g_autoptr(GString) what = g_string_new(NULL);
+    if (c->random_fill > 0)
+        g_string_append_printf(what, "%g%% mapped at random", 100 * c->random_fill);
+    if (c->seq_fill > 0)
+        g_string_append_printf(what, "%s%g%% written in order", what->len ? ", " : "",
+                               100 * c->seq_fill);
+    if (c->random_bytes == UINT64_MAX)
+        g_string_append_printf(what, "%srandom writes for as long as the job runs",
+                               what->len ? ", then " : "");
+    else if (c->random_bytes)
+        g_string_append_printf(what, "%s%.1f GB of random writes", what->len ? ", then " : "",
+                               (double)c->random_bytes / 1e9);
+    char m[32];
+    line(out, "this run", "about %s (%s)", mem_text(drive_memory_estimate(p, c), m, sizeof m),
+         what->len ? what->str : "nothing written");
+}
+
 void config_describe(const DriveParams *p, GString *out)
 {
     describe_capacity(p, out);
     describe_bandwidth(p, out);
     describe_bound(p, out);
     describe_mapping(p, out);
-    line(out, "simulator memory", "about %.2f GiB to simulate this drive (mapping tables both "
-         "ways, per-block arrays); a run refuses a drive that does not fit the memory available",
-         (double)drive_memory_bytes(p) / 1073741824.0);
+    describe_memory(p, out);
     describe_pslc(p, out);
     describe_gc(p, out);
 }
@@ -250,10 +313,12 @@ gboolean config_list_drives(const char *dir, GString *out, GError **error)
             g_string_append_printf(out, "%-*s  error: %s\n", (int)width, f, e->message);
             continue;
         }
-        g_string_append_printf(out, "%-*s  %-32s %7.1f GB  %-4s  %s  ok\n", (int)width, f, p.name,
+        bool too_big = drive_params_raw_capacity(&p) / SLOT_SIZE > drive_max_slots();
+        g_string_append_printf(out, "%-*s  %-32s %7.1f GB  %-4s  %s  %s\n", (int)width, f, p.name,
                                (double)p.user_capacity / 1e9,
                                p.interface == HOSTIF_SATA ? "sata" : "nvme",
-                               cell_mode_name(p.native_mode));
+                               cell_mode_name(p.native_mode),
+                               too_big ? "ok, too large to run (ftlsim check says why)" : "ok");
     }
     return TRUE;
 }

@@ -103,6 +103,12 @@ static const ConfigKey schema[] = {
      .def = "false",
      .help = "hmb and sram: when a command continues a sequential run, load the next "
              "translation page ahead of need."},
+    /* [ftl] */
+    {.group = "ftl", .key = "map_unit", .type = CT_SIZE, FIELD(map_unit), .def = "4KiB",
+     .example = "16KiB", .min = SLOT_SIZE, .max = 64 * 1024,
+     .help = "Bytes one mapping-table entry maps (the indirection unit): 4 KiB times a power "
+             "of two. A write that covers part of a unit is a read-modify-write: the unit's "
+             "other 4 KiB pieces that are on NAND are read and written again with it."},
     /* [nand] */
     {.group = "nand", .key = "dies_per_ce", .type = CT_INT, FIELD(dies_per_ce), .def = "1",
      .min = 1, .max = 16, .help = "Dies behind one chip enable."},
@@ -186,15 +192,16 @@ static const ConfigKey schema[] = {
 
 /* clang-format on */
 
-static const char *const groups[] = {"drive",      "host",       "controller", "nand",
-                                     "timing.slc", "timing.mlc", "timing.tlc", "timing.qlc",
-                                     "pslc",       "gc",         "wear",       "trim",
-                                     NULL};
+static const char *const groups[] = {"drive",      "host",       "controller", "ftl",
+                                     "nand",       "timing.slc", "timing.mlc", "timing.tlc",
+                                     "timing.qlc", "pslc",       "gc",         "wear",
+                                     "trim",       NULL};
 
 static const char *const group_help[] = {
     "The drive as a product.",
     "Host interface, queues and controller costs.",
     "Channels, chip enables and the mapping table's home.",
+    "The mapping: what one table entry maps.",
     "Geometry of the NAND.",
     "SLC (and pSLC) timing; always required.",
     "MLC timing; required when native_mode is mlc.",

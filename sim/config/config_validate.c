@@ -2,19 +2,19 @@
  * config_validate.c - rules across the keys of a loaded drive config.
  *
  * Checked in order, the first broken rule is reported: geometry (dies, page
- * size, pages per block, 32-bit mapping), capacities, pSLC, GC, mapping
- * cache, timing, and whether the simulator's tables fit in memory.
+ * size, pages per block), capacities, pSLC, GC, mapping cache and map
+ * unit, timing. Whether the simulator can hold the drive (its 32-bit slot
+ * numbers, the memory its tables take) is not a property of the drive:
+ * `check` reports it and `run` refuses up front (sim/cmd/run.c).
  */
 #include "sim/config/config.h"
 
 #include <string.h>
-#include <unistd.h>
 
 #include "sim/config/config_units.h"
 
 typedef unsigned __int128 u128;
 
-#define MAX_SLOTS (UINT32_MAX - 1ull) /* one 32-bit value stays free as "unmapped" */
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
@@ -66,14 +66,12 @@ static gboolean check_geometry(const DriveParams *p, const char *name, GError **
                     "%s: [nand] pages_per_block = %u: expected a multiple of %d, the bits per "
                     "cell of native_mode = %s",
                     name, p->pages_per_block, (int)p->native_mode, cell_mode_name(p->native_mode));
-    u128 slots = raw_capacity_wide(p) / SLOT_SIZE;
-    if (slots > MAX_SLOTS) {
+    if (raw_capacity_wide(p) > UINT64_MAX) {
         char raw[32];
         return fail(error, CONFIG_ERROR_INVALID,
-                    "%s: [nand] blocks_per_plane = %u: the drive has %.0f 4 KiB slots (raw "
-                    "capacity %s), the 32-bit mapping holds at most %llu",
-                    name, p->blocks_per_plane, (double)slots,
-                    gb((double)raw_capacity_wide(p), raw, sizeof raw), MAX_SLOTS);
+                    "%s: [nand] blocks_per_plane = %u: the raw capacity of %s does not fit 64 "
+                    "bits of bytes",
+                    name, p->blocks_per_plane, gb((double)raw_capacity_wide(p), raw, sizeof raw));
     }
     return TRUE;
 }
@@ -108,6 +106,26 @@ static gboolean check_capacity(const DriveParams *p, const char *name, GError **
     return TRUE;
 }
 
+/* A power of two times 4 KiB, and only with the whole table in DRAM: the
+ * mapping cache (models/l2p_cache.c) keeps one entry per 4 KiB. */
+static gboolean check_map_unit(const DriveParams *p, const char *name, GError **error)
+{
+    char v[CONFIG_VALUE_LEN];
+    config_format_size(p->map_unit, v, sizeof v);
+    if (p->map_unit & (p->map_unit - 1))
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [ftl] map_unit = %s: expected 4KiB times a power of two (4KiB, 8KiB, "
+                    "16KiB, 32KiB or 64KiB)",
+                    name, v);
+    if (p->map_unit > SLOT_SIZE && p->l2p_kind != L2P_DRAM)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [ftl] map_unit = %s: expected 4KiB with l2p_kind = %s (the mapping "
+                    "cache is modelled with 4 KiB entries; map units above 4 KiB need "
+                    "l2p_kind = dram)",
+                    name, v, p->l2p_kind == L2P_HMB ? "hmb" : "sram");
+    return TRUE;
+}
+
 static gboolean check_policies(const DriveParams *p, const char *name, GError **error)
 {
     if (p->gc_hard_blocks < 1)
@@ -122,7 +140,7 @@ static gboolean check_policies(const DriveParams *p, const char *name, GError **
                     "%s: [controller] l2p_cache = 0: l2p_kind = %s needs a mapping cache above "
                     "0, such as 64MiB",
                     name, p->l2p_kind == L2P_HMB ? "hmb" : "sram");
-    return TRUE;
+    return check_map_unit(p, name, error);
 }
 
 /* tR, tPROG and tBERS above 0 for SLC and the native mode. */
@@ -149,35 +167,9 @@ static gboolean check_timing(const DriveParams *p, const char *name, GError **er
     return TRUE;
 }
 
-uint64_t config_table_bytes(const DriveParams *p)
-{
-    uint64_t l2p = drive_params_l2p_bytes(p);
-    uint64_t rmap = drive_params_raw_capacity(p) / SLOT_SIZE * 4;
-    return l2p + rmap + drive_params_blocks(p) * 64;
-}
-
-static gboolean check_memory(const DriveParams *p, const char *name, GError **error)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0)
-        return TRUE; /* unknown: let the allocation decide */
-    double have = (double)pages * (double)page;
-    uint64_t need = config_table_bytes(p);
-    if ((double)need > have) {
-        char v[CONFIG_VALUE_LEN], a[32], b[32];
-        config_format_size(p->user_capacity, v, sizeof v);
-        return fail(error, CONFIG_ERROR_MEMORY,
-                    "%s: [drive] user_capacity = %s: the simulator's tables need %" G_GUINT64_FORMAT
-                    " bytes (%s) but the machine has %s of memory",
-                    name, v, need, gb((double)need, a, sizeof a), gb(have, b, sizeof b));
-    }
-    return TRUE;
-}
-
 gboolean config_validate(const DriveParams *p, const char *name, GError **error)
 {
     g_return_val_if_fail(p && name, FALSE);
     return check_geometry(p, name, error) && check_capacity(p, name, error) &&
-           check_policies(p, name, error) && check_timing(p, name, error) &&
-           check_memory(p, name, error);
+           check_policies(p, name, error) && check_timing(p, name, error);
 }

@@ -514,9 +514,11 @@ void report_summary_json(const RunResult *r, JsonWriter *w)
     json_u64(w, "gc", st->nand_write_bytes[CAUSE_GC]);
     json_u64(w, "fold", st->nand_write_bytes[CAUSE_FOLD]);
     json_u64(w, "map", st->nand_write_bytes[CAUSE_MAP]);
+    json_u64(w, "rmw", st->nand_write_bytes[CAUSE_RMW]);
     json_end_object(w);
     json_end_object(w);
     json_u64(w, "read_bytes", st->nand_read_bytes);
+    json_u64(w, "rmw_read_bytes", st->rmw_read_bytes);
     json_u64(w, "erases", st->nand_erases);
     json_u64(w, "gc_blocks", st->gc_blocks);
     json_u64(w, "free_blocks", st->free_blocks);
@@ -679,14 +681,19 @@ void report_summary_text(const RunResult *r, GString *out)
                            st->host_bytes[IO_WRITE] / 1e9, st->host_ios[IO_WRITE],
                            st->host_bytes[IO_READ] / 1e9, st->host_ios[IO_READ],
                            st->host_bytes[IO_TRIM] / 1e9);
-    g_string_append_printf(out,
-                           "nand      wrote %.3f GB (host %.3f, gc %.3f, fold %.3f, map %.3f), "
-                           "read %.3f GB, %" G_GUINT64_FORMAT " erases\n",
+    g_string_append_printf(out, "nand      wrote %.3f GB (host %.3f, gc %.3f, fold %.3f, map %.3f",
                            nand_total(st) / 1e9, st->nand_write_bytes[CAUSE_HOST] / 1e9,
                            st->nand_write_bytes[CAUSE_GC] / 1e9,
                            st->nand_write_bytes[CAUSE_FOLD] / 1e9,
-                           st->nand_write_bytes[CAUSE_MAP] / 1e9, st->nand_read_bytes / 1e9,
-                           st->nand_erases);
+                           st->nand_write_bytes[CAUSE_MAP] / 1e9);
+    /* map units above 4 KiB: what partly covered units cost, read and rewritten */
+    if (drive_params_map_unit(r->params) > SLOT_SIZE)
+        g_string_append_printf(out, ", rmw %.3f), read %.3f GB (%.3f of it to merge units)",
+                               st->nand_write_bytes[CAUSE_RMW] / 1e9, st->nand_read_bytes / 1e9,
+                               st->rmw_read_bytes / 1e9);
+    else
+        g_string_append_printf(out, "), read %.3f GB", st->nand_read_bytes / 1e9);
+    g_string_append_printf(out, ", %" G_GUINT64_FORMAT " erases\n", st->nand_erases);
     g_string_append(out, "wear      ");
     wear_text(out, "pool", &r->wear.pool);
     if (r->wear.static_slc.blocks) {

@@ -1,0 +1,136 @@
+/*
+ * run_memory.c - will the drive fit this machine? The memory class of a
+ * run (what its prefill and workload do to the mapping), the model's
+ * estimate for it (models/drive.c: drive_memory_estimate()) against the
+ * memory available, and the slot numbers the tables can hold; a run that
+ * cannot fit is refused before anything is allocated.
+ */
+#include "sim/cmd/run.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "models/drive.h"
+
+/* Saturating sum of byte counts. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Bytes job j writes and the span it writes them over; UINT64_MAX bytes
+ * when only time bounds it. */
+static uint64_t job_write_bytes(const WorkloadJobSpec *j, uint64_t capacity, uint64_t *region)
+{
+    uint64_t r = j->size                 ? j->size
+                 : j->size_pct > 0       ? (uint64_t)((double)capacity * j->size_pct / 100.0)
+                 : j->filesize           ? j->filesize
+                                         : capacity;
+    *region = MIN(r, capacity);
+    uint64_t bytes;
+    if (j->io_size)
+        bytes = j->io_size;
+    else if (j->time_based || j->runtime_ns || j->fill_device)
+        bytes = j->time_based ? UINT64_MAX : *region;
+    else
+        bytes = *region * MAX(j->loops, 1u);
+    if (j->rw == WL_RW_RW || j->rw == WL_RW_RANDRW)
+        bytes = bytes == UINT64_MAX ? bytes : bytes / 100 * (100 - MIN(j->rwmixread, 100u));
+    uint64_t n = MAX(j->numjobs, 1u);
+    return bytes > UINT64_MAX / n ? UINT64_MAX : bytes * n;
+}
+
+void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capacity,
+                      MemoryClass *out)
+{
+    memset(out, 0, sizeof *out);
+    if (pf && pf->random)
+        out->random_fill = pf->fill;
+    else if (pf)
+        out->seq_fill = pf->fill;
+    guint n = w ? workload_job_count(w) : 0;
+    WorkloadTraceInfo ti;
+    if (!w || workload_trace_info(w, &ti)) {
+        out->random_fill = 1.0; /* a trace: its addresses are not known up front */
+        return;
+    }
+    for (guint i = 0; i < n; i++) {
+        const WorkloadJobSpec *j = workload_job_spec(w, i);
+        if (j->idle || j->engine_null)
+            continue;
+        bool seq = j->rw == WL_RW_WRITE || j->rw == WL_RW_RW;
+        bool rnd = j->rw == WL_RW_RANDWRITE || j->rw == WL_RW_RANDRW || j->rw == WL_RW_TRIMWRITE;
+        if (!seq && !rnd)
+            continue;
+        uint64_t region, bytes = job_write_bytes(j, capacity, &region);
+        if (seq) {
+            double share = (double)MIN(bytes, region) / (double)capacity;
+            out->seq_fill = MIN(1.0, MAX(out->seq_fill, share));
+        } else {
+            out->random_bytes = add_sat(out->random_bytes, bytes);
+            out->random_bs = (uint32_t)MIN(j->bs[IO_WRITE], UINT32_MAX);
+        }
+    }
+}
+
+/* Bytes of memory this run may take: FTLSIM_MEMORY_LIMIT if set, else
+ * what the kernel says is available plus free swap; 0: unknown. */
+static uint64_t memory_available(GError **error)
+{
+    const char *limit = g_getenv("FTLSIM_MEMORY_LIMIT");
+    if (limit) {
+        uint64_t v = 0;
+        GError *e = NULL;
+        if (!workload_parse_bytes(limit, 1024, &v, &e) || v == 0) {
+            g_clear_error(&e);
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "FTLSIM_MEMORY_LIMIT \"%s\": expected a size such as 8GiB", limit);
+            return UINT64_MAX;
+        }
+        return v;
+    }
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents("/proc/meminfo", &text, NULL, NULL))
+        return 0;
+    uint64_t avail = 0, swap = 0;
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (char **l = lines; *l; l++) {
+        unsigned long long kb;
+        if (sscanf(*l, "MemAvailable: %llu kB", &kb) == 1)
+            avail = kb * 1024;
+        else if (sscanf(*l, "SwapFree: %llu kB", &kb) == 1)
+            swap = kb * 1024;
+    }
+    return avail ? avail + swap : 0;
+}
+
+gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryClass *c,
+                        GError **error)
+{
+    GError *e = NULL;
+    uint64_t have = memory_available(&e);
+    if (e) {
+        g_propagate_error(error, e);
+        return FALSE;
+    }
+    uint64_t need = drive_memory_estimate(p, c);
+    if (have && need > have) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: simulating this drive needs about %.1f GiB of memory, the machine has "
+                    "%.1f GiB available%s; expected a drive that fits (a smaller user_capacity)",
+                    drive, (double)need / 1073741824.0, (double)have / 1073741824.0,
+                    g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
+        return FALSE;
+    }
+    uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
+    if (slots > drive_max_slots()) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: the drive has %" G_GUINT64_FORMAT " 4 KiB slots (raw capacity %.1f TB), "
+                    "the simulator's 32-bit tables number at most %" G_GUINT64_FORMAT
+                    " (%.1f TB raw); expected a smaller drive",
+                    drive, slots, (double)slots * SLOT_SIZE / 1e12, drive_max_slots(),
+                    (double)drive_max_slots() * SLOT_SIZE / 1e12);
+        return FALSE;
+    }
+    return TRUE;
+}

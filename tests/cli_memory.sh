@@ -1,0 +1,88 @@
+# cli_memory.sh - the memory estimate against what runs take: `ftlsim check`
+# with a run's options prints "this run about N MiB"; the run's peak RSS
+# (summary.json peak_rss_bytes) must be within 15% of it, on two small
+# drives and for two workload classes each (a sequential prefill with random
+# writes, and a random prefill: the worst case). A run whose estimate
+# exceeds FTLSIM_MEMORY_LIMIT is refused up front: exit 2, one line, no
+# folder.
+# Usage: bash tests/cli_memory.sh FTLSIM_BINARY (from the source root).
+set -uo pipefail
+bin=${1:?usage: cli_memory.sh FTLSIM_BINARY}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+n=0
+fail() {
+    echo "FAIL: $*" >&2
+    fails=$((fails + 1))
+}
+
+# estimate_mib ARGS...: the "this run" estimate of check, in MiB.
+estimate_mib() {
+    "$bin" check "$@" | awk '/^this run/ {
+        v = $4; if ($5 == "GiB") v *= 1024; print v }'
+}
+
+# compare NAME DRIVE_ARGS... -- RUN_ARGS...
+compare() {
+    local name=$1
+    shift
+    local drive=() run=()
+    while [ "$1" != -- ]; do drive+=("$1"); shift; done
+    shift
+    run=("$@")
+    n=$((n + 1))
+    local est rss
+    est=$(estimate_mib "${drive[@]}" "${run[@]}")
+    [ -n "$est" ] || { fail "$name: check printed no estimate"; return; }
+    if ! "$bin" run -q "${drive[@]}" "${run[@]}" -o "$tmp/$name"; then
+        fail "$name: the run failed"
+        return
+    fi
+    rss=$(sed -n 's/.*"peak_rss_bytes": \([0-9]*\).*/\1/p' "$tmp/$name/summary.json")
+    awk -v e="$est" -v r="$rss" -v name="$name" 'BEGIN {
+        m = r / 1048576; d = (m - e) / e
+        printf "%-22s estimate %7.1f MiB, peak RSS %7.1f MiB (%+.1f%%)\n", name, e, m, 100 * d
+        exit (d > 0.15 || d < -0.15) }' || fail "$name: peak RSS not within 15% of the estimate"
+}
+
+small=tests/data/drives/small_qlc_hmb.ini # 32 GB QLC, mapping cache in an HMB
+mid=(-d configs/990.ini --set nand.blocks_per_plane=200 --set drive.user_capacity=140GB)
+compare qlc32-seq -d "$small" -- --prefill 100% -w 'rw=randwrite,bs=4k,io_size=64m'
+compare qlc32-random -d "$small" -- --prefill 100%:random -w 'rw=randwrite,bs=4k,io_size=64m'
+compare 990-140g-seq "${mid[@]}" -- --prefill 100% -w 'rw=randwrite,bs=4k,io_size=64m'
+compare 990-140g-random "${mid[@]}" -- --prefill 100%:random -w 'rw=randwrite,bs=4k,io_size=64m'
+
+# Refused before anything is allocated: exit 2, one line naming the drive.
+n=$((n + 1))
+FTLSIM_MEMORY_LIMIT=32MiB "$bin" run -d "$small" -w fill -o "$tmp/refused" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "over the limit: exit $rc, expected 2"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "over the limit: $(wc -l <"$tmp/err") lines on stderr"
+grep -qF "small_qlc_hmb.ini: simulating this drive needs about" "$tmp/err" ||
+    fail "over the limit: $(cat "$tmp/err")"
+[ ! -e "$tmp/refused" ] || fail "over the limit: a results folder was made"
+
+# The 61.44 TB drive: check describes it, run refuses it up front.
+n=$((n + 1))
+"$bin" check -d configs/p5336-61tb.ini >"$tmp/p5336" || fail "check p5336-61tb failed"
+grep -q '^simulator limit' "$tmp/p5336" || fail "check p5336-61tb: no simulator limit line"
+grep -q '^map unit *16KiB' "$tmp/p5336" || fail "check p5336-61tb: no map unit line"
+n=$((n + 1))
+"$bin" run -d configs/p5336-61tb.ini --prefill 90% -w 'rw=randwrite,bs=4k,io_size=20g' \
+    -o "$tmp/p5336-run" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/p5336-run" ] ||
+    fail "run p5336-61tb: exit $rc, $(cat "$tmp/err")"
+n=$((n + 1))
+FTLSIM_MEMORY_LIMIT=1PiB "$bin" run -d configs/p5336-61tb.ini -w fill -o "$tmp/p5336-run" \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -qF "the simulator's 32-bit tables number at most" "$tmp/err" ||
+    fail "run p5336-61tb with memory to spare: exit $rc, $(cat "$tmp/err")"
+
+if [ $fails -gt 0 ]; then
+    echo "cli_memory: $fails of $n checks failed" >&2
+    exit 1
+fi
+echo "cli_memory: $n checks passed"
