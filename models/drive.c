@@ -1,6 +1,6 @@
 /*
  * drive.c - the Drive object: made of its parts, and what the host side
- * reads of it (counters, wear, lookups, the invariant checker).
+ * reads of it (counters, lookups, the invariant checker).
  *
  * drive_new() creates the parts bottom up; each part that has work for
  * the dies registers it with the scheduler as it is created
@@ -10,6 +10,7 @@
 #include "models/ftl_impl.h"
 
 #include "models/bigmem.h"
+#include "models/wear.h"
 
 #include <string.h>
 
@@ -50,6 +51,7 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     d->p = *p;
     sim_rng_init(&d->rng, seed, 0x64726976ULL);
     nand_init(d);
+    wear_init(d);
     g_return_val_if_fail(d->nslots <= drive_max_slots(), (drive_free(d), NULL));
     d->nlpn = p->user_capacity / SLOT_SIZE;
     d->l2p = bigmem_alloc_filled(d->nlpn * sizeof(uint32_t), 0xff);
@@ -121,6 +123,7 @@ void drive_free(Drive *d)
     pslc_release(d);
     sched_release(d);
     link_release(d);
+    wear_release(d);
     nand_release(d);
     bigmem_free(d->l2p, d->nlpn * sizeof(uint32_t));
     bigmem_free(d->p2l, d->nslots * sizeof(uint32_t));
@@ -146,23 +149,6 @@ const DriveParams *drive_params(const Drive *d) { return &d->p; }
 const DriveStats *drive_stats(const Drive *d) { return &d->st; }
 bool drive_quiescent(const Drive *d) { return d->outstanding == 0; }
 uint64_t drive_slots(const Drive *d) { return d->nslots; }
-
-static void wear_add(DriveWearGroup *g, uint32_t erases)
-{
-    if (g->blocks == 0 || erases < g->min)
-        g->min = erases;
-    if (erases > g->max)
-        g->max = erases;
-    g->blocks++;
-    g->erases += erases;
-}
-
-void drive_wear(const Drive *d, DriveWear *w)
-{
-    memset(w, 0, sizeof(*w));
-    for (uint32_t b = 0; b < d->nblocks; b++)
-        wear_add(nand_is_static(d, b) ? &w->static_slc : &w->pool, d->blk_erases[b]);
-}
 
 uint32_t drive_lookup(const Drive *d, uint64_t lpn)
 {

@@ -78,10 +78,6 @@ typedef struct Die {
     uint32_t *dead;            /* stack of blocks whose last valid slot went (gc.c reclaims) */
     uint32_t ndead;
     uint32_t map_open;         /* open translation-page block, NO_BLOCK if none (l2p_cache.c) */
-
-    /* static wear leveling (nand.c, gc.c) */
-    uint32_t wl_floor;         /* no pool block of the die has fewer erases */
-    uint32_t wl_victim;        /* cold block whose data GC is to move, NO_BLOCK if none */
 } Die;
 
 struct Drive {
@@ -115,12 +111,9 @@ struct Drive {
     uint8_t *blk_mode;
     uint32_t *blk_wp;     /* slots written */
     uint32_t *blk_valid;  /* slots valid */
-    uint32_t *blk_erases;
-    uint32_t *wear_hist;  /* pool blocks by erase count, for DriveStats.wear_min in O(1) */
-    uint32_t wear_hist_len;
-    uint32_t pool_blocks; /* blocks outside the static SLC part */
     uint64_t *blk_stamp;  /* when it was filled (ns), for FIFO and cost-benefit */
     uint8_t *blk_dead;    /* on its die's dead stack */
+    struct Wear *wear;    /* erase counts and wear leveling (wear.c) */
 
     Die *die;
     SimTime *chan_free;   /* per channel: bus free from (ns) */
@@ -181,7 +174,6 @@ uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
 uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
 void nand_put_free(Drive *d, uint32_t b);
 void nand_erased(void *ctx, uint32_t b); /* erase completion: freed, and the dies offered work */
-void nand_wear_reset(Drive *d);
 static inline bool nand_is_static(const Drive *d, uint32_t b) { return b % d->blocks_per_die < d->static_per_die; }
 
 /* chan.c */

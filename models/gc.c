@@ -17,6 +17,7 @@
  */
 #include "models/ftl_impl.h"
 #include "models/sched_rank.h"
+#include "models/wear.h"
 
 /* hard: the die is at its reserve and GC goes before host programs. Not
  * hard: GC is wanted below the soft threshold, or to go on with a victim
@@ -28,7 +29,8 @@ bool gc_needed(const Drive *d, uint32_t die, bool hard)
     const Die *dd = &d->die[die];
     if (hard)
         return dd->nfree <= d->p.gc_hard_blocks;
-    return dd->victim != NO_BLOCK || dd->nfree < d->p.gc_soft_blocks || dd->wl_victim != NO_BLOCK;
+    return dd->victim != NO_BLOCK || dd->nfree < d->p.gc_soft_blocks ||
+           wear_cold_waiting(d, die);
 }
 
 /* Native slots the valid data of block b takes once moved: translation
@@ -88,25 +90,10 @@ static double victim_score(const Drive *d, uint32_t b, SimTime now)
     return gc_policies[d->p.gc_policy].score(d, b, cap, v, now);
 }
 
-/* The cold block static wear leveling chose (nand.c), unless the die is
- * below its reserve. Moving it frees nothing: at the hard threshold host
- * writes wait for the move, as for any victim. */
-static uint32_t wl_pick(Drive *d, uint32_t die)
-{
-    Die *dd = &d->die[die];
-    uint32_t v = dd->wl_victim;
-    if (v == NO_BLOCK || dd->nfree < d->p.gc_hard_blocks)
-        return NO_BLOCK;
-    dd->wl_victim = NO_BLOCK;
-    if (d->blk_state[v] != BLK_FULL || d->blk_mode[v] != d->native || ftl_is_map_block(d, v))
-        return NO_BLOCK; /* taken or emptied meanwhile */
-    d->st.wl_blocks++;
-    return v;
-}
-
+/* The cold block static wear leveling chose, else the policy's best. */
 uint32_t gc_pick_victim(Drive *d, uint32_t die)
 {
-    uint32_t wl = wl_pick(d, die);
+    uint32_t wl = wear_take_cold(d, die);
     if (wl != NO_BLOCK)
         return wl;
     SimTime now = sim_now(d->eng);

@@ -1,5 +1,5 @@
 /*
- * nand.c - NAND geometry, per-block state, free lists and wear.
+ * nand.c - NAND geometry, per-block state and free lists.
  *
  * Dies are numbered channel-first (die = channel + channels * (ce +
  * ces_per_channel * die_in_ce)), so consecutive dies sit on different
@@ -10,10 +10,12 @@
  * 4 KiB slot numbers are dense: slot = block * slots_per_block + index.
  * Blocks are erased when reclaimed, so every block on a free list is erased.
  * The first static_per_die blocks of each die are the static SLC cache: they
- * stay in SLC mode and have their own free list.
+ * stay in SLC mode and have their own free list. Which free block a die
+ * takes, and the erase counts, are wear leveling's (wear.c).
  */
 #include "models/ftl_impl.h"
 #include "models/pslc.h"
+#include "models/wear.h"
 
 #include <string.h>
 
@@ -41,9 +43,6 @@ void nand_init(Drive *d)
     d->blk_mode = g_new0(uint8_t, d->nblocks);
     d->blk_wp = g_new0(uint32_t, d->nblocks);
     d->blk_valid = g_new0(uint32_t, d->nblocks);
-    d->blk_erases = g_new0(uint32_t, d->nblocks);
-    d->pool_blocks = d->nblocks - d->dies * d->static_per_die;
-    nand_wear_reset(d);
     d->blk_stamp = g_new0(uint64_t, d->nblocks);
     d->blk_dead = g_new0(uint8_t, d->nblocks);
     d->chan_free = g_new0(SimTime, d->channels);
@@ -64,7 +63,6 @@ void nand_init(Drive *d)
         for (int s = 0; s < STREAMS; s++)
             die->open[s] = NO_BLOCK;
         die->victim = NO_BLOCK;
-        die->wl_victim = NO_BLOCK;
         die->gc_ratio = 1.0;
     }
     for (uint32_t b = 0; b < d->nblocks; b++)
@@ -86,23 +84,15 @@ void nand_release(Drive *d)
     g_free(d->blk_mode);
     g_free(d->blk_wp);
     g_free(d->blk_valid);
-    g_free(d->blk_erases);
-    g_free(d->wear_hist);
     g_free(d->blk_stamp);
     g_free(d->blk_dead);
 }
 
-/* Pop a block off a free stack: the top one, or with dynamic wear leveling
- * the least-worn one nearest the top (so that among equals the order is the
- * stack's), the others keeping their order. */
+/* Pop the block wear leveling picks off a free stack, the others keeping
+ * their order. */
 static uint32_t pop_free(const Drive *d, uint32_t *stack, uint32_t *n)
 {
-    uint32_t k = *n - 1;
-    if (d->p.wear_dynamic) {
-        for (uint32_t j = k; j-- > 0;)
-            if (d->blk_erases[stack[j]] < d->blk_erases[stack[k]])
-                k = j;
-    }
+    uint32_t k = wear_pick_free(d, stack, *n);
     uint32_t b = stack[k];
     memmove(stack + k, stack + k + 1, (size_t)(*n - 1 - k) * sizeof(*stack));
     (*n)--;
@@ -141,61 +131,6 @@ uint32_t nand_take_static(Drive *d, uint32_t die)
     return b;
 }
 
-/* Static wear leveling: a block of die has just reached more erases than
- * the least-worn pool block plus the threshold. If that block holds data
- * (full, native, not translation pages), it is cold: it has not been
- * erased since, so GC moves its data next (gc_pick_victim) and puts it
- * back in use. Erased blocks are left to dynamic wear leveling. */
-static void wl_check(Drive *d, uint32_t die)
-{
-    Die *dd = &d->die[die];
-    uint32_t first = die * d->blocks_per_die + d->static_per_die;
-    uint32_t last = (die + 1) * d->blocks_per_die;
-    uint32_t floor = UINT32_MAX, cold = NO_BLOCK, max = 0;
-    for (uint32_t b = first; b < last; b++) {
-        uint32_t e = d->blk_erases[b];
-        floor = MIN(floor, e);
-        max = MAX(max, e);
-        if (d->blk_state[b] == BLK_FULL && d->blk_mode[b] == d->native && !ftl_is_map_block(d, b) &&
-            (cold == NO_BLOCK || e < d->blk_erases[cold]))
-            cold = b;
-    }
-    dd->wl_floor = floor;
-    if (dd->wl_victim == NO_BLOCK && cold != NO_BLOCK &&
-        d->blk_erases[cold] + d->p.wear_static_threshold < max)
-        dd->wl_victim = cold;
-}
-
-/* Every erase count back to zero (a new drive, or one aged by prefill). */
-void nand_wear_reset(Drive *d)
-{
-    memset(d->blk_erases, 0, (size_t)d->nblocks * sizeof(*d->blk_erases));
-    g_free(d->wear_hist);
-    d->wear_hist_len = 64;
-    d->wear_hist = g_new0(uint32_t, d->wear_hist_len);
-    d->wear_hist[0] = d->pool_blocks;
-    d->st.wear_min = d->st.wear_max = 0;
-    d->st.wear_erases = 0;
-}
-
-/* A pool block went from e - 1 erases to e: the histogram, the most and
- * the fewest (which only ever move up). */
-static void wear_count(Drive *d, uint32_t e)
-{
-    if (e >= d->wear_hist_len) {
-        uint32_t n = d->wear_hist_len * 2;
-        d->wear_hist = g_renew(uint32_t, d->wear_hist, n);
-        memset(d->wear_hist + d->wear_hist_len, 0, (size_t)(n - d->wear_hist_len) * sizeof(uint32_t));
-        d->wear_hist_len = n;
-    }
-    d->wear_hist[e - 1]--;
-    d->wear_hist[e]++;
-    d->st.wear_erases++;
-    d->st.wear_max = MAX(d->st.wear_max, e);
-    while (d->wear_hist[d->st.wear_min] == 0)
-        d->st.wear_min++;
-}
-
 /* Return an erased block to its die's free list (static blocks to theirs). */
 void nand_put_free(Drive *d, uint32_t b)
 {
@@ -204,18 +139,14 @@ void nand_put_free(Drive *d, uint32_t b)
     g_assert(d->blk_valid[b] == 0);
     d->blk_state[b] = BLK_FREE;
     d->blk_wp[b] = 0;
-    d->blk_erases[b]++;
+    wear_erased(d, b);
     if (nand_is_static(d, b)) {
         dd->sfree_blocks[dd->nsfree++] = b;
     } else {
-        wear_count(d, d->blk_erases[b]);
         if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
             dd->slc_dyn--;
         dd->free_blocks[dd->nfree++] = b;
         pslc_update_limit(d, die);
-        if (d->p.wear_static_threshold &&
-            d->blk_erases[b] > dd->wl_floor + d->p.wear_static_threshold)
-            wl_check(d, die);
     }
     d->st.free_blocks++;
     d->st.nand_erases++;

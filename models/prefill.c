@@ -7,6 +7,7 @@
  */
 #include "models/ftl_impl.h"
 #include "models/pslc.h"
+#include "models/wear.h"
 
 #include <string.h>
 
@@ -335,11 +336,7 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
         pslc_update_limit(d, i);
     d->st.pslc_limit_start = d->st.pslc_limit;
     d->st.nand_erases = erases;
-    nand_wear_reset(d);
-    for (uint32_t i = 0; i < d->dies; i++) {
-        d->die[i].wl_floor = 0;
-        d->die[i].wl_victim = NO_BLOCK;
-    }
+    wear_reset(d);
 }
 
 /* Pages of the latest data the pSLC cache can hold once the rest is
@@ -377,8 +374,7 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
     sim_rng_init(&f.rng, pf->seed, 0x70726566696c6cULL);
     uint64_t erases = d->st.nand_erases;
     /* no static wear leveling while aging: the counts start at zero after */
-    uint32_t wl = d->p.wear_static_threshold;
-    d->p.wear_static_threshold = 0;
+    wear_static_enable(d, false);
     bool ok;
     if (!pf->random) {
         slc = pf_slc_fit(d, n, slc);
@@ -393,7 +389,7 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
         }
     }
     pf_finish(&f, ok ? n : 0, erases);
-    d->p.wear_static_threshold = wl;
+    wear_static_enable(d, true);
     g_free(f.open);
     return ok;
 }

@@ -1,0 +1,188 @@
+/*
+ * wear.c - wear leveling: every block's erase count, dynamic leveling (a
+ * die takes its least-worn free block) and static leveling (the data of a
+ * block left far behind in erases is cold: GC moves it, so the block goes
+ * back in use).
+ *
+ * Nothing here runs per page: dynamic leveling scans a die's free stack
+ * once per block taken, the gauges cost O(1) per erase (a histogram of the
+ * pool's counts), and the static check scans a die's blocks only when an
+ * erase lifts a block past the die's floor by the threshold. Static SLC
+ * blocks are counted apart from the pool and never leveled: they stay SLC.
+ */
+#include "models/wear.h"
+
+#include "models/ftl_impl.h"
+
+#include <string.h>
+
+typedef struct Wear Wear;
+
+struct Wear {
+    uint32_t *erases; /* per block */
+    uint32_t *hist;   /* pool blocks by erase count, for DriveStats.wear_min in O(1) */
+    uint32_t hist_len;
+    uint32_t pool_blocks; /* blocks outside the static SLC part */
+    uint32_t *floor;      /* per die: no pool block of the die has fewer erases */
+    uint32_t *cold;       /* per die: cold block whose data GC is to move, NO_BLOCK if none */
+    uint32_t threshold;   /* [wear] static_threshold in force; 0: off */
+    bool dynamic;         /* [wear] dynamic */
+};
+
+void wear_init(Drive *d)
+{
+    Wear *w = g_new0(Wear, 1);
+    w->erases = g_new0(uint32_t, d->nblocks);
+    w->pool_blocks = d->nblocks - d->dies * d->static_per_die;
+    w->floor = g_new0(uint32_t, d->dies);
+    w->cold = g_new(uint32_t, d->dies);
+    w->dynamic = d->p.wear_dynamic;
+    d->wear = w;
+    wear_static_enable(d, true);
+    wear_reset(d);
+}
+
+void wear_release(Drive *d)
+{
+    Wear *w = d->wear;
+    if (!w)
+        return;
+    g_free(w->erases);
+    g_free(w->hist);
+    g_free(w->floor);
+    g_free(w->cold);
+    g_free(w);
+    d->wear = NULL;
+}
+
+void wear_reset(Drive *d)
+{
+    Wear *w = d->wear;
+    memset(w->erases, 0, (size_t)d->nblocks * sizeof(*w->erases));
+    g_free(w->hist);
+    w->hist_len = 64;
+    w->hist = g_new0(uint32_t, w->hist_len);
+    w->hist[0] = w->pool_blocks;
+    for (uint32_t i = 0; i < d->dies; i++) {
+        w->floor[i] = 0;
+        w->cold[i] = NO_BLOCK;
+    }
+    d->st.wear_min = d->st.wear_max = 0;
+    d->st.wear_erases = 0;
+}
+
+void wear_static_enable(Drive *d, bool on)
+{
+    d->wear->threshold = on ? d->p.wear_static_threshold : 0;
+}
+
+/* Among equals the one nearest the top, so that the order is the stack's. */
+uint32_t wear_pick_free(const Drive *d, const uint32_t *stack, uint32_t n)
+{
+    const Wear *w = d->wear;
+    uint32_t k = n - 1;
+    if (w->dynamic) {
+        for (uint32_t j = k; j-- > 0;)
+            if (w->erases[stack[j]] < w->erases[stack[k]])
+                k = j;
+    }
+    return k;
+}
+
+uint32_t wear_block_erases(const Drive *d, uint32_t b)
+{
+    return d->wear->erases[b];
+}
+
+/* A pool block went from e - 1 erases to e: the histogram, the most and
+ * the fewest (which only ever move up). */
+static void wear_count(Drive *d, uint32_t e)
+{
+    Wear *w = d->wear;
+    if (e >= w->hist_len) {
+        uint32_t n = w->hist_len * 2;
+        w->hist = g_renew(uint32_t, w->hist, n);
+        memset(w->hist + w->hist_len, 0, (size_t)(n - w->hist_len) * sizeof(uint32_t));
+        w->hist_len = n;
+    }
+    w->hist[e - 1]--;
+    w->hist[e]++;
+    d->st.wear_erases++;
+    d->st.wear_max = MAX(d->st.wear_max, e);
+    while (w->hist[d->st.wear_min] == 0)
+        d->st.wear_min++;
+}
+
+/* Static wear leveling: a block of die has just reached more erases than
+ * the least-worn pool block plus the threshold. If that block holds data
+ * (full, native, not translation pages), it is cold: it has not been
+ * erased since, so GC moves its data next (gc_pick_victim) and puts it
+ * back in use. Erased blocks are left to dynamic wear leveling. */
+static void static_check(Drive *d, uint32_t die)
+{
+    Wear *w = d->wear;
+    uint32_t first = die * d->blocks_per_die + d->static_per_die;
+    uint32_t last = (die + 1) * d->blocks_per_die;
+    uint32_t floor = UINT32_MAX, cold = NO_BLOCK, max = 0;
+    for (uint32_t b = first; b < last; b++) {
+        uint32_t e = w->erases[b];
+        floor = MIN(floor, e);
+        max = MAX(max, e);
+        if (d->blk_state[b] == BLK_FULL && d->blk_mode[b] == d->native && !ftl_is_map_block(d, b) &&
+            (cold == NO_BLOCK || e < w->erases[cold]))
+            cold = b;
+    }
+    w->floor[die] = floor;
+    if (w->cold[die] == NO_BLOCK && cold != NO_BLOCK && w->erases[cold] + w->threshold < max)
+        w->cold[die] = cold;
+}
+
+void wear_erased(Drive *d, uint32_t b)
+{
+    Wear *w = d->wear;
+    uint32_t e = ++w->erases[b];
+    if (nand_is_static(d, b))
+        return;
+    wear_count(d, e);
+    uint32_t die = nand_die_of_block(d, b);
+    if (w->threshold && e > w->floor[die] + w->threshold)
+        static_check(d, die);
+}
+
+bool wear_cold_waiting(const Drive *d, uint32_t die)
+{
+    return d->wear->cold[die] != NO_BLOCK;
+}
+
+/* Moving the cold block frees nothing: at the hard threshold host writes
+ * wait for the move, as for any victim. */
+uint32_t wear_take_cold(Drive *d, uint32_t die)
+{
+    Wear *w = d->wear;
+    uint32_t v = w->cold[die];
+    if (v == NO_BLOCK || d->die[die].nfree < d->p.gc_hard_blocks)
+        return NO_BLOCK;
+    w->cold[die] = NO_BLOCK;
+    if (d->blk_state[v] != BLK_FULL || d->blk_mode[v] != d->native || ftl_is_map_block(d, v))
+        return NO_BLOCK; /* taken or emptied meanwhile */
+    d->st.wl_blocks++;
+    return v;
+}
+
+/* Erase counts per group of blocks; see drive.h. */
+static void group_add(DriveWearGroup *g, uint32_t erases)
+{
+    if (g->blocks == 0 || erases < g->min)
+        g->min = erases;
+    if (erases > g->max)
+        g->max = erases;
+    g->blocks++;
+    g->erases += erases;
+}
+
+void drive_wear(const Drive *d, DriveWear *w)
+{
+    memset(w, 0, sizeof(*w));
+    for (uint32_t b = 0; b < d->nblocks; b++)
+        group_add(nand_is_static(d, b) ? &w->static_slc : &w->pool, d->wear->erases[b]);
+}
