@@ -2,9 +2,12 @@
  * arithmetic between them, summary.txt lines, series.csv header and row
  * counts by time and by bytes written, per-interval latency percentiles
  * (--series-percentiles, and the workload's latency sink under them), and
- * determinism for a seed. Small runs on tests/data/drives/small_tlc.ini. */
+ * determinism for a seed; the table of figures against itself, the names
+ * the code uses and docs/outputs.md. Small runs on
+ * tests/data/drives/small_tlc.ini. */
 #include "sim/config/config.h"
 #include "sim/output/report.h"
+#include "sim/output/report_table.h"
 #include "sim/cmd/run.h"
 #include "tests/cutest.h"
 
@@ -20,7 +23,7 @@
 #define WRITE_BYTES (CAPACITY / 10 / BS * BS) /* fio rounds size down to whole blocks */
 #define READ_BYTES (20ull << 20)
 
-/* The series.csv header as docs/outputs.md documents it. */
+/* The series.csv header, fixed: scripts/plot/ and other tools read it. */
 #define DOC_HEADER                                                                                 \
     "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"          \
     "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB,die_read,"     \
@@ -687,6 +690,160 @@ static void test_latency_sink(void)
     CUTEST_EQ(s.n[IO_READ] + s.n[IO_WRITE], 8u * 1048576 / 16384);
 }
 
+
+/* ---- The table of figures ------------------------------------------------ */
+
+static void test_table_consistent(void)
+{
+    char why[256] = "";
+    gboolean ok = report_table_check(why, sizeof why);
+    if (!ok)
+        fprintf(stderr, "report table: %s\n", why);
+    CU_ASSERT(ok);
+    /* keys that name the drive's enums are those names */
+    for (int k = 0; k < DIE_WORKS; k++) {
+        g_autofree char *path = g_strdup_printf("utilization.dies.%s", die_work_name(k));
+        CU_ASSERT_PTR_NOT_NULL(report_figure(path));
+    }
+    for (int k = 0; k < READ_PARTS; k++) {
+        g_autofree char *path = g_strdup_printf("latency_us.read_parts.%s", read_part_name(k));
+        CU_ASSERT_PTR_NOT_NULL(report_figure(path));
+    }
+    for (int k = 0; k < WRITE_PARTS; k++) {
+        g_autofree char *path = g_strdup_printf("latency_us.write_parts.%s", write_part_name(k));
+        CU_ASSERT_PTR_NOT_NULL(report_figure(path));
+    }
+    CU_ASSERT_PTR_NULL(report_figure("host.no_such_key"));
+    CUTEST_EQ(report_sweep_column("sim_time_s"), 0);
+    CUTEST_EQ(report_sweep_column("no_such_column"), -1);
+}
+
+/* The text of docs/outputs.md from the line starting with `from` up to the
+ * next heading of level `level` or higher. */
+static char *doc_section(const char *doc, const char *from, int level)
+{
+    const char *a = strstr(doc, from);
+    if (!a)
+        return g_strdup("");
+    const char *end = a + strlen(from);
+    for (const char *nl = strchr(end, '\n'); nl; nl = strchr(nl + 1, '\n')) {
+        int hashes = 0;
+        while (nl[1 + hashes] == '#')
+            hashes++;
+        if (hashes && hashes <= level && nl[1 + hashes] == ' ')
+            return g_strndup(a, (gsize)(nl - a));
+    }
+    return g_strdup(a);
+}
+
+/* The `names` in the first cell of each table row of a section; a name
+ * starting with "." continues the previous one ("host.read_bytes", ".trim_bytes"),
+ * "[]" is dropped. Header rows (no backticks) give nothing. */
+static GHashTable *doc_names(const char *section)
+{
+    GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g_auto(GStrv) lines = g_strsplit(section, "\n", -1);
+    g_autofree char *prev = NULL;
+    for (guint i = 0; lines[i]; i++) {
+        if (lines[i][0] != '|')
+            continue;
+        char *bar = strchr(lines[i] + 1, '|');
+        if (!bar)
+            continue;
+        g_autofree char *cell = g_strndup(lines[i] + 1, (gsize)(bar - lines[i] - 1));
+        g_auto(GStrv) parts = g_strsplit(cell, "`", -1);
+        for (guint k = 1; parts[k] && parts[k + 1]; k += 2) {
+            char *name = parts[k];
+            if (g_str_has_suffix(name, "[]"))
+                name[strlen(name) - 2] = '\0';
+            char *full;
+            if (name[0] == '.' && prev && strrchr(prev, '.'))
+                full = g_strdup_printf("%.*s%s", (int)(strrchr(prev, '.') - prev), prev, name);
+            else
+                full = g_strdup(name);
+            g_free(prev);
+            prev = g_strdup(full);
+            g_hash_table_add(names, full);
+        }
+    }
+    return names;
+}
+
+/* Both ways: every name of cols is in docs, every docs name is in cols. */
+static void check_names(const char *what, GHashTable *doc, GHashTable *code)
+{
+    GHashTableIter it;
+    gpointer name;
+    g_hash_table_iter_init(&it, code);
+    while (g_hash_table_iter_next(&it, &name, NULL))
+        if (!g_hash_table_contains(doc, name)) {
+            fprintf(stderr, "docs/outputs.md: %s lacks %s\n", what, (const char *)name);
+            CU_FAIL("a name missing from docs/outputs.md");
+        }
+    g_hash_table_iter_init(&it, doc);
+    while (g_hash_table_iter_next(&it, &name, NULL))
+        if (!g_hash_table_contains(code, name)) {
+            fprintf(stderr, "docs/outputs.md: %s names %s, which ftlsim does not write\n", what,
+                    (const char *)name);
+            CU_FAIL("a name in docs/outputs.md that does not exist");
+        }
+}
+
+static GHashTable *column_names(const ReportFigure *const *cols, gboolean series)
+{
+    GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
+    for (int i = 0; cols[i]; i++)
+        g_hash_table_add(names, (gpointer)(series ? cols[i]->series : cols[i]->sweep));
+    return names;
+}
+
+static void test_docs_list_every_figure(void)
+{
+    g_autofree char *doc = NULL;
+    CUTEST_REQUIRE(g_file_get_contents(CUTEST_SRC("docs/outputs.md"), &doc, NULL, NULL));
+    g_autofree char *series = doc_section(doc, "### `series.csv`", 3);
+    g_autofree char *sweep = doc_section(doc, "## Sweeps: `run --vary`", 3);
+    g_autofree char *summary = doc_section(doc, "### `summary.txt`, `summary.json`", 3);
+    g_autoptr(GHashTable) ds = doc_names(series), dw = doc_names(sweep), dj = doc_names(summary);
+    g_autoptr(GHashTable) cs = column_names(report_series_columns(TRUE), TRUE);
+    g_autoptr(GHashTable) cw = column_names(report_sweep_columns(), FALSE);
+    CU_ASSERT(g_hash_table_size(cs) == 30 && g_hash_table_size(ds) > 0);
+    check_names("series.csv", ds, cs);
+    check_names("the sweep table", dw, cw);
+
+    /* summary.json: a key documented, or an object holding it; and every
+     * documented key a figure or an object of figures */
+    size_t n;
+    const ReportFigure *t = report_table(&n);
+    g_autoptr(GHashTable) objects = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (size_t i = 0; i < n; i++) {
+        if (!(t[i].out & OUT_JSON))
+            continue;
+        g_autofree char *path = t[i].group[0] ? g_strdup_printf("%s.%s", t[i].group, t[i].key)
+                                              : g_strdup(t[i].key);
+        gboolean documented = g_hash_table_contains(dj, path);
+        for (char *dot = strrchr(path, '.'); dot && !documented; dot = strrchr(path, '.')) {
+            *dot = '\0';
+            g_hash_table_add(objects, g_strdup(path));
+            documented = g_hash_table_contains(dj, path);
+        }
+        if (!documented)
+            fprintf(stderr, "docs/outputs.md: summary.json lacks %s.%s\n", t[i].group, t[i].key);
+        CU_ASSERT(documented);
+    }
+    GHashTableIter it;
+    gpointer name;
+    g_hash_table_iter_init(&it, dj);
+    while (g_hash_table_iter_next(&it, &name, NULL)) {
+        const ReportFigure *f = report_figure(name);
+        gboolean known = (f && (f->out & OUT_JSON)) || g_hash_table_contains(objects, name);
+        if (!known)
+            fprintf(stderr, "docs/outputs.md: summary.json names %s, which ftlsim does not write\n",
+                    (const char *)name);
+        CU_ASSERT(known);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -701,6 +858,8 @@ int main(void)
         {"series percentiles", test_series_percentiles},
         {"series percentiles of one interval", test_series_percentiles_whole_run},
         {"latency sink", test_latency_sink},
+        {"the table of figures agrees with itself", test_table_consistent},
+        {"docs/outputs.md lists every figure", test_docs_list_every_figure},
         CU_TEST_INFO_NULL,
     };
     int rc = cutest_run("report", tests);

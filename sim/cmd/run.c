@@ -451,7 +451,8 @@ static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError *
             return FALSE;
     }
     if (r->o->sweep_row_file) {
-        g_autoptr(GString) row = g_string_new(REPORT_SWEEP_HEADER "\n");
+        g_autoptr(GString) row = g_string_new(report_sweep_header());
+        g_string_append_c(row, '\n');
         report_sweep_row(res, row);
         if (!outdir_write_text(od, "sweep-row.csv", row->str, error))
             return FALSE;

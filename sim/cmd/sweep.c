@@ -17,6 +17,7 @@
 #include "sim/config/config.h"
 #include "sim/output/outdir.h"
 #include "sim/output/report.h"
+#include "sim/output/report_table.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -133,10 +134,10 @@ static void csv_field(GString *out, const char *s)
 }
 
 /* Field i (0-based) of a CSV row without quotes, for the progress line. */
-static char *row_field(const char *row, guint i)
+static char *row_field(const char *row, int i)
 {
     g_auto(GStrv) f = g_strsplit(row, ",", -1);
-    return i < g_strv_length(f) ? g_strdup(f[i]) : g_strdup("");
+    return i >= 0 && (guint)i < g_strv_length(f) ? g_strdup(f[i]) : g_strdup("");
 }
 
 /* One run of a sweep: its overrides, folder name, measures or error. */
@@ -158,7 +159,8 @@ static void show_run(const RunOptions *o, SweepRun *sr, guint k, guint runs)
     if (o->quiet || s->shown)
         return;
     s->shown = TRUE;
-    g_autofree char *mbps = row_field(s->row->str, 3), *waf = row_field(s->row->str, 6);
+    g_autofree char *mbps = row_field(s->row->str, report_sweep_column("write_MBps")),
+                    *waf = row_field(s->row->str, report_sweep_column("waf"));
     printf("run %u/%u  %s: write %s MB/s, WAF %s\n", k + 1, runs, s->label, mbps[0] ? mbps : "-",
            waf[0] ? waf : "-");
     fflush(stdout);
@@ -249,7 +251,7 @@ static void table_header(GString *table, const char *const *keys, guint nkeys)
         csv_field(table, keys[i]);
         g_string_append_c(table, ',');
     }
-    g_string_append(table, "dir," REPORT_SWEEP_HEADER "\n");
+    g_string_append_printf(table, "dir,%s\n", report_sweep_header());
 }
 
 /* path made absolute against the current folder; g_free it. */
@@ -440,12 +442,13 @@ static char *finished_row(const char *run_dir, GError **error)
     if (!g_file_get_contents(path, &text, NULL, NULL))
         return NULL;
     char *nl = strchr(text, '\n');
-    if (!nl || strncmp(text, REPORT_SWEEP_HEADER "\n", (size_t)(nl - text) + 1) != 0 ||
+    const char *header = report_sweep_header();
+    if (!nl || (size_t)(nl - text) != strlen(header) || strncmp(text, header, strlen(header)) != 0 ||
         nl[1] == '\0' || !strchr(nl + 1, '\n')) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                     "%s: expected the header \"%.30s...\" and one row (written by another "
                     "version of ftlsim?)",
-                    path, REPORT_SWEEP_HEADER);
+                    path, header);
         return NULL;
     }
     return g_strdup(nl + 1);

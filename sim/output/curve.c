@@ -214,7 +214,7 @@ static int column_of(GStrv names, const char *name)
     return -1;
 }
 
-/* The sweep row's measures, by the names of REPORT_SWEEP_HEADER. */
+/* The sweep row's measures, by the names of report_sweep_header(). */
 static void trace_summary_from_row(RunTrace *t, const char *header, const char *row)
 {
     g_auto(GStrv) names = g_strsplit(header, ",", -1);
@@ -261,7 +261,7 @@ RunTrace *run_trace_from_csv(const char *series_csv, const char *sweep_row, GErr
         run_trace_append(t, tt, b, ios, f[cp]);
     }
     if (sweep_row)
-        trace_summary_from_row(t, REPORT_SWEEP_HEADER, sweep_row);
+        trace_summary_from_row(t, report_sweep_header(), sweep_row);
     return g_steal_pointer(&t);
 }
 

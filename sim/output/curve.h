@@ -71,7 +71,7 @@ void run_trace_set_summary(RunTrace *t, const char *name, double value);
 /* A summary measure; FALSE when the run has none of that name. */
 gboolean run_trace_summary(const RunTrace *t, const char *name, double *out);
 /* From a results folder's series.csv text (columns t_s, host_write_bytes,
- * iops, phase) and a row of the sweep table (REPORT_SWEEP_HEADER columns,
+ * iops, phase) and a row of the sweep table (report_sweep_header() columns,
  * empty fields left out). */
 RunTrace *run_trace_from_csv(const char *series_csv, const char *sweep_row, GError **error);
 

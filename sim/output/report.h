@@ -69,15 +69,6 @@ typedef struct RunResult {
     const RunSteady *steady; /* the ss=pts job's rounds; NULL: none */
 } RunResult;
 
-#define REPORT_SERIES_HEADER                                                                       \
-    "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"         \
-    "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB,die_read,"   \
-    "die_host,die_gc,die_fold,die_erase,die_map,chan_busy,wear_min,wear_mean,wear_max"
-
-/* The latency columns appended to REPORT_SERIES_HEADER with --series-percentiles. */
-#define REPORT_SERIES_LATENCY_HEADER                                                               \
-    "read_p50_us,read_p99_us,read_p999_us,write_p50_us,write_p99_us,write_p999_us"
-
 /* The header line of series.csv, with the latency columns when asked. */
 void report_series_header(FILE *f, gboolean latency);
 /* One line of series.csv; the latency columns when r->has_latency. */
@@ -103,14 +94,14 @@ void report_summary_text(const RunResult *r, GString *out);
 void report_steady_csv(const RunSteady *s, GString *out);
 
 /* The measures of one run in a sweep table (ftlsim run --vary), after
- * columns naming the run: the header (without a newline) and one row
- * (with one). Empty fields for what the run did not have. */
-#define REPORT_SWEEP_HEADER                                                                        \
-    "sim_time_s,host_write_GB,host_read_GB,write_MBps,read_MBps,iops,waf,nand_write_GB,gc_GB,"     \
-    "fold_GB,erases,wear_min,wear_mean,wear_max,static_moves,pslc_start_GB,"                       \
-    "pslc_exhausted_at_GB,"                                                                        \
-    "write_mean_us,write_p99_us,read_mean_us,read_p99_us"
+ * columns naming the run: the header (without a newline; static) and one
+ * row (with one). Empty fields for what the run did not have. */
+const char *report_sweep_header(void);
 void report_sweep_row(const RunResult *r, GString *out);
+/* summary.json's steady_state object (under key; r->steady set). */
+void report_steady_json(const RunResult *r, JsonWriter *w, const char *key);
+/* summary.json's phases[] (under key). */
+void report_phases_json(const RunResult *r, JsonWriter *w, const char *key);
 void report_summary_json(const RunResult *r, JsonWriter *w);
 
 #endif
