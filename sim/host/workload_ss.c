@@ -141,6 +141,16 @@ static bool wl_ss_steady(WlSs *ss)
     return ss->criterion < s->ss_limit;
 }
 
+/* Stop every job of the steady-state group ss leads (the numjobs clones of
+ * one job section). */
+static void wl_ss_stop_group(WlSs *ss)
+{
+    Workload *w = ss->leader->w;
+    for (uint32_t i = 0; i < w->njobs; i++)
+        if (w->jobs[i].spec_index == ss->leader->spec_index)
+            wl_job_stop(&w->jobs[i]);
+}
+
 static void ev_ss_sample(void *ctx, uint64_t arg)
 {
     Workload *w = ctx;
@@ -163,9 +173,7 @@ static void ev_ss_sample(void *ctx, uint64_t arg)
     if (ss->n == ss->dur && wl_ss_steady(ss)) {
         ss->attained = true;
         ss->attained_at = sim_now(w->e);
-        for (uint32_t i = 0; i < w->njobs; i++)
-            if (w->jobs[i].spec_index == j->spec_index)
-                wl_job_stop(&w->jobs[i]);
+        wl_ss_stop_group(ss);
         return;
     }
     sim_schedule_in(w->e, SIM_SEC, ev_ss_sample, w, arg);
@@ -180,14 +188,6 @@ static void ev_ss_begin(void *ctx, uint64_t arg)
 }
 
 /* ---- ss=pts --------------------------------------------------------------- */
-
-static void wl_ss_pts_stop(WlSs *ss)
-{
-    Workload *w = ss->leader->w;
-    for (uint32_t i = 0; i < w->njobs; i++)
-        if (w->jobs[i].spec_index == ss->leader->spec_index)
-            wl_job_stop(&w->jobs[i]);
-}
 
 /* The end of a round: its IOPS, the hook, the verdict. */
 static void ev_pts_round(void *ctx, uint64_t arg)
@@ -219,12 +219,12 @@ static void ev_pts_round(void *ctx, uint64_t arg)
             ss->steady_round = r;
             ss->attained = true;
             ss->attained_at = now;
-            wl_ss_pts_stop(ss);
+            wl_ss_stop_group(ss);
             return;
         }
     }
     if (r >= j->spec->ss_rounds) {
-        wl_ss_pts_stop(ss);
+        wl_ss_stop_group(ss);
         return;
     }
     sim_schedule_in(w->e, j->spec->ss_round, ev_pts_round, w, arg);
