@@ -14,44 +14,13 @@
  */
 #include "models/drive.h"
 #include "tests/cutest.h"
+#include "tests/steady_writes.h"
 #include "tests/tiny_drive.h"
 
 #include <math.h>
 
 #define CHANNELS 4
 #define BLOCKS 512 /* per die: 2048 blocks of 96 slots in all */
-
-typedef struct Steady {
-    SimEngine *e;
-    Drive *d;
-    SimRng r;
-    uint64_t pages;      /* user 4 KiB pages */
-    uint64_t done, stop; /* writes completed, and when to stop */
-    bool measuring;
-    double free_sum; /* erased blocks, summed over completions while measuring */
-    uint64_t free_n;
-} Steady;
-
-static void steady_submit(Steady *s)
-{
-    drive_submit(s->d, IO_WRITE, sim_rng_below(&s->r, s->pages) * 4096, 4096, 1);
-}
-
-static void steady_done(void *ctx, uint64_t tag)
-{
-    Steady *s = ctx;
-    if (tag != 1)
-        return; /* the sequential fill */
-    if (s->measuring) {
-        s->free_sum += (double)drive_stats(s->d)->free_blocks;
-        s->free_n++;
-    }
-    if (++s->done == s->stop) {
-        sim_stop(s->e);
-        return;
-    }
-    steady_submit(s);
-}
 
 typedef struct Waf {
     double waf;     /* measured: NAND writes / host writes */
@@ -68,37 +37,18 @@ static Waf steady_waf(GcPolicy policy, double op, double passes)
     p.channels = CHANNELS;
     p.user_capacity = (uint64_t)((double)drive_params_raw_capacity(&p) / (1.0 + op)) / 4096 * 4096;
     p.gc_policy = policy;
-    Steady s = {.e = sim_engine_new()};
+    Steady s = {.e = sim_engine_new(), .bs = 4096};
     s.d = drive_new(s.e, &p, 1);
-    s.pages = p.user_capacity / 4096;
+    s.units = p.user_capacity / 4096;
     sim_rng_init(&s.r, 11, policy);
-    drive_set_done(s.d, steady_done, &s);
-    for (uint64_t off = 0; off < p.user_capacity; off += 131072) {
-        drive_submit(s.d, IO_WRITE, off, MIN(131072, p.user_capacity - off), 0);
-        sim_run(s.e, SIM_TIME_MAX);
-    }
-    uint64_t total = (uint64_t)(passes * (double)s.pages);
-    s.stop = total / 2;
-    for (int k = 0; k < 32; k++)
-        steady_submit(&s);
-    sim_run(s.e, SIM_TIME_MAX);
+    steady_fill(&s, p.user_capacity);
+    DriveStats half;
+    steady_run(&s, (uint64_t)(passes * (double)s.units), &half);
     const DriveStats *st = drive_stats(s.d);
-    uint64_t host0 = st->nand_write_bytes[CAUSE_HOST], gc0 = st->nand_write_bytes[CAUSE_GC];
-    s.measuring = true;
-    s.stop = total;
-    sim_run(s.e, SIM_TIME_MAX); /* the 31 writes still in flight go on */
-    double host = (double)(st->nand_write_bytes[CAUSE_HOST] - host0);
-    double gc = (double)(st->nand_write_bytes[CAUSE_GC] - gc0);
+    double host = (double)(st->nand_write_bytes[CAUSE_HOST] - half.nand_write_bytes[CAUSE_HOST]);
+    double gc = (double)(st->nand_write_bytes[CAUSE_GC] - half.nand_write_bytes[CAUSE_GC]);
     Waf w = {.waf = (host + gc) / host};
-    /* Erased blocks hold no data, nor do the unwritten halves (on average)
-     * of the host and GC streams' open blocks: what circulates is the rest. */
-    double slots = (double)drive_slots(s.d), per_block = slots / (CHANNELS * BLOCKS);
-    double idle = (s.free_sum / (double)s.free_n + CHANNELS) * per_block;
-    w.rho = (slots - idle) / (double)s.pages - 1.0;
-    double a = 1.0 + w.rho, u = 0.5;
-    for (int k = 0; k < 1000; k++)
-        u = exp(-a * (1.0 - u)); /* converges to the root below 1 */
-    w.closed = 1.0 / (1.0 - u);
+    w.closed = steady_closed_waf(&s, CHANNELS, BLOCKS, (double)s.units, &w.rho);
     char why[256];
     drive_set_done(s.d, NULL, NULL);
     sim_run(s.e, SIM_TIME_MAX);

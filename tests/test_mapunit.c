@@ -14,6 +14,7 @@
 #include "models/drive.h"
 #include "tests/cutest.h"
 #include "tests/oracle.h"
+#include "tests/steady_writes.h"
 #include "tests/tiny_drive.h"
 
 #include <math.h>
@@ -21,39 +22,6 @@
 #define CHANNELS 4
 #define BLOCKS 128 /* per die: 512 blocks of 96 slots in all */
 #define SPARE 0.15
-
-typedef struct Steady {
-    SimEngine *e;
-    Drive *d;
-    SimRng r;
-    uint64_t units;      /* bs-sized units of the user capacity */
-    uint32_t bs;         /* bytes per random write */
-    uint64_t done, stop; /* writes completed, and when to stop */
-    bool measuring;
-    double free_sum; /* erased blocks, summed over completions while measuring */
-    uint64_t free_n;
-} Steady;
-
-static void steady_submit(Steady *s)
-{
-    drive_submit(s->d, IO_WRITE, sim_rng_below(&s->r, s->units) * s->bs, s->bs, 1);
-}
-
-static void steady_done(void *ctx, uint64_t tag)
-{
-    Steady *s = ctx;
-    if (tag != 1)
-        return; /* the sequential fill */
-    if (s->measuring) {
-        s->free_sum += (double)drive_stats(s->d)->free_blocks;
-        s->free_n++;
-    }
-    if (++s->done == s->stop) {
-        sim_stop(s->e);
-        return;
-    }
-    steady_submit(s);
-}
 
 typedef struct Waf {
     double waf;       /* NAND writes (host, rmw, GC) / host data programmed */
@@ -77,34 +45,17 @@ static Waf steady_waf(uint32_t unit, uint32_t bs, double passes)
     s.d = drive_new(s.e, &p, 1);
     s.units = p.user_capacity / bs;
     sim_rng_init(&s.r, 11, unit);
-    drive_set_done(s.d, steady_done, &s);
-    for (uint64_t off = 0; off < p.user_capacity; off += 131072) {
-        drive_submit(s.d, IO_WRITE, off, MIN(131072, p.user_capacity - off), 0);
-        sim_run(s.e, SIM_TIME_MAX);
-    }
-    uint64_t total = (uint64_t)(passes * (double)(p.user_capacity / 4096));
-    s.stop = total / 2;
-    for (int k = 0; k < 32; k++)
-        steady_submit(&s);
-    sim_run(s.e, SIM_TIME_MAX);
+    steady_fill(&s, p.user_capacity);
+    DriveStats a;
+    steady_run(&s, (uint64_t)(passes * (double)(p.user_capacity / 4096)), &a);
     const DriveStats *st = drive_stats(s.d);
-    DriveStats a = *st;
-    s.measuring = true;
-    s.stop = total;
-    sim_run(s.e, SIM_TIME_MAX);
     Waf w = {.host = st->nand_write_bytes[CAUSE_HOST] - a.nand_write_bytes[CAUSE_HOST],
              .rmw = st->nand_write_bytes[CAUSE_RMW] - a.nand_write_bytes[CAUSE_RMW],
              .rmw_read = st->rmw_read_bytes - a.rmw_read_bytes};
     double gc = (double)(st->nand_write_bytes[CAUSE_GC] - a.nand_write_bytes[CAUSE_GC]);
     w.waf = ((double)w.host + (double)w.rmw + gc) / (double)w.host;
-    /* what circulates: all slots but the erased blocks and (on average)
-     * the unwritten halves of the host and GC streams' open blocks */
-    double slots = (double)drive_slots(s.d), per_block = slots / (CHANNELS * BLOCKS);
-    double idle = (s.free_sum / (double)s.free_n + CHANNELS) * per_block;
-    double rho = (slots - idle) / (double)(p.user_capacity / 4096) - 1.0, u = 0.5;
-    for (int k = 0; k < 1000; k++)
-        u = exp(-(1.0 + rho) * (1.0 - u));
-    w.closed = 1.0 / (1.0 - u);
+    double rho;
+    w.closed = steady_closed_waf(&s, CHANNELS, BLOCKS, (double)(p.user_capacity / 4096), &rho);
     drive_set_done(s.d, NULL, NULL);
     sim_run(s.e, SIM_TIME_MAX);
     char why[256];
