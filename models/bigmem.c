@@ -5,29 +5,31 @@
  * access misses the TLB, and a page walk costs several memory accesses (many
  * more inside a virtual machine). Backing them with 2 MiB pages, where the
  * kernel allows it (transparent huge pages in madvise mode), keeps the walk
- * short. Falls back to ordinary memory when mmap fails.
+ * short. The memory is not touched here: anonymous pages read as zero until
+ * written, so the tables store values such that zero means empty (the L2P
+ * and P2L hold them complemented, models/ftl_impl.h) and a run that writes a
+ * few GB of a 4 TB drive backs only the few MB of table it used.
  */
 #include "models/bigmem.h"
 
 #include <glib.h>
-#include <string.h>
 #include <sys/mman.h>
 
 #define HUGE_PAGE (2u << 20)
 
 static size_t rounded(size_t bytes) { return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE; }
 
-void *bigmem_alloc_filled(size_t bytes, int byte)
+void *bigmem_alloc_zeroed(size_t bytes)
 {
     size_t len = rounded(bytes ? bytes : 1);
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    /* no reservation: most of a large drive's table may never be written */
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
     if (p == MAP_FAILED)
         return NULL;
 #ifdef MADV_HUGEPAGE
     madvise(p, len, MADV_HUGEPAGE);
 #endif
-    if (byte != 0)
-        memset(p, byte, bytes);
     return p;
 }
 

@@ -1,13 +1,15 @@
-/* bigmem.h - large tables backed by huge pages where the kernel allows. */
+/* bigmem.h - large tables, backed on first write, in huge pages where the
+ * kernel allows. */
 #ifndef FTLSIM_BIGMEM_H
 #define FTLSIM_BIGMEM_H
 
 #include <stddef.h>
 
-/* bytes of memory with every byte set to `byte`, or NULL if the memory
- * cannot be mapped (the caller reports it; the run checks the estimate of
- * drive_memory_bytes() against the machine first). */
-void *bigmem_alloc_filled(size_t bytes, int byte);
+/* bytes of zeroed memory, or NULL if it cannot be mapped (the caller
+ * reports it; a run checks drive_memory_estimate() against the machine
+ * first). Nothing is touched here: the kernel backs the pages when they
+ * are first written, so a table costs what its user writes of it. */
+void *bigmem_alloc_zeroed(size_t bytes);
 void bigmem_free(void *p, size_t bytes); /* accepts NULL */
 
 #endif

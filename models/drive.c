@@ -12,6 +12,7 @@
 #include "models/bigmem.h"
 #include "models/wear.h"
 
+#include <math.h>
 #include <string.h>
 
 const char *io_op_name(IoOp op)
@@ -54,9 +55,9 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     wear_init(d);
     g_return_val_if_fail(d->nslots <= drive_max_slots(), (drive_free(d), NULL));
     d->nlpn = p->user_capacity / SLOT_SIZE;
-    d->l2p = bigmem_alloc_filled(d->nlpn * sizeof(uint32_t), 0xff);
-    d->p2l = bigmem_alloc_filled(d->nslots * sizeof(uint32_t), 0xff);
-    if (!d->l2p || !d->p2l) {
+    d->l2p_tab = bigmem_alloc_zeroed(d->nlpn * sizeof(uint32_t));
+    d->p2l_tab = bigmem_alloc_zeroed(d->nslots * sizeof(uint32_t));
+    if (!d->l2p_tab || !d->p2l_tab) {
         drive_free(d);
         return NULL;
     }
@@ -89,27 +90,53 @@ uint64_t drive_max_slots(void)
 
 /* Measured (peak RSS of short runs of 2 to 1000 GB drives): the process
  * itself, its libraries, the engine, the histograms and pools take 4-6
- * MiB; the flat tables are touched whole when the drive is made. */
+ * MiB. */
 #define MEMORY_BASE (6u << 20)
 /* A random prefill sorts its map stores in buckets (models/prefill.c):
  * 8 bytes per page, up to 32 MiB. */
 #define PREFILL_SORT_MAX (32u << 20)
+/* The unit in which the kernel backs the big tables (models/bigmem.c). */
+#define TABLE_PAGE (2u << 20)
+
+/* Share of a table's TABLE_PAGE pages that n writes at random places
+ * leave untouched. */
+static double untouched_after(uint64_t table_bytes, double n)
+{
+    double pages = (double)(table_bytes / TABLE_PAGE + 1);
+    return exp(-n / pages);
+}
 
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
 {
+    static const MemoryClass worst = {.random_fill = 1.0, .random_bytes = UINT64_MAX};
+    if (!c)
+        c = &worst;
     uint64_t blocks = drive_params_blocks(p);
     uint64_t lpns = p->user_capacity / SLOT_SIZE;
     uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
-    /* l2p and p2l, whatever they hold (flat: the class does not matter);
-     * per block: state, mode, write pointer, valid count, erases, stamp,
+    double random_writes = (double)c->random_bytes / (c->random_bs ? c->random_bs : SLOT_SIZE);
+    /* The tables are backed as they are written (bigmem.c). L2P: a fill in
+     * order backs its share of the table, random stores back pages of it at
+     * random. P2L: the slots data was written to, which lie in whole blocks
+     * taken in order from each die's part of the table (rounded up to a
+     * table page per die). */
+    double l2p_left = (1 - MIN(c->seq_fill, 1.0)) *
+                      untouched_after(lpns * 4, c->random_fill * (double)lpns) *
+                      untouched_after(lpns * 4, random_writes);
+    uint64_t l2p = (uint64_t)((double)(lpns * 4) * (1 - l2p_left)) + TABLE_PAGE;
+    double written = (c->seq_fill + c->random_fill) * (double)lpns +
+                     (double)c->random_bytes / SLOT_SIZE;
+    uint64_t p2l = MIN(slots * 4, (uint64_t)(written * 4) +
+                                      (uint64_t)drive_params_dies(p) * TABLE_PAGE);
+    /* per block: state, mode, write pointer, valid count, erases, stamp,
      * dead flag, free lists, mapping kind (about 40 bytes, rounded up);
      * the mapping cache's per-translation-page arrays; the write buffer's
      * ring (an lpn and a flag per 4 KiB: the data itself is not kept) */
-    uint64_t bytes = lpns * 4 + slots * 4 + blocks * 64;
+    uint64_t bytes = l2p + p2l + blocks * 64;
     if (p->l2p_kind != L2P_DRAM)
         bytes += drive_params_l2p_bytes(p) / p->page_size * 48;
     bytes += p->write_buffer / SLOT_SIZE * 5;
-    if (!c || c->random_fill > 0)
+    if (c->random_fill > 0)
         bytes += MIN(lpns * 8, PREFILL_SORT_MAX);
     return bytes + MEMORY_BASE;
 }
@@ -125,8 +152,8 @@ void drive_free(Drive *d)
     link_release(d);
     wear_release(d);
     nand_release(d);
-    bigmem_free(d->l2p, d->nlpn * sizeof(uint32_t));
-    bigmem_free(d->p2l, d->nslots * sizeof(uint32_t));
+    bigmem_free(d->l2p_tab, d->nlpn * sizeof(uint32_t));
+    bigmem_free(d->p2l_tab, d->nslots * sizeof(uint32_t));
     g_free(d->cmds);
     ftl_release(d);
     g_free(d);
@@ -153,7 +180,7 @@ uint64_t drive_slots(const Drive *d) { return d->nslots; }
 uint32_t drive_lookup(const Drive *d, uint64_t lpn)
 {
     g_return_val_if_fail(lpn < d->nlpn, DRIVE_UNMAPPED);
-    uint32_t v = d->l2p[lpn];
+    uint32_t v = map_get(d, lpn);
     if (v == NO_SLOT)
         return DRIVE_UNMAPPED;
     return v >= BUF_MARK ? DRIVE_BUFFERED : v;
@@ -171,15 +198,15 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
 {
     uint64_t mapped = 0;
     for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
-        uint32_t v = d->l2p[lpn];
+        uint32_t v = map_get(d, lpn);
         if (v == NO_SLOT)
             continue;
         mapped++;
         if (v >= BUF_MARK)
             continue; /* in the write buffer: ftl_check() */
         CHECK(v < d->nslots, "lpn %" G_GUINT64_FORMAT " maps to slot %u beyond the drive", lpn, v);
-        CHECK(d->p2l[v] == lpn, "lpn %" G_GUINT64_FORMAT " maps to slot %u which maps back to %u",
-              lpn, v, d->p2l[v]);
+        CHECK(map_lpn_of(d, v) == lpn, "lpn %" G_GUINT64_FORMAT " maps to slot %u which maps back to %u",
+              lpn, v, map_lpn_of(d, v));
         uint32_t b = nand_block_of(d, v);
         CHECK(d->blk_state[b] != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
               b);
@@ -194,11 +221,11 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
         if (ftl_is_map_block(d, b))
             continue; /* holds translation pages: l2p_check() */
         for (uint32_t s = 0; s < d->slots_per_block; s++) {
-            uint32_t lpn = d->p2l[base + s];
+            uint32_t lpn = map_lpn_of(d, base + s);
             if (lpn == NO_LPN)
                 continue;
             CHECK(s < d->blk_wp[b], "block %u has a valid slot past its write pointer", b);
-            CHECK(lpn < d->nlpn && d->l2p[lpn] == base + s,
+            CHECK(lpn < d->nlpn && map_get(d, lpn) == base + s,
                   "slot %u is valid for lpn %u which maps elsewhere", base + s, lpn);
             valid++;
         }

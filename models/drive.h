@@ -156,8 +156,9 @@ typedef struct MemoryClass {
  * NULL: the worst case, every page mapped at random): the mapping tables
  * both ways, the per-block arrays, the mapping cache's arrays, the write
  * buffer's ring, a random prefill's sort buffers and the process itself.
- * The tables are flat today, one entry per 4 KiB page and slot whatever
- * they hold, so the classes differ only by the random prefill's buffers. */
+ * The tables are flat, one entry per 4 KiB page and slot, but backed only
+ * where written: a sequential fill of a tenth of the drive backs a tenth of
+ * them, random writes back them everywhere. */
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c);
 void drive_free(Drive *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)

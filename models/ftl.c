@@ -164,7 +164,7 @@ static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
         w->flag[pos] = flag;
     w->ring_len++;
     w->ring_live++;
-    d->l2p[lpn] = BUF_MARK + pos;
+    map_put(d, lpn, BUF_MARK + pos);
 }
 
 /* The pieces of write cmd's partly covered map units that it does not
@@ -198,7 +198,7 @@ static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t pos, uint32_t n)
     uint32_t taken = 0;
     for (int i = 0, nr = rmw_ranges(d, cmd, r); i < nr; i++)
         for (uint64_t lpn = r[2 * i]; lpn < r[2 * i + 1] && taken < cmd->rmw; lpn++) {
-            uint32_t old = d->l2p[lpn];
+            uint32_t old = map_get(d, lpn);
             if (old >= BUF_MARK)
                 continue;
             map_invalidate_slot(d, old);
@@ -235,7 +235,7 @@ static void write_arrived(void *ctx, uint64_t arg)
     uint32_t pos0 = (d->wb->ring_head + d->wb->ring_len) % d->wb->ring_cap, appended = 0;
     d->wb->ring_pending -= write_slots(cmd);
     for (uint64_t lpn = first; lpn <= last; lpn++) {
-        uint32_t old = d->l2p[lpn];
+        uint32_t old = map_get(d, lpn);
         if (old >= BUF_MARK && old != NO_SLOT) {
             d->wb->buf_used--; /* coalesced: the space reserved for it is not needed */
             uint64_t lo = MAX(cmd->offset, lpn * SLOT_SIZE);
@@ -341,7 +341,7 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
     uint32_t cur_die = NO_IDX, last_page = NO_IDX, pages = 0, slots = 0;
     uint8_t mode = 0;
     for (uint64_t lpn = first; lpn <= last; lpn++) {
-        uint32_t slot = d->l2p[lpn];
+        uint32_t slot = map_get(d, lpn);
         if (slot >= BUF_MARK) { /* unmapped or buffered: no NAND access */
             if (slot == NO_SLOT && unwritten)
                 (*unwritten)++;
@@ -404,7 +404,7 @@ static void rmw_issue(Drive *d, uint32_t c)
     int nr = rmw_ranges(d, cmd, r);
     for (int i = 0; i < nr; i++)
         for (uint64_t lpn = r[2 * i]; lpn < r[2 * i + 1]; lpn++)
-            cmd->rmw += d->l2p[lpn] < BUF_MARK;
+            cmd->rmw += map_get(d, lpn) < BUF_MARK;
     if (cmd->rmw == 0)
         return;
     cmd->merge = merge_new(w);
@@ -483,9 +483,9 @@ void ftl_write_arrive(Drive *d, uint32_t c)
     cmd->rmw = 0;
     cmd->merge = NO_IDX;
     uint64_t end = cmd->offset + cmd->length;
-    uint32_t old = d->l2p[cmd->offset / SLOT_SIZE];
+    uint32_t old = map_get(d, cmd->offset / SLOT_SIZE);
     if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
-        __builtin_prefetch(&d->p2l[old], 1);
+        __builtin_prefetch(&d->p2l_tab[old], 1);
     bool partial = cmd->offset % SLOT_SIZE || end % SLOT_SIZE;
     if (d->l2pc && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
         return;
@@ -535,7 +535,7 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
 {
     uint64_t n = 0;
     for (uint64_t lpn = first; lpn < end; lpn++) {
-        uint32_t v = d->l2p[lpn];
+        uint32_t v = map_get(d, lpn);
         if (v == NO_SLOT)
             continue;
         if (v >= BUF_MARK) {
@@ -546,7 +546,7 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
         } else {
             map_invalidate_slot(d, v);
         }
-        d->l2p[lpn] = NO_SLOT;
+        map_put(d, lpn, NO_SLOT);
         d->mapped--;
         n++;
     }
@@ -718,7 +718,7 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
     const Wbuf *w = d->wb;
     uint64_t live = 0;
     for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
-        uint32_t v = d->l2p[lpn];
+        uint32_t v = map_get(d, lpn);
         if (v == NO_SLOT || v < BUF_MARK)
             continue;
         CHECK(v - BUF_MARK < w->ring_cap && w->ring[v - BUF_MARK] == lpn,
@@ -728,7 +728,7 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
     for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len; k++, pos = (pos + 1) % w->ring_cap)
         if (w->ring[pos] != NO_LPN) {
             live++;
-            CHECK(d->l2p[w->ring[pos]] == BUF_MARK + pos, "buffer entry %u is stale but live", pos);
+            CHECK(map_get(d, w->ring[pos]) == BUF_MARK + pos, "buffer entry %u is stale but live", pos);
         }
     CHECK(live == w->ring_live, "buffer has %" G_GUINT64_FORMAT " live entries, counter says %u",
           live, w->ring_live);

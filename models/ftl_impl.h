@@ -102,8 +102,12 @@ struct Drive {
     double chan_ns_per_byte;
 
     /* mapping */
-    uint32_t *l2p;   /* nlpn: slot, NO_SLOT, or BUF_MARK + ring position */
-    uint32_t *p2l;   /* nslots: lpn or NO_LPN (slot not valid) */
+    /* Both tables hold every value complemented (map_get() and friends
+     * below): memory fresh from the kernel reads as zero, which is NO_SLOT
+     * and NO_LPN, so the tables are never filled, and a run pays in memory
+     * and time only for the parts of them it writes. */
+    uint32_t *l2p_tab; /* nlpn: slot, NO_SLOT, or BUF_MARK + ring position */
+    uint32_t *p2l_tab; /* nslots: lpn or NO_LPN (slot not valid) */
     uint64_t mapped; /* lpns mapped (to NAND or buffer) */
 
     /* blocks, struct of arrays */
@@ -187,7 +191,11 @@ SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device);
 SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device); /* returns end */
 SimTime link_controller(Drive *d, SimTime cost);                            /* returns end */
 
-/* map.c */
+/* map.c; the tables store values complemented (see Drive) */
+static inline uint32_t map_get(const Drive *d, uint64_t lpn) { return ~d->l2p_tab[lpn]; }
+static inline void map_put(Drive *d, uint64_t lpn, uint32_t v) { d->l2p_tab[lpn] = ~v; }
+static inline uint32_t map_lpn_of(const Drive *d, uint64_t slot) { return ~d->p2l_tab[slot]; }
+static inline void map_put_lpn(Drive *d, uint64_t slot, uint32_t lpn) { d->p2l_tab[slot] = ~lpn; }
 void map_invalidate_slot(Drive *d, uint32_t slot);
 void map_set(Drive *d, uint32_t lpn, uint32_t slot); /* point lpn at slot, invalidating its old one */
 void map_prefetch(const Drive *d, const uint32_t *lpns, uint32_t n); /* warm the map entries of lpns */

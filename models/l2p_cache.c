@@ -1,7 +1,7 @@
 /*
  * l2p_cache.c - the mapping cache of DRAM-less drives (l2p_kind hmb, sram).
  *
- * d->l2p stays the whole table and the truth; this module decides what
+ * the L2P table (map.c) stays the whole table and the truth; this module decides what
  * reaching it costs. The table is kept in NAND as translation pages (one
  * NAND page of page_size / 4 entries) in SLC-mode map blocks, with a
  * directory (loc) of where each lives. The cache holds l2p_cache / page_size
@@ -382,12 +382,12 @@ static void place(Drive *d, uint32_t t, uint32_t b)
     L2pCache *c = d->l2pc;
     uint32_t old = c->loc[t];
     if (old != NO_SLOT) {
-        d->p2l[old] = NO_LPN;
+        map_put_lpn(d, old, NO_LPN);
         d->blk_valid[nand_block_of(d, old)] -= c->spp;
     }
     uint32_t slot = b * d->slots_per_block + d->blk_wp[b];
     d->blk_wp[b] += c->spp;
-    d->p2l[slot] = t;
+    map_put_lpn(d, slot, t);
     d->blk_valid[b] += c->spp;
     c->loc[t] = slot;
     if (d->blk_wp[b] == nand_block_capacity(d, b)) {
@@ -478,9 +478,9 @@ bool l2p_gc_step(Drive *d, uint32_t die)
     while (n < want && dd->victim_cursor < d->blk_wp[v]) {
         uint32_t src = base + dd->victim_cursor;
         dd->victim_cursor += c->spp;
-        if (d->p2l[src] == NO_LPN)
+        if (map_lpn_of(d, src) == NO_LPN)
             continue;
-        place(d, d->p2l[src], dst);
+        place(d, map_lpn_of(d, src), dst);
         n++;
     }
     if (n == 0) {
@@ -513,7 +513,7 @@ void l2p_host_command(Drive *d)
     uint32_t die = 0;
     for (uint32_t t = 0; t < c->ntp; t++) {
         uint64_t a = (uint64_t)t * c->per_tp, e = MIN(d->nlpn, a + c->per_tp);
-        while (a < e && d->l2p[a] == NO_SLOT)
+        while (a < e && map_get(d, a) == NO_SLOT)
             a++;
         if (c->loc[t] != NO_SLOT || a == e)
             continue;
@@ -541,7 +541,7 @@ static bool check_blocks(const Drive *d, char *why, size_t why_len)
               "map block %u is free or not in SLC mode", b);
         uint32_t valid = 0, base = b * d->slots_per_block;
         for (uint32_t s = 0; s < d->blk_wp[b]; s += c->spp) {
-            uint32_t t = d->p2l[base + s];
+            uint32_t t = map_lpn_of(d, base + s);
             if (t == NO_LPN)
                 continue;
             CHECK(t < c->ntp && c->loc[t] == base + s,
@@ -555,7 +555,7 @@ static bool check_blocks(const Drive *d, char *why, size_t why_len)
         if (c->loc[t] == NO_SLOT)
             continue;
         uint32_t b = nand_block_of(d, c->loc[t]);
-        CHECK(ftl_is_map_block(d, b) && d->p2l[c->loc[t]] == t,
+        CHECK(ftl_is_map_block(d, b) && map_lpn_of(d, c->loc[t]) == t,
               "translation page %u lives at slot %u which does not hold it", t, c->loc[t]);
     }
     return true;

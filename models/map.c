@@ -14,8 +14,8 @@
 void map_invalidate_slot(Drive *d, uint32_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
-    g_assert(d->p2l[slot] != NO_LPN && d->blk_valid[b] > 0);
-    d->p2l[slot] = NO_LPN;
+    g_assert(map_lpn_of(d, slot) != NO_LPN && d->blk_valid[b] > 0);
+    map_put_lpn(d, slot, NO_LPN);
     if (--d->blk_valid[b] == 0 && d->blk_state[b] == BLK_FULL && !d->blk_dead[b]) {
         /* nothing left to move: GC can have it for an erase (gc_reclaim_dead) */
         Die *dd = &d->die[nand_die_of_block(d, b)];
@@ -30,19 +30,19 @@ void map_invalidate_slot(Drive *d, uint32_t slot)
 void map_prefetch(const Drive *d, const uint32_t *lpns, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++)
-        __builtin_prefetch(&d->l2p[lpns[k]], 1);
+        __builtin_prefetch(&d->l2p_tab[lpns[k]], 1);
 }
 
 /* Point lpn at slot, invalidating the slot it had. */
 void map_set(Drive *d, uint32_t lpn, uint32_t slot)
 {
-    uint32_t old = d->l2p[lpn];
+    uint32_t old = map_get(d, lpn);
     if (old == NO_SLOT)
         d->mapped++;
     else if (old < BUF_MARK)
         map_invalidate_slot(d, old);
-    d->l2p[lpn] = slot;
-    d->p2l[slot] = lpn;
+    map_put(d, lpn, slot);
+    map_put_lpn(d, slot, lpn);
     uint32_t b = nand_block_of(d, slot);
     d->blk_valid[b]++;
     if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
@@ -67,15 +67,15 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     /* the map entries of the slots about to move are scattered over the
      * whole table: ask for them all before the first is needed */
     for (uint32_t c = *cursor, seen = 0; seen < want && c < d->blk_wp[v]; c++) {
-        uint32_t lpn = d->p2l[vbase + c];
+        uint32_t lpn = map_lpn_of(d, vbase + c);
         if (lpn != NO_LPN) {
-            __builtin_prefetch(&d->l2p[lpn], 1);
+            __builtin_prefetch(&d->l2p_tab[lpn], 1);
             seen++;
         }
     }
     while (n < want && *cursor < d->blk_wp[v]) {
         uint32_t src = vbase + (*cursor)++;
-        uint32_t lpn = d->p2l[src];
+        uint32_t lpn = map_lpn_of(d, src);
         if (lpn == NO_LPN)
             continue;
         uint32_t page = src / d->slots_per_page;

@@ -152,8 +152,8 @@ static bool pf_sequential(Prefill *f, uint64_t first, uint64_t count, bool slc, 
         }
         stuck = 0;
         for (uint32_t k = 0; place && k < n; k++) {
-            d->l2p[lpn + k] = s0 + k;
-            d->p2l[s0 + k] = (uint32_t)(lpn + k);
+            map_put(d, lpn + k, s0 + k);
+            map_put_lpn(d, s0 + k, (uint32_t)(lpn + k));
         }
         lpn += n;
     }
@@ -258,7 +258,7 @@ static void pf_store_bucket(Drive *d, PfPairs *pp, uint32_t b)
 {
     const uint64_t *p = pp->pair + (size_t)b * PF_BUCKET_PAIRS;
     for (uint32_t i = 0; i < pp->len[b]; i++)
-        d->l2p[p[i] >> 32] = (uint32_t)p[i];
+        map_put(d, p[i] >> 32, (uint32_t)p[i]);
     pp->len[b] = 0;
 }
 
@@ -306,7 +306,7 @@ static void pf_deal(Prefill *f, uint64_t n)
             if ((bits[i / 64] >> (i % 64) & 1) != pick_valid)
                 continue;
             uint64_t lpn = perm_apply(&pm, k++);
-            d->p2l[base + i] = (uint32_t)lpn;
+            map_put_lpn(d, base + i, (uint32_t)lpn);
             pf_store(d, &pp, lpn, base + i);
         }
     }

@@ -1,7 +1,7 @@
 /*
  * trim.c - TRIM commands: the unmapping and the firmware work it costs.
  *
- * Under both policies the table (d->l2p) is unmapped when the command
+ * Under both policies the mapping table is unmapped when the command
  * arrives, so reads of trimmed pages are correct at once (the firmware's
  * trim marks). The work, per translation page the range touches: entry_cost
  * of controller time per mapped 4 KiB unit and, with a mapping cache, the

@@ -76,7 +76,7 @@ rm -f "$tmp/../binary.$$.fio" "$tmp/../bell.$$.fio"
 FTLSIM_MEMORY_LIMIT=4MiB bad "simulating this drive needs about" -d "$d" -w "$small" -o r
 FTLSIM_MEMORY_LIMIT=lots bad 'FTLSIM_MEMORY_LIMIT "lots": expected a size' -d "$d" -w "$small" -o r
 unset FTLSIM_MEMORY_LIMIT
-"$bin" check "$drive" | grep -qE "^simulator memory +empty drive, sequential fill: about [0-9.]+ [MG]iB" ||
+"$bin" check "$drive" | grep -qE "^ +empty drive, sequential fill: about [0-9.]+ [MG]iB" ||
     fail "check does not print the memory estimate"
 "$bin" check "$drive" | grep -qE "^ +fully fragmented \(worst case\): about [0-9.]+ [MG]iB" ||
     fail "check does not print the worst-case memory estimate"

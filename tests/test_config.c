@@ -668,8 +668,9 @@ static void test_docs_list_every_key(void)
     }
 }
 
-/* The simulator's memory by hand for the reference drive: flat tables,
- * the same for every workload class. */
+/* The simulator's memory by hand for the reference drive: the tables are
+ * backed where written (a 2 MiB page more for the L2P, one per die for
+ * the P2L), whole for random writes without end. */
 static void test_memory_estimate(void)
 {
     DriveParams p;
@@ -678,15 +679,20 @@ static void test_memory_estimate(void)
     /* 1 TB user, 8 dies x 2 planes x 2800 blocks x 1536 pages x 16 KiB raw;
      * a 4 MiB write buffer's ring (5 bytes per 4 KiB) and 6 MiB for the
      * process; a random prefill sorts in 32 MiB */
-    uint64_t raw = 8ull * 2 * 2800 * 1536 * 16384;
-    uint64_t want = 1000000000000ull / 4096 * 4 + raw / 4096 * 4 + 8ull * 2 * 2800 * 64 +
-                    1024 * 5 + (6u << 20);
-    MemoryClass fill = {.seq_fill = 1.0}, worst = {.random_fill = 1.0};
+    uint64_t raw = 8ull * 2 * 2800 * 1536 * 16384, lpns = 1000000000000ull / 4096;
+    uint64_t fixed = 8ull * 2 * 2800 * 64 + 1024 * 5 + (6u << 20), page = 2u << 20;
+    uint64_t l2p = lpns * 4 + page;
+    MemoryClass half = {.seq_fill = 0.5}, fill = {.seq_fill = 1.0};
     MemoryClass rnd = {.seq_fill = 1.0, .random_bytes = 20000000000ull, .random_bs = 4096};
-    CUTEST_EQ(drive_memory_estimate(&p, &fill), want);
-    CUTEST_EQ(drive_memory_estimate(&p, &rnd), want);
-    CUTEST_EQ(drive_memory_estimate(&p, &worst), want + (32u << 20));
-    CUTEST_EQ(drive_memory_estimate(&p, NULL), want + (32u << 20));
+    MemoryClass frag = {.random_fill = 1.0}, worst = {.random_fill = 1.0, .random_bytes = UINT64_MAX};
+    CUTEST_EQ(drive_memory_estimate(&p, &half), lpns * 2 + page + lpns * 2 + 8 * page + fixed);
+    CUTEST_EQ(drive_memory_estimate(&p, &fill), l2p + lpns * 4 + 8 * page + fixed);
+    CUTEST_EQ(drive_memory_estimate(&p, &rnd), l2p + lpns * 4 + 20000000000ull / 1024 +
+                                                   8 * page + fixed);
+    /* a random prefill backs every page of the L2P, and sorts in 32 MiB */
+    CUTEST_EQ(drive_memory_estimate(&p, &frag), l2p + lpns * 4 + 8 * page + fixed + (32u << 20));
+    CUTEST_EQ(drive_memory_estimate(&p, &worst), l2p + raw / 4096 * 4 + fixed + (32u << 20));
+    CUTEST_EQ(drive_memory_estimate(&p, NULL), l2p + raw / 4096 * 4 + fixed + (32u << 20));
 }
 
 /* ---- describe, listing, JSON ------------------------------------------ */

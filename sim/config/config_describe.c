@@ -232,10 +232,11 @@ static const struct {
     const char *name;
     MemoryClass c;
 } memory_classes[] = {
+    {"a tenth of the drive written in order", {.seq_fill = 0.1}},
     {"empty drive, sequential fill", {.seq_fill = 1.0}},
     {"prefilled sequentially, then 20 GB of 4 KiB random writes",
      {.seq_fill = 1.0, .random_bytes = 20000000000ull, .random_bs = 4096}},
-    {"fully fragmented (worst case)", {.random_fill = 1.0}},
+    {"fully fragmented (worst case)", {.random_fill = 1.0, .random_bytes = UINT64_MAX}},
 };
 
 /* The simulator's memory for each class, and whether its tables can number
@@ -246,8 +247,8 @@ static void describe_memory(const DriveParams *p, GString *out)
     for (unsigned i = 0; i < G_N_ELEMENTS(memory_classes); i++)
         line(out, i ? "" : "simulator memory", "%s: about %s", memory_classes[i].name,
              mem_text(drive_memory_estimate(p, &memory_classes[i].c), m, sizeof m));
-    line(out, "", "(the mapping tables both ways, flat: one entry per 4 KiB page and slot "
-         "whatever the workload; a random prefill's sort buffers); a run refuses a drive that "
+    line(out, "", "(the mapping tables both ways, one entry per 4 KiB page and slot, backed "
+         "only where written; a random prefill's sort buffers); a run refuses a drive that "
          "does not fit the memory available");
     uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
     if (slots > drive_max_slots())
