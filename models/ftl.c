@@ -635,15 +635,12 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     uint32_t cap = nand_block_capacity(d, b);
     uint32_t room = cap - d->blk_wp[b];
     uint32_t n = take_unit(d, unit < room ? unit : room);
-    uint32_t base = b * d->slots_per_block;
+    uint32_t first = b * d->slots_per_block + d->blk_wp[b];
     map_prefetch(d, d->wb->stage, n);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t lpn = d->wb->stage[k];
-        uint32_t slot = base + d->blk_wp[b]++;
-        map_set(d, lpn, slot);
-        if (d->place_hook)
-            d->place_hook(d->place_ctx, lpn, slot, NO_SLOT);
-    }
+    map_set_run(d, d->wb->stage, n, first);
+    d->blk_wp[b] += n;
+    for (uint32_t k = 0; d->place_hook && k < n; k++)
+        d->place_hook(d->place_ctx, d->wb->stage[k], first + k, NO_SLOT);
     if (d->blk_wp[b] == cap) {
         d->blk_state[b] = BLK_FULL;
         d->blk_stamp[b] = sim_now(d->eng);

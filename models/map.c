@@ -51,6 +51,41 @@ void map_set(Drive *d, uint32_t lpn, uint32_t slot)
         l2p_update(d, lpn);
 }
 
+/* map_set() for n lpns going to the n slots from slot on, all in one
+ * block: the program of a unit. The block's counters change once. An old
+ * slot in the same block is invalidated before the new ones count, which
+ * is safe: the block is open, so it cannot be marked dead meanwhile. */
+void map_set_run(Drive *d, const uint32_t *lpns, uint32_t n, uint32_t slot)
+{
+    uint32_t b = nand_block_of(d, slot);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t lpn = lpns[k], old = map_get(d, lpn);
+        if (old == NO_SLOT)
+            d->mapped++;
+        else if (old < BUF_MARK)
+            map_invalidate_slot(d, old);
+        map_put(d, lpn, slot + k);
+        map_put_lpn(d, slot + k, lpn);
+        if (d->l2pc)
+            l2p_update(d, lpn);
+    }
+    d->blk_valid[b] += n;
+    if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
+        d->st.pslc_used += (uint64_t)n * SLOT_SIZE;
+}
+
+/* Map n relocated slots (lpns, from srcs) to the next slots of dst. */
+#define RELOCATE_RUN 64
+static void relocate_run(Drive *d, uint32_t dst, const uint32_t *lpns, const uint32_t *srcs,
+                         uint32_t n)
+{
+    uint32_t first = dst * d->slots_per_block + d->blk_wp[dst];
+    map_set_run(d, lpns, n, first);
+    d->blk_wp[dst] += n;
+    for (uint32_t k = 0; d->place_hook && k < n; k++)
+        d->place_hook(d->place_ctx, lpns[k], first + k, srcs[k]);
+}
+
 /* Move up to one native program unit of valid slots of block v, scanning
  * from *cursor, into dst (GC and folding both relocate this way). dst is
  * marked full and *open cleared when it fills. Returns the slots moved and
@@ -61,7 +96,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     uint32_t unit = d->unit_slots[d->native];
     uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
     uint32_t want = unit < room ? unit : room;
-    uint32_t vbase = v * d->slots_per_block, dbase = dst * d->slots_per_block;
+    uint32_t vbase = v * d->slots_per_block;
     uint32_t n = 0, last_page = NO_IDX;
     *pages = 0;
     /* the map entries of the slots about to move are scattered over the
@@ -73,6 +108,8 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
             seen++;
         }
     }
+    /* the slots found go to dst in order: mapped a run at a time */
+    uint32_t lpns[RELOCATE_RUN], srcs[RELOCATE_RUN], got = 0;
     while (n < want && *cursor < d->blk_wp[v]) {
         uint32_t src = vbase + (*cursor)++;
         uint32_t lpn = map_lpn_of(d, src);
@@ -83,12 +120,15 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
             (*pages)++;
             last_page = page;
         }
-        uint32_t slot = dbase + d->blk_wp[dst]++;
-        map_set(d, lpn, slot);
-        if (d->place_hook)
-            d->place_hook(d->place_ctx, lpn, slot, src);
+        lpns[got] = lpn;
+        srcs[got++] = src;
         n++;
+        if (got == RELOCATE_RUN || n == want) {
+            relocate_run(d, dst, lpns, srcs, got);
+            got = 0;
+        }
     }
+    relocate_run(d, dst, lpns, srcs, got);
     if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
         d->blk_state[dst] = BLK_FULL;
         d->blk_stamp[dst] = sim_now(d->eng);
