@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # cli_calibrate.sh - ftlsim calibrate end to end on a small drive: bad input
 # gives exit 2, one line on stderr and no results folder; a curve the
 # simulator made at known values (dynamic_cap 150 MB, TLC tPROG 3 ms) is
@@ -6,17 +7,13 @@
 # the calibrated.ini loads and carries the fitted values.
 # Usage: bash tests/cli_calibrate.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
-bin=${1:?usage: cli_calibrate.sh FTLSIM_BINARY}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-n=0
+source tests/lib.sh "$@"
 drive=tests/data/drives/small_tlc_pslc.ini
 wl='rw=write,bs=128k,iodepth=32,size=600m'
 
 # the measured curve: the simulator at the known values, one point a 20 MB row
 "$bin" run -q -d "$drive" -w "$wl" --interval-bytes 20MB --set pslc.dynamic_cap=150MB \
-    --set timing.tlc.t_prog=3ms -o "$tmp/truth" || { echo "FAIL: the truth run" >&2; exit 1; }
+    --set timing.tlc.t_prog=3ms -o "$tmp/truth" || { fail "the truth run"; exit 1; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "GB,MBps"; next }
          { gb = $c["host_written_GB"]; printf "%.4f,%.2f\n", (gb + prev) / 2, $c["write_MBps"]; prev = gb }' \
     "$tmp/truth/series.csv" > "$tmp/curve.csv"
@@ -24,53 +21,31 @@ printf 'GB,MBps\n0.1,500\n0.2,120\n' > "$tmp/two.csv"
 printf 'GB,MBps\n0.1,500\n0.2,fast\n0.3,120\n' > "$tmp/cell.csv"
 printf 'GB,MBps\n0.1,500\n0.2,120\n5,120\n' > "$tmp/far.csv"
 
-# expect_error PATTERN ARGS...: exit 2, one stderr line holding PATTERN,
-# nothing on stdout, no results folder.
-expect_error() {
-    local pattern=$1
-    shift
-    n=$((n + 1))
-    local out="$tmp/out$n"
-    "$bin" calibrate "$@" -o "$out" >"$tmp/stdout" 2>"$tmp/stderr"
-    local rc=$? lines why=""
-    lines=$(wc -l <"$tmp/stderr")
-    [ "$rc" -eq 2 ] || why="exit code $rc, expected 2"
-    [ -z "$why" ] && [ "$lines" -ne 1 ] && why="$lines lines on stderr, expected 1"
-    [ -z "$why" ] && [ -s "$tmp/stdout" ] && why="output on stdout"
-    [ -z "$why" ] && [ -e "$out" ] && why="results folder $out was created"
-    [ -z "$why" ] && ! grep -qF -- "$pattern" "$tmp/stderr" && why="stderr lacks \"$pattern\""
-    if [ -n "$why" ]; then
-        echo "FAIL: ftlsim calibrate $*: $why" >&2
-        sed 's/^/  stderr: /' "$tmp/stderr" | head -n 5 >&2
-        fails=$((fails + 1))
-    fi
-}
-
 c=(-d "$drive" -w "$wl" --curve "$tmp/curve.csv")
-expect_error "--fit \"drive.name\": not a number" "${c[@]}" --fit drive.name=1..2
-expect_error "--fit \"trim.nope\": unknown key" "${c[@]}" --fit trim.nope=1..2
-expect_error "--fit \"timing.tlc.t_prog=3ms..1ms\": LO is not below HI" "${c[@]}" --fit timing.tlc.t_prog=3ms..1ms
-expect_error "--fit \"timing.tlc.t_prog=2ms..2ms\": LO is not below HI" "${c[@]}" --fit timing.tlc.t_prog=2ms..2ms
-expect_error "--fit \"timing.tlc.t_prog=..\": empty range" "${c[@]}" --fit timing.tlc.t_prog=..
-expect_error "--fit \"timing.tlc.t_prog=fast..3ms\": found \"fast..3ms\"" "${c[@]}" --fit timing.tlc.t_prog=fast..3ms
-expect_error "--fit \"timing.tlc.t_prog\": expected GROUP.KEY=LO..HI" "${c[@]}" --fit timing.tlc.t_prog
-expect_error "--fit \"pslc.dynamic_cap=0..300MB\": the drive does not load at 0:" "${c[@]}" --fit pslc.dynamic_cap=0..300MB
-expect_error "--fit timing.tlc.t_prog: the key is also given by --set" "${c[@]}" --set timing.tlc.t_prog=2ms --fit timing.tlc.t_prog=1ms..3ms
-expect_error "--fit \"workload.bs=4k..8k\": unknown workload key" "${c[@]}" --fit workload.bs=4k..8k
-expect_error "--fit \"workload.thinktime=2ms..1ms\": LO is not below HI" "${c[@]}" --fit workload.thinktime=2ms..1ms
-expect_error "calibrate needs at least one --fit" "${c[@]}"
-expect_error "two.csv: found 2 points, expected at least 3" -d "$drive" -w "$wl" --curve "$tmp/two.csv" --fit timing.tlc.t_prog=1ms..3ms
-expect_error "cell.csv:3: found \"0.2,fast\", expected two numbers GB,MBps" -d "$drive" -w "$wl" --curve "$tmp/cell.csv" --fit timing.tlc.t_prog=1ms..3ms
-expect_error "far.csv:4: GB 5 is beyond the stock run" -d "$drive" -w "$wl" --curve "$tmp/far.csv" --fit timing.tlc.t_prog=1ms..3ms
-expect_error "--figure rate@GB=1..2: the stock run does not yield it" -d "$drive" -w "$wl" --figure rate@GB=1..2=100 --fit timing.tlc.t_prog=1ms..3ms
-expect_error "--figure \"speed=3\": unknown figure" -d "$drive" -w "$wl" --figure speed=3 --fit timing.tlc.t_prog=1ms..3ms
-expect_error "calibrate needs a --curve CSV or at least one --figure" -d "$drive" -w "$wl" --fit timing.tlc.t_prog=1ms..3ms
+expect_error "--fit \"drive.name\": not a number" calibrate "${c[@]}" --fit drive.name=1..2
+expect_error "--fit \"trim.nope\": unknown key" calibrate "${c[@]}" --fit trim.nope=1..2
+expect_error "--fit \"timing.tlc.t_prog=3ms..1ms\": LO is not below HI" calibrate "${c[@]}" --fit timing.tlc.t_prog=3ms..1ms
+expect_error "--fit \"timing.tlc.t_prog=2ms..2ms\": LO is not below HI" calibrate "${c[@]}" --fit timing.tlc.t_prog=2ms..2ms
+expect_error "--fit \"timing.tlc.t_prog=..\": empty range" calibrate "${c[@]}" --fit timing.tlc.t_prog=..
+expect_error "--fit \"timing.tlc.t_prog=fast..3ms\": found \"fast..3ms\"" calibrate "${c[@]}" --fit timing.tlc.t_prog=fast..3ms
+expect_error "--fit \"timing.tlc.t_prog\": expected GROUP.KEY=LO..HI" calibrate "${c[@]}" --fit timing.tlc.t_prog
+expect_error "--fit \"pslc.dynamic_cap=0..300MB\": the drive does not load at 0:" calibrate "${c[@]}" --fit pslc.dynamic_cap=0..300MB
+expect_error "--fit timing.tlc.t_prog: the key is also given by --set" calibrate "${c[@]}" --set timing.tlc.t_prog=2ms --fit timing.tlc.t_prog=1ms..3ms
+expect_error "--fit \"workload.bs=4k..8k\": unknown workload key" calibrate "${c[@]}" --fit workload.bs=4k..8k
+expect_error "--fit \"workload.thinktime=2ms..1ms\": LO is not below HI" calibrate "${c[@]}" --fit workload.thinktime=2ms..1ms
+expect_error "calibrate needs at least one --fit" calibrate "${c[@]}"
+expect_error "two.csv: found 2 points, expected at least 3" calibrate -d "$drive" -w "$wl" --curve "$tmp/two.csv" --fit timing.tlc.t_prog=1ms..3ms
+expect_error "cell.csv:3: found \"0.2,fast\", expected two numbers GB,MBps" calibrate -d "$drive" -w "$wl" --curve "$tmp/cell.csv" --fit timing.tlc.t_prog=1ms..3ms
+expect_error "far.csv:4: GB 5 is beyond the stock run" calibrate -d "$drive" -w "$wl" --curve "$tmp/far.csv" --fit timing.tlc.t_prog=1ms..3ms
+expect_error "--figure rate@GB=1..2: the stock run does not yield it" calibrate -d "$drive" -w "$wl" --figure rate@GB=1..2=100 --fit timing.tlc.t_prog=1ms..3ms
+expect_error "--figure \"speed=3\": unknown figure" calibrate -d "$drive" -w "$wl" --figure speed=3 --fit timing.tlc.t_prog=1ms..3ms
+expect_error "calibrate needs a --curve CSV or at least one --figure" calibrate -d "$drive" -w "$wl" --fit timing.tlc.t_prog=1ms..3ms
 
 # the recovery
 out=$tmp/cal
 if ! "$bin" calibrate "${c[@]}" --fit pslc.dynamic_cap=50MB..300MB --fit timing.tlc.t_prog=1.5ms..5ms \
     --fit timing.tlc.t_read=30us..120us --figure cliff_gb=0.14:0.5 --jobs 2 -o "$out" >"$tmp/stdout" 2>"$tmp/stderr"; then
-    echo "FAIL: the calibration failed" >&2
+    fail "the calibration failed"
     cat "$tmp/stderr" >&2
     exit 1
 fi
@@ -91,22 +66,18 @@ if not j["loss"] < j["stock_loss"] / 100:
     ok = False
 sys.exit(0 if ok else 1)
 PY
-grep -q "timing.tlc.t_read: unidentifiable (flat" "$tmp/stdout" || { echo "FAIL: no unidentifiable line" >&2; fails=$((fails + 1)); }
+grep -q "timing.tlc.t_read: unidentifiable (flat" "$tmp/stdout" || fail "no unidentifiable line"
 for f in calibrated.ini fit.json curves.csv; do
-    [ -s "$out/$f" ] || { echo "FAIL: $out/$f missing" >&2; fails=$((fails + 1)); }
+    [ -s "$out/$f" ] || fail "$out/$f missing"
 done
 # the calibrated config loads, holds the fitted values with their mark, and
 # leaves the unidentifiable key as it was
-"$bin" check "$out/calibrated.ini" >/dev/null || { echo "FAIL: calibrated.ini does not load" >&2; fails=$((fails + 1)); }
+"$bin" check "$out/calibrated.ini" >/dev/null || fail "calibrated.ini does not load"
 grep -q "^# C: calibrated to .*curve.csv and cliff_gb=0.14: loss" "$out/calibrated.ini" ||
-    { echo "FAIL: calibrated.ini lacks the mark" >&2; fails=$((fails + 1)); }
+    fail "calibrated.ini lacks the mark"
 grep -q "^# C: not identifiable from" "$out/calibrated.ini" ||
-    { echo "FAIL: calibrated.ini lacks the unidentifiable note" >&2; fails=$((fails + 1)); }
+    fail "calibrated.ini lacks the unidentifiable note"
 grep -q "^t_read = 60us" "$out/calibrated.ini" ||
-    { echo "FAIL: the unidentifiable key changed" >&2; fails=$((fails + 1)); }
+    fail "the unidentifiable key changed"
 
-if [ "$fails" -ne 0 ]; then
-    echo "cli_calibrate: $fails failures" >&2
-    exit 1
-fi
-echo "cli_calibrate: $n bad inputs refused, the small drive's keys recovered"
+finish "$n bad inputs refused, the small drive's keys recovered"

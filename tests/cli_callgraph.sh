@@ -1,11 +1,9 @@
+#!/usr/bin/env bash
 # cli_callgraph.sh - the file-level call graph of models/ has no cycle
 # (scripts/callgraph), and the checker finds one where there is one.
 # Usage: bash tests/cli_callgraph.sh FTLSIM_BINARY (from the source root; unused).
 set -uo pipefail
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+source tests/lib.sh "$@"
 
 out=$(python3 scripts/callgraph 2>&1) || fail "models/ has a call cycle: $out"
 # a few edges that must be there, so an empty graph cannot pass
@@ -21,4 +19,4 @@ rc=$?
 grep -q "cycle: down.c -> up.c -> down.c" <<<"$out" || fail "cycle not named: $out"
 # static helpers of the same name in both files are not edges
 grep -q "helper" <<<"$out" && fail "a static helper counted as a call: $out"
-echo "callgraph: no cycle in models/"
+finish "no cycle in models/"

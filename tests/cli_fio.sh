@@ -6,30 +6,11 @@
 # bad fio input is one line naming the file and line, with exit 2.
 # Usage: bash tests/cli_fio.sh PATH/TO/ftlsim (from the source root)
 set -u
-ftlsim=${1:?usage: cli_fio.sh PATH/TO/ftlsim}
-case $ftlsim in /*) ;; *) ftlsim=$PWD/$ftlsim ;; esac
+source tests/lib.sh "$@"
 drive=tests/data/drives/small_tlc.ini
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-expect_error() { # expect_error TEXT ARGS...: exit 2, one line with TEXT, no results folder
-    local text=$1
-    shift
-    "$ftlsim" run -d "$drive" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    [ $rc -eq 2 ] || fail "$*: exit $rc, expected 2"
-    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$*: $(wc -l <"$tmp/err") lines on stderr"
-    grep -qF -- "$text" "$tmp/err" || fail "$*: expected \"$text\", got: $(cat "$tmp/err")"
-}
 
 # 1. The feature job: fio JSON into --output, nothing on stdout.
-"$ftlsim" run -d "$drive" --job tests/data/jobs/fio_features.fio -o "$tmp/r" \
+"$bin" run -d "$drive" --job tests/data/jobs/fio_features.fio -o "$tmp/r" \
     --output-format=json --output "$tmp/fio.json" >"$tmp/stdout" 2>"$tmp/stderr" ||
     fail "fio_features.fio: exit $?: $(cat "$tmp/stderr")"
 [ -s "$tmp/stdout" ] && fail "--output FILE: stdout not empty"
@@ -89,7 +70,7 @@ for name in os.listdir(d):
 PY
 
 # 2b. Phases: a verified read-back of the whole drive, exitall, wait_for.
-"$ftlsim" run -d "$drive" --job tests/data/jobs/fio_phases.fio -o "$tmp/p" -q ||
+"$bin" run -d "$drive" --job tests/data/jobs/fio_phases.fio -o "$tmp/p" -q ||
     fail "fio_phases.fio: exit $?"
 python3 - "$tmp/p/summary.json" <<'PY' || fail "fio_phases.fio: jobs did not run as fio runs them"
 import json, sys
@@ -109,7 +90,7 @@ grep -qE '^verify    [0-9]+ reads \(1\.[0-9]{3} GB\) checked against what was wr
     "$tmp/p/summary.txt" || fail "summary.txt: no verify line: $(grep verify "$tmp/p/summary.txt")"
 
 # 3. json+ on stdout: the histogram bins add up to the I/Os.
-"$ftlsim" run -d "$drive" -w 'rw=randrw,bs=4k,iodepth=8,size=16m' --output-format=json+ \
+"$bin" run -d "$drive" -w 'rw=randrw,bs=4k,iodepth=8,size=16m' --output-format=json+ \
     >"$tmp/plus.json" 2>"$tmp/stderr" || fail "json+: exit $?"
 python3 - "$tmp/plus.json" <<'PY' || fail "json+ bins"
 import json, sys
@@ -123,7 +104,7 @@ PY
 # 3b. group_reporting: one entry per reporting group, its jobs summed.
 printf '[global]\ngroup_reporting\nrw=randrw\nbs=4k\niodepth=4\nsize=8m\n[a]\nnumjobs=3\n[b]\nnew_group\n' \
     >"$tmp/group.fio"
-"$ftlsim" run -d "$drive" --job "$tmp/group.fio" -o "$tmp/g" --output-format=json+ \
+"$bin" run -d "$drive" --job "$tmp/group.fio" -o "$tmp/g" --output-format=json+ \
     >"$tmp/group.json" 2>"$tmp/stderr" || fail "group_reporting: exit $?"
 python3 - "$tmp/group.json" "$tmp/g/summary.json" <<'PY' || fail "group_reporting entries"
 import json, math, sys
@@ -144,7 +125,7 @@ for d in ("read", "write"):
 PY
 
 # 3c. A trace replay is one job, "replay", as fio reports a read_iolog job.
-"$ftlsim" run -d "$drive" --trace traces/fiu_mail_cheetah_first10000.blkparse --lba-map wrap \
+"$bin" run -d "$drive" --trace traces/fiu_mail_cheetah_first10000.blkparse --lba-map wrap \
     -o "$tmp/t" --output-format=json >"$tmp/trace.json" 2>"$tmp/stderr" || fail "trace json: exit $?"
 python3 - "$tmp/trace.json" "$tmp/t/summary.json" <<'PY' || fail "trace replay in fio JSON"
 import json, sys
@@ -159,40 +140,39 @@ assert fio[0]["job_runtime"] == round(summ[0]["runtime_s"] * 1000)
 PY
 
 # 4. The syntax job: ${VAR} set, and not set.
-FTLSIM_TEST_BS=4k "$ftlsim" run -d "$drive" --job tests/data/jobs/fio_syntax.fio -q ||
+FTLSIM_TEST_BS=4k "$bin" run -d "$drive" --job tests/data/jobs/fio_syntax.fio -q ||
     fail "fio_syntax.fio with FTLSIM_TEST_BS=4k: exit $?"
 expect_error 'tests/data/jobs/fio_syntax.fio:6: ${FTLSIM_TEST_BS} is not set in the environment' \
-    --job tests/data/jobs/fio_syntax.fio
+    run -d "$drive" --job tests/data/jobs/fio_syntax.fio
 
 # 5. Bad values: one line naming the file and line.
 printf '[j]\nrw=write\nsize=(4k*\n' >"$tmp/bad_expr.fio"
 expect_error "$tmp/bad_expr.fio:3: option \"size\": found \"(4k*\", expected a non-negative arithmetic expression" \
-    --job "$tmp/bad_expr.fio"
+    run -d "$drive" --job "$tmp/bad_expr.fio"
 printf '[j]\nrw=randread\nrandom_distribution=zoned:50/5:30/15\n' >"$tmp/bad_zone.fio"
 expect_error "$tmp/bad_zone.fio:3: option \"random_distribution\": found \"zoned:50/5:30/15\"" \
-    --job "$tmp/bad_zone.fio"
+    run -d "$drive" --job "$tmp/bad_zone.fio"
 printf '[j]\nioengine=cpuio\n' >"$tmp/bad_engine.fio"
 expect_error "$tmp/bad_engine.fio:2: option \"ioengine\": found \"cpuio\", expected a block I/O engine" \
-    --job "$tmp/bad_engine.fio"
+    run -d "$drive" --job "$tmp/bad_engine.fio"
 printf '[j]\nrw=write\nsize=1m\nwrite_bw_log=x\n' >"$tmp/log.fio"
-expect_error "give --out DIR to write them into" --job "$tmp/log.fio"
-expect_error '--output-format "xml": expected one of normal, json, json+' -w rw=read --output-format xml
-expect_error '--output "'"$tmp"'/no/such.json": found no such folder or a folder' -w rw=read \
-    --output-format json --output "$tmp/no/such.json"
+expect_error --no-out "give --out DIR to write them into" run -d "$drive" --job "$tmp/log.fio"
+expect_error '--output-format "xml": expected one of normal, json, json+' run -d "$drive" -w rw=read --output-format xml
+expect_error '--output "'"$tmp"'/no/such.json": found no such folder or a folder' \
+    run -d "$drive" -w rw=read --output-format json --output "$tmp/no/such.json"
 
-expect_error "--max-time goes with --workload or --job" --trace traces/fiu_mail_cheetah_first10000.blkparse \
-    --max-time 1s
+expect_error "--max-time goes with --workload or --job" \
+    run -d "$drive" --trace traces/fiu_mail_cheetah_first10000.blkparse --max-time 1s
 # --max-time: a job of an hour stops at 1.5 s of simulated time
-"$ftlsim" run -d "$drive" -w 'rw=randread,size=8m,time_based,runtime=1h' --max-time 1500ms \
+"$bin" run -d "$drive" -w 'rw=randread,size=8m,time_based,runtime=1h' --max-time 1500ms \
     >"$tmp/mt.txt" || fail "--max-time: exit $?"
 grep -qE '^simulated 1\.50[0-9] s ' "$tmp/mt.txt" || fail "--max-time: $(grep simulated "$tmp/mt.txt")"
 
 # 6. ioengine=null: simulated as nothing, zero I/O.
-"$ftlsim" run -d "$drive" -w 'rw=randread,ioengine=null,size=1g' --output-format=json \
+"$bin" run -d "$drive" -w 'rw=randread,ioengine=null,size=1g' --output-format=json \
     >"$tmp/null.json" || fail "ioengine=null: exit $?"
 python3 -c "
 import json,sys; j=json.load(open('$tmp/null.json'))['jobs'][0]
 assert j['read']['total_ios'] == 0 and j['read']['io_bytes'] == 0" || fail "ioengine=null moved data"
 
-[ $failures -eq 0 ] && echo "cli_fio: all passed"
-exit $((failures > 0))
+finish "all passed"

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # cli_fuzz_smoke.sh - a short libFuzzer run of every parser harness
 # (scripts/fuzz 5) when clang is installed; otherwise prints a skip line and
 # exits 77, which CTest reports as skipped (SKIP_RETURN_CODE).

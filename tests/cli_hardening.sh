@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # cli_hardening.sh - bad inputs of every defect class found by trying the
 # command as a new user would: each must exit 2 with exactly one line on
 # stderr (prefixed ftlsim:, no raw control bytes), nothing on stdout, and
@@ -6,19 +7,9 @@
 # config search path.
 # Usage: bash tests/cli_hardening.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
-bin=${1:?usage: cli_hardening.sh FTLSIM_BINARY}
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-n=0
+source tests/lib.sh "$@" # bin is absolute: the runs below are made in $tmp
 drive=tests/data/drives/small_tlc.ini
 small='rw=write,size=32m'
-
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
 
 # Nothing but what was there before: no entry of the parent folder may
 # appear, none may be a hidden temporary.
@@ -163,8 +154,4 @@ rc=$?
     fail "a missing drive file: exit $rc, $(cat "$tmp/missing.err")"
 rm -rf "$tmp/elsewhere"
 
-if [ "$fails" -gt 0 ]; then
-    echo "cli_hardening: $fails failures" >&2
-    exit 1
-fi
-echo "cli_hardening: $n bad inputs refused cleanly; signals, lock, traces, config path ok"
+finish "$n bad inputs refused cleanly; signals, lock, traces, config path ok"

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # cli_host_tools.sh - the host side of a workload (docs/host-tools.md): a
 # bandwidth cap (fio's rate) gives that throughput on a drive faster than
 # it; a per-command host cost (fio's thinktime) lowers QD 1 IOPS to
@@ -8,11 +9,7 @@
 # simulator made at a known value.
 # Usage: bash tests/cli_host_tools.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
-bin=${1:?usage: cli_host_tools.sh FTLSIM_BINARY}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+source tests/lib.sh "$@"
 # jq-free: one number out of summary.json by a Python expression over s
 val() { python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print($2)" "$1/summary.json"; }
 # near A B TOL: |A/B - 1| <= TOL
@@ -41,10 +38,7 @@ near "$iops" "$want" 0.01 || fail "thinktime=100us gave $iops IOPS, expected $wa
 
 # 3. The profiles: refused without their host parameters (one line, exit
 #    2), run with them; H2testw's metadata writes are 1 per 100 data writes.
-"$bin" run -q -d $fast --job tools/h2testw.fio --max-time 1s -o "$tmp/none" 2>"$tmp/err"
-rc=$?
-[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'H2TESTW_THINKTIME' "$tmp/err" &&
-    [ ! -e "$tmp/none" ] || fail "h2testw.fio without its parameters: exit $rc, $(cat "$tmp/err")"
+expect_error '${H2TESTW_THINKTIME} is not set' run -q -d $fast --job tools/h2testw.fio --max-time 1s
 H2TESTW_THINKTIME=0 H2TESTW_RATE=0 "$bin" run -q -d $fast --job tools/h2testw.fio --max-time 2s \
     -o "$tmp/h2" || fail "h2testw.fio"
 ratio=$(val "$tmp/h2" "s['jobs'][0]['write']['ios'] / s['jobs'][1]['write']['ios']")
@@ -68,12 +62,8 @@ t=$(val "$tmp/truth" "s['sim_time_s']")
 got=$(python3 -c "import json; print(json.load(open('$tmp/fit/fit.json'))['fitted']['env.HOST_COST'])")
 near "$got" 0.0003 0.05 || fail "fitted HOST_COST $got s, expected 0.0003"
 for bad in 'env.1X=1ms..2ms' 'env.HOST_COST=2ms..1ms' 'env.HOST_COST=1GB..2GB'; do
-    "$bin" calibrate -q -d $drive --job "$tmp/host.fio" --figure summary:sim_time_s=1 \
-        --fit "$bad" -o "$tmp/bad" 2>"$tmp/err" >/dev/null
-    rc=$?
-    [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^ftlsim: --fit' "$tmp/err" &&
-        [ ! -e "$tmp/bad" ] || fail "--fit $bad: exit $rc, $(cat "$tmp/err")"
+    expect_error "ftlsim: --fit \"$bad\"" calibrate -q -d $drive --job "$tmp/host.fio" \
+        --figure summary:sim_time_s=1 --fit "$bad"
 done
 
-[ $fails -eq 0 ] && echo "cli_host_tools: all passed"
-exit $((fails > 0))
+finish "all passed"

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # cli_memory.sh - the memory estimate against what runs take: `ftlsim check`
 # with a run's options prints "this run about N MiB"; the run's peak RSS
 # (summary.json peak_rss_bytes) must be within 15% of it, on two small
@@ -7,15 +8,7 @@
 # folder.
 # Usage: bash tests/cli_memory.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
-bin=${1:?usage: cli_memory.sh FTLSIM_BINARY}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-n=0
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
+source tests/lib.sh "$@"
 
 # estimate_mib ARGS...: the "this run" estimate of check, in MiB.
 estimate_mib() {
@@ -72,35 +65,17 @@ else
 fi
 
 # Refused before anything is allocated: exit 2, one line naming the drive.
-n=$((n + 1))
-FTLSIM_MEMORY_LIMIT=32MiB "$bin" run -d "$small" -w fill -o "$tmp/refused" >"$tmp/out" 2>"$tmp/err"
-rc=$?
-[ "$rc" -eq 2 ] || fail "over the limit: exit $rc, expected 2"
-[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "over the limit: $(wc -l <"$tmp/err") lines on stderr"
-grep -qF "small_qlc_hmb.ini: simulating this drive needs about" "$tmp/err" ||
-    fail "over the limit: $(cat "$tmp/err")"
-[ ! -e "$tmp/refused" ] || fail "over the limit: a results folder was made"
+FTLSIM_MEMORY_LIMIT=32MiB expect_error "small_qlc_hmb.ini: simulating this drive needs about" \
+    run -d "$small" -w fill
 
 # The 61.44 TB drive: check describes it, run refuses it up front.
 n=$((n + 1))
 "$bin" check -d configs/p5336-61tb.ini >"$tmp/p5336" || fail "check p5336-61tb failed"
 grep -q '^simulator limit' "$tmp/p5336" || fail "check p5336-61tb: no simulator limit line"
 grep -q '^map unit *16KiB' "$tmp/p5336" || fail "check p5336-61tb: no map unit line"
-n=$((n + 1))
-"$bin" run -d configs/p5336-61tb.ini --prefill 90% -w 'rw=randwrite,bs=4k,io_size=20g' \
-    -o "$tmp/p5336-run" >"$tmp/out" 2>"$tmp/err"
-rc=$?
-[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/p5336-run" ] ||
-    fail "run p5336-61tb: exit $rc, $(cat "$tmp/err")"
-n=$((n + 1))
-FTLSIM_MEMORY_LIMIT=1PiB "$bin" run -d configs/p5336-61tb.ini -w fill -o "$tmp/p5336-run" \
-    >"$tmp/out" 2>"$tmp/err"
-rc=$?
-[ "$rc" -eq 2 ] && grep -qF "the simulator's 32-bit tables number at most" "$tmp/err" ||
-    fail "run p5336-61tb with memory to spare: exit $rc, $(cat "$tmp/err")"
+expect_error "configs/p5336-61tb.ini: " \
+    run -d configs/p5336-61tb.ini --prefill 90% -w 'rw=randwrite,bs=4k,io_size=20g'
+FTLSIM_MEMORY_LIMIT=1PiB expect_error "the simulator's 32-bit tables number at most" \
+    run -d configs/p5336-61tb.ini -w fill
 
-if [ $fails -gt 0 ]; then
-    echo "cli_memory: $fails of $n checks failed" >&2
-    exit 1
-fi
-echo "cli_memory: $n checks passed"
+finish "$n checks passed" "$fails of $n checks failed"

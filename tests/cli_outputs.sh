@@ -6,18 +6,9 @@
 # without --force is refused and left as it was.
 # Usage: bash tests/cli_outputs.sh PATH/TO/ftlsim (from the source root)
 set -u
-ftlsim=${1:?usage: cli_outputs.sh PATH/TO/ftlsim}
-case $ftlsim in /*) ;; *) ftlsim=$PWD/$ftlsim ;; esac
+source tests/lib.sh "$@"
 drive=tests/data/drives/small_tlc.ini
 spec='rw=write,bs=128k,iodepth=32,size=20%;rw=randread,bs=4k,iodepth=32,io_size=8m'
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 # The file exists and starts with the 8-byte PNG signature.
 is_png() {
@@ -27,7 +18,7 @@ is_png() {
 run() { # run DIR [options...]: a small run into DIR, output in DIR.log
     local dir=$1
     shift
-    "$ftlsim" run -d "$drive" -w "$spec" -o "$dir" "$@" >"$dir.log" 2>&1
+    "$bin" run -d "$drive" -w "$spec" -o "$dir" "$@" >"$dir.log" 2>&1
 }
 
 results_ok() { # the results files of a finished run
@@ -44,8 +35,8 @@ PATH=/nonexistent run "$tmp/nogp" --plot
 rc=$?
 [ "$rc" -eq 0 ] || fail "run --plot without gnuplot: exit $rc, expected 0"
 results_ok "$tmp/nogp"
-n=$(grep -ci gnuplot "$tmp/nogp.log")
-[ "$n" -eq 1 ] || fail "without gnuplot: $n lines mention gnuplot, expected 1"
+lines=$(grep -ci gnuplot "$tmp/nogp.log")
+[ "$lines" -eq 1 ] || fail "without gnuplot: $lines lines mention gnuplot, expected 1"
 grep -q 'figures need gnuplot' "$tmp/nogp.log" || fail "without gnuplot: no install hint"
 ls "$tmp/nogp"/*.png >/dev/null 2>&1 && fail "without gnuplot: a PNG was written"
 # Quiet runs say it too: it is the only line.
@@ -62,10 +53,9 @@ grep -q 'exists; use --force to overwrite' "$tmp/nogp.log" ||
 after=$(cd "$tmp/nogp" && ls -la --time-style=full-iso . && md5sum summary.json series.csv)
 [ "$before" = "$after" ] || fail "existing folder without --force was changed"
 
-skipped=0
 if ! command -v gnuplot >/dev/null; then
     echo "notice: gnuplot not on PATH; figure checks skipped (apt-get install gnuplot-nox)"
-    skipped=1
+    skipped=1 # finish exits 77: CTest reports the test as skipped, not passed
 else
     # run --plot: the four figures, as PNGs.
     run "$tmp/a" --plot
@@ -79,11 +69,11 @@ else
 
     # plot DIR DIR --out: the overlay of two runs.
     run "$tmp/b" --seed 2 --interval-bytes 50MB || fail "second run failed"
-    "$ftlsim" plot "$tmp/a" "$tmp/b" --out "$tmp/overlay.png" >"$tmp/plot.log" 2>&1
+    "$bin" plot "$tmp/a" "$tmp/b" --out "$tmp/overlay.png" >"$tmp/plot.log" 2>&1
     rc=$?
     [ "$rc" -eq 0 ] || fail "plot: exit $rc: $(cat "$tmp/plot.log")"
     is_png "$tmp/overlay.png" || fail "plot: overlay.png missing or not a PNG"
-    "$ftlsim" plot "$tmp/a" "$tmp/missing" --out "$tmp/bad.png" >/dev/null 2>&1
+    "$bin" plot "$tmp/a" "$tmp/missing" --out "$tmp/bad.png" >/dev/null 2>&1
     rc=$?
     [ "$rc" -eq 2 ] || fail "plot of a missing folder: exit $rc, expected 2"
 
@@ -100,10 +90,4 @@ latency=read_p50_us,read_p99_us,read_p999_us,write_p50_us,write_p99_us,write_p99
 head -1 "$tmp/pct/series.csv" | grep -q ",host_written_GB,die_read,die_host,die_gc,die_fold,die_erase,die_map,chan_busy,wear_min,wear_mean,wear_max,$latency\$" ||
     fail "--series-percentiles: header is $(head -1 "$tmp/pct/series.csv")"
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures check(s) failed" >&2
-    exit 1
-fi
-# 77: CTest reports the test as skipped (SKIP_RETURN_CODE), not passed
-[ "$skipped" -eq 0 ] || exit 77
-echo "cli_outputs: all checks passed"
+finish "all checks passed"

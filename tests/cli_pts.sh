@@ -8,21 +8,13 @@
 # stderr and no results folder.
 # Usage: bash tests/cli_pts.sh PATH/TO/ftlsim (from the source root)
 set -u
-ftlsim=${1:?usage: cli_pts.sh PATH/TO/ftlsim}
+source tests/lib.sh "$@"
 drive=tests/data/drives/small_tlc.ini
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 pts() { # pts DIR [options...]: one test into DIR, output in DIR.log
     local dir=$1
     shift
-    "$ftlsim" pts -d "$drive" -o "$dir" -q "$@" >"$dir.log" 2>&1 || fail "pts $*: exit $? ($(head -n 3 "$dir.log"))"
+    "$bin" pts -d "$drive" -o "$dir" -q "$@" >"$dir.log" 2>&1 || fail "pts $*: exit $? ($(head -n 3 "$dir.log"))"
 }
 
 # csv FILE EXPR: awk over the data rows (comma-separated, header skipped);
@@ -69,32 +61,18 @@ csv "$tmp/lat/lat.csv" 'if (!($4 > 0 && $5 >= $4 * 0.5 && $6 >= $5 && $7 >= $6 &
 grep -q "1 thread x QD 1" "$tmp/lat/summary.txt" || fail "lat: not at 1 thread QD 1"
 
 # Bad input: exit 2, one line naming the option, no folder.
-n=0
-expect_error() {
-    local pattern=$1
-    shift
-    n=$((n + 1))
-    local out="$tmp/bad$n"
-    "$ftlsim" pts "$@" -o "$out" >"$tmp/stdout" 2>"$tmp/stderr"
-    local rc=$?
-    if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/stderr")" -ne 1 ] || [ -s "$tmp/stdout" ] || [ -e "$out" ] ||
-        ! grep -qF -- "$pattern" "$tmp/stderr"; then
-        fail "pts $*: exit $rc, stderr: $(head -n 2 "$tmp/stderr"), expected exit 2 and \"$pattern\" without $out"
-    fi
-}
-expect_error '--test "bogus": expected wsat, iops, tp or lat' -d $drive -t bogus
-expect_error '--bs "3k": found "3k", expected block sizes of the iops test' -d $drive -t iops --bs 3k
-expect_error '--bs "1m,2m": found "2m"' -d $drive -t tp --bs 1m,2m
-expect_error '--mix "60/40": found "60/40", expected read/write mixes of the lat test' -d $drive -t lat --mix 60/40
-expect_error '--mix "70/20"' -d $drive -t iops --mix 70/20
-expect_error '--round-time "0": expected a duration greater than 0' -d $drive -t iops --round-time 0
-expect_error '--round-time "-5s": expected a duration greater than 0' -d $drive -t iops --round-time=-5s
-expect_error '--iodepth "0": expected an integer from 1' -d $drive -t iops --iodepth 0
-expect_error '--threads "-2": expected an integer from 1' -d $drive -t iops --threads=-2
-expect_error '--max-rounds "0": expected an integer from 1' -d $drive -t iops --max-rounds 0
-expect_error '--precondition "half": expected full, fast or random' -d $drive -t iops --precondition half
-expect_error 'pts needs --test NAME' -d $drive
-expect_error 'does_not_exist.ini' -d "$tmp/does_not_exist.ini" -t iops
+expect_error '--test "bogus": expected wsat, iops, tp or lat' pts -d $drive -t bogus
+expect_error '--bs "3k": found "3k", expected block sizes of the iops test' pts -d $drive -t iops --bs 3k
+expect_error '--bs "1m,2m": found "2m"' pts -d $drive -t tp --bs 1m,2m
+expect_error '--mix "60/40": found "60/40", expected read/write mixes of the lat test' pts -d $drive -t lat --mix 60/40
+expect_error '--mix "70/20"' pts -d $drive -t iops --mix 70/20
+expect_error '--round-time "0": expected a duration greater than 0' pts -d $drive -t iops --round-time 0
+expect_error '--round-time "-5s": expected a duration greater than 0' pts -d $drive -t iops --round-time=-5s
+expect_error '--iodepth "0": expected an integer from 1' pts -d $drive -t iops --iodepth 0
+expect_error '--threads "-2": expected an integer from 1' pts -d $drive -t iops --threads=-2
+expect_error '--max-rounds "0": expected an integer from 1' pts -d $drive -t iops --max-rounds 0
+expect_error '--precondition "half": expected full, fast or random' pts -d $drive -t iops --precondition half
+expect_error 'pts needs --test NAME' pts -d $drive
+expect_error 'does_not_exist.ini' pts -d "$tmp/does_not_exist.ini" -t iops
 
-[ $failures -eq 0 ] && echo "cli_pts: all checks passed"
-exit $((failures > 0))
+finish "all checks passed"

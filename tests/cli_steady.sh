@@ -8,19 +8,11 @@
 # parameters exit 2 with one line and no results folder.
 # Usage: bash tests/cli_steady.sh PATH/TO/ftlsim (from the source root)
 set -u
-ftlsim=${1:?usage: cli_steady.sh PATH/TO/ftlsim}
+source tests/lib.sh "$@"
 drive=tests/data/drives/small_tlc.ini
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 run() { # run DIR SPEC: one run into DIR, output in DIR.log
-    "$ftlsim" run -d "$drive" -w "$2" -o "$1" -q >"$1.log" 2>&1 || fail "run $2: exit $? ($(head -n 3 "$1.log"))"
+    "$bin" run -d "$drive" -w "$2" -o "$1" -q >"$1.log" 2>&1 || fail "run $2: exit $? ($(head -n 3 "$1.log"))"
 }
 
 # check DIR PYTHON: a Python check over the run's files (s: summary.json,
@@ -105,16 +97,9 @@ grep -q "^steady    PTS steady state not reached in 5 rounds" "$tmp/limit/summar
 # Bad parameters: one line, exit 2, no folder.
 for spec in steady-random:rounds=4 steady-random:round=0 steady-random:prefill=full \
     steady-random:threads=0 steady-random:size=1g; do
-    rm -rf "$tmp/bad"
-    "$ftlsim" run -d "$drive" -w "$spec" -o "$tmp/bad" -q >"$tmp/bad.out" 2>"$tmp/bad.err"
-    rc=$?
-    [ $rc -eq 2 ] || fail "$spec: exit $rc, expected 2"
-    [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && grep -q '^ftlsim: ' "$tmp/bad.err" ||
-        fail "$spec: expected one 'ftlsim: ' line, got: $(cat "$tmp/bad.err")"
-    [ ! -e "$tmp/bad" ] || fail "$spec: left a results folder"
+    expect_error 'workload "steady-random' run -d "$drive" -w "$spec" -q
 done
 
-"$ftlsim" run --help | grep -q "steady-random" || fail "run --help does not name steady-random"
+"$bin" run --help | grep -q "steady-random" || fail "run --help does not name steady-random"
 
-[ $failures -eq 0 ] && echo "cli_steady: all passed"
-exit $((failures > 0))
+finish "all passed"

@@ -6,10 +6,9 @@
 # exit status is 1; bad input is one line and exit 2.
 # Usage: bash tests/cli_sweep_emit.sh PATH/TO/ftlsim (from the source root)
 set -u
-ftlsim=${1:?usage: cli_sweep_emit.sh PATH/TO/ftlsim}
-case $ftlsim in /*) ;; *) ftlsim=$PWD/$ftlsim ;; esac
+source tests/lib.sh "$@"
 if ! command -v parallel >/dev/null; then
-    echo "FAIL: GNU parallel is not installed (scripts/test installs it)" >&2
+    fail "GNU parallel is not installed (scripts/test installs it)"
     exit 1
 fi
 drive=tests/data/drives/small_tlc.ini
@@ -17,45 +16,27 @@ spec='rw=randwrite,bs=4k,iodepth=8,size=50%,io_size=16m'
 # 3 x 2 x 4 = 24 runs
 vary=(--vary timing.tlc.t_prog=500us,700us,900us --vary gc.policy=greedy,fifo
       --vary timing.tlc.t_read=40us,50us,60us,70us)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# expect_input_error NAME COMMAND...: exit 2, one line on stderr
-expect_input_error() {
-    local name=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    [ "$rc" -eq 2 ] || fail "$name: exit $rc, expected 2"
-    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$name: expected one line on stderr, got: $(cat "$tmp/err")"
-}
 
 # The reference: the same sweep run here, two at a time.
-"$ftlsim" run -q -d "$drive" -w "$spec" "${vary[@]}" -J 2 -o "$tmp/ref" ||
+"$bin" run -q -d "$drive" -w "$spec" "${vary[@]}" -J 2 -o "$tmp/ref" ||
     fail "the --jobs sweep failed"
 [ "$(tail -n +2 "$tmp/ref/sweep.csv" | wc -l)" -eq 24 ] || fail "the --jobs sweep has not 24 rows"
 
 # GNU parallel
-"$ftlsim" run -d "$drive" -w "$spec" "${vary[@]}" --emit parallel -o "$tmp/par" >"$tmp/emit.log" ||
+"$bin" run -d "$drive" -w "$spec" "${vary[@]}" --emit parallel -o "$tmp/par" >"$tmp/emit.log" ||
     fail "--emit parallel failed"
 [ "$(wc -l <"$tmp/par/jobs.txt")" -eq 24 ] || fail "jobs.txt has not 24 lines"
 [ -f "$tmp/par/sweep.csv" ] && fail "--emit ran something: sweep.csv is there"
 grep -q "sweep collect" "$tmp/emit.log" || fail "--emit does not say how to collect"
 parallel --will-cite -j 2 --joblog "$tmp/par/joblog" <"$tmp/par/jobs.txt" ||
     fail "parallel reports failed jobs: $(cat "$tmp/par/joblog")"
-"$ftlsim" sweep collect "$tmp/par" >"$tmp/collect.log" 2>&1 || fail "collect failed: $(cat "$tmp/collect.log")"
+"$bin" sweep collect "$tmp/par" >"$tmp/collect.log" 2>&1 || fail "collect failed: $(cat "$tmp/collect.log")"
 cmp -s "$tmp/ref/sweep.csv" "$tmp/par/sweep.csv" ||
     fail "collected sweep.csv differs from --jobs: $(diff "$tmp/ref/sweep.csv" "$tmp/par/sweep.csv" | head -5)"
 grep -q "24 of 24 runs finished" "$tmp/collect.log" || fail "collect does not count 24 of 24"
 
 # A Slurm array, its tasks run one by one as Slurm would set them.
-"$ftlsim" run -q -d "$drive" -w "$spec" "${vary[@]}" --emit slurm -o "$tmp/slurm" ||
+"$bin" run -q -d "$drive" -w "$spec" "${vary[@]}" --emit slurm -o "$tmp/slurm" ||
     fail "--emit slurm failed"
 bash -n "$tmp/slurm/sweep.slurm" || fail "sweep.slurm is not valid bash"
 grep -q '^#SBATCH --array=0-23$' "$tmp/slurm/sweep.slurm" || fail "sweep.slurm has no array 0-23"
@@ -63,7 +44,7 @@ for i in $(seq 0 23); do
     SLURM_ARRAY_TASK_ID=$i bash "$tmp/slurm/sweep.slurm" || fail "slurm task $i failed"
 done
 SLURM_ARRAY_TASK_ID=24 bash "$tmp/slurm/sweep.slurm" 2>/dev/null && fail "task 24 of 24 ran"
-"$ftlsim" sweep collect "$tmp/slurm" >/dev/null 2>&1 || fail "collect after slurm failed"
+"$bin" sweep collect "$tmp/slurm" >/dev/null 2>&1 || fail "collect after slurm failed"
 cmp -s "$tmp/ref/sweep.csv" "$tmp/slurm/sweep.csv" || fail "slurm sweep.csv differs from --jobs"
 
 # A run that did not finish, and one that failed, are named; exit 1.
@@ -71,7 +52,7 @@ first=$(sed -n 2p "$tmp/par/sweep-manifest.csv" | sed 's/.*,"\(.*\)"$/\1/')
 second=$(sed -n 3p "$tmp/par/sweep-manifest.csv" | sed 's/.*,"\(.*\)"$/\1/')
 rm -rf "$tmp/par/$first" "$tmp/par/$second"
 echo "ftlsim: out of memory" >"$tmp/par/logs/$second.err"
-"$ftlsim" sweep collect "$tmp/par" >"$tmp/collect.log" 2>"$tmp/collect.err"
+"$bin" sweep collect "$tmp/par" >"$tmp/collect.log" 2>"$tmp/collect.err"
 rc=$?
 [ "$rc" -eq 1 ] || fail "collect with two runs gone: exit $rc, expected 1"
 grep -qF "$first missing" "$tmp/collect.err" || fail "the missing run is not named: $(cat "$tmp/collect.err")"
@@ -80,15 +61,15 @@ grep -qF "$second failed: ftlsim: out of memory" "$tmp/collect.err" ||
 [ "$(tail -n +2 "$tmp/par/sweep.csv" | wc -l)" -eq 22 ] || fail "the partial table has not 22 rows"
 
 # Emitting again over finished runs needs --force, and then clears them.
-expect_input_error "re-emit without --force" \
-    "$ftlsim" run -q -d "$drive" -w "$spec" "${vary[@]}" --emit parallel -o "$tmp/slurm"
-"$ftlsim" run -q -d "$drive" -w "$spec" "${vary[@]}" --emit parallel -o "$tmp/slurm" -f ||
+expect_error --no-out "results of an earlier run are there; use --force to replace them" \
+    run -q -d "$drive" -w "$spec" "${vary[@]}" --emit parallel -o "$tmp/slurm"
+"$bin" run -q -d "$drive" -w "$spec" "${vary[@]}" --emit parallel -o "$tmp/slurm" -f ||
     fail "re-emit with --force failed"
-"$ftlsim" sweep collect "$tmp/slurm" >/dev/null 2>&1
+"$bin" sweep collect "$tmp/slurm" >/dev/null 2>&1
 [ $? -eq 1 ] || fail "collect right after a forced re-emit found old results"
 
 # Options pass to the jobs as given; the sweep's own do not.
-"$ftlsim" run -d "$drive" -qw "$spec" -s 7 --prefill=30% "${vary[@]}" --emit=parallel -fo "$tmp/opts"
+"$bin" run -d "$drive" -qw "$spec" -s 7 --prefill=30% "${vary[@]}" --emit=parallel -fo "$tmp/opts"
 line=$(head -1 "$tmp/opts/jobs.txt")
 for want in "'-s' '7'" "'--prefill=30%'" "'-w' '$spec'" "--set 'timing.tlc.t_prog=500us'"; do
     case $line in *"$want"*) ;; *) fail "jobs.txt line lacks $want: $line" ;; esac
@@ -96,15 +77,11 @@ done
 case $line in *"'-fo'"* | *"--emit"* | *"--vary"*) fail "jobs.txt keeps a sweep option: $line" ;; esac
 
 # Bad input
-expect_input_error "--emit without --vary" "$ftlsim" run -d "$drive" -w "$spec" --emit parallel -o "$tmp/x1"
-expect_input_error "--emit bogus" "$ftlsim" run -d "$drive" -w "$spec" "${vary[@]}" --emit bogus -o "$tmp/x2"
-expect_input_error "--emit with --plot" "$ftlsim" run -d "$drive" -w "$spec" "${vary[@]}" --emit slurm --plot -o "$tmp/x3"
-expect_input_error "collect without a manifest" "$ftlsim" sweep collect "$tmp"
-expect_input_error "sweep without collect" "$ftlsim" sweep "$tmp/par"
-for d in x1 x2 x3; do [ -e "$tmp/$d" ] && fail "$d: a folder was left behind"; done
+expect_error "--emit goes with --vary" run -d "$drive" -w "$spec" --emit parallel
+expect_error '--emit "bogus": expected one of none, parallel, slurm' run -d "$drive" -w "$spec" "${vary[@]}" --emit bogus
+expect_error "--emit writes jobs and runs nothing: --jobs, --plot and --live do not go with it" \
+    run -d "$drive" -w "$spec" "${vary[@]}" --emit slurm --plot
+expect_error --no-out "expected the folder of a sweep written by run --vary --emit" sweep collect "$tmp"
+expect_error --no-out "expected 'sweep collect DIR'" sweep "$tmp/par"
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures failures" >&2
-    exit 1
-fi
-echo "cli_sweep_emit: all checks passed"
+finish "all checks passed"

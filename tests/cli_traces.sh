@@ -1,13 +1,10 @@
+#!/usr/bin/env bash
 # cli_traces.sh - every sample trace in traces/ replays in open and closed
 # mode, and the host read, write and trim commands and bytes in summary.json
 # match counts taken with awk from the trace file itself.
 # Usage: bash tests/cli_traces.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
-bin=${1:?usage: cli_traces.sh FTLSIM_BINARY}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-runs=0
+source tests/lib.sh "$@"
 
 # Independent counts: "read_ios read_bytes write_ios write_bytes trim_ios trim_bytes".
 # Sectors are 512 bytes; blank and # lines carry no I/O.
@@ -54,19 +51,17 @@ host_counts() {
 check() {
     local file=$1 fmt=$2 drive=$3 want=$4 mode
     for mode in open closed; do
-        runs=$((runs + 1))
-        local out="$tmp/run$runs"
+        n=$((n + 1))
+        local out="$tmp/run$n"
         if ! "$bin" run -q -d "$drive" -t "$file" --trace-format "$fmt" --replay "$mode" \
             --lba-map wrap --max-idle 10ms -o "$out" 2>"$tmp/stderr"; then
-            echo "FAIL: $file ($fmt, $mode): ftlsim failed: $(cat "$tmp/stderr")" >&2
-            fails=$((fails + 1))
+            fail "$file ($fmt, $mode): ftlsim failed: $(cat "$tmp/stderr")"
             continue
         fi
         local got
         got=$(host_counts "$out/summary.json")
         if [ "$got" != "$want" ]; then
-            echo "FAIL: $file ($fmt, $mode): read/write/trim ios and bytes $got, the file has $want" >&2
-            fails=$((fails + 1))
+            fail "$file ($fmt, $mode): read/write/trim ios and bytes $got, the file has $want"
         fi
     done
 }
@@ -86,17 +81,9 @@ check traces/fio_v3_t0038_with_trim.iolog fio3 configs/860pro.ini \
     "$(count_fio3 <traces/fio_v3_t0038_with_trim.iolog)"
 
 # The counts above must not be empty: the README's figures.
-[ "$(count_blank5 mqsim <traces/mqsim_tpcc-small.trace | cut -d' ' -f1,3)" = "4381 2618" ] || {
-    echo "FAIL: awk counts of mqsim_tpcc-small.trace differ from traces/README.md" >&2
-    fails=$((fails + 1))
-}
-[ "$(count_blkparse_d <traces/blkparse_wiscsee_issue_only.txt | cut -d' ' -f1,3)" = "161 512" ] || {
-    echo "FAIL: awk counts of blkparse_wiscsee_issue_only.txt differ from traces/README.md" >&2
-    fails=$((fails + 1))
-}
+[ "$(count_blank5 mqsim <traces/mqsim_tpcc-small.trace | cut -d' ' -f1,3)" = "4381 2618" ] ||
+    fail "awk counts of mqsim_tpcc-small.trace differ from traces/README.md"
+[ "$(count_blkparse_d <traces/blkparse_wiscsee_issue_only.txt | cut -d' ' -f1,3)" = "161 512" ] ||
+    fail "awk counts of blkparse_wiscsee_issue_only.txt differ from traces/README.md"
 
-if [ $fails -gt 0 ]; then
-    echo "cli_traces: $fails of $runs replays failed" >&2
-    exit 1
-fi
-echo "cli_traces: $runs replays match the trace files"
+finish "$n replays match the trace files" "$fails of $n replays failed"
