@@ -94,6 +94,20 @@ static bool unit_ready(const Drive *d, uint32_t unit)
     return ready >= unit || (d->wb->buf_force && ready > 0);
 }
 
+/* Entries trimmed while buffered (NO_LPN) keep their ring room until a
+ * program walks past them. With no live entry left none will: drop those
+ * at the head (up to one held for merge reads, which its read's end
+ * releases), or a write needing their room would wait for ever. */
+static void drop_dead(Wbuf *w)
+{
+    if (w->ring_live > 0)
+        return;
+    while (w->ring_len > 0 && !(w->unit_lpns > 1 && (w->flag[w->ring_head] & RING_HELD))) {
+        w->ring_head = (w->ring_head + 1) % w->ring_cap;
+        w->ring_len--;
+    }
+}
+
 /* Take up to max live pages from the head of the buffer into its stage,
  * stopping at an entry held for its merge reads. */
 static uint32_t take_unit(Drive *d, uint32_t max)
@@ -115,6 +129,7 @@ static uint32_t take_unit(Drive *d, uint32_t max)
         w->stage_rmw += flag & RING_RMW ? 1 : 0;
         w->ring_live--;
     }
+    drop_dead(w);
     return n;
 }
 
@@ -511,6 +526,7 @@ static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
         w->flag[(m->pos + k) % w->ring_cap] &= (uint8_t)~RING_HELD;
     w->held -= m->n;
     m->n = 0;
+    drop_dead(w);
     if (m->arrived) {
         m->next = w->merge_free;
         w->merge_free = mi;
@@ -648,6 +664,7 @@ static void read_piece(void *ctx, uint32_t c, SimTime wait)
 
 void ftl_unmapped(Drive *d)
 {
+    drop_dead(d->wb);
     admit_waiting(d);
     if (d->wb->buf_used == 0)
         complete_flushes(d);

@@ -434,6 +434,86 @@ static void test_write_larger_than_buffer(void)
     big_writes(HOSTIF_SATA, 16384);
 }
 
+/* Commands up to two and a half times the write buffer, at random: writes
+ * larger than the buffer among the others, TRIMs of data still buffered
+ * before writes that need its room. Every command completes, the data
+ * reads back right, the invariants hold after every one. */
+static void test_oracle_big_commands(void)
+{
+    static const uint32_t units[] = {4096, 16384};
+    for (unsigned u = 0; u < G_N_ELEMENTS(units); u++) {
+        DriveParams p;
+        tiny_drive(&p, 32, 0.3);
+        p.map_unit = units[u];
+        OracleMix mix = {.max_pages = (uint32_t)(p.write_buffer / 4096 * 5 / 2), .write_pct = 55,
+                         .unaligned = true};
+        Oracle o;
+        oracle_init(&o, &p, true); /* the next command comes while the buffer holds data */
+        SimRng r;
+        sim_rng_init(&r, 7, u);
+        uint64_t bad = 0;
+        for (uint64_t i = 0; i < 4000; i++) {
+            oracle_step(&o, &r, &mix);
+            oracle_check(&o, i, &bad);
+            if (o.done != i + 1)
+                break; /* a command never completed */
+        }
+        CUTEST_EQ(o.done, 4000);
+        CUTEST_EQ(bad, 0);
+        CUTEST_EQ(o.mismatches, 0);
+        CU_ASSERT(drive_stats(o.d)->buf_absorbed_bytes > 0);
+        oracle_release(&o);
+    }
+}
+
+/* Submit one command for the oracle and run until it completes (or
+ * nothing is left to happen: then the test fails, it does not hang). */
+static void oracle_cmd(Oracle *o, IoOp op, uint64_t off, uint64_t len)
+{
+    if (op == IO_WRITE)
+        o->version++;
+    for (uint64_t l = off / 4096; (op == IO_WRITE || op == IO_TRIM) && l <= (off + len - 1) / 4096; l++)
+        o->shadow[l] = op == IO_WRITE ? o->version : 0; /* (whole 4 KiB TRIMs only) */
+    o->last_op = op;
+    o->last_off = off;
+    o->last_len = len;
+    uint64_t before = o->done;
+    drive_submit(o->d, op, off, len, 0);
+    while (o->done == before && sim_run(o->e, SIM_TIME_MAX))
+        ;
+    CUTEST_EQ(o->done, before + 1);
+}
+
+/* A TRIM of data still in the write buffer leaves its ring entries dead.
+ * With nothing live left in the ring no program walks past them, and a
+ * write needing their room waited for ever: when the TRIM emptied the
+ * ring, and when a program took the live entries before them. */
+static void test_trimmed_buffer_room(void)
+{
+    for (int trailing = 0; trailing < 2; trailing++) {
+        DriveParams p;
+        tiny_drive(&p, 16, 0.3);
+        p.write_buffer = 512 * 1024;
+        Oracle o;
+        oracle_init(&o, &p, true);
+        const uint64_t unit = 96 * 1024; /* a TLC program unit: programmed on arrival */
+        if (trailing) {
+            oracle_cmd(&o, IO_WRITE, 0, unit); /* both dies busy for a tPROG */
+            oracle_cmd(&o, IO_WRITE, 1 << 20, unit);
+            oracle_cmd(&o, IO_WRITE, 2 << 20, unit); /* waits in the ring */
+        }
+        oracle_cmd(&o, IO_WRITE, 3 << 20, 16384);
+        oracle_cmd(&o, IO_TRIM, 3 << 20, 16384);
+        CUTEST_EQ(drive_lookup(o.d, (3 << 20) / 4096), DRIVE_UNMAPPED);
+        oracle_cmd(&o, IO_WRITE, 4 << 20, p.write_buffer);
+        oracle_cmd(&o, IO_READ, 0, 5 << 20);
+        CUTEST_EQ(o.mismatches, 0);
+        char why[256];
+        CU_ASSERT_TRUE(drive_check(o.d, why, sizeof why));
+        oracle_release(&o);
+    }
+}
+
 /* The -L stress run: 10^8 operations, the invariants every 10^6. */
 static void test_oracle_1e8(void) { run_oracle(24, 0.3, 100000000, 1000000, GC_GREEDY); }
 
@@ -452,6 +532,8 @@ int main(int argc, char **argv)
         {"latency_parts", test_latency_parts},
         {"sata_trim_non_queued", test_sata_trim_non_queued},
         {"write_larger_than_buffer", test_write_larger_than_buffer},
+        {"oracle_big_commands", test_oracle_big_commands},
+        {"trimmed_buffer_room", test_trimmed_buffer_room},
         {"check_every_op", test_check_every_op},
         {"oracle_policies", test_oracle_policies},
         {"oracle_million", test_oracle_million},
