@@ -17,6 +17,9 @@
  * with the write's own pages, flagged RING_RMW. The write completes when its
  * data is in the buffer; its ring entries are held (RING_HELD) until the
  * merge reads end, so the unit is programmed only with its old data read.
+ *
+ * A write larger than the buffer enters it in pieces, each given room as
+ * programs free it (see admit()); it completes when its last piece is in.
  */
 #include "models/ftl_impl.h"
 #include "models/sched_rank.h"
@@ -33,7 +36,7 @@ enum { RING_RMW = 1, RING_HELD = 2 };
 typedef struct Merge {
     uint32_t pending; /* NAND reads outstanding */
     uint32_t pos, n;  /* the write's ring entries, held while reads are outstanding */
-    bool arrived;     /* its data is in the ring */
+    bool arrived;     /* its data (its last piece's) is in the ring */
     uint32_t next;    /* free list */
 } Merge;
 
@@ -99,6 +102,20 @@ static bool unit_ready(const Drive *d, uint32_t unit)
     return ready >= unit || (d->wb->buf_force && ready > 0);
 }
 
+/* Entries trimmed while buffered (NO_LPN) keep their ring room until a
+ * program walks past them. With no live entry left none will: drop those
+ * at the head (up to one held for merge reads, which its read's end
+ * releases), or a write needing their room would wait for ever. */
+static void drop_dead(Wbuf *w)
+{
+    if (w->ring_live > 0)
+        return;
+    while (w->ring_len > 0 && !(w->unit_lpns > 1 && (w->flag[w->ring_head] & RING_HELD))) {
+        w->ring_head = ring_at(w, w->ring_head, 1);
+        w->ring_len--;
+    }
+}
+
 /* Take up to max live pages from the head of the buffer into its stage,
  * stopping at an entry held for its merge reads. */
 static uint32_t take_unit(Drive *d, uint32_t max)
@@ -120,6 +137,7 @@ static uint32_t take_unit(Drive *d, uint32_t max)
         w->stage_rmw += flag & RING_RMW ? 1 : 0;
         w->ring_live--;
     }
+    drop_dead(w);
     return n;
 }
 
@@ -139,9 +157,25 @@ static uint32_t write_slots(const Cmd *cmd)
     return cmd->slots + cmd->rmw;
 }
 
+/* Buffer slots the piece [a, b) of write cmd needs (its 4 KiB units,
+ * counted from its first): its own, and the pieces it rewrites of the map
+ * units it covers in part, its first unit's with its first piece and its
+ * last unit's with its last. */
+static uint32_t piece_slots(const Cmd *cmd, uint32_t a, uint32_t b)
+{
+    return b - a + (a == 0 ? cmd->rmw_head : 0) + (b == cmd->slots ? cmd->rmw - cmd->rmw_head : 0);
+}
+
 static bool buffer_has_room(const Drive *d, uint32_t slots)
 {
     return d->wb->buf_used + slots <= d->wb->buf_cap && d->wb->ring_len + d->wb->ring_pending + slots <= d->wb->ring_cap;
+}
+
+/* Slots the buffer could give a write now. */
+static uint64_t buffer_room(const Drive *d)
+{
+    const Wbuf *w = d->wb;
+    return MIN(w->buf_cap - w->buf_used, (uint64_t)(w->ring_cap - w->ring_len - w->ring_pending));
 }
 
 static void idle_flush(void *ctx, uint64_t arg)
@@ -176,36 +210,41 @@ static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
 }
 
 /* The pieces of write cmd's partly covered map units that it does not
- * cover itself: up to two lpn ranges [r[2i], r[2i+1]); returns how many. */
-static int rmw_ranges(const Drive *d, const Cmd *cmd, uint64_t r[4])
+ * cover itself: up to two lpn ranges [r[2i], r[2i+1]), of its first unit
+ * (if head) and of its last (if tail); returns how many. */
+static int rmw_ranges(const Drive *d, const Cmd *cmd, bool head, bool tail, uint64_t r[4])
 {
     uint64_t k = d->wb->unit_lpns;
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t end = (cmd->offset + cmd->length - 1) / SLOT_SIZE + 1;
     uint64_t lo = first / k * k, hi = MIN((end + k - 1) / k * k, d->nlpn);
     int n = 0;
-    if (lo < first) {
+    if (head && lo < first) {
         r[2 * n] = lo;
         r[2 * n++ + 1] = first;
     }
-    if (end < hi) {
+    if (tail && end < hi) {
         r[2 * n] = end;
         r[2 * n++ + 1] = hi;
     }
     return n;
 }
 
-/* Write cmd's data is in the ring: the pieces it reserved room for that are
- * still on NAND enter it too (rewritten; one trimmed or rewritten by the
- * host meanwhile is not), and while its merge reads are outstanding the
- * write's entries are held. n: the entries the write appended from pos. */
-static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t pos, uint32_t n)
+/* The piece [a, b) of write cmd is in the ring: the pieces it reserved room
+ * for that are still on NAND enter it too (rewritten; one trimmed or
+ * rewritten by the host meanwhile is not), and while its merge reads are
+ * outstanding the write's entries are held, those of its earlier pieces
+ * too (nothing else enters the ring between the pieces of one write: the
+ * writes behind it wait until its last piece has room). n: the entries the
+ * piece appended from pos. */
+static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t a, uint32_t b, uint32_t pos, uint32_t n)
 {
     Wbuf *w = d->wb;
     uint64_t r[4];
-    uint32_t taken = 0;
-    for (int i = 0, nr = rmw_ranges(d, cmd, r); i < nr; i++)
-        for (uint64_t lpn = r[2 * i]; lpn < r[2 * i + 1] && taken < cmd->rmw; lpn++) {
+    bool head = a == 0, tail = b == cmd->slots;
+    uint32_t budget = piece_slots(cmd, a, b) - (b - a), taken = 0;
+    for (int i = 0, nr = rmw_ranges(d, cmd, head, tail, r); i < nr; i++)
+        for (uint64_t lpn = r[2 * i]; lpn < r[2 * i + 1] && taken < budget; lpn++) {
             uint32_t old = map_get(d, lpn);
             if (old >= BUF_MARK)
                 continue;
@@ -213,36 +252,42 @@ static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t pos, uint32_t n)
             ring_append(d, lpn, RING_RMW);
             taken++;
         }
-    w->buf_used -= cmd->rmw - taken;
+    w->buf_used -= budget - taken;
     n += taken;
     if (cmd->merge == NO_IDX)
         return;
     Merge *m = &w->merges[cmd->merge];
-    m->arrived = true;
+    m->arrived = tail;
     if (m->pending == 0) {
-        m->next = w->merge_free;
-        w->merge_free = cmd->merge;
+        if (tail) {
+            m->next = w->merge_free;
+            w->merge_free = cmd->merge;
+        }
         return;
     }
-    m->pos = pos;
-    m->n = n;
+    if (m->n == 0)
+        m->pos = pos;
+    g_assert(ring_at(w, m->pos, m->n) == pos);
+    m->n += n;
     for (uint32_t k = 0; k < n; k++)
         w->flag[ring_at(w, pos, k)] |= RING_HELD;
     w->held += n;
 }
 
-/* The data of write c has crossed the link: its pages enter the buffer
- * (overwriting a copy already buffered) and the write completes. */
+/* The data of write c up to its 4 KiB unit b (arg: c | b << 32) has crossed
+ * the link: its pages enter the buffer (overwriting a copy already
+ * buffered), and once all have the write completes. */
 static void write_arrived(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
-    uint32_t c = (uint32_t)arg;
+    uint32_t c = (uint32_t)arg, b = (uint32_t)(arg >> 32);
     Cmd *cmd = &d->cmds[c];
+    uint32_t a = cmd->landed;
     uint64_t first = cmd->offset / SLOT_SIZE;
-    uint64_t last = (cmd->offset + cmd->length - 1) / SLOT_SIZE;
     uint32_t pos0 = ring_at(d->wb, d->wb->ring_head, d->wb->ring_len), appended = 0;
-    d->wb->ring_pending -= write_slots(cmd);
-    for (uint64_t lpn = first; lpn <= last; lpn++) {
+    d->wb->ring_pending -= piece_slots(cmd, a, b);
+    cmd->landed = b;
+    for (uint64_t lpn = first + a; lpn < first + b; lpn++) {
         uint32_t old = map_get(d, lpn);
         if (old >= BUF_MARK && old != NO_SLOT) {
             d->wb->buf_used--; /* coalesced: the space reserved for it is not needed */
@@ -259,16 +304,18 @@ static void write_arrived(void *ctx, uint64_t arg)
         appended++;
     }
     if (cmd->rmw || cmd->merge != NO_IDX)
-        rmw_arrived(d, cmd, pos0, appended);
+        rmw_arrived(d, cmd, a, b, pos0, appended);
     SimTime now = sim_now(d->eng);
-    uint64_t *part = d->st.write_parts_ns;
-    part[WPART_FRONT] += cmd->t_start - cmd->t_sub;
-    part[WPART_MERGE] += cmd->t_issue - cmd->t_start;
-    part[WPART_BUFFER] += cmd->t_admit - cmd->t_issue;
-    part[WPART_DATA] += now - cmd->t_admit;
-    d->st.write_parts_n++;
     d->wb->last_admit = now;
-    cmd_complete_now(d, c);
+    if (b == cmd->slots) {
+        uint64_t *part = d->st.write_parts_ns;
+        part[WPART_FRONT] += cmd->t_start - cmd->t_sub;
+        part[WPART_MERGE] += cmd->t_issue - cmd->t_start;
+        part[WPART_BUFFER] += cmd->t_admit - cmd->t_issue;
+        part[WPART_DATA] += now - cmd->t_admit;
+        d->st.write_parts_n++;
+        cmd_complete_now(d, c);
+    }
     if (!d->wb->idle_timer && d->wb->ring_live > 0) {
         d->wb->idle_timer = true;
         sim_schedule(d->eng, now + BUF_IDLE_FLUSH, idle_flush, d, 0);
@@ -276,26 +323,71 @@ static void write_arrived(void *ctx, uint64_t arg)
     sched_kick_all(d);
 }
 
-/* Reserve buffer space for write c and move its data over the link. */
-static void admit_write(Drive *d, uint32_t c)
+/* Reserve buffer space for the piece of write c from cmd->sent up to its
+ * 4 KiB unit b and move its data over the link. */
+static void admit_piece(Drive *d, uint32_t c, uint32_t b)
 {
     Cmd *cmd = &d->cmds[c];
+    uint32_t a = cmd->sent;
+    uint64_t first = cmd->offset / SLOT_SIZE;
+    uint64_t lo = MAX(cmd->offset, (first + a) * SLOT_SIZE);
+    uint64_t hi = MIN(cmd->offset + cmd->length, (first + b) * SLOT_SIZE);
+    uint32_t slots = piece_slots(cmd, a, b);
     cmd->t_admit = sim_now(d->eng);
-    d->wb->buf_used += write_slots(cmd);
-    d->wb->ring_pending += write_slots(cmd);
-    SimTime end = link_xfer(d, sim_now(d->eng), cmd->length, 1);
-    sim_schedule(d->eng, end, write_arrived, d, c);
+    cmd->sent = b;
+    d->wb->buf_used += slots;
+    d->wb->ring_pending += slots;
+    SimTime end = link_xfer_part(d, sim_now(d->eng), lo - cmd->offset, hi - lo, 1);
+    sim_schedule(d->eng, end, write_arrived, d, c | (uint64_t)b << 32);
+}
+
+/* Where the next piece of write cmd, larger than the buffer, ends: as far
+ * as the buffer has room for, cut at a map unit boundary so that a unit's
+ * pieces enter the buffer together; cmd->sent if the buffer has no room
+ * for a piece yet. The buffer holds two map units (ftl_init), so a piece
+ * always fits once programs have emptied it. */
+static uint32_t piece_end(const Drive *d, const Cmd *cmd)
+{
+    uint32_t a = cmd->sent;
+    uint64_t room = buffer_room(d), k = d->wb->unit_lpns;
+    if (piece_slots(cmd, a, cmd->slots) <= room)
+        return cmd->slots;
+    uint64_t head = a == 0 ? cmd->rmw_head : 0; /* the first piece brings its first unit's rest */
+    if (room <= head)
+        return a;
+    uint64_t first = cmd->offset / SLOT_SIZE;
+    uint64_t b = MIN(a + room - head, (uint64_t)cmd->slots - 1); /* not the last piece */
+    uint64_t end = (first + b) / k * k;
+    return end > first + a ? (uint32_t)(end - first) : a;
+}
+
+/* Admit write c, or as much of it as the buffer has room for; true when
+ * all of it is admitted. A write that fits the buffer waits for room for
+ * all of it. One larger than the buffer would wait forever: it goes in
+ * pieces as room frees, as a controller pulls a command's data over the
+ * link while its buffer drains (and as the host's block layer splits a
+ * request above the device's largest transfer). */
+static bool admit(Drive *d, uint32_t c)
+{
+    Cmd *cmd = &d->cmds[c];
+    uint32_t b;
+    if (write_slots(cmd) <= d->wb->buf_cap)
+        b = buffer_has_room(d, write_slots(cmd)) ? cmd->slots : cmd->sent;
+    else
+        b = piece_end(d, cmd);
+    if (b > cmd->sent)
+        admit_piece(d, c, b);
+    return cmd->sent == cmd->slots;
 }
 
 /* Admit waiting writes in arrival order while the buffer has room. */
 static void admit_waiting(Drive *d)
 {
-    while (d->wb->wait_head != NO_IDX && buffer_has_room(d, write_slots(&d->cmds[d->wb->wait_head]))) {
+    while (d->wb->wait_head != NO_IDX && admit(d, d->wb->wait_head)) {
         uint32_t c = d->wb->wait_head;
         d->wb->wait_head = d->cmds[c].next;
         if (d->wb->wait_head == NO_IDX)
             d->wb->wait_tail = NO_IDX;
-        admit_write(d, c);
     }
 }
 
@@ -304,10 +396,8 @@ void ftl_write_start(Drive *d, uint32_t c)
     Cmd *cmd = &d->cmds[c];
     cmd->t_issue = sim_now(d->eng);
     cmd->next = NO_IDX;
-    if (d->wb->wait_head == NO_IDX && buffer_has_room(d, write_slots(cmd))) {
-        admit_write(d, c);
+    if (d->wb->wait_head == NO_IDX && admit(d, c))
         return;
-    }
     if (d->wb->wait_tail == NO_IDX)
         d->wb->wait_head = c;
     else
@@ -409,10 +499,15 @@ static void rmw_issue(Drive *d, uint32_t c)
     Cmd *cmd = &d->cmds[c];
     Wbuf *w = d->wb;
     uint64_t r[4];
-    int nr = rmw_ranges(d, cmd, r);
-    for (int i = 0; i < nr; i++)
+    int nr = rmw_ranges(d, cmd, true, true, r);
+    for (int i = 0; i < nr; i++) {
+        uint32_t n = 0;
         for (uint64_t lpn = r[2 * i]; lpn < r[2 * i + 1]; lpn++)
-            cmd->rmw += map_get(d, lpn) < BUF_MARK;
+            n += map_get(d, lpn) < BUF_MARK;
+        cmd->rmw += n;
+        if (r[2 * i] < cmd->offset / SLOT_SIZE)
+            cmd->rmw_head = n;
+    }
     if (cmd->rmw == 0)
         return;
     cmd->merge = merge_new(w);
@@ -423,8 +518,9 @@ static void rmw_issue(Drive *d, uint32_t c)
     d->st.rmw_read_bytes += (uint64_t)cmd->rmw * SLOT_SIZE;
 }
 
-/* A merge read ended: once all have and the write's data is in the ring,
- * its entries may be programmed. */
+/* A merge read ended: once all have, the write's entries in the ring may
+ * be programmed, and the record goes once its data is in (a write in
+ * pieces may have some still to come, which then need not wait). */
 static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
 {
     Drive *d = ctx;
@@ -432,13 +528,17 @@ static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
     Merge *m = &w->merges[mi];
     (void)wait;
     g_assert(m->pending > 0);
-    if (--m->pending > 0 || !m->arrived)
+    if (--m->pending > 0 || (!m->arrived && m->n == 0))
         return;
     for (uint32_t k = 0; k < m->n; k++)
         w->flag[ring_at(w, m->pos, k)] &= (uint8_t)~RING_HELD;
     w->held -= m->n;
-    m->next = w->merge_free;
-    w->merge_free = mi;
+    m->n = 0;
+    drop_dead(w);
+    if (m->arrived) {
+        m->next = w->merge_free;
+        w->merge_free = mi;
+    }
     sched_kick_all(d);
 }
 
@@ -488,7 +588,7 @@ void ftl_write_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
     cmd->t_start = sim_now(d->eng);
-    cmd->rmw = 0;
+    cmd->rmw = cmd->rmw_head = 0;
     cmd->merge = NO_IDX;
     uint64_t end = cmd->offset + cmd->length;
     uint32_t old = map_get(d, cmd->offset / SLOT_SIZE);
@@ -572,6 +672,7 @@ static void read_piece(void *ctx, uint32_t c, SimTime wait)
 
 void ftl_unmapped(Drive *d)
 {
+    drop_dead(d->wb);
     admit_waiting(d);
     if (d->wb->buf_used == 0)
         complete_flushes(d);
@@ -685,14 +786,15 @@ void ftl_init(Drive *d)
     uint32_t max_unit = 0;
     for (int m = CELL_SLC; m <= CELL_QLC; m++)
         max_unit = MAX(max_unit, d->unit_slots[m]);
+    w->unit_lpns = drive_params_map_unit(&d->p) / SLOT_SIZE;
     /* the buffer holds at least two program units, so one can fill while
-     * the other programs */
-    w->buf_cap = MAX(d->p.write_buffer / SLOT_SIZE, 2 * (uint64_t)max_unit);
+     * the other programs, and two map units, so a piece of a write larger
+     * than the buffer (whole map units) always fits */
+    w->buf_cap = MAX(d->p.write_buffer / SLOT_SIZE, 2 * (uint64_t)MAX(max_unit, w->unit_lpns));
     w->ring_cap = (uint32_t)w->buf_cap;
     w->ring = g_new(uint32_t, w->ring_cap);
     w->stage = g_new(uint32_t, max_unit);
     w->wait_head = w->wait_tail = w->flush_head = NO_IDX;
-    w->unit_lpns = drive_params_map_unit(&d->p) / SLOT_SIZE;
     /* the mapping cache keeps 4 KiB entries (config validation) */
     g_assert(w->unit_lpns == 1 || !d->l2pc);
     if (w->unit_lpns > 1)
@@ -741,5 +843,9 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
     for (uint32_t k = 0, pos = w->ring_head; w->flag && k < w->ring_len; k++, pos = ring_at(w, pos, 1))
         held += (w->flag[pos] & RING_HELD) != 0;
     CHECK(held == w->held, "buffer holds %u entries for merge reads, counter says %u", held, w->held);
+    CHECK(w->buf_used <= w->buf_cap && w->ring_len + w->ring_pending <= w->ring_cap,
+          "buffer over its %" G_GUINT64_FORMAT " slots: %" G_GUINT64_FORMAT
+          " reserved, %u in the ring and %u crossing the link", w->buf_cap, w->buf_used,
+          w->ring_len, w->ring_pending);
     return true;
 }

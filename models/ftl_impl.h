@@ -50,13 +50,15 @@ typedef struct Cmd {
     uint32_t slots;          /* 4 KiB units covered */
     uint32_t map_wait;       /* translation pages (or HMB accesses) still awaited */
     uint32_t rmw;            /* 4 KiB pieces of partly written map units to rewrite with it */
+    uint32_t rmw_head;       /* of them, those of its first unit (the rest: its last) */
+    uint32_t sent, landed;   /* a write: its 4 KiB units given buffer room, and arrived in it */
     uint32_t merge;          /* its map units' merge reads (ftl.c), NO_IDX if none */
     uint8_t op;
     /* where a read's time goes (DriveStats.read_parts_ns) */
     SimTime t_sub;      /* submitted */
     SimTime t_start;    /* reached the FTL (link and controller done) */
     SimTime t_issue;    /* translated: its NAND reads queued; a write: ready for the buffer */
-    SimTime t_admit;    /* a write: given room in the buffer */
+    SimTime t_admit;    /* a write: given room in the buffer (its last piece's, if in pieces) */
     SimTime piece_wait; /* the last NAND read to end: its wait for the die */
 } Cmd;
 
@@ -189,6 +191,8 @@ void link_init(Drive *d);
 void link_release(Drive *d);
 SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device);
 SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device); /* returns end */
+/* The bytes of one transfer after its first `before`: what they add to it (returns end). */
+SimTime link_xfer_part(Drive *d, SimTime ready, uint64_t before, uint64_t bytes, int to_device);
 SimTime link_controller(Drive *d, SimTime cost);                            /* returns end */
 
 /* map.c; the tables store values complemented (see Drive) */

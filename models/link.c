@@ -31,14 +31,26 @@ SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device)
     return (SimTime)(drive_params_link_xfer_ns(&d->p, bytes, to_device != 0) + 0.5);
 }
 
-SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device)
+/* A transfer moved in parts (a write larger than the write buffer, pulled
+ * in as room frees) takes the link as long as one in a single piece: each
+ * part adds what its bytes add to the whole, so the per-command overheads
+ * (command and completion entries, framing) are paid once, with the first. */
+SimTime link_xfer_part(Drive *d, SimTime ready, uint64_t before, uint64_t bytes, int to_device)
 {
     int lane = d->p.interface == HOSTIF_SATA ? 0 : (to_device != 0);
     SimTime *free_at = &d->link->free[lane];
     SimTime start = ready > *free_at ? ready : *free_at;
-    SimTime end = start + link_xfer_ns(d, bytes, to_device);
+    SimTime ns = link_xfer_ns(d, before + bytes, to_device);
+    if (before)
+        ns -= link_xfer_ns(d, before, to_device);
+    SimTime end = start + ns;
     *free_at = end;
     return end;
+}
+
+SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device)
+{
+    return link_xfer_part(d, ready, 0, bytes, to_device);
 }
 
 SimTime link_controller(Drive *d, SimTime cost)

@@ -167,6 +167,16 @@ expect_error "--max-time goes with --workload or --job" \
 "$bin" run -d "$drive" -w 'rw=randread,size=8m,time_based,runtime=1h' --max-time 1500ms \
     >"$tmp/mt.txt" || fail "--max-time: exit $?"
 grep -qE '^simulated 1\.50[0-9] s ' "$tmp/mt.txt" || fail "--max-time: $(grep simulated "$tmp/mt.txt")"
+# --max-time bounds the wait for the commands in flight too: a 1.4 GB write
+# on the drive slowed to 20 MB/s (75 s without --max-time) is still in
+# flight 30 s after the jobs stopped: the run fails there, in well under a
+# second, instead of waiting for it (or, stuck, ticking on to the row bound)
+"$bin" run -q -d "$drive" --set timing.tlc.t_prog=20ms -w 'rw=write,bs=1400m,size=1400m' \
+    --max-time 1s -o "$tmp/mt2" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/mt2" ] &&
+    grep -qF -- "--max-time 1 s: the drive still had 1 command in flight at 31.000 s simulated" "$tmp/err" ||
+    fail "--max-time with a command in flight: exit $rc, $(cat "$tmp/err")"
 
 # 6. ioengine=null: simulated as nothing, zero I/O.
 "$bin" run -d "$drive" -w 'rw=randread,ioengine=null,size=1g' --output-format=json \

@@ -270,6 +270,250 @@ static void test_sata_trim_non_queued(void)
     CU_ASSERT(nvme.at[8] < before + 128 * 10 * SIM_US);
 }
 
+/* drive_check() every 20 us of simulated time while commands are
+ * outstanding (for 10 s at most: a command that never completes fails the
+ * test instead of hanging it): the states inside a command too. */
+typedef struct Probe {
+    Oracle *o;
+    uint64_t checks, bad;
+    SimTime until;
+    SimTime at[8];      /* completion time by tag */
+    uint64_t next, end; /* probe_queued(): the next write's offset, and the end */
+} Probe;
+
+static void probe_write(Probe *pr, uint64_t off, uint64_t len, uint64_t tag);
+
+static void probe_ev(void *ctx, uint64_t arg)
+{
+    Probe *pr = ctx;
+    char why[256];
+    (void)arg;
+    pr->checks++;
+    if (!drive_check(pr->o->d, why, sizeof why) && pr->bad++ == 0)
+        fprintf(stderr, "at %" G_GUINT64_FORMAT " ns: %s\n", sim_now(pr->o->e), why);
+    if (drive_outstanding(pr->o->d) > 0 && sim_now(pr->o->e) < pr->until)
+        sim_schedule_in(pr->o->e, 20 * SIM_US, probe_ev, pr, 0);
+}
+
+#define QUEUED_BS 65536
+#define QUEUED_TAG 7
+
+static void probe_done(void *ctx, uint64_t tag)
+{
+    Probe *pr = ctx;
+    pr->at[tag] = sim_now(pr->o->e);
+    oracle_on_done(pr->o, tag);
+    if (tag == QUEUED_TAG && pr->next < pr->end) {
+        probe_write(pr, pr->next, QUEUED_BS, QUEUED_TAG);
+        pr->next += QUEUED_BS;
+    }
+}
+
+/* Submit a write for the oracle (tag: its completion time's index). */
+static void probe_write(Probe *pr, uint64_t off, uint64_t len, uint64_t tag)
+{
+    Oracle *o = pr->o;
+    o->version++;
+    for (uint64_t l = off / 4096; l <= (off + len - 1) / 4096; l++)
+        o->shadow[l] = o->version;
+    o->last_op = IO_WRITE;
+    drive_submit(o->d, IO_WRITE, off, len, tag);
+}
+
+/* Run until every command has completed, checking the drive meanwhile. */
+static void probe_run(Probe *pr)
+{
+    uint64_t before = pr->o->done;
+    pr->until = sim_now(pr->o->e) + 10 * SIM_SEC;
+    sim_schedule_in(pr->o->e, 0, probe_ev, pr, 0);
+    sim_run(pr->o->e, SIM_TIME_MAX);
+    CU_ASSERT(pr->o->done > before);
+    CUTEST_EQ(drive_outstanding(pr->o->d), 0);
+}
+
+/* Write [off, off + len) as 64 KiB writes, 32 outstanding; how long it took. */
+static SimTime probe_queued(Probe *pr, uint64_t off, uint64_t len)
+{
+    SimTime t0 = sim_now(pr->o->e);
+    pr->next = off;
+    pr->end = off + len;
+    for (int k = 0; k < 32 && pr->next < pr->end; k++, pr->next += QUEUED_BS)
+        probe_write(pr, pr->next, QUEUED_BS, QUEUED_TAG);
+    probe_run(pr);
+    return pr->at[QUEUED_TAG] - t0;
+}
+
+static void probe_read(Probe *pr, uint64_t off, uint64_t len)
+{
+    Oracle *o = pr->o;
+    o->last_op = IO_READ;
+    o->last_off = off;
+    o->last_len = len;
+    drive_submit(o->d, IO_READ, off, len, 0);
+    probe_run(pr);
+}
+
+/* Writes of 2, 5 and 17.5 times the write buffer: each would wait forever
+ * for room for all of it, so it goes into the buffer in pieces. Each
+ * completes, reads back right, keeps the invariants at every probe, and
+ * takes at least what the link needs for its bytes and what the dies need
+ * to program all but a buffer of it, and about as long as the same bytes
+ * in writes that fit the buffer, many at once. Two rounds: the second
+ * overwrites the first shifted off 4 KiB (and map unit) boundaries, so
+ * that partial slots and partly covered map units are read and merged. */
+static void big_writes(HostIfKind iface, uint32_t map_unit)
+{
+    DriveParams p;
+    tiny_drive(&p, 32, 0.3);
+    p.interface = iface;
+    p.pcie_gen = 3;
+    p.pcie_lanes = 4;
+    p.map_unit = map_unit;
+    Oracle o;
+    oracle_init(&o, &p, false);
+    Probe pr = {.o = &o};
+    drive_set_done(o.d, probe_done, &pr);
+    static const double times[] = {2, 5, 17.5};
+    uint64_t cap = p.write_buffer / 4096; /* the tiny drive's buffer: above 2 program units */
+    uint32_t unit = 2 * 3 * (uint32_t)(p.page_size / 4096); /* TLC: 3 pages, 2 planes */
+    CU_ASSERT(cap >= 2 * unit);
+    for (int round = 0; round < 2; round++) {
+        uint64_t off = round ? 3 * 4096 + 512 : 0;
+        for (unsigned i = 0; i < G_N_ELEMENTS(times); i++) {
+            uint64_t len = (uint64_t)(times[i] * (double)p.write_buffer) - (round ? 1024 : 0);
+            SimTime t0 = sim_now(o.e);
+            probe_write(&pr, off, len, 1);
+            probe_run(&pr);
+            SimTime took = pr.at[1] - t0;
+            uint64_t slots = (off + len - 1) / 4096 - off / 4096 + 1;
+            SimTime nand = (SimTime)((slots - cap) / (2 * unit)) * p.timing[CELL_TLC].t_prog;
+            CU_ASSERT(took >= (SimTime)drive_params_link_xfer_ns(&p, len, true));
+            CU_ASSERT(took >= nand);
+            if (round == 0 && i == G_N_ELEMENTS(times) - 1) {
+                /* the pieces follow the programs closely: no piece waits
+                 * long for room that is there */
+                drive_submit(o.d, IO_FLUSH, 0, 0, 0);
+                probe_run(&pr);
+                SimTime queued = probe_queued(&pr, off, len / QUEUED_BS * QUEUED_BS);
+                CU_ASSERT(took <= queued + queued / 10);
+            }
+            probe_read(&pr, off, len);
+            drive_submit(o.d, IO_FLUSH, 0, 0, 0);
+            probe_run(&pr);
+            probe_read(&pr, off, len);
+            off += len + 4096 * (round + 1);
+        }
+    }
+    /* the second round merged: partial slots, and with 16 KiB units the
+     * other pieces of partly covered units */
+    CU_ASSERT(drive_stats(o.d)->nand_read_bytes > 0);
+    if (map_unit > 4096)
+        CU_ASSERT(drive_stats(o.d)->rmw_read_bytes > 0);
+    /* a big write between two small ones, all at once (4 KiB aligned: no
+     * merge reads reorder them): the buffer takes writes in order, so the
+     * one after the big write, into its range, completes after it */
+    probe_write(&pr, 4096, 8192, 2);
+    probe_write(&pr, 6 * 4096, 5 * p.write_buffer, 3);
+    probe_write(&pr, 100 * 4096, 4096, 4);
+    probe_run(&pr);
+    CU_ASSERT(pr.at[2] > 0 && pr.at[2] < pr.at[3] && pr.at[3] < pr.at[4]);
+    probe_read(&pr, 0, 7 * p.write_buffer);
+    CU_ASSERT(pr.checks > 1000);
+    CUTEST_EQ(pr.bad, 0);
+    CUTEST_EQ(o.mismatches, 0);
+    CU_ASSERT(o.reads_checked > 0);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(o.d, why, sizeof why));
+    oracle_release(&o);
+}
+
+static void test_write_larger_than_buffer(void)
+{
+    big_writes(HOSTIF_SATA, 4096);
+    big_writes(HOSTIF_NVME, 4096);
+    big_writes(HOSTIF_SATA, 16384);
+}
+
+/* Commands up to two and a half times the write buffer, at random: writes
+ * larger than the buffer among the others, TRIMs of data still buffered
+ * before writes that need its room. Every command completes, the data
+ * reads back right, the invariants hold after every one. */
+static void test_oracle_big_commands(void)
+{
+    static const uint32_t units[] = {4096, 16384};
+    for (unsigned u = 0; u < G_N_ELEMENTS(units); u++) {
+        DriveParams p;
+        tiny_drive(&p, 32, 0.3);
+        p.map_unit = units[u];
+        OracleMix mix = {.max_pages = (uint32_t)(p.write_buffer / 4096 * 5 / 2), .write_pct = 55,
+                         .unaligned = true};
+        Oracle o;
+        oracle_init(&o, &p, true); /* the next command comes while the buffer holds data */
+        SimRng r;
+        sim_rng_init(&r, 7, u);
+        uint64_t bad = 0;
+        for (uint64_t i = 0; i < 4000; i++) {
+            oracle_step(&o, &r, &mix);
+            oracle_check(&o, i, &bad);
+            if (o.done != i + 1)
+                break; /* a command never completed */
+        }
+        CUTEST_EQ(o.done, 4000);
+        CUTEST_EQ(bad, 0);
+        CUTEST_EQ(o.mismatches, 0);
+        CU_ASSERT(drive_stats(o.d)->buf_absorbed_bytes > 0);
+        oracle_release(&o);
+    }
+}
+
+/* Submit one command for the oracle and run until it completes (or
+ * nothing is left to happen: then the test fails, it does not hang). */
+static void oracle_cmd(Oracle *o, IoOp op, uint64_t off, uint64_t len)
+{
+    if (op == IO_WRITE)
+        o->version++;
+    for (uint64_t l = off / 4096; (op == IO_WRITE || op == IO_TRIM) && l <= (off + len - 1) / 4096; l++)
+        o->shadow[l] = op == IO_WRITE ? o->version : 0; /* (whole 4 KiB TRIMs only) */
+    o->last_op = op;
+    o->last_off = off;
+    o->last_len = len;
+    uint64_t before = o->done;
+    drive_submit(o->d, op, off, len, 0);
+    while (o->done == before && sim_run(o->e, SIM_TIME_MAX))
+        ;
+    CUTEST_EQ(o->done, before + 1);
+}
+
+/* A TRIM of data still in the write buffer leaves its ring entries dead.
+ * With nothing live left in the ring no program walks past them, and a
+ * write needing their room waited for ever: when the TRIM emptied the
+ * ring, and when a program took the live entries before them. */
+static void test_trimmed_buffer_room(void)
+{
+    for (int trailing = 0; trailing < 2; trailing++) {
+        DriveParams p;
+        tiny_drive(&p, 16, 0.3);
+        p.write_buffer = 512 * 1024;
+        Oracle o;
+        oracle_init(&o, &p, true);
+        const uint64_t unit = 96 * 1024; /* a TLC program unit: programmed on arrival */
+        if (trailing) {
+            oracle_cmd(&o, IO_WRITE, 0, unit); /* both dies busy for a tPROG */
+            oracle_cmd(&o, IO_WRITE, 1 << 20, unit);
+            oracle_cmd(&o, IO_WRITE, 2 << 20, unit); /* waits in the ring */
+        }
+        oracle_cmd(&o, IO_WRITE, 3 << 20, 16384);
+        oracle_cmd(&o, IO_TRIM, 3 << 20, 16384);
+        CUTEST_EQ(drive_lookup(o.d, (3 << 20) / 4096), DRIVE_UNMAPPED);
+        oracle_cmd(&o, IO_WRITE, 4 << 20, p.write_buffer);
+        oracle_cmd(&o, IO_READ, 0, 5 << 20);
+        CUTEST_EQ(o.mismatches, 0);
+        char why[256];
+        CU_ASSERT_TRUE(drive_check(o.d, why, sizeof why));
+        oracle_release(&o);
+    }
+}
+
 /* The -L stress run: 10^8 operations, the invariants every 10^6. */
 static void test_oracle_1e8(void) { run_oracle(24, 0.3, 100000000, 1000000, GC_GREEDY); }
 
@@ -287,6 +531,9 @@ int main(int argc, char **argv)
         {"flush_and_trim", test_flush_and_trim},
         {"latency_parts", test_latency_parts},
         {"sata_trim_non_queued", test_sata_trim_non_queued},
+        {"write_larger_than_buffer", test_write_larger_than_buffer},
+        {"oracle_big_commands", test_oracle_big_commands},
+        {"trimmed_buffer_room", test_trimmed_buffer_room},
         {"check_every_op", test_check_every_op},
         {"oracle_policies", test_oracle_policies},
         {"oracle_million", test_oracle_million},

@@ -361,7 +361,9 @@ static int cmd_run(int argc, char **argv)
          "Age the drive first, without simulating the time: PCT%[:random][:slc=SIZE], e.g. "
          "90%:random or 50%:slc=10GB", "SPEC"},
         {"max-time", 0, 0, G_OPTION_ARG_STRING, &max_time,
-         "Stop every job at this simulated time (e.g. 30s)", "TIME"},
+         "Stop every job at this simulated time (e.g. 30s): none sends a command after "
+         "it, and the run ends once the commands in flight have completed; a drive that "
+         "still holds one 30 s later fails the run (exit 1)", "TIME"},
         {"output-format", 0, 0, G_OPTION_ARG_STRING, &out_fmt,
          "What to print: normal (the summary), json or json+ (fio's JSON)", "FMT"},
         {"output", 0, 0, G_OPTION_ARG_FILENAME, &output,

@@ -83,6 +83,7 @@ typedef struct Run {
     gboolean finished;
     gboolean interrupted; /* stopped by a signal: the results so far */
     gboolean too_many_rows; /* stopped at RUN_ROWS_MAX rows */
+    gboolean stalled;       /* stopped: nothing left to happen, or commands held past --max-time */
     double *round_host, *round_nand; /* ss=pts: bytes written at each round boundary */
 } Run;
 
@@ -259,6 +260,18 @@ static void show_progress(Run *r)
     progress_update(r->progress, &info);
 }
 
+/* The run cannot end: nothing is left to happen but the next tick (the
+ * engine would have run dry, but the ticks go on and on, advancing the
+ * clock), or --max-time stopped the jobs and the drive has held commands
+ * for RUN_DRAIN_MAX since. */
+static gboolean run_stuck(const Run *r)
+{
+    if (sim_pending(r->e) == 0)
+        return TRUE;
+    return r->o->max_time && sim_now(r->e) >= r->o->max_time + RUN_DRAIN_MAX &&
+           drive_outstanding(r->d) > 0;
+}
+
 static void tick(void *ctx, uint64_t arg)
 {
     Run *r = ctx;
@@ -275,6 +288,11 @@ static void tick(void *ctx, uint64_t arg)
          * to read, or a phase that submitted nothing */
         r->finished = TRUE;
         sim_stop(r->e);
+        return;
+    }
+    if (run_stuck(r)) {
+        r->stalled = TRUE;
+        run_stop(r);
         return;
     }
     if (r->o->interval_bytes == 0)
@@ -471,14 +489,27 @@ static gboolean run_engine(Run *r, GError **error)
     sim_schedule_in(r->e, r->o->interval, tick, r, 0);
     while (!r->finished) {
         if (!sim_run(r->e, SIM_TIME_MAX) && !r->finished) {
-            g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
-                        "the simulation stalled at %.6f s with %u commands outstanding",
-                        (double)sim_now(r->e) / 1e9, drive_outstanding(r->d));
-            return FALSE;
+            r->stalled = TRUE;
+            break;
         }
     }
+    const RunOptions *o = r->o;
+    if (r->stalled && o->max_time && sim_now(r->e) >= o->max_time + RUN_DRAIN_MAX) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
+                    "--max-time %g s: the drive still had %u command%s in flight at %.3f s "
+                    "simulated, %g s after the jobs stopped (longer than a host waits for a "
+                    "command)", (double)o->max_time / 1e9, drive_outstanding(r->d),
+                    drive_outstanding(r->d) == 1 ? "" : "s", (double)sim_now(r->e) / 1e9,
+                    (double)RUN_DRAIN_MAX / 1e9);
+        return FALSE;
+    }
+    if (r->stalled) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
+                    "the simulation stalled at %.6f s with %u commands outstanding",
+                    (double)sim_now(r->e) / 1e9, drive_outstanding(r->d));
+        return FALSE;
+    }
     if (r->too_many_rows) {
-        const RunOptions *o = r->o;
         g_autofree char *by = o->interval_bytes
                                   ? g_strdup_printf("--interval-bytes %" G_GUINT64_FORMAT " bytes",
                                                     o->interval_bytes)

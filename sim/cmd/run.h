@@ -66,6 +66,10 @@ enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };
 #define RUN_IODEPTH_MAX 65536  /* --iodepth */
 #define RUN_ROWS_MAX 1000000   /* series rows a run may write */
 #define RUN_INTERVAL_MIN 1000  /* ns: the shortest --interval */
+/* --max-time: how long past it the commands in flight may take. A host
+ * gives up on a command after its I/O timeout (Linux: 30 s for NVMe and
+ * SCSI disks); a drive that holds one longer has stalled. */
+#define RUN_DRAIN_MAX (30 * SIM_SEC)
 
 void run_options_init(RunOptions *o);
 
