@@ -217,16 +217,23 @@ static void record_done(void *ctx, uint64_t tag)
     t->at[tag] = sim_now(t->e);
 }
 
+/* The tiny drive with blocks blocks per plane and 30% spare, on SATA or
+ * on NVMe over PCIe 3.0 x4. */
+static void tiny_drive_on(DriveParams *p, uint32_t blocks, HostIfKind iface)
+{
+    tiny_drive(p, blocks, 0.3);
+    p->interface = iface;
+    p->pcie_gen = 3;
+    p->pcie_lanes = 4;
+}
+
 /* Four reads, a TRIM of 512 KiB (128 mapped entries at 10 us each), four
  * more reads, all submitted at once; completion times in t (tags 0-3, 8,
  * 16-19). */
 static void trim_among_reads(HostIfKind iface, Times *t)
 {
     DriveParams p;
-    tiny_drive(&p, 16, 0.3);
-    p.interface = iface;
-    p.pcie_gen = 3;
-    p.pcie_lanes = 4;
+    tiny_drive_on(&p, 16, iface);
     p.trim_policy = TRIM_IMMEDIATE;
     p.trim_entry_cost = 10 * SIM_US;
     g_autoptr(SimEngine) e = sim_engine_new();
@@ -364,10 +371,7 @@ static void probe_read(Probe *pr, uint64_t off, uint64_t len)
 static void big_writes(HostIfKind iface, uint32_t map_unit)
 {
     DriveParams p;
-    tiny_drive(&p, 32, 0.3);
-    p.interface = iface;
-    p.pcie_gen = 3;
-    p.pcie_lanes = 4;
+    tiny_drive_on(&p, 32, iface);
     p.map_unit = map_unit;
     Oracle o;
     oracle_init(&o, &p, false);
