@@ -62,6 +62,14 @@ typedef struct Wbuf {
     uint32_t rmw_reader;   /* sched_read() client of merge reads */
 } Wbuf;
 
+/* Ring position i modulo the ring's size, for i < 2 x ring_cap (a position
+ * plus at most ring_cap entries): a division per buffered page was a
+ * visible share of a random-write run. */
+static inline uint32_t ring_wrap(const Wbuf *w, uint32_t i)
+{
+    return i < w->ring_cap ? i : i - w->ring_cap;
+}
+
 /* Where host data goes next on this die: the pSLC cache decides
  * (pslc_host_stream); without one every host unit is native. */
 CellMode ftl_host_mode(Drive *d, uint32_t die)
@@ -77,7 +85,7 @@ static uint32_t ready_entries(const Wbuf *w, uint32_t max)
         return w->ring_live;
     uint32_t n = 0;
     for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len && n < max;
-         k++, pos = (pos + 1) % w->ring_cap) {
+         k++, pos = ring_wrap(w, pos + 1)) {
         if (w->flag[pos] & RING_HELD)
             break;
         n += w->ring[pos] != NO_LPN;
@@ -104,7 +112,7 @@ static uint32_t take_unit(Drive *d, uint32_t max)
         if (flag & RING_HELD)
             break;
         uint32_t lpn = w->ring[pos];
-        w->ring_head = (pos + 1) % w->ring_cap;
+        w->ring_head = ring_wrap(w, pos + 1);
         w->ring_len--;
         if (lpn == NO_LPN)
             continue;
@@ -158,7 +166,7 @@ static void idle_flush(void *ctx, uint64_t arg)
 static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
 {
     Wbuf *w = d->wb;
-    uint32_t pos = (w->ring_head + w->ring_len) % w->ring_cap;
+    uint32_t pos = ring_wrap(w, w->ring_head + w->ring_len);
     w->ring[pos] = (uint32_t)lpn;
     if (w->unit_lpns > 1)
         w->flag[pos] = flag;
@@ -219,7 +227,7 @@ static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t pos, uint32_t n)
     m->pos = pos;
     m->n = n;
     for (uint32_t k = 0; k < n; k++)
-        w->flag[(pos + k) % w->ring_cap] |= RING_HELD;
+        w->flag[ring_wrap(w, pos + k)] |= RING_HELD;
     w->held += n;
 }
 
@@ -232,7 +240,7 @@ static void write_arrived(void *ctx, uint64_t arg)
     Cmd *cmd = &d->cmds[c];
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t last = (cmd->offset + cmd->length - 1) / SLOT_SIZE;
-    uint32_t pos0 = (d->wb->ring_head + d->wb->ring_len) % d->wb->ring_cap, appended = 0;
+    uint32_t pos0 = ring_wrap(d->wb, d->wb->ring_head + d->wb->ring_len), appended = 0;
     d->wb->ring_pending -= write_slots(cmd);
     for (uint64_t lpn = first; lpn <= last; lpn++) {
         uint32_t old = d->l2p[lpn];
@@ -427,7 +435,7 @@ static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
     if (--m->pending > 0 || !m->arrived)
         return;
     for (uint32_t k = 0; k < m->n; k++)
-        w->flag[(m->pos + k) % w->ring_cap] &= (uint8_t)~RING_HELD;
+        w->flag[ring_wrap(w, m->pos + k)] &= (uint8_t)~RING_HELD;
     w->held -= m->n;
     m->next = w->merge_free;
     w->merge_free = mi;
@@ -725,7 +733,7 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
               "lpn %" G_GUINT64_FORMAT " points to buffer entry %u holding another page", lpn,
               v - BUF_MARK);
     }
-    for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len; k++, pos = (pos + 1) % w->ring_cap)
+    for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len; k++, pos = ring_wrap(w, pos + 1))
         if (w->ring[pos] != NO_LPN) {
             live++;
             CHECK(d->l2p[w->ring[pos]] == BUF_MARK + pos, "buffer entry %u is stale but live", pos);
@@ -733,7 +741,7 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
     CHECK(live == w->ring_live, "buffer has %" G_GUINT64_FORMAT " live entries, counter says %u",
           live, w->ring_live);
     uint32_t held = 0;
-    for (uint32_t k = 0, pos = w->ring_head; w->flag && k < w->ring_len; k++, pos = (pos + 1) % w->ring_cap)
+    for (uint32_t k = 0, pos = w->ring_head; w->flag && k < w->ring_len; k++, pos = ring_wrap(w, pos + 1))
         held += (w->flag[pos] & RING_HELD) != 0;
     CHECK(held == w->held, "buffer holds %u entries for merge reads, counter says %u", held, w->held);
     return true;
