@@ -177,6 +177,12 @@ const DriveStats *drive_stats(const Drive *d) { return &d->st; }
 bool drive_quiescent(const Drive *d) { return d->outstanding == 0; }
 uint64_t drive_slots(const Drive *d) { return d->nslots; }
 
+void drive_warm(const Drive *d, uint64_t offset)
+{
+    if (offset < d->p.user_capacity)
+        __builtin_prefetch(&d->l2p_tab[offset / SLOT_SIZE]);
+}
+
 uint32_t drive_lookup(const Drive *d, uint64_t lpn)
 {
     g_return_val_if_fail(lpn < d->nlpn, DRIVE_UNMAPPED);

@@ -13,11 +13,17 @@
 typedef struct Link {
     SimTime free[2];   /* [0] device-to-host (reads), [1] host-to-device; SATA uses [0] only */
     SimTime ctrl_free; /* controller firmware busy until */
+    /* the last transfer time computed per direction, by size: a workload
+     * moves one or a few sizes, and the framing model is some twenty
+     * floating-point operations a command */
+    uint64_t last_bytes[2];
+    SimTime last_ns[2];
 } Link;
 
 void link_init(Drive *d)
 {
     d->link = g_new0(Link, 1);
+    d->link->last_bytes[0] = d->link->last_bytes[1] = UINT64_MAX;
 }
 
 void link_release(Drive *d)
@@ -40,9 +46,19 @@ SimTime link_xfer_part(Drive *d, SimTime ready, uint64_t before, uint64_t bytes,
     int lane = d->p.interface == HOSTIF_SATA ? 0 : (to_device != 0);
     SimTime *free_at = &d->link->free[lane];
     SimTime start = ready > *free_at ? ready : *free_at;
-    SimTime ns = link_xfer_ns(d, before + bytes, to_device);
-    if (before)
-        ns -= link_xfer_ns(d, before, to_device);
+    Link *l = d->link;
+    int dir = to_device != 0;
+    SimTime ns;
+    if (before == 0) {
+        /* the same size as last time in this direction: the same time */
+        if (l->last_bytes[dir] != bytes) {
+            l->last_bytes[dir] = bytes;
+            l->last_ns[dir] = link_xfer_ns(d, bytes, to_device);
+        }
+        ns = l->last_ns[dir];
+    } else {
+        ns = link_xfer_ns(d, before + bytes, to_device) - link_xfer_ns(d, before, to_device);
+    }
     SimTime end = start + ns;
     *free_at = end;
     return end;

@@ -67,6 +67,7 @@ struct Sched {
     uint32_t rop_cap, rop_free;
     uint32_t rr_die; /* sched_kick_all starts here */
     uint32_t nidle;  /* dies with no operation in progress */
+    uint64_t *idle;  /* bit i % 64 of word i / 64: die i has none */
     SchedTry tries[MAX_TRIES];
     uint32_t ntries;
     SchedClient clients[MAX_CLIENTS];
@@ -75,11 +76,16 @@ struct Sched {
 
 static void die_done(void *ctx, uint64_t arg);
 
-/* Every change of a die's work goes through here, which keeps the count of
- * idle dies that lets sched_kick_all return at once when none is. */
+/* Every change of a die's work goes through here, which keeps the count and
+ * the bitmap of idle dies that let sched_kick_all visit only those. */
 static inline void set_work(Sched *s, DieOp *die, uint8_t work)
 {
+    uint32_t i = (uint32_t)(die - s->die);
     s->nidle += (work == IDLE) - (die->work == IDLE);
+    if (work == IDLE)
+        s->idle[i / 64] |= (uint64_t)1 << (i % 64);
+    else
+        s->idle[i / 64] &= ~((uint64_t)1 << (i % 64));
     die->work = work;
 }
 
@@ -92,6 +98,9 @@ void sched_init(Drive *d)
         s->die[i].rd_head = s->die[i].rd_tail = NO_IDX;
     }
     s->nidle = d->dies;
+    s->idle = g_new0(uint64_t, (d->dies + 63) / 64);
+    for (uint32_t i = 0; i < d->dies; i++)
+        s->idle[i / 64] |= (uint64_t)1 << (i % 64);
     s->rop_cap = MAX(64u, d->queue_limit * 4);
     s->rops = g_new(ReadOp, s->rop_cap);
     for (uint32_t i = 0; i < s->rop_cap; i++)
@@ -104,6 +113,7 @@ void sched_release(Drive *d)
     if (!d->sched)
         return;
     g_free(d->sched->die);
+    g_free(d->sched->idle);
     g_free(d->sched->rops);
     g_free(d->sched);
     d->sched = NULL;
@@ -268,19 +278,43 @@ void sched_kick(Drive *d, uint32_t i)
     kick(d, i);
 }
 
+/* The first idle die in [lo, hi), or hi if none. */
+static uint32_t next_idle(const Sched *s, uint32_t lo, uint32_t hi)
+{
+    while (lo < hi) {
+        uint64_t bits = s->idle[lo / 64] & (~(uint64_t)0 << (lo % 64));
+        if (bits) {
+            uint32_t i = lo / 64 * 64 + (uint32_t)__builtin_ctzll(bits);
+            return i < hi ? i : hi;
+        }
+        lo = lo / 64 * 64 + 64;
+    }
+    return hi;
+}
+
 /* Offer work to every idle die, starting after the last one that took
  * striped work (a unit of host data), so that successive units stripe over
- * channels, then CEs, then dies. */
+ * channels, then CEs, then dies. The k-th die visited is rr_die + k as
+ * rr_die stands then; the bitmap skips the busy ones between (a kick
+ * changes only its own die), which a write arriving at a drive of many
+ * dies, most of them busy, would otherwise test one by one. */
 void sched_kick_all(Drive *d)
 {
     Sched *s = d->sched;
-    for (uint32_t k = 0; k < d->dies && s->nidle > 0; k++) {
-        uint32_t i = (s->rr_die + k) % d->dies;
-        if (s->die[i].work == IDLE) {
-            const SchedTry *t = kick(d, i);
-            if (t && t->stripes)
-                s->rr_die = (i + 1) % d->dies;
-        }
+    uint32_t n = d->dies;
+    for (uint32_t k = 0; k < n && s->nidle > 0; k++) {
+        uint32_t i = s->rr_die + k < n ? s->rr_die + k : s->rr_die + k - n;
+        /* the next idle die at or after i, going round at most to rr_die + n - 1 */
+        uint32_t end = i + (n - k), j = next_idle(s, i, MIN(end, n));
+        if (j == n && end > n)
+            j = next_idle(s, 0, end - n) + n;
+        if (j >= end)
+            break;
+        k += j - i;
+        i = j < n ? j : j - n;
+        const SchedTry *t = kick(d, i);
+        if (t && t->stripes)
+            s->rr_die = i + 1 < n ? i + 1 : 0;
     }
 }
 

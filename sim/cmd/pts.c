@@ -219,6 +219,11 @@ static void pts_target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t leng
     drive_submit(ctx, op, offset, length, tag);
 }
 
+static void pts_target_warm(void *ctx, uint64_t offset)
+{
+    drive_warm(ctx, offset);
+}
+
 static void pts_io_done(void *ctx, uint64_t tag)
 {
     Pts *p = ctx;
@@ -237,7 +242,8 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
     g_autoptr(Workload) w = workload_from_spec(spec, error);
     if (!w)
         return FALSE;
-    WorkloadTarget t = {pts_target_submit, p->d, drive_capacity(p->d), drive_queue_limit(p->d)};
+    WorkloadTarget t = {pts_target_submit, p->d, drive_capacity(p->d), drive_queue_limit(p->d),
+                        pts_target_warm};
     uint64_t seed = p->o->seed + UINT64_C(0x9e3779b97f4a7c15) * ++p->segments;
     if (!workload_bind(w, p->e, &t, seed, error))
         return FALSE;

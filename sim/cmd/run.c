@@ -99,6 +99,11 @@ static void target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, 
     drive_submit(ctx, op, offset, length, tag);
 }
 
+static void target_warm(void *ctx, uint64_t offset)
+{
+    drive_warm(ctx, offset);
+}
+
 static uint32_t target_lookup(void *ctx, uint64_t lpn)
 {
     return drive_lookup(ctx, lpn);
@@ -607,7 +612,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     }
     if (o->prefill && !prefill_drive(o, d, &pf, error))
         return FALSE;
-    WorkloadTarget target = {target_submit, d, drive_capacity(d), drive_queue_limit(d)};
+    WorkloadTarget target = {target_submit, d, drive_capacity(d), drive_queue_limit(d), target_warm};
     workload_set_lookup(w, target_lookup);
     if (o->max_time)
         workload_set_stop_time(w, o->max_time);

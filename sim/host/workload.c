@@ -137,6 +137,8 @@ static bool wl_pick(WlJob *j)
     p->op = (uint8_t)op;
     p->length = wl_pick_len(j, op);
     p->offset = wl_offset(j, p->length);
+    if (j->w->t.warm)
+        j->w->t.warm(j->w->t.ctx, p->offset);
     p->then_write = j->spec->rw == WL_RW_TRIMWRITE;
     j->issued += p->length;
     j->ios_issued++;

@@ -41,6 +41,10 @@ typedef struct WorkloadTarget {
     void *ctx;
     uint64_t capacity;    /* bytes: user capacity of the drive */
     uint32_t queue_limit; /* commands the drive accepts outstanding */
+    /* Optional: a command at offset is chosen and will be submitted soon
+     * (after the commands queued before it); the target may fetch what it
+     * will need meanwhile. Must not change anything the target does. */
+    void (*warm)(void *ctx, uint64_t offset);
 } WorkloadTarget;
 
 /* Where logical 4 KiB page lpn lives on the target (DRIVE_UNMAPPED when
