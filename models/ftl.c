@@ -583,7 +583,7 @@ static void write_issue(Drive *d, uint32_t c)
 }
 
 /* With a mapping cache a write updates the table when its data is
- * programmed (map_set); only the slots it merges with must be found first. */
+ * programmed (map_set_run); only the slots it merges with must be found first. */
 void ftl_write_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];

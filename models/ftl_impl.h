@@ -201,7 +201,6 @@ static inline void map_put(Drive *d, uint64_t lpn, uint32_t v) { d->l2p_tab[lpn]
 static inline uint32_t map_lpn_of(const Drive *d, uint64_t slot) { return ~d->p2l_tab[slot]; }
 static inline void map_put_lpn(Drive *d, uint64_t slot, uint32_t lpn) { d->p2l_tab[slot] = ~lpn; }
 void map_invalidate_slot(Drive *d, uint32_t slot);
-void map_set(Drive *d, uint32_t lpn, uint32_t slot); /* point lpn at slot, invalidating its old one */
 void map_set_run(Drive *d, const uint32_t *lpns, uint32_t n, uint32_t slot); /* n slots of one block */
 void map_prefetch(const Drive *d, const uint32_t *lpns, uint32_t n); /* warm the map entries of lpns */
 /* Move up to one native unit of valid slots of block v from *cursor into dst. */

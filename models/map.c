@@ -5,7 +5,7 @@
  * (unmapped) or BUF_MARK + ring position (the latest data sits in the write
  * buffer). P2L holds the logical page of every valid slot, NO_LPN otherwise,
  * and blk_valid counts the valid slots per block; drive_check() verifies all
- * three agree. Every change of the table made by map_set() is reported
+ * three agree. Every change of the table made by map_set_run() is reported
  * to the mapping cache (l2p_cache.c), when there is one; unmapping
  * (ftl_unmap(), for TRIM) leaves that to its caller.
  */
@@ -33,26 +33,9 @@ void map_prefetch(const Drive *d, const uint32_t *lpns, uint32_t n)
         __builtin_prefetch(&d->l2p_tab[lpns[k]], 1);
 }
 
-/* Point lpn at slot, invalidating the slot it had. */
-void map_set(Drive *d, uint32_t lpn, uint32_t slot)
-{
-    uint32_t old = map_get(d, lpn);
-    if (old == NO_SLOT)
-        d->mapped++;
-    else if (old < BUF_MARK)
-        map_invalidate_slot(d, old);
-    map_put(d, lpn, slot);
-    map_put_lpn(d, slot, lpn);
-    uint32_t b = nand_block_of(d, slot);
-    d->blk_valid[b]++;
-    if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
-        d->st.pslc_used += SLOT_SIZE;
-    if (d->l2pc)
-        l2p_update(d, lpn);
-}
-
-/* map_set() for n lpns going to the n slots from slot on, all in one
- * block: the program of a unit. The block's counters change once. An old
+/* Point the n lpns at the n slots from slot on, all in one block (the
+ * program of a unit), invalidating the slots they had. The block's counters
+ * change once. An old
  * slot in the same block is invalidated before the new ones count, which
  * is safe: the block is open, so it cannot be marked dead meanwhile. */
 void map_set_run(Drive *d, const uint32_t *lpns, uint32_t n, uint32_t slot)
