@@ -13,13 +13,14 @@
 #include "models/bigmem.h"
 
 #include <glib.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 
 #define HUGE_PAGE (2u << 20)
 
 static size_t rounded(size_t bytes) { return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE; }
 
-void *bigmem_alloc_zeroed(size_t bytes)
+static void *map_zeroed(size_t bytes, bool huge)
 {
     size_t len = rounded(bytes ? bytes : 1);
     /* no reservation: most of a large drive's table may never be written */
@@ -27,11 +28,16 @@ void *bigmem_alloc_zeroed(size_t bytes)
                    -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, len, MADV_HUGEPAGE);
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+    madvise(p, len, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+#else
+    (void)huge;
 #endif
     return p;
 }
+
+void *bigmem_alloc_zeroed(size_t bytes) { return map_zeroed(bytes, true); }
+void *bigmem_alloc_sparse(size_t bytes) { return map_zeroed(bytes, false); }
 
 void bigmem_free(void *p, size_t bytes)
 {

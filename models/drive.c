@@ -9,7 +9,6 @@
  */
 #include "models/ftl_impl.h"
 
-#include "models/bigmem.h"
 #include "models/wear.h"
 
 #include <math.h>
@@ -53,11 +52,8 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     sim_rng_init(&d->rng, seed, 0x64726976ULL);
     nand_init(d);
     wear_init(d);
-    g_return_val_if_fail(d->nslots <= drive_max_slots(), (drive_free(d), NULL));
     d->nlpn = p->user_capacity / SLOT_SIZE;
-    d->l2p_tab = bigmem_alloc_zeroed(d->nlpn * sizeof(uint32_t));
-    d->p2l_tab = bigmem_alloc_zeroed(d->nslots * sizeof(uint32_t));
-    if (!d->l2p_tab || !d->p2l_tab) {
+    if (!map_init(d)) {
         drive_free(d);
         return NULL;
     }
@@ -83,10 +79,6 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     return d;
 }
 
-uint64_t drive_max_slots(void)
-{
-    return BUF_MARK;
-}
 
 /* Measured (peak RSS of short runs of 2 to 1000 GB drives): the process
  * itself, its libraries, the engine, the histograms and pools take 4-6
@@ -106,6 +98,26 @@ static double untouched_after(uint64_t table_bytes, double n)
     return exp(-n / pages);
 }
 
+/* The sparse map's tables (models/map.c): what the prefill formula does
+ * not give. L2P overrides in a hash of 16-byte cells at most half full,
+ * which while doubling also holds the old table: up to 96 bytes each; a
+ * share written in order goes dense, 8 bytes an lpn. P2L: 8 bytes a slot
+ * written, in 4 KiB pages. Per block, the formula's two indexes; per chunk
+ * of 4096 lpns, a count. */
+static uint64_t sparse_map_bytes(const DriveParams *p, const MemoryClass *c, uint64_t lpns,
+                                 uint64_t slots, double random_writes)
+{
+    uint64_t unit = drive_params_map_unit(p) / SLOT_SIZE;
+    uint64_t bs = c->random_bs ? c->random_bs : SLOT_SIZE;
+    double changed = MIN(random_writes * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit),
+                         (double)lpns);
+    double dense = MIN(c->seq_fill + c->random_fill, 1.0) * (double)lpns;
+    double l2p = MIN(dense * 8 + changed * 96, (double)lpns * 8);
+    double written = dense + changed; /* a prefill in order is the formula's */
+    double p2l = MIN(written * 8 + (double)drive_params_dies(p) * 4096, (double)slots * 8);
+    return (uint64_t)(l2p + p2l) + drive_params_blocks(p) * 8 + lpns / 4096 * 2 + (1u << 20);
+}
+
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
 {
     static const MemoryClass worst = {.random_fill = 1.0, .random_bytes = UINT64_MAX};
@@ -115,27 +127,33 @@ uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
     uint64_t lpns = p->user_capacity / SLOT_SIZE;
     uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
     double random_writes = (double)c->random_bytes / (c->random_bs ? c->random_bs : SLOT_SIZE);
-    /* The tables are backed as they are written (bigmem.c). L2P: a fill in
-     * order backs its share of the table, random stores back pages of it at
-     * random. P2L: the slots data was written to, which lie in whole blocks
-     * taken in order from each die's part of the table (rounded up to a
-     * table page per die). */
-    double l2p_left = (1 - MIN(c->seq_fill, 1.0)) *
-                      untouched_after(lpns * 4, c->random_fill * (double)lpns) *
-                      untouched_after(lpns * 4, random_writes);
-    uint64_t l2p = (uint64_t)((double)(lpns * 4) * (1 - l2p_left)) + TABLE_PAGE;
-    double written = (c->seq_fill + c->random_fill) * (double)lpns +
-                     (double)c->random_bytes / SLOT_SIZE;
-    uint64_t p2l = MIN(slots * 4, (uint64_t)(written * 4) +
-                                      (uint64_t)drive_params_dies(p) * TABLE_PAGE);
+    double seq = MAX(c->seq_fill, c->seq_prefill);
+    uint64_t tables;
+    if (drive_params_sparse_map(p)) {
+        tables = sparse_map_bytes(p, c, lpns, slots, random_writes);
+    } else {
+        /* The flat tables are backed as they are written (bigmem.c). L2P:
+         * a fill in order backs its share of the table, random stores back
+         * pages of it at random. P2L: the slots data was written to, which
+         * lie in whole blocks taken in order from each die's part of the
+         * table (rounded up to a table page per die). */
+        double l2p_left = (1 - MIN(seq, 1.0)) *
+                          untouched_after(lpns * 4, c->random_fill * (double)lpns) *
+                          untouched_after(lpns * 4, random_writes);
+        uint64_t l2p = (uint64_t)((double)(lpns * 4) * (1 - l2p_left)) + TABLE_PAGE;
+        double written = (seq + c->random_fill) * (double)lpns + (double)c->random_bytes / SLOT_SIZE;
+        uint64_t p2l = MIN(slots * 4, (uint64_t)(written * 4) +
+                                          (uint64_t)drive_params_dies(p) * TABLE_PAGE);
+        tables = l2p + p2l;
+    }
     /* per block: state, mode, write pointer, valid count, erases, stamp,
      * dead flag, free lists, mapping kind (about 40 bytes, rounded up);
      * the mapping cache's per-translation-page arrays; the write buffer's
-     * ring (an lpn and a flag per 4 KiB: the data itself is not kept) */
-    uint64_t bytes = l2p + p2l + blocks * 64;
+     * ring (a 64-bit lpn and a flag per 4 KiB: the data itself is not kept) */
+    uint64_t bytes = tables + blocks * 64;
     if (p->l2p_kind != L2P_DRAM)
         bytes += drive_params_l2p_bytes(p) / p->page_size * 48;
-    bytes += p->write_buffer / SLOT_SIZE * 5;
+    bytes += p->write_buffer / SLOT_SIZE * 9;
     if (c->random_fill > 0)
         bytes += MIN(lpns * 8, PREFILL_SORT_MAX);
     return bytes + MEMORY_BASE;
@@ -152,8 +170,7 @@ void drive_free(Drive *d)
     link_release(d);
     wear_release(d);
     nand_release(d);
-    bigmem_free(d->l2p_tab, d->nlpn * sizeof(uint32_t));
-    bigmem_free(d->p2l_tab, d->nslots * sizeof(uint32_t));
+    map_release(d);
     g_free(d->cmds);
     ftl_release(d);
     g_free(d);
@@ -180,13 +197,13 @@ uint64_t drive_slots(const Drive *d) { return d->nslots; }
 void drive_warm(const Drive *d, uint64_t offset)
 {
     if (offset < d->p.user_capacity)
-        __builtin_prefetch(&d->l2p_tab[offset / SLOT_SIZE]);
+        map_prefetch_one(d, offset / SLOT_SIZE);
 }
 
-uint32_t drive_lookup(const Drive *d, uint64_t lpn)
+uint64_t drive_lookup(const Drive *d, uint64_t lpn)
 {
     g_return_val_if_fail(lpn < d->nlpn, DRIVE_UNMAPPED);
-    uint32_t v = map_get(d, lpn);
+    uint64_t v = map_get(d, lpn);
     if (v == NO_SLOT)
         return DRIVE_UNMAPPED;
     return v >= BUF_MARK ? DRIVE_BUFFERED : v;
@@ -204,35 +221,38 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
 {
     uint64_t mapped = 0;
     for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
-        uint32_t v = map_get(d, lpn);
+        uint64_t v = map_get(d, lpn);
         if (v == NO_SLOT)
             continue;
         mapped++;
         if (v >= BUF_MARK)
             continue; /* in the write buffer: ftl_check() */
-        CHECK(v < d->nslots, "lpn %" G_GUINT64_FORMAT " maps to slot %u beyond the drive", lpn, v);
-        CHECK(map_lpn_of(d, v) == lpn, "lpn %" G_GUINT64_FORMAT " maps to slot %u which maps back to %u",
+        CHECK(v < d->nslots, "lpn %" G_GUINT64_FORMAT " maps to slot %" G_GUINT64_FORMAT " beyond the drive", lpn, v);
+        CHECK(map_lpn_of(d, v) == lpn,
+              "lpn %" G_GUINT64_FORMAT " maps to slot %" G_GUINT64_FORMAT " which maps back to %" G_GUINT64_FORMAT,
               lpn, v, map_lpn_of(d, v));
         uint32_t b = nand_block_of(d, v);
         CHECK(d->blk_state[b] != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
               b);
-        CHECK(v - b * d->slots_per_block < d->blk_wp[b],
+        CHECK(v - nand_slot(d, b, 0) < d->blk_wp[b],
               "lpn %" G_GUINT64_FORMAT " maps past the write pointer of block %u", lpn, b);
     }
     CHECK(mapped == d->mapped, "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
           mapped, d->mapped);
     uint64_t free_blocks = 0;
     for (uint32_t b = 0; b < d->nblocks; b++) {
-        uint32_t valid = 0, base = b * d->slots_per_block;
+        uint32_t valid = 0;
+        uint64_t base = nand_slot(d, b, 0);
         if (ftl_is_map_block(d, b))
             continue; /* holds translation pages: l2p_check() */
         for (uint32_t s = 0; s < d->slots_per_block; s++) {
-            uint32_t lpn = map_lpn_of(d, base + s);
+            uint64_t lpn = map_lpn_of(d, base + s);
             if (lpn == NO_LPN)
                 continue;
             CHECK(s < d->blk_wp[b], "block %u has a valid slot past its write pointer", b);
             CHECK(lpn < d->nlpn && map_get(d, lpn) == base + s,
-                  "slot %u is valid for lpn %u which maps elsewhere", base + s, lpn);
+                  "slot %" G_GUINT64_FORMAT " is valid for lpn %" G_GUINT64_FORMAT " which maps elsewhere",
+                  base + s, lpn);
             valid++;
         }
         CHECK(valid == d->blk_valid[b], "block %u counts %u valid slots, has %u", b,

@@ -133,20 +133,21 @@ typedef struct Drive Drive;
 /* Called when a command completes: tag is what drive_submit() was given. */
 typedef void (*DriveDoneFn)(void *ctx, uint64_t tag);
 
-/* Make a drive. p must have passed validation and have at most
- * drive_max_slots() slots; the drive keeps a copy. NULL when its tables
- * cannot be mapped (see drive_memory_estimate()). */
+/* Make a drive. p must have passed validation; the drive keeps a copy.
+ * NULL when its tables cannot be mapped (see drive_memory_estimate()). */
 Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed);
 
-/* Physical 4 KiB slots a drive may have: slot numbers are 32-bit, and
- * the values above the largest mark pages held in the write buffer. */
-uint64_t drive_max_slots(void);
+/* Whether a drive of p keeps its map sparse: its slots or pages do not
+ * fit the flat 32-bit tables (models/map.c). FTLSIM_MAP_STORE=sparse in
+ * the environment makes every drive sparse. */
+bool drive_params_sparse_map(const DriveParams *p);
 
 /* What a run does to the drive's mapping, for the memory its state takes:
  * how much of the user capacity ends up mapped in long sequential runs
  * and how much at random. Shares of the user capacity, 0..1. */
 typedef struct MemoryClass {
-    double seq_fill;       /* written in order: a sequential fill or prefill */
+    double seq_fill;       /* written in order by the host: a sequential fill */
+    double seq_prefill;    /* prefilled in order (the sparse map keeps it as a formula) */
     double random_fill;    /* mapped in random order: a random prefill */
     uint64_t random_bytes; /* host bytes then written at random offsets */
     uint32_t random_bs;    /* their size, bytes (0: 4 KiB) */
@@ -156,9 +157,10 @@ typedef struct MemoryClass {
  * NULL: the worst case, every page mapped at random): the mapping tables
  * both ways, the per-block arrays, the mapping cache's arrays, the write
  * buffer's ring, a random prefill's sort buffers and the process itself.
- * The tables are flat, one entry per 4 KiB page and slot, but backed only
+ * The flat tables hold one entry per 4 KiB page and slot, backed only
  * where written: a sequential fill of a tenth of the drive backs a tenth of
- * them, random writes back them everywhere. */
+ * them, random writes back them everywhere. The sparse map (models/map.c)
+ * costs nothing for a sequential prefill and per lpn changed after it. */
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c);
 void drive_free(Drive *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)
@@ -212,15 +214,15 @@ bool drive_quiescent(const Drive *d);
  * the first broken invariant into why. */
 bool drive_check(const Drive *d, char *why, size_t why_len);
 
-#define DRIVE_UNMAPPED UINT32_MAX
-#define DRIVE_BUFFERED (UINT32_MAX - 1)
+#define DRIVE_UNMAPPED UINT64_MAX
+#define DRIVE_BUFFERED (UINT64_MAX - 1)
 /* Where logical 4 KiB page lpn lives: a slot number, DRIVE_BUFFERED or DRIVE_UNMAPPED. */
-uint32_t drive_lookup(const Drive *d, uint64_t lpn);
+uint64_t drive_lookup(const Drive *d, uint64_t lpn);
 
 /* Called for every slot the drive programs with a page: src is the slot it
  * was copied from (GC, folding) or DRIVE_UNMAPPED when it came from the
  * write buffer. For integrity oracles in tests. */
-typedef void (*DrivePlaceFn)(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src);
+typedef void (*DrivePlaceFn)(void *ctx, uint64_t lpn, uint64_t dst, uint64_t src);
 void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx);
 uint64_t drive_slots(const Drive *d); /* physical 4 KiB slots */
 

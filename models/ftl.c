@@ -44,7 +44,7 @@ typedef struct Merge {
  * overwritten or trimmed while buffered. L2P points buffered lpns at their
  * ring position (BUF_MARK + pos). */
 typedef struct Wbuf {
-    uint32_t *ring;
+    uint64_t *ring;
     uint32_t ring_cap, ring_head, ring_len;
     uint32_t ring_live;    /* entries not NO_LPN */
     uint32_t ring_pending; /* entries reserved for writes still crossing the link */
@@ -55,7 +55,7 @@ typedef struct Wbuf {
     bool buf_force;        /* program partial units (flush or idle timeout) */
     SimTime last_admit;
     bool idle_timer;
-    uint32_t *stage;       /* lpns taken from the ring for the program being set up */
+    uint64_t *stage;       /* lpns taken from the ring for the program being set up */
     uint32_t stage_rmw;    /* of the staged lpns: rewritten pieces (RING_RMW) */
     uint32_t unit_lpns;    /* 4 KiB pieces per map unit */
     uint8_t *flag;         /* per ring position: RING_RMW, RING_HELD (unit_lpns > 1) */
@@ -128,7 +128,7 @@ static uint32_t take_unit(Drive *d, uint32_t max)
         uint8_t flag = w->unit_lpns > 1 ? w->flag[pos] : 0;
         if (flag & RING_HELD)
             break;
-        uint32_t lpn = w->ring[pos];
+        uint64_t lpn = w->ring[pos];
         w->ring_head = ring_at(w, pos, 1);
         w->ring_len--;
         if (lpn == NO_LPN)
@@ -201,7 +201,7 @@ static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
 {
     Wbuf *w = d->wb;
     uint32_t pos = ring_at(w, w->ring_head, w->ring_len);
-    w->ring[pos] = (uint32_t)lpn;
+    w->ring[pos] = lpn;
     if (w->unit_lpns > 1)
         w->flag[pos] = flag;
     w->ring_len++;
@@ -245,7 +245,7 @@ static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t a, uint32_t b, uint32_t pos
     uint32_t budget = piece_slots(cmd, a, b) - (b - a), taken = 0;
     for (int i = 0, nr = rmw_ranges(d, cmd, head, tail, r); i < nr; i++)
         for (uint64_t lpn = r[2 * i]; lpn < r[2 * i + 1] && taken < budget; lpn++) {
-            uint32_t old = map_get(d, lpn);
+            uint64_t old = map_get(d, lpn);
             if (old >= BUF_MARK)
                 continue;
             map_invalidate_slot(d, old);
@@ -288,7 +288,7 @@ static void write_arrived(void *ctx, uint64_t arg)
     d->wb->ring_pending -= piece_slots(cmd, a, b);
     cmd->landed = b;
     for (uint64_t lpn = first + a; lpn < first + b; lpn++) {
-        uint32_t old = map_get(d, lpn);
+        uint64_t old = map_get(d, lpn);
         if (old >= BUF_MARK && old != NO_SLOT) {
             d->wb->buf_used--; /* coalesced: the space reserved for it is not needed */
             uint64_t lo = MAX(cmd->offset, lpn * SLOT_SIZE);
@@ -436,10 +436,11 @@ void ftl_flush_start(Drive *d, uint32_t c)
 static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *pending,
                             uint64_t *unwritten, uint64_t first, uint64_t last)
 {
-    uint32_t cur_die = NO_IDX, last_page = NO_IDX, pages = 0, slots = 0;
+    uint32_t cur_die = NO_IDX, pages = 0, slots = 0;
+    uint64_t last_page = NO_SLOT;
     uint8_t mode = 0;
     for (uint64_t lpn = first; lpn <= last; lpn++) {
-        uint32_t slot = map_get(d, lpn);
+        uint64_t slot = map_get(d, lpn);
         if (slot >= BUF_MARK) { /* unmapped or buffered: no NAND access */
             if (slot == NO_SLOT && unwritten)
                 (*unwritten)++;
@@ -454,9 +455,9 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
             pages = slots = 0;
             (*pending)++;
             cur_die = die;
-            last_page = NO_IDX;
+            last_page = NO_SLOT;
         }
-        uint32_t page = slot / d->slots_per_page;
+        uint64_t page = slot_div(slot, d->slots_per_page);
         if (page != last_page) {
             pages++;
             last_page = page;
@@ -591,9 +592,9 @@ void ftl_write_arrive(Drive *d, uint32_t c)
     cmd->rmw = cmd->rmw_head = 0;
     cmd->merge = NO_IDX;
     uint64_t end = cmd->offset + cmd->length;
-    uint32_t old = map_get(d, cmd->offset / SLOT_SIZE);
+    uint64_t old = map_get(d, cmd->offset / SLOT_SIZE);
     if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
-        __builtin_prefetch(&d->p2l_tab[old], 1);
+        map_prefetch_slot(d, old);
     bool partial = cmd->offset % SLOT_SIZE || end % SLOT_SIZE;
     if (d->l2pc && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
         return;
@@ -643,7 +644,7 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
 {
     uint64_t n = 0;
     for (uint64_t lpn = first; lpn < end; lpn++) {
-        uint32_t v = map_get(d, lpn);
+        uint64_t v = map_get(d, lpn);
         if (v == NO_SLOT)
             continue;
         if (v >= BUF_MARK) {
@@ -744,7 +745,7 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     uint32_t cap = nand_block_capacity(d, b);
     uint32_t room = cap - d->blk_wp[b];
     uint32_t n = take_unit(d, unit < room ? unit : room);
-    uint32_t first = b * d->slots_per_block + d->blk_wp[b];
+    uint64_t first = nand_slot(d, b, d->blk_wp[b]);
     map_prefetch(d, d->wb->stage, n);
     map_set_run(d, d->wb->stage, n, first);
     d->blk_wp[b] += n;
@@ -792,8 +793,8 @@ void ftl_init(Drive *d)
      * than the buffer (whole map units) always fits */
     w->buf_cap = MAX(d->p.write_buffer / SLOT_SIZE, 2 * (uint64_t)MAX(max_unit, w->unit_lpns));
     w->ring_cap = (uint32_t)w->buf_cap;
-    w->ring = g_new(uint32_t, w->ring_cap);
-    w->stage = g_new(uint32_t, max_unit);
+    w->ring = g_new(uint64_t, w->ring_cap);
+    w->stage = g_new(uint64_t, max_unit);
     w->wait_head = w->wait_tail = w->flush_head = NO_IDX;
     /* the mapping cache keeps 4 KiB entries (config validation) */
     g_assert(w->unit_lpns == 1 || !d->l2pc);
@@ -825,12 +826,12 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
     const Wbuf *w = d->wb;
     uint64_t live = 0;
     for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
-        uint32_t v = map_get(d, lpn);
+        uint64_t v = map_get(d, lpn);
         if (v == NO_SLOT || v < BUF_MARK)
             continue;
         CHECK(v - BUF_MARK < w->ring_cap && w->ring[v - BUF_MARK] == lpn,
-              "lpn %" G_GUINT64_FORMAT " points to buffer entry %u holding another page", lpn,
-              v - BUF_MARK);
+              "lpn %" G_GUINT64_FORMAT " points to buffer entry %" G_GUINT64_FORMAT
+              " holding another page", lpn, v - BUF_MARK);
     }
     for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len; k++, pos = ring_at(w, pos, 1))
         if (w->ring[pos] != NO_LPN) {

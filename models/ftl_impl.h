@@ -21,13 +21,18 @@
 #include "models/drive.h"
 #include "models/sched.h"
 
-#define NO_SLOT UINT32_MAX
-#define NO_LPN UINT32_MAX
+/* Slot and lpn numbers are 64-bit: a drive of 60 TB has more 4 KiB slots
+ * than 32 bits number. */
+#define NO_SLOT UINT64_MAX
+#define NO_LPN UINT64_MAX
 #define NO_BLOCK UINT32_MAX
 #define NO_IDX UINT32_MAX
 /* L2P values at or above BUF_MARK mean "in the write buffer at ring
  * position value - BUF_MARK"; slot numbers stay below it. */
-#define BUF_MARK (UINT32_MAX - (1u << 22))
+#define BUF_MARK (UINT64_MAX - (1u << 22))
+/* The flat tables (map.c) store 32-bit values: BUF_MARK32 and up stand for
+ * BUF_MARK and up, so a drive uses them when its slots and lpns stay below. */
+#define BUF_MARK32 (UINT32_MAX - (1u << 22))
 
 /* Block states. */
 enum { BLK_FREE = 0, BLK_OPEN = 1, BLK_FULL = 2, BLK_VICTIM = 3 };
@@ -103,13 +108,16 @@ struct Drive {
     CellMode native;
     double chan_ns_per_byte;
 
-    /* mapping */
-    /* Both tables hold every value complemented (map_get() and friends
-     * below): memory fresh from the kernel reads as zero, which is NO_SLOT
-     * and NO_LPN, so the tables are never filled, and a run pays in memory
-     * and time only for the parts of them it writes. */
-    uint32_t *l2p_tab; /* nlpn: slot, NO_SLOT, or BUF_MARK + ring position */
-    uint32_t *p2l_tab; /* nslots: lpn or NO_LPN (slot not valid) */
+    /* mapping (map.c): flat 32-bit tables, or for a drive whose numbers
+     * outgrow 32 bits the sparse map. The flat tables hold every value
+     * complemented (map_get() and friends below): memory fresh from the
+     * kernel reads as zero, which is NO_SLOT and NO_LPN, so the tables are
+     * never filled, and a run pays in memory and time only for the parts of
+     * them it writes. */
+    uint32_t *l2p_tab; /* nlpn: slot, NO_SLOT, or BUF_MARK + ring position; NULL if sparse */
+    uint32_t *p2l_tab; /* nslots: lpn or NO_LPN (slot not valid); NULL if sparse */
+    struct SparseMap *sm; /* NULL if flat */
+    void (*map_changed)(Drive *d, uint64_t lpn); /* told of every map_set_run() entry (map_watch) */
     uint64_t mapped; /* lpns mapped (to NAND or buffer) */
 
     /* blocks, struct of arrays */
@@ -153,7 +161,7 @@ struct Drive {
     struct TrimQueue *trimq;
 
     /* test hook: called for every slot programmed (src NO_SLOT: from the buffer) */
-    void (*place_hook)(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src);
+    void (*place_hook)(void *ctx, uint64_t lpn, uint64_t dst, uint64_t src);
     void *place_ctx;
 };
 
@@ -171,7 +179,14 @@ struct Drive {
 /* nand.c */
 void nand_init(Drive *d);
 void nand_release(Drive *d);
-static inline uint32_t nand_block_of(const Drive *d, uint32_t slot) { return slot / d->slots_per_block; }
+/* slot / by, in 32 bits where the slot allows (the common case, and a
+ * quicker division) */
+static inline uint64_t slot_div(uint64_t slot, uint32_t by)
+{
+    return G_LIKELY(slot <= UINT32_MAX) ? (uint32_t)slot / by : slot / by;
+}
+static inline uint32_t nand_block_of(const Drive *d, uint64_t slot) { return (uint32_t)slot_div(slot, d->slots_per_block); }
+static inline uint64_t nand_slot(const Drive *d, uint32_t b, uint32_t i) { return (uint64_t)b * d->slots_per_block + i; }
 static inline uint32_t nand_die_of_block(const Drive *d, uint32_t b) { return b / d->blocks_per_die; }
 static inline uint32_t chan_of_die(const Drive *d, uint32_t die) { return die % d->channels; }
 /* slots block b holds in its current mode */
@@ -195,14 +210,28 @@ SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device); /* re
 SimTime link_xfer_part(Drive *d, SimTime ready, uint64_t before, uint64_t bytes, int to_device);
 SimTime link_controller(Drive *d, SimTime cost);                            /* returns end */
 
-/* map.c; the tables store values complemented (see Drive) */
-static inline uint32_t map_get(const Drive *d, uint64_t lpn) { return ~d->l2p_tab[lpn]; }
-static inline void map_put(Drive *d, uint64_t lpn, uint32_t v) { d->l2p_tab[lpn] = ~v; }
-static inline uint32_t map_lpn_of(const Drive *d, uint64_t slot) { return ~d->p2l_tab[slot]; }
-static inline void map_put_lpn(Drive *d, uint64_t slot, uint32_t lpn) { d->p2l_tab[slot] = ~lpn; }
-void map_invalidate_slot(Drive *d, uint32_t slot);
-void map_set_run(Drive *d, const uint32_t *lpns, uint32_t n, uint32_t slot); /* n slots of one block */
-void map_prefetch(const Drive *d, const uint32_t *lpns, uint32_t n); /* warm the map entries of lpns */
+/* map.c: flat tables store values complemented (see Drive); the sparse map
+ * is map.c's own */
+/* The map's values (64-bit whatever the store); small enough that link-time
+ * optimization inlines them into their callers. */
+uint64_t map_get(const Drive *d, uint64_t lpn);
+void map_put(Drive *d, uint64_t lpn, uint64_t v);
+uint64_t map_lpn_of(const Drive *d, uint64_t slot); /* NO_LPN if the slot is not valid */
+void map_put_lpn(Drive *d, uint64_t slot, uint64_t lpn);
+void map_prefetch_one(const Drive *d, uint64_t lpn); /* warm lpn's entry, to be read or set soon */
+void map_prefetch_slot(const Drive *d, uint64_t slot); /* warm slot's P2L entry, to be invalidated soon */
+bool map_init(Drive *d); /* the tables: flat or sparse (FTLSIM_MAP_STORE) */
+void map_release(Drive *d);
+bool map_sparse(const Drive *d);
+void map_invalidate_slot(Drive *d, uint64_t slot);
+void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot); /* n slots of one block */
+void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n); /* warm the map entries of lpns */
+/* Prefill: n lpns from lpn written in order to the n slots from s0 on die,
+ * a native unit if native. True if the sparse map's prefill formula covers
+ * them (nothing to store); false if they must be mapped one by one. */
+bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native);
+void map_block_erased(Drive *d, uint32_t b); /* b holds nothing the formula gives */
+void map_watch(Drive *d, void (*fn)(Drive *d, uint64_t lpn)); /* the mapping cache's l2p_changed */
 /* Move up to one native unit of valid slots of block v from *cursor into dst. */
 uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
                       uint32_t *pages);

@@ -51,7 +51,7 @@ static void dispatch(Drive *d, uint32_t c)
     /* the map entry is needed when the command reaches the FTL, microseconds
      * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
     if (cmd->op == IO_WRITE || cmd->op == IO_READ)
-        __builtin_prefetch(&d->l2p_tab[cmd->offset / SLOT_SIZE]);
+        map_prefetch_one(d, cmd->offset / SLOT_SIZE);
     SimTime at = link_controller(d, cost);
     sim_schedule(d->eng, at, cmd_arrive, d, c);
 }

@@ -43,7 +43,7 @@ struct L2pCache {
 
     /* per translation page, flat */
     uint8_t *flags;
-    uint32_t *loc;               /* first slot of the NAND copy, NO_SLOT if never written */
+    uint64_t *loc;               /* first slot of the NAND copy, NO_SLOT if never written */
     uint32_t *prev, *next;       /* LRU list; head = most recently used */
     uint32_t *wait;              /* commands waiting for the load (Waiter list) */
     uint32_t *tv, *cv, *nv, *wv; /* versions: table, cached, NAND, queued copy */
@@ -77,6 +77,8 @@ SimTime l2p_load_ns(const Drive *d)
 static void read_done(void *ctx, uint32_t t, SimTime wait);
 static bool try_flush(void *ctx, uint32_t die);
 
+static void l2p_changed(Drive *d, uint64_t lpn);
+
 void l2p_cache_init(Drive *d)
 {
     if (d->p.l2p_kind == L2P_DRAM)
@@ -92,7 +94,9 @@ void l2p_cache_init(Drive *d)
     if (c->hmb)
         c->load_ns += link_xfer_ns(d, d->p.page_size, 0) + d->p.hmb_latency;
     c->flags = g_new0(uint8_t, c->ntp);
-    uint32_t **arrays[] = {&c->loc, &c->prev, &c->next, &c->wait, &c->wb, &c->iss};
+    c->loc = g_new(uint64_t, c->ntp);
+    memset(c->loc, 0xff, c->ntp * sizeof(uint64_t));
+    uint32_t **arrays[] = {&c->prev, &c->next, &c->wait, &c->wb, &c->iss};
     for (unsigned i = 0; i < G_N_ELEMENTS(arrays); i++) {
         *arrays[i] = g_new(uint32_t, c->ntp);
         memset(*arrays[i], 0xff, c->ntp * sizeof(uint32_t));
@@ -109,6 +113,7 @@ void l2p_cache_init(Drive *d)
     d->l2pc = c;
     c->reader = sched_read_client(d, read_done, d);
     sched_add(d, RANK_MAP_FLUSH, try_flush, d, false);
+    map_watch(d, l2p_changed);
 }
 
 void l2p_cache_release(Drive *d)
@@ -116,10 +121,10 @@ void l2p_cache_release(Drive *d)
     L2pCache *c = d->l2pc;
     if (!c)
         return;
-    uint32_t *arrays[] = {c->loc, c->prev, c->next, c->wait, c->wb,
-                          c->iss, c->tv,   c->cv,   c->nv,   c->wv};
+    uint32_t *arrays[] = {c->prev, c->next, c->wait, c->wb, c->iss, c->tv, c->cv, c->nv, c->wv};
     for (unsigned i = 0; i < G_N_ELEMENTS(arrays); i++)
         g_free(arrays[i]);
+    g_free(c->loc);
     g_free(c->flags);
     g_free(c->wt);
     g_free(c);
@@ -348,6 +353,8 @@ bool l2p_translate(Drive *d, uint32_t cmd, uint64_t first, uint64_t last)
     return false;
 }
 
+static void l2p_changed(Drive *d, uint64_t lpn) { l2p_update(d, lpn); }
+
 bool l2p_update(Drive *d, uint64_t lpn)
 {
     L2pCache *c = d->l2pc;
@@ -380,12 +387,12 @@ bool l2p_update(Drive *d, uint64_t lpn)
 static void place(Drive *d, uint32_t t, uint32_t b)
 {
     L2pCache *c = d->l2pc;
-    uint32_t old = c->loc[t];
+    uint64_t old = c->loc[t];
     if (old != NO_SLOT) {
         map_put_lpn(d, old, NO_LPN);
         d->blk_valid[nand_block_of(d, old)] -= c->spp;
     }
-    uint32_t slot = b * d->slots_per_block + d->blk_wp[b];
+    uint64_t slot = nand_slot(d, b, d->blk_wp[b]);
     d->blk_wp[b] += c->spp;
     map_put_lpn(d, slot, t);
     d->blk_valid[b] += c->spp;
@@ -474,13 +481,14 @@ bool l2p_gc_step(Drive *d, uint32_t die)
     uint32_t dst = map_dest(d, die, 0);
     if (dst == NO_BLOCK)
         return false;
-    uint32_t want = map_unit(d, dst), n = 0, base = v * d->slots_per_block;
+    uint32_t want = map_unit(d, dst), n = 0;
+    uint64_t base = nand_slot(d, v, 0);
     while (n < want && dd->victim_cursor < d->blk_wp[v]) {
-        uint32_t src = base + dd->victim_cursor;
+        uint64_t src = base + dd->victim_cursor;
         dd->victim_cursor += c->spp;
         if (map_lpn_of(d, src) == NO_LPN)
             continue;
-        place(d, map_lpn_of(d, src), dst);
+        place(d, (uint32_t)map_lpn_of(d, src), dst);
         n++;
     }
     if (n == 0) {
@@ -539,13 +547,15 @@ static bool check_blocks(const Drive *d, char *why, size_t why_len)
             continue;
         CHECK(d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC,
               "map block %u is free or not in SLC mode", b);
-        uint32_t valid = 0, base = b * d->slots_per_block;
+        uint32_t valid = 0;
+        uint64_t base = nand_slot(d, b, 0);
         for (uint32_t s = 0; s < d->blk_wp[b]; s += c->spp) {
-            uint32_t t = map_lpn_of(d, base + s);
+            uint64_t t = map_lpn_of(d, base + s);
             if (t == NO_LPN)
                 continue;
             CHECK(t < c->ntp && c->loc[t] == base + s,
-                  "map slot %u holds translation page %u which lives elsewhere", base + s, t);
+                  "map slot %" G_GUINT64_FORMAT " holds translation page %" G_GUINT64_FORMAT
+                  " which lives elsewhere", base + s, t);
             valid += c->spp;
         }
         CHECK(valid == d->blk_valid[b], "map block %u counts %u valid slots, has %u", b,
@@ -556,7 +566,8 @@ static bool check_blocks(const Drive *d, char *why, size_t why_len)
             continue;
         uint32_t b = nand_block_of(d, c->loc[t]);
         CHECK(ftl_is_map_block(d, b) && map_lpn_of(d, c->loc[t]) == t,
-              "translation page %u lives at slot %u which does not hold it", t, c->loc[t]);
+              "translation page %u lives at slot %" G_GUINT64_FORMAT " which does not hold it", t,
+              c->loc[t]);
     }
     return true;
 }

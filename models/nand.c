@@ -137,6 +137,7 @@ void nand_put_free(Drive *d, uint32_t b)
     uint32_t die = nand_die_of_block(d, b);
     Die *dd = &d->die[die];
     g_assert(d->blk_valid[b] == 0);
+    map_block_erased(d, b);
     d->blk_state[b] = BLK_FREE;
     d->blk_wp[b] = 0;
     wear_erased(d, b);

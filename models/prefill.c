@@ -104,7 +104,7 @@ static int pf_slc_kind(Prefill *f, uint32_t die)
 
 /* Program up to max slots into the stream's block (at most to its end) as
  * valid data; returns the slots written and the first slot in *first. */
-static uint32_t pf_write(Prefill *f, uint32_t die, int kind, uint32_t max, uint32_t *first)
+static uint32_t pf_write(Prefill *f, uint32_t die, int kind, uint32_t max, uint64_t *first)
 {
     Drive *d = f->d;
     uint32_t b = pf_block(f, die, kind);
@@ -112,7 +112,7 @@ static uint32_t pf_write(Prefill *f, uint32_t die, int kind, uint32_t max, uint3
         return 0;
     uint32_t room = nand_block_capacity(d, b) - d->blk_wp[b];
     uint32_t n = max < room ? max : room;
-    *first = b * d->slots_per_block + d->blk_wp[b];
+    *first = nand_slot(d, b, d->blk_wp[b]);
     d->blk_wp[b] += n;
     d->blk_valid[b] += n;
     return n;
@@ -142,7 +142,8 @@ static bool pf_sequential(Prefill *f, uint64_t first, uint64_t count, bool slc, 
     uint32_t stuck = 0;
     while (lpn < end) {
         int kind;
-        uint32_t die = pf_next_unit(f, slc, &kind), s0;
+        uint32_t die = pf_next_unit(f, slc, &kind);
+        uint64_t s0;
         uint32_t want = (uint32_t)MIN((uint64_t)pf_unit_slots(f, kind), end - lpn);
         uint32_t n = pf_write(f, die, kind, want, &s0);
         if (n == 0) {
@@ -151,9 +152,11 @@ static bool pf_sequential(Prefill *f, uint64_t first, uint64_t count, bool slc, 
             continue;
         }
         stuck = 0;
-        for (uint32_t k = 0; place && k < n; k++) {
+        /* a sparse map keeps in-order native units as a formula */
+        bool stored = place && map_prefill_run(d, lpn, die, s0, n, kind == PF_NATIVE);
+        for (uint32_t k = 0; place && !stored && k < n; k++) {
             map_put(d, lpn + k, s0 + k);
-            map_put_lpn(d, s0 + k, (uint32_t)(lpn + k));
+            map_put_lpn(d, s0 + k, lpn + k);
         }
         lpn += n;
     }
@@ -182,7 +185,8 @@ static void pf_invalidate_random(Prefill *f)
 static bool pf_gc_one(Prefill *f, uint32_t die)
 {
     Drive *d = f->d;
-    uint32_t v = gc_pick_victim(d, die), s0;
+    uint32_t v = gc_pick_victim(d, die);
+    uint64_t s0;
     if (v == NO_BLOCK || ftl_is_map_block(d, v))
         return false;
     uint32_t left = d->blk_valid[v], cap = d->slots_per_block;
@@ -222,7 +226,8 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
     uint32_t stuck = 0;
     while (done < count) {
         int kind;
-        uint32_t die = pf_next_unit(f, slc, &kind), s0;
+        uint32_t die = pf_next_unit(f, slc, &kind);
+        uint64_t s0;
         uint32_t want = (uint32_t)MIN((uint64_t)pf_unit_slots(f, kind), count - done);
         uint32_t n = pf_write(f, die, kind, want, &s0);
         if (n == 0) {
@@ -249,7 +254,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
 #define PF_BUCKET_PAIRS 16384u
 
 typedef struct PfPairs {
-    uint64_t *pair; /* PF_BUCKETS x PF_BUCKET_PAIRS of lpn << 32 | slot */
+    uint64_t *pair; /* PF_BUCKETS x PF_BUCKET_PAIRS of lpn << 32 | slot (flat tables: 32-bit) */
     uint32_t len[PF_BUCKETS];
     uint32_t shift;
 } PfPairs;
@@ -262,8 +267,12 @@ static void pf_store_bucket(Drive *d, PfPairs *pp, uint32_t b)
     pp->len[b] = 0;
 }
 
-static inline void pf_store(Drive *d, PfPairs *pp, uint64_t lpn, uint32_t slot)
+static inline void pf_store(Drive *d, PfPairs *pp, uint64_t lpn, uint64_t slot)
 {
+    if (map_sparse(d)) { /* 64-bit values, and no flat table to spare a TLB */
+        map_put(d, lpn, slot);
+        return;
+    }
     uint32_t b = (uint32_t)(lpn >> pp->shift);
     pp->pair[(size_t)b * PF_BUCKET_PAIRS + pp->len[b]++] = lpn << 32 | slot;
     if (pp->len[b] == PF_BUCKET_PAIRS)
@@ -296,7 +305,7 @@ static void pf_deal(Prefill *f, uint64_t n)
     uint64_t k = 0;
     for (uint32_t b = 0; b < d->nblocks; b++) {
         uint32_t v = d->blk_valid[b], wp = d->blk_wp[b];
-        uint32_t base = b * d->slots_per_block;
+        uint64_t base = nand_slot(d, b, 0);
         if (v == 0)
             continue;
         /* draw the smaller set: the valid positions or the invalid ones */
@@ -306,7 +315,7 @@ static void pf_deal(Prefill *f, uint64_t n)
             if ((bits[i / 64] >> (i % 64) & 1) != pick_valid)
                 continue;
             uint64_t lpn = perm_apply(&pm, k++);
-            map_put_lpn(d, base + i, (uint32_t)lpn);
+            map_put_lpn(d, base + i, lpn);
             pf_store(d, &pp, lpn, base + i);
         }
     }

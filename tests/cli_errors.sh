@@ -30,8 +30,6 @@ expect_error "bad_time.ini: [timing.tlc] t_prog = \"2.6mss\": expected" run -d t
 expect_error "gc_soft_not_above_hard.ini: [gc] soft_blocks = 2: expected more than" run -d tests/data/bad_configs/gc_soft_not_above_hard.ini -w fill
 expect_error "map_unit_not_pow2.ini: [ftl] map_unit = 12KiB: expected 4KiB times a power of two" run -d tests/data/bad_configs/map_unit_not_pow2.ini -w fill
 expect_error "map_unit_too_big.ini: [ftl] map_unit = \"128KiB\": expected a size from 4KiB to 64KiB" run -d tests/data/bad_configs/map_unit_too_big.ini -w fill
-# A drive the simulator cannot hold: refused before anything is allocated.
-FTLSIM_MEMORY_LIMIT=1TiB expect_error "too_many_slots.ini: the drive has 4718592000 4 KiB slots" run -d tests/data/drives/too_many_slots.ini -w fill
 expect_error "hmb_without_cache.ini: [controller] l2p_cache = 0:" run -d tests/data/bad_configs/hmb_without_cache.ini -w fill
 expect_error "int_range.ini: [host] pcie_gen = \"6\": expected an integer from 1 to 5" run -d tests/data/bad_configs/int_range.ini -w fill
 expect_error "key_before_group.ini:1:" run -d tests/data/bad_configs/key_before_group.ini -w fill

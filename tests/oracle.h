@@ -38,7 +38,7 @@ typedef struct OracleMix {
     bool unaligned;
 } OracleMix;
 
-static void oracle_on_place(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src)
+static void oracle_on_place(void *ctx, uint64_t lpn, uint64_t dst, uint64_t src)
 {
     Oracle *o = ctx;
     o->slot_ver[dst] = src == DRIVE_UNMAPPED ? o->shadow[lpn] : o->slot_ver[src];
@@ -47,7 +47,7 @@ static void oracle_on_place(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src)
 static void oracle_check_read(Oracle *o, uint64_t off, uint64_t len)
 {
     for (uint64_t lpn = off / 4096; lpn <= (off + len - 1) / 4096; lpn++) {
-        uint32_t loc = drive_lookup(o->d, lpn);
+        uint64_t loc = drive_lookup(o->d, lpn);
         o->reads_checked++;
         if (loc == DRIVE_UNMAPPED)
             o->mismatches += o->shadow[lpn] != 0;

@@ -677,10 +677,10 @@ static void test_memory_estimate(void)
     g_autoptr(GError) e = NULL;
     CUTEST_REQUIRE(config_load_file("configs/reference.ini", &p, &e));
     /* 1 TB user, 8 dies x 2 planes x 2800 blocks x 1536 pages x 16 KiB raw;
-     * a 4 MiB write buffer's ring (5 bytes per 4 KiB) and 6 MiB for the
+     * a 4 MiB write buffer's ring (9 bytes per 4 KiB) and 6 MiB for the
      * process; a random prefill sorts in 32 MiB */
     uint64_t raw = 8ull * 2 * 2800 * 1536 * 16384, lpns = 1000000000000ull / 4096;
-    uint64_t fixed = 8ull * 2 * 2800 * 64 + 1024 * 5 + (6u << 20), page = 2u << 20;
+    uint64_t fixed = 8ull * 2 * 2800 * 64 + 1024 * 9 + (6u << 20), page = 2u << 20;
     uint64_t l2p = lpns * 4 + page;
     MemoryClass half = {.seq_fill = 0.5}, fill = {.seq_fill = 1.0};
     MemoryClass rnd = {.seq_fill = 1.0, .random_bytes = 20000000000ull, .random_bs = 4096};

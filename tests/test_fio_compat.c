@@ -58,7 +58,7 @@ static void mock_round(void *ctx, uint32_t round)
     m->last_round = round;
 }
 
-static uint32_t mock_lookup(void *ctx, uint64_t lpn)
+static uint64_t mock_lookup(void *ctx, uint64_t lpn)
 {
     Mock *m = ctx;
     return lpn == m->lost_lpn ? DRIVE_UNMAPPED : (uint32_t)lpn;

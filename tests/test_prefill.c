@@ -60,7 +60,7 @@ static void check_mapping(const Drive *d, uint64_t n)
     uint64_t nlpn = drive_capacity(d) / 4096, bad = 0, dup = 0, unmapped_ok = 0;
     uint8_t *seen = g_new0(uint8_t, drive_slots(d));
     for (uint64_t lpn = 0; lpn < nlpn; lpn++) {
-        uint32_t s = drive_lookup(d, lpn);
+        uint64_t s = drive_lookup(d, lpn);
         if (lpn >= n) {
             unmapped_ok += s == DRIVE_UNMAPPED;
             continue;
@@ -92,7 +92,7 @@ static void test_sequential_layout(void)
     /* unit u of 24 pages lands on die u % 4, its pages in consecutive slots */
     uint64_t wrong_die = 0, not_consecutive = 0, per_die[DIES] = {0};
     for (uint64_t lpn = 0; lpn < n; lpn++) {
-        uint32_t s = drive_lookup(d, lpn);
+        uint64_t s = drive_lookup(d, lpn);
         uint32_t die = s / (BLOCK_SLOTS * BLOCKS_PER_DIE);
         wrong_die += die != (lpn / UNIT) % DIES;
         if (lpn % UNIT)
@@ -270,7 +270,7 @@ typedef struct Tokens {
     uint32_t next;
 } Tokens;
 
-static void on_place(void *ctx, uint32_t lpn, uint32_t dst, uint32_t src)
+static void on_place(void *ctx, uint64_t lpn, uint64_t dst, uint64_t src)
 {
     Tokens *t = ctx;
     if (src == DRIVE_UNMAPPED)
@@ -296,7 +296,7 @@ static void run_after_prefill(const DriveParams *p, const DrivePrefill *pf, cons
     CU_ASSERT_TRUE(check_ok(r.d));
     uint64_t wrong = 0, buffered = 0;
     for (uint64_t lpn = 0; lpn < nlpn; lpn++) {
-        uint32_t s = drive_lookup(r.d, lpn);
+        uint64_t s = drive_lookup(r.d, lpn);
         if (s == DRIVE_BUFFERED)
             buffered++;
         else if (s == DRIVE_UNMAPPED)
@@ -362,7 +362,8 @@ static void test_misuse(void)
 }
 
 /* Reports (never asserts) the wall time of a 1 TB prefill on
- * configs/reference.ini. Skipped under AddressSanitizer. */
+ * configs/reference.ini. Skipped under AddressSanitizer, and with the
+ * sparse map. */
 static void test_time_1tb(void)
 {
 #if defined(__SANITIZE_ADDRESS__)
@@ -371,6 +372,11 @@ static void test_time_1tb(void)
     DriveParams p;
     GError *error = NULL;
     CU_ASSERT_TRUE_FATAL(config_load_file(CUTEST_SRC("configs/reference.ini"), &p, &error));
+    if (drive_params_sparse_map(&p)) {
+        /* a random prefill fills the sparse map's dense part: 16 GB here */
+        printf("\n  not timed with the sparse map (FTLSIM_MAP_STORE)\n");
+        return;
+    }
     static const DrivePrefill runs[] = {{.fill = 0.9, .random = true, .seed = 1}};
     for (unsigned i = 0; i < G_N_ELEMENTS(runs); i++) {
         SimEngine *e = sim_engine_new();

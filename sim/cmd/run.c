@@ -104,7 +104,7 @@ static void target_warm(void *ctx, uint64_t offset)
     drive_warm(ctx, offset);
 }
 
-static uint32_t target_lookup(void *ctx, uint64_t lpn)
+static uint64_t target_lookup(void *ctx, uint64_t lpn)
 {
     return drive_lookup(ctx, lpn);
 }

@@ -2,8 +2,8 @@
  * run_memory.c - will the drive fit this machine? The memory class of a
  * run (what its prefill and workload do to the mapping), the model's
  * estimate for it (models/drive.c: drive_memory_estimate()) against the
- * memory available, and the slot numbers the tables can hold; a run that
- * cannot fit is refused before anything is allocated.
+ * memory available; a run that cannot fit is refused before anything is
+ * allocated.
  */
 #include "sim/cmd/run.h"
 
@@ -47,7 +47,7 @@ void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capaci
     if (pf && pf->random)
         out->random_fill = pf->fill;
     else if (pf)
-        out->seq_fill = pf->fill;
+        out->seq_prefill = pf->fill;
     guint n = w ? workload_job_count(w) : 0;
     WorkloadTraceInfo ti;
     if (!w || workload_trace_info(w, &ti)) {
@@ -120,16 +120,6 @@ gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryCla
                     "%.1f GiB available%s; expected a drive that fits (a smaller user_capacity)",
                     drive, (double)need / 1073741824.0, (double)have / 1073741824.0,
                     g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
-        return FALSE;
-    }
-    uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
-    if (slots > drive_max_slots()) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "%s: the drive has %" G_GUINT64_FORMAT " 4 KiB slots (raw capacity %.1f TB), "
-                    "the simulator's 32-bit tables number at most %" G_GUINT64_FORMAT
-                    " (%.1f TB raw); expected a smaller drive",
-                    drive, slots, (double)slots * SLOT_SIZE / 1e12, drive_max_slots(),
-                    (double)drive_max_slots() * SLOT_SIZE / 1e12);
         return FALSE;
     }
     return TRUE;

@@ -42,7 +42,7 @@ gboolean config_load_data(const char *data, gsize len, const char *name, DrivePa
 /* Rules across keys (capacity, geometry, pSLC, GC, mapping cache and map
  * unit, timing). Called by the loaders; name stands for the file in
  * messages. Whether this machine can simulate the drive is not checked
- * here (models/drive.h: drive_max_slots(), drive_memory_estimate()). */
+ * here (models/drive.h: drive_memory_estimate()). */
 gboolean config_validate(const DriveParams *p, const char *name, GError **error);
 
 /* Zero *out, then apply every default of the schema. Required keys stay 0. */

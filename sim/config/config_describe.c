@@ -235,26 +235,25 @@ static const struct {
     {"a tenth of the drive written in order", {.seq_fill = 0.1}},
     {"empty drive, sequential fill", {.seq_fill = 1.0}},
     {"prefilled sequentially, then 20 GB of 4 KiB random writes",
-     {.seq_fill = 1.0, .random_bytes = 20000000000ull, .random_bs = 4096}},
+     {.seq_prefill = 1.0, .random_bytes = 20000000000ull, .random_bs = 4096}},
     {"fully fragmented (worst case)", {.random_fill = 1.0, .random_bytes = UINT64_MAX}},
 };
 
-/* The simulator's memory for each class, and whether its tables can number
- * the drive's slots at all. */
+/* The simulator's memory for each class, and how it keeps the map. */
 static void describe_memory(const DriveParams *p, GString *out)
 {
     char m[32];
     for (unsigned i = 0; i < G_N_ELEMENTS(memory_classes); i++)
         line(out, i ? "" : "simulator memory", "%s: about %s", memory_classes[i].name,
              mem_text(drive_memory_estimate(p, &memory_classes[i].c), m, sizeof m));
-    line(out, "", "(the mapping tables both ways, one entry per 4 KiB page and slot, backed "
-         "only where written; a random prefill's sort buffers); a run refuses a drive that "
-         "does not fit the memory available");
-    uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
-    if (slots > drive_max_slots())
-        line(out, "simulator limit", "%" G_GUINT64_FORMAT " 4 KiB slots, more than the %"
-             G_GUINT64_FORMAT " the 32-bit tables number: a run refuses this drive", slots,
-             drive_max_slots());
+    if (drive_params_sparse_map(p))
+        line(out, "", "(a sparse map: its 4 KiB pages or slots outnumber 32 bits; a prefill "
+             "in order is kept as a formula, each page changed after it costs up to 100 "
+             "bytes); a run refuses a drive that does not fit the memory available");
+    else
+        line(out, "", "(the mapping tables both ways, one entry per 4 KiB page and slot, "
+             "backed only where written; a random prefill's sort buffers); a run refuses a "
+             "drive that does not fit the memory available");
 }
 
 void config_describe_run_memory(const DriveParams *p, const MemoryClass *c, GString *out)
@@ -262,6 +261,9 @@ void config_describe_run_memory(const DriveParams *p, const MemoryClass *c, GStr
     g_autoptr(GString) what = g_string_new(NULL);
     if (c->random_fill > 0)
         g_string_append_printf(what, "%g%% mapped at random", 100 * c->random_fill);
+    if (c->seq_prefill > 0)
+        g_string_append_printf(what, "%s%g%% prefilled in order", what->len ? ", " : "",
+                               100 * c->seq_prefill);
     if (c->seq_fill > 0)
         g_string_append_printf(what, "%s%g%% written in order", what->len ? ", " : "",
                                100 * c->seq_fill);
@@ -314,12 +316,10 @@ gboolean config_list_drives(const char *dir, GString *out, GError **error)
             g_string_append_printf(out, "%-*s  error: %s\n", (int)width, f, e->message);
             continue;
         }
-        bool too_big = drive_params_raw_capacity(&p) / SLOT_SIZE > drive_max_slots();
         g_string_append_printf(out, "%-*s  %-32s %7.1f GB  %-4s  %s  %s\n", (int)width, f, p.name,
                                (double)p.user_capacity / 1e9,
                                p.interface == HOSTIF_SATA ? "sata" : "nvme",
-                               cell_mode_name(p.native_mode),
-                               too_big ? "ok, too large to run (ftlsim check says why)" : "ok");
+                               cell_mode_name(p.native_mode), "ok");
     }
     return TRUE;
 }

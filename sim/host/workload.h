@@ -50,7 +50,7 @@ typedef struct WorkloadTarget {
 /* Where logical 4 KiB page lpn lives on the target (DRIVE_UNMAPPED when
  * nowhere), for verify; without it verify checks only what the workload
  * itself wrote. Called with the target's ctx. */
-typedef uint32_t (*WorkloadLookupFn)(void *ctx, uint64_t lpn);
+typedef uint64_t (*WorkloadLookupFn)(void *ctx, uint64_t lpn);
 void workload_set_lookup(Workload *w, WorkloadLookupFn fn);
 
 /* ---- Parsed jobs (plain data, read-only for callers) -------------------- */
