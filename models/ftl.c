@@ -63,6 +63,11 @@ typedef struct Wbuf {
     Merge *merges;         /* pool, grown to the run's peak */
     uint32_t merge_cap, merge_free;
     uint32_t rmw_reader;   /* sched_read() client of merge reads */
+    /* ready_entries()'s last walk, while entries are held: every dequeue,
+     * append, trim or hold changes one of head, len, live or held */
+    struct {
+        uint32_t head, len, live, held, max, n;
+    } ready;
 } Wbuf;
 
 /* Ring position k entries after pos (k <= ring_cap), without a division:
@@ -81,11 +86,9 @@ CellMode ftl_host_mode(Drive *d, uint32_t die)
 }
 
 /* Live entries from the head of the ring up to the first held one (at
- * most max): what a program could take now. */
-static uint32_t ready_entries(const Wbuf *w, uint32_t max)
+ * most max), by walking the ring. */
+static uint32_t ready_walk(const Wbuf *w, uint32_t max)
 {
-    if (w->held == 0)
-        return w->ring_live;
     uint32_t n = 0;
     for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len && n < max;
          k++, pos = ring_at(w, pos, 1)) {
@@ -94,6 +97,30 @@ static uint32_t ready_entries(const Wbuf *w, uint32_t max)
         n += w->ring[pos] != NO_LPN;
     }
     return n;
+}
+
+static bool ready_current(const Wbuf *w, uint32_t max)
+{
+    return w->ready.head == w->ring_head && w->ready.len == w->ring_len &&
+           w->ready.live == w->ring_live && w->ready.held == w->held && w->ready.max == max;
+}
+
+/* What a program could take now: ready_walk(), which every idle die asks
+ * for in turn when the host programs are offered; remembered until the
+ * ring changes. */
+static uint32_t ready_entries(Wbuf *w, uint32_t max)
+{
+    if (w->held == 0)
+        return w->ring_live;
+    if (!ready_current(w, max)) {
+        w->ready.n = ready_walk(w, max);
+        w->ready.head = w->ring_head;
+        w->ready.len = w->ring_len;
+        w->ready.live = w->ring_live;
+        w->ready.held = w->held;
+        w->ready.max = max;
+    }
+    return w->ready.n;
 }
 
 static bool unit_ready(const Drive *d, uint32_t unit)
@@ -844,6 +871,8 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
     for (uint32_t k = 0, pos = w->ring_head; w->flag && k < w->ring_len; k++, pos = ring_at(w, pos, 1))
         held += (w->flag[pos] & RING_HELD) != 0;
     CHECK(held == w->held, "buffer holds %u entries for merge reads, counter says %u", held, w->held);
+    CHECK(w->held == 0 || !ready_current(w, w->ready.max) || w->ready.n == ready_walk(w, w->ready.max),
+          "buffer remembers %u entries ready, has %u", w->ready.n, ready_walk(w, w->ready.max));
     CHECK(w->buf_used <= w->buf_cap && w->ring_len + w->ring_pending <= w->ring_cap,
           "buffer over its %" G_GUINT64_FORMAT " slots: %" G_GUINT64_FORMAT
           " reserved, %u in the ring and %u crossing the link", w->buf_cap, w->buf_used,
