@@ -21,8 +21,8 @@ SimTime chan_start(const Drive *d, uint32_t die, SimTime ready)
 SimTime chan_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes)
 {
     SimTime start = chan_start(d, die, ready);
-    SimTime end = start + (SimTime)((double)bytes * d->chan_ns_per_byte + 0.5);
+    SimTime end = start + (SimTime)((double)bytes * drive_geom(d)->chan_ns_per_byte + 0.5);
     d->chan_free[chan_of_die(d, die)] = end;
-    d->st.chan_busy_ns += end - start;
+    drive_counters(d)->chan_busy_ns += end - start;
     return end;
 }

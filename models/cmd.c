@@ -9,7 +9,7 @@
 
 void cmd_complete(Drive *d, uint32_t c, SimTime at)
 {
-    sim_schedule(d->eng, at, d->cmd_done, d, c);
+    sim_schedule(drive_engine(d), at, d->cmd_done, d, c);
 }
 
 void cmd_complete_now(Drive *d, uint32_t c)

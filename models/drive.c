@@ -47,16 +47,15 @@ const char *drive_phase_name(DrivePhase p)
 
 Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
 {
-    Drive *d = g_new0(Drive, 1);
-    d->eng = engine;
-    d->p = *p;
-    sim_rng_init(&d->rng, seed, 0x64726976ULL);
+    Geom g;
+    nand_geometry(&g, p);
+    g_return_val_if_fail(g.nslots <= drive_max_slots(), NULL);
+    Drive *d = drive_record_new(engine, p, &g);
+    (void)seed; /* nothing in the drive draws random numbers */
     nand_init(d);
     wear_init(d);
-    g_return_val_if_fail(d->nslots <= drive_max_slots(), (drive_free(d), NULL));
-    d->nlpn = p->user_capacity / SLOT_SIZE;
-    d->l2p_tab = bigmem_alloc_zeroed(d->nlpn * sizeof(uint32_t));
-    d->p2l_tab = bigmem_alloc_zeroed(d->nslots * sizeof(uint32_t));
+    d->l2p_tab = bigmem_alloc_zeroed(drive_geom(d)->nlpn * sizeof(uint32_t));
+    d->p2l_tab = bigmem_alloc_zeroed(drive_geom(d)->nslots * sizeof(uint32_t));
     if (!d->l2p_tab || !d->p2l_tab) {
         drive_free(d);
         return NULL;
@@ -70,7 +69,7 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     d->nq = d->held_head = d->held_tail = NO_IDX;
 
 
-    d->st.pslc_first_exhausted = UINT64_MAX;
+    drive_counters(d)->pslc_first_exhausted = UINT64_MAX;
     link_init(d);
     sched_init(d);
     hostif_init(d);
@@ -152,11 +151,11 @@ void drive_free(Drive *d)
     link_release(d);
     wear_release(d);
     nand_release(d);
-    bigmem_free(d->l2p_tab, d->nlpn * sizeof(uint32_t));
-    bigmem_free(d->p2l_tab, d->nslots * sizeof(uint32_t));
+    bigmem_free(d->l2p_tab, drive_geom(d)->nlpn * sizeof(uint32_t));
+    bigmem_free(d->p2l_tab, drive_geom(d)->nslots * sizeof(uint32_t));
     g_free(d->cmds);
     ftl_release(d);
-    g_free(d);
+    drive_record_free(d);
 }
 
 void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)
@@ -169,23 +168,21 @@ uint32_t drive_queue_limit(const Drive *d) { return d->queue_limit; }
 void drive_account(Drive *d)
 {
     sched_account_all(d);
-    d->st.buf_held_bytes = ftl_buffered_bytes(d);
+    drive_counters(d)->buf_held_bytes = ftl_buffered_bytes(d);
 }
-uint64_t drive_capacity(const Drive *d) { return d->p.user_capacity; }
-const DriveParams *drive_params(const Drive *d) { return &d->p; }
-const DriveStats *drive_stats(const Drive *d) { return &d->st; }
+uint64_t drive_capacity(const Drive *d) { return drive_params(d)->user_capacity; }
 bool drive_quiescent(const Drive *d) { return d->outstanding == 0; }
-uint64_t drive_slots(const Drive *d) { return d->nslots; }
+uint64_t drive_slots(const Drive *d) { return drive_geom(d)->nslots; }
 
 void drive_warm(const Drive *d, uint64_t offset)
 {
-    if (offset < d->p.user_capacity)
+    if (offset < drive_params(d)->user_capacity)
         __builtin_prefetch(&d->l2p_tab[offset / SLOT_SIZE]);
 }
 
 uint32_t drive_lookup(const Drive *d, uint64_t lpn)
 {
-    g_return_val_if_fail(lpn < d->nlpn, DRIVE_UNMAPPED);
+    g_return_val_if_fail(lpn < drive_geom(d)->nlpn, DRIVE_UNMAPPED);
     uint32_t v = map_get(d, lpn);
     if (v == NO_SLOT)
         return DRIVE_UNMAPPED;
@@ -203,35 +200,35 @@ void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx)
 bool drive_check(const Drive *d, char *why, size_t why_len)
 {
     uint64_t mapped = 0;
-    for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
+    for (uint64_t lpn = 0; lpn < drive_geom(d)->nlpn; lpn++) {
         uint32_t v = map_get(d, lpn);
         if (v == NO_SLOT)
             continue;
         mapped++;
         if (v >= BUF_MARK)
             continue; /* in the write buffer: ftl_check() */
-        CHECK(v < d->nslots, "lpn %" G_GUINT64_FORMAT " maps to slot %u beyond the drive", lpn, v);
+        CHECK(v < drive_geom(d)->nslots, "lpn %" G_GUINT64_FORMAT " maps to slot %u beyond the drive", lpn, v);
         CHECK(map_lpn_of(d, v) == lpn, "lpn %" G_GUINT64_FORMAT " maps to slot %u which maps back to %u",
               lpn, v, map_lpn_of(d, v));
         uint32_t b = nand_block_of(d, v);
         CHECK(d->blk_state[b] != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
               b);
-        CHECK(v - b * d->slots_per_block < d->blk_wp[b],
+        CHECK(v - b * drive_geom(d)->slots_per_block < d->blk_wp[b],
               "lpn %" G_GUINT64_FORMAT " maps past the write pointer of block %u", lpn, b);
     }
     CHECK(mapped == d->mapped, "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
           mapped, d->mapped);
     uint64_t free_blocks = 0;
-    for (uint32_t b = 0; b < d->nblocks; b++) {
-        uint32_t valid = 0, base = b * d->slots_per_block;
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
+        uint32_t valid = 0, base = b * drive_geom(d)->slots_per_block;
         if (ftl_is_map_block(d, b))
             continue; /* holds translation pages: l2p_check() */
-        for (uint32_t s = 0; s < d->slots_per_block; s++) {
+        for (uint32_t s = 0; s < drive_geom(d)->slots_per_block; s++) {
             uint32_t lpn = map_lpn_of(d, base + s);
             if (lpn == NO_LPN)
                 continue;
             CHECK(s < d->blk_wp[b], "block %u has a valid slot past its write pointer", b);
-            CHECK(lpn < d->nlpn && map_get(d, lpn) == base + s,
+            CHECK(lpn < drive_geom(d)->nlpn && map_get(d, lpn) == base + s,
                   "slot %u is valid for lpn %u which maps elsewhere", base + s, lpn);
             valid++;
         }
@@ -242,17 +239,17 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
             free_blocks++;
         }
     }
-    CHECK(free_blocks == d->st.free_blocks, "%" G_GUINT64_FORMAT " free blocks, gauge says %" G_GUINT64_FORMAT,
-          free_blocks, d->st.free_blocks);
+    CHECK(free_blocks == drive_stats(d)->free_blocks, "%" G_GUINT64_FORMAT " free blocks, gauge says %" G_GUINT64_FORMAT,
+          free_blocks, drive_stats(d)->free_blocks);
     /* the dead stacks: each entry flagged, on its own die, once */
     uint64_t flagged = 0, stacked = 0;
-    for (uint32_t b = 0; b < d->nblocks; b++)
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
         flagged += d->blk_dead[b];
-    for (uint32_t i = 0; i < d->dies; i++) {
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         stacked += d->die[i].ndead;
         for (uint32_t k = 0; k < d->die[i].ndead; k++) {
             uint32_t b = d->die[i].dead[k];
-            CHECK(b < d->nblocks && d->blk_dead[b] && nand_die_of_block(d, b) == i,
+            CHECK(b < drive_geom(d)->nblocks && d->blk_dead[b] && nand_die_of_block(d, b) == i,
                   "die %u's dead stack holds block %u, not flagged or not its own", i, b);
         }
     }
@@ -263,12 +260,12 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     /* the wear gauges against the blocks' erase counts */
     DriveWear w;
     drive_wear(d, &w);
-    CHECK(w.pool.blocks == 0 || (w.pool.min == d->st.wear_min && w.pool.max == d->st.wear_max &&
-                                 w.pool.erases == d->st.wear_erases),
+    CHECK(w.pool.blocks == 0 || (w.pool.min == drive_stats(d)->wear_min && w.pool.max == drive_stats(d)->wear_max &&
+                                 w.pool.erases == drive_stats(d)->wear_erases),
           "pool blocks erased %u to %u times, %" G_GUINT64_FORMAT " in all; gauges say %u to %u, "
           "%" G_GUINT64_FORMAT,
-          w.pool.min, w.pool.max, w.pool.erases, d->st.wear_min, d->st.wear_max,
-          d->st.wear_erases);
+          w.pool.min, w.pool.max, w.pool.erases, drive_stats(d)->wear_min, drive_stats(d)->wear_max,
+          drive_stats(d)->wear_erases);
     if (!ftl_check(d, why, why_len))
         return false;
     return !d->l2pc || l2p_check(d, why, why_len);

@@ -14,8 +14,8 @@
  * static; with take_open, an open SLC block is closed and taken last. */
 static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
 {
-    uint32_t first = die * d->blocks_per_die, dyn = NO_BLOCK, stat = NO_BLOCK;
-    for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
+    uint32_t first = die * drive_geom(d)->blocks_per_die, dyn = NO_BLOCK, stat = NO_BLOCK;
+    for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++) {
         if (d->blk_state[b] != BLK_FULL || d->blk_mode[b] != CELL_SLC || ftl_is_map_block(d, b))
             continue;
         uint32_t *best = nand_is_static(d, b) ? &stat : &dyn;
@@ -35,7 +35,7 @@ static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
         if (b != NO_BLOCK) {
             dd->open[streams[k]] = NO_BLOCK;
             d->blk_state[b] = BLK_FULL;
-            d->blk_stamp[b] = sim_now(d->eng);
+            d->blk_stamp[b] = sim_now(drive_engine(d));
             return b;
         }
     }
@@ -50,9 +50,9 @@ static uint32_t fold_dest(Drive *d, uint32_t die)
     uint32_t b = dd->open[STREAM_FOLD];
     if (b != NO_BLOCK)
         return b;
-    if (dd->nfree <= d->p.gc_hard_blocks)
+    if (dd->nfree <= drive_params(d)->gc_hard_blocks)
         return NO_BLOCK;
-    b = nand_take_free(d, die, d->native);
+    b = nand_take_free(d, die, drive_geom(d)->native);
     dd->open[STREAM_FOLD] = b;
     return b;
 }
@@ -60,8 +60,8 @@ static uint32_t fold_dest(Drive *d, uint32_t die)
 static void fold_erase(Drive *d, uint32_t die, uint32_t v)
 {
     d->die[die].fold_victim = NO_BLOCK;
-    d->st.fold_blocks++;
-    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
+    drive_counters(d)->fold_blocks++;
+    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(drive_engine(d)) + drive_params(d)->timing[CELL_SLC].t_erase);
 }
 
 /* Move up to one native unit of valid slots from the victim into dst;
@@ -99,13 +99,13 @@ bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
         return true;
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
-    uint32_t rounds = (pages + d->planes - 1) / d->planes;
-    SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[CELL_SLC].t_read;
+    uint32_t rounds = (pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[CELL_SLC].t_read;
     SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
-    d->st.nand_read_bytes += bytes;
-    d->st.nand_write_bytes[CAUSE_FOLD] += bytes;
+    drive_counters(d)->nand_read_bytes += bytes;
+    drive_counters(d)->nand_write_bytes[CAUSE_FOLD] += bytes;
     pslc_folded(d, die, n);
-    sched_program(d, die, WORK_FOLD, NULL, NULL, 0, moved, bytes, d->native);
+    sched_program(d, die, WORK_FOLD, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
     return true;
 }
 
@@ -135,7 +135,7 @@ static bool try_idle(void *ctx, uint32_t die)
 
 void fold_init(Drive *d)
 {
-    for (uint32_t i = 0; i < d->dies; i++)
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         d->die[i].fold_victim = NO_BLOCK;
     /* without a pSLC cache there is never SLC data to fold: no work to offer */
     if (pslc_has_cache(d)) {

@@ -77,7 +77,7 @@ static inline uint32_t ring_at(const Wbuf *w, uint32_t pos, uint32_t k)
  * (pslc_host_stream); without one every host unit is native. */
 CellMode ftl_host_mode(Drive *d, uint32_t die)
 {
-    return pslc_host_stream(d, die) == STREAM_HOST ? d->native : CELL_SLC;
+    return pslc_host_stream(d, die) == STREAM_HOST ? drive_geom(d)->native : CELL_SLC;
 }
 
 /* Live entries from the head of the ring up to the first held one (at
@@ -143,7 +143,7 @@ static uint32_t take_unit(Drive *d, uint32_t max)
 
 static void complete_flushes(Drive *d)
 {
-    SimTime now = sim_now(d->eng);
+    SimTime now = sim_now(drive_engine(d));
     while (d->wb->flush_head != NO_IDX) {
         uint32_t c = d->wb->flush_head;
         d->wb->flush_head = d->cmds[c].next;
@@ -182,13 +182,13 @@ static void idle_flush(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     (void)arg;
-    SimTime now = sim_now(d->eng);
+    SimTime now = sim_now(drive_engine(d));
     if (d->wb->ring_live == 0) {
         d->wb->idle_timer = false;
         return;
     }
     if (now < d->wb->last_admit + BUF_IDLE_FLUSH) {
-        sim_schedule(d->eng, d->wb->last_admit + BUF_IDLE_FLUSH, idle_flush, d, 0);
+        sim_schedule(drive_engine(d), d->wb->last_admit + BUF_IDLE_FLUSH, idle_flush, d, 0);
         return;
     }
     d->wb->idle_timer = false;
@@ -217,7 +217,7 @@ static int rmw_ranges(const Drive *d, const Cmd *cmd, bool head, bool tail, uint
     uint64_t k = d->wb->unit_lpns;
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t end = (cmd->offset + cmd->length - 1) / SLOT_SIZE + 1;
-    uint64_t lo = first / k * k, hi = MIN((end + k - 1) / k * k, d->nlpn);
+    uint64_t lo = first / k * k, hi = MIN((end + k - 1) / k * k, drive_geom(d)->nlpn);
     int n = 0;
     if (head && lo < first) {
         r[2 * n] = lo;
@@ -293,7 +293,7 @@ static void write_arrived(void *ctx, uint64_t arg)
             d->wb->buf_used--; /* coalesced: the space reserved for it is not needed */
             uint64_t lo = MAX(cmd->offset, lpn * SLOT_SIZE);
             uint64_t hi = MIN(cmd->offset + cmd->length, (lpn + 1) * SLOT_SIZE);
-            d->st.buf_absorbed_bytes += hi - lo;
+            drive_counters(d)->buf_absorbed_bytes += hi - lo;
             continue;
         }
         if (old == NO_SLOT)
@@ -305,20 +305,20 @@ static void write_arrived(void *ctx, uint64_t arg)
     }
     if (cmd->rmw || cmd->merge != NO_IDX)
         rmw_arrived(d, cmd, a, b, pos0, appended);
-    SimTime now = sim_now(d->eng);
+    SimTime now = sim_now(drive_engine(d));
     d->wb->last_admit = now;
     if (b == cmd->slots) {
-        uint64_t *part = d->st.write_parts_ns;
+        uint64_t *part = drive_counters(d)->write_parts_ns;
         part[WPART_FRONT] += cmd->t_start - cmd->t_sub;
         part[WPART_MERGE] += cmd->t_issue - cmd->t_start;
         part[WPART_BUFFER] += cmd->t_admit - cmd->t_issue;
         part[WPART_DATA] += now - cmd->t_admit;
-        d->st.write_parts_n++;
+        drive_counters(d)->write_parts_n++;
         cmd_complete_now(d, c);
     }
     if (!d->wb->idle_timer && d->wb->ring_live > 0) {
         d->wb->idle_timer = true;
-        sim_schedule(d->eng, now + BUF_IDLE_FLUSH, idle_flush, d, 0);
+        sim_schedule(drive_engine(d), now + BUF_IDLE_FLUSH, idle_flush, d, 0);
     }
     sched_kick_all(d);
 }
@@ -333,12 +333,12 @@ static void admit_piece(Drive *d, uint32_t c, uint32_t b)
     uint64_t lo = MAX(cmd->offset, (first + a) * SLOT_SIZE);
     uint64_t hi = MIN(cmd->offset + cmd->length, (first + b) * SLOT_SIZE);
     uint32_t slots = piece_slots(cmd, a, b);
-    cmd->t_admit = sim_now(d->eng);
+    cmd->t_admit = sim_now(drive_engine(d));
     cmd->sent = b;
     d->wb->buf_used += slots;
     d->wb->ring_pending += slots;
-    SimTime end = link_xfer_part(d, sim_now(d->eng), lo - cmd->offset, hi - lo, 1);
-    sim_schedule(d->eng, end, write_arrived, d, c | (uint64_t)b << 32);
+    SimTime end = link_xfer_part(d, sim_now(drive_engine(d)), lo - cmd->offset, hi - lo, 1);
+    sim_schedule(drive_engine(d), end, write_arrived, d, c | (uint64_t)b << 32);
 }
 
 /* Where the next piece of write cmd, larger than the buffer, ends: as far
@@ -394,7 +394,7 @@ static void admit_waiting(Drive *d)
 void ftl_write_start(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
-    cmd->t_issue = sim_now(d->eng);
+    cmd->t_issue = sim_now(drive_engine(d));
     cmd->next = NO_IDX;
     if (d->wb->wait_head == NO_IDX && admit(d, c))
         return;
@@ -421,7 +421,7 @@ static void program_done(void *ctx, uint32_t slots)
 void ftl_flush_start(Drive *d, uint32_t c)
 {
     if (d->wb->buf_used == 0 && d->wb->wait_head == NO_IDX) {
-        cmd_complete(d, c, sim_now(d->eng));
+        cmd_complete(d, c, sim_now(drive_engine(d)));
         return;
     }
     d->cmds[c].next = d->wb->flush_head;
@@ -456,7 +456,7 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
             cur_die = die;
             last_page = NO_IDX;
         }
-        uint32_t page = slot / d->slots_per_page;
+        uint32_t page = slot / drive_geom(d)->slots_per_page;
         if (page != last_page) {
             pages++;
             last_page = page;
@@ -470,7 +470,7 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
 /* Host command c's reads of the pages in [first, last]. */
 static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
 {
-    queue_die_reads(d, d->host_reader, c, &d->cmds[c].pending, &d->st.unwritten_read_units, first,
+    queue_die_reads(d, d->host_reader, c, &d->cmds[c].pending, &drive_counters(d)->unwritten_read_units, first,
                     last);
 }
 
@@ -515,7 +515,7 @@ static void rmw_issue(Drive *d, uint32_t c)
     for (int i = 0; i < nr; i++)
         queue_die_reads(d, w->rmw_reader, cmd->merge, &m->pending, NULL, r[2 * i],
                         r[2 * i + 1] - 1);
-    d->st.rmw_read_bytes += (uint64_t)cmd->rmw * SLOT_SIZE;
+    drive_counters(d)->rmw_read_bytes += (uint64_t)cmd->rmw * SLOT_SIZE;
 }
 
 /* A merge read ended: once all have, the write's entries in the ring may
@@ -545,7 +545,7 @@ static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
 static void read_issue(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
-    cmd->t_issue = sim_now(d->eng);
+    cmd->t_issue = sim_now(drive_engine(d));
     cmd->piece_wait = 0;
     cmd->pending = 1; /* held until every read is queued */
     queue_reads(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE);
@@ -556,7 +556,7 @@ static void read_issue(Drive *d, uint32_t c)
 void ftl_read_start(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
-    cmd->t_start = sim_now(d->eng);
+    cmd->t_start = sim_now(drive_engine(d));
     if (d->l2pc && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE))
         return;
     read_issue(d, c);
@@ -587,7 +587,7 @@ static void write_issue(Drive *d, uint32_t c)
 void ftl_write_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
-    cmd->t_start = sim_now(d->eng);
+    cmd->t_start = sim_now(drive_engine(d));
     cmd->rmw = cmd->rmw_head = 0;
     cmd->merge = NO_IDX;
     uint64_t end = cmd->offset + cmd->length;
@@ -620,15 +620,15 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
         ftl_write_start(d, c);
         return;
     }
-    SimTime now = sim_now(d->eng);
+    SimTime now = sim_now(drive_engine(d));
     SimTime end = link_xfer(d, now, cmd->length, 0);
-    uint64_t *part = d->st.read_parts_ns;
+    uint64_t *part = drive_counters(d)->read_parts_ns;
     part[PART_FRONT] += cmd->t_start - cmd->t_sub;
     part[PART_MAP] += cmd->t_issue - cmd->t_start;
     part[PART_DIE_WAIT] += cmd->piece_wait;
     part[PART_NAND] += now - cmd->t_issue - cmd->piece_wait;
     part[PART_BACK] += end - now;
-    d->st.read_parts_n++;
+    drive_counters(d)->read_parts_n++;
     cmd_complete(d, c, end);
 }
 
@@ -650,7 +650,7 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
             d->wb->ring[v - BUF_MARK] = NO_LPN;
             d->wb->ring_live--;
             d->wb->buf_used--;
-            d->st.buf_absorbed_bytes += SLOT_SIZE;
+            drive_counters(d)->buf_absorbed_bytes += SLOT_SIZE;
         } else {
             map_invalidate_slot(d, v);
         }
@@ -703,7 +703,7 @@ static uint32_t die_room(const Drive *d, uint32_t k)
 static uint32_t max_room(const Drive *d)
 {
     uint32_t m = 0;
-    for (uint32_t k = 0; k < d->dies; k++)
+    for (uint32_t k = 0; k < drive_geom(d)->dies; k++)
         m = MAX(m, die_room(d, k));
     return m;
 }
@@ -725,8 +725,8 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     if (d->wb->ring_live == 0)
         return false; /* before asking the cache: with no data it must not decide exhaustion */
     int stream = pslc_host_stream(d, i);
-    CellMode mode = stream == STREAM_HOST ? d->native : CELL_SLC;
-    uint32_t unit = d->unit_slots[mode];
+    CellMode mode = stream == STREAM_HOST ? drive_geom(d)->native : CELL_SLC;
+    uint32_t unit = drive_geom(d)->unit_slots[mode];
     if (!unit_ready(d, unit))
         return false;
     uint32_t b = die->open[stream];
@@ -735,7 +735,7 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
             return false; /* let the other dies catch up */
         if (stream == STREAM_SSLC)
             b = nand_take_static(d, i);
-        else if (die->nfree > d->p.gc_hard_blocks)
+        else if (die->nfree > drive_params(d)->gc_hard_blocks)
             b = nand_take_free(d, i, mode);
         if (b == NO_BLOCK)
             return false;
@@ -744,7 +744,7 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     uint32_t cap = nand_block_capacity(d, b);
     uint32_t room = cap - d->blk_wp[b];
     uint32_t n = take_unit(d, unit < room ? unit : room);
-    uint32_t first = b * d->slots_per_block + d->blk_wp[b];
+    uint32_t first = b * drive_geom(d)->slots_per_block + d->blk_wp[b];
     map_prefetch(d, d->wb->stage, n);
     map_set_run(d, d->wb->stage, n, first);
     d->blk_wp[b] += n;
@@ -752,15 +752,15 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
         d->place_hook(d->place_ctx, d->wb->stage[k], first + k, NO_SLOT);
     if (d->blk_wp[b] == cap) {
         d->blk_state[b] = BLK_FULL;
-        d->blk_stamp[b] = sim_now(d->eng);
+        d->blk_stamp[b] = sim_now(drive_engine(d));
         die->open[stream] = NO_BLOCK;
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
-    SimTime in = chan_xfer(d, i, sim_now(d->eng), bytes);
-    d->st.nand_write_bytes[CAUSE_HOST] += bytes - (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
-    d->st.nand_write_bytes[CAUSE_RMW] += (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
-    if (mode == CELL_SLC && d->native != CELL_SLC)
-        d->st.host_slc_bytes += bytes;
+    SimTime in = chan_xfer(d, i, sim_now(drive_engine(d)), bytes);
+    drive_counters(d)->nand_write_bytes[CAUSE_HOST] += bytes - (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
+    drive_counters(d)->nand_write_bytes[CAUSE_RMW] += (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
+    if (mode == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        drive_counters(d)->host_slc_bytes += bytes;
     pslc_host_programmed(d, i, stream, n);
     sched_program(d, i, WORK_HOST, program_done, d, n, in, bytes, mode);
     *slots = n;
@@ -785,12 +785,12 @@ void ftl_init(Drive *d)
     Wbuf *w = g_new0(Wbuf, 1);
     uint32_t max_unit = 0;
     for (int m = CELL_SLC; m <= CELL_QLC; m++)
-        max_unit = MAX(max_unit, d->unit_slots[m]);
-    w->unit_lpns = drive_params_map_unit(&d->p) / SLOT_SIZE;
+        max_unit = MAX(max_unit, drive_geom(d)->unit_slots[m]);
+    w->unit_lpns = drive_params_map_unit(drive_params(d)) / SLOT_SIZE;
     /* the buffer holds at least two program units, so one can fill while
      * the other programs, and two map units, so a piece of a write larger
      * than the buffer (whole map units) always fits */
-    w->buf_cap = MAX(d->p.write_buffer / SLOT_SIZE, 2 * (uint64_t)MAX(max_unit, w->unit_lpns));
+    w->buf_cap = MAX(drive_params(d)->write_buffer / SLOT_SIZE, 2 * (uint64_t)MAX(max_unit, w->unit_lpns));
     w->ring_cap = (uint32_t)w->buf_cap;
     w->ring = g_new(uint32_t, w->ring_cap);
     w->stage = g_new(uint32_t, max_unit);
@@ -824,7 +824,7 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
 {
     const Wbuf *w = d->wb;
     uint64_t live = 0;
-    for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
+    for (uint64_t lpn = 0; lpn < drive_geom(d)->nlpn; lpn++) {
         uint32_t v = map_get(d, lpn);
         if (v == NO_SLOT || v < BUF_MARK)
             continue;

@@ -19,6 +19,7 @@
 #define FTLSIM_FTL_IMPL_H
 
 #include "models/drive.h"
+#include "models/parts.h"
 #include "models/sched.h"
 
 #define NO_SLOT UINT32_MAX
@@ -88,20 +89,9 @@ struct Drive {
     DriveStats st;
     DriveDoneFn done;
     void *done_ctx;
-    SimRng rng;
 
-    /* geometry */
-    uint32_t dies, channels, planes;
-    uint32_t blocks_per_die;
-    uint32_t slots_per_page;
-    uint32_t slots_per_block;      /* native mode */
-    uint32_t unit_slots[CELL_MODES]; /* slots per program unit by mode */
-    uint32_t mode_slots[CELL_MODES]; /* slots a block holds in each mode */
-    uint32_t nblocks;
-    uint64_t nslots;
-    uint64_t nlpn;                 /* 4 KiB logical pages */
-    CellMode native;
-    double chan_ns_per_byte;
+    Geom g;
+    void *part[DRIVE_PARTS];
 
     /* mapping */
     /* Both tables hold every value complemented (map_get() and friends
@@ -144,7 +134,6 @@ struct Drive {
     uint32_t host_reader;  /* sched_read() client of host command reads */
 
     /* pSLC cache (pslc.c) */
-    uint32_t static_per_die; /* static SLC blocks per die: block_in_die < static_per_die */
     struct Pslc *pslc;
 
     /* mapping cache (l2p_cache.c; NULL with l2p_kind dram) and deferred TRIM (trim.c) */
@@ -171,16 +160,12 @@ struct Drive {
 /* nand.c */
 void nand_init(Drive *d);
 void nand_release(Drive *d);
-static inline uint32_t nand_block_of(const Drive *d, uint32_t slot) { return slot / d->slots_per_block; }
-static inline uint32_t nand_die_of_block(const Drive *d, uint32_t b) { return b / d->blocks_per_die; }
-static inline uint32_t chan_of_die(const Drive *d, uint32_t die) { return die % d->channels; }
 /* slots block b holds in its current mode */
-static inline uint32_t nand_block_capacity(const Drive *d, uint32_t b) { return d->mode_slots[d->blk_mode[b]]; }
+static inline uint32_t nand_block_capacity(const Drive *d, uint32_t b) { return drive_geom(d)->mode_slots[d->blk_mode[b]]; }
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
 uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
 void nand_put_free(Drive *d, uint32_t b);
 void nand_erased(void *ctx, uint32_t b); /* erase completion: freed, and the dies offered work */
-static inline bool nand_is_static(const Drive *d, uint32_t b) { return b % d->blocks_per_die < d->static_per_die; }
 
 /* chan.c */
 SimTime chan_start(const Drive *d, uint32_t die, SimTime ready);

@@ -28,8 +28,8 @@ bool gc_needed(const Drive *d, uint32_t die, bool hard)
 {
     const Die *dd = &d->die[die];
     if (hard)
-        return dd->nfree <= d->p.gc_hard_blocks;
-    return dd->victim != NO_BLOCK || dd->nfree < d->p.gc_soft_blocks ||
+        return dd->nfree <= drive_params(d)->gc_hard_blocks;
+    return dd->victim != NO_BLOCK || dd->nfree < drive_params(d)->gc_soft_blocks ||
            wear_cold_waiting(d, die);
 }
 
@@ -39,8 +39,8 @@ static uint32_t moved_slots(const Drive *d, uint32_t b)
 {
     uint64_t v = d->blk_valid[b];
     if (ftl_is_map_block(d, b))
-        v *= d->native;
-    return (uint32_t)MIN(v, d->slots_per_block);
+        v *= drive_geom(d)->native;
+    return (uint32_t)MIN(v, drive_geom(d)->slots_per_block);
 }
 
 /* Victim selection policies: a score per full block, the highest wins.
@@ -83,11 +83,11 @@ static const GcPolicyOps gc_policies[] = {
 /* Score a full block for victim choice; higher is better, < 0 ineligible. */
 static double victim_score(const Drive *d, uint32_t b, SimTime now)
 {
-    uint32_t cap = d->slots_per_block; /* what erasing it returns, native slots */
+    uint32_t cap = drive_geom(d)->slots_per_block; /* what erasing it returns, native slots */
     uint32_t v = moved_slots(d, b);
     if (v >= cap)
         return -1; /* nothing to gain */
-    return gc_policies[d->p.gc_policy].score(d, b, cap, v, now);
+    return gc_policies[drive_params(d)->gc_policy].score(d, b, cap, v, now);
 }
 
 /* The cold block static wear leveling chose, else the policy's best. */
@@ -96,14 +96,14 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
     uint32_t wl = wear_take_cold(d, die);
     if (wl != NO_BLOCK)
         return wl;
-    SimTime now = sim_now(d->eng);
+    SimTime now = sim_now(drive_engine(d));
     /* the die's static SLC blocks come first and are never victims */
-    uint32_t lo = die * d->blocks_per_die + d->static_per_die;
-    uint32_t hi = (die + 1) * d->blocks_per_die, best = NO_BLOCK;
-    if (d->p.gc_policy == GC_GREEDY) {
+    uint32_t lo = die * drive_geom(d)->blocks_per_die + drive_geom(d)->static_per_die;
+    uint32_t hi = (die + 1) * drive_geom(d)->blocks_per_die, best = NO_BLOCK;
+    if (drive_params(d)->gc_policy == GC_GREEDY) {
         /* the greedy score without its indirect call and doubles: the
          * fewest slots to move, the first such block on a tie, as below */
-        uint32_t best_v = d->slots_per_block;
+        uint32_t best_v = drive_geom(d)->slots_per_block;
         for (uint32_t b = lo; b < hi; b++) {
             if (d->blk_state[b] != BLK_FULL)
                 continue;
@@ -137,7 +137,7 @@ static uint32_t gc_dest(Drive *d, uint32_t die)
     uint32_t b = dd->open[STREAM_GC];
     if (b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b))
         return b;
-    b = nand_take_free(d, die, d->native);
+    b = nand_take_free(d, die, drive_geom(d)->native);
     dd->open[STREAM_GC] = b;
     return b;
 }
@@ -145,9 +145,9 @@ static uint32_t gc_dest(Drive *d, uint32_t die)
 /* Erase block b, reclaimed by GC, on die; die_done returns it to its free list. */
 static void gc_erase(Drive *d, uint32_t die, uint32_t b)
 {
-    d->st.gc_blocks++;
+    drive_counters(d)->gc_blocks++;
     sched_die_op(d, die, WORK_ERASE, nand_erased, d, b,
-                 sim_now(d->eng) + d->p.timing[d->blk_mode[b]].t_erase);
+                 sim_now(drive_engine(d)) + drive_params(d)->timing[d->blk_mode[b]].t_erase);
 }
 
 static void erase_victim(Drive *d, uint32_t die, uint32_t v)
@@ -166,7 +166,7 @@ bool gc_step(Drive *d, uint32_t die)
         dd->victim = v;
         dd->victim_cursor = 0;
         d->blk_state[v] = BLK_VICTIM;
-        uint32_t cap = d->slots_per_block; /* native slots erasing it returns */
+        uint32_t cap = drive_geom(d)->slots_per_block; /* native slots erasing it returns */
         uint32_t moved = moved_slots(d, v);
         if (moved < cap)
             dd->gc_ratio = (double)moved / (double)(cap - moved);
@@ -191,12 +191,12 @@ bool gc_step(Drive *d, uint32_t die)
     }
     dd->gc_debt = dd->gc_debt > n ? dd->gc_debt - n : 0;
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
-    uint32_t rounds = (pages + d->planes - 1) / d->planes;
-    SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[d->blk_mode[v]].t_read;
+    uint32_t rounds = (pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[d->blk_mode[v]].t_read;
     SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
-    d->st.nand_read_bytes += bytes;
-    d->st.nand_write_bytes[CAUSE_GC] += bytes;
-    sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, d->native);
+    drive_counters(d)->nand_read_bytes += bytes;
+    drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
+    sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
     return true;
 }
 
@@ -233,7 +233,7 @@ static bool try_paced(void *ctx, uint32_t die)
 {
     Drive *d = ctx;
     const Die *dd = &d->die[die];
-    return dd->nfree < d->p.gc_soft_blocks && dd->gc_debt > 0 && gc_step(d, die);
+    return dd->nfree < drive_params(d)->gc_soft_blocks && dd->gc_debt > 0 && gc_step(d, die);
 }
 
 static bool try_dead(void *ctx, uint32_t die)
@@ -266,5 +266,5 @@ void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots)
 
 bool gc_paced(const Drive *d, uint32_t die)
 {
-    return d->die[die].nfree < d->p.gc_soft_blocks;
+    return d->die[die].nfree < drive_params(d)->gc_soft_blocks;
 }

@@ -38,22 +38,22 @@ static void cmd_arrive(void *ctx, uint64_t arg)
  * Windows). NVMe queues every command. */
 static bool non_queued(const Drive *d, IoOp op)
 {
-    return d->p.interface == HOSTIF_SATA && (op == IO_TRIM || op == IO_FLUSH);
+    return drive_params(d)->interface == HOSTIF_SATA && (op == IO_TRIM || op == IO_FLUSH);
 }
 
 static void dispatch(Drive *d, uint32_t c)
 {
     Cmd *cmd = &d->cmds[c];
     d->inflight++;
-    SimTime cost = d->p.cmd_cost;
+    SimTime cost = drive_params(d)->cmd_cost;
     if (cmd->op == IO_WRITE)
-        cost += (SimTime)cmd->slots * d->p.page_cost;
+        cost += (SimTime)cmd->slots * drive_params(d)->page_cost;
     /* the map entry is needed when the command reaches the FTL, microseconds
      * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
     if (cmd->op == IO_WRITE || cmd->op == IO_READ)
         __builtin_prefetch(&d->l2p_tab[cmd->offset / SLOT_SIZE]);
     SimTime at = link_controller(d, cost);
-    sim_schedule(d->eng, at, cmd_arrive, d, c);
+    sim_schedule(drive_engine(d), at, cmd_arrive, d, c);
 }
 
 /* Send command c, or hold it behind a non-queued command. */
@@ -81,7 +81,7 @@ static void send(Drive *d, uint32_t c)
 void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
 {
     g_return_if_fail(d->cmd_free != NO_IDX);
-    g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= d->p.user_capacity));
+    g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= drive_params(d)->user_capacity));
     if (d->l2pc)
         l2p_host_command(d);
     uint32_t c = d->cmd_free;
@@ -97,7 +97,7 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
                  .length = length,
                  .op = (uint8_t)op,
                  .next = NO_IDX,
-                 .t_sub = sim_now(d->eng)};
+                 .t_sub = sim_now(drive_engine(d))};
     if (length > 0)
         cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
     send(d, c);
@@ -133,8 +133,8 @@ static void cmd_done(void *ctx, uint64_t arg)
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg;
     Cmd *cmd = &d->cmds[c];
-    d->st.host_bytes[cmd->op] += cmd->length;
-    d->st.host_ios[cmd->op]++;
+    drive_counters(d)->host_bytes[cmd->op] += cmd->length;
+    drive_counters(d)->host_ios[cmd->op]++;
     uint64_t tag = cmd->tag;
     nq_progress(d, c);
     cmd->next = d->cmd_free;

@@ -67,7 +67,7 @@ struct L2pCache {
 
 uint64_t l2p_entries_per_tpage(const Drive *d)
 {
-    return d->p.l2p_tp_entries ? d->p.l2p_tp_entries : d->p.page_size / 4;
+    return drive_params(d)->l2p_tp_entries ? drive_params(d)->l2p_tp_entries : drive_params(d)->page_size / 4;
 }
 SimTime l2p_load_ns(const Drive *d)
 {
@@ -79,18 +79,18 @@ static bool try_flush(void *ctx, uint32_t die);
 
 void l2p_cache_init(Drive *d)
 {
-    if (d->p.l2p_kind == L2P_DRAM)
+    if (drive_params(d)->l2p_kind == L2P_DRAM)
         return;
     L2pCache *c = g_new0(L2pCache, 1);
     c->per_tp = (uint32_t)l2p_entries_per_tpage(d);
-    c->ntp = (uint32_t)((d->nlpn + c->per_tp - 1) / c->per_tp);
-    c->cap = (uint32_t)MAX(1, MIN(d->p.l2p_cache / d->p.page_size, c->ntp));
-    c->spp = d->slots_per_page;
-    c->hmb = d->p.l2p_kind == L2P_HMB;
-    c->load_ns = d->p.timing[CELL_SLC].t_read +
-                 (SimTime)((double)d->p.page_size * d->chan_ns_per_byte + 0.5);
+    c->ntp = (uint32_t)((drive_geom(d)->nlpn + c->per_tp - 1) / c->per_tp);
+    c->cap = (uint32_t)MAX(1, MIN(drive_params(d)->l2p_cache / drive_params(d)->page_size, c->ntp));
+    c->spp = drive_geom(d)->slots_per_page;
+    c->hmb = drive_params(d)->l2p_kind == L2P_HMB;
+    c->load_ns = drive_params(d)->timing[CELL_SLC].t_read +
+                 (SimTime)((double)drive_params(d)->page_size * drive_geom(d)->chan_ns_per_byte + 0.5);
     if (c->hmb)
-        c->load_ns += link_xfer_ns(d, d->p.page_size, 0) + d->p.hmb_latency;
+        c->load_ns += link_xfer_ns(d, drive_params(d)->page_size, 0) + drive_params(d)->hmb_latency;
     c->flags = g_new0(uint8_t, c->ntp);
     uint32_t **arrays[] = {&c->loc, &c->prev, &c->next, &c->wait, &c->wb, &c->iss};
     for (unsigned i = 0; i < G_N_ELEMENTS(arrays); i++) {
@@ -103,8 +103,8 @@ void l2p_cache_init(Drive *d)
     c->head = c->tail = NO_IDX;
     c->wt_free = NO_IDX;
     c->last_upd = c->last_tr = NO_IDX;
-    d->blk_kind = g_new0(uint8_t, d->nblocks);
-    for (uint32_t i = 0; i < d->dies; i++)
+    d->blk_kind = g_new0(uint8_t, drive_geom(d)->nblocks);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         d->die[i].map_open = NO_BLOCK;
     d->l2pc = c;
     c->reader = sched_read_client(d, read_done, d);
@@ -186,7 +186,7 @@ static void want_kick(Drive *d)
 {
     if (!d->l2pc->kick_pending) {
         d->l2pc->kick_pending = true;
-        sim_schedule(d->eng, sim_now(d->eng), kick_ev, d, 0);
+        sim_schedule(drive_engine(d), sim_now(drive_engine(d)), kick_ev, d, 0);
     }
 }
 
@@ -290,8 +290,8 @@ static void read_done(void *ctx, uint32_t t, SimTime wait)
         loaded(d, t);
         return;
     }
-    SimTime end = link_xfer(d, sim_now(d->eng), d->p.page_size, 0) + d->p.hmb_latency;
-    sim_schedule(d->eng, end, loaded_ev, d, t);
+    SimTime end = link_xfer(d, sim_now(drive_engine(d)), drive_params(d)->page_size, 0) + drive_params(d)->hmb_latency;
+    sim_schedule(drive_engine(d), end, loaded_ev, d, t);
 }
 
 static void hmb_hit_ev(void *ctx, uint64_t arg)
@@ -328,23 +328,23 @@ bool l2p_translate(Drive *d, uint32_t cmd, uint64_t first, uint64_t last)
         uint64_t n =
             MIN(last, (uint64_t)(t + 1) * c->per_tp - 1) - MAX(first, (uint64_t)t * c->per_tp) + 1;
         if (c->flags[t] & TP_RES) {
-            d->st.l2p_hits += n;
+            drive_counters(d)->l2p_hits += n;
             lru_touch(c, t);
             continue;
         }
-        d->st.l2p_misses++;
-        d->st.l2p_hits += n - 1; /* the others find the page once loaded */
+        drive_counters(d)->l2p_misses++;
+        drive_counters(d)->l2p_hits += n - 1; /* the others find the page once loaded */
         if ((c->flags[t] & TP_LOADING) || !load(d, t))
             add_waiter(d, t, cmd);
     }
-    if (d->p.l2p_prefetch)
+    if (drive_params(d)->l2p_prefetch)
         prefetch(d, t0, t1);
     if (d->cmds[cmd].map_wait > 0)
         return false;
-    if (!c->hmb || d->p.hmb_latency == 0)
+    if (!c->hmb || drive_params(d)->hmb_latency == 0)
         return true;
     d->cmds[cmd].map_wait = 1;
-    sim_schedule(d->eng, sim_now(d->eng) + d->p.hmb_latency, hmb_hit_ev, d, cmd);
+    sim_schedule(drive_engine(d), sim_now(drive_engine(d)) + drive_params(d)->hmb_latency, hmb_hit_ev, d, cmd);
     return false;
 }
 
@@ -356,14 +356,14 @@ bool l2p_update(Drive *d, uint64_t lpn)
     c->last_upd = t;
     c->tv[t]++;
     if (c->flags[t] & TP_RES) {
-        d->st.l2p_hits++;
+        drive_counters(d)->l2p_hits++;
         if (!run)
             lru_touch(c, t);
     } else {
         /* one miss per run of updates to a page not cached */
         miss = !run;
-        d->st.l2p_misses += miss;
-        d->st.l2p_hits += run;
+        drive_counters(d)->l2p_misses += miss;
+        drive_counters(d)->l2p_hits += run;
         if ((c->flags[t] & TP_LOADING) || !load(d, t))
             c->flags[t] |= TP_PEND;
     }
@@ -385,14 +385,14 @@ static void place(Drive *d, uint32_t t, uint32_t b)
         map_put_lpn(d, old, NO_LPN);
         d->blk_valid[nand_block_of(d, old)] -= c->spp;
     }
-    uint32_t slot = b * d->slots_per_block + d->blk_wp[b];
+    uint32_t slot = b * drive_geom(d)->slots_per_block + d->blk_wp[b];
     d->blk_wp[b] += c->spp;
     map_put_lpn(d, slot, t);
     d->blk_valid[b] += c->spp;
     c->loc[t] = slot;
     if (d->blk_wp[b] == nand_block_capacity(d, b)) {
         d->blk_state[b] = BLK_FULL;
-        d->blk_stamp[b] = sim_now(d->eng);
+        d->blk_stamp[b] = sim_now(drive_engine(d));
         d->die[nand_die_of_block(d, b)].map_open = NO_BLOCK;
     }
 }
@@ -406,7 +406,7 @@ static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
         return dd->map_open;
     if (dd->nfree <= min_free)
         return NO_BLOCK;
-    uint32_t b = nand_take_free(d, die, d->native);
+    uint32_t b = nand_take_free(d, die, drive_geom(d)->native);
     d->blk_mode[b] = CELL_SLC;
     d->blk_kind[b] = BLK_MAP;
     dd->map_open = b;
@@ -417,7 +417,7 @@ static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
 static uint32_t map_unit(const Drive *d, uint32_t b)
 {
     uint32_t room = (nand_block_capacity(d, b) - d->blk_wp[b]) / d->l2pc->spp;
-    return MIN(d->unit_slots[CELL_SLC] / d->l2pc->spp, room);
+    return MIN(drive_geom(d)->unit_slots[CELL_SLC] / d->l2pc->spp, room);
 }
 
 bool l2p_flush_step(Drive *d, uint32_t die)
@@ -425,7 +425,7 @@ bool l2p_flush_step(Drive *d, uint32_t die)
     L2pCache *c = d->l2pc;
     if (c->wb_len == 0)
         return false;
-    uint32_t b = map_dest(d, die, d->p.gc_hard_blocks);
+    uint32_t b = map_dest(d, die, drive_params(d)->gc_hard_blocks);
     if (b == NO_BLOCK)
         return false;
     uint32_t k = MIN(map_unit(d, b), c->wb_len);
@@ -437,12 +437,12 @@ bool l2p_flush_step(Drive *d, uint32_t die)
         c->nv[t] = c->wv[t];
         c->flags[t] &= (uint8_t)~TP_QUEUED;
     }
-    uint64_t bytes = (uint64_t)k * d->p.page_size;
-    SimTime ready = c->hmb ? link_xfer(d, sim_now(d->eng), bytes, 1) : sim_now(d->eng);
+    uint64_t bytes = (uint64_t)k * drive_params(d)->page_size;
+    SimTime ready = c->hmb ? link_xfer(d, sim_now(drive_engine(d)), bytes, 1) : sim_now(drive_engine(d));
     SimTime in = chan_xfer(d, die, ready, bytes);
-    d->st.nand_write_bytes[CAUSE_MAP] += bytes;
-    d->st.l2p_writebacks += k;
-    sched_die_op(d, die, WORK_MAP, NULL, NULL, 0, in + d->p.timing[CELL_SLC].t_prog);
+    drive_counters(d)->nand_write_bytes[CAUSE_MAP] += bytes;
+    drive_counters(d)->l2p_writebacks += k;
+    sched_die_op(d, die, WORK_MAP, NULL, NULL, 0, in + drive_params(d)->timing[CELL_SLC].t_prog);
     return true;
 }
 
@@ -454,10 +454,10 @@ static bool try_flush(void *ctx, uint32_t die)
 static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
 {
     d->die[die].victim = NO_BLOCK;
-    d->st.gc_blocks++;
-    d->blk_mode[v] = (uint8_t)d->native; /* back to a plain free block once erased */
+    drive_counters(d)->gc_blocks++;
+    d->blk_mode[v] = (uint8_t)drive_geom(d)->native; /* back to a plain free block once erased */
     d->blk_kind[v] = BLK_DATA;
-    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
+    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(drive_engine(d)) + drive_params(d)->timing[CELL_SLC].t_erase);
 }
 
 /* GC of a map block: its valid translation pages move, an SLC program unit
@@ -474,7 +474,7 @@ bool l2p_gc_step(Drive *d, uint32_t die)
     uint32_t dst = map_dest(d, die, 0);
     if (dst == NO_BLOCK)
         return false;
-    uint32_t want = map_unit(d, dst), n = 0, base = v * d->slots_per_block;
+    uint32_t want = map_unit(d, dst), n = 0, base = v * drive_geom(d)->slots_per_block;
     while (n < want && dd->victim_cursor < d->blk_wp[v]) {
         uint32_t src = base + dd->victim_cursor;
         dd->victim_cursor += c->spp;
@@ -487,14 +487,14 @@ bool l2p_gc_step(Drive *d, uint32_t die)
         erase_map_block(d, die, v);
         return true;
     }
-    uint64_t bytes = (uint64_t)n * d->p.page_size;
+    uint64_t bytes = (uint64_t)n * drive_params(d)->page_size;
     dd->gc_debt = dd->gc_debt > n * c->spp ? dd->gc_debt - n * c->spp : 0;
     SimTime sensed =
-        sim_now(d->eng) + (SimTime)((n + d->planes - 1) / d->planes) * d->p.timing[CELL_SLC].t_read;
+        sim_now(drive_engine(d)) + (SimTime)((n + drive_geom(d)->planes - 1) / drive_geom(d)->planes) * drive_params(d)->timing[CELL_SLC].t_read;
     SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
-    d->st.nand_read_bytes += bytes;
-    d->st.nand_write_bytes[CAUSE_GC] += bytes;
-    sched_die_op(d, die, WORK_GC, NULL, NULL, 0, moved + d->p.timing[CELL_SLC].t_prog);
+    drive_counters(d)->nand_read_bytes += bytes;
+    drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
+    sched_die_op(d, die, WORK_GC, NULL, NULL, 0, moved + drive_params(d)->timing[CELL_SLC].t_prog);
     return true;
 }
 
@@ -512,14 +512,14 @@ void l2p_host_command(Drive *d)
         return;
     uint32_t die = 0;
     for (uint32_t t = 0; t < c->ntp; t++) {
-        uint64_t a = (uint64_t)t * c->per_tp, e = MIN(d->nlpn, a + c->per_tp);
+        uint64_t a = (uint64_t)t * c->per_tp, e = MIN(drive_geom(d)->nlpn, a + c->per_tp);
         while (a < e && map_get(d, a) == NO_SLOT)
             a++;
         if (c->loc[t] != NO_SLOT || a == e)
             continue;
         uint32_t b = NO_BLOCK;
-        for (uint32_t k = 0; k < d->dies && b == NO_BLOCK; k++, die = (die + 1) % d->dies)
-            b = map_dest(d, die, d->p.gc_hard_blocks);
+        for (uint32_t k = 0; k < drive_geom(d)->dies && b == NO_BLOCK; k++, die = (die + 1) % drive_geom(d)->dies)
+            b = map_dest(d, die, drive_params(d)->gc_hard_blocks);
         if (b == NO_BLOCK)
             return; /* no room: the rest load as empty pages */
         place(d, t, b);
@@ -534,12 +534,12 @@ void l2p_host_command(Drive *d)
 static bool check_blocks(const Drive *d, char *why, size_t why_len)
 {
     const L2pCache *c = d->l2pc;
-    for (uint32_t b = 0; b < d->nblocks; b++) {
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
         if (!ftl_is_map_block(d, b))
             continue;
         CHECK(d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC,
               "map block %u is free or not in SLC mode", b);
-        uint32_t valid = 0, base = b * d->slots_per_block;
+        uint32_t valid = 0, base = b * drive_geom(d)->slots_per_block;
         for (uint32_t s = 0; s < d->blk_wp[b]; s += c->spp) {
             uint32_t t = map_lpn_of(d, base + s);
             if (t == NO_LPN)

@@ -34,7 +34,7 @@ void link_release(Drive *d)
 
 SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device)
 {
-    return (SimTime)(drive_params_link_xfer_ns(&d->p, bytes, to_device != 0) + 0.5);
+    return (SimTime)(drive_params_link_xfer_ns(drive_params(d), bytes, to_device != 0) + 0.5);
 }
 
 /* A transfer moved in parts (a write larger than the write buffer, pulled
@@ -43,7 +43,7 @@ SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device)
  * (command and completion entries, framing) are paid once, with the first. */
 SimTime link_xfer_part(Drive *d, SimTime ready, uint64_t before, uint64_t bytes, int to_device)
 {
-    int lane = d->p.interface == HOSTIF_SATA ? 0 : (to_device != 0);
+    int lane = drive_params(d)->interface == HOSTIF_SATA ? 0 : (to_device != 0);
     SimTime *free_at = &d->link->free[lane];
     SimTime start = ready > *free_at ? ready : *free_at;
     Link *l = d->link;
@@ -71,7 +71,7 @@ SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device)
 
 SimTime link_controller(Drive *d, SimTime cost)
 {
-    SimTime now = sim_now(d->eng);
+    SimTime now = sim_now(drive_engine(d));
     Link *l = d->link;
     SimTime start = now > l->ctrl_free ? now : l->ctrl_free;
     l->ctrl_free = start + cost;

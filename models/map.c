@@ -22,8 +22,8 @@ void map_invalidate_slot(Drive *d, uint32_t slot)
         d->blk_dead[b] = 1;
         dd->dead[dd->ndead++] = b;
     }
-    if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
-        d->st.pslc_used -= SLOT_SIZE;
+    if (d->blk_mode[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        drive_counters(d)->pslc_used -= SLOT_SIZE;
 }
 
 /* Warm the map entries of lpns, which the caller is about to set. */
@@ -53,8 +53,8 @@ void map_set_run(Drive *d, const uint32_t *lpns, uint32_t n, uint32_t slot)
             l2p_update(d, lpn);
     }
     d->blk_valid[b] += n;
-    if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
-        d->st.pslc_used += (uint64_t)n * SLOT_SIZE;
+    if (d->blk_mode[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;
 }
 
 /* Map n relocated slots (lpns, from srcs) to the next slots of dst. */
@@ -62,7 +62,7 @@ void map_set_run(Drive *d, const uint32_t *lpns, uint32_t n, uint32_t slot)
 static void relocate_run(Drive *d, uint32_t dst, const uint32_t *lpns, const uint32_t *srcs,
                          uint32_t n)
 {
-    uint32_t first = dst * d->slots_per_block + d->blk_wp[dst];
+    uint32_t first = dst * drive_geom(d)->slots_per_block + d->blk_wp[dst];
     map_set_run(d, lpns, n, first);
     d->blk_wp[dst] += n;
     for (uint32_t k = 0; d->place_hook && k < n; k++)
@@ -76,10 +76,10 @@ static void relocate_run(Drive *d, uint32_t dst, const uint32_t *lpns, const uin
 uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
                       uint32_t *pages)
 {
-    uint32_t unit = d->unit_slots[d->native];
+    uint32_t unit = drive_geom(d)->unit_slots[drive_geom(d)->native];
     uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
     uint32_t want = unit < room ? unit : room;
-    uint32_t vbase = v * d->slots_per_block;
+    uint32_t vbase = v * drive_geom(d)->slots_per_block;
     uint32_t n = 0, last_page = NO_IDX;
     *pages = 0;
     /* the map entries of the slots about to move are scattered over the
@@ -98,7 +98,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
         uint32_t lpn = map_lpn_of(d, src);
         if (lpn == NO_LPN)
             continue;
-        uint32_t page = src / d->slots_per_page;
+        uint32_t page = src / drive_geom(d)->slots_per_page;
         if (page != last_page) {
             (*pages)++;
             last_page = page;
@@ -114,7 +114,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     relocate_run(d, dst, lpns, srcs, got);
     if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
         d->blk_state[dst] = BLK_FULL;
-        d->blk_stamp[dst] = sim_now(d->eng);
+        d->blk_stamp[dst] = sim_now(drive_engine(d));
         *open = NO_BLOCK;
     }
     return n;

@@ -149,18 +149,18 @@ typedef struct Pslc {
 void pslc_init(Drive *d)
 {
     d->pslc = g_new0(Pslc, 1);
-    d->pslc->die = g_new0(PslcDie, d->dies);
+    d->pslc->die = g_new0(PslcDie, drive_geom(d)->dies);
     PslcSizing s;
-    sizing_from_params(&d->p, &s);
+    sizing_from_params(drive_params(d), &s);
     d->pslc->slc_block_slots = s.slc_slots;
     d->pslc->slc_reserve = s.reserve;
-    d->pslc->has_cache = d->native != CELL_SLC && (d->static_per_die > 0 || d->p.pslc_rule != PSLC_RULE_NONE);
-    d->st.pslc_static = (uint64_t)d->static_per_die * d->dies * s.slc_slots * SLOT_SIZE;
-    for (uint32_t i = 0; i < d->dies; i++) {
+    d->pslc->has_cache = drive_geom(d)->native != CELL_SLC && (drive_geom(d)->static_per_die > 0 || drive_params(d)->pslc_rule != PSLC_RULE_NONE);
+    drive_counters(d)->pslc_static = (uint64_t)drive_geom(d)->static_per_die * drive_geom(d)->dies * s.slc_slots * SLOT_SIZE;
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         pslc_update_limit(d, i);
     }
-    d->st.pslc_limit = d->st.pslc_static + d->pslc->dyn_limit_sum * s.slc_slots * SLOT_SIZE;
-    d->st.pslc_limit_start = d->st.pslc_limit;
+    drive_counters(d)->pslc_limit = drive_counters(d)->pslc_static + d->pslc->dyn_limit_sum * s.slc_slots * SLOT_SIZE;
+    drive_counters(d)->pslc_limit_start = drive_counters(d)->pslc_limit;
 }
 
 void pslc_update_limit(Drive *d, uint32_t die)
@@ -170,17 +170,17 @@ void pslc_update_limit(Drive *d, uint32_t die)
     Die *dd = &d->die[die];
     PslcDie *pd = &d->pslc->die[die];
     PslcSizing s;
-    sizing_from_params(&d->p, &s);
-    uint32_t lim = rule_of(&d->p)->blocks(&s, dd->nfree + dd->slc_dyn);
+    sizing_from_params(drive_params(d), &s);
+    uint32_t lim = rule_of(drive_params(d))->blocks(&s, dd->nfree + dd->slc_dyn);
     d->pslc->dyn_limit_sum = d->pslc->dyn_limit_sum - pd->dyn_limit + lim;
     pd->dyn_limit = lim;
-    d->st.pslc_limit = d->st.pslc_static + d->pslc->dyn_limit_sum * d->pslc->slc_block_slots * SLOT_SIZE;
+    drive_counters(d)->pslc_limit = drive_counters(d)->pslc_static + d->pslc->dyn_limit_sum * d->pslc->slc_block_slots * SLOT_SIZE;
 }
 
 uint32_t pslc_slc_blocks(const Drive *d, uint32_t die)
 {
     const Die *dd = &d->die[die];
-    return dd->slc_dyn + (d->static_per_die - dd->nsfree);
+    return dd->slc_dyn + (drive_geom(d)->static_per_die - dd->nsfree);
 }
 
 /* The stream of the next host program unit on die: static SLC first, then
@@ -199,8 +199,8 @@ int pslc_host_stream(Drive *d, uint32_t die)
         return STREAM_SLC;
     pd->exhausted = true;
     pd->fold_credit = 0;
-    if (d->st.pslc_first_exhausted == UINT64_MAX)
-        d->st.pslc_first_exhausted = d->st.nand_write_bytes[CAUSE_HOST];
+    if (drive_counters(d)->pslc_first_exhausted == UINT64_MAX)
+        drive_counters(d)->pslc_first_exhausted = drive_counters(d)->nand_write_bytes[CAUSE_HOST];
     return STREAM_HOST;
 }
 
@@ -210,9 +210,9 @@ bool pslc_fold_active(const Drive *d, uint32_t die)
     if (!d->pslc->has_cache || pslc_slc_blocks(d, die) == 0)
         return false;
     if (pd->exhausted)
-        return d->p.fold_policy == FOLD_FIRST;
-    double wm = d->p.fold_high_watermark;
-    return wm < 1.0 && pslc_slc_blocks(d, die) > wm * (double)(d->static_per_die + pd->dyn_limit);
+        return drive_params(d)->fold_policy == FOLD_FIRST;
+    double wm = drive_params(d)->fold_high_watermark;
+    return wm < 1.0 && pslc_slc_blocks(d, die) > wm * (double)(drive_geom(d)->static_per_die + pd->dyn_limit);
 }
 
 /* Folding S dynamic blocks needs S / b free native blocks on top of R. */
@@ -221,7 +221,7 @@ bool pslc_fold_forced(const Drive *d, uint32_t die)
     const Die *dd = &d->die[die];
     if (!d->pslc->has_cache || dd->slc_dyn == 0)
         return false;
-    return (int64_t)d->native * ((int64_t)dd->nfree - d->pslc->slc_reserve) < (int64_t)dd->slc_dyn;
+    return (int64_t)drive_geom(d)->native * ((int64_t)dd->nfree - d->pslc->slc_reserve) < (int64_t)dd->slc_dyn;
 }
 
 /* Account a host program: fold credit (fold_first: (b - 1) folded slots per
@@ -229,16 +229,16 @@ bool pslc_fold_forced(const Drive *d, uint32_t die)
 void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots)
 {
     if (!d->pslc->has_cache) {
-        d->st.phase = PHASE_NATIVE;
+        drive_counters(d)->phase = PHASE_NATIVE;
         return;
     }
     bool active = pslc_fold_active(d, die);
     if (active)
         d->pslc->die[die].fold_credit += slots;
     if (stream != STREAM_HOST)
-        d->st.phase = PHASE_PSLC;
+        drive_counters(d)->phase = PHASE_PSLC;
     else
-        d->st.phase = active || pslc_fold_forced(d, die) ? PHASE_FOLDING : PHASE_NATIVE;
+        drive_counters(d)->phase = active || pslc_fold_forced(d, die) ? PHASE_FOLDING : PHASE_NATIVE;
 }
 
 void pslc_host_busy(Drive *d) { d->pslc->idle_fold = false; }
@@ -252,7 +252,7 @@ void pslc_trimmed(Drive *d)
 {
     if (!d->pslc->has_cache)
         return;
-    for (uint32_t i = 0; i < d->dies; i++) {
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         d->pslc->die[i].exhausted = false;
         d->pslc->die[i].fold_credit = 0;
     }
@@ -269,14 +269,14 @@ static void idle_timer(void *ctx, uint64_t arg)
     d->pslc->fold_timer = false;
     if (d->writes_outstanding > 0)
         return; /* re-armed when the host next stops writing */
-    SimTime due = d->pslc->quiet_since + d->p.fold_idle_delay;
-    if (sim_now(d->eng) < due) {
+    SimTime due = d->pslc->quiet_since + drive_params(d)->fold_idle_delay;
+    if (sim_now(drive_engine(d)) < due) {
         d->pslc->fold_timer = true;
-        sim_schedule(d->eng, due, idle_timer, d, 0);
+        sim_schedule(drive_engine(d), due, idle_timer, d, 0);
         return;
     }
     d->pslc->idle_fold = true;
-    for (uint32_t i = 0; i < d->dies; i++) {
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         d->pslc->die[i].exhausted = false;
         d->pslc->die[i].fold_credit = 0;
     }
@@ -287,10 +287,10 @@ void pslc_host_quiet(Drive *d)
 {
     if (!d->pslc->has_cache)
         return;
-    d->pslc->quiet_since = sim_now(d->eng);
+    d->pslc->quiet_since = sim_now(drive_engine(d));
     if (!d->pslc->fold_timer) {
         d->pslc->fold_timer = true;
-        sim_schedule(d->eng, d->pslc->quiet_since + d->p.fold_idle_delay, idle_timer, d, 0);
+        sim_schedule(drive_engine(d), d->pslc->quiet_since + drive_params(d)->fold_idle_delay, idle_timer, d, 0);
     }
 }
 
@@ -315,7 +315,7 @@ bool pslc_fold_owed(const Drive *d, uint32_t die)
 
 void pslc_folded(Drive *d, uint32_t die, uint32_t slots)
 {
-    d->pslc->die[die].fold_credit -= (int64_t)slots * (d->native - 1);
+    d->pslc->die[die].fold_credit -= (int64_t)slots * (drive_geom(d)->native - 1);
 }
 
 /* The pSLC counters: SLC blocks per die (static free, dynamic in use), the
@@ -323,12 +323,12 @@ void pslc_folded(Drive *d, uint32_t die, uint32_t slots)
 bool pslc_check(const Drive *d, char *why, size_t why_len)
 {
     uint64_t slc_valid = 0, limit = 0;
-    for (uint32_t i = 0; i < d->dies; i++) {
-        uint32_t sfree = 0, dyn = 0, first = i * d->blocks_per_die;
-        for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        uint32_t sfree = 0, dyn = 0, first = i * drive_geom(d)->blocks_per_die;
+        for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++) {
             if (ftl_is_map_block(d, b))
                 continue;
-            if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
+            if (d->blk_mode[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
                 slc_valid += d->blk_valid[b];
             if (nand_is_static(d, b)) {
                 CHECK(d->blk_mode[b] == CELL_SLC, "static block %u is not in SLC mode", b);
@@ -339,13 +339,13 @@ bool pslc_check(const Drive *d, char *why, size_t why_len)
         }
         CHECK(sfree == d->die[i].nsfree, "die %u has %u free static blocks, counter says %u", i,
               sfree, d->die[i].nsfree);
-        CHECK(d->native == CELL_SLC || dyn == d->die[i].slc_dyn,
+        CHECK(drive_geom(d)->native == CELL_SLC || dyn == d->die[i].slc_dyn,
               "die %u has %u dynamic SLC blocks, counter says %u", i, dyn, d->die[i].slc_dyn);
         limit += d->pslc->die[i].dyn_limit;
     }
-    CHECK(slc_valid * SLOT_SIZE == d->st.pslc_used,
+    CHECK(slc_valid * SLOT_SIZE == drive_stats(d)->pslc_used,
           "%" G_GUINT64_FORMAT " bytes valid in SLC blocks, gauge says %" G_GUINT64_FORMAT,
-          slc_valid * SLOT_SIZE, d->st.pslc_used);
+          slc_valid * SLOT_SIZE, drive_stats(d)->pslc_used);
     CHECK(limit == d->pslc->dyn_limit_sum, "dynamic limits sum to %" G_GUINT64_FORMAT
           " blocks, counter says %" G_GUINT64_FORMAT, limit, d->pslc->dyn_limit_sum);
     return true;

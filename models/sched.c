@@ -92,14 +92,14 @@ static inline void set_work(Sched *s, DieOp *die, uint8_t work)
 void sched_init(Drive *d)
 {
     Sched *s = g_new0(Sched, 1);
-    s->die = g_new0(DieOp, d->dies);
-    for (uint32_t i = 0; i < d->dies; i++) {
+    s->die = g_new0(DieOp, drive_geom(d)->dies);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         s->die[i].work = IDLE;
         s->die[i].rd_head = s->die[i].rd_tail = NO_IDX;
     }
-    s->nidle = d->dies;
-    s->idle = g_new0(uint64_t, (d->dies + 63) / 64);
-    for (uint32_t i = 0; i < d->dies; i++)
+    s->nidle = drive_geom(d)->dies;
+    s->idle = g_new0(uint64_t, (drive_geom(d)->dies + 63) / 64);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         s->idle[i / 64] |= (uint64_t)1 << (i % 64);
     s->rop_cap = MAX(64u, d->queue_limit * 4);
     s->rops = g_new(ReadOp, s->rop_cap);
@@ -152,14 +152,14 @@ void sched_account(Drive *d, uint32_t i, SimTime upto)
         return;
     SimTime s0 = MAX(from, die->susp_from), s1 = MIN(upto, die->susp_until);
     SimTime susp = s1 > s0 ? s1 - s0 : 0;
-    d->st.die_busy_ns[WORK_READ] += susp;
-    d->st.die_busy_ns[die->work] += upto - from - susp;
+    drive_counters(d)->die_busy_ns[WORK_READ] += susp;
+    drive_counters(d)->die_busy_ns[die->work] += upto - from - susp;
 }
 
 void sched_account_all(Drive *d)
 {
-    SimTime now = sim_now(d->eng);
-    for (uint32_t i = 0; i < d->dies; i++)
+    SimTime now = sim_now(drive_engine(d));
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         sched_account(d, i, now);
 }
 
@@ -167,8 +167,8 @@ void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *c
                    SimTime in, uint64_t bytes, CellMode m)
 {
     DieOp *die = &d->sched->die[i];
-    SimTime t = d->p.timing[m].t_prog;
-    die->pass2_bytes = d->p.timing[m].two_pass ? bytes : 0;
+    SimTime t = drive_params(d)->timing[m].t_prog;
+    die->pass2_bytes = drive_params(d)->timing[m].two_pass ? bytes : 0;
     if (die->pass2_bytes) {
         die->pass2_time = t - t / 2;
         t /= 2;
@@ -180,14 +180,14 @@ void sched_die_op(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ct
                   SimTime end)
 {
     DieOp *die = &d->sched->die[i];
-    sched_account(d, i, sim_now(d->eng));
+    sched_account(d, i, sim_now(drive_engine(d)));
     set_work(d->sched, die, (uint8_t)work);
     die->out_wait = false;
     die->done = done;
     die->done_ctx = ctx;
     die->done_arg = arg;
     die->busy_until = end;
-    sim_schedule(d->eng, end, die_done, d, i | (uint64_t)die->done_gen << 32);
+    sim_schedule(drive_engine(d), end, die_done, d, i | (uint64_t)die->done_gen << 32);
 }
 
 static void read_done(Drive *d, uint32_t r);
@@ -201,8 +201,8 @@ static void read_out_done(void *ctx, uint64_t arg);
  * round has reached the cache registers); *out is when its data is out. */
 static SimTime cached_rounds(Drive *d, uint32_t i, SimTime start, const ReadOp *ro, SimTime *out)
 {
-    uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
-    SimTime t_read = d->p.timing[ro->mode].t_read;
+    uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime t_read = drive_params(d)->timing[ro->mode].t_read;
     SimTime s = start, prev = d->sched->die[i].out_end;
     for (uint32_t k = 0; k < rounds; k++) {
         uint64_t bytes = (uint64_t)(ro->slots * (k + 1) / rounds - ro->slots * k / rounds) * SLOT_SIZE;
@@ -230,19 +230,19 @@ static void start_read(Drive *d, uint32_t i)
     die->rd_head = ro->next;
     if (die->rd_head == NO_IDX)
         die->rd_tail = NO_IDX;
-    ro->started = sim_now(d->eng);
-    d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
-    if (d->p.cache_read) {
+    ro->started = sim_now(drive_engine(d));
+    drive_counters(d)->nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
+    if (drive_params(d)->cache_read) {
         SimTime out;
-        SimTime free_at = cached_rounds(d, i, sim_now(d->eng), ro, &out);
+        SimTime free_at = cached_rounds(d, i, sim_now(drive_engine(d)), ro, &out);
         die->out_end = out;
-        sim_schedule(d->eng, out, read_out_done, d, r);
+        sim_schedule(drive_engine(d), out, read_out_done, d, r);
         sched_die_op(d, i, WORK_READ, NULL, NULL, 0, free_at);
         return;
     }
     /* the planes of a die read in parallel: pages pair up across planes */
-    uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
-    SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[ro->mode].t_read;
+    uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[ro->mode].t_read;
     SimTime end = chan_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     sched_die_op(d, i, WORK_READ, read_op_done, d, r, end);
 }
@@ -260,7 +260,7 @@ static const SchedTry *kick(Drive *d, uint32_t i)
         start_read(d, i);
         return NULL;
     }
-    if (die->out_end > sim_now(d->eng)) {
+    if (die->out_end > sim_now(drive_engine(d))) {
         /* the cache registers still hold a read's data: other operations
          * wait for it to leave, a read arriving meanwhile starts at once */
         sched_die_op(d, i, WORK_READ, NULL, NULL, 0, die->out_end);
@@ -301,7 +301,7 @@ static uint32_t next_idle(const Sched *s, uint32_t lo, uint32_t hi)
 void sched_kick_all(Drive *d)
 {
     Sched *s = d->sched;
-    uint32_t n = d->dies;
+    uint32_t n = drive_geom(d)->dies;
     for (uint32_t k = 0; k < n && s->nidle > 0; k++) {
         uint32_t i = s->rr_die + k < n ? s->rr_die + k : s->rr_die + k - n;
         /* the next idle die at or after i, going round at most to rr_die + n - 1 */
@@ -346,7 +346,7 @@ static bool suspendable(const Drive *d, const DieOp *die)
 {
     if (die->work == IDLE || die->work == WORK_READ)
         return false;
-    return die->work == WORK_ERASE ? d->p.erase_suspend : d->p.program_suspend;
+    return die->work == WORK_ERASE ? drive_params(d)->erase_suspend : drive_params(d)->program_suspend;
 }
 
 static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
@@ -355,8 +355,8 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
     if (!suspendable(d, die))
         return false;
     ReadOp *ro = &d->sched->rops[r];
-    uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
-    SimTime now = sim_now(d->eng);
+    uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime now = sim_now(drive_engine(d));
     /* Reads during one suspension go one at a time, as on an idle die: a
      * read arriving while another still has the die starts at its end and
      * pays no second suspend. */
@@ -366,16 +366,16 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
         die->susp_from = now;
     SimTime start = chained ? die->susp_until : now + SUSPEND_OVERHEAD;
     ro->started = start;
-    SimTime sensed = start + (SimTime)rounds * d->p.timing[ro->mode].t_read;
+    SimTime sensed = start + (SimTime)rounds * drive_params(d)->timing[ro->mode].t_read;
     SimTime end = chan_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
-    d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
-    sim_schedule(d->eng, end, read_out_done, d, r);
+    drive_counters(d)->nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
+    sim_schedule(drive_engine(d), end, read_out_done, d, r);
     /* the suspended operation ends later by the die time the read took,
      * plus the suspend and resume overheads once per suspension */
     die->busy_until += (end - (chained ? die->susp_until : now)) + (chained ? 0 : SUSPEND_OVERHEAD);
     die->susp_until = end;
     die->done_gen++; /* the completion already scheduled is now stale */
-    sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
+    sim_schedule(drive_engine(d), die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
     return true;
 }
 
@@ -405,12 +405,12 @@ void sched_read(Drive *d, uint32_t i, uint32_t client, uint32_t arg, CellMode m,
                           .slots = slots,
                           .mode = (uint8_t)m,
                           .client = (uint8_t)client,
-                          .queued = sim_now(d->eng)};
+                          .queued = sim_now(drive_engine(d))};
     if (read_suspending(d, i, r))
         return;
     if (die->out_wait) {
         /* only waiting for data to leave the cache registers: sense now */
-        sched_account(d, i, sim_now(d->eng));
+        sched_account(d, i, sim_now(drive_engine(d)));
         set_work(s, die, IDLE);
         die->out_wait = false;
         die->done_gen++;
@@ -433,13 +433,13 @@ static void die_done(void *ctx, uint64_t arg)
         return; /* moved by a suspend, or a wait for data out cut short */
     if (die->pass2_bytes) {
         /* the coarse pass is done: the data moves in again for the fine one */
-        SimTime in = chan_xfer(d, i, sim_now(d->eng), die->pass2_bytes);
+        SimTime in = chan_xfer(d, i, sim_now(drive_engine(d)), die->pass2_bytes);
         die->pass2_bytes = 0;
         die->busy_until = in + die->pass2_time;
-        sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
+        sim_schedule(drive_engine(d), die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
         return;
     }
-    sched_account(d, i, sim_now(d->eng));
+    sched_account(d, i, sim_now(drive_engine(d)));
     set_work(d->sched, die, IDLE);
     die->out_wait = false;
     if (die->done)

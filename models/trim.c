@@ -27,8 +27,8 @@ void trim_init(Drive *d)
 {
     TrimQueue *q = g_new0(TrimQueue, 1);
     q->per_tp = l2p_entries_per_tpage(d);
-    q->ntp = (uint32_t)((d->nlpn + q->per_tp - 1) / q->per_tp);
-    if (d->p.trim_policy == TRIM_DEFERRED) {
+    q->ntp = (uint32_t)((drive_geom(d)->nlpn + q->per_tp - 1) / q->per_tp);
+    if (drive_params(d)->trim_policy == TRIM_DEFERRED) {
         q->pend = g_new0(uint32_t, q->ntp);
         q->ring = g_new(uint32_t, q->ntp);
     }
@@ -48,7 +48,7 @@ void trim_release(Drive *d)
 /* Controller time for n trimmed entries of the translation page of lpn. */
 static SimTime trim_work(Drive *d, uint64_t lpn, uint64_t n)
 {
-    SimTime cost = n * d->p.trim_entry_cost;
+    SimTime cost = n * drive_params(d)->trim_entry_cost;
     if (d->l2pc && l2p_update(d, lpn))
         cost += l2p_load_ns(d);
     return cost;
@@ -60,7 +60,7 @@ void trim_start(Drive *d, uint32_t c)
     const Cmd *cmd = &d->cmds[c];
     uint64_t first = (cmd->offset + SLOT_SIZE - 1) / SLOT_SIZE;
     uint64_t end = (cmd->offset + cmd->length) / SLOT_SIZE;
-    bool deferred = d->p.trim_policy == TRIM_DEFERRED;
+    bool deferred = drive_params(d)->trim_policy == TRIM_DEFERRED;
     SimTime cost = 0;
     uint64_t unmapped = 0;
     for (uint64_t a = first, b; a < end; a = b) {
@@ -81,7 +81,7 @@ void trim_start(Drive *d, uint32_t c)
     if (unmapped > 0)
         pslc_trimmed(d);
     ftl_unmapped(d);
-    cmd_complete(d, c, deferred ? sim_now(d->eng) : link_controller(d, cost));
+    cmd_complete(d, c, deferred ? sim_now(drive_engine(d)) : link_controller(d, cost));
 }
 
 /* One translation page's deferred work, then the next while still idle. */
@@ -99,7 +99,7 @@ static void work_ev(void *ctx, uint64_t arg)
     q->len--;
     SimTime cost = trim_work(d, t * q->per_tp, q->pend[t]);
     q->pend[t] = 0;
-    sim_schedule(d->eng, link_controller(d, cost), work_ev, d, 0);
+    sim_schedule(drive_engine(d), link_controller(d, cost), work_ev, d, 0);
 }
 
 void trim_idle(Drive *d)
@@ -108,5 +108,5 @@ void trim_idle(Drive *d)
     if (q->running || q->len == 0)
         return;
     q->running = true;
-    sim_schedule(d->eng, sim_now(d->eng), work_ev, d, 0);
+    sim_schedule(drive_engine(d), sim_now(drive_engine(d)), work_ev, d, 0);
 }

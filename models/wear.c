@@ -32,11 +32,11 @@ struct Wear {
 void wear_init(Drive *d)
 {
     Wear *w = g_new0(Wear, 1);
-    w->erases = g_new0(uint32_t, d->nblocks);
-    w->pool_blocks = d->nblocks - d->dies * d->static_per_die;
-    w->floor = g_new0(uint32_t, d->dies);
-    w->cold = g_new(uint32_t, d->dies);
-    w->dynamic = d->p.wear_dynamic;
+    w->erases = g_new0(uint32_t, drive_geom(d)->nblocks);
+    w->pool_blocks = drive_geom(d)->nblocks - drive_geom(d)->dies * drive_geom(d)->static_per_die;
+    w->floor = g_new0(uint32_t, drive_geom(d)->dies);
+    w->cold = g_new(uint32_t, drive_geom(d)->dies);
+    w->dynamic = drive_params(d)->wear_dynamic;
     d->wear = w;
     wear_static_enable(d, true);
     wear_reset(d);
@@ -58,22 +58,22 @@ void wear_release(Drive *d)
 void wear_reset(Drive *d)
 {
     Wear *w = d->wear;
-    memset(w->erases, 0, (size_t)d->nblocks * sizeof(*w->erases));
+    memset(w->erases, 0, (size_t)drive_geom(d)->nblocks * sizeof(*w->erases));
     g_free(w->hist);
     w->hist_len = 64;
     w->hist = g_new0(uint32_t, w->hist_len);
     w->hist[0] = w->pool_blocks;
-    for (uint32_t i = 0; i < d->dies; i++) {
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         w->floor[i] = 0;
         w->cold[i] = NO_BLOCK;
     }
-    d->st.wear_min = d->st.wear_max = 0;
-    d->st.wear_erases = 0;
+    drive_counters(d)->wear_min = drive_counters(d)->wear_max = 0;
+    drive_counters(d)->wear_erases = 0;
 }
 
 void wear_static_enable(Drive *d, bool on)
 {
-    d->wear->threshold = on ? d->p.wear_static_threshold : 0;
+    d->wear->threshold = on ? drive_params(d)->wear_static_threshold : 0;
 }
 
 /* Among equals the one nearest the top, so that the order is the stack's. */
@@ -107,10 +107,10 @@ static void wear_count(Drive *d, uint32_t e)
     }
     w->hist[e - 1]--;
     w->hist[e]++;
-    d->st.wear_erases++;
-    d->st.wear_max = MAX(d->st.wear_max, e);
-    while (w->hist[d->st.wear_min] == 0)
-        d->st.wear_min++;
+    drive_counters(d)->wear_erases++;
+    drive_counters(d)->wear_max = MAX(drive_counters(d)->wear_max, e);
+    while (w->hist[drive_counters(d)->wear_min] == 0)
+        drive_counters(d)->wear_min++;
 }
 
 /* Static wear leveling: a block of die has just reached more erases than
@@ -121,14 +121,14 @@ static void wear_count(Drive *d, uint32_t e)
 static void static_check(Drive *d, uint32_t die)
 {
     Wear *w = d->wear;
-    uint32_t first = die * d->blocks_per_die + d->static_per_die;
-    uint32_t last = (die + 1) * d->blocks_per_die;
+    uint32_t first = die * drive_geom(d)->blocks_per_die + drive_geom(d)->static_per_die;
+    uint32_t last = (die + 1) * drive_geom(d)->blocks_per_die;
     uint32_t floor = UINT32_MAX, cold = NO_BLOCK, max = 0;
     for (uint32_t b = first; b < last; b++) {
         uint32_t e = w->erases[b];
         floor = MIN(floor, e);
         max = MAX(max, e);
-        if (d->blk_state[b] == BLK_FULL && d->blk_mode[b] == d->native && !ftl_is_map_block(d, b) &&
+        if (d->blk_state[b] == BLK_FULL && d->blk_mode[b] == drive_geom(d)->native && !ftl_is_map_block(d, b) &&
             (cold == NO_BLOCK || e < w->erases[cold]))
             cold = b;
     }
@@ -160,12 +160,12 @@ uint32_t wear_take_cold(Drive *d, uint32_t die)
 {
     Wear *w = d->wear;
     uint32_t v = w->cold[die];
-    if (v == NO_BLOCK || d->die[die].nfree < d->p.gc_hard_blocks)
+    if (v == NO_BLOCK || d->die[die].nfree < drive_params(d)->gc_hard_blocks)
         return NO_BLOCK;
     w->cold[die] = NO_BLOCK;
-    if (d->blk_state[v] != BLK_FULL || d->blk_mode[v] != d->native || ftl_is_map_block(d, v))
+    if (d->blk_state[v] != BLK_FULL || d->blk_mode[v] != drive_geom(d)->native || ftl_is_map_block(d, v))
         return NO_BLOCK; /* taken or emptied meanwhile */
-    d->st.wl_blocks++;
+    drive_counters(d)->wl_blocks++;
     return v;
 }
 
@@ -183,6 +183,6 @@ static void group_add(DriveWearGroup *g, uint32_t erases)
 void drive_wear(const Drive *d, DriveWear *w)
 {
     memset(w, 0, sizeof(*w));
-    for (uint32_t b = 0; b < d->nblocks; b++)
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
         group_add(nand_is_static(d, b) ? &w->static_slc : &w->pool, d->wear->erases[b]);
 }
