@@ -61,14 +61,7 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
         return NULL;
     }
 
-    d->queue_limit = p->queue_depth * (p->interface == HOSTIF_NVME ? p->queue_count : 1);
-    d->cmds = g_new0(Cmd, d->queue_limit);
-    for (uint32_t i = 0; i < d->queue_limit; i++)
-        d->cmds[i].next = i + 1 < d->queue_limit ? i + 1 : NO_IDX;
-    d->cmd_free = 0;
-    d->nq = d->held_head = d->held_tail = NO_IDX;
-
-
+    cmd_init(d);
     drive_counters(d)->pslc_first_exhausted = UINT64_MAX;
     link_init(d);
     sched_init(d);
@@ -153,25 +146,19 @@ void drive_free(Drive *d)
     nand_release(d);
     bigmem_free(d->l2p_tab, drive_geom(d)->nlpn * sizeof(uint32_t));
     bigmem_free(d->p2l_tab, drive_geom(d)->nslots * sizeof(uint32_t));
-    g_free(d->cmds);
+    hostif_release(d);
+    cmd_release(d);
     ftl_release(d);
     drive_record_free(d);
 }
 
-void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)
-{
-    d->done = fn;
-    d->done_ctx = ctx;
-}
-
-uint32_t drive_queue_limit(const Drive *d) { return d->queue_limit; }
 void drive_account(Drive *d)
 {
     sched_account_all(d);
     drive_counters(d)->buf_held_bytes = ftl_buffered_bytes(d);
 }
 uint64_t drive_capacity(const Drive *d) { return drive_params(d)->user_capacity; }
-bool drive_quiescent(const Drive *d) { return d->outstanding == 0; }
+bool drive_quiescent(const Drive *d) { return drive_outstanding(d) == 0; }
 uint64_t drive_slots(const Drive *d) { return drive_geom(d)->nslots; }
 
 void drive_warm(const Drive *d, uint64_t offset)

@@ -146,7 +146,7 @@ static void complete_flushes(Drive *d)
     SimTime now = sim_now(drive_engine(d));
     while (d->wb->flush_head != NO_IDX) {
         uint32_t c = d->wb->flush_head;
-        d->wb->flush_head = d->cmds[c].next;
+        d->wb->flush_head = cmd_at(d, c)->next;
         cmd_complete(d, c, now);
     }
 }
@@ -281,7 +281,7 @@ static void write_arrived(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg, b = (uint32_t)(arg >> 32);
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     uint32_t a = cmd->landed;
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint32_t pos0 = ring_at(d->wb, d->wb->ring_head, d->wb->ring_len), appended = 0;
@@ -327,7 +327,7 @@ static void write_arrived(void *ctx, uint64_t arg)
  * 4 KiB unit b and move its data over the link. */
 static void admit_piece(Drive *d, uint32_t c, uint32_t b)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     uint32_t a = cmd->sent;
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t lo = MAX(cmd->offset, (first + a) * SLOT_SIZE);
@@ -369,7 +369,7 @@ static uint32_t piece_end(const Drive *d, const Cmd *cmd)
  * request above the device's largest transfer). */
 static bool admit(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     uint32_t b;
     if (write_slots(cmd) <= d->wb->buf_cap)
         b = buffer_has_room(d, write_slots(cmd)) ? cmd->slots : cmd->sent;
@@ -385,7 +385,7 @@ static void admit_waiting(Drive *d)
 {
     while (d->wb->wait_head != NO_IDX && admit(d, d->wb->wait_head)) {
         uint32_t c = d->wb->wait_head;
-        d->wb->wait_head = d->cmds[c].next;
+        d->wb->wait_head = cmd_at(d, c)->next;
         if (d->wb->wait_head == NO_IDX)
             d->wb->wait_tail = NO_IDX;
     }
@@ -393,7 +393,7 @@ static void admit_waiting(Drive *d)
 
 void ftl_write_start(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     cmd->t_issue = sim_now(drive_engine(d));
     cmd->next = NO_IDX;
     if (d->wb->wait_head == NO_IDX && admit(d, c))
@@ -401,7 +401,7 @@ void ftl_write_start(Drive *d, uint32_t c)
     if (d->wb->wait_tail == NO_IDX)
         d->wb->wait_head = c;
     else
-        d->cmds[d->wb->wait_tail].next = c;
+        cmd_at(d, d->wb->wait_tail)->next = c;
     d->wb->wait_tail = c;
 }
 
@@ -424,7 +424,7 @@ void ftl_flush_start(Drive *d, uint32_t c)
         cmd_complete(d, c, sim_now(drive_engine(d)));
         return;
     }
-    d->cmds[c].next = d->wb->flush_head;
+    cmd_at(d, c)->next = d->wb->flush_head;
     d->wb->flush_head = c;
     d->wb->buf_force = true;
     sched_kick_all(d);
@@ -470,7 +470,7 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
 /* Host command c's reads of the pages in [first, last]. */
 static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
 {
-    queue_die_reads(d, d->host_reader, c, &d->cmds[c].pending, &drive_counters(d)->unwritten_read_units, first,
+    queue_die_reads(d, d->host_reader, c, &cmd_at(d, c)->pending, &drive_counters(d)->unwritten_read_units, first,
                     last);
 }
 
@@ -496,7 +496,7 @@ static uint32_t merge_new(Wbuf *w)
  * (cmd->rmw, those on NAND now) and read them. */
 static void rmw_issue(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     Wbuf *w = d->wb;
     uint64_t r[4];
     int nr = rmw_ranges(d, cmd, true, true, r);
@@ -544,7 +544,7 @@ static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
 
 static void read_issue(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     cmd->t_issue = sim_now(drive_engine(d));
     cmd->piece_wait = 0;
     cmd->pending = 1; /* held until every read is queued */
@@ -555,7 +555,7 @@ static void read_issue(Drive *d, uint32_t c)
 /* With a mapping cache, a read first needs the translation pages of its range. */
 void ftl_read_start(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     cmd->t_start = sim_now(drive_engine(d));
     if (d->l2pc && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE))
         return;
@@ -566,7 +566,7 @@ void ftl_read_start(Drive *d, uint32_t c)
  * there: read the partial head and tail slots first. */
 static void write_issue(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     uint64_t end = cmd->offset + cmd->length;
     cmd->pending = 1;
     if (cmd->offset % SLOT_SIZE) {
@@ -586,7 +586,7 @@ static void write_issue(Drive *d, uint32_t c)
  * programmed (map_set_run); only the slots it merges with must be found first. */
 void ftl_write_arrive(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     cmd->t_start = sim_now(drive_engine(d));
     cmd->rmw = cmd->rmw_head = 0;
     cmd->merge = NO_IDX;
@@ -604,7 +604,7 @@ void ftl_write_arrive(Drive *d, uint32_t c)
 static void translated(void *ctx, uint32_t c)
 {
     Drive *d = ctx;
-    if (d->cmds[c].op == IO_WRITE)
+    if (cmd_at(d, c)->op == IO_WRITE)
         write_issue(d, c);
     else
         read_issue(d, c);
@@ -612,7 +612,7 @@ static void translated(void *ctx, uint32_t c)
 
 void ftl_read_piece_done(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     g_assert(cmd->pending > 0);
     if (--cmd->pending > 0)
         return;
@@ -666,7 +666,7 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
 static void read_piece(void *ctx, uint32_t c, SimTime wait)
 {
     Drive *d = ctx;
-    d->cmds[c].piece_wait = wait;
+    cmd_at(d, c)->piece_wait = wait;
     ftl_read_piece_done(d, c);
 }
 

@@ -20,12 +20,12 @@
 
 #include "models/drive.h"
 #include "models/parts.h"
+#include "models/cmd.h"
 #include "models/sched.h"
 
 #define NO_SLOT UINT32_MAX
 #define NO_LPN UINT32_MAX
 #define NO_BLOCK UINT32_MAX
-#define NO_IDX UINT32_MAX
 /* L2P values at or above BUF_MARK mean "in the write buffer at ring
  * position value - BUF_MARK"; slot numbers stay below it. */
 #define BUF_MARK (UINT32_MAX - (1u << 22))
@@ -41,27 +41,6 @@ enum { STREAM_HOST = 0, STREAM_GC = 1, STREAM_SLC = 2, STREAM_FOLD = 3, STREAM_S
 
 /* Block kinds (Drive.blk_kind, allocated only with a mapping cache). */
 enum { BLK_DATA = 0, BLK_MAP = 1 };
-
-/* One host command in flight. */
-typedef struct Cmd {
-    uint64_t tag;
-    uint64_t offset, length; /* bytes */
-    uint32_t pending;        /* die reads outstanding */
-    uint32_t next;           /* free list / wait queue link */
-    uint32_t slots;          /* 4 KiB units covered */
-    uint32_t map_wait;       /* translation pages (or HMB accesses) still awaited */
-    uint32_t rmw;            /* 4 KiB pieces of partly written map units to rewrite with it */
-    uint32_t rmw_head;       /* of them, those of its first unit (the rest: its last) */
-    uint32_t sent, landed;   /* a write: its 4 KiB units given buffer room, and arrived in it */
-    uint32_t merge;          /* its map units' merge reads (ftl.c), NO_IDX if none */
-    uint8_t op;
-    /* where a read's time goes (DriveStats.read_parts_ns) */
-    SimTime t_sub;      /* submitted */
-    SimTime t_start;    /* reached the FTL (link and controller done) */
-    SimTime t_issue;    /* translated: its NAND reads queued; a write: ready for the buffer */
-    SimTime t_admit;    /* a write: given room in the buffer (its last piece's, if in pieces) */
-    SimTime piece_wait; /* the last NAND read to end: its wait for the die */
-} Cmd;
 
 typedef struct Die {
     uint32_t *free_blocks;     /* stack of free block ids */
@@ -87,8 +66,6 @@ struct Drive {
     SimEngine *eng;
     DriveParams p;
     DriveStats st;
-    DriveDoneFn done;
-    void *done_ctx;
 
     Geom g;
     void *part[DRIVE_PARTS];
@@ -116,18 +93,6 @@ struct Drive {
 
     /* host interface */
     struct Link *link;    /* host link and controller timelines (link.c) */
-    uint32_t queue_limit;
-    SimEventFn cmd_done;  /* completes a command (hostif.c); arg: its index */
-
-    /* commands */
-    Cmd *cmds;
-    uint32_t cmd_free;    /* free list head */
-    uint32_t outstanding;
-    uint32_t writes_outstanding; /* idle folding waits for the host to stop writing */
-    uint32_t inflight;           /* sent to the controller and not completed */
-    uint32_t nq;                 /* the non-queued command (SATA TRIM, FLUSH) or NO_IDX */
-    bool nq_sent;                /* it has gone to the controller */
-    uint32_t held_head, held_tail; /* commands the host holds behind it */
 
     struct Wbuf *wb;      /* the write buffer (ftl.c) */
     struct Sched *sched;   /* die operations and the priority table (sched.c) */
@@ -269,11 +234,8 @@ void trim_release(Drive *d);
 void trim_start(Drive *d, uint32_t cmd);
 void trim_idle(Drive *d); /* no host command outstanding: deferred work may run */
 
-/* cmd.c: completion through the host interface's handler */
-void cmd_complete(Drive *d, uint32_t cmd, SimTime at);
-void cmd_complete_now(Drive *d, uint32_t cmd);
-
 /* hostif.c */
-void hostif_init(Drive *d); /* sets Drive.cmd_done */
+void hostif_init(Drive *d); /* registers the completion handler with cmd.c */
+void hostif_release(Drive *d);
 
 #endif

@@ -10,11 +10,23 @@
  */
 #include "models/ftl_impl.h"
 
+/* The queue as the host sees it (the records are cmd.c's). */
+typedef struct HostIf {
+    uint32_t inflight;             /* sent to the controller and not completed */
+    uint32_t nq;                   /* the non-queued command (SATA TRIM, FLUSH) or NO_IDX */
+    bool nq_sent;                  /* it has gone to the controller */
+    uint32_t held_head, held_tail; /* commands the host holds behind it */
+    DriveDoneFn done;              /* the host's callback */
+    void *done_ctx;
+} HostIf;
+
+static HostIf *hostif(const Drive *d) { return drive_part(d, DP_HOSTIF); }
+
 static void cmd_arrive(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg;
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     switch (cmd->op) {
     case IO_READ:
         ftl_read_start(d, c);
@@ -43,8 +55,8 @@ static bool non_queued(const Drive *d, IoOp op)
 
 static void dispatch(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
-    d->inflight++;
+    Cmd *cmd = cmd_at(d, c);
+    hostif(d)->inflight++;
     SimTime cost = drive_params(d)->cmd_cost;
     if (cmd->op == IO_WRITE)
         cost += (SimTime)cmd->slots * drive_params(d)->page_cost;
@@ -59,39 +71,36 @@ static void dispatch(Drive *d, uint32_t c)
 /* Send command c, or hold it behind a non-queued command. */
 static void send(Drive *d, uint32_t c)
 {
-    if (d->nq != NO_IDX) {
-        d->cmds[c].next = NO_IDX;
-        if (d->held_tail == NO_IDX)
-            d->held_head = c;
+    HostIf *h = hostif(d);
+    if (h->nq != NO_IDX) {
+        cmd_at(d, c)->next = NO_IDX;
+        if (h->held_tail == NO_IDX)
+            h->held_head = c;
         else
-            d->cmds[d->held_tail].next = c;
-        d->held_tail = c;
+            cmd_at(d, h->held_tail)->next = c;
+        h->held_tail = c;
         return;
     }
-    if (!non_queued(d, d->cmds[c].op)) {
+    if (!non_queued(d, cmd_at(d, c)->op)) {
         dispatch(d, c);
         return;
     }
-    d->nq = c;
-    d->nq_sent = d->inflight == 0;
-    if (d->nq_sent)
+    h->nq = c;
+    h->nq_sent = h->inflight == 0;
+    if (h->nq_sent)
         dispatch(d, c);
 }
 
 void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
 {
-    g_return_if_fail(d->cmd_free != NO_IDX);
+    g_return_if_fail(drive_outstanding(d) < drive_queue_limit(d));
     g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= drive_params(d)->user_capacity));
     if (d->l2pc)
         l2p_host_command(d);
-    uint32_t c = d->cmd_free;
-    Cmd *cmd = &d->cmds[c];
-    d->cmd_free = cmd->next;
-    d->outstanding++;
-    if (op == IO_WRITE) {
-        d->writes_outstanding++;
+    uint32_t c = cmd_take(d, op);
+    Cmd *cmd = cmd_at(d, c);
+    if (op == IO_WRITE)
         pslc_host_busy(d);
-    }
     *cmd = (Cmd){.tag = tag,
                  .offset = offset,
                  .length = length,
@@ -108,23 +117,24 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
  * the next non-queued one. */
 static void nq_progress(Drive *d, uint32_t c)
 {
-    d->inflight--;
-    if (d->nq == NO_IDX)
+    HostIf *h = hostif(d);
+    h->inflight--;
+    if (h->nq == NO_IDX)
         return;
-    if (c != d->nq) {
-        if (!d->nq_sent && d->inflight == 0) {
-            d->nq_sent = true;
-            dispatch(d, d->nq);
+    if (c != h->nq) {
+        if (!h->nq_sent && h->inflight == 0) {
+            h->nq_sent = true;
+            dispatch(d, h->nq);
         }
         return;
     }
-    d->nq = NO_IDX;
-    while (d->held_head != NO_IDX && d->nq == NO_IDX) {
-        uint32_t h = d->held_head;
-        d->held_head = d->cmds[h].next;
-        if (d->held_head == NO_IDX)
-            d->held_tail = NO_IDX;
-        send(d, h);
+    h->nq = NO_IDX;
+    while (h->held_head != NO_IDX && h->nq == NO_IDX) {
+        uint32_t next = h->held_head;
+        h->held_head = cmd_at(d, next)->next;
+        if (h->held_head == NO_IDX)
+            h->held_tail = NO_IDX;
+        send(d, next);
     }
 }
 
@@ -132,25 +142,32 @@ static void cmd_done(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg;
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     drive_counters(d)->host_bytes[cmd->op] += cmd->length;
     drive_counters(d)->host_ios[cmd->op]++;
     uint64_t tag = cmd->tag;
     nq_progress(d, c);
-    cmd->next = d->cmd_free;
-    d->cmd_free = c;
-    d->outstanding--;
-    if (cmd->op == IO_WRITE && --d->writes_outstanding == 0)
+    if (cmd_put(d, c))
         pslc_host_quiet(d);
-    if (d->outstanding == 0)
+    if (drive_outstanding(d) == 0)
         trim_idle(d);
-    if (d->done)
-        d->done(d->done_ctx, tag);
+    HostIf *h = hostif(d);
+    if (h->done)
+        h->done(h->done_ctx, tag);
 }
 
-uint32_t drive_outstanding(const Drive *d) { return d->outstanding; }
+void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)
+{
+    hostif(d)->done = fn;
+    hostif(d)->done_ctx = ctx;
+}
 
 void hostif_init(Drive *d)
 {
-    d->cmd_done = cmd_done;
+    HostIf *h = g_new0(HostIf, 1);
+    h->nq = h->held_head = h->held_tail = NO_IDX;
+    drive_set_part(d, DP_HOSTIF, h);
+    cmd_set_handler(d, cmd_done);
 }
+
+void hostif_release(Drive *d) { g_free(hostif(d)); }

@@ -256,7 +256,7 @@ static void add_waiter(Drive *d, uint32_t t, uint32_t cmd)
     c->wt_free = c->wt[w].next;
     c->wt[w] = (Waiter){.cmd = cmd, .next = c->wait[t]};
     c->wait[t] = w;
-    d->cmds[cmd].map_wait++;
+    cmd_at(d, cmd)->map_wait++;
 }
 
 static void loaded(Drive *d, uint32_t t)
@@ -270,7 +270,7 @@ static void loaded(Drive *d, uint32_t t)
         c->wt[w].next = c->wt_free;
         c->wt_free = w;
         w = nx;
-        if (--d->cmds[cmd].map_wait == 0)
+        if (--cmd_at(d, cmd)->map_wait == 0)
             c->translated(c->tr_ctx, cmd);
     }
 }
@@ -298,7 +298,7 @@ static void hmb_hit_ev(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t cmd = (uint32_t)arg;
-    if (--d->cmds[cmd].map_wait == 0)
+    if (--cmd_at(d, cmd)->map_wait == 0)
         d->l2pc->translated(d->l2pc->tr_ctx, cmd);
 }
 
@@ -323,7 +323,7 @@ bool l2p_translate(Drive *d, uint32_t cmd, uint64_t first, uint64_t last)
 {
     L2pCache *c = d->l2pc;
     uint32_t t0 = (uint32_t)(first / c->per_tp), t1 = (uint32_t)(last / c->per_tp);
-    d->cmds[cmd].map_wait = 0;
+    cmd_at(d, cmd)->map_wait = 0;
     for (uint32_t t = t0; t <= t1; t++) {
         uint64_t n =
             MIN(last, (uint64_t)(t + 1) * c->per_tp - 1) - MAX(first, (uint64_t)t * c->per_tp) + 1;
@@ -339,11 +339,11 @@ bool l2p_translate(Drive *d, uint32_t cmd, uint64_t first, uint64_t last)
     }
     if (drive_params(d)->l2p_prefetch)
         prefetch(d, t0, t1);
-    if (d->cmds[cmd].map_wait > 0)
+    if (cmd_at(d, cmd)->map_wait > 0)
         return false;
     if (!c->hmb || drive_params(d)->hmb_latency == 0)
         return true;
-    d->cmds[cmd].map_wait = 1;
+    cmd_at(d, cmd)->map_wait = 1;
     sim_schedule(drive_engine(d), sim_now(drive_engine(d)) + drive_params(d)->hmb_latency, hmb_hit_ev, d, cmd);
     return false;
 }

@@ -14,6 +14,8 @@
 #include "models/drive.h"
 #include "models/geom.h"
 
+#define NO_IDX UINT32_MAX /* end of an index-linked list, or none */
+
 /* Each part's private state, one slot per part. */
 typedef enum DrivePart {
     DP_NAND,   /* struct Nand: block states, free and dead stacks (nand.c) */

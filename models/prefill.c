@@ -361,7 +361,7 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
 {
     g_return_val_if_fail(d && pf, false);
     g_return_val_if_fail(pf->fill >= 0.0 && pf->fill <= 1.0, false);
-    g_return_val_if_fail(d->mapped == 0 && d->outstanding == 0 && drive_counters(d)->free_blocks == drive_geom(d)->nblocks,
+    g_return_val_if_fail(d->mapped == 0 && drive_outstanding(d) == 0 && drive_counters(d)->free_blocks == drive_geom(d)->nblocks,
                          false);
     uint64_t n = (uint64_t)(pf->fill * (double)drive_geom(d)->nlpn + 0.5);
     n = MIN(n, drive_geom(d)->nlpn);

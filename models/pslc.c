@@ -267,7 +267,7 @@ static void idle_timer(void *ctx, uint64_t arg)
     Drive *d = ctx;
     (void)arg;
     d->pslc->fold_timer = false;
-    if (d->writes_outstanding > 0)
+    if (cmd_writes_outstanding(d) > 0)
         return; /* re-armed when the host next stops writing */
     SimTime due = d->pslc->quiet_since + drive_params(d)->fold_idle_delay;
     if (sim_now(drive_engine(d)) < due) {

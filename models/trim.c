@@ -57,7 +57,7 @@ static SimTime trim_work(Drive *d, uint64_t lpn, uint64_t n)
 void trim_start(Drive *d, uint32_t c)
 {
     TrimQueue *q = d->trimq;
-    const Cmd *cmd = &d->cmds[c];
+    const Cmd *cmd = cmd_at(d, c);
     uint64_t first = (cmd->offset + SLOT_SIZE - 1) / SLOT_SIZE;
     uint64_t end = (cmd->offset + cmd->length) / SLOT_SIZE;
     bool deferred = drive_params(d)->trim_policy == TRIM_DEFERRED;
@@ -90,7 +90,7 @@ static void work_ev(void *ctx, uint64_t arg)
     Drive *d = ctx;
     TrimQueue *q = d->trimq;
     (void)arg;
-    if (d->outstanding > 0 || q->len == 0) {
+    if (drive_outstanding(d) > 0 || q->len == 0) {
         q->running = false; /* resumed when the host next goes quiet */
         return;
     }
