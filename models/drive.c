@@ -53,6 +53,7 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     Drive *d = drive_record_new(engine, p, &g);
     (void)seed; /* nothing in the drive draws random numbers */
     nand_init(d);
+    chan_init(d);
     wear_init(d);
     d->l2p_tab = bigmem_alloc_zeroed(drive_geom(d)->nlpn * sizeof(uint32_t));
     d->p2l_tab = bigmem_alloc_zeroed(drive_geom(d)->nslots * sizeof(uint32_t));
@@ -138,12 +139,15 @@ void drive_free(Drive *d)
     if (!d)
         return;
     trim_release(d);
+    fold_release(d);
+    gc_release(d);
     l2p_cache_release(d);
     pslc_release(d);
     sched_release(d);
     link_release(d);
     wear_release(d);
-    nand_release(d);
+    chan_release(d);
+    blocks_release(d);
     bigmem_free(d->l2p_tab, drive_geom(d)->nlpn * sizeof(uint32_t));
     bigmem_free(d->p2l_tab, drive_geom(d)->nslots * sizeof(uint32_t));
     hostif_release(d);
@@ -198,9 +202,9 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
         CHECK(map_lpn_of(d, v) == lpn, "lpn %" G_GUINT64_FORMAT " maps to slot %u which maps back to %u",
               lpn, v, map_lpn_of(d, v));
         uint32_t b = nand_block_of(d, v);
-        CHECK(d->blk_state[b] != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
+        CHECK(blk_state(d)[b] != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
               b);
-        CHECK(v - b * drive_geom(d)->slots_per_block < d->blk_wp[b],
+        CHECK(v - b * drive_geom(d)->slots_per_block < blk_wp(d)[b],
               "lpn %" G_GUINT64_FORMAT " maps past the write pointer of block %u", lpn, b);
     }
     CHECK(mapped == d->mapped, "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
@@ -208,20 +212,20 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     uint64_t free_blocks = 0;
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
         uint32_t valid = 0, base = b * drive_geom(d)->slots_per_block;
-        if (ftl_is_map_block(d, b))
+        if (blk_is_map(d, b))
             continue; /* holds translation pages: l2p_check() */
         for (uint32_t s = 0; s < drive_geom(d)->slots_per_block; s++) {
             uint32_t lpn = map_lpn_of(d, base + s);
             if (lpn == NO_LPN)
                 continue;
-            CHECK(s < d->blk_wp[b], "block %u has a valid slot past its write pointer", b);
+            CHECK(s < blk_wp(d)[b], "block %u has a valid slot past its write pointer", b);
             CHECK(lpn < drive_geom(d)->nlpn && map_get(d, lpn) == base + s,
                   "slot %u is valid for lpn %u which maps elsewhere", base + s, lpn);
             valid++;
         }
-        CHECK(valid == d->blk_valid[b], "block %u counts %u valid slots, has %u", b,
-              d->blk_valid[b], valid);
-        if (d->blk_state[b] == BLK_FREE) {
+        CHECK(valid == blk_valid(d)[b], "block %u counts %u valid slots, has %u", b,
+              blk_valid(d)[b], valid);
+        if (blk_state(d)[b] == BLK_FREE) {
             CHECK(valid == 0, "free block %u has valid slots", b);
             free_blocks++;
         }
@@ -231,12 +235,12 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     /* the dead stacks: each entry flagged, on its own die, once */
     uint64_t flagged = 0, stacked = 0;
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
-        flagged += d->blk_dead[b];
+        flagged += blk_is_dead(d, b);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
-        stacked += d->die[i].ndead;
-        for (uint32_t k = 0; k < d->die[i].ndead; k++) {
-            uint32_t b = d->die[i].dead[k];
-            CHECK(b < drive_geom(d)->nblocks && d->blk_dead[b] && nand_die_of_block(d, b) == i,
+        stacked += die_ndead(d, i);
+        for (uint32_t k = 0; k < die_ndead(d, i); k++) {
+            uint32_t b = die_dead_at(d, i, k);
+            CHECK(b < drive_geom(d)->nblocks && blk_is_dead(d, b) && nand_die_of_block(d, b) == i,
                   "die %u's dead stack holds block %u, not flagged or not its own", i, b);
         }
     }

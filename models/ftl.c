@@ -447,10 +447,10 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
         }
         uint32_t b = nand_block_of(d, slot);
         uint32_t die = nand_die_of_block(d, b);
-        if (die != cur_die || d->blk_mode[b] != mode) {
+        if (die != cur_die || blk_mode(d)[b] != mode) {
             if (cur_die != NO_IDX)
                 sched_read(d, cur_die, client, arg, mode, pages, slots);
-            mode = d->blk_mode[b];
+            mode = blk_mode(d)[b];
             pages = slots = 0;
             (*pending)++;
             cur_die = die;
@@ -696,7 +696,7 @@ uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
  * tens of blocks ahead of the others, and then had to wait for them. */
 static uint32_t die_room(const Drive *d, uint32_t k)
 {
-    return d->die[k].nfree + d->die[k].nsfree;
+    return die_nfree(d, k) + die_nsfree(d, k);
 }
 
 /* Most room any die has. */
@@ -721,7 +721,7 @@ static uint32_t max_room(const Drive *d)
 #define BALANCE_SLACK 4
 static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
 {
-    Die *die = &d->die[i];
+    uint32_t *open = die_open(d, i);
     if (d->wb->ring_live == 0)
         return false; /* before asking the cache: with no data it must not decide exhaustion */
     int stream = pslc_host_stream(d, i);
@@ -729,31 +729,31 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     uint32_t unit = drive_geom(d)->unit_slots[mode];
     if (!unit_ready(d, unit))
         return false;
-    uint32_t b = die->open[stream];
+    uint32_t b = open[stream];
     if (b == NO_BLOCK) {
         if (die_room(d, i) + BALANCE_SLACK < max_room(d))
             return false; /* let the other dies catch up */
         if (stream == STREAM_SSLC)
             b = nand_take_static(d, i);
-        else if (die->nfree > drive_params(d)->gc_hard_blocks)
+        else if (die_nfree(d, i) > drive_params(d)->gc_hard_blocks)
             b = nand_take_free(d, i, mode);
         if (b == NO_BLOCK)
             return false;
-        die->open[stream] = b;
+        open[stream] = b;
     }
     uint32_t cap = nand_block_capacity(d, b);
-    uint32_t room = cap - d->blk_wp[b];
+    uint32_t room = cap - blk_wp(d)[b];
     uint32_t n = take_unit(d, unit < room ? unit : room);
-    uint32_t first = b * drive_geom(d)->slots_per_block + d->blk_wp[b];
+    uint32_t first = b * drive_geom(d)->slots_per_block + blk_wp(d)[b];
     map_prefetch(d, d->wb->stage, n);
     map_set_run(d, d->wb->stage, n, first);
-    d->blk_wp[b] += n;
+    blk_wp(d)[b] += n;
     for (uint32_t k = 0; d->place_hook && k < n; k++)
         d->place_hook(d->place_ctx, d->wb->stage[k], first + k, NO_SLOT);
-    if (d->blk_wp[b] == cap) {
-        d->blk_state[b] = BLK_FULL;
-        d->blk_stamp[b] = sim_now(drive_engine(d));
-        die->open[stream] = NO_BLOCK;
+    if (blk_wp(d)[b] == cap) {
+        blk_state(d)[b] = BLK_FULL;
+        blk_stamp(d)[b] = sim_now(drive_engine(d));
+        open[stream] = NO_BLOCK;
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     SimTime in = chan_xfer(d, i, sim_now(drive_engine(d)), bytes);

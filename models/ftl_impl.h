@@ -21,46 +21,14 @@
 #include "models/drive.h"
 #include "models/parts.h"
 #include "models/cmd.h"
+#include "models/blocks.h"
 #include "models/sched.h"
 
 #define NO_SLOT UINT32_MAX
 #define NO_LPN UINT32_MAX
-#define NO_BLOCK UINT32_MAX
 /* L2P values at or above BUF_MARK mean "in the write buffer at ring
  * position value - BUF_MARK"; slot numbers stay below it. */
 #define BUF_MARK (UINT32_MAX - (1u << 22))
-
-/* Block states. */
-enum { BLK_FREE = 0, BLK_OPEN = 1, BLK_FULL = 2, BLK_VICTIM = 3 };
-
-/* Write streams: one open block per die per stream. STREAM_SLC writes
- * dynamic SLC blocks (taken from the free list), STREAM_SSLC the static SLC
- * blocks, STREAM_FOLD is the native destination of folding. */
-enum { STREAM_HOST = 0, STREAM_GC = 1, STREAM_SLC = 2, STREAM_FOLD = 3, STREAM_SSLC = 4, STREAMS = 5 };
-/* Translation pages have their own open block per die (Die.map_open). */
-
-/* Block kinds (Drive.blk_kind, allocated only with a mapping cache). */
-enum { BLK_DATA = 0, BLK_MAP = 1 };
-
-typedef struct Die {
-    uint32_t *free_blocks;     /* stack of free block ids */
-    uint32_t nfree;
-    uint32_t open[STREAMS];    /* open block per stream, NO_BLOCK if none */
-    uint32_t victim;           /* block being collected, NO_BLOCK if none */
-    uint32_t victim_cursor;    /* next slot index to scan in the victim */
-    double gc_debt;            /* slots GC owes for host data written below the soft threshold */
-    double gc_ratio;           /* slots to move per host slot: v / (cap - v) of the last victim */
-
-    /* pSLC cache (pslc.c, fold.c) */
-    uint32_t *sfree_blocks;    /* stack of free static SLC blocks */
-    uint32_t nsfree;
-    uint32_t slc_dyn;          /* dynamic SLC blocks not free (open, full, victim) */
-    uint32_t fold_victim;      /* SLC block being folded, NO_BLOCK if none */
-    uint32_t fold_cursor;      /* next slot index to scan in it */
-    uint32_t *dead;            /* stack of blocks whose last valid slot went (gc.c reclaims) */
-    uint32_t ndead;
-    uint32_t map_open;         /* open translation-page block, NO_BLOCK if none (l2p_cache.c) */
-} Die;
 
 struct Drive {
     SimEngine *eng;
@@ -79,17 +47,8 @@ struct Drive {
     uint32_t *p2l_tab; /* nslots: lpn or NO_LPN (slot not valid) */
     uint64_t mapped; /* lpns mapped (to NAND or buffer) */
 
-    /* blocks, struct of arrays */
-    uint8_t *blk_state;
-    uint8_t *blk_mode;
-    uint32_t *blk_wp;     /* slots written */
-    uint32_t *blk_valid;  /* slots valid */
-    uint64_t *blk_stamp;  /* when it was filled (ns), for FIFO and cost-benefit */
-    uint8_t *blk_dead;    /* on its die's dead stack */
     struct Wear *wear;    /* erase counts and wear leveling (wear.c) */
 
-    Die *die;
-    SimTime *chan_free;   /* per channel: bus free from (ns) */
 
     /* host interface */
     struct Link *link;    /* host link and controller timelines (link.c) */
@@ -103,7 +62,6 @@ struct Drive {
 
     /* mapping cache (l2p_cache.c; NULL with l2p_kind dram) and deferred TRIM (trim.c) */
     struct L2pCache *l2pc;
-    uint8_t *blk_kind;       /* BLK_DATA / BLK_MAP per block; NULL without a mapping cache */
     struct TrimQueue *trimq;
 
     /* test hook: called for every slot programmed (src NO_SLOT: from the buffer) */
@@ -124,15 +82,15 @@ struct Drive {
 
 /* nand.c */
 void nand_init(Drive *d);
-void nand_release(Drive *d);
 /* slots block b holds in its current mode */
-static inline uint32_t nand_block_capacity(const Drive *d, uint32_t b) { return drive_geom(d)->mode_slots[d->blk_mode[b]]; }
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
 uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
 void nand_put_free(Drive *d, uint32_t b);
 void nand_erased(void *ctx, uint32_t b); /* erase completion: freed, and the dies offered work */
 
 /* chan.c */
+void chan_init(Drive *d);
+void chan_release(Drive *d);
 SimTime chan_start(const Drive *d, uint32_t die, SimTime ready);
 SimTime chan_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes); /* returns end */
 
@@ -179,6 +137,8 @@ bool gc_needed(const Drive *d, uint32_t die, bool hard);
 bool gc_step(Drive *d, uint32_t die); /* starts one die operation; false if nothing to do */
 bool gc_reclaim_dead(Drive *d, uint32_t die); /* erases a full block with no valid data */
 void gc_init(Drive *d); /* registers GC's work with the scheduler */
+void gc_release(Drive *d);
+void gc_set_ratio(Drive *d, uint32_t die, double ratio);
 bool gc_paced(const Drive *d, uint32_t die); /* below the soft threshold: host programs owe GC */
 void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots);
 
@@ -208,9 +168,9 @@ void pslc_trimmed(Drive *d);    /* a TRIM unmapped data: re-arm the cache */
  * closing an open SLC block to fold it. False if nothing could start. */
 bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open);
 void fold_init(Drive *d); /* registers folding with the scheduler (after pslc_init) */
+void fold_release(Drive *d);
 
 /* l2p_cache.c: which translation pages are cached, their NAND copies */
-static inline bool ftl_is_map_block(const Drive *d, uint32_t b) { return d->blk_kind && d->blk_kind[b] == BLK_MAP; }
 void l2p_cache_init(Drive *d);    /* sets d->l2pc (NULL for dram) */
 void l2p_cache_release(Drive *d);
 /* Make the translation pages of lpns [first, last] resident for command c.
@@ -222,7 +182,8 @@ void l2p_on_translated(Drive *d, void (*fn)(void *ctx, uint32_t cmd), void *ctx)
  * dirty, loaded first (in the background) if it is not cached. True on a miss. */
 bool l2p_update(Drive *d, uint64_t lpn);
 bool l2p_flush_step(Drive *d, uint32_t die);           /* program queued dirty translation pages */
-bool l2p_gc_step(Drive *d, uint32_t die);              /* collect the die's victim, a map block */
+/* Collect the die's victim, a map block: one step; *moved: slots it moves. */
+bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved);
 SimTime l2p_load_ns(const Drive *d);                   /* time to load one translation page */
 uint64_t l2p_entries_per_tpage(const Drive *d);
 bool l2p_check(const Drive *d, char *why, size_t why_len);

@@ -55,6 +55,7 @@ struct L2pCache {
     uint32_t iss_len;
     bool kick_pending;
     uint32_t reader; /* sched_read() client */
+    uint32_t *map_open; /* per die: open translation-page block, NO_BLOCK if none */
     void (*translated)(void *ctx, uint32_t cmd); /* a command's pages are in (ftl.c) */
     void *tr_ctx;
 
@@ -103,9 +104,9 @@ void l2p_cache_init(Drive *d)
     c->head = c->tail = NO_IDX;
     c->wt_free = NO_IDX;
     c->last_upd = c->last_tr = NO_IDX;
-    d->blk_kind = g_new0(uint8_t, drive_geom(d)->nblocks);
+    c->map_open = g_new(uint32_t, drive_geom(d)->dies);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
-        d->die[i].map_open = NO_BLOCK;
+        c->map_open[i] = NO_BLOCK;
     d->l2pc = c;
     c->reader = sched_read_client(d, read_done, d);
     sched_add(d, RANK_MAP_FLUSH, try_flush, d, false);
@@ -122,10 +123,9 @@ void l2p_cache_release(Drive *d)
         g_free(arrays[i]);
     g_free(c->flags);
     g_free(c->wt);
+    g_free(c->map_open);
     g_free(c);
-    g_free(d->blk_kind);
     d->l2pc = NULL;
-    d->blk_kind = NULL;
 }
 
 /* ---- LRU list ------------------------------------------------------------ */
@@ -176,7 +176,7 @@ static void kick_ev(void *ctx, uint64_t arg)
         uint32_t t = c->iss[--c->iss_len];
         c->flags[t] &= (uint8_t)~TP_ISSUE;
         uint32_t b = nand_block_of(d, c->loc[t]);
-        sched_read(d, nand_die_of_block(d, b), c->reader, t, d->blk_mode[b], 1, c->spp);
+        sched_read(d, nand_die_of_block(d, b), c->reader, t, blk_mode(d)[b], 1, c->spp);
     }
     if (c->wb_len > 0)
         sched_kick_all(d);
@@ -383,17 +383,17 @@ static void place(Drive *d, uint32_t t, uint32_t b)
     uint32_t old = c->loc[t];
     if (old != NO_SLOT) {
         map_put_lpn(d, old, NO_LPN);
-        d->blk_valid[nand_block_of(d, old)] -= c->spp;
+        blk_valid(d)[nand_block_of(d, old)] -= c->spp;
     }
-    uint32_t slot = b * drive_geom(d)->slots_per_block + d->blk_wp[b];
-    d->blk_wp[b] += c->spp;
+    uint32_t slot = b * drive_geom(d)->slots_per_block + blk_wp(d)[b];
+    blk_wp(d)[b] += c->spp;
     map_put_lpn(d, slot, t);
-    d->blk_valid[b] += c->spp;
+    blk_valid(d)[b] += c->spp;
     c->loc[t] = slot;
-    if (d->blk_wp[b] == nand_block_capacity(d, b)) {
-        d->blk_state[b] = BLK_FULL;
-        d->blk_stamp[b] = sim_now(drive_engine(d));
-        d->die[nand_die_of_block(d, b)].map_open = NO_BLOCK;
+    if (blk_wp(d)[b] == nand_block_capacity(d, b)) {
+        blk_state(d)[b] = BLK_FULL;
+        blk_stamp(d)[b] = sim_now(drive_engine(d));
+        c->map_open[nand_die_of_block(d, b)] = NO_BLOCK;
     }
 }
 
@@ -401,22 +401,22 @@ static void place(Drive *d, uint32_t t, uint32_t b)
  * while the die has more than min_free erased blocks. */
 static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
 {
-    Die *dd = &d->die[die];
-    if (dd->map_open != NO_BLOCK)
-        return dd->map_open;
-    if (dd->nfree <= min_free)
+    L2pCache *c = d->l2pc;
+    if (c->map_open[die] != NO_BLOCK)
+        return c->map_open[die];
+    if (die_nfree(d, die) <= min_free)
         return NO_BLOCK;
     uint32_t b = nand_take_free(d, die, drive_geom(d)->native);
-    d->blk_mode[b] = CELL_SLC;
-    d->blk_kind[b] = BLK_MAP;
-    dd->map_open = b;
+    blk_mode(d)[b] = CELL_SLC;
+    blk_kind(d)[b] = BLK_MAP;
+    c->map_open[die] = b;
     return b;
 }
 
 /* Pages one map program holds: an SLC program unit. */
 static uint32_t map_unit(const Drive *d, uint32_t b)
 {
-    uint32_t room = (nand_block_capacity(d, b) - d->blk_wp[b]) / d->l2pc->spp;
+    uint32_t room = (nand_block_capacity(d, b) - blk_wp(d)[b]) / d->l2pc->spp;
     return MIN(drive_geom(d)->unit_slots[CELL_SLC] / d->l2pc->spp, room);
 }
 
@@ -453,21 +453,20 @@ static bool try_flush(void *ctx, uint32_t die)
 
 static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
 {
-    d->die[die].victim = NO_BLOCK;
+    *die_victim(d, die) = NO_BLOCK;
     drive_counters(d)->gc_blocks++;
-    d->blk_mode[v] = (uint8_t)drive_geom(d)->native; /* back to a plain free block once erased */
-    d->blk_kind[v] = BLK_DATA;
+    blk_mode(d)[v] = (uint8_t)drive_geom(d)->native; /* back to a plain free block once erased */
+    blk_kind(d)[v] = BLK_DATA;
     sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(drive_engine(d)) + drive_params(d)->timing[CELL_SLC].t_erase);
 }
 
 /* GC of a map block: its valid translation pages move, an SLC program unit
  * at a time, into the die's open map block; then it is erased. */
-bool l2p_gc_step(Drive *d, uint32_t die)
+bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved)
 {
     L2pCache *c = d->l2pc;
-    Die *dd = &d->die[die];
-    uint32_t v = dd->victim;
-    if (d->blk_valid[v] == 0) {
+    uint32_t v = *die_victim(d, die);
+    if (blk_valid(d)[v] == 0) {
         erase_map_block(d, die, v);
         return true;
     }
@@ -475,9 +474,9 @@ bool l2p_gc_step(Drive *d, uint32_t die)
     if (dst == NO_BLOCK)
         return false;
     uint32_t want = map_unit(d, dst), n = 0, base = v * drive_geom(d)->slots_per_block;
-    while (n < want && dd->victim_cursor < d->blk_wp[v]) {
-        uint32_t src = base + dd->victim_cursor;
-        dd->victim_cursor += c->spp;
+    while (n < want && *die_victim_cursor(d, die) < blk_wp(d)[v]) {
+        uint32_t src = base + *die_victim_cursor(d, die);
+        *die_victim_cursor(d, die) += c->spp;
         if (map_lpn_of(d, src) == NO_LPN)
             continue;
         place(d, map_lpn_of(d, src), dst);
@@ -488,7 +487,7 @@ bool l2p_gc_step(Drive *d, uint32_t die)
         return true;
     }
     uint64_t bytes = (uint64_t)n * drive_params(d)->page_size;
-    dd->gc_debt = dd->gc_debt > n * c->spp ? dd->gc_debt - n * c->spp : 0;
+    *slots_moved = n * c->spp;
     SimTime sensed =
         sim_now(drive_engine(d)) + (SimTime)((n + drive_geom(d)->planes - 1) / drive_geom(d)->planes) * drive_params(d)->timing[CELL_SLC].t_read;
     SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
@@ -535,12 +534,12 @@ static bool check_blocks(const Drive *d, char *why, size_t why_len)
 {
     const L2pCache *c = d->l2pc;
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
-        if (!ftl_is_map_block(d, b))
+        if (!blk_is_map(d, b))
             continue;
-        CHECK(d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC,
+        CHECK(blk_state(d)[b] != BLK_FREE && blk_mode(d)[b] == CELL_SLC,
               "map block %u is free or not in SLC mode", b);
         uint32_t valid = 0, base = b * drive_geom(d)->slots_per_block;
-        for (uint32_t s = 0; s < d->blk_wp[b]; s += c->spp) {
+        for (uint32_t s = 0; s < blk_wp(d)[b]; s += c->spp) {
             uint32_t t = map_lpn_of(d, base + s);
             if (t == NO_LPN)
                 continue;
@@ -548,14 +547,14 @@ static bool check_blocks(const Drive *d, char *why, size_t why_len)
                   "map slot %u holds translation page %u which lives elsewhere", base + s, t);
             valid += c->spp;
         }
-        CHECK(valid == d->blk_valid[b], "map block %u counts %u valid slots, has %u", b,
-              d->blk_valid[b], valid);
+        CHECK(valid == blk_valid(d)[b], "map block %u counts %u valid slots, has %u", b,
+              blk_valid(d)[b], valid);
     }
     for (uint32_t t = 0; t < c->ntp; t++) {
         if (c->loc[t] == NO_SLOT)
             continue;
         uint32_t b = nand_block_of(d, c->loc[t]);
-        CHECK(ftl_is_map_block(d, b) && map_lpn_of(d, c->loc[t]) == t,
+        CHECK(blk_is_map(d, b) && map_lpn_of(d, c->loc[t]) == t,
               "translation page %u lives at slot %u which does not hold it", t, c->loc[t]);
     }
     return true;

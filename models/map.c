@@ -14,15 +14,13 @@
 void map_invalidate_slot(Drive *d, uint32_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
-    g_assert(map_lpn_of(d, slot) != NO_LPN && d->blk_valid[b] > 0);
+    g_assert(map_lpn_of(d, slot) != NO_LPN && blk_valid(d)[b] > 0);
     map_put_lpn(d, slot, NO_LPN);
-    if (--d->blk_valid[b] == 0 && d->blk_state[b] == BLK_FULL && !d->blk_dead[b]) {
+    if (--blk_valid(d)[b] == 0 && blk_state(d)[b] == BLK_FULL && !blk_is_dead(d, b)) {
         /* nothing left to move: GC can have it for an erase (gc_reclaim_dead) */
-        Die *dd = &d->die[nand_die_of_block(d, b)];
-        d->blk_dead[b] = 1;
-        dd->dead[dd->ndead++] = b;
+        die_push_dead(d, b);
     }
-    if (d->blk_mode[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+    if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->pslc_used -= SLOT_SIZE;
 }
 
@@ -52,8 +50,8 @@ void map_set_run(Drive *d, const uint32_t *lpns, uint32_t n, uint32_t slot)
         if (d->l2pc)
             l2p_update(d, lpn);
     }
-    d->blk_valid[b] += n;
-    if (d->blk_mode[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+    blk_valid(d)[b] += n;
+    if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;
 }
 
@@ -62,9 +60,9 @@ void map_set_run(Drive *d, const uint32_t *lpns, uint32_t n, uint32_t slot)
 static void relocate_run(Drive *d, uint32_t dst, const uint32_t *lpns, const uint32_t *srcs,
                          uint32_t n)
 {
-    uint32_t first = dst * drive_geom(d)->slots_per_block + d->blk_wp[dst];
+    uint32_t first = dst * drive_geom(d)->slots_per_block + blk_wp(d)[dst];
     map_set_run(d, lpns, n, first);
-    d->blk_wp[dst] += n;
+    blk_wp(d)[dst] += n;
     for (uint32_t k = 0; d->place_hook && k < n; k++)
         d->place_hook(d->place_ctx, lpns[k], first + k, srcs[k]);
 }
@@ -77,14 +75,14 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
                       uint32_t *pages)
 {
     uint32_t unit = drive_geom(d)->unit_slots[drive_geom(d)->native];
-    uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
+    uint32_t room = nand_block_capacity(d, dst) - blk_wp(d)[dst];
     uint32_t want = unit < room ? unit : room;
     uint32_t vbase = v * drive_geom(d)->slots_per_block;
     uint32_t n = 0, last_page = NO_IDX;
     *pages = 0;
     /* the map entries of the slots about to move are scattered over the
      * whole table: ask for them all before the first is needed */
-    for (uint32_t c = *cursor, seen = 0; seen < want && c < d->blk_wp[v]; c++) {
+    for (uint32_t c = *cursor, seen = 0; seen < want && c < blk_wp(d)[v]; c++) {
         uint32_t lpn = map_lpn_of(d, vbase + c);
         if (lpn != NO_LPN) {
             __builtin_prefetch(&d->l2p_tab[lpn], 1);
@@ -93,7 +91,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     }
     /* the slots found go to dst in order: mapped a run at a time */
     uint32_t lpns[RELOCATE_RUN], srcs[RELOCATE_RUN], got = 0;
-    while (n < want && *cursor < d->blk_wp[v]) {
+    while (n < want && *cursor < blk_wp(d)[v]) {
         uint32_t src = vbase + (*cursor)++;
         uint32_t lpn = map_lpn_of(d, src);
         if (lpn == NO_LPN)
@@ -112,9 +110,9 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
         }
     }
     relocate_run(d, dst, lpns, srcs, got);
-    if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
-        d->blk_state[dst] = BLK_FULL;
-        d->blk_stamp[dst] = sim_now(drive_engine(d));
+    if (blk_wp(d)[dst] == nand_block_capacity(d, dst)) {
+        blk_state(d)[dst] = BLK_FULL;
+        blk_stamp(d)[dst] = sim_now(drive_engine(d));
         *open = NO_BLOCK;
     }
     return n;

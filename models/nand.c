@@ -14,6 +14,7 @@
  * takes, and the erase counts, are wear leveling's (wear.c).
  */
 #include "models/ftl_impl.h"
+#include "models/blocks.h"
 #include "models/pslc.h"
 #include "models/wear.h"
 
@@ -43,53 +44,8 @@ void nand_geometry(Geom *g, const DriveParams *p)
 
 void nand_init(Drive *d)
 {
-    d->blk_state = g_new0(uint8_t, drive_geom(d)->nblocks);
-    d->blk_mode = g_new0(uint8_t, drive_geom(d)->nblocks);
-    d->blk_wp = g_new0(uint32_t, drive_geom(d)->nblocks);
-    d->blk_valid = g_new0(uint32_t, drive_geom(d)->nblocks);
-    d->blk_stamp = g_new0(uint64_t, drive_geom(d)->nblocks);
-    d->blk_dead = g_new0(uint8_t, drive_geom(d)->nblocks);
-    d->chan_free = g_new0(SimTime, drive_geom(d)->channels);
-    d->die = g_new0(Die, drive_geom(d)->dies);
-    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
-        Die *die = &d->die[i];
-        uint32_t ns = drive_geom(d)->static_per_die, first = i * drive_geom(d)->blocks_per_die;
-        die->free_blocks = g_new(uint32_t, drive_geom(d)->blocks_per_die);
-        die->dead = g_new(uint32_t, drive_geom(d)->blocks_per_die);
-        die->sfree_blocks = g_new(uint32_t, ns ? ns : 1);
-        /* stacks: the lowest block id is taken first */
-        for (uint32_t k = 0; k < drive_geom(d)->blocks_per_die - ns; k++)
-            die->free_blocks[k] = first + (drive_geom(d)->blocks_per_die - 1 - k);
-        die->nfree = drive_geom(d)->blocks_per_die - ns;
-        for (uint32_t k = 0; k < ns; k++)
-            die->sfree_blocks[k] = first + ns - 1 - k;
-        die->nsfree = ns;
-        for (int s = 0; s < STREAMS; s++)
-            die->open[s] = NO_BLOCK;
-        die->victim = NO_BLOCK;
-        die->gc_ratio = 1.0;
-    }
-    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
-        d->blk_mode[b] = (uint8_t)(nand_is_static(d, b) ? CELL_SLC : drive_geom(d)->native);
+    blocks_init(d);
     drive_counters(d)->free_blocks = drive_geom(d)->nblocks;
-}
-
-void nand_release(Drive *d)
-{
-    if (d->die)
-        for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
-            g_free(d->die[i].free_blocks);
-            g_free(d->die[i].sfree_blocks);
-            g_free(d->die[i].dead);
-        }
-    g_free(d->die);
-    g_free(d->chan_free);
-    g_free(d->blk_state);
-    g_free(d->blk_mode);
-    g_free(d->blk_wp);
-    g_free(d->blk_valid);
-    g_free(d->blk_stamp);
-    g_free(d->blk_dead);
 }
 
 /* Pop the block wear leveling picks off a free stack, the others keeping
@@ -106,17 +62,17 @@ static uint32_t pop_free(const Drive *d, uint32_t *stack, uint32_t *n)
 /* Take an erased block of die for writing in mode m; NO_BLOCK if none. */
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m)
 {
-    Die *dd = &d->die[die];
-    if (dd->nfree == 0)
+    uint32_t *n, *stack = die_free_stack(d, die, false, &n);
+    if (*n == 0)
         return NO_BLOCK;
-    uint32_t b = pop_free(d, dd->free_blocks, &dd->nfree);
-    d->blk_state[b] = BLK_OPEN;
-    d->blk_mode[b] = (uint8_t)m;
-    d->blk_wp[b] = 0;
-    d->blk_valid[b] = 0;
+    uint32_t b = pop_free(d, stack, n);
+    blk_state(d)[b] = BLK_OPEN;
+    blk_mode(d)[b] = (uint8_t)m;
+    blk_wp(d)[b] = 0;
+    blk_valid(d)[b] = 0;
     drive_counters(d)->free_blocks--;
     if (m == CELL_SLC && drive_geom(d)->native != CELL_SLC)
-        dd->slc_dyn++;
+        die_add_slc_dyn(d, die, 1);
     pslc_update_limit(d, die);
     return b;
 }
@@ -124,13 +80,13 @@ uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m)
 /* Take a free static SLC block of die; NO_BLOCK if none. */
 uint32_t nand_take_static(Drive *d, uint32_t die)
 {
-    Die *dd = &d->die[die];
-    if (dd->nsfree == 0)
+    uint32_t *n, *stack = die_free_stack(d, die, true, &n);
+    if (*n == 0)
         return NO_BLOCK;
-    uint32_t b = pop_free(d, dd->sfree_blocks, &dd->nsfree);
-    d->blk_state[b] = BLK_OPEN;
-    d->blk_wp[b] = 0;
-    d->blk_valid[b] = 0;
+    uint32_t b = pop_free(d, stack, n);
+    blk_state(d)[b] = BLK_OPEN;
+    blk_wp(d)[b] = 0;
+    blk_valid(d)[b] = 0;
     drive_counters(d)->free_blocks--;
     return b;
 }
@@ -139,17 +95,17 @@ uint32_t nand_take_static(Drive *d, uint32_t die)
 void nand_put_free(Drive *d, uint32_t b)
 {
     uint32_t die = nand_die_of_block(d, b);
-    Die *dd = &d->die[die];
-    g_assert(d->blk_valid[b] == 0);
-    d->blk_state[b] = BLK_FREE;
-    d->blk_wp[b] = 0;
+    g_assert(blk_valid(d)[b] == 0);
+    blk_state(d)[b] = BLK_FREE;
+    blk_wp(d)[b] = 0;
     wear_erased(d, b);
+    uint32_t *n, *stack = die_free_stack(d, die, nand_is_static(d, b), &n);
     if (nand_is_static(d, b)) {
-        dd->sfree_blocks[dd->nsfree++] = b;
+        stack[(*n)++] = b;
     } else {
-        if (d->blk_mode[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
-            dd->slc_dyn--;
-        dd->free_blocks[dd->nfree++] = b;
+        if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+            die_add_slc_dyn(d, die, -1);
+        stack[(*n)++] = b;
         pslc_update_limit(d, die);
     }
     drive_counters(d)->free_blocks++;

@@ -18,7 +18,7 @@
 
 /* Each part's private state, one slot per part. */
 typedef enum DrivePart {
-    DP_NAND,   /* struct Nand: block states, free and dead stacks (nand.c) */
+    DP_BLOCKS, /* struct Blocks: block states, per-die lists (blocks.c) */
     DP_CHAN,   /* channel timelines (chan.c) */
     DP_CMDS,   /* struct CmdPool: the command records (cmd.c) */
     DP_HOSTIF, /* struct HostIf: the queue, non-queued commands (hostif.c) */

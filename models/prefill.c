@@ -64,10 +64,10 @@ static uint32_t pf_block(Prefill *f, uint32_t die, int kind)
 {
     Drive *d = f->d;
     uint32_t *open = pf_open(f, die, kind);
-    if (*open != NO_BLOCK && d->blk_wp[*open] < nand_block_capacity(d, *open))
+    if (*open != NO_BLOCK && blk_wp(d)[*open] < nand_block_capacity(d, *open))
         return *open;
     if (*open != NO_BLOCK)
-        d->blk_state[*open] = BLK_FULL;
+        blk_state(d)[*open] = BLK_FULL;
     *open = NO_BLOCK;
     switch (kind) {
     case PF_SSLC:
@@ -88,16 +88,15 @@ static uint32_t pf_block(Prefill *f, uint32_t die, int kind)
 static int pf_slc_kind(Prefill *f, uint32_t die)
 {
     Drive *d = f->d;
-    const Die *dd = &d->die[die];
     if (!pslc_has_cache(d))
         return PF_NATIVE;
     uint32_t b = *pf_open(f, die, PF_SSLC);
-    if ((b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b)) || dd->nsfree > 0)
+    if ((b != NO_BLOCK && blk_wp(d)[b] < nand_block_capacity(d, b)) || die_nsfree(d, die) > 0)
         return PF_SSLC;
     b = *pf_open(f, die, PF_SLC);
-    if (b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b))
+    if (b != NO_BLOCK && blk_wp(d)[b] < nand_block_capacity(d, b))
         return PF_SLC;
-    if (dd->slc_dyn < pslc_dyn_limit(d, die) && dd->nfree > drive_params(d)->gc_hard_blocks)
+    if (die_slc_dyn(d, die) < pslc_dyn_limit(d, die) && die_nfree(d, die) > drive_params(d)->gc_hard_blocks)
         return PF_SLC;
     return PF_NATIVE;
 }
@@ -110,11 +109,11 @@ static uint32_t pf_write(Prefill *f, uint32_t die, int kind, uint32_t max, uint3
     uint32_t b = pf_block(f, die, kind);
     if (b == NO_BLOCK)
         return 0;
-    uint32_t room = nand_block_capacity(d, b) - d->blk_wp[b];
+    uint32_t room = nand_block_capacity(d, b) - blk_wp(d)[b];
     uint32_t n = max < room ? max : room;
-    *first = b * drive_geom(d)->slots_per_block + d->blk_wp[b];
-    d->blk_wp[b] += n;
-    d->blk_valid[b] += n;
+    *first = b * drive_geom(d)->slots_per_block + blk_wp(d)[b];
+    blk_wp(d)[b] += n;
+    blk_valid(d)[b] += n;
     return n;
 }
 
@@ -170,8 +169,8 @@ static void pf_invalidate_random(Prefill *f)
         uint64_t x = sim_rng_next(&f->rng);
         uint32_t b = (uint32_t)(((x >> 32) * drive_geom(d)->nblocks) >> 32);
         uint32_t r = (uint32_t)(((x & 0xffffffffULL) * drive_geom(d)->slots_per_block) >> 32);
-        if (r < d->blk_valid[b]) {
-            d->blk_valid[b]--;
+        if (r < blk_valid(d)[b]) {
+            blk_valid(d)[b]--;
             return;
         }
     }
@@ -183,20 +182,20 @@ static bool pf_gc_one(Prefill *f, uint32_t die)
 {
     Drive *d = f->d;
     uint32_t v = gc_pick_victim(d, die), s0;
-    if (v == NO_BLOCK || ftl_is_map_block(d, v))
+    if (v == NO_BLOCK || blk_is_map(d, v))
         return false;
-    uint32_t left = d->blk_valid[v], cap = drive_geom(d)->slots_per_block;
-    d->die[die].gc_ratio = (double)left / (double)(cap - left);
-    d->blk_state[v] = BLK_VICTIM; /* not a destination */
+    uint32_t left = blk_valid(d)[v], cap = drive_geom(d)->slots_per_block;
+    gc_set_ratio(d, die, (double)left / (double)(cap - left));
+    blk_state(d)[v] = BLK_VICTIM; /* not a destination */
     while (left > 0) {
         uint32_t n = pf_write(f, die, PF_GC, left, &s0);
         if (n == 0) {
-            d->blk_valid[v] = left;
-            d->blk_state[v] = BLK_FULL;
+            blk_valid(d)[v] = left;
+            blk_state(d)[v] = BLK_FULL;
             return false;
         }
         left -= n;
-        d->blk_valid[v] -= n;
+        blk_valid(d)[v] -= n;
     }
     nand_put_free(d, v);
     return true;
@@ -206,7 +205,7 @@ static bool pf_gc_one(Prefill *f, uint32_t die)
 static void pf_gc(Prefill *f, uint32_t die)
 {
     Drive *d = f->d;
-    for (uint32_t guard = 0; d->die[die].nfree < drive_params(d)->gc_soft_blocks && guard < drive_geom(d)->blocks_per_die;
+    for (uint32_t guard = 0; die_nfree(d, die) < drive_params(d)->gc_soft_blocks && guard < drive_geom(d)->blocks_per_die;
          guard++)
         if (!pf_gc_one(f, die))
             return;
@@ -235,7 +234,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
         for (uint32_t k = 0; k < n; k++)
             pf_invalidate_random(f);
         done += n;
-        if (d->die[die].nfree < drive_params(d)->gc_soft_blocks)
+        if (die_nfree(d, die) < drive_params(d)->gc_soft_blocks)
             pf_gc(f, die);
     }
 }
@@ -295,7 +294,7 @@ static void pf_deal(Prefill *f, uint64_t n)
     uint64_t *bits = g_new(uint64_t, (drive_geom(d)->slots_per_block + 63) / 64);
     uint64_t k = 0;
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
-        uint32_t v = d->blk_valid[b], wp = d->blk_wp[b];
+        uint32_t v = blk_valid(d)[b], wp = blk_wp(d)[b];
         uint32_t base = b * drive_geom(d)->slots_per_block;
         if (v == 0)
             continue;
@@ -324,13 +323,13 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
     Drive *d = f->d;
     for (uint32_t i = 0; i < drive_geom(d)->dies * PF_KINDS; i++)
         if (f->open[i] != NO_BLOCK)
-            d->blk_state[f->open[i]] = BLK_FULL;
+            blk_state(d)[f->open[i]] = BLK_FULL;
     d->mapped = n;
     uint64_t slc = 0;
     if (drive_geom(d)->native != CELL_SLC)
         for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
-            if (d->blk_mode[b] == CELL_SLC)
-                slc += d->blk_valid[b];
+            if (blk_mode(d)[b] == CELL_SLC)
+                slc += blk_valid(d)[b];
     drive_counters(d)->pslc_used = slc * SLOT_SIZE;
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         pslc_update_limit(d, i);

@@ -167,11 +167,10 @@ void pslc_update_limit(Drive *d, uint32_t die)
 {
     if (!d->pslc->has_cache)
         return;
-    Die *dd = &d->die[die];
     PslcDie *pd = &d->pslc->die[die];
     PslcSizing s;
     sizing_from_params(drive_params(d), &s);
-    uint32_t lim = rule_of(drive_params(d))->blocks(&s, dd->nfree + dd->slc_dyn);
+    uint32_t lim = rule_of(drive_params(d))->blocks(&s, die_nfree(d, die) + die_slc_dyn(d, die));
     d->pslc->dyn_limit_sum = d->pslc->dyn_limit_sum - pd->dyn_limit + lim;
     pd->dyn_limit = lim;
     drive_counters(d)->pslc_limit = drive_counters(d)->pslc_static + d->pslc->dyn_limit_sum * d->pslc->slc_block_slots * SLOT_SIZE;
@@ -179,8 +178,7 @@ void pslc_update_limit(Drive *d, uint32_t die)
 
 uint32_t pslc_slc_blocks(const Drive *d, uint32_t die)
 {
-    const Die *dd = &d->die[die];
-    return dd->slc_dyn + (drive_geom(d)->static_per_die - dd->nsfree);
+    return die_slc_dyn(d, die) + (drive_geom(d)->static_per_die - die_nsfree(d, die));
 }
 
 /* The stream of the next host program unit on die: static SLC first, then
@@ -189,13 +187,12 @@ uint32_t pslc_slc_blocks(const Drive *d, uint32_t die)
  * (pslc_trimmed). */
 int pslc_host_stream(Drive *d, uint32_t die)
 {
-    Die *dd = &d->die[die];
     PslcDie *pd = &d->pslc->die[die];
     if (!d->pslc->has_cache || pd->exhausted)
         return STREAM_HOST;
-    if (dd->open[STREAM_SSLC] != NO_BLOCK || dd->nsfree > 0)
+    if (die_open(d, die)[STREAM_SSLC] != NO_BLOCK || die_nsfree(d, die) > 0)
         return STREAM_SSLC;
-    if (dd->open[STREAM_SLC] != NO_BLOCK || dd->slc_dyn < pd->dyn_limit)
+    if (die_open(d, die)[STREAM_SLC] != NO_BLOCK || die_slc_dyn(d, die) < pd->dyn_limit)
         return STREAM_SLC;
     pd->exhausted = true;
     pd->fold_credit = 0;
@@ -218,10 +215,9 @@ bool pslc_fold_active(const Drive *d, uint32_t die)
 /* Folding S dynamic blocks needs S / b free native blocks on top of R. */
 bool pslc_fold_forced(const Drive *d, uint32_t die)
 {
-    const Die *dd = &d->die[die];
-    if (!d->pslc->has_cache || dd->slc_dyn == 0)
+    if (!d->pslc->has_cache || die_slc_dyn(d, die) == 0)
         return false;
-    return (int64_t)drive_geom(d)->native * ((int64_t)dd->nfree - d->pslc->slc_reserve) < (int64_t)dd->slc_dyn;
+    return (int64_t)drive_geom(d)->native * ((int64_t)die_nfree(d, die) - d->pslc->slc_reserve) < (int64_t)die_slc_dyn(d, die);
 }
 
 /* Account a host program: fold credit (fold_first: (b - 1) folded slots per
@@ -326,21 +322,21 @@ bool pslc_check(const Drive *d, char *why, size_t why_len)
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         uint32_t sfree = 0, dyn = 0, first = i * drive_geom(d)->blocks_per_die;
         for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++) {
-            if (ftl_is_map_block(d, b))
+            if (blk_is_map(d, b))
                 continue;
-            if (d->blk_mode[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
-                slc_valid += d->blk_valid[b];
+            if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+                slc_valid += blk_valid(d)[b];
             if (nand_is_static(d, b)) {
-                CHECK(d->blk_mode[b] == CELL_SLC, "static block %u is not in SLC mode", b);
-                sfree += d->blk_state[b] == BLK_FREE;
-            } else if (d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC) {
+                CHECK(blk_mode(d)[b] == CELL_SLC, "static block %u is not in SLC mode", b);
+                sfree += blk_state(d)[b] == BLK_FREE;
+            } else if (blk_state(d)[b] != BLK_FREE && blk_mode(d)[b] == CELL_SLC) {
                 dyn++;
             }
         }
-        CHECK(sfree == d->die[i].nsfree, "die %u has %u free static blocks, counter says %u", i,
-              sfree, d->die[i].nsfree);
-        CHECK(drive_geom(d)->native == CELL_SLC || dyn == d->die[i].slc_dyn,
-              "die %u has %u dynamic SLC blocks, counter says %u", i, dyn, d->die[i].slc_dyn);
+        CHECK(sfree == die_nsfree(d, i), "die %u has %u free static blocks, counter says %u", i,
+              sfree, die_nsfree(d, i));
+        CHECK(drive_geom(d)->native == CELL_SLC || dyn == die_slc_dyn(d, i),
+              "die %u has %u dynamic SLC blocks, counter says %u", i, dyn, die_slc_dyn(d, i));
         limit += d->pslc->die[i].dyn_limit;
     }
     CHECK(slc_valid * SLOT_SIZE == drive_stats(d)->pslc_used,

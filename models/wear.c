@@ -128,7 +128,7 @@ static void static_check(Drive *d, uint32_t die)
         uint32_t e = w->erases[b];
         floor = MIN(floor, e);
         max = MAX(max, e);
-        if (d->blk_state[b] == BLK_FULL && d->blk_mode[b] == drive_geom(d)->native && !ftl_is_map_block(d, b) &&
+        if (blk_state(d)[b] == BLK_FULL && blk_mode(d)[b] == drive_geom(d)->native && !blk_is_map(d, b) &&
             (cold == NO_BLOCK || e < w->erases[cold]))
             cold = b;
     }
@@ -160,10 +160,10 @@ uint32_t wear_take_cold(Drive *d, uint32_t die)
 {
     Wear *w = d->wear;
     uint32_t v = w->cold[die];
-    if (v == NO_BLOCK || d->die[die].nfree < drive_params(d)->gc_hard_blocks)
+    if (v == NO_BLOCK || die_nfree(d, die) < drive_params(d)->gc_hard_blocks)
         return NO_BLOCK;
     w->cold[die] = NO_BLOCK;
-    if (d->blk_state[v] != BLK_FULL || d->blk_mode[v] != drive_geom(d)->native || ftl_is_map_block(d, v))
+    if (blk_state(d)[v] != BLK_FULL || blk_mode(d)[v] != drive_geom(d)->native || blk_is_map(d, v))
         return NO_BLOCK; /* taken or emptied meanwhile */
     drive_counters(d)->wl_blocks++;
     return v;

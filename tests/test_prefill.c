@@ -138,7 +138,7 @@ static void test_sequential_slc(void)
     /* exactly the last slc / 4096 pages are in SLC blocks */
     uint64_t in_slc_tail = 0, in_slc_head = 0;
     for (uint64_t lpn = 0; lpn < n; lpn++) {
-        bool s = d->blk_mode[drive_lookup(d, lpn) / drive_geom(d)->slots_per_block] == CELL_SLC;
+        bool s = blk_mode(d)[drive_lookup(d, lpn) / drive_geom(d)->slots_per_block] == CELL_SLC;
         if (lpn >= n - slc / 4096)
             in_slc_tail += s;
         else
@@ -167,11 +167,11 @@ static void valid_deciles(const Drive *d, uint64_t deciles[11], uint64_t *full, 
     memset(deciles, 0, 11 * sizeof(uint64_t));
     *full = *blocks = 0;
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
-        if (d->blk_state[b] == BLK_FREE || d->blk_mode[b] != drive_geom(d)->native)
+        if (blk_state(d)[b] == BLK_FREE || blk_mode(d)[b] != drive_geom(d)->native)
             continue;
         (*blocks)++;
-        *full += d->blk_valid[b] == drive_geom(d)->slots_per_block;
-        deciles[d->blk_valid[b] * 10 / drive_geom(d)->slots_per_block]++;
+        *full += blk_valid(d)[b] == drive_geom(d)->slots_per_block;
+        deciles[blk_valid(d)[b] * 10 / drive_geom(d)->slots_per_block]++;
     }
 }
 
@@ -204,7 +204,7 @@ static void test_random_spread(void)
     CU_ASSERT_TRUE(adjacent < n / 100);
     /* the GC free-block floor holds on every die */
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
-        CU_ASSERT_TRUE(d->die[i].nfree >= p.gc_soft_blocks);
+        CU_ASSERT_TRUE(die_nfree(d, i) >= p.gc_soft_blocks);
     const DriveStats *st = drive_stats(d);
     CUTEST_EQ(simrun_nand_bytes(st), 0);
     CUTEST_EQ(st->gc_blocks, 0);
