@@ -6,7 +6,7 @@
  * are reserved. Dies are numbered channel-first, so die k is on channel
  * k % channels.
  */
-#include "models/ftl_impl.h"
+#include "models/chan.h"
 
 /* per channel: the bus is free from (ns) */
 static SimTime *chan_free(const Drive *d) { return drive_part(d, DP_CHAN); }

@@ -7,7 +7,20 @@
  * (models/sched_rank.h gives the order). docs/architecture.md draws the
  * parts and who calls whom.
  */
-#include "models/ftl_impl.h"
+#include "models/blocks.h"
+#include "models/cmd.h"
+#include "models/sched.h"
+#include "models/pslc.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/link.h"
+#include "models/map.h"
+#include "models/ftl.h"
+#include "models/gc.h"
+#include "models/fold.h"
+#include "models/l2p_cache.h"
+#include "models/trim.h"
+#include "models/hostif.h"
 
 #include "models/bigmem.h"
 #include "models/wear.h"
@@ -55,9 +68,10 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     nand_init(d);
     chan_init(d);
     wear_init(d);
-    d->l2p_tab = bigmem_alloc_zeroed(drive_geom(d)->nlpn * sizeof(uint32_t));
-    d->p2l_tab = bigmem_alloc_zeroed(drive_geom(d)->nslots * sizeof(uint32_t));
-    if (!d->l2p_tab || !d->p2l_tab) {
+    uint32_t *l2p = bigmem_alloc_zeroed(drive_geom(d)->nlpn * sizeof(uint32_t));
+    uint32_t *p2l = bigmem_alloc_zeroed(drive_geom(d)->nslots * sizeof(uint32_t));
+    drive_set_map_tables(d, l2p, p2l);
+    if (!l2p || !p2l) {
         drive_free(d);
         return NULL;
     }
@@ -148,8 +162,8 @@ void drive_free(Drive *d)
     wear_release(d);
     chan_release(d);
     blocks_release(d);
-    bigmem_free(d->l2p_tab, drive_geom(d)->nlpn * sizeof(uint32_t));
-    bigmem_free(d->p2l_tab, drive_geom(d)->nslots * sizeof(uint32_t));
+    bigmem_free(drive_l2p_tab(d), drive_geom(d)->nlpn * sizeof(uint32_t));
+    bigmem_free(drive_p2l_tab(d), drive_geom(d)->nslots * sizeof(uint32_t));
     hostif_release(d);
     cmd_release(d);
     ftl_release(d);
@@ -168,7 +182,7 @@ uint64_t drive_slots(const Drive *d) { return drive_geom(d)->nslots; }
 void drive_warm(const Drive *d, uint64_t offset)
 {
     if (offset < drive_params(d)->user_capacity)
-        __builtin_prefetch(&d->l2p_tab[offset / SLOT_SIZE]);
+        __builtin_prefetch(&drive_l2p_tab(d)[offset / SLOT_SIZE]);
 }
 
 uint32_t drive_lookup(const Drive *d, uint64_t lpn)
@@ -178,12 +192,6 @@ uint32_t drive_lookup(const Drive *d, uint64_t lpn)
     if (v == NO_SLOT)
         return DRIVE_UNMAPPED;
     return v >= BUF_MARK ? DRIVE_BUFFERED : v;
-}
-
-void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx)
-{
-    d->place_hook = fn;
-    d->place_ctx = ctx;
 }
 
 /* ---- Invariants ---------------------------------------------------------- */
@@ -207,8 +215,8 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
         CHECK(v - b * drive_geom(d)->slots_per_block < blk_wp(d)[b],
               "lpn %" G_GUINT64_FORMAT " maps past the write pointer of block %u", lpn, b);
     }
-    CHECK(mapped == d->mapped, "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
-          mapped, d->mapped);
+    CHECK(mapped == *drive_mapped(d), "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
+          mapped, *drive_mapped(d));
     uint64_t free_blocks = 0;
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
         uint32_t valid = 0, base = b * drive_geom(d)->slots_per_block;
@@ -259,5 +267,5 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
           drive_stats(d)->wear_erases);
     if (!ftl_check(d, why, why_len))
         return false;
-    return !d->l2pc || l2p_check(d, why, why_len);
+    return !l2p_cache_on(d) || l2p_check(d, why, why_len);
 }

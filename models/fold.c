@@ -7,7 +7,13 @@
  * native one-shot program); once empty the SLC block is erased. Only valid
  * slots move: data overwritten or trimmed while in SLC is dropped.
  */
-#include "models/ftl_impl.h"
+#include "models/fold.h"
+#include "models/blocks.h"
+#include "models/sched.h"
+#include "models/pslc.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/map.h"
 #include "models/sched_rank.h"
 
 /* Per die: the SLC block being folded, NO_BLOCK if none, and the next

@@ -21,7 +21,17 @@
  * A write larger than the buffer enters it in pieces, each given room as
  * programs free it (see admit()); it completes when its last piece is in.
  */
-#include "models/ftl_impl.h"
+#include "models/ftl.h"
+#include "models/blocks.h"
+#include "models/cmd.h"
+#include "models/sched.h"
+#include "models/pslc.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/link.h"
+#include "models/map.h"
+#include "models/gc.h"
+#include "models/l2p_cache.h"
 #include "models/sched_rank.h"
 
 #include <string.h>
@@ -44,6 +54,7 @@ typedef struct Merge {
  * overwritten or trimmed while buffered. L2P points buffered lpns at their
  * ring position (BUF_MARK + pos). */
 typedef struct Wbuf {
+    uint32_t host_reader; /* sched_read() client of host command reads */
     uint32_t *ring;
     uint32_t ring_cap, ring_head, ring_len;
     uint32_t ring_live;    /* entries not NO_LPN */
@@ -64,6 +75,8 @@ typedef struct Wbuf {
     uint32_t merge_cap, merge_free;
     uint32_t rmw_reader;   /* sched_read() client of merge reads */
 } Wbuf;
+
+static Wbuf *wbuf(const Drive *d) { return drive_part(d, DP_WBUF); }
 
 /* Ring position k entries after pos (k <= ring_cap), without a division:
  * this is on the path of every 4 KiB the host writes. */
@@ -98,8 +111,8 @@ static uint32_t ready_entries(const Wbuf *w, uint32_t max)
 
 static bool unit_ready(const Drive *d, uint32_t unit)
 {
-    uint32_t ready = ready_entries(d->wb, unit);
-    return ready >= unit || (d->wb->buf_force && ready > 0);
+    uint32_t ready = ready_entries(wbuf(d), unit);
+    return ready >= unit || (wbuf(d)->buf_force && ready > 0);
 }
 
 /* Entries trimmed while buffered (NO_LPN) keep their ring room until a
@@ -120,7 +133,7 @@ static void drop_dead(Wbuf *w)
  * stopping at an entry held for its merge reads. */
 static uint32_t take_unit(Drive *d, uint32_t max)
 {
-    Wbuf *w = d->wb;
+    Wbuf *w = wbuf(d);
     uint32_t n = 0;
     w->stage_rmw = 0;
     while (n < max && w->ring_len > 0) {
@@ -144,9 +157,9 @@ static uint32_t take_unit(Drive *d, uint32_t max)
 static void complete_flushes(Drive *d)
 {
     SimTime now = sim_now(drive_engine(d));
-    while (d->wb->flush_head != NO_IDX) {
-        uint32_t c = d->wb->flush_head;
-        d->wb->flush_head = cmd_at(d, c)->next;
+    while (wbuf(d)->flush_head != NO_IDX) {
+        uint32_t c = wbuf(d)->flush_head;
+        wbuf(d)->flush_head = cmd_at(d, c)->next;
         cmd_complete(d, c, now);
     }
 }
@@ -168,13 +181,13 @@ static uint32_t piece_slots(const Cmd *cmd, uint32_t a, uint32_t b)
 
 static bool buffer_has_room(const Drive *d, uint32_t slots)
 {
-    return d->wb->buf_used + slots <= d->wb->buf_cap && d->wb->ring_len + d->wb->ring_pending + slots <= d->wb->ring_cap;
+    return wbuf(d)->buf_used + slots <= wbuf(d)->buf_cap && wbuf(d)->ring_len + wbuf(d)->ring_pending + slots <= wbuf(d)->ring_cap;
 }
 
 /* Slots the buffer could give a write now. */
 static uint64_t buffer_room(const Drive *d)
 {
-    const Wbuf *w = d->wb;
+    const Wbuf *w = wbuf(d);
     return MIN(w->buf_cap - w->buf_used, (uint64_t)(w->ring_cap - w->ring_len - w->ring_pending));
 }
 
@@ -183,23 +196,23 @@ static void idle_flush(void *ctx, uint64_t arg)
     Drive *d = ctx;
     (void)arg;
     SimTime now = sim_now(drive_engine(d));
-    if (d->wb->ring_live == 0) {
-        d->wb->idle_timer = false;
+    if (wbuf(d)->ring_live == 0) {
+        wbuf(d)->idle_timer = false;
         return;
     }
-    if (now < d->wb->last_admit + BUF_IDLE_FLUSH) {
-        sim_schedule(drive_engine(d), d->wb->last_admit + BUF_IDLE_FLUSH, idle_flush, d, 0);
+    if (now < wbuf(d)->last_admit + BUF_IDLE_FLUSH) {
+        sim_schedule(drive_engine(d), wbuf(d)->last_admit + BUF_IDLE_FLUSH, idle_flush, d, 0);
         return;
     }
-    d->wb->idle_timer = false;
-    d->wb->buf_force = true;
+    wbuf(d)->idle_timer = false;
+    wbuf(d)->buf_force = true;
     sched_kick_all(d);
 }
 
 /* Append lpn to the ring, its L2P entry pointing there. */
 static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
 {
-    Wbuf *w = d->wb;
+    Wbuf *w = wbuf(d);
     uint32_t pos = ring_at(w, w->ring_head, w->ring_len);
     w->ring[pos] = (uint32_t)lpn;
     if (w->unit_lpns > 1)
@@ -214,7 +227,7 @@ static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
  * (if head) and of its last (if tail); returns how many. */
 static int rmw_ranges(const Drive *d, const Cmd *cmd, bool head, bool tail, uint64_t r[4])
 {
-    uint64_t k = d->wb->unit_lpns;
+    uint64_t k = wbuf(d)->unit_lpns;
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t end = (cmd->offset + cmd->length - 1) / SLOT_SIZE + 1;
     uint64_t lo = first / k * k, hi = MIN((end + k - 1) / k * k, drive_geom(d)->nlpn);
@@ -239,7 +252,7 @@ static int rmw_ranges(const Drive *d, const Cmd *cmd, bool head, bool tail, uint
  * piece appended from pos. */
 static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t a, uint32_t b, uint32_t pos, uint32_t n)
 {
-    Wbuf *w = d->wb;
+    Wbuf *w = wbuf(d);
     uint64_t r[4];
     bool head = a == 0, tail = b == cmd->slots;
     uint32_t budget = piece_slots(cmd, a, b) - (b - a), taken = 0;
@@ -284,20 +297,20 @@ static void write_arrived(void *ctx, uint64_t arg)
     Cmd *cmd = cmd_at(d, c);
     uint32_t a = cmd->landed;
     uint64_t first = cmd->offset / SLOT_SIZE;
-    uint32_t pos0 = ring_at(d->wb, d->wb->ring_head, d->wb->ring_len), appended = 0;
-    d->wb->ring_pending -= piece_slots(cmd, a, b);
+    uint32_t pos0 = ring_at(wbuf(d), wbuf(d)->ring_head, wbuf(d)->ring_len), appended = 0;
+    wbuf(d)->ring_pending -= piece_slots(cmd, a, b);
     cmd->landed = b;
     for (uint64_t lpn = first + a; lpn < first + b; lpn++) {
         uint32_t old = map_get(d, lpn);
         if (old >= BUF_MARK && old != NO_SLOT) {
-            d->wb->buf_used--; /* coalesced: the space reserved for it is not needed */
+            wbuf(d)->buf_used--; /* coalesced: the space reserved for it is not needed */
             uint64_t lo = MAX(cmd->offset, lpn * SLOT_SIZE);
             uint64_t hi = MIN(cmd->offset + cmd->length, (lpn + 1) * SLOT_SIZE);
             drive_counters(d)->buf_absorbed_bytes += hi - lo;
             continue;
         }
         if (old == NO_SLOT)
-            d->mapped++;
+            ++*drive_mapped(d);
         else
             map_invalidate_slot(d, old);
         ring_append(d, lpn, 0);
@@ -306,7 +319,7 @@ static void write_arrived(void *ctx, uint64_t arg)
     if (cmd->rmw || cmd->merge != NO_IDX)
         rmw_arrived(d, cmd, a, b, pos0, appended);
     SimTime now = sim_now(drive_engine(d));
-    d->wb->last_admit = now;
+    wbuf(d)->last_admit = now;
     if (b == cmd->slots) {
         uint64_t *part = drive_counters(d)->write_parts_ns;
         part[WPART_FRONT] += cmd->t_start - cmd->t_sub;
@@ -316,8 +329,8 @@ static void write_arrived(void *ctx, uint64_t arg)
         drive_counters(d)->write_parts_n++;
         cmd_complete_now(d, c);
     }
-    if (!d->wb->idle_timer && d->wb->ring_live > 0) {
-        d->wb->idle_timer = true;
+    if (!wbuf(d)->idle_timer && wbuf(d)->ring_live > 0) {
+        wbuf(d)->idle_timer = true;
         sim_schedule(drive_engine(d), now + BUF_IDLE_FLUSH, idle_flush, d, 0);
     }
     sched_kick_all(d);
@@ -335,8 +348,8 @@ static void admit_piece(Drive *d, uint32_t c, uint32_t b)
     uint32_t slots = piece_slots(cmd, a, b);
     cmd->t_admit = sim_now(drive_engine(d));
     cmd->sent = b;
-    d->wb->buf_used += slots;
-    d->wb->ring_pending += slots;
+    wbuf(d)->buf_used += slots;
+    wbuf(d)->ring_pending += slots;
     SimTime end = link_xfer_part(d, sim_now(drive_engine(d)), lo - cmd->offset, hi - lo, 1);
     sim_schedule(drive_engine(d), end, write_arrived, d, c | (uint64_t)b << 32);
 }
@@ -349,7 +362,7 @@ static void admit_piece(Drive *d, uint32_t c, uint32_t b)
 static uint32_t piece_end(const Drive *d, const Cmd *cmd)
 {
     uint32_t a = cmd->sent;
-    uint64_t room = buffer_room(d), k = d->wb->unit_lpns;
+    uint64_t room = buffer_room(d), k = wbuf(d)->unit_lpns;
     if (piece_slots(cmd, a, cmd->slots) <= room)
         return cmd->slots;
     uint64_t head = a == 0 ? cmd->rmw_head : 0; /* the first piece brings its first unit's rest */
@@ -371,7 +384,7 @@ static bool admit(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     uint32_t b;
-    if (write_slots(cmd) <= d->wb->buf_cap)
+    if (write_slots(cmd) <= wbuf(d)->buf_cap)
         b = buffer_has_room(d, write_slots(cmd)) ? cmd->slots : cmd->sent;
     else
         b = piece_end(d, cmd);
@@ -383,11 +396,11 @@ static bool admit(Drive *d, uint32_t c)
 /* Admit waiting writes in arrival order while the buffer has room. */
 static void admit_waiting(Drive *d)
 {
-    while (d->wb->wait_head != NO_IDX && admit(d, d->wb->wait_head)) {
-        uint32_t c = d->wb->wait_head;
-        d->wb->wait_head = cmd_at(d, c)->next;
-        if (d->wb->wait_head == NO_IDX)
-            d->wb->wait_tail = NO_IDX;
+    while (wbuf(d)->wait_head != NO_IDX && admit(d, wbuf(d)->wait_head)) {
+        uint32_t c = wbuf(d)->wait_head;
+        wbuf(d)->wait_head = cmd_at(d, c)->next;
+        if (wbuf(d)->wait_head == NO_IDX)
+            wbuf(d)->wait_tail = NO_IDX;
     }
 }
 
@@ -396,37 +409,37 @@ void ftl_write_start(Drive *d, uint32_t c)
     Cmd *cmd = cmd_at(d, c);
     cmd->t_issue = sim_now(drive_engine(d));
     cmd->next = NO_IDX;
-    if (d->wb->wait_head == NO_IDX && admit(d, c))
+    if (wbuf(d)->wait_head == NO_IDX && admit(d, c))
         return;
-    if (d->wb->wait_tail == NO_IDX)
-        d->wb->wait_head = c;
+    if (wbuf(d)->wait_tail == NO_IDX)
+        wbuf(d)->wait_head = c;
     else
-        cmd_at(d, d->wb->wait_tail)->next = c;
-    d->wb->wait_tail = c;
+        cmd_at(d, wbuf(d)->wait_tail)->next = c;
+    wbuf(d)->wait_tail = c;
 }
 
 /* A program of slots from the buffer ended: their space is free again. */
 static void program_done(void *ctx, uint32_t slots)
 {
     Drive *d = ctx;
-    g_assert(d->wb->buf_used >= slots);
-    d->wb->buf_used -= slots;
+    g_assert(wbuf(d)->buf_used >= slots);
+    wbuf(d)->buf_used -= slots;
     admit_waiting(d);
-    if (d->wb->ring_live == 0 && d->wb->flush_head == NO_IDX)
-        d->wb->buf_force = false;
-    if (d->wb->buf_used == 0)
+    if (wbuf(d)->ring_live == 0 && wbuf(d)->flush_head == NO_IDX)
+        wbuf(d)->buf_force = false;
+    if (wbuf(d)->buf_used == 0)
         complete_flushes(d);
 }
 
 void ftl_flush_start(Drive *d, uint32_t c)
 {
-    if (d->wb->buf_used == 0 && d->wb->wait_head == NO_IDX) {
+    if (wbuf(d)->buf_used == 0 && wbuf(d)->wait_head == NO_IDX) {
         cmd_complete(d, c, sim_now(drive_engine(d)));
         return;
     }
-    cmd_at(d, c)->next = d->wb->flush_head;
-    d->wb->flush_head = c;
-    d->wb->buf_force = true;
+    cmd_at(d, c)->next = wbuf(d)->flush_head;
+    wbuf(d)->flush_head = c;
+    wbuf(d)->buf_force = true;
     sched_kick_all(d);
 }
 
@@ -470,7 +483,7 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
 /* Host command c's reads of the pages in [first, last]. */
 static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
 {
-    queue_die_reads(d, d->host_reader, c, &cmd_at(d, c)->pending, &drive_counters(d)->unwritten_read_units, first,
+    queue_die_reads(d, wbuf(d)->host_reader, c, &cmd_at(d, c)->pending, &drive_counters(d)->unwritten_read_units, first,
                     last);
 }
 
@@ -497,7 +510,7 @@ static uint32_t merge_new(Wbuf *w)
 static void rmw_issue(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
-    Wbuf *w = d->wb;
+    Wbuf *w = wbuf(d);
     uint64_t r[4];
     int nr = rmw_ranges(d, cmd, true, true, r);
     for (int i = 0; i < nr; i++) {
@@ -524,7 +537,7 @@ static void rmw_issue(Drive *d, uint32_t c)
 static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
 {
     Drive *d = ctx;
-    Wbuf *w = d->wb;
+    Wbuf *w = wbuf(d);
     Merge *m = &w->merges[mi];
     (void)wait;
     g_assert(m->pending > 0);
@@ -557,7 +570,7 @@ void ftl_read_start(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     cmd->t_start = sim_now(drive_engine(d));
-    if (d->l2pc && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE))
+    if (l2p_cache_on(d) && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE))
         return;
     read_issue(d, c);
 }
@@ -577,7 +590,7 @@ static void write_issue(Drive *d, uint32_t c)
         uint64_t lpn = end / SLOT_SIZE;
         queue_reads(d, c, lpn, lpn);
     }
-    if (d->wb->unit_lpns > 1)
+    if (wbuf(d)->unit_lpns > 1)
         rmw_issue(d, c);
     ftl_read_piece_done(d, c);
 }
@@ -593,9 +606,9 @@ void ftl_write_arrive(Drive *d, uint32_t c)
     uint64_t end = cmd->offset + cmd->length;
     uint32_t old = map_get(d, cmd->offset / SLOT_SIZE);
     if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
-        __builtin_prefetch(&d->p2l_tab[old], 1);
+        __builtin_prefetch(&drive_p2l_tab(d)[old], 1);
     bool partial = cmd->offset % SLOT_SIZE || end % SLOT_SIZE;
-    if (d->l2pc && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
+    if (l2p_cache_on(d) && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
         return;
     write_issue(d, c);
 }
@@ -636,7 +649,7 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
  * is not told: the caller (trim.c) accounts the change now or later. */
 uint64_t ftl_buffered_bytes(const Drive *d)
 {
-    return (uint64_t)d->wb->ring_live * SLOT_SIZE;
+    return (uint64_t)wbuf(d)->ring_live * SLOT_SIZE;
 }
 
 uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
@@ -647,15 +660,15 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
         if (v == NO_SLOT)
             continue;
         if (v >= BUF_MARK) {
-            d->wb->ring[v - BUF_MARK] = NO_LPN;
-            d->wb->ring_live--;
-            d->wb->buf_used--;
+            wbuf(d)->ring[v - BUF_MARK] = NO_LPN;
+            wbuf(d)->ring_live--;
+            wbuf(d)->buf_used--;
             drive_counters(d)->buf_absorbed_bytes += SLOT_SIZE;
         } else {
             map_invalidate_slot(d, v);
         }
         map_put(d, lpn, NO_SLOT);
-        d->mapped--;
+        --*drive_mapped(d);
         n++;
     }
     return n;
@@ -672,9 +685,9 @@ static void read_piece(void *ctx, uint32_t c, SimTime wait)
 
 void ftl_unmapped(Drive *d)
 {
-    drop_dead(d->wb);
+    drop_dead(wbuf(d));
     admit_waiting(d);
-    if (d->wb->buf_used == 0)
+    if (wbuf(d)->buf_used == 0)
         complete_flushes(d);
     sched_kick_all(d); /* idle dies can erase blocks the unmapping emptied */
 }
@@ -722,7 +735,7 @@ static uint32_t max_room(const Drive *d)
 static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
 {
     uint32_t *open = die_open(d, i);
-    if (d->wb->ring_live == 0)
+    if (wbuf(d)->ring_live == 0)
         return false; /* before asking the cache: with no data it must not decide exhaustion */
     int stream = pslc_host_stream(d, i);
     CellMode mode = stream == STREAM_HOST ? drive_geom(d)->native : CELL_SLC;
@@ -745,11 +758,11 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     uint32_t room = cap - blk_wp(d)[b];
     uint32_t n = take_unit(d, unit < room ? unit : room);
     uint32_t first = b * drive_geom(d)->slots_per_block + blk_wp(d)[b];
-    map_prefetch(d, d->wb->stage, n);
-    map_set_run(d, d->wb->stage, n, first);
+    map_prefetch(d, wbuf(d)->stage, n);
+    map_set_run(d, wbuf(d)->stage, n, first);
     blk_wp(d)[b] += n;
-    for (uint32_t k = 0; d->place_hook && k < n; k++)
-        d->place_hook(d->place_ctx, d->wb->stage[k], first + k, NO_SLOT);
+    for (uint32_t k = 0; drive_place_hook(d) && k < n; k++)
+        drive_place_hook(d)(drive_place_ctx(d), wbuf(d)->stage[k], first + k, NO_SLOT);
     if (blk_wp(d)[b] == cap) {
         blk_state(d)[b] = BLK_FULL;
         blk_stamp(d)[b] = sim_now(drive_engine(d));
@@ -757,8 +770,8 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     SimTime in = chan_xfer(d, i, sim_now(drive_engine(d)), bytes);
-    drive_counters(d)->nand_write_bytes[CAUSE_HOST] += bytes - (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
-    drive_counters(d)->nand_write_bytes[CAUSE_RMW] += (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
+    drive_counters(d)->nand_write_bytes[CAUSE_HOST] += bytes - (uint64_t)wbuf(d)->stage_rmw * SLOT_SIZE;
+    drive_counters(d)->nand_write_bytes[CAUSE_RMW] += (uint64_t)wbuf(d)->stage_rmw * SLOT_SIZE;
     if (mode == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->host_slc_bytes += bytes;
     pslc_host_programmed(d, i, stream, n);
@@ -796,33 +809,33 @@ void ftl_init(Drive *d)
     w->stage = g_new(uint32_t, max_unit);
     w->wait_head = w->wait_tail = w->flush_head = NO_IDX;
     /* the mapping cache keeps 4 KiB entries (config validation) */
-    g_assert(w->unit_lpns == 1 || !d->l2pc);
+    g_assert(w->unit_lpns == 1 || !l2p_cache_on(d));
     if (w->unit_lpns > 1)
         w->flag = g_new0(uint8_t, w->ring_cap);
     w->merge_free = NO_IDX;
-    d->wb = w;
-    d->host_reader = sched_read_client(d, read_piece, d);
+    drive_set_part(d, DP_WBUF, w);
+    w->host_reader = sched_read_client(d, read_piece, d);
     w->rmw_reader = sched_read_client(d, rmw_read_done, d);
     sched_add(d, RANK_HOST_PROGRAM, try_host_program, d, true);
-    if (d->l2pc)
+    if (l2p_cache_on(d))
         l2p_on_translated(d, translated, d);
 }
 
 void ftl_release(Drive *d)
 {
-    if (!d->wb)
+    if (!wbuf(d))
         return;
-    g_free(d->wb->ring);
-    g_free(d->wb->stage);
-    g_free(d->wb->flag);
-    g_free(d->wb->merges);
-    g_free(d->wb);
-    d->wb = NULL;
+    g_free(wbuf(d)->ring);
+    g_free(wbuf(d)->stage);
+    g_free(wbuf(d)->flag);
+    g_free(wbuf(d)->merges);
+    g_free(wbuf(d));
+    drive_set_part(d, DP_WBUF, NULL);
 }
 
 bool ftl_check(const Drive *d, char *why, size_t why_len)
 {
-    const Wbuf *w = d->wb;
+    const Wbuf *w = wbuf(d);
     uint64_t live = 0;
     for (uint64_t lpn = 0; lpn < drive_geom(d)->nlpn; lpn++) {
         uint32_t v = map_get(d, lpn);

@@ -15,7 +15,13 @@
  * pages, models/l2p_cache.c) are candidates as well; l2p_gc_step() moves
  * their live pages into another map block.
  */
-#include "models/ftl_impl.h"
+#include "models/gc.h"
+#include "models/blocks.h"
+#include "models/sched.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/map.h"
+#include "models/l2p_cache.h"
 #include "models/sched_rank.h"
 #include "models/wear.h"
 

@@ -8,7 +8,15 @@
  * non-queued. Completion (cmd_complete(), from below) is an engine event
  * that calls the host's callback.
  */
-#include "models/ftl_impl.h"
+#include "models/hostif.h"
+#include "models/cmd.h"
+#include "models/sched.h"
+#include "models/pslc.h"
+#include "models/link.h"
+#include "models/map.h"
+#include "models/ftl.h"
+#include "models/l2p_cache.h"
+#include "models/trim.h"
 
 /* The queue as the host sees it (the records are cmd.c's). */
 typedef struct HostIf {
@@ -63,7 +71,7 @@ static void dispatch(Drive *d, uint32_t c)
     /* the map entry is needed when the command reaches the FTL, microseconds
      * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
     if (cmd->op == IO_WRITE || cmd->op == IO_READ)
-        __builtin_prefetch(&d->l2p_tab[cmd->offset / SLOT_SIZE]);
+        __builtin_prefetch(&drive_l2p_tab(d)[cmd->offset / SLOT_SIZE]);
     SimTime at = link_controller(d, cost);
     sim_schedule(drive_engine(d), at, cmd_arrive, d, c);
 }
@@ -95,7 +103,7 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
 {
     g_return_if_fail(drive_outstanding(d) < drive_queue_limit(d));
     g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= drive_params(d)->user_capacity));
-    if (d->l2pc)
+    if (l2p_cache_on(d))
         l2p_host_command(d);
     uint32_t c = cmd_take(d, op);
     Cmd *cmd = cmd_at(d, c);

@@ -11,7 +11,14 @@
  * Version counters per page prove that no change of the table bypasses the
  * cache (l2p_check). docs/mapping.md has the model and its formulas.
  */
-#include "models/ftl_impl.h"
+#include "models/l2p_cache.h"
+#include "models/blocks.h"
+#include "models/cmd.h"
+#include "models/sched.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/link.h"
+#include "models/map.h"
 #include "models/sched_rank.h"
 
 #include <string.h>
@@ -66,13 +73,15 @@ struct L2pCache {
     bool started;      /* a host command has arrived */
 };
 
+static L2pCache *l2pc(const Drive *d) { return drive_part(d, DP_L2PC); }
+
 uint64_t l2p_entries_per_tpage(const Drive *d)
 {
     return drive_params(d)->l2p_tp_entries ? drive_params(d)->l2p_tp_entries : drive_params(d)->page_size / 4;
 }
 SimTime l2p_load_ns(const Drive *d)
 {
-    return d->l2pc ? d->l2pc->load_ns : 0;
+    return l2pc(d) ? l2pc(d)->load_ns : 0;
 }
 
 static void read_done(void *ctx, uint32_t t, SimTime wait);
@@ -107,14 +116,16 @@ void l2p_cache_init(Drive *d)
     c->map_open = g_new(uint32_t, drive_geom(d)->dies);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         c->map_open[i] = NO_BLOCK;
-    d->l2pc = c;
+    drive_set_part(d, DP_L2PC, c);
     c->reader = sched_read_client(d, read_done, d);
     sched_add(d, RANK_MAP_FLUSH, try_flush, d, false);
 }
 
+bool l2p_cache_on(const Drive *d) { return l2pc(d) != NULL; }
+
 void l2p_cache_release(Drive *d)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     if (!c)
         return;
     uint32_t *arrays[] = {c->loc, c->prev, c->next, c->wait, c->wb,
@@ -125,7 +136,7 @@ void l2p_cache_release(Drive *d)
     g_free(c->wt);
     g_free(c->map_open);
     g_free(c);
-    d->l2pc = NULL;
+    drive_set_part(d, DP_L2PC, NULL);
 }
 
 /* ---- LRU list ------------------------------------------------------------ */
@@ -169,7 +180,7 @@ static void lru_touch(L2pCache *c, uint32_t t)
 static void kick_ev(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     (void)arg;
     c->kick_pending = false;
     while (c->iss_len > 0) {
@@ -184,8 +195,8 @@ static void kick_ev(void *ctx, uint64_t arg)
 
 static void want_kick(Drive *d)
 {
-    if (!d->l2pc->kick_pending) {
-        d->l2pc->kick_pending = true;
+    if (!l2pc(d)->kick_pending) {
+        l2pc(d)->kick_pending = true;
         sim_schedule(drive_engine(d), sim_now(drive_engine(d)), kick_ev, d, 0);
     }
 }
@@ -194,7 +205,7 @@ static void want_kick(Drive *d)
 
 static void evict(Drive *d, uint32_t t)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     lru_unlink(c, t);
     c->flags[t] &= (uint8_t)~TP_RES;
     c->used--;
@@ -211,7 +222,7 @@ static void evict(Drive *d, uint32_t t)
 
 static void make_room(Drive *d)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     while (c->used >= c->cap && c->tail != NO_IDX)
         evict(d, c->tail);
 }
@@ -228,7 +239,7 @@ static void become_resident(L2pCache *c, uint32_t t)
  * written (all entries unmapped) or its copy still in the write-back queue. */
 static bool load(Drive *d, uint32_t t)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     make_room(d);
     c->used++;
     if (c->loc[t] == NO_SLOT || (c->flags[t] & TP_QUEUED)) {
@@ -243,7 +254,7 @@ static bool load(Drive *d, uint32_t t)
 
 static void add_waiter(Drive *d, uint32_t t, uint32_t cmd)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     if (c->wt_free == NO_IDX) {
         uint32_t old = c->wt_cap;
         c->wt_cap = MAX(64u, 2 * old);
@@ -261,7 +272,7 @@ static void add_waiter(Drive *d, uint32_t t, uint32_t cmd)
 
 static void loaded(Drive *d, uint32_t t)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     become_resident(c, t);
     uint32_t w = c->wait[t];
     c->wait[t] = NO_IDX;
@@ -284,7 +295,7 @@ static void loaded_ev(void *ctx, uint64_t arg)
 static void read_done(void *ctx, uint32_t t, SimTime wait)
 {
     Drive *d = ctx;
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     (void)wait;
     if (!c->hmb) {
         loaded(d, t);
@@ -299,14 +310,14 @@ static void hmb_hit_ev(void *ctx, uint64_t arg)
     Drive *d = ctx;
     uint32_t cmd = (uint32_t)arg;
     if (--cmd_at(d, cmd)->map_wait == 0)
-        d->l2pc->translated(d->l2pc->tr_ctx, cmd);
+        l2pc(d)->translated(l2pc(d)->tr_ctx, cmd);
 }
 
 /* Prefetch: a command that continues a sequential run loads the page after
  * its last one ahead of need. */
 static void prefetch(Drive *d, uint32_t t0, uint32_t t1)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     bool seq = c->last_tr != NO_IDX && (t0 == c->last_tr || t0 == c->last_tr + 1);
     c->last_tr = t1;
     if (seq && t1 + 1 < c->ntp && !(c->flags[t1 + 1] & (TP_RES | TP_LOADING)))
@@ -315,13 +326,13 @@ static void prefetch(Drive *d, uint32_t t0, uint32_t t1)
 
 void l2p_on_translated(Drive *d, void (*fn)(void *ctx, uint32_t cmd), void *ctx)
 {
-    d->l2pc->translated = fn;
-    d->l2pc->tr_ctx = ctx;
+    l2pc(d)->translated = fn;
+    l2pc(d)->tr_ctx = ctx;
 }
 
 bool l2p_translate(Drive *d, uint32_t cmd, uint64_t first, uint64_t last)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     uint32_t t0 = (uint32_t)(first / c->per_tp), t1 = (uint32_t)(last / c->per_tp);
     cmd_at(d, cmd)->map_wait = 0;
     for (uint32_t t = t0; t <= t1; t++) {
@@ -350,7 +361,7 @@ bool l2p_translate(Drive *d, uint32_t cmd, uint64_t first, uint64_t last)
 
 bool l2p_update(Drive *d, uint64_t lpn)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     uint32_t t = (uint32_t)(lpn / c->per_tp);
     bool run = t == c->last_upd, miss = false;
     c->last_upd = t;
@@ -379,7 +390,7 @@ bool l2p_update(Drive *d, uint64_t lpn)
 /* Write page t at the write pointer of map block b. */
 static void place(Drive *d, uint32_t t, uint32_t b)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     uint32_t old = c->loc[t];
     if (old != NO_SLOT) {
         map_put_lpn(d, old, NO_LPN);
@@ -401,7 +412,7 @@ static void place(Drive *d, uint32_t t, uint32_t b)
  * while the die has more than min_free erased blocks. */
 static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     if (c->map_open[die] != NO_BLOCK)
         return c->map_open[die];
     if (die_nfree(d, die) <= min_free)
@@ -416,13 +427,13 @@ static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
 /* Pages one map program holds: an SLC program unit. */
 static uint32_t map_unit(const Drive *d, uint32_t b)
 {
-    uint32_t room = (nand_block_capacity(d, b) - blk_wp(d)[b]) / d->l2pc->spp;
-    return MIN(drive_geom(d)->unit_slots[CELL_SLC] / d->l2pc->spp, room);
+    uint32_t room = (nand_block_capacity(d, b) - blk_wp(d)[b]) / l2pc(d)->spp;
+    return MIN(drive_geom(d)->unit_slots[CELL_SLC] / l2pc(d)->spp, room);
 }
 
 bool l2p_flush_step(Drive *d, uint32_t die)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     if (c->wb_len == 0)
         return false;
     uint32_t b = map_dest(d, die, drive_params(d)->gc_hard_blocks);
@@ -464,7 +475,7 @@ static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
  * at a time, into the die's open map block; then it is erased. */
 bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     uint32_t v = *die_victim(d, die);
     if (blk_valid(d)[v] == 0) {
         erase_map_block(d, die, v);
@@ -503,11 +514,11 @@ bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved)
  * stay unwritten. */
 void l2p_host_command(Drive *d)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     if (c->started)
         return;
     c->started = true;
-    if (d->mapped == 0)
+    if (*drive_mapped(d) == 0)
         return;
     uint32_t die = 0;
     for (uint32_t t = 0; t < c->ntp; t++) {
@@ -532,7 +543,7 @@ void l2p_host_command(Drive *d)
  * valid counts match; every directory entry points into a map block. */
 static bool check_blocks(const Drive *d, char *why, size_t why_len)
 {
-    const L2pCache *c = d->l2pc;
+    const L2pCache *c = l2pc(d);
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
         if (!blk_is_map(d, b))
             continue;
@@ -596,5 +607,5 @@ static bool check_versions(const L2pCache *c, char *why, size_t why_len)
 
 bool l2p_check(const Drive *d, char *why, size_t why_len)
 {
-    return check_blocks(d, why, why_len) && check_versions(d->l2pc, why, why_len);
+    return check_blocks(d, why, why_len) && check_versions(l2pc(d), why, why_len);
 }

@@ -9,7 +9,9 @@
  * to the mapping cache (l2p_cache.c), when there is one; unmapping
  * (ftl_unmap(), for TRIM) leaves that to its caller.
  */
-#include "models/ftl_impl.h"
+#include "models/map.h"
+#include "models/blocks.h"
+#include "models/l2p_cache.h"
 
 void map_invalidate_slot(Drive *d, uint32_t slot)
 {
@@ -28,7 +30,7 @@ void map_invalidate_slot(Drive *d, uint32_t slot)
 void map_prefetch(const Drive *d, const uint32_t *lpns, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++)
-        __builtin_prefetch(&d->l2p_tab[lpns[k]], 1);
+        __builtin_prefetch(&drive_l2p_tab(d)[lpns[k]], 1);
 }
 
 /* Point the n lpns at the n slots from slot on, all in one block (the
@@ -42,12 +44,12 @@ void map_set_run(Drive *d, const uint32_t *lpns, uint32_t n, uint32_t slot)
     for (uint32_t k = 0; k < n; k++) {
         uint32_t lpn = lpns[k], old = map_get(d, lpn);
         if (old == NO_SLOT)
-            d->mapped++;
+            ++*drive_mapped(d);
         else if (old < BUF_MARK)
             map_invalidate_slot(d, old);
         map_put(d, lpn, slot + k);
         map_put_lpn(d, slot + k, lpn);
-        if (d->l2pc)
+        if (l2p_cache_on(d))
             l2p_update(d, lpn);
     }
     blk_valid(d)[b] += n;
@@ -63,8 +65,8 @@ static void relocate_run(Drive *d, uint32_t dst, const uint32_t *lpns, const uin
     uint32_t first = dst * drive_geom(d)->slots_per_block + blk_wp(d)[dst];
     map_set_run(d, lpns, n, first);
     blk_wp(d)[dst] += n;
-    for (uint32_t k = 0; d->place_hook && k < n; k++)
-        d->place_hook(d->place_ctx, lpns[k], first + k, srcs[k]);
+    for (uint32_t k = 0; drive_place_hook(d) && k < n; k++)
+        drive_place_hook(d)(drive_place_ctx(d), lpns[k], first + k, srcs[k]);
 }
 
 /* Move up to one native program unit of valid slots of block v, scanning
@@ -85,7 +87,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     for (uint32_t c = *cursor, seen = 0; seen < want && c < blk_wp(d)[v]; c++) {
         uint32_t lpn = map_lpn_of(d, vbase + c);
         if (lpn != NO_LPN) {
-            __builtin_prefetch(&d->l2p_tab[lpn], 1);
+            __builtin_prefetch(&drive_l2p_tab(d)[lpn], 1);
             seen++;
         }
     }

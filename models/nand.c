@@ -13,7 +13,8 @@
  * stay in SLC mode and have their own free list. Which free block a die
  * takes, and the erase counts, are wear leveling's (wear.c).
  */
-#include "models/ftl_impl.h"
+#include "models/nand.h"
+#include "models/sched.h"
 #include "models/blocks.h"
 #include "models/pslc.h"
 #include "models/wear.h"

@@ -43,4 +43,19 @@ DriveStats *drive_counters(Drive *d); /* drive_stats() is the read-only view */
 void *drive_part(const Drive *d, DrivePart k);
 void drive_set_part(Drive *d, DrivePart k, void *state);
 
+/* The test hook drive_set_place_hook() set, NULL if none. */
+DrivePlaceFn drive_place_hook(const Drive *d);
+void *drive_place_ctx(const Drive *d);
+
+/* For the invariant checkers (bool f(..., char *why, size_t why_len)): when
+ * cond is false, describe it in why and return false. */
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            if (why)                                                                               \
+                g_snprintf(why, why_len, __VA_ARGS__);                                             \
+            return false;                                                                          \
+        }                                                                                          \
+    } while (0)
+
 #endif

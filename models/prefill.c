@@ -5,7 +5,11 @@
  * writes do; only gauges change in DriveStats. Layout and the random model
  * are described in docs/workloads.md ("Prefill").
  */
-#include "models/ftl_impl.h"
+#include "models/blocks.h"
+#include "models/sched.h"
+#include "models/nand.h"
+#include "models/map.h"
+#include "models/gc.h"
 #include "models/pslc.h"
 #include "models/wear.h"
 
@@ -324,7 +328,7 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
     for (uint32_t i = 0; i < drive_geom(d)->dies * PF_KINDS; i++)
         if (f->open[i] != NO_BLOCK)
             blk_state(d)[f->open[i]] = BLK_FULL;
-    d->mapped = n;
+    *drive_mapped(d) = n;
     uint64_t slc = 0;
     if (drive_geom(d)->native != CELL_SLC)
         for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
@@ -360,7 +364,7 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
 {
     g_return_val_if_fail(d && pf, false);
     g_return_val_if_fail(pf->fill >= 0.0 && pf->fill <= 1.0, false);
-    g_return_val_if_fail(d->mapped == 0 && drive_outstanding(d) == 0 && drive_counters(d)->free_blocks == drive_geom(d)->nblocks,
+    g_return_val_if_fail(*drive_mapped(d) == 0 && drive_outstanding(d) == 0 && drive_counters(d)->free_blocks == drive_geom(d)->nblocks,
                          false);
     uint64_t n = (uint64_t)(pf->fill * (double)drive_geom(d)->nlpn + 0.5);
     n = MIN(n, drive_geom(d)->nlpn);

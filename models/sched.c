@@ -13,7 +13,7 @@
  * read queued by then starts sensing at once, anything else waits for the
  * cache registers to empty.
  */
-#include "models/ftl_impl.h"
+#include "models/chan.h"
 #include "models/sched.h"
 
 #define IDLE 0xff /* DieOp.work of an idle die */
@@ -74,6 +74,8 @@ struct Sched {
     uint32_t nclients;
 };
 
+static Sched *sched(const Drive *d) { return drive_part(d, DP_SCHED); }
+
 static void die_done(void *ctx, uint64_t arg);
 
 /* Every change of a die's work goes through here, which keeps the count and
@@ -105,23 +107,23 @@ void sched_init(Drive *d)
     s->rops = g_new(ReadOp, s->rop_cap);
     for (uint32_t i = 0; i < s->rop_cap; i++)
         s->rops[i].next = i + 1 < s->rop_cap ? i + 1 : NO_IDX;
-    d->sched = s;
+    drive_set_part(d, DP_SCHED, s);
 }
 
 void sched_release(Drive *d)
 {
-    if (!d->sched)
+    if (!sched(d))
         return;
-    g_free(d->sched->die);
-    g_free(d->sched->idle);
-    g_free(d->sched->rops);
-    g_free(d->sched);
-    d->sched = NULL;
+    g_free(sched(d)->die);
+    g_free(sched(d)->idle);
+    g_free(sched(d)->rops);
+    g_free(sched(d));
+    drive_set_part(d, DP_SCHED, NULL);
 }
 
 void sched_add(Drive *d, int rank, SchedTryFn fn, void *ctx, bool stripes)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     g_return_if_fail(s->ntries < MAX_TRIES);
     uint32_t k = s->ntries++;
     for (; k > 0 && s->tries[k - 1].rank > rank; k--)
@@ -131,7 +133,7 @@ void sched_add(Drive *d, int rank, SchedTryFn fn, void *ctx, bool stripes)
 
 uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     g_return_val_if_fail(s->nclients < MAX_CLIENTS, 0);
     s->clients[s->nclients] = (SchedClient){fn, ctx};
     return s->nclients++;
@@ -143,7 +145,7 @@ uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
  * die counts nothing. */
 void sched_account(Drive *d, uint32_t i, SimTime upto)
 {
-    DieOp *die = &d->sched->die[i];
+    DieOp *die = &sched(d)->die[i];
     SimTime from = die->acct_from;
     if (upto <= from)
         return;
@@ -166,7 +168,7 @@ void sched_account_all(Drive *d)
 void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                    SimTime in, uint64_t bytes, CellMode m)
 {
-    DieOp *die = &d->sched->die[i];
+    DieOp *die = &sched(d)->die[i];
     SimTime t = drive_params(d)->timing[m].t_prog;
     die->pass2_bytes = drive_params(d)->timing[m].two_pass ? bytes : 0;
     if (die->pass2_bytes) {
@@ -179,9 +181,9 @@ void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *c
 void sched_die_op(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                   SimTime end)
 {
-    DieOp *die = &d->sched->die[i];
+    DieOp *die = &sched(d)->die[i];
     sched_account(d, i, sim_now(drive_engine(d)));
-    set_work(d->sched, die, (uint8_t)work);
+    set_work(sched(d), die, (uint8_t)work);
     die->out_wait = false;
     die->done = done;
     die->done_ctx = ctx;
@@ -203,7 +205,7 @@ static SimTime cached_rounds(Drive *d, uint32_t i, SimTime start, const ReadOp *
 {
     uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
     SimTime t_read = drive_params(d)->timing[ro->mode].t_read;
-    SimTime s = start, prev = d->sched->die[i].out_end;
+    SimTime s = start, prev = sched(d)->die[i].out_end;
     for (uint32_t k = 0; k < rounds; k++) {
         uint64_t bytes = (uint64_t)(ro->slots * (k + 1) / rounds - ro->slots * k / rounds) * SLOT_SIZE;
         SimTime sensed = s + t_read;
@@ -223,7 +225,7 @@ static void read_op_done(void *ctx, uint32_t r)
 
 static void start_read(Drive *d, uint32_t i)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     DieOp *die = &s->die[i];
     uint32_t r = die->rd_head;
     ReadOp *ro = &s->rops[r];
@@ -252,7 +254,7 @@ static void start_read(Drive *d, uint32_t i)
  * Returns the source that started one, or NULL. */
 static const SchedTry *kick(Drive *d, uint32_t i)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     DieOp *die = &s->die[i];
     if (die->work != IDLE)
         return NULL;
@@ -300,7 +302,7 @@ static uint32_t next_idle(const Sched *s, uint32_t lo, uint32_t hi)
  * dies, most of them busy, would otherwise test one by one. */
 void sched_kick_all(Drive *d)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     uint32_t n = drive_geom(d)->dies;
     for (uint32_t k = 0; k < n && s->nidle > 0; k++) {
         uint32_t i = s->rr_die + k < n ? s->rr_die + k : s->rr_die + k - n;
@@ -321,7 +323,7 @@ void sched_kick_all(Drive *d)
 /* Read op r has its data out: free it and tell its client. */
 static void read_done(Drive *d, uint32_t r)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     ReadOp *ro = &s->rops[r];
     const SchedClient *cl = &s->clients[ro->client];
     uint32_t arg = ro->arg;
@@ -351,10 +353,10 @@ static bool suspendable(const Drive *d, const DieOp *die)
 
 static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
 {
-    DieOp *die = &d->sched->die[i];
+    DieOp *die = &sched(d)->die[i];
     if (!suspendable(d, die))
         return false;
-    ReadOp *ro = &d->sched->rops[r];
+    ReadOp *ro = &sched(d)->rops[r];
     uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
     SimTime now = sim_now(drive_engine(d));
     /* Reads during one suspension go one at a time, as on an idle die: a
@@ -397,7 +399,7 @@ static uint32_t rop_alloc(Sched *s)
 void sched_read(Drive *d, uint32_t i, uint32_t client, uint32_t arg, CellMode m, uint32_t pages,
                 uint32_t slots)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     DieOp *die = &s->die[i];
     uint32_t r = rop_alloc(s);
     s->rops[r] = (ReadOp){.arg = arg,
@@ -428,7 +430,7 @@ static void die_done(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t i = (uint32_t)arg;
-    DieOp *die = &d->sched->die[i];
+    DieOp *die = &sched(d)->die[i];
     if ((uint32_t)(arg >> 32) != die->done_gen)
         return; /* moved by a suspend, or a wait for data out cut short */
     if (die->pass2_bytes) {
@@ -440,7 +442,7 @@ static void die_done(void *ctx, uint64_t arg)
         return;
     }
     sched_account(d, i, sim_now(drive_engine(d)));
-    set_work(d->sched, die, IDLE);
+    set_work(sched(d), die, IDLE);
     die->out_wait = false;
     if (die->done)
         die->done(die->done_ctx, die->done_arg);

@@ -5,7 +5,7 @@
  * prefill and after a workload on top; the wall time of a 1 TB prefill.
  */
 #include "models/drive.h"
-#include "models/ftl_impl.h"
+#include "models/blocks.h"
 #include "sim/config/config.h"
 #include "tests/cutest.h"
 #include "tests/simrun.h"
