@@ -2,36 +2,20 @@
  * blocks.c - the state of every block and each die's lists of blocks.
  *
  * Private arrays and per-die records, reached through the functions of
- * blocks.h. Release builds inline them (-flto), so indexing blk_valid(d)[b]
- * costs what indexing a field of the drive did.
+ * blocks.h. The record sits inside the drive record (blocks_impl.h, seen
+ * by this file and parts.c only), and release builds inline the functions
+ * (-flto), so indexing blk_valid(d)[b] costs one load for the array, as
+ * when it was a field of the drive: the per-page paths (map.c) index
+ * these arrays for every slot.
  */
-#include "models/blocks.h"
+#include "models/blocks_impl.h"
 
-typedef struct BlkDie {
-    uint32_t *free_blocks; /* stack of free block ids */
-    uint32_t nfree;
-    uint32_t *sfree_blocks; /* stack of free static SLC blocks */
-    uint32_t nsfree;
-    uint32_t *dead; /* stack of full blocks whose last valid slot went */
-    uint32_t ndead;
-    uint32_t open[STREAMS];
-    uint32_t victim, victim_cursor;
-    uint32_t slc_dyn; /* dynamic SLC blocks not free (open, full, victim) */
-} BlkDie;
-
-typedef struct Blocks {
-    uint8_t *state, *mode, *dead, *kind;
-    uint32_t *wp, *valid;
-    uint64_t *stamp;
-    BlkDie *die;
-} Blocks;
-
-static Blocks *blocks(const Drive *d) { return drive_part(d, DP_BLOCKS); }
+static Blocks *blocks(const Drive *d) { return drive_blocks(d); }
 
 void blocks_init(Drive *d)
 {
     const Geom *g = drive_geom(d);
-    Blocks *k = g_new0(Blocks, 1);
+    Blocks *k = blocks(d);
     k->state = g_new0(uint8_t, g->nblocks);
     k->mode = g_new0(uint8_t, g->nblocks);
     k->wp = g_new0(uint32_t, g->nblocks);
@@ -41,7 +25,6 @@ void blocks_init(Drive *d)
     if (drive_params(d)->l2p_kind != L2P_DRAM)
         k->kind = g_new0(uint8_t, g->nblocks);
     k->die = g_new0(BlkDie, g->dies);
-    drive_set_part(d, DP_BLOCKS, k);
     for (uint32_t i = 0; i < g->dies; i++) {
         BlkDie *die = &k->die[i];
         uint32_t ns = g->static_per_die, first = i * g->blocks_per_die;
@@ -66,8 +49,6 @@ void blocks_init(Drive *d)
 void blocks_release(Drive *d)
 {
     Blocks *k = blocks(d);
-    if (!k)
-        return;
     if (k->die)
         for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
             g_free(k->die[i].free_blocks);
@@ -82,7 +63,7 @@ void blocks_release(Drive *d)
     g_free(k->stamp);
     g_free(k->dead);
     g_free(k->kind);
-    g_free(k);
+    *k = (Blocks){0};
 }
 
 uint8_t *blk_state(const Drive *d) { return blocks(d)->state; }

@@ -6,7 +6,6 @@
 
 #include "models/parts.h"
 
-/* chan.c */
 void chan_init(Drive *d);
 void chan_release(Drive *d);
 SimTime chan_start(const Drive *d, uint32_t die, SimTime ready);

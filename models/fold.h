@@ -6,7 +6,6 @@
 
 #include "models/parts.h"
 
-/* fold.c: moving valid SLC data into native blocks, die-local */
 /* One fold operation on die (a program unit moved, or an empty SLC block
  * erased). dyn_only restricts victims to dynamic blocks; take_open allows
  * closing an open SLC block to fold it. False if nothing could start. */

@@ -6,7 +6,6 @@
 
 #include "models/parts.h"
 
-/* ftl.c */
 void ftl_read_piece_done(Drive *d, uint32_t cmd);
 void ftl_init(Drive *d); /* the write buffer; registers host reads and host programs with the scheduler */
 void ftl_release(Drive *d);

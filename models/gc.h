@@ -6,7 +6,6 @@
 
 #include "models/parts.h"
 
-/* gc.c */
 uint32_t gc_pick_victim(Drive *d, uint32_t die);
 bool gc_needed(const Drive *d, uint32_t die, bool hard);
 bool gc_step(Drive *d, uint32_t die); /* starts one die operation; false if nothing to do */

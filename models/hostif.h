@@ -7,7 +7,6 @@
 
 #include "models/parts.h"
 
-/* hostif.c */
 void hostif_init(Drive *d); /* registers the completion handler with cmd.c */
 void hostif_release(Drive *d);
 

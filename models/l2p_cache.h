@@ -7,8 +7,7 @@
 
 #include "models/parts.h"
 
-/* l2p_cache.c: which translation pages are cached, their NAND copies */
-void l2p_cache_init(Drive *d);    /* sets d->l2pc (NULL for dram) */
+void l2p_cache_init(Drive *d);    /* none with l2p_kind dram: l2p_cache_on() false */
 void l2p_cache_release(Drive *d);
 bool l2p_cache_on(const Drive *d); /* false with l2p_kind dram */
 /* Make the translation pages of lpns [first, last] resident for command c.

@@ -6,7 +6,6 @@
 
 #include "models/parts.h"
 
-/* link.c: the host link and controller timelines */
 void link_init(Drive *d);
 void link_release(Drive *d);
 SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device);

@@ -6,9 +6,7 @@
 
 #include "models/parts.h"
 
-/* nand.c */
 void nand_init(Drive *d);
-/* slots block b holds in its current mode */
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m);
 uint32_t nand_take_static(Drive *d, uint32_t die); /* a free static SLC block or NO_BLOCK */
 void nand_put_free(Drive *d, uint32_t b);

@@ -6,6 +6,7 @@
  * drive's shared values through it without a cycle in the call graph.
  */
 #include "models/parts.h"
+#include "models/blocks_impl.h"
 #include "models/map_tab.h"
 
 struct Drive {
@@ -15,6 +16,7 @@ struct Drive {
 
     Geom g;
     void *part[DRIVE_PARTS];
+    Blocks blocks; /* blocks.c's, in place (blocks_impl.h) */
 
     /* mapping: map_tab.h says what the values mean, map.c maintains them */
     uint32_t *l2p_tab; /* nlpn: slot, NO_SLOT, or BUF_MARK + ring position */
@@ -42,6 +44,9 @@ const DriveParams *drive_params(const Drive *d) { return &d->p; }
 const DriveStats *drive_stats(const Drive *d) { return &d->st; }
 DriveStats *drive_counters(Drive *d) { return &d->st; }
 const Geom *drive_geom(const Drive *d) { return &d->g; }
+/* As drive_mapped(): the const drive of a reader still gives blocks.c its
+ * state. */
+Blocks *drive_blocks(const Drive *d) { return (Blocks *)&d->blocks; }
 void *drive_part(const Drive *d, DrivePart k) { return d->part[k]; }
 void drive_set_part(Drive *d, DrivePart k, void *state) { d->part[k] = state; }
 

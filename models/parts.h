@@ -5,7 +5,8 @@
  *
  * The Drive record is private to parts.c. A part keeps its state in a
  * struct private to its .c file and hangs it on the drive at creation
- * (drive_set_part()); the others call its functions. Every accessor is a
+ * (drive_set_part()); the others call its functions. The block state is
+ * held in place instead (blocks_impl.h), being on every per-page path. Every accessor is a
  * one-line function: release builds link with -flto, which inlines them.
  */
 #ifndef FTLSIM_PARTS_H
@@ -18,7 +19,6 @@
 
 /* Each part's private state, one slot per part. */
 typedef enum DrivePart {
-    DP_BLOCKS, /* struct Blocks: block states, per-die lists (blocks.c) */
     DP_CHAN,   /* channel timelines (chan.c) */
     DP_CMDS,   /* struct CmdPool: the command records (cmd.c) */
     DP_HOSTIF, /* struct HostIf: the queue, non-queued commands (hostif.c) */

@@ -20,12 +20,11 @@ uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill);
 /* Name of a sizing rule ("none", "capped", "free_share"). */
 const char *pslc_rule_name(PslcRule r);
 
-
-/* ---- The cache at run time (models/pslc.c), for the other parts ---- */
+/* ---- At run time: the limits, where host data goes, fold triggers, idle
+ * detection (models/pslc.c), for the other parts of the drive ------------ */
 
 #include "models/parts.h"
 
-/* pslc.c: cache sizing, where host data goes, idle detection */
 void pslc_init(Drive *d);
 void pslc_release(Drive *d);
 bool pslc_has_cache(const Drive *d); /* a static or dynamic part exists */

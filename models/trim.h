@@ -6,7 +6,6 @@
 
 #include "models/parts.h"
 
-/* trim.c: TRIM commands, immediate or deferred to idle time */
 void trim_init(Drive *d);
 void trim_release(Drive *d);
 void trim_start(Drive *d, uint32_t cmd);
