@@ -7,7 +7,7 @@
  * kernel allows it (transparent huge pages in madvise mode), keeps the walk
  * short. The memory is not touched here: anonymous pages read as zero until
  * written, so the tables store values such that zero means empty (the L2P
- * and P2L hold them complemented, models/ftl_impl.h) and a run that writes a
+ * and P2L hold them complemented, models/map_tab.h) and a run that writes a
  * few GB of a 4 TB drive backs only the few MB of table it used.
  */
 #include "models/bigmem.h"

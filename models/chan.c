@@ -6,13 +6,19 @@
  * are reserved. Dies are numbered channel-first, so die k is on channel
  * k % channels.
  */
-#include "models/ftl_impl.h"
+#include "models/chan.h"
+
+/* per channel: the bus is free from (ns) */
+static SimTime *chan_free(const Drive *d) { return drive_part(d, DP_CHAN); }
+
+void chan_init(Drive *d) { drive_set_part(d, DP_CHAN, g_new0(SimTime, drive_geom(d)->channels)); }
+void chan_release(Drive *d) { g_free(chan_free(d)); }
 
 /* When a transfer on the die's channel, its data ready at `ready`, would
  * begin if reserved now. */
 SimTime chan_start(const Drive *d, uint32_t die, SimTime ready)
 {
-    SimTime free_at = d->chan_free[chan_of_die(d, die)];
+    SimTime free_at = chan_free(d)[chan_of_die(d, die)];
     return ready > free_at ? ready : free_at;
 }
 
@@ -21,8 +27,8 @@ SimTime chan_start(const Drive *d, uint32_t die, SimTime ready)
 SimTime chan_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes)
 {
     SimTime start = chan_start(d, die, ready);
-    SimTime end = start + (SimTime)((double)bytes * d->chan_ns_per_byte + 0.5);
-    d->chan_free[chan_of_die(d, die)] = end;
-    d->st.chan_busy_ns += end - start;
+    SimTime end = start + (SimTime)((double)bytes * drive_geom(d)->chan_ns_per_byte + 0.5);
+    chan_free(d)[chan_of_die(d, die)] = end;
+    drive_counters(d)->chan_busy_ns += end - start;
     return end;
 }

@@ -1,18 +1,80 @@
 /*
- * cmd.c - completing host commands from inside the drive.
+ * cmd.c - the command records, and completing commands from inside the
+ * drive.
  *
  * The parts that finish a command (ftl.c, trim.c) sit below the host
  * interface; they complete it through the handler the host interface
- * registered (Drive.cmd_done), at a time or at once.
+ * registered, at a time or at once. The counts of commands outstanding
+ * live here, below everything that asks for them.
  */
-#include "models/ftl_impl.h"
+#include "models/cmd.h"
+
+typedef struct CmdPool {
+    Cmd *cmds;
+    uint32_t limit;
+    uint32_t free;               /* free list head */
+    uint32_t outstanding;
+    uint32_t writes_outstanding; /* idle folding waits for the host to stop writing */
+    SimEventFn done;             /* completes a command (hostif.c); arg: its index */
+} CmdPool;
+
+static CmdPool *pool(const Drive *d) { return drive_part(d, DP_CMDS); }
+
+void cmd_init(Drive *d)
+{
+    const DriveParams *p = drive_params(d);
+    CmdPool *cp = g_new0(CmdPool, 1);
+    cp->limit = p->queue_depth * (p->interface == HOSTIF_NVME ? p->queue_count : 1);
+    cp->cmds = g_new0(Cmd, cp->limit);
+    for (uint32_t i = 0; i < cp->limit; i++)
+        cp->cmds[i].next = i + 1 < cp->limit ? i + 1 : NO_IDX;
+    cp->free = 0;
+    drive_set_part(d, DP_CMDS, cp);
+}
+
+void cmd_release(Drive *d)
+{
+    CmdPool *cp = pool(d);
+    if (cp)
+        g_free(cp->cmds);
+    g_free(cp);
+}
+
+Cmd *cmd_at(const Drive *d, uint32_t c) { return &pool(d)->cmds[c]; }
+
+uint32_t cmd_take(Drive *d, IoOp op)
+{
+    CmdPool *cp = pool(d);
+    uint32_t c = cp->free;
+    if (c == NO_IDX)
+        return NO_IDX;
+    cp->free = cp->cmds[c].next;
+    cp->outstanding++;
+    cp->writes_outstanding += op == IO_WRITE;
+    return c;
+}
+
+bool cmd_put(Drive *d, uint32_t c)
+{
+    CmdPool *cp = pool(d);
+    Cmd *cmd = &cp->cmds[c];
+    cmd->next = cp->free;
+    cp->free = c;
+    cp->outstanding--;
+    return cmd->op == IO_WRITE && --cp->writes_outstanding == 0;
+}
+
+uint32_t drive_queue_limit(const Drive *d) { return pool(d)->limit; }
+uint32_t drive_outstanding(const Drive *d) { return pool(d)->outstanding; }
+uint32_t cmd_writes_outstanding(const Drive *d) { return pool(d)->writes_outstanding; }
+void cmd_set_handler(Drive *d, SimEventFn done) { pool(d)->done = done; }
 
 void cmd_complete(Drive *d, uint32_t c, SimTime at)
 {
-    sim_schedule(d->eng, at, d->cmd_done, d, c);
+    sim_schedule(drive_engine(d), at, pool(d)->done, d, c);
 }
 
 void cmd_complete_now(Drive *d, uint32_t c)
 {
-    d->cmd_done(d, c);
+    pool(d)->done(d, c);
 }

@@ -7,7 +7,20 @@
  * (models/sched_rank.h gives the order). docs/architecture.md draws the
  * parts and who calls whom.
  */
-#include "models/ftl_impl.h"
+#include "models/blocks.h"
+#include "models/cmd.h"
+#include "models/sched.h"
+#include "models/pslc.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/link.h"
+#include "models/map.h"
+#include "models/ftl.h"
+#include "models/gc.h"
+#include "models/fold.h"
+#include "models/l2p_cache.h"
+#include "models/trim.h"
+#include "models/hostif.h"
 
 #include "models/wear.h"
 
@@ -46,27 +59,20 @@ const char *drive_phase_name(DrivePhase p)
 
 Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
 {
-    Drive *d = g_new0(Drive, 1);
-    d->eng = engine;
-    d->p = *p;
-    sim_rng_init(&d->rng, seed, 0x64726976ULL);
+    Geom g;
+    nand_geometry(&g, p);
+    Drive *d = drive_record_new(engine, p, &g);
+    (void)seed; /* nothing in the drive draws random numbers */
     nand_init(d);
+    chan_init(d);
     wear_init(d);
-    d->nlpn = p->user_capacity / SLOT_SIZE;
     if (!map_init(d)) {
         drive_free(d);
         return NULL;
     }
 
-    d->queue_limit = p->queue_depth * (p->interface == HOSTIF_NVME ? p->queue_count : 1);
-    d->cmds = g_new0(Cmd, d->queue_limit);
-    for (uint32_t i = 0; i < d->queue_limit; i++)
-        d->cmds[i].next = i + 1 < d->queue_limit ? i + 1 : NO_IDX;
-    d->cmd_free = 0;
-    d->nq = d->held_head = d->held_tail = NO_IDX;
-
-
-    d->st.pslc_first_exhausted = UINT64_MAX;
+    cmd_init(d);
+    drive_counters(d)->pslc_first_exhausted = UINT64_MAX;
     link_init(d);
     sched_init(d);
     hostif_init(d);
@@ -164,55 +170,44 @@ void drive_free(Drive *d)
     if (!d)
         return;
     trim_release(d);
+    fold_release(d);
+    gc_release(d);
     l2p_cache_release(d);
     pslc_release(d);
     sched_release(d);
     link_release(d);
     wear_release(d);
-    nand_release(d);
+    chan_release(d);
+    blocks_release(d);
     map_release(d);
-    g_free(d->cmds);
+    hostif_release(d);
+    cmd_release(d);
     ftl_release(d);
-    g_free(d);
+    drive_record_free(d);
 }
 
-void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)
-{
-    d->done = fn;
-    d->done_ctx = ctx;
-}
-
-uint32_t drive_queue_limit(const Drive *d) { return d->queue_limit; }
 void drive_account(Drive *d)
 {
     sched_account_all(d);
-    d->st.buf_held_bytes = ftl_buffered_bytes(d);
+    drive_counters(d)->buf_held_bytes = ftl_buffered_bytes(d);
 }
-uint64_t drive_capacity(const Drive *d) { return d->p.user_capacity; }
-const DriveParams *drive_params(const Drive *d) { return &d->p; }
-const DriveStats *drive_stats(const Drive *d) { return &d->st; }
-bool drive_quiescent(const Drive *d) { return d->outstanding == 0; }
-uint64_t drive_slots(const Drive *d) { return d->nslots; }
+uint64_t drive_capacity(const Drive *d) { return drive_params(d)->user_capacity; }
+bool drive_quiescent(const Drive *d) { return drive_outstanding(d) == 0; }
+uint64_t drive_slots(const Drive *d) { return drive_geom(d)->nslots; }
 
 void drive_warm(const Drive *d, uint64_t offset)
 {
-    if (offset < d->p.user_capacity)
+    if (offset < drive_params(d)->user_capacity)
         map_prefetch_one(d, offset / SLOT_SIZE);
 }
 
 uint64_t drive_lookup(const Drive *d, uint64_t lpn)
 {
-    g_return_val_if_fail(lpn < d->nlpn, DRIVE_UNMAPPED);
+    g_return_val_if_fail(lpn < drive_geom(d)->nlpn, DRIVE_UNMAPPED);
     uint64_t v = map_get(d, lpn);
     if (v == NO_SLOT)
         return DRIVE_UNMAPPED;
     return v >= BUF_MARK ? DRIVE_BUFFERED : v;
-}
-
-void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx)
-{
-    d->place_hook = fn;
-    d->place_ctx = ctx;
 }
 
 /* ---- Invariants ---------------------------------------------------------- */
@@ -220,59 +215,60 @@ void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx)
 bool drive_check(const Drive *d, char *why, size_t why_len)
 {
     uint64_t mapped = 0;
-    for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
+    for (uint64_t lpn = 0; lpn < drive_geom(d)->nlpn; lpn++) {
         uint64_t v = map_get(d, lpn);
         if (v == NO_SLOT)
             continue;
         mapped++;
         if (v >= BUF_MARK)
             continue; /* in the write buffer: ftl_check() */
-        CHECK(v < d->nslots, "lpn %" G_GUINT64_FORMAT " maps to slot %" G_GUINT64_FORMAT " beyond the drive", lpn, v);
+        CHECK(v < drive_geom(d)->nslots,
+              "lpn %" G_GUINT64_FORMAT " maps to slot %" G_GUINT64_FORMAT " beyond the drive", lpn, v);
         CHECK(map_lpn_of(d, v) == lpn,
               "lpn %" G_GUINT64_FORMAT " maps to slot %" G_GUINT64_FORMAT " which maps back to %" G_GUINT64_FORMAT,
               lpn, v, map_lpn_of(d, v));
         uint32_t b = nand_block_of(d, v);
-        CHECK(d->blk_state[b] != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
+        CHECK(blk_state(d)[b] != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
               b);
-        CHECK(v - nand_slot(d, b, 0) < d->blk_wp[b],
+        CHECK(v - nand_slot(d, b, 0) < blk_wp(d)[b],
               "lpn %" G_GUINT64_FORMAT " maps past the write pointer of block %u", lpn, b);
     }
-    CHECK(mapped == d->mapped, "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
-          mapped, d->mapped);
+    CHECK(mapped == *drive_mapped(d), "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
+          mapped, *drive_mapped(d));
     uint64_t free_blocks = 0;
-    for (uint32_t b = 0; b < d->nblocks; b++) {
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
         uint32_t valid = 0;
         uint64_t base = nand_slot(d, b, 0);
-        if (ftl_is_map_block(d, b))
+        if (blk_is_map(d, b))
             continue; /* holds translation pages: l2p_check() */
-        for (uint32_t s = 0; s < d->slots_per_block; s++) {
+        for (uint32_t s = 0; s < drive_geom(d)->slots_per_block; s++) {
             uint64_t lpn = map_lpn_of(d, base + s);
             if (lpn == NO_LPN)
                 continue;
-            CHECK(s < d->blk_wp[b], "block %u has a valid slot past its write pointer", b);
-            CHECK(lpn < d->nlpn && map_get(d, lpn) == base + s,
+            CHECK(s < blk_wp(d)[b], "block %u has a valid slot past its write pointer", b);
+            CHECK(lpn < drive_geom(d)->nlpn && map_get(d, lpn) == base + s,
                   "slot %" G_GUINT64_FORMAT " is valid for lpn %" G_GUINT64_FORMAT " which maps elsewhere",
                   base + s, lpn);
             valid++;
         }
-        CHECK(valid == d->blk_valid[b], "block %u counts %u valid slots, has %u", b,
-              d->blk_valid[b], valid);
-        if (d->blk_state[b] == BLK_FREE) {
+        CHECK(valid == blk_valid(d)[b], "block %u counts %u valid slots, has %u", b,
+              blk_valid(d)[b], valid);
+        if (blk_state(d)[b] == BLK_FREE) {
             CHECK(valid == 0, "free block %u has valid slots", b);
             free_blocks++;
         }
     }
-    CHECK(free_blocks == d->st.free_blocks, "%" G_GUINT64_FORMAT " free blocks, gauge says %" G_GUINT64_FORMAT,
-          free_blocks, d->st.free_blocks);
+    CHECK(free_blocks == drive_stats(d)->free_blocks, "%" G_GUINT64_FORMAT " free blocks, gauge says %" G_GUINT64_FORMAT,
+          free_blocks, drive_stats(d)->free_blocks);
     /* the dead stacks: each entry flagged, on its own die, once */
     uint64_t flagged = 0, stacked = 0;
-    for (uint32_t b = 0; b < d->nblocks; b++)
-        flagged += d->blk_dead[b];
-    for (uint32_t i = 0; i < d->dies; i++) {
-        stacked += d->die[i].ndead;
-        for (uint32_t k = 0; k < d->die[i].ndead; k++) {
-            uint32_t b = d->die[i].dead[k];
-            CHECK(b < d->nblocks && d->blk_dead[b] && nand_die_of_block(d, b) == i,
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
+        flagged += blk_is_dead(d, b);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        stacked += die_ndead(d, i);
+        for (uint32_t k = 0; k < die_ndead(d, i); k++) {
+            uint32_t b = die_dead_at(d, i, k);
+            CHECK(b < drive_geom(d)->nblocks && blk_is_dead(d, b) && nand_die_of_block(d, b) == i,
                   "die %u's dead stack holds block %u, not flagged or not its own", i, b);
         }
     }
@@ -283,13 +279,13 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     /* the wear gauges against the blocks' erase counts */
     DriveWear w;
     drive_wear(d, &w);
-    CHECK(w.pool.blocks == 0 || (w.pool.min == d->st.wear_min && w.pool.max == d->st.wear_max &&
-                                 w.pool.erases == d->st.wear_erases),
+    CHECK(w.pool.blocks == 0 || (w.pool.min == drive_stats(d)->wear_min && w.pool.max == drive_stats(d)->wear_max &&
+                                 w.pool.erases == drive_stats(d)->wear_erases),
           "pool blocks erased %u to %u times, %" G_GUINT64_FORMAT " in all; gauges say %u to %u, "
           "%" G_GUINT64_FORMAT,
-          w.pool.min, w.pool.max, w.pool.erases, d->st.wear_min, d->st.wear_max,
-          d->st.wear_erases);
+          w.pool.min, w.pool.max, w.pool.erases, drive_stats(d)->wear_min, drive_stats(d)->wear_max,
+          drive_stats(d)->wear_erases);
     if (!ftl_check(d, why, why_len))
         return false;
-    return !d->l2pc || l2p_check(d, why, why_len);
+    return !l2p_cache_on(d) || l2p_check(d, why, why_len);
 }

@@ -7,19 +7,34 @@
  * native one-shot program); once empty the SLC block is erased. Only valid
  * slots move: data overwritten or trimmed while in SLC is dropped.
  */
-#include "models/ftl_impl.h"
+#include "models/fold.h"
+#include "models/blocks.h"
+#include "models/sched.h"
+#include "models/pslc.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/map.h"
 #include "models/sched_rank.h"
+
+/* Per die: the SLC block being folded, NO_BLOCK if none, and the next
+ * slot index to scan in it. */
+typedef struct Fold {
+    uint32_t *victim;
+    uint32_t *cursor;
+} Fold;
+
+static Fold *fold(const Drive *d) { return drive_part(d, DP_FOLD); }
 
 /* The oldest full SLC block of die (first in, first folded), dynamic before
  * static; with take_open, an open SLC block is closed and taken last. */
 static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
 {
-    uint32_t first = die * d->blocks_per_die, dyn = NO_BLOCK, stat = NO_BLOCK;
-    for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
-        if (d->blk_state[b] != BLK_FULL || d->blk_mode[b] != CELL_SLC || ftl_is_map_block(d, b))
+    uint32_t first = die * drive_geom(d)->blocks_per_die, dyn = NO_BLOCK, stat = NO_BLOCK;
+    for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++) {
+        if (blk_state(d)[b] != BLK_FULL || blk_mode(d)[b] != CELL_SLC || blk_is_map(d, b))
             continue;
         uint32_t *best = nand_is_static(d, b) ? &stat : &dyn;
-        if (*best == NO_BLOCK || d->blk_stamp[b] < d->blk_stamp[*best])
+        if (*best == NO_BLOCK || blk_stamp(d)[b] < blk_stamp(d)[*best])
             *best = b;
     }
     if (dyn != NO_BLOCK)
@@ -28,14 +43,13 @@ static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
         return stat;
     if (!take_open)
         return NO_BLOCK;
-    Die *dd = &d->die[die];
     static const int streams[] = {STREAM_SLC, STREAM_SSLC};
     for (int k = 0; k < (dyn_only ? 1 : 2); k++) {
-        uint32_t b = dd->open[streams[k]];
+        uint32_t b = die_open(d, die)[streams[k]];
         if (b != NO_BLOCK) {
-            dd->open[streams[k]] = NO_BLOCK;
-            d->blk_state[b] = BLK_FULL;
-            d->blk_stamp[b] = sim_now(d->eng);
+            die_open(d, die)[streams[k]] = NO_BLOCK;
+            blk_state(d)[b] = BLK_FULL;
+            blk_stamp(d)[b] = sim_now(drive_engine(d));
             return b;
         }
     }
@@ -46,45 +60,44 @@ static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
  * block above the GC reserve. */
 static uint32_t fold_dest(Drive *d, uint32_t die)
 {
-    Die *dd = &d->die[die];
-    uint32_t b = dd->open[STREAM_FOLD];
+    uint32_t b = die_open(d, die)[STREAM_FOLD];
     if (b != NO_BLOCK)
         return b;
-    if (dd->nfree <= d->p.gc_hard_blocks)
+    if (die_nfree(d, die) <= drive_params(d)->gc_hard_blocks)
         return NO_BLOCK;
-    b = nand_take_free(d, die, d->native);
-    dd->open[STREAM_FOLD] = b;
+    b = nand_take_free(d, die, drive_geom(d)->native);
+    die_open(d, die)[STREAM_FOLD] = b;
     return b;
 }
 
 static void fold_erase(Drive *d, uint32_t die, uint32_t v)
 {
-    d->die[die].fold_victim = NO_BLOCK;
-    d->st.fold_blocks++;
-    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
+    fold(d)->victim[die] = NO_BLOCK;
+    drive_counters(d)->fold_blocks++;
+    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(drive_engine(d)) + drive_params(d)->timing[CELL_SLC].t_erase);
 }
 
 /* Move up to one native unit of valid slots from the victim into dst;
  * returns slots moved and the distinct SLC pages read. */
 static uint32_t fold_move(Drive *d, uint32_t die, uint32_t dst, uint32_t *pages)
 {
-    Die *dd = &d->die[die];
-    return map_relocate(d, dd->fold_victim, &dd->fold_cursor, dst, &dd->open[STREAM_FOLD], pages);
+    Fold *f = fold(d);
+    return map_relocate(d, f->victim[die], &f->cursor[die], dst, &die_open(d, die)[STREAM_FOLD], pages);
 }
 
 bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
 {
-    Die *dd = &d->die[die];
-    if (dd->fold_victim == NO_BLOCK) {
+    Fold *f = fold(d);
+    if (f->victim[die] == NO_BLOCK) {
         uint32_t v = fold_pick(d, die, dyn_only, take_open);
         if (v == NO_BLOCK)
             return false;
-        dd->fold_victim = v;
-        dd->fold_cursor = 0;
-        d->blk_state[v] = BLK_VICTIM;
+        f->victim[die] = v;
+        f->cursor[die] = 0;
+        blk_state(d)[v] = BLK_VICTIM;
     }
-    uint32_t v = dd->fold_victim;
-    if (d->blk_valid[v] == 0) {
+    uint32_t v = f->victim[die];
+    if (blk_valid(d)[v] == 0) {
         fold_erase(d, die, v);
         return true;
     }
@@ -94,18 +107,18 @@ bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
     uint32_t pages;
     uint32_t n = fold_move(d, die, dst, &pages);
     if (n == 0) {
-        g_assert(d->blk_valid[v] == 0);
+        g_assert(blk_valid(d)[v] == 0);
         fold_erase(d, die, v);
         return true;
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
-    uint32_t rounds = (pages + d->planes - 1) / d->planes;
-    SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[CELL_SLC].t_read;
+    uint32_t rounds = (pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[CELL_SLC].t_read;
     SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
-    d->st.nand_read_bytes += bytes;
-    d->st.nand_write_bytes[CAUSE_FOLD] += bytes;
+    drive_counters(d)->nand_read_bytes += bytes;
+    drive_counters(d)->nand_write_bytes[CAUSE_FOLD] += bytes;
     pslc_folded(d, die, n);
-    sched_program(d, die, WORK_FOLD, NULL, NULL, 0, moved, bytes, d->native);
+    sched_program(d, die, WORK_FOLD, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
     return true;
 }
 
@@ -135,12 +148,26 @@ static bool try_idle(void *ctx, uint32_t die)
 
 void fold_init(Drive *d)
 {
-    for (uint32_t i = 0; i < d->dies; i++)
-        d->die[i].fold_victim = NO_BLOCK;
+    Fold *f = g_new0(Fold, 1);
+    f->victim = g_new(uint32_t, drive_geom(d)->dies);
+    f->cursor = g_new0(uint32_t, drive_geom(d)->dies);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
+        f->victim[i] = NO_BLOCK;
+    drive_set_part(d, DP_FOLD, f);
     /* without a pSLC cache there is never SLC data to fold: no work to offer */
     if (pslc_has_cache(d)) {
         sched_add(d, RANK_FOLD_FORCED, try_forced, d, false);
         sched_add(d, RANK_FOLD_OWED, try_owed, d, false);
         sched_add(d, RANK_FOLD_IDLE, try_idle, d, false);
     }
+}
+
+void fold_release(Drive *d)
+{
+    Fold *f = fold(d);
+    if (!f)
+        return;
+    g_free(f->victim);
+    g_free(f->cursor);
+    g_free(f);
 }

@@ -21,7 +21,17 @@
  * A write larger than the buffer enters it in pieces, each given room as
  * programs free it (see admit()); it completes when its last piece is in.
  */
-#include "models/ftl_impl.h"
+#include "models/ftl.h"
+#include "models/blocks.h"
+#include "models/cmd.h"
+#include "models/sched.h"
+#include "models/pslc.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/link.h"
+#include "models/map.h"
+#include "models/gc.h"
+#include "models/l2p_cache.h"
 #include "models/sched_rank.h"
 
 #include <string.h>
@@ -44,6 +54,7 @@ typedef struct Merge {
  * overwritten or trimmed while buffered. L2P points buffered lpns at their
  * ring position (BUF_MARK + pos). */
 typedef struct Wbuf {
+    uint32_t host_reader; /* sched_read() client of host command reads */
     uint64_t *ring;
     uint32_t ring_cap, ring_head, ring_len;
     uint32_t ring_live;    /* entries not NO_LPN */
@@ -70,6 +81,8 @@ typedef struct Wbuf {
     } ready;
 } Wbuf;
 
+static Wbuf *wbuf(const Drive *d) { return drive_part(d, DP_WBUF); }
+
 /* Ring position k entries after pos (k <= ring_cap), without a division:
  * this is on the path of every 4 KiB the host writes. */
 static inline uint32_t ring_at(const Wbuf *w, uint32_t pos, uint32_t k)
@@ -82,7 +95,7 @@ static inline uint32_t ring_at(const Wbuf *w, uint32_t pos, uint32_t k)
  * (pslc_host_stream); without one every host unit is native. */
 CellMode ftl_host_mode(Drive *d, uint32_t die)
 {
-    return pslc_host_stream(d, die) == STREAM_HOST ? d->native : CELL_SLC;
+    return pslc_host_stream(d, die) == STREAM_HOST ? drive_geom(d)->native : CELL_SLC;
 }
 
 /* Live entries from the head of the ring up to the first held one (at
@@ -125,8 +138,8 @@ static uint32_t ready_entries(Wbuf *w, uint32_t max)
 
 static bool unit_ready(const Drive *d, uint32_t unit)
 {
-    uint32_t ready = ready_entries(d->wb, unit);
-    return ready >= unit || (d->wb->buf_force && ready > 0);
+    uint32_t ready = ready_entries(wbuf(d), unit);
+    return ready >= unit || (wbuf(d)->buf_force && ready > 0);
 }
 
 /* Entries trimmed while buffered (NO_LPN) keep their ring room until a
@@ -147,7 +160,7 @@ static void drop_dead(Wbuf *w)
  * stopping at an entry held for its merge reads. */
 static uint32_t take_unit(Drive *d, uint32_t max)
 {
-    Wbuf *w = d->wb;
+    Wbuf *w = wbuf(d);
     uint32_t n = 0;
     w->stage_rmw = 0;
     while (n < max && w->ring_len > 0) {
@@ -170,10 +183,10 @@ static uint32_t take_unit(Drive *d, uint32_t max)
 
 static void complete_flushes(Drive *d)
 {
-    SimTime now = sim_now(d->eng);
-    while (d->wb->flush_head != NO_IDX) {
-        uint32_t c = d->wb->flush_head;
-        d->wb->flush_head = d->cmds[c].next;
+    SimTime now = sim_now(drive_engine(d));
+    while (wbuf(d)->flush_head != NO_IDX) {
+        uint32_t c = wbuf(d)->flush_head;
+        wbuf(d)->flush_head = cmd_at(d, c)->next;
         cmd_complete(d, c, now);
     }
 }
@@ -195,13 +208,13 @@ static uint32_t piece_slots(const Cmd *cmd, uint32_t a, uint32_t b)
 
 static bool buffer_has_room(const Drive *d, uint32_t slots)
 {
-    return d->wb->buf_used + slots <= d->wb->buf_cap && d->wb->ring_len + d->wb->ring_pending + slots <= d->wb->ring_cap;
+    return wbuf(d)->buf_used + slots <= wbuf(d)->buf_cap && wbuf(d)->ring_len + wbuf(d)->ring_pending + slots <= wbuf(d)->ring_cap;
 }
 
 /* Slots the buffer could give a write now. */
 static uint64_t buffer_room(const Drive *d)
 {
-    const Wbuf *w = d->wb;
+    const Wbuf *w = wbuf(d);
     return MIN(w->buf_cap - w->buf_used, (uint64_t)(w->ring_cap - w->ring_len - w->ring_pending));
 }
 
@@ -209,24 +222,24 @@ static void idle_flush(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     (void)arg;
-    SimTime now = sim_now(d->eng);
-    if (d->wb->ring_live == 0) {
-        d->wb->idle_timer = false;
+    SimTime now = sim_now(drive_engine(d));
+    if (wbuf(d)->ring_live == 0) {
+        wbuf(d)->idle_timer = false;
         return;
     }
-    if (now < d->wb->last_admit + BUF_IDLE_FLUSH) {
-        sim_schedule(d->eng, d->wb->last_admit + BUF_IDLE_FLUSH, idle_flush, d, 0);
+    if (now < wbuf(d)->last_admit + BUF_IDLE_FLUSH) {
+        sim_schedule(drive_engine(d), wbuf(d)->last_admit + BUF_IDLE_FLUSH, idle_flush, d, 0);
         return;
     }
-    d->wb->idle_timer = false;
-    d->wb->buf_force = true;
+    wbuf(d)->idle_timer = false;
+    wbuf(d)->buf_force = true;
     sched_kick_all(d);
 }
 
 /* Append lpn to the ring, its L2P entry pointing there. */
 static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
 {
-    Wbuf *w = d->wb;
+    Wbuf *w = wbuf(d);
     uint32_t pos = ring_at(w, w->ring_head, w->ring_len);
     w->ring[pos] = lpn;
     if (w->unit_lpns > 1)
@@ -241,10 +254,10 @@ static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
  * (if head) and of its last (if tail); returns how many. */
 static int rmw_ranges(const Drive *d, const Cmd *cmd, bool head, bool tail, uint64_t r[4])
 {
-    uint64_t k = d->wb->unit_lpns;
+    uint64_t k = wbuf(d)->unit_lpns;
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t end = (cmd->offset + cmd->length - 1) / SLOT_SIZE + 1;
-    uint64_t lo = first / k * k, hi = MIN((end + k - 1) / k * k, d->nlpn);
+    uint64_t lo = first / k * k, hi = MIN((end + k - 1) / k * k, drive_geom(d)->nlpn);
     int n = 0;
     if (head && lo < first) {
         r[2 * n] = lo;
@@ -266,7 +279,7 @@ static int rmw_ranges(const Drive *d, const Cmd *cmd, bool head, bool tail, uint
  * piece appended from pos. */
 static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t a, uint32_t b, uint32_t pos, uint32_t n)
 {
-    Wbuf *w = d->wb;
+    Wbuf *w = wbuf(d);
     uint64_t r[4];
     bool head = a == 0, tail = b == cmd->slots;
     uint32_t budget = piece_slots(cmd, a, b) - (b - a), taken = 0;
@@ -308,23 +321,23 @@ static void write_arrived(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg, b = (uint32_t)(arg >> 32);
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     uint32_t a = cmd->landed;
     uint64_t first = cmd->offset / SLOT_SIZE;
-    uint32_t pos0 = ring_at(d->wb, d->wb->ring_head, d->wb->ring_len), appended = 0;
-    d->wb->ring_pending -= piece_slots(cmd, a, b);
+    uint32_t pos0 = ring_at(wbuf(d), wbuf(d)->ring_head, wbuf(d)->ring_len), appended = 0;
+    wbuf(d)->ring_pending -= piece_slots(cmd, a, b);
     cmd->landed = b;
     for (uint64_t lpn = first + a; lpn < first + b; lpn++) {
         uint64_t old = map_get(d, lpn);
         if (old >= BUF_MARK && old != NO_SLOT) {
-            d->wb->buf_used--; /* coalesced: the space reserved for it is not needed */
+            wbuf(d)->buf_used--; /* coalesced: the space reserved for it is not needed */
             uint64_t lo = MAX(cmd->offset, lpn * SLOT_SIZE);
             uint64_t hi = MIN(cmd->offset + cmd->length, (lpn + 1) * SLOT_SIZE);
-            d->st.buf_absorbed_bytes += hi - lo;
+            drive_counters(d)->buf_absorbed_bytes += hi - lo;
             continue;
         }
         if (old == NO_SLOT)
-            d->mapped++;
+            ++*drive_mapped(d);
         else
             map_invalidate_slot(d, old);
         ring_append(d, lpn, 0);
@@ -332,20 +345,20 @@ static void write_arrived(void *ctx, uint64_t arg)
     }
     if (cmd->rmw || cmd->merge != NO_IDX)
         rmw_arrived(d, cmd, a, b, pos0, appended);
-    SimTime now = sim_now(d->eng);
-    d->wb->last_admit = now;
+    SimTime now = sim_now(drive_engine(d));
+    wbuf(d)->last_admit = now;
     if (b == cmd->slots) {
-        uint64_t *part = d->st.write_parts_ns;
+        uint64_t *part = drive_counters(d)->write_parts_ns;
         part[WPART_FRONT] += cmd->t_start - cmd->t_sub;
         part[WPART_MERGE] += cmd->t_issue - cmd->t_start;
         part[WPART_BUFFER] += cmd->t_admit - cmd->t_issue;
         part[WPART_DATA] += now - cmd->t_admit;
-        d->st.write_parts_n++;
+        drive_counters(d)->write_parts_n++;
         cmd_complete_now(d, c);
     }
-    if (!d->wb->idle_timer && d->wb->ring_live > 0) {
-        d->wb->idle_timer = true;
-        sim_schedule(d->eng, now + BUF_IDLE_FLUSH, idle_flush, d, 0);
+    if (!wbuf(d)->idle_timer && wbuf(d)->ring_live > 0) {
+        wbuf(d)->idle_timer = true;
+        sim_schedule(drive_engine(d), now + BUF_IDLE_FLUSH, idle_flush, d, 0);
     }
     sched_kick_all(d);
 }
@@ -354,18 +367,18 @@ static void write_arrived(void *ctx, uint64_t arg)
  * 4 KiB unit b and move its data over the link. */
 static void admit_piece(Drive *d, uint32_t c, uint32_t b)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     uint32_t a = cmd->sent;
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint64_t lo = MAX(cmd->offset, (first + a) * SLOT_SIZE);
     uint64_t hi = MIN(cmd->offset + cmd->length, (first + b) * SLOT_SIZE);
     uint32_t slots = piece_slots(cmd, a, b);
-    cmd->t_admit = sim_now(d->eng);
+    cmd->t_admit = sim_now(drive_engine(d));
     cmd->sent = b;
-    d->wb->buf_used += slots;
-    d->wb->ring_pending += slots;
-    SimTime end = link_xfer_part(d, sim_now(d->eng), lo - cmd->offset, hi - lo, 1);
-    sim_schedule(d->eng, end, write_arrived, d, c | (uint64_t)b << 32);
+    wbuf(d)->buf_used += slots;
+    wbuf(d)->ring_pending += slots;
+    SimTime end = link_xfer_part(d, sim_now(drive_engine(d)), lo - cmd->offset, hi - lo, 1);
+    sim_schedule(drive_engine(d), end, write_arrived, d, c | (uint64_t)b << 32);
 }
 
 /* Where the next piece of write cmd, larger than the buffer, ends: as far
@@ -376,7 +389,7 @@ static void admit_piece(Drive *d, uint32_t c, uint32_t b)
 static uint32_t piece_end(const Drive *d, const Cmd *cmd)
 {
     uint32_t a = cmd->sent;
-    uint64_t room = buffer_room(d), k = d->wb->unit_lpns;
+    uint64_t room = buffer_room(d), k = wbuf(d)->unit_lpns;
     if (piece_slots(cmd, a, cmd->slots) <= room)
         return cmd->slots;
     uint64_t head = a == 0 ? cmd->rmw_head : 0; /* the first piece brings its first unit's rest */
@@ -396,9 +409,9 @@ static uint32_t piece_end(const Drive *d, const Cmd *cmd)
  * request above the device's largest transfer). */
 static bool admit(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     uint32_t b;
-    if (write_slots(cmd) <= d->wb->buf_cap)
+    if (write_slots(cmd) <= wbuf(d)->buf_cap)
         b = buffer_has_room(d, write_slots(cmd)) ? cmd->slots : cmd->sent;
     else
         b = piece_end(d, cmd);
@@ -410,50 +423,50 @@ static bool admit(Drive *d, uint32_t c)
 /* Admit waiting writes in arrival order while the buffer has room. */
 static void admit_waiting(Drive *d)
 {
-    while (d->wb->wait_head != NO_IDX && admit(d, d->wb->wait_head)) {
-        uint32_t c = d->wb->wait_head;
-        d->wb->wait_head = d->cmds[c].next;
-        if (d->wb->wait_head == NO_IDX)
-            d->wb->wait_tail = NO_IDX;
+    while (wbuf(d)->wait_head != NO_IDX && admit(d, wbuf(d)->wait_head)) {
+        uint32_t c = wbuf(d)->wait_head;
+        wbuf(d)->wait_head = cmd_at(d, c)->next;
+        if (wbuf(d)->wait_head == NO_IDX)
+            wbuf(d)->wait_tail = NO_IDX;
     }
 }
 
 void ftl_write_start(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
-    cmd->t_issue = sim_now(d->eng);
+    Cmd *cmd = cmd_at(d, c);
+    cmd->t_issue = sim_now(drive_engine(d));
     cmd->next = NO_IDX;
-    if (d->wb->wait_head == NO_IDX && admit(d, c))
+    if (wbuf(d)->wait_head == NO_IDX && admit(d, c))
         return;
-    if (d->wb->wait_tail == NO_IDX)
-        d->wb->wait_head = c;
+    if (wbuf(d)->wait_tail == NO_IDX)
+        wbuf(d)->wait_head = c;
     else
-        d->cmds[d->wb->wait_tail].next = c;
-    d->wb->wait_tail = c;
+        cmd_at(d, wbuf(d)->wait_tail)->next = c;
+    wbuf(d)->wait_tail = c;
 }
 
 /* A program of slots from the buffer ended: their space is free again. */
 static void program_done(void *ctx, uint32_t slots)
 {
     Drive *d = ctx;
-    g_assert(d->wb->buf_used >= slots);
-    d->wb->buf_used -= slots;
+    g_assert(wbuf(d)->buf_used >= slots);
+    wbuf(d)->buf_used -= slots;
     admit_waiting(d);
-    if (d->wb->ring_live == 0 && d->wb->flush_head == NO_IDX)
-        d->wb->buf_force = false;
-    if (d->wb->buf_used == 0)
+    if (wbuf(d)->ring_live == 0 && wbuf(d)->flush_head == NO_IDX)
+        wbuf(d)->buf_force = false;
+    if (wbuf(d)->buf_used == 0)
         complete_flushes(d);
 }
 
 void ftl_flush_start(Drive *d, uint32_t c)
 {
-    if (d->wb->buf_used == 0 && d->wb->wait_head == NO_IDX) {
-        cmd_complete(d, c, sim_now(d->eng));
+    if (wbuf(d)->buf_used == 0 && wbuf(d)->wait_head == NO_IDX) {
+        cmd_complete(d, c, sim_now(drive_engine(d)));
         return;
     }
-    d->cmds[c].next = d->wb->flush_head;
-    d->wb->flush_head = c;
-    d->wb->buf_force = true;
+    cmd_at(d, c)->next = wbuf(d)->flush_head;
+    wbuf(d)->flush_head = c;
+    wbuf(d)->buf_force = true;
     sched_kick_all(d);
 }
 
@@ -475,16 +488,16 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
         }
         uint32_t b = nand_block_of(d, slot);
         uint32_t die = nand_die_of_block(d, b);
-        if (die != cur_die || d->blk_mode[b] != mode) {
+        if (die != cur_die || blk_mode(d)[b] != mode) {
             if (cur_die != NO_IDX)
                 sched_read(d, cur_die, client, arg, mode, pages, slots);
-            mode = d->blk_mode[b];
+            mode = blk_mode(d)[b];
             pages = slots = 0;
             (*pending)++;
             cur_die = die;
             last_page = NO_SLOT;
         }
-        uint64_t page = slot_div(slot, d->slots_per_page);
+        uint64_t page = slot_div(slot, drive_geom(d)->slots_per_page);
         if (page != last_page) {
             pages++;
             last_page = page;
@@ -498,7 +511,7 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
 /* Host command c's reads of the pages in [first, last]. */
 static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
 {
-    queue_die_reads(d, d->host_reader, c, &d->cmds[c].pending, &d->st.unwritten_read_units, first,
+    queue_die_reads(d, wbuf(d)->host_reader, c, &cmd_at(d, c)->pending, &drive_counters(d)->unwritten_read_units, first,
                     last);
 }
 
@@ -524,8 +537,8 @@ static uint32_t merge_new(Wbuf *w)
  * (cmd->rmw, those on NAND now) and read them. */
 static void rmw_issue(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
-    Wbuf *w = d->wb;
+    Cmd *cmd = cmd_at(d, c);
+    Wbuf *w = wbuf(d);
     uint64_t r[4];
     int nr = rmw_ranges(d, cmd, true, true, r);
     for (int i = 0; i < nr; i++) {
@@ -543,7 +556,7 @@ static void rmw_issue(Drive *d, uint32_t c)
     for (int i = 0; i < nr; i++)
         queue_die_reads(d, w->rmw_reader, cmd->merge, &m->pending, NULL, r[2 * i],
                         r[2 * i + 1] - 1);
-    d->st.rmw_read_bytes += (uint64_t)cmd->rmw * SLOT_SIZE;
+    drive_counters(d)->rmw_read_bytes += (uint64_t)cmd->rmw * SLOT_SIZE;
 }
 
 /* A merge read ended: once all have, the write's entries in the ring may
@@ -552,7 +565,7 @@ static void rmw_issue(Drive *d, uint32_t c)
 static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
 {
     Drive *d = ctx;
-    Wbuf *w = d->wb;
+    Wbuf *w = wbuf(d);
     Merge *m = &w->merges[mi];
     (void)wait;
     g_assert(m->pending > 0);
@@ -572,8 +585,8 @@ static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
 
 static void read_issue(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
-    cmd->t_issue = sim_now(d->eng);
+    Cmd *cmd = cmd_at(d, c);
+    cmd->t_issue = sim_now(drive_engine(d));
     cmd->piece_wait = 0;
     cmd->pending = 1; /* held until every read is queued */
     queue_reads(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE);
@@ -583,9 +596,9 @@ static void read_issue(Drive *d, uint32_t c)
 /* With a mapping cache, a read first needs the translation pages of its range. */
 void ftl_read_start(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
-    cmd->t_start = sim_now(d->eng);
-    if (d->l2pc && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE))
+    Cmd *cmd = cmd_at(d, c);
+    cmd->t_start = sim_now(drive_engine(d));
+    if (l2p_cache_on(d) && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE))
         return;
     read_issue(d, c);
 }
@@ -594,7 +607,7 @@ void ftl_read_start(Drive *d, uint32_t c)
  * there: read the partial head and tail slots first. */
 static void write_issue(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     uint64_t end = cmd->offset + cmd->length;
     cmd->pending = 1;
     if (cmd->offset % SLOT_SIZE) {
@@ -605,7 +618,7 @@ static void write_issue(Drive *d, uint32_t c)
         uint64_t lpn = end / SLOT_SIZE;
         queue_reads(d, c, lpn, lpn);
     }
-    if (d->wb->unit_lpns > 1)
+    if (wbuf(d)->unit_lpns > 1)
         rmw_issue(d, c);
     ftl_read_piece_done(d, c);
 }
@@ -614,8 +627,8 @@ static void write_issue(Drive *d, uint32_t c)
  * programmed (map_set_run); only the slots it merges with must be found first. */
 void ftl_write_arrive(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
-    cmd->t_start = sim_now(d->eng);
+    Cmd *cmd = cmd_at(d, c);
+    cmd->t_start = sim_now(drive_engine(d));
     cmd->rmw = cmd->rmw_head = 0;
     cmd->merge = NO_IDX;
     uint64_t end = cmd->offset + cmd->length;
@@ -623,7 +636,7 @@ void ftl_write_arrive(Drive *d, uint32_t c)
     if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
         map_prefetch_slot(d, old);
     bool partial = cmd->offset % SLOT_SIZE || end % SLOT_SIZE;
-    if (d->l2pc && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
+    if (l2p_cache_on(d) && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
         return;
     write_issue(d, c);
 }
@@ -632,7 +645,7 @@ void ftl_write_arrive(Drive *d, uint32_t c)
 static void translated(void *ctx, uint32_t c)
 {
     Drive *d = ctx;
-    if (d->cmds[c].op == IO_WRITE)
+    if (cmd_at(d, c)->op == IO_WRITE)
         write_issue(d, c);
     else
         read_issue(d, c);
@@ -640,7 +653,7 @@ static void translated(void *ctx, uint32_t c)
 
 void ftl_read_piece_done(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     g_assert(cmd->pending > 0);
     if (--cmd->pending > 0)
         return;
@@ -648,15 +661,15 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
         ftl_write_start(d, c);
         return;
     }
-    SimTime now = sim_now(d->eng);
+    SimTime now = sim_now(drive_engine(d));
     SimTime end = link_xfer(d, now, cmd->length, 0);
-    uint64_t *part = d->st.read_parts_ns;
+    uint64_t *part = drive_counters(d)->read_parts_ns;
     part[PART_FRONT] += cmd->t_start - cmd->t_sub;
     part[PART_MAP] += cmd->t_issue - cmd->t_start;
     part[PART_DIE_WAIT] += cmd->piece_wait;
     part[PART_NAND] += now - cmd->t_issue - cmd->piece_wait;
     part[PART_BACK] += end - now;
-    d->st.read_parts_n++;
+    drive_counters(d)->read_parts_n++;
     cmd_complete(d, c, end);
 }
 
@@ -664,7 +677,7 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
  * is not told: the caller (trim.c) accounts the change now or later. */
 uint64_t ftl_buffered_bytes(const Drive *d)
 {
-    return (uint64_t)d->wb->ring_live * SLOT_SIZE;
+    return (uint64_t)wbuf(d)->ring_live * SLOT_SIZE;
 }
 
 uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
@@ -675,15 +688,15 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
         if (v == NO_SLOT)
             continue;
         if (v >= BUF_MARK) {
-            d->wb->ring[v - BUF_MARK] = NO_LPN;
-            d->wb->ring_live--;
-            d->wb->buf_used--;
-            d->st.buf_absorbed_bytes += SLOT_SIZE;
+            wbuf(d)->ring[v - BUF_MARK] = NO_LPN;
+            wbuf(d)->ring_live--;
+            wbuf(d)->buf_used--;
+            drive_counters(d)->buf_absorbed_bytes += SLOT_SIZE;
         } else {
             map_invalidate_slot(d, v);
         }
         map_put(d, lpn, NO_SLOT);
-        d->mapped--;
+        --*drive_mapped(d);
         n++;
     }
     return n;
@@ -694,15 +707,15 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
 static void read_piece(void *ctx, uint32_t c, SimTime wait)
 {
     Drive *d = ctx;
-    d->cmds[c].piece_wait = wait;
+    cmd_at(d, c)->piece_wait = wait;
     ftl_read_piece_done(d, c);
 }
 
 void ftl_unmapped(Drive *d)
 {
-    drop_dead(d->wb);
+    drop_dead(wbuf(d));
     admit_waiting(d);
-    if (d->wb->buf_used == 0)
+    if (wbuf(d)->buf_used == 0)
         complete_flushes(d);
     sched_kick_all(d); /* idle dies can erase blocks the unmapping emptied */
 }
@@ -724,14 +737,14 @@ uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
  * tens of blocks ahead of the others, and then had to wait for them. */
 static uint32_t die_room(const Drive *d, uint32_t k)
 {
-    return d->die[k].nfree + d->die[k].nsfree;
+    return die_nfree(d, k) + die_nsfree(d, k);
 }
 
 /* Most room any die has. */
 static uint32_t max_room(const Drive *d)
 {
     uint32_t m = 0;
-    for (uint32_t k = 0; k < d->dies; k++)
+    for (uint32_t k = 0; k < drive_geom(d)->dies; k++)
         m = MAX(m, die_room(d, k));
     return m;
 }
@@ -749,46 +762,46 @@ static uint32_t max_room(const Drive *d)
 #define BALANCE_SLACK 4
 static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
 {
-    Die *die = &d->die[i];
-    if (d->wb->ring_live == 0)
+    uint32_t *open = die_open(d, i);
+    if (wbuf(d)->ring_live == 0)
         return false; /* before asking the cache: with no data it must not decide exhaustion */
     int stream = pslc_host_stream(d, i);
-    CellMode mode = stream == STREAM_HOST ? d->native : CELL_SLC;
-    uint32_t unit = d->unit_slots[mode];
+    CellMode mode = stream == STREAM_HOST ? drive_geom(d)->native : CELL_SLC;
+    uint32_t unit = drive_geom(d)->unit_slots[mode];
     if (!unit_ready(d, unit))
         return false;
-    uint32_t b = die->open[stream];
+    uint32_t b = open[stream];
     if (b == NO_BLOCK) {
         if (die_room(d, i) + BALANCE_SLACK < max_room(d))
             return false; /* let the other dies catch up */
         if (stream == STREAM_SSLC)
             b = nand_take_static(d, i);
-        else if (die->nfree > d->p.gc_hard_blocks)
+        else if (die_nfree(d, i) > drive_params(d)->gc_hard_blocks)
             b = nand_take_free(d, i, mode);
         if (b == NO_BLOCK)
             return false;
-        die->open[stream] = b;
+        open[stream] = b;
     }
     uint32_t cap = nand_block_capacity(d, b);
-    uint32_t room = cap - d->blk_wp[b];
+    uint32_t room = cap - blk_wp(d)[b];
     uint32_t n = take_unit(d, unit < room ? unit : room);
-    uint64_t first = nand_slot(d, b, d->blk_wp[b]);
-    map_prefetch(d, d->wb->stage, n);
-    map_set_run(d, d->wb->stage, n, first);
-    d->blk_wp[b] += n;
-    for (uint32_t k = 0; d->place_hook && k < n; k++)
-        d->place_hook(d->place_ctx, d->wb->stage[k], first + k, NO_SLOT);
-    if (d->blk_wp[b] == cap) {
-        d->blk_state[b] = BLK_FULL;
-        d->blk_stamp[b] = sim_now(d->eng);
-        die->open[stream] = NO_BLOCK;
+    uint64_t first = nand_slot(d, b, blk_wp(d)[b]);
+    map_prefetch(d, wbuf(d)->stage, n);
+    map_set_run(d, wbuf(d)->stage, n, first);
+    blk_wp(d)[b] += n;
+    for (uint32_t k = 0; drive_place_hook(d) && k < n; k++)
+        drive_place_hook(d)(drive_place_ctx(d), wbuf(d)->stage[k], first + k, NO_SLOT);
+    if (blk_wp(d)[b] == cap) {
+        blk_state(d)[b] = BLK_FULL;
+        blk_stamp(d)[b] = sim_now(drive_engine(d));
+        open[stream] = NO_BLOCK;
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
-    SimTime in = chan_xfer(d, i, sim_now(d->eng), bytes);
-    d->st.nand_write_bytes[CAUSE_HOST] += bytes - (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
-    d->st.nand_write_bytes[CAUSE_RMW] += (uint64_t)d->wb->stage_rmw * SLOT_SIZE;
-    if (mode == CELL_SLC && d->native != CELL_SLC)
-        d->st.host_slc_bytes += bytes;
+    SimTime in = chan_xfer(d, i, sim_now(drive_engine(d)), bytes);
+    drive_counters(d)->nand_write_bytes[CAUSE_HOST] += bytes - (uint64_t)wbuf(d)->stage_rmw * SLOT_SIZE;
+    drive_counters(d)->nand_write_bytes[CAUSE_RMW] += (uint64_t)wbuf(d)->stage_rmw * SLOT_SIZE;
+    if (mode == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        drive_counters(d)->host_slc_bytes += bytes;
     pslc_host_programmed(d, i, stream, n);
     sched_program(d, i, WORK_HOST, program_done, d, n, in, bytes, mode);
     *slots = n;
@@ -813,46 +826,46 @@ void ftl_init(Drive *d)
     Wbuf *w = g_new0(Wbuf, 1);
     uint32_t max_unit = 0;
     for (int m = CELL_SLC; m <= CELL_QLC; m++)
-        max_unit = MAX(max_unit, d->unit_slots[m]);
-    w->unit_lpns = drive_params_map_unit(&d->p) / SLOT_SIZE;
+        max_unit = MAX(max_unit, drive_geom(d)->unit_slots[m]);
+    w->unit_lpns = drive_params_map_unit(drive_params(d)) / SLOT_SIZE;
     /* the buffer holds at least two program units, so one can fill while
      * the other programs, and two map units, so a piece of a write larger
      * than the buffer (whole map units) always fits */
-    w->buf_cap = MAX(d->p.write_buffer / SLOT_SIZE, 2 * (uint64_t)MAX(max_unit, w->unit_lpns));
+    w->buf_cap = MAX(drive_params(d)->write_buffer / SLOT_SIZE, 2 * (uint64_t)MAX(max_unit, w->unit_lpns));
     w->ring_cap = (uint32_t)w->buf_cap;
     w->ring = g_new(uint64_t, w->ring_cap);
     w->stage = g_new(uint64_t, max_unit);
     w->wait_head = w->wait_tail = w->flush_head = NO_IDX;
     /* the mapping cache keeps 4 KiB entries (config validation) */
-    g_assert(w->unit_lpns == 1 || !d->l2pc);
+    g_assert(w->unit_lpns == 1 || !l2p_cache_on(d));
     if (w->unit_lpns > 1)
         w->flag = g_new0(uint8_t, w->ring_cap);
     w->merge_free = NO_IDX;
-    d->wb = w;
-    d->host_reader = sched_read_client(d, read_piece, d);
+    drive_set_part(d, DP_WBUF, w);
+    w->host_reader = sched_read_client(d, read_piece, d);
     w->rmw_reader = sched_read_client(d, rmw_read_done, d);
     sched_add(d, RANK_HOST_PROGRAM, try_host_program, d, true);
-    if (d->l2pc)
+    if (l2p_cache_on(d))
         l2p_on_translated(d, translated, d);
 }
 
 void ftl_release(Drive *d)
 {
-    if (!d->wb)
+    if (!wbuf(d))
         return;
-    g_free(d->wb->ring);
-    g_free(d->wb->stage);
-    g_free(d->wb->flag);
-    g_free(d->wb->merges);
-    g_free(d->wb);
-    d->wb = NULL;
+    g_free(wbuf(d)->ring);
+    g_free(wbuf(d)->stage);
+    g_free(wbuf(d)->flag);
+    g_free(wbuf(d)->merges);
+    g_free(wbuf(d));
+    drive_set_part(d, DP_WBUF, NULL);
 }
 
 bool ftl_check(const Drive *d, char *why, size_t why_len)
 {
-    const Wbuf *w = d->wb;
+    const Wbuf *w = wbuf(d);
     uint64_t live = 0;
-    for (uint64_t lpn = 0; lpn < d->nlpn; lpn++) {
+    for (uint64_t lpn = 0; lpn < drive_geom(d)->nlpn; lpn++) {
         uint64_t v = map_get(d, lpn);
         if (v == NO_SLOT || v < BUF_MARK)
             continue;

@@ -15,9 +15,30 @@
  * pages, models/l2p_cache.c) are candidates as well; l2p_gc_step() moves
  * their live pages into another map block.
  */
-#include "models/ftl_impl.h"
+#include "models/gc.h"
+#include "models/blocks.h"
+#include "models/sched.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/map.h"
+#include "models/l2p_cache.h"
 #include "models/sched_rank.h"
 #include "models/wear.h"
+
+/* Pacing, per die. */
+typedef struct Gc {
+    double *debt;  /* slots GC owes for host data written below the soft threshold */
+    double *ratio; /* slots to move per host slot: v / (cap - v) of the last victim */
+} Gc;
+
+static Gc *gc(const Drive *d) { return drive_part(d, DP_GC); }
+
+/* GC moved slots on die: they pay its debt. */
+static void gc_paid(Drive *d, uint32_t die, uint32_t slots)
+{
+    double *debt = &gc(d)->debt[die];
+    *debt = *debt > slots ? *debt - slots : 0;
+}
 
 /* hard: the die is at its reserve and GC goes before host programs. Not
  * hard: GC is wanted below the soft threshold, or to go on with a victim
@@ -26,10 +47,9 @@
  * so host writes are not held for whole victims. */
 bool gc_needed(const Drive *d, uint32_t die, bool hard)
 {
-    const Die *dd = &d->die[die];
     if (hard)
-        return dd->nfree <= d->p.gc_hard_blocks;
-    return dd->victim != NO_BLOCK || dd->nfree < d->p.gc_soft_blocks ||
+        return die_nfree(d, die) <= drive_params(d)->gc_hard_blocks;
+    return *die_victim(d, die) != NO_BLOCK || die_nfree(d, die) < drive_params(d)->gc_soft_blocks ||
            wear_cold_waiting(d, die);
 }
 
@@ -37,10 +57,10 @@ bool gc_needed(const Drive *d, uint32_t die, bool hard)
  * pages move into SLC-mode map blocks, each slot costing bits native slots. */
 static uint32_t moved_slots(const Drive *d, uint32_t b)
 {
-    uint64_t v = d->blk_valid[b];
-    if (ftl_is_map_block(d, b))
-        v *= d->native;
-    return (uint32_t)MIN(v, d->slots_per_block);
+    uint64_t v = blk_valid(d)[b];
+    if (blk_is_map(d, b))
+        v *= drive_geom(d)->native;
+    return (uint32_t)MIN(v, drive_geom(d)->slots_per_block);
 }
 
 /* Victim selection policies: a score per full block, the highest wins.
@@ -63,7 +83,7 @@ static double score_greedy(const Drive *d, uint32_t b, uint32_t cap, uint32_t v,
 static double score_cost_benefit(const Drive *d, uint32_t b, uint32_t cap, uint32_t v, SimTime now)
 {
     double u = (double)v / cap;
-    double age = (double)(now - d->blk_stamp[b]) + 1.0;
+    double age = (double)(now - blk_stamp(d)[b]) + 1.0;
     return (1.0 - u) * age / (1.0 + u);
 }
 
@@ -71,7 +91,7 @@ static double score_cost_benefit(const Drive *d, uint32_t b, uint32_t cap, uint3
 static double score_fifo(const Drive *d, uint32_t b, uint32_t cap, uint32_t v, SimTime now)
 {
     (void)cap, (void)v, (void)now;
-    return 1e19 - (double)d->blk_stamp[b];
+    return 1e19 - (double)blk_stamp(d)[b];
 }
 
 static const GcPolicyOps gc_policies[] = {
@@ -83,11 +103,11 @@ static const GcPolicyOps gc_policies[] = {
 /* Score a full block for victim choice; higher is better, < 0 ineligible. */
 static double victim_score(const Drive *d, uint32_t b, SimTime now)
 {
-    uint32_t cap = d->slots_per_block; /* what erasing it returns, native slots */
+    uint32_t cap = drive_geom(d)->slots_per_block; /* what erasing it returns, native slots */
     uint32_t v = moved_slots(d, b);
     if (v >= cap)
         return -1; /* nothing to gain */
-    return gc_policies[d->p.gc_policy].score(d, b, cap, v, now);
+    return gc_policies[drive_params(d)->gc_policy].score(d, b, cap, v, now);
 }
 
 /* The cold block static wear leveling chose, else the policy's best. */
@@ -96,16 +116,16 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
     uint32_t wl = wear_take_cold(d, die);
     if (wl != NO_BLOCK)
         return wl;
-    SimTime now = sim_now(d->eng);
+    SimTime now = sim_now(drive_engine(d));
     /* the die's static SLC blocks come first and are never victims */
-    uint32_t lo = die * d->blocks_per_die + d->static_per_die;
-    uint32_t hi = (die + 1) * d->blocks_per_die, best = NO_BLOCK;
-    if (d->p.gc_policy == GC_GREEDY) {
+    uint32_t lo = die * drive_geom(d)->blocks_per_die + drive_geom(d)->static_per_die;
+    uint32_t hi = (die + 1) * drive_geom(d)->blocks_per_die, best = NO_BLOCK;
+    if (drive_params(d)->gc_policy == GC_GREEDY) {
         /* the greedy score without its indirect call and doubles: the
          * fewest slots to move, the first such block on a tie, as below */
-        uint32_t best_v = d->slots_per_block;
+        uint32_t best_v = drive_geom(d)->slots_per_block;
         for (uint32_t b = lo; b < hi; b++) {
-            if (d->blk_state[b] != BLK_FULL)
+            if (blk_state(d)[b] != BLK_FULL)
                 continue;
             uint32_t v = moved_slots(d, b);
             if (v < best_v) {
@@ -119,7 +139,7 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
     }
     double best_score = -1;
     for (uint32_t b = lo; b < hi; b++) {
-        if (d->blk_state[b] != BLK_FULL)
+        if (blk_state(d)[b] != BLK_FULL)
             continue;
         double s = victim_score(d, b, now);
         if (s >= 0 && s > best_score) {
@@ -133,48 +153,50 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
 /* The GC stream's open block on die, opening one if needed. */
 static uint32_t gc_dest(Drive *d, uint32_t die)
 {
-    Die *dd = &d->die[die];
-    uint32_t b = dd->open[STREAM_GC];
-    if (b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b))
+    uint32_t b = die_open(d, die)[STREAM_GC];
+    if (b != NO_BLOCK && blk_wp(d)[b] < nand_block_capacity(d, b))
         return b;
-    b = nand_take_free(d, die, d->native);
-    dd->open[STREAM_GC] = b;
+    b = nand_take_free(d, die, drive_geom(d)->native);
+    die_open(d, die)[STREAM_GC] = b;
     return b;
 }
 
 /* Erase block b, reclaimed by GC, on die; die_done returns it to its free list. */
 static void gc_erase(Drive *d, uint32_t die, uint32_t b)
 {
-    d->st.gc_blocks++;
+    drive_counters(d)->gc_blocks++;
     sched_die_op(d, die, WORK_ERASE, nand_erased, d, b,
-                 sim_now(d->eng) + d->p.timing[d->blk_mode[b]].t_erase);
+                 sim_now(drive_engine(d)) + drive_params(d)->timing[blk_mode(d)[b]].t_erase);
 }
 
 static void erase_victim(Drive *d, uint32_t die, uint32_t v)
 {
-    d->die[die].victim = NO_BLOCK;
+    *die_victim(d, die) = NO_BLOCK;
     gc_erase(d, die, v);
 }
 
 bool gc_step(Drive *d, uint32_t die)
 {
-    Die *dd = &d->die[die];
-    if (dd->victim == NO_BLOCK) {
+    if (*die_victim(d, die) == NO_BLOCK) {
         uint32_t v = gc_pick_victim(d, die);
         if (v == NO_BLOCK)
             return false;
-        dd->victim = v;
-        dd->victim_cursor = 0;
-        d->blk_state[v] = BLK_VICTIM;
-        uint32_t cap = d->slots_per_block; /* native slots erasing it returns */
+        *die_victim(d, die) = v;
+        *die_victim_cursor(d, die) = 0;
+        blk_state(d)[v] = BLK_VICTIM;
+        uint32_t cap = drive_geom(d)->slots_per_block; /* native slots erasing it returns */
         uint32_t moved = moved_slots(d, v);
         if (moved < cap)
-            dd->gc_ratio = (double)moved / (double)(cap - moved);
+            gc(d)->ratio[die] = (double)moved / (double)(cap - moved);
     }
-    uint32_t v = dd->victim;
-    if (ftl_is_map_block(d, v))
-        return l2p_gc_step(d, die);
-    if (d->blk_valid[v] == 0) {
+    uint32_t v = *die_victim(d, die);
+    if (blk_is_map(d, v)) {
+        uint32_t moved = 0;
+        bool started = l2p_gc_step(d, die, &moved);
+        gc_paid(d, die, moved);
+        return started;
+    }
+    if (blk_valid(d)[v] == 0) {
         erase_victim(d, die, v);
         return true;
     }
@@ -182,21 +204,21 @@ bool gc_step(Drive *d, uint32_t die)
     if (dst == NO_BLOCK)
         return false; /* no erased block to relocate into: stuck until TRIM */
     uint32_t pages;
-    uint32_t n = map_relocate(d, v, &dd->victim_cursor, dst, &dd->open[STREAM_GC], &pages);
+    uint32_t n = map_relocate(d, v, die_victim_cursor(d, die), dst, &die_open(d, die)[STREAM_GC], &pages);
     if (n == 0) {
         /* the cursor passed the last valid slot: nothing left to move */
-        g_assert(d->blk_valid[v] == 0);
+        g_assert(blk_valid(d)[v] == 0);
         erase_victim(d, die, v);
         return true;
     }
-    dd->gc_debt = dd->gc_debt > n ? dd->gc_debt - n : 0;
+    gc_paid(d, die, n);
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
-    uint32_t rounds = (pages + d->planes - 1) / d->planes;
-    SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[d->blk_mode[v]].t_read;
+    uint32_t rounds = (pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[blk_mode(d)[v]].t_read;
     SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
-    d->st.nand_read_bytes += bytes;
-    d->st.nand_write_bytes[CAUSE_GC] += bytes;
-    sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, d->native);
+    drive_counters(d)->nand_read_bytes += bytes;
+    drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
+    sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
     return true;
 }
 
@@ -208,13 +230,10 @@ bool gc_step(Drive *d, uint32_t die)
  * skipped. */
 bool gc_reclaim_dead(Drive *d, uint32_t die)
 {
-    Die *dd = &d->die[die];
-    while (dd->ndead > 0) {
-        uint32_t b = dd->dead[--dd->ndead];
-        d->blk_dead[b] = 0;
-        if (d->blk_state[b] != BLK_FULL || d->blk_valid[b] != 0 || ftl_is_map_block(d, b))
+    for (uint32_t b; (b = die_pop_dead(d, die)) != NO_BLOCK;) {
+        if (blk_state(d)[b] != BLK_FULL || blk_valid(d)[b] != 0 || blk_is_map(d, b))
             continue;
-        d->blk_state[b] = BLK_VICTIM; /* until its erase ends */
+        blk_state(d)[b] = BLK_VICTIM; /* until its erase ends */
         gc_erase(d, die, b);
         return true;
     }
@@ -232,14 +251,13 @@ static bool try_hard(void *ctx, uint32_t die)
 static bool try_paced(void *ctx, uint32_t die)
 {
     Drive *d = ctx;
-    const Die *dd = &d->die[die];
-    return dd->nfree < d->p.gc_soft_blocks && dd->gc_debt > 0 && gc_step(d, die);
+    return die_nfree(d, die) < drive_params(d)->gc_soft_blocks && gc(d)->debt[die] > 0 && gc_step(d, die);
 }
 
 static bool try_dead(void *ctx, uint32_t die)
 {
     Drive *d = ctx;
-    return d->die[die].ndead > 0 && gc_reclaim_dead(d, die);
+    return die_ndead(d, die) > 0 && gc_reclaim_dead(d, die);
 }
 
 static bool try_background(void *ctx, uint32_t die)
@@ -250,6 +268,12 @@ static bool try_background(void *ctx, uint32_t die)
 
 void gc_init(Drive *d)
 {
+    Gc *g = g_new0(Gc, 1);
+    g->debt = g_new0(double, drive_geom(d)->dies);
+    g->ratio = g_new(double, drive_geom(d)->dies);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
+        g->ratio[i] = 1.0;
+    drive_set_part(d, DP_GC, g);
     sched_add(d, RANK_GC_HARD, try_hard, d, false);
     sched_add(d, RANK_GC_PACED, try_paced, d, false);
     sched_add(d, RANK_RECLAIM_DEAD, try_dead, d, false);
@@ -261,10 +285,23 @@ void gc_init(Drive *d)
 void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots)
 {
     if (paced)
-        d->die[die].gc_debt += slots * d->die[die].gc_ratio;
+        gc(d)->debt[die] += slots * gc(d)->ratio[die];
 }
 
 bool gc_paced(const Drive *d, uint32_t die)
 {
-    return d->die[die].nfree < d->p.gc_soft_blocks;
+    return die_nfree(d, die) < drive_params(d)->gc_soft_blocks;
+}
+
+/* Pacing as after a victim with that valid ratio (prefill's last one). */
+void gc_set_ratio(Drive *d, uint32_t die, double ratio) { gc(d)->ratio[die] = ratio; }
+
+void gc_release(Drive *d)
+{
+    Gc *g = gc(d);
+    if (!g)
+        return;
+    g_free(g->debt);
+    g_free(g->ratio);
+    g_free(g);
 }

@@ -8,13 +8,33 @@
  * non-queued. Completion (cmd_complete(), from below) is an engine event
  * that calls the host's callback.
  */
-#include "models/ftl_impl.h"
+#include "models/hostif.h"
+#include "models/cmd.h"
+#include "models/sched.h"
+#include "models/pslc.h"
+#include "models/link.h"
+#include "models/map.h"
+#include "models/ftl.h"
+#include "models/l2p_cache.h"
+#include "models/trim.h"
+
+/* The queue as the host sees it (the records are cmd.c's). */
+typedef struct HostIf {
+    uint32_t inflight;             /* sent to the controller and not completed */
+    uint32_t nq;                   /* the non-queued command (SATA TRIM, FLUSH) or NO_IDX */
+    bool nq_sent;                  /* it has gone to the controller */
+    uint32_t held_head, held_tail; /* commands the host holds behind it */
+    DriveDoneFn done;              /* the host's callback */
+    void *done_ctx;
+} HostIf;
+
+static HostIf *hostif(const Drive *d) { return drive_part(d, DP_HOSTIF); }
 
 static void cmd_arrive(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg;
-    Cmd *cmd = &d->cmds[c];
+    Cmd *cmd = cmd_at(d, c);
     switch (cmd->op) {
     case IO_READ:
         ftl_read_start(d, c);
@@ -38,66 +58,63 @@ static void cmd_arrive(void *ctx, uint64_t arg)
  * Windows). NVMe queues every command. */
 static bool non_queued(const Drive *d, IoOp op)
 {
-    return d->p.interface == HOSTIF_SATA && (op == IO_TRIM || op == IO_FLUSH);
+    return drive_params(d)->interface == HOSTIF_SATA && (op == IO_TRIM || op == IO_FLUSH);
 }
 
 static void dispatch(Drive *d, uint32_t c)
 {
-    Cmd *cmd = &d->cmds[c];
-    d->inflight++;
-    SimTime cost = d->p.cmd_cost;
+    Cmd *cmd = cmd_at(d, c);
+    hostif(d)->inflight++;
+    SimTime cost = drive_params(d)->cmd_cost;
     if (cmd->op == IO_WRITE)
-        cost += (SimTime)cmd->slots * d->p.page_cost;
+        cost += (SimTime)cmd->slots * drive_params(d)->page_cost;
     /* the map entry is needed when the command reaches the FTL, microseconds
      * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
     if (cmd->op == IO_WRITE || cmd->op == IO_READ)
         map_prefetch_one(d, cmd->offset / SLOT_SIZE);
     SimTime at = link_controller(d, cost);
-    sim_schedule(d->eng, at, cmd_arrive, d, c);
+    sim_schedule(drive_engine(d), at, cmd_arrive, d, c);
 }
 
 /* Send command c, or hold it behind a non-queued command. */
 static void send(Drive *d, uint32_t c)
 {
-    if (d->nq != NO_IDX) {
-        d->cmds[c].next = NO_IDX;
-        if (d->held_tail == NO_IDX)
-            d->held_head = c;
+    HostIf *h = hostif(d);
+    if (h->nq != NO_IDX) {
+        cmd_at(d, c)->next = NO_IDX;
+        if (h->held_tail == NO_IDX)
+            h->held_head = c;
         else
-            d->cmds[d->held_tail].next = c;
-        d->held_tail = c;
+            cmd_at(d, h->held_tail)->next = c;
+        h->held_tail = c;
         return;
     }
-    if (!non_queued(d, d->cmds[c].op)) {
+    if (!non_queued(d, cmd_at(d, c)->op)) {
         dispatch(d, c);
         return;
     }
-    d->nq = c;
-    d->nq_sent = d->inflight == 0;
-    if (d->nq_sent)
+    h->nq = c;
+    h->nq_sent = h->inflight == 0;
+    if (h->nq_sent)
         dispatch(d, c);
 }
 
 void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
 {
-    g_return_if_fail(d->cmd_free != NO_IDX);
-    g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= d->p.user_capacity));
-    if (d->l2pc)
+    g_return_if_fail(drive_outstanding(d) < drive_queue_limit(d));
+    g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= drive_params(d)->user_capacity));
+    if (l2p_cache_on(d))
         l2p_host_command(d);
-    uint32_t c = d->cmd_free;
-    Cmd *cmd = &d->cmds[c];
-    d->cmd_free = cmd->next;
-    d->outstanding++;
-    if (op == IO_WRITE) {
-        d->writes_outstanding++;
+    uint32_t c = cmd_take(d, op);
+    Cmd *cmd = cmd_at(d, c);
+    if (op == IO_WRITE)
         pslc_host_busy(d);
-    }
     *cmd = (Cmd){.tag = tag,
                  .offset = offset,
                  .length = length,
                  .op = (uint8_t)op,
                  .next = NO_IDX,
-                 .t_sub = sim_now(d->eng)};
+                 .t_sub = sim_now(drive_engine(d))};
     if (length > 0)
         cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
     send(d, c);
@@ -108,23 +125,24 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
  * the next non-queued one. */
 static void nq_progress(Drive *d, uint32_t c)
 {
-    d->inflight--;
-    if (d->nq == NO_IDX)
+    HostIf *h = hostif(d);
+    h->inflight--;
+    if (h->nq == NO_IDX)
         return;
-    if (c != d->nq) {
-        if (!d->nq_sent && d->inflight == 0) {
-            d->nq_sent = true;
-            dispatch(d, d->nq);
+    if (c != h->nq) {
+        if (!h->nq_sent && h->inflight == 0) {
+            h->nq_sent = true;
+            dispatch(d, h->nq);
         }
         return;
     }
-    d->nq = NO_IDX;
-    while (d->held_head != NO_IDX && d->nq == NO_IDX) {
-        uint32_t h = d->held_head;
-        d->held_head = d->cmds[h].next;
-        if (d->held_head == NO_IDX)
-            d->held_tail = NO_IDX;
-        send(d, h);
+    h->nq = NO_IDX;
+    while (h->held_head != NO_IDX && h->nq == NO_IDX) {
+        uint32_t next = h->held_head;
+        h->held_head = cmd_at(d, next)->next;
+        if (h->held_head == NO_IDX)
+            h->held_tail = NO_IDX;
+        send(d, next);
     }
 }
 
@@ -132,25 +150,32 @@ static void cmd_done(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg;
-    Cmd *cmd = &d->cmds[c];
-    d->st.host_bytes[cmd->op] += cmd->length;
-    d->st.host_ios[cmd->op]++;
+    Cmd *cmd = cmd_at(d, c);
+    drive_counters(d)->host_bytes[cmd->op] += cmd->length;
+    drive_counters(d)->host_ios[cmd->op]++;
     uint64_t tag = cmd->tag;
     nq_progress(d, c);
-    cmd->next = d->cmd_free;
-    d->cmd_free = c;
-    d->outstanding--;
-    if (cmd->op == IO_WRITE && --d->writes_outstanding == 0)
+    if (cmd_put(d, c))
         pslc_host_quiet(d);
-    if (d->outstanding == 0)
+    if (drive_outstanding(d) == 0)
         trim_idle(d);
-    if (d->done)
-        d->done(d->done_ctx, tag);
+    HostIf *h = hostif(d);
+    if (h->done)
+        h->done(h->done_ctx, tag);
 }
 
-uint32_t drive_outstanding(const Drive *d) { return d->outstanding; }
+void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)
+{
+    hostif(d)->done = fn;
+    hostif(d)->done_ctx = ctx;
+}
 
 void hostif_init(Drive *d)
 {
-    d->cmd_done = cmd_done;
+    HostIf *h = g_new0(HostIf, 1);
+    h->nq = h->held_head = h->held_tail = NO_IDX;
+    drive_set_part(d, DP_HOSTIF, h);
+    cmd_set_handler(d, cmd_done);
 }
+
+void hostif_release(Drive *d) { g_free(hostif(d)); }

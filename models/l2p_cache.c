@@ -11,7 +11,14 @@
  * Version counters per page prove that no change of the table bypasses the
  * cache (l2p_check). docs/mapping.md has the model and its formulas.
  */
-#include "models/ftl_impl.h"
+#include "models/l2p_cache.h"
+#include "models/blocks.h"
+#include "models/cmd.h"
+#include "models/sched.h"
+#include "models/nand.h"
+#include "models/chan.h"
+#include "models/link.h"
+#include "models/map.h"
 #include "models/sched_rank.h"
 
 #include <string.h>
@@ -55,6 +62,7 @@ struct L2pCache {
     uint32_t iss_len;
     bool kick_pending;
     uint32_t reader; /* sched_read() client */
+    uint32_t *map_open; /* per die: open translation-page block, NO_BLOCK if none */
     void (*translated)(void *ctx, uint32_t cmd); /* a command's pages are in (ftl.c) */
     void *tr_ctx;
 
@@ -65,13 +73,15 @@ struct L2pCache {
     bool started;      /* a host command has arrived */
 };
 
+static L2pCache *l2pc(const Drive *d) { return drive_part(d, DP_L2PC); }
+
 uint64_t l2p_entries_per_tpage(const Drive *d)
 {
-    return d->p.l2p_tp_entries ? d->p.l2p_tp_entries : d->p.page_size / 4;
+    return drive_params(d)->l2p_tp_entries ? drive_params(d)->l2p_tp_entries : drive_params(d)->page_size / 4;
 }
 SimTime l2p_load_ns(const Drive *d)
 {
-    return d->l2pc ? d->l2pc->load_ns : 0;
+    return l2pc(d) ? l2pc(d)->load_ns : 0;
 }
 
 static void read_done(void *ctx, uint32_t t, SimTime wait);
@@ -81,18 +91,18 @@ static void l2p_changed(Drive *d, uint64_t lpn);
 
 void l2p_cache_init(Drive *d)
 {
-    if (d->p.l2p_kind == L2P_DRAM)
+    if (drive_params(d)->l2p_kind == L2P_DRAM)
         return;
     L2pCache *c = g_new0(L2pCache, 1);
     c->per_tp = (uint32_t)l2p_entries_per_tpage(d);
-    c->ntp = (uint32_t)((d->nlpn + c->per_tp - 1) / c->per_tp);
-    c->cap = (uint32_t)MAX(1, MIN(d->p.l2p_cache / d->p.page_size, c->ntp));
-    c->spp = d->slots_per_page;
-    c->hmb = d->p.l2p_kind == L2P_HMB;
-    c->load_ns = d->p.timing[CELL_SLC].t_read +
-                 (SimTime)((double)d->p.page_size * d->chan_ns_per_byte + 0.5);
+    c->ntp = (uint32_t)((drive_geom(d)->nlpn + c->per_tp - 1) / c->per_tp);
+    c->cap = (uint32_t)MAX(1, MIN(drive_params(d)->l2p_cache / drive_params(d)->page_size, c->ntp));
+    c->spp = drive_geom(d)->slots_per_page;
+    c->hmb = drive_params(d)->l2p_kind == L2P_HMB;
+    c->load_ns = drive_params(d)->timing[CELL_SLC].t_read +
+                 (SimTime)((double)drive_params(d)->page_size * drive_geom(d)->chan_ns_per_byte + 0.5);
     if (c->hmb)
-        c->load_ns += link_xfer_ns(d, d->p.page_size, 0) + d->p.hmb_latency;
+        c->load_ns += link_xfer_ns(d, drive_params(d)->page_size, 0) + drive_params(d)->hmb_latency;
     c->flags = g_new0(uint8_t, c->ntp);
     c->loc = g_new(uint64_t, c->ntp);
     memset(c->loc, 0xff, c->ntp * sizeof(uint64_t));
@@ -107,18 +117,20 @@ void l2p_cache_init(Drive *d)
     c->head = c->tail = NO_IDX;
     c->wt_free = NO_IDX;
     c->last_upd = c->last_tr = NO_IDX;
-    d->blk_kind = g_new0(uint8_t, d->nblocks);
-    for (uint32_t i = 0; i < d->dies; i++)
-        d->die[i].map_open = NO_BLOCK;
-    d->l2pc = c;
+    c->map_open = g_new(uint32_t, drive_geom(d)->dies);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
+        c->map_open[i] = NO_BLOCK;
+    drive_set_part(d, DP_L2PC, c);
     c->reader = sched_read_client(d, read_done, d);
     sched_add(d, RANK_MAP_FLUSH, try_flush, d, false);
     map_watch(d, l2p_changed);
 }
 
+bool l2p_cache_on(const Drive *d) { return l2pc(d) != NULL; }
+
 void l2p_cache_release(Drive *d)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     if (!c)
         return;
     uint32_t *arrays[] = {c->prev, c->next, c->wait, c->wb, c->iss, c->tv, c->cv, c->nv, c->wv};
@@ -127,10 +139,9 @@ void l2p_cache_release(Drive *d)
     g_free(c->loc);
     g_free(c->flags);
     g_free(c->wt);
+    g_free(c->map_open);
     g_free(c);
-    g_free(d->blk_kind);
-    d->l2pc = NULL;
-    d->blk_kind = NULL;
+    drive_set_part(d, DP_L2PC, NULL);
 }
 
 /* ---- LRU list ------------------------------------------------------------ */
@@ -174,14 +185,14 @@ static void lru_touch(L2pCache *c, uint32_t t)
 static void kick_ev(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     (void)arg;
     c->kick_pending = false;
     while (c->iss_len > 0) {
         uint32_t t = c->iss[--c->iss_len];
         c->flags[t] &= (uint8_t)~TP_ISSUE;
         uint32_t b = nand_block_of(d, c->loc[t]);
-        sched_read(d, nand_die_of_block(d, b), c->reader, t, d->blk_mode[b], 1, c->spp);
+        sched_read(d, nand_die_of_block(d, b), c->reader, t, blk_mode(d)[b], 1, c->spp);
     }
     if (c->wb_len > 0)
         sched_kick_all(d);
@@ -189,9 +200,9 @@ static void kick_ev(void *ctx, uint64_t arg)
 
 static void want_kick(Drive *d)
 {
-    if (!d->l2pc->kick_pending) {
-        d->l2pc->kick_pending = true;
-        sim_schedule(d->eng, sim_now(d->eng), kick_ev, d, 0);
+    if (!l2pc(d)->kick_pending) {
+        l2pc(d)->kick_pending = true;
+        sim_schedule(drive_engine(d), sim_now(drive_engine(d)), kick_ev, d, 0);
     }
 }
 
@@ -199,7 +210,7 @@ static void want_kick(Drive *d)
 
 static void evict(Drive *d, uint32_t t)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     lru_unlink(c, t);
     c->flags[t] &= (uint8_t)~TP_RES;
     c->used--;
@@ -216,7 +227,7 @@ static void evict(Drive *d, uint32_t t)
 
 static void make_room(Drive *d)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     while (c->used >= c->cap && c->tail != NO_IDX)
         evict(d, c->tail);
 }
@@ -233,7 +244,7 @@ static void become_resident(L2pCache *c, uint32_t t)
  * written (all entries unmapped) or its copy still in the write-back queue. */
 static bool load(Drive *d, uint32_t t)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     make_room(d);
     c->used++;
     if (c->loc[t] == NO_SLOT || (c->flags[t] & TP_QUEUED)) {
@@ -248,7 +259,7 @@ static bool load(Drive *d, uint32_t t)
 
 static void add_waiter(Drive *d, uint32_t t, uint32_t cmd)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     if (c->wt_free == NO_IDX) {
         uint32_t old = c->wt_cap;
         c->wt_cap = MAX(64u, 2 * old);
@@ -261,12 +272,12 @@ static void add_waiter(Drive *d, uint32_t t, uint32_t cmd)
     c->wt_free = c->wt[w].next;
     c->wt[w] = (Waiter){.cmd = cmd, .next = c->wait[t]};
     c->wait[t] = w;
-    d->cmds[cmd].map_wait++;
+    cmd_at(d, cmd)->map_wait++;
 }
 
 static void loaded(Drive *d, uint32_t t)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     become_resident(c, t);
     uint32_t w = c->wait[t];
     c->wait[t] = NO_IDX;
@@ -275,7 +286,7 @@ static void loaded(Drive *d, uint32_t t)
         c->wt[w].next = c->wt_free;
         c->wt_free = w;
         w = nx;
-        if (--d->cmds[cmd].map_wait == 0)
+        if (--cmd_at(d, cmd)->map_wait == 0)
             c->translated(c->tr_ctx, cmd);
     }
 }
@@ -289,29 +300,29 @@ static void loaded_ev(void *ctx, uint64_t arg)
 static void read_done(void *ctx, uint32_t t, SimTime wait)
 {
     Drive *d = ctx;
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     (void)wait;
     if (!c->hmb) {
         loaded(d, t);
         return;
     }
-    SimTime end = link_xfer(d, sim_now(d->eng), d->p.page_size, 0) + d->p.hmb_latency;
-    sim_schedule(d->eng, end, loaded_ev, d, t);
+    SimTime end = link_xfer(d, sim_now(drive_engine(d)), drive_params(d)->page_size, 0) + drive_params(d)->hmb_latency;
+    sim_schedule(drive_engine(d), end, loaded_ev, d, t);
 }
 
 static void hmb_hit_ev(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t cmd = (uint32_t)arg;
-    if (--d->cmds[cmd].map_wait == 0)
-        d->l2pc->translated(d->l2pc->tr_ctx, cmd);
+    if (--cmd_at(d, cmd)->map_wait == 0)
+        l2pc(d)->translated(l2pc(d)->tr_ctx, cmd);
 }
 
 /* Prefetch: a command that continues a sequential run loads the page after
  * its last one ahead of need. */
 static void prefetch(Drive *d, uint32_t t0, uint32_t t1)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     bool seq = c->last_tr != NO_IDX && (t0 == c->last_tr || t0 == c->last_tr + 1);
     c->last_tr = t1;
     if (seq && t1 + 1 < c->ntp && !(c->flags[t1 + 1] & (TP_RES | TP_LOADING)))
@@ -320,36 +331,36 @@ static void prefetch(Drive *d, uint32_t t0, uint32_t t1)
 
 void l2p_on_translated(Drive *d, void (*fn)(void *ctx, uint32_t cmd), void *ctx)
 {
-    d->l2pc->translated = fn;
-    d->l2pc->tr_ctx = ctx;
+    l2pc(d)->translated = fn;
+    l2pc(d)->tr_ctx = ctx;
 }
 
 bool l2p_translate(Drive *d, uint32_t cmd, uint64_t first, uint64_t last)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     uint32_t t0 = (uint32_t)(first / c->per_tp), t1 = (uint32_t)(last / c->per_tp);
-    d->cmds[cmd].map_wait = 0;
+    cmd_at(d, cmd)->map_wait = 0;
     for (uint32_t t = t0; t <= t1; t++) {
         uint64_t n =
             MIN(last, (uint64_t)(t + 1) * c->per_tp - 1) - MAX(first, (uint64_t)t * c->per_tp) + 1;
         if (c->flags[t] & TP_RES) {
-            d->st.l2p_hits += n;
+            drive_counters(d)->l2p_hits += n;
             lru_touch(c, t);
             continue;
         }
-        d->st.l2p_misses++;
-        d->st.l2p_hits += n - 1; /* the others find the page once loaded */
+        drive_counters(d)->l2p_misses++;
+        drive_counters(d)->l2p_hits += n - 1; /* the others find the page once loaded */
         if ((c->flags[t] & TP_LOADING) || !load(d, t))
             add_waiter(d, t, cmd);
     }
-    if (d->p.l2p_prefetch)
+    if (drive_params(d)->l2p_prefetch)
         prefetch(d, t0, t1);
-    if (d->cmds[cmd].map_wait > 0)
+    if (cmd_at(d, cmd)->map_wait > 0)
         return false;
-    if (!c->hmb || d->p.hmb_latency == 0)
+    if (!c->hmb || drive_params(d)->hmb_latency == 0)
         return true;
-    d->cmds[cmd].map_wait = 1;
-    sim_schedule(d->eng, sim_now(d->eng) + d->p.hmb_latency, hmb_hit_ev, d, cmd);
+    cmd_at(d, cmd)->map_wait = 1;
+    sim_schedule(drive_engine(d), sim_now(drive_engine(d)) + drive_params(d)->hmb_latency, hmb_hit_ev, d, cmd);
     return false;
 }
 
@@ -357,20 +368,20 @@ static void l2p_changed(Drive *d, uint64_t lpn) { l2p_update(d, lpn); }
 
 bool l2p_update(Drive *d, uint64_t lpn)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     uint32_t t = (uint32_t)(lpn / c->per_tp);
     bool run = t == c->last_upd, miss = false;
     c->last_upd = t;
     c->tv[t]++;
     if (c->flags[t] & TP_RES) {
-        d->st.l2p_hits++;
+        drive_counters(d)->l2p_hits++;
         if (!run)
             lru_touch(c, t);
     } else {
         /* one miss per run of updates to a page not cached */
         miss = !run;
-        d->st.l2p_misses += miss;
-        d->st.l2p_hits += run;
+        drive_counters(d)->l2p_misses += miss;
+        drive_counters(d)->l2p_hits += run;
         if ((c->flags[t] & TP_LOADING) || !load(d, t))
             c->flags[t] |= TP_PEND;
     }
@@ -386,21 +397,21 @@ bool l2p_update(Drive *d, uint64_t lpn)
 /* Write page t at the write pointer of map block b. */
 static void place(Drive *d, uint32_t t, uint32_t b)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     uint64_t old = c->loc[t];
     if (old != NO_SLOT) {
         map_put_lpn(d, old, NO_LPN);
-        d->blk_valid[nand_block_of(d, old)] -= c->spp;
+        blk_valid(d)[nand_block_of(d, old)] -= c->spp;
     }
-    uint64_t slot = nand_slot(d, b, d->blk_wp[b]);
-    d->blk_wp[b] += c->spp;
+    uint64_t slot = nand_slot(d, b, blk_wp(d)[b]);
+    blk_wp(d)[b] += c->spp;
     map_put_lpn(d, slot, t);
-    d->blk_valid[b] += c->spp;
+    blk_valid(d)[b] += c->spp;
     c->loc[t] = slot;
-    if (d->blk_wp[b] == nand_block_capacity(d, b)) {
-        d->blk_state[b] = BLK_FULL;
-        d->blk_stamp[b] = sim_now(d->eng);
-        d->die[nand_die_of_block(d, b)].map_open = NO_BLOCK;
+    if (blk_wp(d)[b] == nand_block_capacity(d, b)) {
+        blk_state(d)[b] = BLK_FULL;
+        blk_stamp(d)[b] = sim_now(drive_engine(d));
+        c->map_open[nand_die_of_block(d, b)] = NO_BLOCK;
     }
 }
 
@@ -408,31 +419,31 @@ static void place(Drive *d, uint32_t t, uint32_t b)
  * while the die has more than min_free erased blocks. */
 static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
 {
-    Die *dd = &d->die[die];
-    if (dd->map_open != NO_BLOCK)
-        return dd->map_open;
-    if (dd->nfree <= min_free)
+    L2pCache *c = l2pc(d);
+    if (c->map_open[die] != NO_BLOCK)
+        return c->map_open[die];
+    if (die_nfree(d, die) <= min_free)
         return NO_BLOCK;
-    uint32_t b = nand_take_free(d, die, d->native);
-    d->blk_mode[b] = CELL_SLC;
-    d->blk_kind[b] = BLK_MAP;
-    dd->map_open = b;
+    uint32_t b = nand_take_free(d, die, drive_geom(d)->native);
+    blk_mode(d)[b] = CELL_SLC;
+    blk_kind(d)[b] = BLK_MAP;
+    c->map_open[die] = b;
     return b;
 }
 
 /* Pages one map program holds: an SLC program unit. */
 static uint32_t map_unit(const Drive *d, uint32_t b)
 {
-    uint32_t room = (nand_block_capacity(d, b) - d->blk_wp[b]) / d->l2pc->spp;
-    return MIN(d->unit_slots[CELL_SLC] / d->l2pc->spp, room);
+    uint32_t room = (nand_block_capacity(d, b) - blk_wp(d)[b]) / l2pc(d)->spp;
+    return MIN(drive_geom(d)->unit_slots[CELL_SLC] / l2pc(d)->spp, room);
 }
 
 bool l2p_flush_step(Drive *d, uint32_t die)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     if (c->wb_len == 0)
         return false;
-    uint32_t b = map_dest(d, die, d->p.gc_hard_blocks);
+    uint32_t b = map_dest(d, die, drive_params(d)->gc_hard_blocks);
     if (b == NO_BLOCK)
         return false;
     uint32_t k = MIN(map_unit(d, b), c->wb_len);
@@ -444,12 +455,12 @@ bool l2p_flush_step(Drive *d, uint32_t die)
         c->nv[t] = c->wv[t];
         c->flags[t] &= (uint8_t)~TP_QUEUED;
     }
-    uint64_t bytes = (uint64_t)k * d->p.page_size;
-    SimTime ready = c->hmb ? link_xfer(d, sim_now(d->eng), bytes, 1) : sim_now(d->eng);
+    uint64_t bytes = (uint64_t)k * drive_params(d)->page_size;
+    SimTime ready = c->hmb ? link_xfer(d, sim_now(drive_engine(d)), bytes, 1) : sim_now(drive_engine(d));
     SimTime in = chan_xfer(d, die, ready, bytes);
-    d->st.nand_write_bytes[CAUSE_MAP] += bytes;
-    d->st.l2p_writebacks += k;
-    sched_die_op(d, die, WORK_MAP, NULL, NULL, 0, in + d->p.timing[CELL_SLC].t_prog);
+    drive_counters(d)->nand_write_bytes[CAUSE_MAP] += bytes;
+    drive_counters(d)->l2p_writebacks += k;
+    sched_die_op(d, die, WORK_MAP, NULL, NULL, 0, in + drive_params(d)->timing[CELL_SLC].t_prog);
     return true;
 }
 
@@ -460,21 +471,20 @@ static bool try_flush(void *ctx, uint32_t die)
 
 static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
 {
-    d->die[die].victim = NO_BLOCK;
-    d->st.gc_blocks++;
-    d->blk_mode[v] = (uint8_t)d->native; /* back to a plain free block once erased */
-    d->blk_kind[v] = BLK_DATA;
-    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(d->eng) + d->p.timing[CELL_SLC].t_erase);
+    *die_victim(d, die) = NO_BLOCK;
+    drive_counters(d)->gc_blocks++;
+    blk_mode(d)[v] = (uint8_t)drive_geom(d)->native; /* back to a plain free block once erased */
+    blk_kind(d)[v] = BLK_DATA;
+    sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(drive_engine(d)) + drive_params(d)->timing[CELL_SLC].t_erase);
 }
 
 /* GC of a map block: its valid translation pages move, an SLC program unit
  * at a time, into the die's open map block; then it is erased. */
-bool l2p_gc_step(Drive *d, uint32_t die)
+bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved)
 {
-    L2pCache *c = d->l2pc;
-    Die *dd = &d->die[die];
-    uint32_t v = dd->victim;
-    if (d->blk_valid[v] == 0) {
+    L2pCache *c = l2pc(d);
+    uint32_t v = *die_victim(d, die);
+    if (blk_valid(d)[v] == 0) {
         erase_map_block(d, die, v);
         return true;
     }
@@ -483,9 +493,9 @@ bool l2p_gc_step(Drive *d, uint32_t die)
         return false;
     uint32_t want = map_unit(d, dst), n = 0;
     uint64_t base = nand_slot(d, v, 0);
-    while (n < want && dd->victim_cursor < d->blk_wp[v]) {
-        uint64_t src = base + dd->victim_cursor;
-        dd->victim_cursor += c->spp;
+    while (n < want && *die_victim_cursor(d, die) < blk_wp(d)[v]) {
+        uint64_t src = base + *die_victim_cursor(d, die);
+        *die_victim_cursor(d, die) += c->spp;
         if (map_lpn_of(d, src) == NO_LPN)
             continue;
         place(d, (uint32_t)map_lpn_of(d, src), dst);
@@ -495,14 +505,14 @@ bool l2p_gc_step(Drive *d, uint32_t die)
         erase_map_block(d, die, v);
         return true;
     }
-    uint64_t bytes = (uint64_t)n * d->p.page_size;
-    dd->gc_debt = dd->gc_debt > n * c->spp ? dd->gc_debt - n * c->spp : 0;
+    uint64_t bytes = (uint64_t)n * drive_params(d)->page_size;
+    *slots_moved = n * c->spp;
     SimTime sensed =
-        sim_now(d->eng) + (SimTime)((n + d->planes - 1) / d->planes) * d->p.timing[CELL_SLC].t_read;
+        sim_now(drive_engine(d)) + (SimTime)((n + drive_geom(d)->planes - 1) / drive_geom(d)->planes) * drive_params(d)->timing[CELL_SLC].t_read;
     SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
-    d->st.nand_read_bytes += bytes;
-    d->st.nand_write_bytes[CAUSE_GC] += bytes;
-    sched_die_op(d, die, WORK_GC, NULL, NULL, 0, moved + d->p.timing[CELL_SLC].t_prog);
+    drive_counters(d)->nand_read_bytes += bytes;
+    drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
+    sched_die_op(d, die, WORK_GC, NULL, NULL, 0, moved + drive_params(d)->timing[CELL_SLC].t_prog);
     return true;
 }
 
@@ -512,22 +522,22 @@ bool l2p_gc_step(Drive *d, uint32_t die)
  * stay unwritten. */
 void l2p_host_command(Drive *d)
 {
-    L2pCache *c = d->l2pc;
+    L2pCache *c = l2pc(d);
     if (c->started)
         return;
     c->started = true;
-    if (d->mapped == 0)
+    if (*drive_mapped(d) == 0)
         return;
     uint32_t die = 0;
     for (uint32_t t = 0; t < c->ntp; t++) {
-        uint64_t a = (uint64_t)t * c->per_tp, e = MIN(d->nlpn, a + c->per_tp);
+        uint64_t a = (uint64_t)t * c->per_tp, e = MIN(drive_geom(d)->nlpn, a + c->per_tp);
         while (a < e && map_get(d, a) == NO_SLOT)
             a++;
         if (c->loc[t] != NO_SLOT || a == e)
             continue;
         uint32_t b = NO_BLOCK;
-        for (uint32_t k = 0; k < d->dies && b == NO_BLOCK; k++, die = (die + 1) % d->dies)
-            b = map_dest(d, die, d->p.gc_hard_blocks);
+        for (uint32_t k = 0; k < drive_geom(d)->dies && b == NO_BLOCK; k++, die = (die + 1) % drive_geom(d)->dies)
+            b = map_dest(d, die, drive_params(d)->gc_hard_blocks);
         if (b == NO_BLOCK)
             return; /* no room: the rest load as empty pages */
         place(d, t, b);
@@ -541,15 +551,15 @@ void l2p_host_command(Drive *d)
  * valid counts match; every directory entry points into a map block. */
 static bool check_blocks(const Drive *d, char *why, size_t why_len)
 {
-    const L2pCache *c = d->l2pc;
-    for (uint32_t b = 0; b < d->nblocks; b++) {
-        if (!ftl_is_map_block(d, b))
+    const L2pCache *c = l2pc(d);
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
+        if (!blk_is_map(d, b))
             continue;
-        CHECK(d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC,
+        CHECK(blk_state(d)[b] != BLK_FREE && blk_mode(d)[b] == CELL_SLC,
               "map block %u is free or not in SLC mode", b);
         uint32_t valid = 0;
         uint64_t base = nand_slot(d, b, 0);
-        for (uint32_t s = 0; s < d->blk_wp[b]; s += c->spp) {
+        for (uint32_t s = 0; s < blk_wp(d)[b]; s += c->spp) {
             uint64_t t = map_lpn_of(d, base + s);
             if (t == NO_LPN)
                 continue;
@@ -558,14 +568,14 @@ static bool check_blocks(const Drive *d, char *why, size_t why_len)
                   " which lives elsewhere", base + s, t);
             valid += c->spp;
         }
-        CHECK(valid == d->blk_valid[b], "map block %u counts %u valid slots, has %u", b,
-              d->blk_valid[b], valid);
+        CHECK(valid == blk_valid(d)[b], "map block %u counts %u valid slots, has %u", b,
+              blk_valid(d)[b], valid);
     }
     for (uint32_t t = 0; t < c->ntp; t++) {
         if (c->loc[t] == NO_SLOT)
             continue;
         uint32_t b = nand_block_of(d, c->loc[t]);
-        CHECK(ftl_is_map_block(d, b) && map_lpn_of(d, c->loc[t]) == t,
+        CHECK(blk_is_map(d, b) && map_lpn_of(d, c->loc[t]) == t,
               "translation page %u lives at slot %" G_GUINT64_FORMAT " which does not hold it", t,
               c->loc[t]);
     }
@@ -608,5 +618,5 @@ static bool check_versions(const L2pCache *c, char *why, size_t why_len)
 
 bool l2p_check(const Drive *d, char *why, size_t why_len)
 {
-    return check_blocks(d, why, why_len) && check_versions(d->l2pc, why, why_len);
+    return check_blocks(d, why, why_len) && check_versions(l2pc(d), why, why_len);
 }

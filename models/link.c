@@ -8,7 +8,7 @@
  * one per direction. The per-FIS and per-TLP framing model is in
  * drive_params.c (drive_params_link_xfer_ns), shared with `ftlsim check`.
  */
-#include "models/ftl_impl.h"
+#include "models/link.h"
 
 typedef struct Link {
     SimTime free[2];   /* [0] device-to-host (reads), [1] host-to-device; SATA uses [0] only */
@@ -20,21 +20,23 @@ typedef struct Link {
     SimTime last_ns[2];
 } Link;
 
+static Link *link_of(const Drive *d) { return drive_part(d, DP_LINK); }
+
 void link_init(Drive *d)
 {
-    d->link = g_new0(Link, 1);
-    d->link->last_bytes[0] = d->link->last_bytes[1] = UINT64_MAX;
+    drive_set_part(d, DP_LINK, g_new0(Link, 1));
+    link_of(d)->last_bytes[0] = link_of(d)->last_bytes[1] = UINT64_MAX;
 }
 
 void link_release(Drive *d)
 {
-    g_free(d->link);
-    d->link = NULL;
+    g_free(link_of(d));
+    drive_set_part(d, DP_LINK, NULL);
 }
 
 SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device)
 {
-    return (SimTime)(drive_params_link_xfer_ns(&d->p, bytes, to_device != 0) + 0.5);
+    return (SimTime)(drive_params_link_xfer_ns(drive_params(d), bytes, to_device != 0) + 0.5);
 }
 
 /* A transfer moved in parts (a write larger than the write buffer, pulled
@@ -43,10 +45,10 @@ SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device)
  * (command and completion entries, framing) are paid once, with the first. */
 SimTime link_xfer_part(Drive *d, SimTime ready, uint64_t before, uint64_t bytes, int to_device)
 {
-    int lane = d->p.interface == HOSTIF_SATA ? 0 : (to_device != 0);
-    SimTime *free_at = &d->link->free[lane];
+    int lane = drive_params(d)->interface == HOSTIF_SATA ? 0 : (to_device != 0);
+    SimTime *free_at = &link_of(d)->free[lane];
     SimTime start = ready > *free_at ? ready : *free_at;
-    Link *l = d->link;
+    Link *l = link_of(d);
     int dir = to_device != 0;
     SimTime ns;
     if (before == 0) {
@@ -71,8 +73,8 @@ SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device)
 
 SimTime link_controller(Drive *d, SimTime cost)
 {
-    SimTime now = sim_now(d->eng);
-    Link *l = d->link;
+    SimTime now = sim_now(drive_engine(d));
+    Link *l = link_of(d);
     SimTime start = now > l->ctrl_free ? now : l->ctrl_free;
     l->ctrl_free = start + cost;
     return l->ctrl_free;

@@ -10,7 +10,7 @@
  * unmapping (ftl_unmap(), for TRIM) leaves that to its caller.
  *
  * Two stores hold them. Drives whose slots and lpns fit 32 bits use flat
- * tables (ftl_impl.h): a uint32_t per lpn and per slot, backed by the
+ * tables (map_tab.h): a uint32_t per lpn and per slot, backed by the
  * kernel where written. Larger drives (or any, with FTLSIM_MAP_STORE=sparse)
  * use the sparse map, 64-bit values kept where they differ from a formula:
  *
@@ -29,7 +29,8 @@
  * then costs the overrides (16 bytes each at half load) and the P2L of the
  * blocks written, not the 120 GB two flat 64-bit tables would.
  */
-#include "models/ftl_impl.h"
+#include "models/map.h"
+#include "models/blocks.h"
 
 #include "models/bigmem.h"
 
@@ -66,7 +67,15 @@ typedef struct SparseMap {
     uint32_t upb;      /* native units per block */
 } SparseMap;
 
-bool map_sparse(const Drive *d) { return d->sm != NULL; }
+/* The map's own state, hung on the drive as DP_MAP. */
+typedef struct Map {
+    void (*changed)(Drive *d, uint64_t lpn); /* map_watch() */
+    SparseMap *sm;                           /* NULL: the flat tables */
+} Map;
+
+static Map *map_of(const Drive *d) { return drive_part(d, DP_MAP); }
+
+bool map_sparse(const Drive *d) { return map_of(d)->sm != NULL; }
 
 /* Fibonacci hashing of lpn into hbits bits. */
 static inline uint64_t hash_home(const SparseMap *sm, uint64_t lpn)
@@ -147,9 +156,9 @@ static uint64_t formula_slot(const Drive *d, const SparseMap *sm, uint64_t lpn)
 {
     if (lpn >= sm->pf_end)
         return NO_SLOT;
-    uint64_t u = lpn / sm->unit, k = u / d->dies;
-    uint32_t die = (uint32_t)(u % d->dies), j = (uint32_t)(k / sm->upb);
-    uint32_t b = sm->pf_blk[(uint64_t)die * d->blocks_per_die + j];
+    uint64_t u = lpn / sm->unit, k = u / drive_geom(d)->dies;
+    uint32_t die = (uint32_t)(u % drive_geom(d)->dies), j = (uint32_t)(k / sm->upb);
+    uint32_t b = sm->pf_blk[(uint64_t)die * drive_geom(d)->blocks_per_die + j];
     return nand_slot(d, b, (uint32_t)(k % sm->upb) * sm->unit + (uint32_t)(lpn % sm->unit));
 }
 
@@ -157,7 +166,7 @@ static uint64_t formula_slot(const Drive *d, const SparseMap *sm, uint64_t lpn)
 static uint64_t formula_lpn(const Drive *d, const SparseMap *sm, uint32_t b, uint32_t i)
 {
     uint64_t k = (uint64_t)sm->pf_j[b] * sm->upb + i / sm->unit;
-    uint64_t lpn = (k * d->dies + nand_die_of_block(d, b)) * sm->unit + i % sm->unit;
+    uint64_t lpn = (k * drive_geom(d)->dies + nand_die_of_block(d, b)) * sm->unit + i % sm->unit;
     return lpn < sm->pf_end ? lpn : NO_LPN;
 }
 
@@ -175,7 +184,7 @@ static inline uint64_t override_of(const SparseMap *sm, uint64_t lpn)
 
 static uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
 {
-    const SparseMap *sm = d->sm;
+    const SparseMap *sm = map_of(d)->sm;
     uint64_t s = override_of(sm, lpn);
     if (s == 0)
         return formula_slot(d, sm, lpn);
@@ -184,7 +193,7 @@ static uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
 
 static void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
 {
-    SparseMap *sm = d->sm;
+    SparseMap *sm = map_of(d)->sm;
     uint64_t c = lpn >> CHUNK_BITS;
     if (v == NO_SLOT) {
         /* unmapping what neither an override nor the formula maps (a TRIM
@@ -213,7 +222,7 @@ static void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
 
 static uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
 {
-    const SparseMap *sm = d->sm;
+    const SparseMap *sm = map_of(d)->sm;
     uint64_t s = sm->p2l[slot];
     if (s != 0)
         return ~s;
@@ -227,7 +236,7 @@ static uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
 
 static void map_put_lpn_sparse(Drive *d, uint64_t slot, uint64_t lpn)
 {
-    SparseMap *sm = d->sm;
+    SparseMap *sm = map_of(d)->sm;
     /* a prefilled slot turns invalid by its lpn's override alone; and
      * storing NO_LPN where nothing is stored would back a page for nothing */
     if (lpn == NO_LPN && sm->p2l[slot] == 0)
@@ -236,62 +245,70 @@ static void map_put_lpn_sparse(Drive *d, uint64_t slot, uint64_t lpn)
     sm->p2l[slot] = ~lpn;
 }
 
+/* The flat tables hold values complemented, in 32 bits: BUF_MARK32 and up
+ * widen to BUF_MARK and up. */
 uint64_t map_get(const Drive *d, uint64_t lpn)
 {
-    if (G_UNLIKELY(!d->l2p_tab))
+    const uint32_t *tab = drive_l2p_tab(d);
+    if (G_UNLIKELY(!tab))
         return map_get_sparse(d, lpn);
-    uint32_t v = ~d->l2p_tab[lpn];
+    uint32_t v = ~tab[lpn];
     return v >= BUF_MARK32 ? v | 0xffffffff00000000ull : v;
 }
 
 void map_put(Drive *d, uint64_t lpn, uint64_t v)
 {
-    if (G_UNLIKELY(!d->l2p_tab))
+    uint32_t *tab = drive_l2p_tab(d);
+    if (G_UNLIKELY(!tab))
         map_put_sparse(d, lpn, v);
     else
-        d->l2p_tab[lpn] = ~(uint32_t)v;
+        tab[lpn] = ~(uint32_t)v;
 }
 
 uint64_t map_lpn_of(const Drive *d, uint64_t slot)
 {
-    if (G_UNLIKELY(!d->p2l_tab))
+    const uint32_t *tab = drive_p2l_tab(d);
+    if (G_UNLIKELY(!tab))
         return map_lpn_of_sparse(d, slot);
-    uint32_t v = ~d->p2l_tab[slot];
+    uint32_t v = ~tab[slot];
     return v == UINT32_MAX ? NO_LPN : v;
 }
 
 void map_put_lpn(Drive *d, uint64_t slot, uint64_t lpn)
 {
-    if (G_UNLIKELY(!d->p2l_tab))
+    uint32_t *tab = drive_p2l_tab(d);
+    if (G_UNLIKELY(!tab))
         map_put_lpn_sparse(d, slot, lpn);
     else
-        d->p2l_tab[slot] = ~(uint32_t)lpn;
+        tab[slot] = ~(uint32_t)lpn;
 }
 
 void map_prefetch_one(const Drive *d, uint64_t lpn)
 {
-    if (G_LIKELY(d->l2p_tab != NULL))
-        __builtin_prefetch(&d->l2p_tab[lpn], 1);
+    const uint32_t *tab = drive_l2p_tab(d);
+    if (G_LIKELY(tab != NULL))
+        __builtin_prefetch(&tab[lpn], 1);
 }
 
 void map_prefetch_slot(const Drive *d, uint64_t slot)
 {
-    if (G_LIKELY(d->p2l_tab != NULL))
-        __builtin_prefetch(&d->p2l_tab[slot], 1);
+    const uint32_t *tab = drive_p2l_tab(d);
+    if (G_LIKELY(tab != NULL))
+        __builtin_prefetch(&tab[slot], 1);
 }
 
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native)
 {
-    SparseMap *sm = d->sm;
+    SparseMap *sm = map_of(d)->sm;
     if (!sm || !sm->pf_ok)
         return false;
-    uint64_t u = lpn / sm->unit, k = u / d->dies;
+    uint64_t u = lpn / sm->unit, k = u / drive_geom(d)->dies;
     uint32_t b = nand_block_of(d, s0), j = (uint32_t)(k / sm->upb);
     uint32_t idx = (uint32_t)(k % sm->upb) * sm->unit;
-    uint32_t *e = &sm->pf_blk[(uint64_t)die * d->blocks_per_die + MIN(j, d->blocks_per_die - 1)];
+    uint32_t *e = &sm->pf_blk[(uint64_t)die * drive_geom(d)->blocks_per_die + MIN(j, drive_geom(d)->blocks_per_die - 1)];
     /* the formula holds from lpn 0 on, one native unit after another */
     bool fits = native && lpn == sm->pf_end && lpn % sm->unit == 0 && n <= sm->unit &&
-                u % d->dies == die && j < d->blocks_per_die && s0 == nand_slot(d, b, idx) &&
+                u % drive_geom(d)->dies == die && j < drive_geom(d)->blocks_per_die && s0 == nand_slot(d, b, idx) &&
                 (idx == 0 ? *e == NO_BLOCK && sm->pf_j[b] == NO_IDX : *e == b);
     if (!fits) {
         sm->pf_ok = false;
@@ -303,32 +320,32 @@ bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t
     return true;
 }
 
-void map_watch(Drive *d, void (*fn)(Drive *d, uint64_t lpn)) { d->map_changed = fn; }
+void map_watch(Drive *d, void (*fn)(Drive *d, uint64_t lpn)) { map_of(d)->changed = fn; }
 
 void map_block_erased(Drive *d, uint32_t b)
 {
-    if (d->sm)
-        d->sm->pf_j[b] = NO_IDX;
+    if (map_of(d)->sm)
+        map_of(d)->sm->pf_j[b] = NO_IDX;
 }
 
 static SparseMap *sparse_new(const Drive *d)
 {
     SparseMap *sm = g_new0(SparseMap, 1);
-    uint64_t chunks = (d->nlpn + CHUNK - 1) / CHUNK;
-    sm->dense = bigmem_alloc_sparse(d->nlpn * sizeof(uint64_t));
-    sm->p2l = bigmem_alloc_sparse(d->nslots * sizeof(uint64_t));
+    uint64_t chunks = (drive_geom(d)->nlpn + CHUNK - 1) / CHUNK;
+    sm->dense = bigmem_alloc_sparse(drive_geom(d)->nlpn * sizeof(uint64_t));
+    sm->p2l = bigmem_alloc_sparse(drive_geom(d)->nslots * sizeof(uint64_t));
     sm->chunk_n = g_try_new0(uint16_t, chunks);
-    sm->pf_blk = g_try_new(uint32_t, d->nblocks);
-    sm->pf_j = g_try_new(uint32_t, d->nblocks);
-    sm->unit = d->unit_slots[d->native];
-    sm->upb = d->mode_slots[d->native] / sm->unit;
+    sm->pf_blk = g_try_new(uint32_t, drive_geom(d)->nblocks);
+    sm->pf_j = g_try_new(uint32_t, drive_geom(d)->nblocks);
+    sm->unit = drive_geom(d)->unit_slots[drive_geom(d)->native];
+    sm->upb = drive_geom(d)->mode_slots[drive_geom(d)->native] / sm->unit;
     /* whole native units fill a block, or the formula does not apply */
-    sm->pf_ok = d->mode_slots[d->native] % sm->unit == 0;
+    sm->pf_ok = drive_geom(d)->mode_slots[drive_geom(d)->native] % sm->unit == 0;
     if (!hash_alloc(sm, HASH_MIN_BITS) || !sm->dense || !sm->p2l || !sm->chunk_n ||
         !sm->pf_blk || !sm->pf_j)
         return sm; /* the caller sees what is missing */
-    memset(sm->pf_blk, 0xff, d->nblocks * sizeof(uint32_t));
-    memset(sm->pf_j, 0xff, d->nblocks * sizeof(uint32_t));
+    memset(sm->pf_blk, 0xff, drive_geom(d)->nblocks * sizeof(uint32_t));
+    memset(sm->pf_j, 0xff, drive_geom(d)->nblocks * sizeof(uint32_t));
     return sm;
 }
 
@@ -336,8 +353,8 @@ static void sparse_free(const Drive *d, SparseMap *sm)
 {
     if (!sm)
         return;
-    bigmem_free(sm->dense, d->nlpn * sizeof(uint64_t));
-    bigmem_free(sm->p2l, d->nslots * sizeof(uint64_t));
+    bigmem_free(sm->dense, drive_geom(d)->nlpn * sizeof(uint64_t));
+    bigmem_free(sm->p2l, drive_geom(d)->nslots * sizeof(uint64_t));
     g_free(sm->chunk_n);
     g_free(sm->pf_blk);
     g_free(sm->pf_j);
@@ -358,39 +375,45 @@ bool drive_params_sparse_map(const DriveParams *p)
 
 bool map_init(Drive *d)
 {
-    g_assert(d->nslots == drive_params_raw_capacity(&d->p) / SLOT_SIZE);
-    if (!drive_params_sparse_map(&d->p)) {
-        d->l2p_tab = bigmem_alloc_zeroed(d->nlpn * sizeof(uint32_t));
-        d->p2l_tab = bigmem_alloc_zeroed(d->nslots * sizeof(uint32_t));
-        return d->l2p_tab && d->p2l_tab;
+    const Geom *g = drive_geom(d);
+    Map *m = g_new0(Map, 1);
+    drive_set_part(d, DP_MAP, m);
+    g_assert(g->nslots == drive_params_raw_capacity(drive_params(d)) / SLOT_SIZE);
+    if (!drive_params_sparse_map(drive_params(d))) {
+        uint32_t *l2p = bigmem_alloc_zeroed(g->nlpn * sizeof(uint32_t));
+        uint32_t *p2l = bigmem_alloc_zeroed(g->nslots * sizeof(uint32_t));
+        drive_set_map_tables(d, l2p, p2l);
+        return l2p && p2l;
     }
-    d->sm = sparse_new(d);
-    const SparseMap *sm = d->sm;
+    m->sm = sparse_new(d);
+    const SparseMap *sm = m->sm;
     return sm->hkey && sm->hval && sm->dense && sm->p2l && sm->chunk_n && sm->pf_blk && sm->pf_j;
 }
 
 void map_release(Drive *d)
 {
-    bigmem_free(d->l2p_tab, d->nlpn * sizeof(uint32_t));
-    bigmem_free(d->p2l_tab, d->nslots * sizeof(uint32_t));
-    sparse_free(d, d->sm);
-    d->l2p_tab = d->p2l_tab = NULL;
-    d->sm = NULL;
+    const Geom *g = drive_geom(d);
+    Map *m = map_of(d);
+    bigmem_free(drive_l2p_tab(d), g->nlpn * sizeof(uint32_t));
+    bigmem_free(drive_p2l_tab(d), g->nslots * sizeof(uint32_t));
+    drive_set_map_tables(d, NULL, NULL);
+    if (m)
+        sparse_free(d, m->sm);
+    g_free(m);
+    drive_set_part(d, DP_MAP, NULL);
 }
 
 void map_invalidate_slot(Drive *d, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
-    g_assert(map_lpn_of(d, slot) != NO_LPN && d->blk_valid[b] > 0);
+    g_assert(map_lpn_of(d, slot) != NO_LPN && blk_valid(d)[b] > 0);
     map_put_lpn(d, slot, NO_LPN);
-    if (--d->blk_valid[b] == 0 && d->blk_state[b] == BLK_FULL && !d->blk_dead[b]) {
+    if (--blk_valid(d)[b] == 0 && blk_state(d)[b] == BLK_FULL && !blk_is_dead(d, b)) {
         /* nothing left to move: GC can have it for an erase (gc_reclaim_dead) */
-        Die *dd = &d->die[nand_die_of_block(d, b)];
-        d->blk_dead[b] = 1;
-        dd->dead[dd->ndead++] = b;
+        die_push_dead(d, b);
     }
-    if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
-        d->st.pslc_used -= SLOT_SIZE;
+    if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        drive_counters(d)->pslc_used -= SLOT_SIZE;
 }
 
 /* Warm the map entries of lpns, which the caller is about to set. */
@@ -408,20 +431,21 @@ void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n)
 void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
+    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t lpn = lpns[k], old = map_get(d, lpn);
         if (old == NO_SLOT)
-            d->mapped++;
+            ++*drive_mapped(d);
         else if (old < BUF_MARK)
             map_invalidate_slot(d, old);
         map_put(d, lpn, slot + k);
         map_put_lpn(d, slot + k, lpn);
-        if (d->map_changed)
-            d->map_changed(d, lpn);
+        if (changed)
+            changed(d, lpn);
     }
-    d->blk_valid[b] += n;
-    if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
-        d->st.pslc_used += (uint64_t)n * SLOT_SIZE;
+    blk_valid(d)[b] += n;
+    if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;
 }
 
 /* Map n relocated slots (lpns, from srcs) to the next slots of dst. */
@@ -429,11 +453,11 @@ void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
 static void relocate_run(Drive *d, uint32_t dst, const uint64_t *lpns, const uint64_t *srcs,
                          uint32_t n)
 {
-    uint64_t first = nand_slot(d, dst, d->blk_wp[dst]);
+    uint64_t first = nand_slot(d, dst, blk_wp(d)[dst]);
     map_set_run(d, lpns, n, first);
-    d->blk_wp[dst] += n;
-    for (uint32_t k = 0; d->place_hook && k < n; k++)
-        d->place_hook(d->place_ctx, lpns[k], first + k, srcs[k]);
+    blk_wp(d)[dst] += n;
+    for (uint32_t k = 0; drive_place_hook(d) && k < n; k++)
+        drive_place_hook(d)(drive_place_ctx(d), lpns[k], first + k, srcs[k]);
 }
 
 /* Move up to one native program unit of valid slots of block v, scanning
@@ -443,8 +467,8 @@ static void relocate_run(Drive *d, uint32_t dst, const uint64_t *lpns, const uin
 uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
                       uint32_t *pages)
 {
-    uint32_t unit = d->unit_slots[d->native];
-    uint32_t room = nand_block_capacity(d, dst) - d->blk_wp[dst];
+    uint32_t unit = drive_geom(d)->unit_slots[drive_geom(d)->native];
+    uint32_t room = nand_block_capacity(d, dst) - blk_wp(d)[dst];
     uint32_t want = unit < room ? unit : room;
     uint64_t vbase = nand_slot(d, v, 0);
     uint32_t n = 0;
@@ -452,7 +476,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     *pages = 0;
     /* the map entries of the slots about to move are scattered over the
      * whole table: ask for them all before the first is needed */
-    for (uint32_t c = *cursor, seen = 0; seen < want && c < d->blk_wp[v]; c++) {
+    for (uint32_t c = *cursor, seen = 0; seen < want && c < blk_wp(d)[v]; c++) {
         uint64_t lpn = map_lpn_of(d, vbase + c);
         if (lpn != NO_LPN) {
             map_prefetch_one(d, lpn);
@@ -462,12 +486,12 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     /* the slots found go to dst in order: mapped a run at a time */
     uint64_t lpns[RELOCATE_RUN], srcs[RELOCATE_RUN];
     uint32_t got = 0;
-    while (n < want && *cursor < d->blk_wp[v]) {
+    while (n < want && *cursor < blk_wp(d)[v]) {
         uint64_t src = vbase + (*cursor)++;
         uint64_t lpn = map_lpn_of(d, src);
         if (lpn == NO_LPN)
             continue;
-        uint64_t page = slot_div(src, d->slots_per_page);
+        uint64_t page = slot_div(src, drive_geom(d)->slots_per_page);
         if (page != last_page) {
             (*pages)++;
             last_page = page;
@@ -481,9 +505,9 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
         }
     }
     relocate_run(d, dst, lpns, srcs, got);
-    if (d->blk_wp[dst] == nand_block_capacity(d, dst)) {
-        d->blk_state[dst] = BLK_FULL;
-        d->blk_stamp[dst] = sim_now(d->eng);
+    if (blk_wp(d)[dst] == nand_block_capacity(d, dst)) {
+        blk_state(d)[dst] = BLK_FULL;
+        blk_stamp(d)[dst] = sim_now(drive_engine(d));
         *open = NO_BLOCK;
     }
     return n;

@@ -13,79 +13,41 @@
  * stay in SLC mode and have their own free list. Which free block a die
  * takes, and the erase counts, are wear leveling's (wear.c).
  */
-#include "models/ftl_impl.h"
+#include "models/nand.h"
+#include "models/map.h"
+#include "models/sched.h"
+#include "models/blocks.h"
 #include "models/pslc.h"
 #include "models/wear.h"
 
 #include <string.h>
 
-void nand_init(Drive *d)
+void nand_geometry(Geom *g, const DriveParams *p)
 {
-    const DriveParams *p = &d->p;
-    d->channels = p->channels;
-    d->dies = drive_params_dies(p);
-    d->planes = p->planes;
-    d->native = p->native_mode;
-    d->blocks_per_die = p->planes ? p->blocks_per_plane : 0;
-    d->slots_per_page = p->page_size / SLOT_SIZE;
-    d->slots_per_block = p->planes * p->pages_per_block * d->slots_per_page;
+    *g = (Geom){0};
+    g->channels = p->channels;
+    g->dies = drive_params_dies(p);
+    g->planes = p->planes;
+    g->native = p->native_mode;
+    g->blocks_per_die = p->planes ? p->blocks_per_plane : 0;
+    g->slots_per_page = p->page_size / SLOT_SIZE;
+    g->slots_per_block = p->planes * p->pages_per_block * g->slots_per_page;
     for (int m = CELL_SLC; m <= CELL_QLC; m++) {
         uint32_t bits = p->timing[m].one_shot ? (uint32_t)m : 1;
-        d->unit_slots[m] = p->planes * d->slots_per_page * bits;
-        d->mode_slots[m] = d->native ? (uint32_t)((uint64_t)d->slots_per_block * m / d->native) : 0;
+        g->unit_slots[m] = p->planes * g->slots_per_page * bits;
+        g->mode_slots[m] = g->native ? (uint32_t)((uint64_t)g->slots_per_block * m / g->native) : 0;
     }
-    d->nblocks = d->dies * d->blocks_per_die;
-    d->static_per_die = d->native != CELL_SLC ? pslc_static_blocks(p) : 0;
-    d->nslots = (uint64_t)d->nblocks * d->slots_per_block;
-    d->chan_ns_per_byte = 1e9 / drive_params_channel_bw(p);
-
-    d->blk_state = g_new0(uint8_t, d->nblocks);
-    d->blk_mode = g_new0(uint8_t, d->nblocks);
-    d->blk_wp = g_new0(uint32_t, d->nblocks);
-    d->blk_valid = g_new0(uint32_t, d->nblocks);
-    d->blk_stamp = g_new0(uint64_t, d->nblocks);
-    d->blk_dead = g_new0(uint8_t, d->nblocks);
-    d->chan_free = g_new0(SimTime, d->channels);
-    d->die = g_new0(Die, d->dies);
-    for (uint32_t i = 0; i < d->dies; i++) {
-        Die *die = &d->die[i];
-        uint32_t ns = d->static_per_die, first = i * d->blocks_per_die;
-        die->free_blocks = g_new(uint32_t, d->blocks_per_die);
-        die->dead = g_new(uint32_t, d->blocks_per_die);
-        die->sfree_blocks = g_new(uint32_t, ns ? ns : 1);
-        /* stacks: the lowest block id is taken first */
-        for (uint32_t k = 0; k < d->blocks_per_die - ns; k++)
-            die->free_blocks[k] = first + (d->blocks_per_die - 1 - k);
-        die->nfree = d->blocks_per_die - ns;
-        for (uint32_t k = 0; k < ns; k++)
-            die->sfree_blocks[k] = first + ns - 1 - k;
-        die->nsfree = ns;
-        for (int s = 0; s < STREAMS; s++)
-            die->open[s] = NO_BLOCK;
-        die->victim = NO_BLOCK;
-        die->gc_ratio = 1.0;
-    }
-    for (uint32_t b = 0; b < d->nblocks; b++)
-        d->blk_mode[b] = (uint8_t)(nand_is_static(d, b) ? CELL_SLC : d->native);
-    d->st.free_blocks = d->nblocks;
+    g->nblocks = g->dies * g->blocks_per_die;
+    g->static_per_die = g->native != CELL_SLC ? pslc_static_blocks(p) : 0;
+    g->nslots = (uint64_t)g->nblocks * g->slots_per_block;
+    g->nlpn = p->user_capacity / SLOT_SIZE;
+    g->chan_ns_per_byte = 1e9 / drive_params_channel_bw(p);
 }
 
-void nand_release(Drive *d)
+void nand_init(Drive *d)
 {
-    if (d->die)
-        for (uint32_t i = 0; i < d->dies; i++) {
-            g_free(d->die[i].free_blocks);
-            g_free(d->die[i].sfree_blocks);
-            g_free(d->die[i].dead);
-        }
-    g_free(d->die);
-    g_free(d->chan_free);
-    g_free(d->blk_state);
-    g_free(d->blk_mode);
-    g_free(d->blk_wp);
-    g_free(d->blk_valid);
-    g_free(d->blk_stamp);
-    g_free(d->blk_dead);
+    blocks_init(d);
+    drive_counters(d)->free_blocks = drive_geom(d)->nblocks;
 }
 
 /* Pop the block wear leveling picks off a free stack, the others keeping
@@ -102,17 +64,17 @@ static uint32_t pop_free(const Drive *d, uint32_t *stack, uint32_t *n)
 /* Take an erased block of die for writing in mode m; NO_BLOCK if none. */
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m)
 {
-    Die *dd = &d->die[die];
-    if (dd->nfree == 0)
+    uint32_t *n, *stack = die_free_stack(d, die, false, &n);
+    if (*n == 0)
         return NO_BLOCK;
-    uint32_t b = pop_free(d, dd->free_blocks, &dd->nfree);
-    d->blk_state[b] = BLK_OPEN;
-    d->blk_mode[b] = (uint8_t)m;
-    d->blk_wp[b] = 0;
-    d->blk_valid[b] = 0;
-    d->st.free_blocks--;
-    if (m == CELL_SLC && d->native != CELL_SLC)
-        dd->slc_dyn++;
+    uint32_t b = pop_free(d, stack, n);
+    blk_state(d)[b] = BLK_OPEN;
+    blk_mode(d)[b] = (uint8_t)m;
+    blk_wp(d)[b] = 0;
+    blk_valid(d)[b] = 0;
+    drive_counters(d)->free_blocks--;
+    if (m == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        die_add_slc_dyn(d, die, 1);
     pslc_update_limit(d, die);
     return b;
 }
@@ -120,14 +82,14 @@ uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m)
 /* Take a free static SLC block of die; NO_BLOCK if none. */
 uint32_t nand_take_static(Drive *d, uint32_t die)
 {
-    Die *dd = &d->die[die];
-    if (dd->nsfree == 0)
+    uint32_t *n, *stack = die_free_stack(d, die, true, &n);
+    if (*n == 0)
         return NO_BLOCK;
-    uint32_t b = pop_free(d, dd->sfree_blocks, &dd->nsfree);
-    d->blk_state[b] = BLK_OPEN;
-    d->blk_wp[b] = 0;
-    d->blk_valid[b] = 0;
-    d->st.free_blocks--;
+    uint32_t b = pop_free(d, stack, n);
+    blk_state(d)[b] = BLK_OPEN;
+    blk_wp(d)[b] = 0;
+    blk_valid(d)[b] = 0;
+    drive_counters(d)->free_blocks--;
     return b;
 }
 
@@ -135,22 +97,22 @@ uint32_t nand_take_static(Drive *d, uint32_t die)
 void nand_put_free(Drive *d, uint32_t b)
 {
     uint32_t die = nand_die_of_block(d, b);
-    Die *dd = &d->die[die];
-    g_assert(d->blk_valid[b] == 0);
+    g_assert(blk_valid(d)[b] == 0);
     map_block_erased(d, b);
-    d->blk_state[b] = BLK_FREE;
-    d->blk_wp[b] = 0;
+    blk_state(d)[b] = BLK_FREE;
+    blk_wp(d)[b] = 0;
     wear_erased(d, b);
+    uint32_t *n, *stack = die_free_stack(d, die, nand_is_static(d, b), &n);
     if (nand_is_static(d, b)) {
-        dd->sfree_blocks[dd->nsfree++] = b;
+        stack[(*n)++] = b;
     } else {
-        if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
-            dd->slc_dyn--;
-        dd->free_blocks[dd->nfree++] = b;
+        if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+            die_add_slc_dyn(d, die, -1);
+        stack[(*n)++] = b;
         pslc_update_limit(d, die);
     }
-    d->st.free_blocks++;
-    d->st.nand_erases++;
+    drive_counters(d)->free_blocks++;
+    drive_counters(d)->nand_erases++;
 }
 
 /* The erase of block b ended: it is free again, and a freed block may

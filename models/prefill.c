@@ -5,7 +5,11 @@
  * writes do; only gauges change in DriveStats. Layout and the random model
  * are described in docs/workloads.md ("Prefill").
  */
-#include "models/ftl_impl.h"
+#include "models/blocks.h"
+#include "models/sched.h"
+#include "models/nand.h"
+#include "models/map.h"
+#include "models/gc.h"
 #include "models/pslc.h"
 #include "models/wear.h"
 
@@ -64,10 +68,10 @@ static uint32_t pf_block(Prefill *f, uint32_t die, int kind)
 {
     Drive *d = f->d;
     uint32_t *open = pf_open(f, die, kind);
-    if (*open != NO_BLOCK && d->blk_wp[*open] < nand_block_capacity(d, *open))
+    if (*open != NO_BLOCK && blk_wp(d)[*open] < nand_block_capacity(d, *open))
         return *open;
     if (*open != NO_BLOCK)
-        d->blk_state[*open] = BLK_FULL;
+        blk_state(d)[*open] = BLK_FULL;
     *open = NO_BLOCK;
     switch (kind) {
     case PF_SSLC:
@@ -77,7 +81,7 @@ static uint32_t pf_block(Prefill *f, uint32_t die, int kind)
         *open = nand_take_free(d, die, CELL_SLC);
         break;
     default:
-        *open = nand_take_free(d, die, d->native);
+        *open = nand_take_free(d, die, drive_geom(d)->native);
         break;
     }
     return *open;
@@ -88,16 +92,15 @@ static uint32_t pf_block(Prefill *f, uint32_t die, int kind)
 static int pf_slc_kind(Prefill *f, uint32_t die)
 {
     Drive *d = f->d;
-    const Die *dd = &d->die[die];
     if (!pslc_has_cache(d))
         return PF_NATIVE;
     uint32_t b = *pf_open(f, die, PF_SSLC);
-    if ((b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b)) || dd->nsfree > 0)
+    if ((b != NO_BLOCK && blk_wp(d)[b] < nand_block_capacity(d, b)) || die_nsfree(d, die) > 0)
         return PF_SSLC;
     b = *pf_open(f, die, PF_SLC);
-    if (b != NO_BLOCK && d->blk_wp[b] < nand_block_capacity(d, b))
+    if (b != NO_BLOCK && blk_wp(d)[b] < nand_block_capacity(d, b))
         return PF_SLC;
-    if (dd->slc_dyn < pslc_dyn_limit(d, die) && dd->nfree > d->p.gc_hard_blocks)
+    if (die_slc_dyn(d, die) < pslc_dyn_limit(d, die) && die_nfree(d, die) > drive_params(d)->gc_hard_blocks)
         return PF_SLC;
     return PF_NATIVE;
 }
@@ -110,11 +113,11 @@ static uint32_t pf_write(Prefill *f, uint32_t die, int kind, uint32_t max, uint6
     uint32_t b = pf_block(f, die, kind);
     if (b == NO_BLOCK)
         return 0;
-    uint32_t room = nand_block_capacity(d, b) - d->blk_wp[b];
+    uint32_t room = nand_block_capacity(d, b) - blk_wp(d)[b];
     uint32_t n = max < room ? max : room;
-    *first = nand_slot(d, b, d->blk_wp[b]);
-    d->blk_wp[b] += n;
-    d->blk_valid[b] += n;
+    *first = nand_slot(d, b, blk_wp(d)[b]);
+    blk_wp(d)[b] += n;
+    blk_valid(d)[b] += n;
     return n;
 }
 
@@ -123,14 +126,14 @@ static uint32_t pf_write(Prefill *f, uint32_t die, int kind, uint32_t max, uint6
 static uint32_t pf_next_unit(Prefill *f, bool slc, int *kind)
 {
     Drive *d = f->d;
-    uint32_t die = (uint32_t)(f->unit_no++ % d->dies);
+    uint32_t die = (uint32_t)(f->unit_no++ % drive_geom(d)->dies);
     *kind = slc ? pf_slc_kind(f, die) : PF_NATIVE;
     return die;
 }
 
 static uint32_t pf_unit_slots(const Prefill *f, int kind)
 {
-    return f->d->unit_slots[kind == PF_NATIVE || kind == PF_GC ? f->d->native : CELL_SLC];
+    return drive_geom(f->d)->unit_slots[kind == PF_NATIVE || kind == PF_GC ? drive_geom(f->d)->native : CELL_SLC];
 }
 
 /* Write lpns [first, first + count) in order; with place, map them too
@@ -147,7 +150,7 @@ static bool pf_sequential(Prefill *f, uint64_t first, uint64_t count, bool slc, 
         uint32_t want = (uint32_t)MIN((uint64_t)pf_unit_slots(f, kind), end - lpn);
         uint32_t n = pf_write(f, die, kind, want, &s0);
         if (n == 0) {
-            if (++stuck > d->dies)
+            if (++stuck > drive_geom(d)->dies)
                 return false;
             continue;
         }
@@ -171,10 +174,10 @@ static void pf_invalidate_random(Prefill *f)
     Drive *d = f->d;
     for (;;) {
         uint64_t x = sim_rng_next(&f->rng);
-        uint32_t b = (uint32_t)(((x >> 32) * d->nblocks) >> 32);
-        uint32_t r = (uint32_t)(((x & 0xffffffffULL) * d->slots_per_block) >> 32);
-        if (r < d->blk_valid[b]) {
-            d->blk_valid[b]--;
+        uint32_t b = (uint32_t)(((x >> 32) * drive_geom(d)->nblocks) >> 32);
+        uint32_t r = (uint32_t)(((x & 0xffffffffULL) * drive_geom(d)->slots_per_block) >> 32);
+        if (r < blk_valid(d)[b]) {
+            blk_valid(d)[b]--;
             return;
         }
     }
@@ -187,20 +190,20 @@ static bool pf_gc_one(Prefill *f, uint32_t die)
     Drive *d = f->d;
     uint32_t v = gc_pick_victim(d, die);
     uint64_t s0;
-    if (v == NO_BLOCK || ftl_is_map_block(d, v))
+    if (v == NO_BLOCK || blk_is_map(d, v))
         return false;
-    uint32_t left = d->blk_valid[v], cap = d->slots_per_block;
-    d->die[die].gc_ratio = (double)left / (double)(cap - left);
-    d->blk_state[v] = BLK_VICTIM; /* not a destination */
+    uint32_t left = blk_valid(d)[v], cap = drive_geom(d)->slots_per_block;
+    gc_set_ratio(d, die, (double)left / (double)(cap - left));
+    blk_state(d)[v] = BLK_VICTIM; /* not a destination */
     while (left > 0) {
         uint32_t n = pf_write(f, die, PF_GC, left, &s0);
         if (n == 0) {
-            d->blk_valid[v] = left;
-            d->blk_state[v] = BLK_FULL;
+            blk_valid(d)[v] = left;
+            blk_state(d)[v] = BLK_FULL;
             return false;
         }
         left -= n;
-        d->blk_valid[v] -= n;
+        blk_valid(d)[v] -= n;
     }
     nand_put_free(d, v);
     return true;
@@ -210,7 +213,7 @@ static bool pf_gc_one(Prefill *f, uint32_t die)
 static void pf_gc(Prefill *f, uint32_t die)
 {
     Drive *d = f->d;
-    for (uint32_t guard = 0; d->die[die].nfree < d->p.gc_soft_blocks && guard < d->blocks_per_die;
+    for (uint32_t guard = 0; die_nfree(d, die) < drive_params(d)->gc_soft_blocks && guard < drive_geom(d)->blocks_per_die;
          guard++)
         if (!pf_gc_one(f, die))
             return;
@@ -232,7 +235,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
         uint32_t n = pf_write(f, die, kind, want, &s0);
         if (n == 0) {
             pf_gc(f, die);
-            if (++stuck > 2 * d->dies)
+            if (++stuck > 2 * drive_geom(d)->dies)
                 return;
             continue;
         }
@@ -240,7 +243,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
         for (uint32_t k = 0; k < n; k++)
             pf_invalidate_random(f);
         done += n;
-        if (d->die[die].nfree < d->p.gc_soft_blocks)
+        if (die_nfree(d, die) < drive_params(d)->gc_soft_blocks)
             pf_gc(f, die);
     }
 }
@@ -301,10 +304,10 @@ static void pf_deal(Prefill *f, uint64_t n)
     PfPairs pp = {.pair = g_new(uint64_t, (size_t)PF_BUCKETS * PF_BUCKET_PAIRS)};
     while (((n - 1) >> pp.shift) >= PF_BUCKETS)
         pp.shift++;
-    uint64_t *bits = g_new(uint64_t, (d->slots_per_block + 63) / 64);
+    uint64_t *bits = g_new(uint64_t, (drive_geom(d)->slots_per_block + 63) / 64);
     uint64_t k = 0;
-    for (uint32_t b = 0; b < d->nblocks; b++) {
-        uint32_t v = d->blk_valid[b], wp = d->blk_wp[b];
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
+        uint32_t v = blk_valid(d)[b], wp = blk_wp(d)[b];
         uint64_t base = nand_slot(d, b, 0);
         if (v == 0)
             continue;
@@ -331,20 +334,20 @@ static void pf_deal(Prefill *f, uint64_t n)
 static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
 {
     Drive *d = f->d;
-    for (uint32_t i = 0; i < d->dies * PF_KINDS; i++)
+    for (uint32_t i = 0; i < drive_geom(d)->dies * PF_KINDS; i++)
         if (f->open[i] != NO_BLOCK)
-            d->blk_state[f->open[i]] = BLK_FULL;
-    d->mapped = n;
+            blk_state(d)[f->open[i]] = BLK_FULL;
+    *drive_mapped(d) = n;
     uint64_t slc = 0;
-    if (d->native != CELL_SLC)
-        for (uint32_t b = 0; b < d->nblocks; b++)
-            if (d->blk_mode[b] == CELL_SLC)
-                slc += d->blk_valid[b];
-    d->st.pslc_used = slc * SLOT_SIZE;
-    for (uint32_t i = 0; i < d->dies; i++)
+    if (drive_geom(d)->native != CELL_SLC)
+        for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
+            if (blk_mode(d)[b] == CELL_SLC)
+                slc += blk_valid(d)[b];
+    drive_counters(d)->pslc_used = slc * SLOT_SIZE;
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         pslc_update_limit(d, i);
-    d->st.pslc_limit_start = d->st.pslc_limit;
-    d->st.nand_erases = erases;
+    drive_counters(d)->pslc_limit_start = drive_counters(d)->pslc_limit;
+    drive_counters(d)->nand_erases = erases;
     wear_reset(d);
 }
 
@@ -355,10 +358,10 @@ static uint64_t pf_slc_fit(const Drive *d, uint64_t n, uint64_t want)
 {
     if (!pslc_has_cache(d))
         return 0;
-    uint64_t s = want, stat = pslc_static_capacity(&d->p) / SLOT_SIZE;
+    uint64_t s = want, stat = pslc_static_capacity(drive_params(d)) / SLOT_SIZE;
     for (int i = 0; i < 64; i++) {
-        double fill = (double)(n - s) / (double)d->nlpn;
-        uint64_t cap = stat + pslc_dynamic_limit_at(&d->p, fill) / SLOT_SIZE;
+        double fill = (double)(n - s) / (double)drive_geom(d)->nlpn;
+        uint64_t cap = stat + pslc_dynamic_limit_at(drive_params(d), fill) / SLOT_SIZE;
         if (cap >= s)
             break;
         s = cap;
@@ -370,18 +373,18 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
 {
     g_return_val_if_fail(d && pf, false);
     g_return_val_if_fail(pf->fill >= 0.0 && pf->fill <= 1.0, false);
-    g_return_val_if_fail(d->mapped == 0 && d->outstanding == 0 && d->st.free_blocks == d->nblocks,
+    g_return_val_if_fail(*drive_mapped(d) == 0 && drive_outstanding(d) == 0 && drive_counters(d)->free_blocks == drive_geom(d)->nblocks,
                          false);
-    uint64_t n = (uint64_t)(pf->fill * (double)d->nlpn + 0.5);
-    n = MIN(n, d->nlpn);
+    uint64_t n = (uint64_t)(pf->fill * (double)drive_geom(d)->nlpn + 0.5);
+    n = MIN(n, drive_geom(d)->nlpn);
     if (n == 0)
         return true;
     uint64_t slc = MIN((pf->slc_bytes + SLOT_SIZE - 1) / SLOT_SIZE, n);
-    Prefill f = {.d = d, .open = g_new(uint32_t, d->dies * PF_KINDS)};
-    for (uint32_t i = 0; i < d->dies * PF_KINDS; i++)
+    Prefill f = {.d = d, .open = g_new(uint32_t, drive_geom(d)->dies * PF_KINDS)};
+    for (uint32_t i = 0; i < drive_geom(d)->dies * PF_KINDS; i++)
         f.open[i] = NO_BLOCK;
     sim_rng_init(&f.rng, pf->seed, 0x70726566696c6cULL);
-    uint64_t erases = d->st.nand_erases;
+    uint64_t erases = drive_counters(d)->nand_erases;
     /* no static wear leveling while aging: the counts start at zero after */
     wear_static_enable(d, false);
     bool ok;

@@ -7,7 +7,9 @@
  * dynamic blocks allowed, so that everything in SLC can always be folded
  * with the reserve R kept (docs/pslc.md has the formulas).
  */
-#include "models/ftl_impl.h"
+#include "models/blocks.h"
+#include "models/cmd.h"
+#include "models/sched.h"
 #include "models/pslc.h"
 
 #include <math.h>
@@ -146,41 +148,41 @@ typedef struct Pslc {
     PslcDie *die;
 } Pslc;
 
+static Pslc *pslc(const Drive *d) { return drive_part(d, DP_PSLC); }
+
 void pslc_init(Drive *d)
 {
-    d->pslc = g_new0(Pslc, 1);
-    d->pslc->die = g_new0(PslcDie, d->dies);
+    drive_set_part(d, DP_PSLC, g_new0(Pslc, 1));
+    pslc(d)->die = g_new0(PslcDie, drive_geom(d)->dies);
     PslcSizing s;
-    sizing_from_params(&d->p, &s);
-    d->pslc->slc_block_slots = s.slc_slots;
-    d->pslc->slc_reserve = s.reserve;
-    d->pslc->has_cache = d->native != CELL_SLC && (d->static_per_die > 0 || d->p.pslc_rule != PSLC_RULE_NONE);
-    d->st.pslc_static = (uint64_t)d->static_per_die * d->dies * s.slc_slots * SLOT_SIZE;
-    for (uint32_t i = 0; i < d->dies; i++) {
+    sizing_from_params(drive_params(d), &s);
+    pslc(d)->slc_block_slots = s.slc_slots;
+    pslc(d)->slc_reserve = s.reserve;
+    pslc(d)->has_cache = drive_geom(d)->native != CELL_SLC && (drive_geom(d)->static_per_die > 0 || drive_params(d)->pslc_rule != PSLC_RULE_NONE);
+    drive_counters(d)->pslc_static = (uint64_t)drive_geom(d)->static_per_die * drive_geom(d)->dies * s.slc_slots * SLOT_SIZE;
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         pslc_update_limit(d, i);
     }
-    d->st.pslc_limit = d->st.pslc_static + d->pslc->dyn_limit_sum * s.slc_slots * SLOT_SIZE;
-    d->st.pslc_limit_start = d->st.pslc_limit;
+    drive_counters(d)->pslc_limit = drive_counters(d)->pslc_static + pslc(d)->dyn_limit_sum * s.slc_slots * SLOT_SIZE;
+    drive_counters(d)->pslc_limit_start = drive_counters(d)->pslc_limit;
 }
 
 void pslc_update_limit(Drive *d, uint32_t die)
 {
-    if (!d->pslc->has_cache)
+    if (!pslc(d)->has_cache)
         return;
-    Die *dd = &d->die[die];
-    PslcDie *pd = &d->pslc->die[die];
+    PslcDie *pd = &pslc(d)->die[die];
     PslcSizing s;
-    sizing_from_params(&d->p, &s);
-    uint32_t lim = rule_of(&d->p)->blocks(&s, dd->nfree + dd->slc_dyn);
-    d->pslc->dyn_limit_sum = d->pslc->dyn_limit_sum - pd->dyn_limit + lim;
+    sizing_from_params(drive_params(d), &s);
+    uint32_t lim = rule_of(drive_params(d))->blocks(&s, die_nfree(d, die) + die_slc_dyn(d, die));
+    pslc(d)->dyn_limit_sum = pslc(d)->dyn_limit_sum - pd->dyn_limit + lim;
     pd->dyn_limit = lim;
-    d->st.pslc_limit = d->st.pslc_static + d->pslc->dyn_limit_sum * d->pslc->slc_block_slots * SLOT_SIZE;
+    drive_counters(d)->pslc_limit = drive_counters(d)->pslc_static + pslc(d)->dyn_limit_sum * pslc(d)->slc_block_slots * SLOT_SIZE;
 }
 
 uint32_t pslc_slc_blocks(const Drive *d, uint32_t die)
 {
-    const Die *dd = &d->die[die];
-    return dd->slc_dyn + (d->static_per_die - dd->nsfree);
+    return die_slc_dyn(d, die) + (drive_geom(d)->static_per_die - die_nsfree(d, die));
 }
 
 /* The stream of the next host program unit on die: static SLC first, then
@@ -189,59 +191,57 @@ uint32_t pslc_slc_blocks(const Drive *d, uint32_t die)
  * (pslc_trimmed). */
 int pslc_host_stream(Drive *d, uint32_t die)
 {
-    Die *dd = &d->die[die];
-    PslcDie *pd = &d->pslc->die[die];
-    if (!d->pslc->has_cache || pd->exhausted)
+    PslcDie *pd = &pslc(d)->die[die];
+    if (!pslc(d)->has_cache || pd->exhausted)
         return STREAM_HOST;
-    if (dd->open[STREAM_SSLC] != NO_BLOCK || dd->nsfree > 0)
+    if (die_open(d, die)[STREAM_SSLC] != NO_BLOCK || die_nsfree(d, die) > 0)
         return STREAM_SSLC;
-    if (dd->open[STREAM_SLC] != NO_BLOCK || dd->slc_dyn < pd->dyn_limit)
+    if (die_open(d, die)[STREAM_SLC] != NO_BLOCK || die_slc_dyn(d, die) < pd->dyn_limit)
         return STREAM_SLC;
     pd->exhausted = true;
     pd->fold_credit = 0;
-    if (d->st.pslc_first_exhausted == UINT64_MAX)
-        d->st.pslc_first_exhausted = d->st.nand_write_bytes[CAUSE_HOST];
+    if (drive_counters(d)->pslc_first_exhausted == UINT64_MAX)
+        drive_counters(d)->pslc_first_exhausted = drive_counters(d)->nand_write_bytes[CAUSE_HOST];
     return STREAM_HOST;
 }
 
 bool pslc_fold_active(const Drive *d, uint32_t die)
 {
-    const PslcDie *pd = &d->pslc->die[die];
-    if (!d->pslc->has_cache || pslc_slc_blocks(d, die) == 0)
+    const PslcDie *pd = &pslc(d)->die[die];
+    if (!pslc(d)->has_cache || pslc_slc_blocks(d, die) == 0)
         return false;
     if (pd->exhausted)
-        return d->p.fold_policy == FOLD_FIRST;
-    double wm = d->p.fold_high_watermark;
-    return wm < 1.0 && pslc_slc_blocks(d, die) > wm * (double)(d->static_per_die + pd->dyn_limit);
+        return drive_params(d)->fold_policy == FOLD_FIRST;
+    double wm = drive_params(d)->fold_high_watermark;
+    return wm < 1.0 && pslc_slc_blocks(d, die) > wm * (double)(drive_geom(d)->static_per_die + pd->dyn_limit);
 }
 
 /* Folding S dynamic blocks needs S / b free native blocks on top of R. */
 bool pslc_fold_forced(const Drive *d, uint32_t die)
 {
-    const Die *dd = &d->die[die];
-    if (!d->pslc->has_cache || dd->slc_dyn == 0)
+    if (!pslc(d)->has_cache || die_slc_dyn(d, die) == 0)
         return false;
-    return (int64_t)d->native * ((int64_t)dd->nfree - d->pslc->slc_reserve) < (int64_t)dd->slc_dyn;
+    return (int64_t)drive_geom(d)->native * ((int64_t)die_nfree(d, die) - pslc(d)->slc_reserve) < (int64_t)die_slc_dyn(d, die);
 }
 
 /* Account a host program: fold credit (fold_first: (b - 1) folded slots per
  * host slot keeps the free blocks level), and the phase gauge. */
 void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots)
 {
-    if (!d->pslc->has_cache) {
-        d->st.phase = PHASE_NATIVE;
+    if (!pslc(d)->has_cache) {
+        drive_counters(d)->phase = PHASE_NATIVE;
         return;
     }
     bool active = pslc_fold_active(d, die);
     if (active)
-        d->pslc->die[die].fold_credit += slots;
+        pslc(d)->die[die].fold_credit += slots;
     if (stream != STREAM_HOST)
-        d->st.phase = PHASE_PSLC;
+        drive_counters(d)->phase = PHASE_PSLC;
     else
-        d->st.phase = active || pslc_fold_forced(d, die) ? PHASE_FOLDING : PHASE_NATIVE;
+        drive_counters(d)->phase = active || pslc_fold_forced(d, die) ? PHASE_FOLDING : PHASE_NATIVE;
 }
 
-void pslc_host_busy(Drive *d) { d->pslc->idle_fold = false; }
+void pslc_host_busy(Drive *d) { pslc(d)->idle_fold = false; }
 
 /* The host unmapped data: the space it gave back is free space for the
  * sizing rule once its blocks are erased (gc_reclaim_dead, in the die time
@@ -250,11 +250,11 @@ void pslc_host_busy(Drive *d) { d->pslc->idle_fold = false; }
  * program. */
 void pslc_trimmed(Drive *d)
 {
-    if (!d->pslc->has_cache)
+    if (!pslc(d)->has_cache)
         return;
-    for (uint32_t i = 0; i < d->dies; i++) {
-        d->pslc->die[i].exhausted = false;
-        d->pslc->die[i].fold_credit = 0;
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        pslc(d)->die[i].exhausted = false;
+        pslc(d)->die[i].fold_credit = 0;
     }
 }
 
@@ -266,56 +266,56 @@ static void idle_timer(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     (void)arg;
-    d->pslc->fold_timer = false;
-    if (d->writes_outstanding > 0)
+    pslc(d)->fold_timer = false;
+    if (cmd_writes_outstanding(d) > 0)
         return; /* re-armed when the host next stops writing */
-    SimTime due = d->pslc->quiet_since + d->p.fold_idle_delay;
-    if (sim_now(d->eng) < due) {
-        d->pslc->fold_timer = true;
-        sim_schedule(d->eng, due, idle_timer, d, 0);
+    SimTime due = pslc(d)->quiet_since + drive_params(d)->fold_idle_delay;
+    if (sim_now(drive_engine(d)) < due) {
+        pslc(d)->fold_timer = true;
+        sim_schedule(drive_engine(d), due, idle_timer, d, 0);
         return;
     }
-    d->pslc->idle_fold = true;
-    for (uint32_t i = 0; i < d->dies; i++) {
-        d->pslc->die[i].exhausted = false;
-        d->pslc->die[i].fold_credit = 0;
+    pslc(d)->idle_fold = true;
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        pslc(d)->die[i].exhausted = false;
+        pslc(d)->die[i].fold_credit = 0;
     }
     sched_kick_all(d);
 }
 
 void pslc_host_quiet(Drive *d)
 {
-    if (!d->pslc->has_cache)
+    if (!pslc(d)->has_cache)
         return;
-    d->pslc->quiet_since = sim_now(d->eng);
-    if (!d->pslc->fold_timer) {
-        d->pslc->fold_timer = true;
-        sim_schedule(d->eng, d->pslc->quiet_since + d->p.fold_idle_delay, idle_timer, d, 0);
+    pslc(d)->quiet_since = sim_now(drive_engine(d));
+    if (!pslc(d)->fold_timer) {
+        pslc(d)->fold_timer = true;
+        sim_schedule(drive_engine(d), pslc(d)->quiet_since + drive_params(d)->fold_idle_delay, idle_timer, d, 0);
     }
 }
 
 void pslc_release(Drive *d)
 {
-    if (!d->pslc)
+    if (!pslc(d))
         return;
-    g_free(d->pslc->die);
-    g_free(d->pslc);
-    d->pslc = NULL;
+    g_free(pslc(d)->die);
+    g_free(pslc(d));
+    drive_set_part(d, DP_PSLC, NULL);
 }
 
-bool pslc_has_cache(const Drive *d) { return d->pslc->has_cache; }
-bool pslc_idle_folding(const Drive *d) { return d->pslc->idle_fold; }
-bool pslc_exhausted(const Drive *d, uint32_t die) { return d->pslc->die[die].exhausted; }
-uint32_t pslc_dyn_limit(const Drive *d, uint32_t die) { return d->pslc->die[die].dyn_limit; }
+bool pslc_has_cache(const Drive *d) { return pslc(d)->has_cache; }
+bool pslc_idle_folding(const Drive *d) { return pslc(d)->idle_fold; }
+bool pslc_exhausted(const Drive *d, uint32_t die) { return pslc(d)->die[die].exhausted; }
+uint32_t pslc_dyn_limit(const Drive *d, uint32_t die) { return pslc(d)->die[die].dyn_limit; }
 
 bool pslc_fold_owed(const Drive *d, uint32_t die)
 {
-    return d->pslc->die[die].fold_credit > 0 && pslc_fold_active(d, die);
+    return pslc(d)->die[die].fold_credit > 0 && pslc_fold_active(d, die);
 }
 
 void pslc_folded(Drive *d, uint32_t die, uint32_t slots)
 {
-    d->pslc->die[die].fold_credit -= (int64_t)slots * (d->native - 1);
+    pslc(d)->die[die].fold_credit -= (int64_t)slots * (drive_geom(d)->native - 1);
 }
 
 /* The pSLC counters: SLC blocks per die (static free, dynamic in use), the
@@ -323,30 +323,30 @@ void pslc_folded(Drive *d, uint32_t die, uint32_t slots)
 bool pslc_check(const Drive *d, char *why, size_t why_len)
 {
     uint64_t slc_valid = 0, limit = 0;
-    for (uint32_t i = 0; i < d->dies; i++) {
-        uint32_t sfree = 0, dyn = 0, first = i * d->blocks_per_die;
-        for (uint32_t b = first; b < first + d->blocks_per_die; b++) {
-            if (ftl_is_map_block(d, b))
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        uint32_t sfree = 0, dyn = 0, first = i * drive_geom(d)->blocks_per_die;
+        for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++) {
+            if (blk_is_map(d, b))
                 continue;
-            if (d->blk_mode[b] == CELL_SLC && d->native != CELL_SLC)
-                slc_valid += d->blk_valid[b];
+            if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+                slc_valid += blk_valid(d)[b];
             if (nand_is_static(d, b)) {
-                CHECK(d->blk_mode[b] == CELL_SLC, "static block %u is not in SLC mode", b);
-                sfree += d->blk_state[b] == BLK_FREE;
-            } else if (d->blk_state[b] != BLK_FREE && d->blk_mode[b] == CELL_SLC) {
+                CHECK(blk_mode(d)[b] == CELL_SLC, "static block %u is not in SLC mode", b);
+                sfree += blk_state(d)[b] == BLK_FREE;
+            } else if (blk_state(d)[b] != BLK_FREE && blk_mode(d)[b] == CELL_SLC) {
                 dyn++;
             }
         }
-        CHECK(sfree == d->die[i].nsfree, "die %u has %u free static blocks, counter says %u", i,
-              sfree, d->die[i].nsfree);
-        CHECK(d->native == CELL_SLC || dyn == d->die[i].slc_dyn,
-              "die %u has %u dynamic SLC blocks, counter says %u", i, dyn, d->die[i].slc_dyn);
-        limit += d->pslc->die[i].dyn_limit;
+        CHECK(sfree == die_nsfree(d, i), "die %u has %u free static blocks, counter says %u", i,
+              sfree, die_nsfree(d, i));
+        CHECK(drive_geom(d)->native == CELL_SLC || dyn == die_slc_dyn(d, i),
+              "die %u has %u dynamic SLC blocks, counter says %u", i, dyn, die_slc_dyn(d, i));
+        limit += pslc(d)->die[i].dyn_limit;
     }
-    CHECK(slc_valid * SLOT_SIZE == d->st.pslc_used,
+    CHECK(slc_valid * SLOT_SIZE == drive_stats(d)->pslc_used,
           "%" G_GUINT64_FORMAT " bytes valid in SLC blocks, gauge says %" G_GUINT64_FORMAT,
-          slc_valid * SLOT_SIZE, d->st.pslc_used);
-    CHECK(limit == d->pslc->dyn_limit_sum, "dynamic limits sum to %" G_GUINT64_FORMAT
-          " blocks, counter says %" G_GUINT64_FORMAT, limit, d->pslc->dyn_limit_sum);
+          slc_valid * SLOT_SIZE, drive_stats(d)->pslc_used);
+    CHECK(limit == pslc(d)->dyn_limit_sum, "dynamic limits sum to %" G_GUINT64_FORMAT
+          " blocks, counter says %" G_GUINT64_FORMAT, limit, pslc(d)->dyn_limit_sum);
     return true;
 }

@@ -20,4 +20,28 @@ uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill);
 /* Name of a sizing rule ("none", "capped", "free_share"). */
 const char *pslc_rule_name(PslcRule r);
 
+/* ---- At run time: the limits, where host data goes, fold triggers, idle
+ * detection (models/pslc.c), for the other parts of the drive ------------ */
+
+#include "models/parts.h"
+
+void pslc_init(Drive *d);
+void pslc_release(Drive *d);
+bool pslc_has_cache(const Drive *d); /* a static or dynamic part exists */
+bool pslc_idle_folding(const Drive *d); /* the host has been idle for fold_idle_delay */
+bool pslc_exhausted(const Drive *d, uint32_t die); /* the die's cache ran out */
+bool pslc_fold_owed(const Drive *d, uint32_t die); /* active folding owed for host data written */
+void pslc_folded(Drive *d, uint32_t die, uint32_t slots); /* a fold moved slots: pays the credit */
+uint32_t pslc_dyn_limit(const Drive *d, uint32_t die); /* dynamic SLC blocks the rule allows now */
+bool pslc_check(const Drive *d, char *why, size_t why_len); /* the pSLC counters */
+void pslc_update_limit(Drive *d, uint32_t die); /* after the die's free or SLC blocks changed */
+int pslc_host_stream(Drive *d, uint32_t die);   /* STREAM_SSLC, STREAM_SLC or STREAM_HOST */
+void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots);
+uint32_t pslc_slc_blocks(const Drive *d, uint32_t die); /* SLC blocks in use, static + dynamic */
+bool pslc_fold_active(const Drive *d, uint32_t die);    /* fold_first / watermark folding now */
+bool pslc_fold_forced(const Drive *d, uint32_t die);    /* SLC data no longer foldable with margin */
+void pslc_host_busy(Drive *d);  /* a host command arrived */
+void pslc_host_quiet(Drive *d); /* no host command outstanding */
+void pslc_trimmed(Drive *d);    /* a TRIM unmapped data: re-arm the cache */
+
 #endif

@@ -13,7 +13,7 @@
  * read queued by then starts sensing at once, anything else waits for the
  * cache registers to empty.
  */
-#include "models/ftl_impl.h"
+#include "models/chan.h"
 #include "models/sched.h"
 
 #define IDLE 0xff /* DieOp.work of an idle die */
@@ -74,6 +74,8 @@ struct Sched {
     uint32_t nclients;
 };
 
+static Sched *sched(const Drive *d) { return drive_part(d, DP_SCHED); }
+
 static void die_done(void *ctx, uint64_t arg);
 
 /* Every change of a die's work goes through here, which keeps the count and
@@ -92,36 +94,36 @@ static inline void set_work(Sched *s, DieOp *die, uint8_t work)
 void sched_init(Drive *d)
 {
     Sched *s = g_new0(Sched, 1);
-    s->die = g_new0(DieOp, d->dies);
-    for (uint32_t i = 0; i < d->dies; i++) {
+    s->die = g_new0(DieOp, drive_geom(d)->dies);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         s->die[i].work = IDLE;
         s->die[i].rd_head = s->die[i].rd_tail = NO_IDX;
     }
-    s->nidle = d->dies;
-    s->idle = g_new0(uint64_t, (d->dies + 63) / 64);
-    for (uint32_t i = 0; i < d->dies; i++)
+    s->nidle = drive_geom(d)->dies;
+    s->idle = g_new0(uint64_t, (drive_geom(d)->dies + 63) / 64);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         s->idle[i / 64] |= (uint64_t)1 << (i % 64);
-    s->rop_cap = MAX(64u, d->queue_limit * 4);
+    s->rop_cap = MAX(64u, drive_queue_limit(d) * 4);
     s->rops = g_new(ReadOp, s->rop_cap);
     for (uint32_t i = 0; i < s->rop_cap; i++)
         s->rops[i].next = i + 1 < s->rop_cap ? i + 1 : NO_IDX;
-    d->sched = s;
+    drive_set_part(d, DP_SCHED, s);
 }
 
 void sched_release(Drive *d)
 {
-    if (!d->sched)
+    if (!sched(d))
         return;
-    g_free(d->sched->die);
-    g_free(d->sched->idle);
-    g_free(d->sched->rops);
-    g_free(d->sched);
-    d->sched = NULL;
+    g_free(sched(d)->die);
+    g_free(sched(d)->idle);
+    g_free(sched(d)->rops);
+    g_free(sched(d));
+    drive_set_part(d, DP_SCHED, NULL);
 }
 
 void sched_add(Drive *d, int rank, SchedTryFn fn, void *ctx, bool stripes)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     g_return_if_fail(s->ntries < MAX_TRIES);
     uint32_t k = s->ntries++;
     for (; k > 0 && s->tries[k - 1].rank > rank; k--)
@@ -131,7 +133,7 @@ void sched_add(Drive *d, int rank, SchedTryFn fn, void *ctx, bool stripes)
 
 uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     g_return_val_if_fail(s->nclients < MAX_CLIENTS, 0);
     s->clients[s->nclients] = (SchedClient){fn, ctx};
     return s->nclients++;
@@ -143,7 +145,7 @@ uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
  * die counts nothing. */
 void sched_account(Drive *d, uint32_t i, SimTime upto)
 {
-    DieOp *die = &d->sched->die[i];
+    DieOp *die = &sched(d)->die[i];
     SimTime from = die->acct_from;
     if (upto <= from)
         return;
@@ -152,23 +154,23 @@ void sched_account(Drive *d, uint32_t i, SimTime upto)
         return;
     SimTime s0 = MAX(from, die->susp_from), s1 = MIN(upto, die->susp_until);
     SimTime susp = s1 > s0 ? s1 - s0 : 0;
-    d->st.die_busy_ns[WORK_READ] += susp;
-    d->st.die_busy_ns[die->work] += upto - from - susp;
+    drive_counters(d)->die_busy_ns[WORK_READ] += susp;
+    drive_counters(d)->die_busy_ns[die->work] += upto - from - susp;
 }
 
 void sched_account_all(Drive *d)
 {
-    SimTime now = sim_now(d->eng);
-    for (uint32_t i = 0; i < d->dies; i++)
+    SimTime now = sim_now(drive_engine(d));
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         sched_account(d, i, now);
 }
 
 void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                    SimTime in, uint64_t bytes, CellMode m)
 {
-    DieOp *die = &d->sched->die[i];
-    SimTime t = d->p.timing[m].t_prog;
-    die->pass2_bytes = d->p.timing[m].two_pass ? bytes : 0;
+    DieOp *die = &sched(d)->die[i];
+    SimTime t = drive_params(d)->timing[m].t_prog;
+    die->pass2_bytes = drive_params(d)->timing[m].two_pass ? bytes : 0;
     if (die->pass2_bytes) {
         die->pass2_time = t - t / 2;
         t /= 2;
@@ -179,15 +181,15 @@ void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *c
 void sched_die_op(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                   SimTime end)
 {
-    DieOp *die = &d->sched->die[i];
-    sched_account(d, i, sim_now(d->eng));
-    set_work(d->sched, die, (uint8_t)work);
+    DieOp *die = &sched(d)->die[i];
+    sched_account(d, i, sim_now(drive_engine(d)));
+    set_work(sched(d), die, (uint8_t)work);
     die->out_wait = false;
     die->done = done;
     die->done_ctx = ctx;
     die->done_arg = arg;
     die->busy_until = end;
-    sim_schedule(d->eng, end, die_done, d, i | (uint64_t)die->done_gen << 32);
+    sim_schedule(drive_engine(d), end, die_done, d, i | (uint64_t)die->done_gen << 32);
 }
 
 static void read_done(Drive *d, uint32_t r);
@@ -201,9 +203,9 @@ static void read_out_done(void *ctx, uint64_t arg);
  * round has reached the cache registers); *out is when its data is out. */
 static SimTime cached_rounds(Drive *d, uint32_t i, SimTime start, const ReadOp *ro, SimTime *out)
 {
-    uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
-    SimTime t_read = d->p.timing[ro->mode].t_read;
-    SimTime s = start, prev = d->sched->die[i].out_end;
+    uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime t_read = drive_params(d)->timing[ro->mode].t_read;
+    SimTime s = start, prev = sched(d)->die[i].out_end;
     for (uint32_t k = 0; k < rounds; k++) {
         uint64_t bytes = (uint64_t)(ro->slots * (k + 1) / rounds - ro->slots * k / rounds) * SLOT_SIZE;
         SimTime sensed = s + t_read;
@@ -223,26 +225,26 @@ static void read_op_done(void *ctx, uint32_t r)
 
 static void start_read(Drive *d, uint32_t i)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     DieOp *die = &s->die[i];
     uint32_t r = die->rd_head;
     ReadOp *ro = &s->rops[r];
     die->rd_head = ro->next;
     if (die->rd_head == NO_IDX)
         die->rd_tail = NO_IDX;
-    ro->started = sim_now(d->eng);
-    d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
-    if (d->p.cache_read) {
+    ro->started = sim_now(drive_engine(d));
+    drive_counters(d)->nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
+    if (drive_params(d)->cache_read) {
         SimTime out;
-        SimTime free_at = cached_rounds(d, i, sim_now(d->eng), ro, &out);
+        SimTime free_at = cached_rounds(d, i, sim_now(drive_engine(d)), ro, &out);
         die->out_end = out;
-        sim_schedule(d->eng, out, read_out_done, d, r);
+        sim_schedule(drive_engine(d), out, read_out_done, d, r);
         sched_die_op(d, i, WORK_READ, NULL, NULL, 0, free_at);
         return;
     }
     /* the planes of a die read in parallel: pages pair up across planes */
-    uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
-    SimTime sensed = sim_now(d->eng) + (SimTime)rounds * d->p.timing[ro->mode].t_read;
+    uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[ro->mode].t_read;
     SimTime end = chan_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     sched_die_op(d, i, WORK_READ, read_op_done, d, r, end);
 }
@@ -252,7 +254,7 @@ static void start_read(Drive *d, uint32_t i)
  * Returns the source that started one, or NULL. */
 static const SchedTry *kick(Drive *d, uint32_t i)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     DieOp *die = &s->die[i];
     if (die->work != IDLE)
         return NULL;
@@ -260,7 +262,7 @@ static const SchedTry *kick(Drive *d, uint32_t i)
         start_read(d, i);
         return NULL;
     }
-    if (die->out_end > sim_now(d->eng)) {
+    if (die->out_end > sim_now(drive_engine(d))) {
         /* the cache registers still hold a read's data: other operations
          * wait for it to leave, a read arriving meanwhile starts at once */
         sched_die_op(d, i, WORK_READ, NULL, NULL, 0, die->out_end);
@@ -300,8 +302,8 @@ static uint32_t next_idle(const Sched *s, uint32_t lo, uint32_t hi)
  * dies, most of them busy, would otherwise test one by one. */
 void sched_kick_all(Drive *d)
 {
-    Sched *s = d->sched;
-    uint32_t n = d->dies;
+    Sched *s = sched(d);
+    uint32_t n = drive_geom(d)->dies;
     for (uint32_t k = 0; k < n && s->nidle > 0; k++) {
         uint32_t i = s->rr_die + k < n ? s->rr_die + k : s->rr_die + k - n;
         /* the next idle die at or after i, going round at most to rr_die + n - 1 */
@@ -321,7 +323,7 @@ void sched_kick_all(Drive *d)
 /* Read op r has its data out: free it and tell its client. */
 static void read_done(Drive *d, uint32_t r)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     ReadOp *ro = &s->rops[r];
     const SchedClient *cl = &s->clients[ro->client];
     uint32_t arg = ro->arg;
@@ -346,17 +348,17 @@ static bool suspendable(const Drive *d, const DieOp *die)
 {
     if (die->work == IDLE || die->work == WORK_READ)
         return false;
-    return die->work == WORK_ERASE ? d->p.erase_suspend : d->p.program_suspend;
+    return die->work == WORK_ERASE ? drive_params(d)->erase_suspend : drive_params(d)->program_suspend;
 }
 
 static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
 {
-    DieOp *die = &d->sched->die[i];
+    DieOp *die = &sched(d)->die[i];
     if (!suspendable(d, die))
         return false;
-    ReadOp *ro = &d->sched->rops[r];
-    uint32_t rounds = (ro->pages + d->planes - 1) / d->planes;
-    SimTime now = sim_now(d->eng);
+    ReadOp *ro = &sched(d)->rops[r];
+    uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
+    SimTime now = sim_now(drive_engine(d));
     /* Reads during one suspension go one at a time, as on an idle die: a
      * read arriving while another still has the die starts at its end and
      * pays no second suspend. */
@@ -366,16 +368,16 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
         die->susp_from = now;
     SimTime start = chained ? die->susp_until : now + SUSPEND_OVERHEAD;
     ro->started = start;
-    SimTime sensed = start + (SimTime)rounds * d->p.timing[ro->mode].t_read;
+    SimTime sensed = start + (SimTime)rounds * drive_params(d)->timing[ro->mode].t_read;
     SimTime end = chan_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
-    d->st.nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
-    sim_schedule(d->eng, end, read_out_done, d, r);
+    drive_counters(d)->nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
+    sim_schedule(drive_engine(d), end, read_out_done, d, r);
     /* the suspended operation ends later by the die time the read took,
      * plus the suspend and resume overheads once per suspension */
     die->busy_until += (end - (chained ? die->susp_until : now)) + (chained ? 0 : SUSPEND_OVERHEAD);
     die->susp_until = end;
     die->done_gen++; /* the completion already scheduled is now stale */
-    sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
+    sim_schedule(drive_engine(d), die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
     return true;
 }
 
@@ -397,7 +399,7 @@ static uint32_t rop_alloc(Sched *s)
 void sched_read(Drive *d, uint32_t i, uint32_t client, uint32_t arg, CellMode m, uint32_t pages,
                 uint32_t slots)
 {
-    Sched *s = d->sched;
+    Sched *s = sched(d);
     DieOp *die = &s->die[i];
     uint32_t r = rop_alloc(s);
     s->rops[r] = (ReadOp){.arg = arg,
@@ -405,12 +407,12 @@ void sched_read(Drive *d, uint32_t i, uint32_t client, uint32_t arg, CellMode m,
                           .slots = slots,
                           .mode = (uint8_t)m,
                           .client = (uint8_t)client,
-                          .queued = sim_now(d->eng)};
+                          .queued = sim_now(drive_engine(d))};
     if (read_suspending(d, i, r))
         return;
     if (die->out_wait) {
         /* only waiting for data to leave the cache registers: sense now */
-        sched_account(d, i, sim_now(d->eng));
+        sched_account(d, i, sim_now(drive_engine(d)));
         set_work(s, die, IDLE);
         die->out_wait = false;
         die->done_gen++;
@@ -428,19 +430,19 @@ static void die_done(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t i = (uint32_t)arg;
-    DieOp *die = &d->sched->die[i];
+    DieOp *die = &sched(d)->die[i];
     if ((uint32_t)(arg >> 32) != die->done_gen)
         return; /* moved by a suspend, or a wait for data out cut short */
     if (die->pass2_bytes) {
         /* the coarse pass is done: the data moves in again for the fine one */
-        SimTime in = chan_xfer(d, i, sim_now(d->eng), die->pass2_bytes);
+        SimTime in = chan_xfer(d, i, sim_now(drive_engine(d)), die->pass2_bytes);
         die->pass2_bytes = 0;
         die->busy_until = in + die->pass2_time;
-        sim_schedule(d->eng, die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
+        sim_schedule(drive_engine(d), die->busy_until, die_done, d, i | (uint64_t)die->done_gen << 32);
         return;
     }
-    sched_account(d, i, sim_now(d->eng));
-    set_work(d->sched, die, IDLE);
+    sched_account(d, i, sim_now(drive_engine(d)));
+    set_work(sched(d), die, IDLE);
     die->out_wait = false;
     if (die->done)
         die->done(die->done_ctx, die->done_arg);

@@ -12,7 +12,13 @@
  * work queues per translation page, done one page at a time while no host
  * command is outstanding.
  */
-#include "models/ftl_impl.h"
+#include "models/trim.h"
+#include "models/cmd.h"
+#include "models/sched.h"
+#include "models/pslc.h"
+#include "models/link.h"
+#include "models/ftl.h"
+#include "models/l2p_cache.h"
 
 typedef struct TrimQueue {
     uint64_t per_tp; /* entries per translation page */
@@ -23,44 +29,46 @@ typedef struct TrimQueue {
     bool running; /* a work item is on the controller */
 } TrimQueue;
 
+static TrimQueue *trimq(const Drive *d) { return drive_part(d, DP_TRIM); }
+
 void trim_init(Drive *d)
 {
     TrimQueue *q = g_new0(TrimQueue, 1);
     q->per_tp = l2p_entries_per_tpage(d);
-    q->ntp = (uint32_t)((d->nlpn + q->per_tp - 1) / q->per_tp);
-    if (d->p.trim_policy == TRIM_DEFERRED) {
+    q->ntp = (uint32_t)((drive_geom(d)->nlpn + q->per_tp - 1) / q->per_tp);
+    if (drive_params(d)->trim_policy == TRIM_DEFERRED) {
         q->pend = g_new0(uint32_t, q->ntp);
         q->ring = g_new(uint32_t, q->ntp);
     }
-    d->trimq = q;
+    drive_set_part(d, DP_TRIM, q);
 }
 
 void trim_release(Drive *d)
 {
-    if (!d->trimq)
+    if (!trimq(d))
         return;
-    g_free(d->trimq->pend);
-    g_free(d->trimq->ring);
-    g_free(d->trimq);
-    d->trimq = NULL;
+    g_free(trimq(d)->pend);
+    g_free(trimq(d)->ring);
+    g_free(trimq(d));
+    drive_set_part(d, DP_TRIM, NULL);
 }
 
 /* Controller time for n trimmed entries of the translation page of lpn. */
 static SimTime trim_work(Drive *d, uint64_t lpn, uint64_t n)
 {
-    SimTime cost = n * d->p.trim_entry_cost;
-    if (d->l2pc && l2p_update(d, lpn))
+    SimTime cost = n * drive_params(d)->trim_entry_cost;
+    if (l2p_cache_on(d) && l2p_update(d, lpn))
         cost += l2p_load_ns(d);
     return cost;
 }
 
 void trim_start(Drive *d, uint32_t c)
 {
-    TrimQueue *q = d->trimq;
-    const Cmd *cmd = &d->cmds[c];
+    TrimQueue *q = trimq(d);
+    const Cmd *cmd = cmd_at(d, c);
     uint64_t first = (cmd->offset + SLOT_SIZE - 1) / SLOT_SIZE;
     uint64_t end = (cmd->offset + cmd->length) / SLOT_SIZE;
-    bool deferred = d->p.trim_policy == TRIM_DEFERRED;
+    bool deferred = drive_params(d)->trim_policy == TRIM_DEFERRED;
     SimTime cost = 0;
     uint64_t unmapped = 0;
     for (uint64_t a = first, b; a < end; a = b) {
@@ -81,16 +89,16 @@ void trim_start(Drive *d, uint32_t c)
     if (unmapped > 0)
         pslc_trimmed(d);
     ftl_unmapped(d);
-    cmd_complete(d, c, deferred ? sim_now(d->eng) : link_controller(d, cost));
+    cmd_complete(d, c, deferred ? sim_now(drive_engine(d)) : link_controller(d, cost));
 }
 
 /* One translation page's deferred work, then the next while still idle. */
 static void work_ev(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
-    TrimQueue *q = d->trimq;
+    TrimQueue *q = trimq(d);
     (void)arg;
-    if (d->outstanding > 0 || q->len == 0) {
+    if (drive_outstanding(d) > 0 || q->len == 0) {
         q->running = false; /* resumed when the host next goes quiet */
         return;
     }
@@ -99,14 +107,14 @@ static void work_ev(void *ctx, uint64_t arg)
     q->len--;
     SimTime cost = trim_work(d, t * q->per_tp, q->pend[t]);
     q->pend[t] = 0;
-    sim_schedule(d->eng, link_controller(d, cost), work_ev, d, 0);
+    sim_schedule(drive_engine(d), link_controller(d, cost), work_ev, d, 0);
 }
 
 void trim_idle(Drive *d)
 {
-    TrimQueue *q = d->trimq;
+    TrimQueue *q = trimq(d);
     if (q->running || q->len == 0)
         return;
     q->running = true;
-    sim_schedule(d->eng, sim_now(d->eng), work_ev, d, 0);
+    sim_schedule(drive_engine(d), sim_now(drive_engine(d)), work_ev, d, 0);
 }

@@ -12,7 +12,8 @@
  */
 #include "models/wear.h"
 
-#include "models/ftl_impl.h"
+#include "models/blocks.h"
+#include "models/sched.h"
 
 #include <string.h>
 
@@ -29,22 +30,24 @@ struct Wear {
     bool dynamic;         /* [wear] dynamic */
 };
 
+static Wear *wear(const Drive *d) { return drive_part(d, DP_WEAR); }
+
 void wear_init(Drive *d)
 {
     Wear *w = g_new0(Wear, 1);
-    w->erases = g_new0(uint32_t, d->nblocks);
-    w->pool_blocks = d->nblocks - d->dies * d->static_per_die;
-    w->floor = g_new0(uint32_t, d->dies);
-    w->cold = g_new(uint32_t, d->dies);
-    w->dynamic = d->p.wear_dynamic;
-    d->wear = w;
+    w->erases = g_new0(uint32_t, drive_geom(d)->nblocks);
+    w->pool_blocks = drive_geom(d)->nblocks - drive_geom(d)->dies * drive_geom(d)->static_per_die;
+    w->floor = g_new0(uint32_t, drive_geom(d)->dies);
+    w->cold = g_new(uint32_t, drive_geom(d)->dies);
+    w->dynamic = drive_params(d)->wear_dynamic;
+    drive_set_part(d, DP_WEAR, w);
     wear_static_enable(d, true);
     wear_reset(d);
 }
 
 void wear_release(Drive *d)
 {
-    Wear *w = d->wear;
+    Wear *w = wear(d);
     if (!w)
         return;
     g_free(w->erases);
@@ -52,34 +55,34 @@ void wear_release(Drive *d)
     g_free(w->floor);
     g_free(w->cold);
     g_free(w);
-    d->wear = NULL;
+    drive_set_part(d, DP_WEAR, NULL);
 }
 
 void wear_reset(Drive *d)
 {
-    Wear *w = d->wear;
-    memset(w->erases, 0, (size_t)d->nblocks * sizeof(*w->erases));
+    Wear *w = wear(d);
+    memset(w->erases, 0, (size_t)drive_geom(d)->nblocks * sizeof(*w->erases));
     g_free(w->hist);
     w->hist_len = 64;
     w->hist = g_new0(uint32_t, w->hist_len);
     w->hist[0] = w->pool_blocks;
-    for (uint32_t i = 0; i < d->dies; i++) {
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         w->floor[i] = 0;
         w->cold[i] = NO_BLOCK;
     }
-    d->st.wear_min = d->st.wear_max = 0;
-    d->st.wear_erases = 0;
+    drive_counters(d)->wear_min = drive_counters(d)->wear_max = 0;
+    drive_counters(d)->wear_erases = 0;
 }
 
 void wear_static_enable(Drive *d, bool on)
 {
-    d->wear->threshold = on ? d->p.wear_static_threshold : 0;
+    wear(d)->threshold = on ? drive_params(d)->wear_static_threshold : 0;
 }
 
 /* Among equals the one nearest the top, so that the order is the stack's. */
 uint32_t wear_pick_free(const Drive *d, const uint32_t *stack, uint32_t n)
 {
-    const Wear *w = d->wear;
+    const Wear *w = wear(d);
     uint32_t k = n - 1;
     if (w->dynamic) {
         for (uint32_t j = k; j-- > 0;)
@@ -91,14 +94,14 @@ uint32_t wear_pick_free(const Drive *d, const uint32_t *stack, uint32_t n)
 
 uint32_t wear_block_erases(const Drive *d, uint32_t b)
 {
-    return d->wear->erases[b];
+    return wear(d)->erases[b];
 }
 
 /* A pool block went from e - 1 erases to e: the histogram, the most and
  * the fewest (which only ever move up). */
 static void wear_count(Drive *d, uint32_t e)
 {
-    Wear *w = d->wear;
+    Wear *w = wear(d);
     if (e >= w->hist_len) {
         uint32_t n = w->hist_len * 2;
         w->hist = g_renew(uint32_t, w->hist, n);
@@ -107,10 +110,10 @@ static void wear_count(Drive *d, uint32_t e)
     }
     w->hist[e - 1]--;
     w->hist[e]++;
-    d->st.wear_erases++;
-    d->st.wear_max = MAX(d->st.wear_max, e);
-    while (w->hist[d->st.wear_min] == 0)
-        d->st.wear_min++;
+    drive_counters(d)->wear_erases++;
+    drive_counters(d)->wear_max = MAX(drive_counters(d)->wear_max, e);
+    while (w->hist[drive_counters(d)->wear_min] == 0)
+        drive_counters(d)->wear_min++;
 }
 
 /* Static wear leveling: a block of die has just reached more erases than
@@ -120,15 +123,15 @@ static void wear_count(Drive *d, uint32_t e)
  * back in use. Erased blocks are left to dynamic wear leveling. */
 static void static_check(Drive *d, uint32_t die)
 {
-    Wear *w = d->wear;
-    uint32_t first = die * d->blocks_per_die + d->static_per_die;
-    uint32_t last = (die + 1) * d->blocks_per_die;
+    Wear *w = wear(d);
+    uint32_t first = die * drive_geom(d)->blocks_per_die + drive_geom(d)->static_per_die;
+    uint32_t last = (die + 1) * drive_geom(d)->blocks_per_die;
     uint32_t floor = UINT32_MAX, cold = NO_BLOCK, max = 0;
     for (uint32_t b = first; b < last; b++) {
         uint32_t e = w->erases[b];
         floor = MIN(floor, e);
         max = MAX(max, e);
-        if (d->blk_state[b] == BLK_FULL && d->blk_mode[b] == d->native && !ftl_is_map_block(d, b) &&
+        if (blk_state(d)[b] == BLK_FULL && blk_mode(d)[b] == drive_geom(d)->native && !blk_is_map(d, b) &&
             (cold == NO_BLOCK || e < w->erases[cold]))
             cold = b;
     }
@@ -139,7 +142,7 @@ static void static_check(Drive *d, uint32_t die)
 
 void wear_erased(Drive *d, uint32_t b)
 {
-    Wear *w = d->wear;
+    Wear *w = wear(d);
     uint32_t e = ++w->erases[b];
     if (nand_is_static(d, b))
         return;
@@ -151,21 +154,21 @@ void wear_erased(Drive *d, uint32_t b)
 
 bool wear_cold_waiting(const Drive *d, uint32_t die)
 {
-    return d->wear->cold[die] != NO_BLOCK;
+    return wear(d)->cold[die] != NO_BLOCK;
 }
 
 /* Moving the cold block frees nothing: at the hard threshold host writes
  * wait for the move, as for any victim. */
 uint32_t wear_take_cold(Drive *d, uint32_t die)
 {
-    Wear *w = d->wear;
+    Wear *w = wear(d);
     uint32_t v = w->cold[die];
-    if (v == NO_BLOCK || d->die[die].nfree < d->p.gc_hard_blocks)
+    if (v == NO_BLOCK || die_nfree(d, die) < drive_params(d)->gc_hard_blocks)
         return NO_BLOCK;
     w->cold[die] = NO_BLOCK;
-    if (d->blk_state[v] != BLK_FULL || d->blk_mode[v] != d->native || ftl_is_map_block(d, v))
+    if (blk_state(d)[v] != BLK_FULL || blk_mode(d)[v] != drive_geom(d)->native || blk_is_map(d, v))
         return NO_BLOCK; /* taken or emptied meanwhile */
-    d->st.wl_blocks++;
+    drive_counters(d)->wl_blocks++;
     return v;
 }
 
@@ -183,6 +186,6 @@ static void group_add(DriveWearGroup *g, uint32_t erases)
 void drive_wear(const Drive *d, DriveWear *w)
 {
     memset(w, 0, sizeof(*w));
-    for (uint32_t b = 0; b < d->nblocks; b++)
-        group_add(nand_is_static(d, b) ? &w->static_slc : &w->pool, d->wear->erases[b]);
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
+        group_add(nand_is_static(d, b) ? &w->static_slc : &w->pool, wear(d)->erases[b]);
 }

@@ -5,7 +5,7 @@
  * prefill and after a workload on top; the wall time of a 1 TB prefill.
  */
 #include "models/drive.h"
-#include "models/ftl_impl.h"
+#include "models/blocks.h"
 #include "sim/config/config.h"
 #include "tests/cutest.h"
 #include "tests/simrun.h"
@@ -138,7 +138,7 @@ static void test_sequential_slc(void)
     /* exactly the last slc / 4096 pages are in SLC blocks */
     uint64_t in_slc_tail = 0, in_slc_head = 0;
     for (uint64_t lpn = 0; lpn < n; lpn++) {
-        bool s = d->blk_mode[drive_lookup(d, lpn) / d->slots_per_block] == CELL_SLC;
+        bool s = blk_mode(d)[drive_lookup(d, lpn) / drive_geom(d)->slots_per_block] == CELL_SLC;
         if (lpn >= n - slc / 4096)
             in_slc_tail += s;
         else
@@ -166,12 +166,12 @@ static void valid_deciles(const Drive *d, uint64_t deciles[11], uint64_t *full, 
 {
     memset(deciles, 0, 11 * sizeof(uint64_t));
     *full = *blocks = 0;
-    for (uint32_t b = 0; b < d->nblocks; b++) {
-        if (d->blk_state[b] == BLK_FREE || d->blk_mode[b] != d->native)
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
+        if (blk_state(d)[b] == BLK_FREE || blk_mode(d)[b] != drive_geom(d)->native)
             continue;
         (*blocks)++;
-        *full += d->blk_valid[b] == d->slots_per_block;
-        deciles[d->blk_valid[b] * 10 / d->slots_per_block]++;
+        *full += blk_valid(d)[b] == drive_geom(d)->slots_per_block;
+        deciles[blk_valid(d)[b] * 10 / drive_geom(d)->slots_per_block]++;
     }
 }
 
@@ -203,8 +203,8 @@ static void test_random_spread(void)
         adjacent += drive_lookup(d, lpn) == drive_lookup(d, lpn - 1) + 1;
     CU_ASSERT_TRUE(adjacent < n / 100);
     /* the GC free-block floor holds on every die */
-    for (uint32_t i = 0; i < d->dies; i++)
-        CU_ASSERT_TRUE(d->die[i].nfree >= p.gc_soft_blocks);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
+        CU_ASSERT_TRUE(die_nfree(d, i) >= p.gc_soft_blocks);
     const DriveStats *st = drive_stats(d);
     CUTEST_EQ(simrun_nand_bytes(st), 0);
     CUTEST_EQ(st->gc_blocks, 0);

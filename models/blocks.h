@@ -1,0 +1,66 @@
+/*
+ * blocks.h - the state of every block and each die's lists of blocks
+ * (models/blocks.c).
+ *
+ * Per block, flat arrays indexed by block id (struct of arrays, nblocks
+ * each): the parts that program, map, collect and fold blocks index them
+ * on their per-page paths. Per die: the free stacks (normal and static
+ * SLC), the dead stack (full blocks with no valid slot, for GC to erase),
+ * the open block of each write stream, the block being collected and the
+ * dynamic SLC blocks in use. Taking and returning blocks is nand.c's, which
+ * sits above wear leveling and the pSLC sizing; this file calls nothing,
+ * so every part may read the blocks.
+ */
+#ifndef FTLSIM_BLOCKS_H
+#define FTLSIM_BLOCKS_H
+
+#include "models/parts.h"
+
+#define NO_BLOCK UINT32_MAX
+
+/* Block states. */
+enum { BLK_FREE = 0, BLK_OPEN = 1, BLK_FULL = 2, BLK_VICTIM = 3 };
+
+/* Write streams: one open block per die per stream. STREAM_SLC writes
+ * dynamic SLC blocks (taken from the free list), STREAM_SSLC the static SLC
+ * blocks, STREAM_FOLD is the native destination of folding. Translation
+ * pages have their own open block per die (l2p_cache.c). */
+enum { STREAM_HOST = 0, STREAM_GC = 1, STREAM_SLC = 2, STREAM_FOLD = 3, STREAM_SSLC = 4, STREAMS = 5 };
+
+/* Block kinds (kept only with a mapping cache). */
+enum { BLK_DATA = 0, BLK_MAP = 1 };
+
+/* Every block free and erased, in the native mode (static SLC blocks in
+ * SLC); each die's stacks give the lowest block id first. */
+void blocks_init(Drive *d);
+void blocks_release(Drive *d);
+
+uint8_t *blk_state(const Drive *d);
+uint8_t *blk_mode(const Drive *d);   /* CellMode */
+uint32_t *blk_wp(const Drive *d);    /* slots written */
+uint32_t *blk_valid(const Drive *d); /* slots valid */
+uint64_t *blk_stamp(const Drive *d); /* when it was filled (ns), for FIFO and cost-benefit */
+uint8_t *blk_kind(const Drive *d);   /* BLK_DATA / BLK_MAP; NULL without a mapping cache */
+bool blk_is_map(const Drive *d, uint32_t b); /* holds translation pages */
+bool blk_is_dead(const Drive *d, uint32_t b); /* on its die's dead stack */
+/* slots block b holds in its current mode */
+uint32_t nand_block_capacity(const Drive *d, uint32_t b);
+
+/* A die's free stack (stat: the static SLC one) and its depth, to push and
+ * pop (nand.c). */
+uint32_t *die_free_stack(const Drive *d, uint32_t die, bool stat, uint32_t **n);
+uint32_t die_nfree(const Drive *d, uint32_t die);
+uint32_t die_nsfree(const Drive *d, uint32_t die);
+uint32_t die_slc_dyn(const Drive *d, uint32_t die); /* dynamic SLC blocks not free */
+void die_add_slc_dyn(Drive *d, uint32_t die, int n);
+uint32_t *die_open(const Drive *d, uint32_t die); /* STREAMS open blocks, NO_BLOCK if none */
+uint32_t *die_victim(const Drive *d, uint32_t die);        /* being collected, NO_BLOCK if none */
+uint32_t *die_victim_cursor(const Drive *d, uint32_t die); /* next slot index to scan in it */
+
+/* Full block b has no valid slot left: onto its die's dead stack. */
+void die_push_dead(Drive *d, uint32_t b);
+uint32_t die_pop_dead(Drive *d, uint32_t die); /* NO_BLOCK if none */
+uint32_t die_ndead(const Drive *d, uint32_t die);
+uint32_t die_dead_at(const Drive *d, uint32_t die, uint32_t k); /* the stack's k-th entry */
+
+#endif

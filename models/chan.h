@@ -1,0 +1,14 @@
+/*
+ * chan.h - the channel buses: one transfer timeline per channel (models/chan.c).
+ */
+#ifndef FTLSIM_CHAN_H
+#define FTLSIM_CHAN_H
+
+#include "models/parts.h"
+
+void chan_init(Drive *d);
+void chan_release(Drive *d);
+SimTime chan_start(const Drive *d, uint32_t die, SimTime ready);
+SimTime chan_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes); /* returns end */
+
+#endif

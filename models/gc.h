@@ -1,0 +1,19 @@
+/*
+ * gc.h - garbage collection and its pacing, die by die (models/gc.c).
+ */
+#ifndef FTLSIM_GC_H
+#define FTLSIM_GC_H
+
+#include "models/parts.h"
+
+uint32_t gc_pick_victim(Drive *d, uint32_t die);
+bool gc_needed(const Drive *d, uint32_t die, bool hard);
+bool gc_step(Drive *d, uint32_t die); /* starts one die operation; false if nothing to do */
+bool gc_reclaim_dead(Drive *d, uint32_t die); /* erases a full block with no valid data */
+void gc_init(Drive *d); /* registers GC's work with the scheduler */
+void gc_release(Drive *d);
+void gc_set_ratio(Drive *d, uint32_t die, double ratio);
+bool gc_paced(const Drive *d, uint32_t die); /* below the soft threshold: host programs owe GC */
+void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots);
+
+#endif

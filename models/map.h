@@ -1,0 +1,28 @@
+/*
+ * map.h - the page-level mapping: L2P, P2L and the valid counts (models/map.c).
+ *
+ * Mapping, invalidating and relocating; reading and writing one entry is
+ * map_tab.h's.
+ */
+#ifndef FTLSIM_MAP_H
+#define FTLSIM_MAP_H
+
+#include "models/map_tab.h"
+
+bool map_init(Drive *d); /* the tables: flat, or sparse (drive_params_sparse_map()) */
+void map_release(Drive *d);
+bool map_sparse(const Drive *d);
+void map_watch(Drive *d, void (*fn)(Drive *d, uint64_t lpn)); /* told of every map_set_run() entry */
+void map_invalidate_slot(Drive *d, uint64_t slot);
+void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot); /* n slots of one block */
+void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n); /* warm the map entries of lpns */
+/* Prefill: n lpns from lpn written in order to the n slots from s0 on die,
+ * a native unit if native. True if the sparse map's prefill formula covers
+ * them (nothing to store); false if they must be mapped one by one. */
+bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native);
+void map_block_erased(Drive *d, uint32_t b); /* b holds nothing the formula gives */
+/* Move up to one native unit of valid slots of block v from *cursor into dst. */
+uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
+                      uint32_t *pages);
+
+#endif
