@@ -182,7 +182,7 @@ static inline uint64_t override_of(const SparseMap *sm, uint64_t lpn)
     return sm->hkey[i] ? sm->hval[i] : 0;
 }
 
-static uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
+static G_GNUC_NO_INLINE uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
 {
     const SparseMap *sm = map_of(d)->sm;
     uint64_t s = override_of(sm, lpn);
@@ -191,7 +191,7 @@ static uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
     return ~s == UNMAPPED ? NO_SLOT : ~s;
 }
 
-static void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
+static G_GNUC_NO_INLINE void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
 {
     SparseMap *sm = map_of(d)->sm;
     uint64_t c = lpn >> CHUNK_BITS;
@@ -220,7 +220,7 @@ static void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
         hash_grow(sm);
 }
 
-static uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
+static G_GNUC_NO_INLINE uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
 {
     const SparseMap *sm = map_of(d)->sm;
     uint64_t s = sm->p2l[slot];
@@ -234,7 +234,7 @@ static uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
     return lpn != NO_LPN && map_get_sparse(d, lpn) == slot ? lpn : NO_LPN;
 }
 
-static void map_put_lpn_sparse(Drive *d, uint64_t slot, uint64_t lpn)
+static G_GNUC_NO_INLINE void map_put_lpn_sparse(Drive *d, uint64_t slot, uint64_t lpn)
 {
     SparseMap *sm = map_of(d)->sm;
     /* a prefilled slot turns invalid by its lpn's override alone; and
@@ -246,7 +246,9 @@ static void map_put_lpn_sparse(Drive *d, uint64_t slot, uint64_t lpn)
 }
 
 /* The flat tables hold values complemented, in 32 bits: BUF_MARK32 and up
- * widen to BUF_MARK and up. */
+ * widen to BUF_MARK and up. These four are on every per-page path: the
+ * sparse map's functions stay out of line (G_GNUC_NO_INLINE) so that they
+ * stay small enough for link-time optimization to inline them. */
 uint64_t map_get(const Drive *d, uint64_t lpn)
 {
     const uint32_t *tab = drive_l2p_tab(d);
