@@ -84,7 +84,10 @@ ls -A "$tmp" | grep -q '\.new-' && fail "a failed forced run left its temporary 
 long='rw=randwrite,size=100%,io_size=400g'
 "$bin" run -q -d "$drive" -w "$long" -o "$tmp/busy" 2>"$tmp/busy.err" &
 pid=$!
-for _ in $(seq 50); do [ -e "$tmp/busy/.series.csv.tmp" ] && break; sleep 0.1; done
+# started: rows have reached the series (a signal before the simulation
+# starts is answered with nothing written, by design)
+started() { for _ in $(seq 100); do [ -s "$1" ] && return; sleep 0.1; done; }
+started "$tmp/busy/.series.csv.tmp"
 bad "another ftlsim run is writing into this folder" -d "$d" -w "$small" -o busy --force
 kill -TERM "$pid"
 wait "$pid"
@@ -96,7 +99,7 @@ grep -q '"interrupted": true' "$tmp/busy/summary.json" 2>/dev/null || fail "SIGT
 ls -A "$tmp/busy" | grep -q '\.tmp$' && fail "SIGTERM: a temporary was left"
 "$bin" run -q -d "$drive" -w "$long" -o "$tmp/int" 2>"$tmp/int.err" &
 pid=$!
-for _ in $(seq 50); do [ -e "$tmp/int/.series.csv.tmp" ] && break; sleep 0.1; done
+started "$tmp/int/.series.csv.tmp"
 kill -INT "$pid"
 wait "$pid"
 rc=$?
