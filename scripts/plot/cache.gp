@@ -34,6 +34,8 @@ set ytics nomirror
 set y2tics
 set format x ''
 set key top right opaque
+# headroom above the traces for the key, which would otherwise hide their tops
+set offsets 0, 0, graph 0.3, 0
 plot series using (column("t_s")):(column("pslc_used_bytes")/1e9) with lines lw 2 lc rgb '#2ca02c' title 'pSLC used', \
      series using (column("t_s")):(column("pslc_limit_bytes")/1e9) with lines lw 2 dt 2 lc rgb '#2ca02c' title 'pSLC limit', \
      series using (column("t_s")):(column("free_blocks")) axes x1y2 with lines lw 1.5 lc rgb '#7f7f7f' title 'free blocks'
