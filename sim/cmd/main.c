@@ -646,12 +646,14 @@ static int cmd_check(int argc, char **argv)
     };
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(
-        ctx, "The simulator's memory is estimated for three workload classes: an empty drive\n"
-             "filled sequentially; a drive prefilled sequentially, then given 20 GB of 4 KiB\n"
-             "random writes; a fully fragmented drive (every page mapped at random: the worst\n"
-             "case). With --workload, --job, --trace or --prefill, also for that run. A run\n"
-             "refuses up front (exit 2) a drive whose estimate exceeds the memory available\n"
-             "(FTLSIM_MEMORY_LIMIT, or MemAvailable plus free swap).\n"
+        ctx, "The simulator's memory is estimated for four workload classes: a tenth of the\n"
+             "drive written in order; an empty drive filled sequentially; a drive prefilled\n"
+             "sequentially, then given 20 GB of 4 KiB random writes; a fully fragmented drive\n"
+             "(every page mapped at random: the worst case). With --workload, --job, --trace\n"
+             "or --prefill, also for that run. A drive whose 4 KiB slots or pages outnumber\n"
+             "32 bits keeps a sparse map, which check says. A run refuses up front (exit 2) a\n"
+             "drive whose estimate exceeds the memory available (FTLSIM_MEMORY_LIMIT, or\n"
+             "MemAvailable plus free swap).\n"
              "Example:\n  ftlsim check -d configs/860evo.ini --prefill 100%:random "
              "-w 'rw=randwrite,bs=4k,io_size=20g'\n");
     GError *error = NULL;
