@@ -35,6 +35,16 @@ uint64_t drive_params_program_unit(const DriveParams *p, CellMode m)
     return (uint64_t)p->planes * p->page_size * bits;
 }
 
+uint64_t drive_params_write_buffer(const DriveParams *p)
+{
+    uint64_t unit = drive_params_map_unit(p);
+    for (CellMode m = CELL_SLC; m <= CELL_QLC; m++)
+        if (drive_params_program_unit(p, m) > unit)
+            unit = drive_params_program_unit(p, m);
+    uint64_t key = p->write_buffer / SLOT_SIZE * SLOT_SIZE;
+    return key > 2 * unit ? key : 2 * unit;
+}
+
 double drive_params_die_write_bw(const DriveParams *p, CellMode m)
 {
     if (p->timing[m].t_prog == 0)

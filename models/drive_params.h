@@ -142,6 +142,11 @@ uint64_t drive_params_raw_capacity(const DriveParams *p); /* bytes, native mode 
 double drive_params_op(const DriveParams *p);           /* (raw - user) / user */
 /* Bytes one program of a die holds in mode m (planes x page x bits when one-shot). */
 uint64_t drive_params_program_unit(const DriveParams *p, CellMode m);
+/* Bytes of host data the write buffer holds (models/ftl.c): write_buffer,
+ * but at least two program units of every mode, so one can fill while the
+ * other programs, and two map units, so a piece of a write larger than the
+ * buffer (whole map units) always fits. */
+uint64_t drive_params_write_buffer(const DriveParams *p);
 /* Peak program bandwidth of one die in mode m, bytes/s (unit / tPROG). */
 double drive_params_die_write_bw(const DriveParams *p, CellMode m);
 double drive_params_die_read_bw(const DriveParams *p, CellMode m);

@@ -828,10 +828,7 @@ void ftl_init(Drive *d)
     for (int m = CELL_SLC; m <= CELL_QLC; m++)
         max_unit = MAX(max_unit, drive_geom(d)->unit_slots[m]);
     w->unit_lpns = drive_params_map_unit(drive_params(d)) / SLOT_SIZE;
-    /* the buffer holds at least two program units, so one can fill while
-     * the other programs, and two map units, so a piece of a write larger
-     * than the buffer (whole map units) always fits */
-    w->buf_cap = MAX(drive_params(d)->write_buffer / SLOT_SIZE, 2 * (uint64_t)MAX(max_unit, w->unit_lpns));
+    w->buf_cap = drive_params_write_buffer(drive_params(d)) / SLOT_SIZE;
     w->ring_cap = (uint32_t)w->buf_cap;
     w->ring = g_new(uint64_t, w->ring_cap);
     w->stage = g_new(uint64_t, max_unit);

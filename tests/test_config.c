@@ -728,6 +728,15 @@ static void test_describe(void)
     expect_line(s->str, "mapping table        931.3 MiB, all in DRAM (0 of DRAM, less than the "
                         "table)");
     expect_line(s->str, "pSLC dynamic         none");
+    expect_line(s->str, "write buffer         4MiB of host data before it is programmed");
+    /* 64 KiB is raised to two program units of the largest mode the FTL
+     * sizes for, QLC: 2 planes x 16 KiB x 4 = 128 KiB */
+    p.write_buffer = 64 << 10;
+    g_string_truncate(s, 0);
+    config_describe(&p, s);
+    expect_line(s->str, "write buffer         256KiB of host data before it is programmed "
+                        "(write_buffer = 64KiB, raised to two program or map units)");
+    p.write_buffer = 4 << 20;
     p.timing[CELL_TLC].two_pass = true;
     g_string_truncate(s, 0);
     config_describe(&p, s);

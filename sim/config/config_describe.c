@@ -106,6 +106,15 @@ static void describe_bandwidth(const DriveParams *p, GString *out)
         line(out, "controller", "%.2f us per command + %.2f us per 4 KiB written: at most "
              "%.0fK commands/s, %.0fK 4 KiB writes/s",
              rd_cmd / 1e3, (double)p->page_cost / 1e3, 1e6 / rd_cmd, 1e6 / wr_cmd);
+    char wb[CONFIG_VALUE_LEN], key[CONFIG_VALUE_LEN];
+    uint64_t held = drive_params_write_buffer(p);
+    config_format_size(held, wb, sizeof wb);
+    config_format_size(p->write_buffer, key, sizeof key);
+    if (held == p->write_buffer)
+        line(out, "write buffer", "%s of host data before it is programmed", wb);
+    else
+        line(out, "write buffer", "%s of host data before it is programmed (write_buffer = %s, "
+             "raised to two program or map units)", wb, key);
 }
 
 /* The smallest of host link, channels and native-mode NAND bounds

@@ -77,7 +77,9 @@ static const ConfigKey schema[] = {
     {.group = "host", .key = "write_buffer", .type = CT_SIZE, FIELD(write_buffer), .def = "4MiB",
      .help = "Controller write buffer; writes complete once they are in it. A write "
              "larger than the buffer enters it in pieces as programs free room, and "
-             "completes when its last piece is in."},
+             "completes when its last piece is in. It holds at least two program units "
+             "of the largest cell mode and two map units (`ftlsim check` prints the size "
+             "used)."},
     {.group = "host", .key = "hmb_latency", .type = CT_TIME, FIELD(hmb_latency), .def = "1us",
      .help = "Round trip of one controller access to the host memory buffer over PCIe "
              "(l2p_kind = hmb): paid once per translation page a command touches; a page "
