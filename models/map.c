@@ -26,8 +26,9 @@
  *     formula lpn while L2P still gives that lpn this slot.
  *
  * A 60 TB drive prefilled to 90% in order and given 20 GB of random writes
- * then costs the overrides (16 bytes each at half load) and the P2L of the
- * blocks written, not the 120 GB two flat 64-bit tables would.
+ * then costs its overrides (16-byte cells of a hash table at most half
+ * full) and the P2L of the blocks written, not the 250 GB of two flat
+ * 64-bit tables.
  */
 #include "models/map.h"
 #include "models/blocks.h"
