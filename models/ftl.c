@@ -206,11 +206,6 @@ static uint32_t piece_slots(const Cmd *cmd, uint32_t a, uint32_t b)
     return b - a + (a == 0 ? cmd->rmw_head : 0) + (b == cmd->slots ? cmd->rmw - cmd->rmw_head : 0);
 }
 
-static bool buffer_has_room(const Drive *d, uint32_t slots)
-{
-    return wbuf(d)->buf_used + slots <= wbuf(d)->buf_cap && wbuf(d)->ring_len + wbuf(d)->ring_pending + slots <= wbuf(d)->ring_cap;
-}
-
 /* Slots the buffer could give a write now. */
 static uint64_t buffer_room(const Drive *d)
 {
@@ -412,7 +407,7 @@ static bool admit(Drive *d, uint32_t c)
     Cmd *cmd = cmd_at(d, c);
     uint32_t b;
     if (write_slots(cmd) <= wbuf(d)->buf_cap)
-        b = buffer_has_room(d, write_slots(cmd)) ? cmd->slots : cmd->sent;
+        b = write_slots(cmd) <= buffer_room(d) ? cmd->slots : cmd->sent;
     else
         b = piece_end(d, cmd);
     if (b > cmd->sent)
@@ -673,13 +668,13 @@ void ftl_read_piece_done(Drive *d, uint32_t c)
     cmd_complete(d, c, end);
 }
 
-/* Unmap lpns [first, end); returns how many were mapped. The mapping cache
- * is not told: the caller (trim.c) accounts the change now or later. */
 uint64_t ftl_buffered_bytes(const Drive *d)
 {
     return (uint64_t)wbuf(d)->ring_live * SLOT_SIZE;
 }
 
+/* Unmap lpns [first, end); returns how many were mapped. The mapping cache
+ * is not told: the caller (trim.c) accounts the change now or later. */
 uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
 {
     uint64_t n = 0;
