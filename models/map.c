@@ -157,9 +157,10 @@ static uint64_t formula_slot(const Drive *d, const SparseMap *sm, uint64_t lpn)
 {
     if (lpn >= sm->pf_end)
         return NO_SLOT;
-    uint64_t u = lpn / sm->unit, k = u / drive_geom(d)->dies;
-    uint32_t die = (uint32_t)(u % drive_geom(d)->dies), j = (uint32_t)(k / sm->upb);
-    uint32_t b = sm->pf_blk[(uint64_t)die * drive_geom(d)->blocks_per_die + j];
+    const Geom *g = drive_geom(d);
+    uint64_t u = lpn / sm->unit, k = u / g->dies;
+    uint32_t die = (uint32_t)(u % g->dies), j = (uint32_t)(k / sm->upb);
+    uint32_t b = sm->pf_blk[(uint64_t)die * g->blocks_per_die + j];
     return nand_slot(d, b, (uint32_t)(k % sm->upb) * sm->unit + (uint32_t)(lpn % sm->unit));
 }
 
@@ -305,13 +306,14 @@ bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t
     SparseMap *sm = map_of(d)->sm;
     if (!sm || !sm->pf_ok)
         return false;
-    uint64_t u = lpn / sm->unit, k = u / drive_geom(d)->dies;
+    const Geom *g = drive_geom(d);
+    uint64_t u = lpn / sm->unit, k = u / g->dies;
     uint32_t b = nand_block_of(d, s0), j = (uint32_t)(k / sm->upb);
     uint32_t idx = (uint32_t)(k % sm->upb) * sm->unit;
-    uint32_t *e = &sm->pf_blk[(uint64_t)die * drive_geom(d)->blocks_per_die + MIN(j, drive_geom(d)->blocks_per_die - 1)];
+    uint32_t *e = &sm->pf_blk[(uint64_t)die * g->blocks_per_die + MIN(j, g->blocks_per_die - 1)];
     /* the formula holds from lpn 0 on, one native unit after another */
     bool fits = native && lpn == sm->pf_end && lpn % sm->unit == 0 && n <= sm->unit &&
-                u % drive_geom(d)->dies == die && j < drive_geom(d)->blocks_per_die && s0 == nand_slot(d, b, idx) &&
+                u % g->dies == die && j < g->blocks_per_die && s0 == nand_slot(d, b, idx) &&
                 (idx == 0 ? *e == NO_BLOCK && sm->pf_j[b] == NO_IDX : *e == b);
     if (!fits) {
         sm->pf_ok = false;
@@ -331,27 +333,6 @@ void map_block_erased(Drive *d, uint32_t b)
         map_of(d)->sm->pf_j[b] = NO_IDX;
 }
 
-static SparseMap *sparse_new(const Drive *d)
-{
-    SparseMap *sm = g_new0(SparseMap, 1);
-    uint64_t chunks = (drive_geom(d)->nlpn + CHUNK - 1) / CHUNK;
-    sm->dense = bigmem_alloc_sparse(drive_geom(d)->nlpn * sizeof(uint64_t));
-    sm->p2l = bigmem_alloc_sparse(drive_geom(d)->nslots * sizeof(uint64_t));
-    sm->chunk_n = g_try_new0(uint16_t, chunks);
-    sm->pf_blk = g_try_new(uint32_t, drive_geom(d)->nblocks);
-    sm->pf_j = g_try_new(uint32_t, drive_geom(d)->nblocks);
-    sm->unit = drive_geom(d)->unit_slots[drive_geom(d)->native];
-    sm->upb = drive_geom(d)->mode_slots[drive_geom(d)->native] / sm->unit;
-    /* whole native units fill a block, or the formula does not apply */
-    sm->pf_ok = drive_geom(d)->mode_slots[drive_geom(d)->native] % sm->unit == 0;
-    if (!hash_alloc(sm, HASH_MIN_BITS) || !sm->dense || !sm->p2l || !sm->chunk_n ||
-        !sm->pf_blk || !sm->pf_j)
-        return sm; /* the caller sees what is missing */
-    memset(sm->pf_blk, 0xff, drive_geom(d)->nblocks * sizeof(uint32_t));
-    memset(sm->pf_j, 0xff, drive_geom(d)->nblocks * sizeof(uint32_t));
-    return sm;
-}
-
 static void sparse_free(const Drive *d, SparseMap *sm)
 {
     if (!sm)
@@ -364,6 +345,30 @@ static void sparse_free(const Drive *d, SparseMap *sm)
     free(sm->hkey);
     free(sm->hval);
     g_free(sm);
+}
+
+/* The sparse map of an empty drive, or NULL if its tables cannot be mapped. */
+static SparseMap *sparse_new(const Drive *d)
+{
+    const Geom *g = drive_geom(d);
+    SparseMap *sm = g_new0(SparseMap, 1);
+    sm->dense = bigmem_alloc_sparse(g->nlpn * sizeof(uint64_t));
+    sm->p2l = bigmem_alloc_sparse(g->nslots * sizeof(uint64_t));
+    sm->chunk_n = g_try_new0(uint16_t, (g->nlpn + CHUNK - 1) / CHUNK);
+    sm->pf_blk = g_try_new(uint32_t, g->nblocks);
+    sm->pf_j = g_try_new(uint32_t, g->nblocks);
+    sm->unit = g->unit_slots[g->native];
+    sm->upb = g->mode_slots[g->native] / sm->unit;
+    /* whole native units fill a block, or the formula does not apply */
+    sm->pf_ok = g->mode_slots[g->native] % sm->unit == 0;
+    if (!hash_alloc(sm, HASH_MIN_BITS) || !sm->dense || !sm->p2l || !sm->chunk_n ||
+        !sm->pf_blk || !sm->pf_j) {
+        sparse_free(d, sm);
+        return NULL;
+    }
+    memset(sm->pf_blk, 0xff, g->nblocks * sizeof(uint32_t));
+    memset(sm->pf_j, 0xff, g->nblocks * sizeof(uint32_t));
+    return sm;
 }
 
 /* Flat tables where every slot and lpn fits below their 32-bit marks
@@ -389,8 +394,7 @@ bool map_init(Drive *d)
         return l2p && p2l;
     }
     m->sm = sparse_new(d);
-    const SparseMap *sm = m->sm;
-    return sm->hkey && sm->hval && sm->dense && sm->p2l && sm->chunk_n && sm->pf_blk && sm->pf_j;
+    return m->sm != NULL;
 }
 
 void map_release(Drive *d)
