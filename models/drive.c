@@ -85,7 +85,6 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     return d;
 }
 
-
 /* Measured (peak RSS of short runs of 2 to 1000 GB drives): the process
  * itself, its libraries, the engine, the histograms and pools take 4-6
  * MiB. */
@@ -159,7 +158,7 @@ uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
     uint64_t bytes = tables + blocks * 64;
     if (p->l2p_kind != L2P_DRAM)
         bytes += drive_params_l2p_bytes(p) / p->page_size * 48;
-    bytes += p->write_buffer / SLOT_SIZE * 9;
+    bytes += drive_params_write_buffer(p) / SLOT_SIZE * 9;
     if (c->random_fill > 0)
         bytes += MIN(lpns * 8, PREFILL_SORT_MAX);
     return bytes + MEMORY_BASE;

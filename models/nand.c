@@ -103,12 +103,10 @@ void nand_put_free(Drive *d, uint32_t b)
     blk_wp(d)[b] = 0;
     wear_erased(d, b);
     uint32_t *n, *stack = die_free_stack(d, die, nand_is_static(d, b), &n);
-    if (nand_is_static(d, b)) {
-        stack[(*n)++] = b;
-    } else {
+    stack[(*n)++] = b;
+    if (!nand_is_static(d, b)) {
         if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
             die_add_slc_dyn(d, die, -1);
-        stack[(*n)++] = b;
         pslc_update_limit(d, die);
     }
     drive_counters(d)->free_blocks++;
