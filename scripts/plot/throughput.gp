@@ -25,5 +25,16 @@ set yrange [0:*]
 set grid back lc rgb '#dddddd'
 set key below
 
-plot series using (column("t_s")):(column("write_MBps")) with lines lw 2 lc rgb '#1f3f7f' title 'write MB/s', \
-     series using (column("t_s")):(column("read_MBps")) with lines lw 2 lc rgb '#2ca02c' title 'read MB/s'
+# As in write_curve.gp, each direction is also drawn as its mean over bins
+# of a 300th of the axis: a drive that alternates writing and folding every
+# few seconds makes the per-interval line a solid band.
+stats series using (column("t_s")) nooutput
+bin = STATS_max > 0 ? STATS_max / 300 : 1
+bin_of(x) = (floor(x / bin) + 0.5) * bin
+
+plot series using (column("t_s")):(column("write_MBps")) with lines lw 1 lc rgb '#9fb4d8' title 'write MB/s, per interval', \
+     series using (column("t_s")):(column("read_MBps")) with lines lw 1 lc rgb '#a8d8a0' title 'read MB/s, per interval', \
+     series using (bin_of(column("t_s"))):(column("write_MBps")) smooth unique \
+         with lines lw 2 lc rgb '#1f3f7f' title sprintf('write, mean per %.3g s', bin), \
+     series using (bin_of(column("t_s"))):(column("read_MBps")) smooth unique \
+         with lines lw 2 lc rgb '#2ca02c' title sprintf('read, mean per %.3g s', bin)
