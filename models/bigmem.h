@@ -15,4 +15,16 @@ void *bigmem_alloc_zeroed(size_t bytes);
 void *bigmem_alloc_sparse(size_t bytes);
 void bigmem_free(void *p, size_t bytes); /* accepts NULL */
 
+/* Back the n ranges (p[i], bytes[i]) of tables from bigmem_alloc_zeroed(),
+ * in order, from a thread of their own: for a run that will write a table
+ * whole anyway, the kernel then zeroes its pages on another core while
+ * the simulation runs, rather than on the simulation's first write to each.
+ * Contents are not touched (the owner may be writing them meanwhile). NULL
+ * if the thread cannot start; kernels without MADV_POPULATE_WRITE (before
+ * Linux 5.14) back nothing ahead. bigmem_warm_stop() ends the work and
+ * waits for the thread; call it before freeing the tables. */
+typedef struct BigmemWarm BigmemWarm;
+BigmemWarm *bigmem_warm(void *const *p, const size_t *bytes, size_t n);
+void bigmem_warm_stop(BigmemWarm *w); /* accepts NULL */
+
 #endif

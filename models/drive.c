@@ -123,34 +123,52 @@ static uint64_t sparse_map_bytes(const DriveParams *p, const MemoryClass *c, uin
     return (uint64_t)(l2p + p2l) + drive_params_blocks(p) * 8 + lpns / 4096 * 2 + (1u << 20);
 }
 
+/* A run's class when nothing better is known: every page mapped at random. */
+static const MemoryClass worst_class = {.random_fill = 1.0, .random_bytes = UINT64_MAX};
+
+/* The flat tables (bigmem.c) are backed as they are written. L2P: a fill
+ * in order backs its share of the table, random stores back pages of it at
+ * random. P2L: the slots data was written to, which lie in whole blocks
+ * taken in order from each die's part of the table (rounded up to a table
+ * page per die). A run that backs nearly all of them has them backed whole,
+ * ahead (flat_warmed()). */
+static uint64_t flat_tables_bytes(const DriveParams *p, const MemoryClass *c, uint64_t lpns,
+                                  uint64_t slots, double random_writes)
+{
+    double seq = MAX(c->seq_fill, c->seq_prefill);
+    double l2p_left = (1 - MIN(seq, 1.0)) * untouched_after(lpns * 4, c->random_fill * (double)lpns) *
+                      untouched_after(lpns * 4, random_writes);
+    uint64_t l2p = (uint64_t)((double)(lpns * 4) * (1 - l2p_left)) + TABLE_PAGE;
+    double written = (seq + c->random_fill) * (double)lpns + (double)c->random_bytes / SLOT_SIZE;
+    uint64_t p2l = MIN(slots * 4, (uint64_t)(written * 4) + (uint64_t)drive_params_dies(p) * TABLE_PAGE);
+    return l2p + p2l;
+}
+
+/* Whether a run of class c writes the flat tables nearly whole (90%): they
+ * are then backed ahead on another core (map_warm()). */
+#define WARM_SHARE 0.9
+static bool flat_warmed(const DriveParams *p, const MemoryClass *c, uint64_t lpns, uint64_t slots,
+                        double random_writes)
+{
+    return !drive_params_sparse_map(p) &&
+           (double)flat_tables_bytes(p, c, lpns, slots, random_writes) >= WARM_SHARE * (double)(lpns + slots) * 4;
+}
+
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
 {
-    static const MemoryClass worst = {.random_fill = 1.0, .random_bytes = UINT64_MAX};
     if (!c)
-        c = &worst;
+        c = &worst_class;
     uint64_t blocks = drive_params_blocks(p);
     uint64_t lpns = p->user_capacity / SLOT_SIZE;
     uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
     double random_writes = (double)c->random_bytes / (c->random_bs ? c->random_bs : SLOT_SIZE);
-    double seq = MAX(c->seq_fill, c->seq_prefill);
     uint64_t tables;
-    if (drive_params_sparse_map(p)) {
+    if (drive_params_sparse_map(p))
         tables = sparse_map_bytes(p, c, lpns, slots, random_writes);
-    } else {
-        /* The flat tables are backed as they are written (bigmem.c). L2P:
-         * a fill in order backs its share of the table, random stores back
-         * pages of it at random. P2L: the slots data was written to, which
-         * lie in whole blocks taken in order from each die's part of the
-         * table (rounded up to a table page per die). */
-        double l2p_left = (1 - MIN(seq, 1.0)) *
-                          untouched_after(lpns * 4, c->random_fill * (double)lpns) *
-                          untouched_after(lpns * 4, random_writes);
-        uint64_t l2p = (uint64_t)((double)(lpns * 4) * (1 - l2p_left)) + TABLE_PAGE;
-        double written = (seq + c->random_fill) * (double)lpns + (double)c->random_bytes / SLOT_SIZE;
-        uint64_t p2l = MIN(slots * 4, (uint64_t)(written * 4) +
-                                          (uint64_t)drive_params_dies(p) * TABLE_PAGE);
-        tables = l2p + p2l;
-    }
+    else if (flat_warmed(p, c, lpns, slots, random_writes))
+        tables = (lpns + slots) * 4 + 2 * TABLE_PAGE;
+    else
+        tables = flat_tables_bytes(p, c, lpns, slots, random_writes);
     /* per block: state, mode, write pointer, valid count, erases, stamp,
      * dead flag, free lists, mapping kind (about 40 bytes, rounded up);
      * the mapping cache's per-translation-page arrays; the write buffer's
@@ -162,6 +180,16 @@ uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
     if (c->random_fill > 0)
         bytes += MIN(lpns * 8, PREFILL_SORT_MAX);
     return bytes + MEMORY_BASE;
+}
+
+void drive_warm_tables(Drive *d, const MemoryClass *c)
+{
+    const DriveParams *p = drive_params(d);
+    if (!c)
+        c = &worst_class;
+    double random_writes = (double)c->random_bytes / (c->random_bs ? c->random_bs : SLOT_SIZE);
+    if (flat_warmed(p, c, drive_geom(d)->nlpn, drive_geom(d)->nslots, random_writes))
+        map_warm(d);
 }
 
 void drive_free(Drive *d)

@@ -162,6 +162,12 @@ typedef struct MemoryClass {
  * them, random writes back them everywhere. The sparse map (models/map.c)
  * costs nothing for a sequential prefill and per lpn changed after it. */
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c);
+/* Tell the drive what the run will do (c as above, NULL: the worst case).
+ * A run that will write the flat tables nearly whole has them backed
+ * ahead by another thread, so that the kernel zeroes their pages on
+ * another core rather than on the simulation's first write to each; the
+ * simulation's results do not change. */
+void drive_warm_tables(Drive *d, const MemoryClass *c);
 void drive_free(Drive *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)
 

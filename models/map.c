@@ -72,6 +72,7 @@ typedef struct SparseMap {
 typedef struct Map {
     void (*changed)(Drive *d, uint64_t lpn); /* map_watch() */
     SparseMap *sm;                           /* NULL: the flat tables */
+    BigmemWarm *warm;                        /* map_warm() */
 } Map;
 
 static Map *map_of(const Drive *d) { return drive_part(d, DP_MAP); }
@@ -397,10 +398,22 @@ bool map_init(Drive *d)
     return m->sm != NULL;
 }
 
+void map_warm(Drive *d)
+{
+    Map *m = map_of(d);
+    if (m->sm || m->warm)
+        return;
+    void *p[2] = {drive_l2p_tab(d), drive_p2l_tab(d)};
+    size_t bytes[2] = {drive_geom(d)->nlpn * sizeof(uint32_t), drive_geom(d)->nslots * sizeof(uint32_t)};
+    m->warm = bigmem_warm(p, bytes, 2);
+}
+
 void map_release(Drive *d)
 {
     const Geom *g = drive_geom(d);
     Map *m = map_of(d);
+    if (m)
+        bigmem_warm_stop(m->warm);
     bigmem_free(drive_l2p_tab(d), g->nlpn * sizeof(uint32_t));
     bigmem_free(drive_p2l_tab(d), g->nslots * sizeof(uint32_t));
     drive_set_map_tables(d, NULL, NULL);

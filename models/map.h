@@ -11,6 +11,9 @@
 
 bool map_init(Drive *d); /* the tables: flat, or sparse (drive_params_sparse_map()) */
 void map_release(Drive *d);
+/* Have the flat tables backed ahead from another thread (bigmem_warm()),
+ * for a run that will write them nearly whole; nothing for the sparse map. */
+void map_warm(Drive *d);
 bool map_sparse(const Drive *d);
 void map_watch(Drive *d, void (*fn)(Drive *d, uint64_t lpn)); /* told of every map_set_run() entry */
 void map_invalidate_slot(Drive *d, uint64_t slot);
