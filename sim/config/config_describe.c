@@ -261,7 +261,8 @@ static void describe_memory(const DriveParams *p, GString *out)
              "bytes); a run refuses a drive that does not fit the memory available");
     else
         line(out, "", "(the mapping tables both ways, one entry per 4 KiB page and slot, "
-             "backed only where written; a random prefill's sort buffers); a run refuses a "
+             "backed only where written, or whole when a run writes nearly all of them; a "
+             "random prefill's sort buffers); a run refuses a "
              "drive that does not fit the memory available");
 }
 
