@@ -91,6 +91,27 @@ static void test_results_png(void)
     cutest_rm_tree(dir);
 }
 
+/* utilization.svg averages the shares over a 300th of the series' time
+ * (a gnuplot stats call made after the value axis's range is set would see
+ * only times below 105 s), and says so on its time axis. */
+static void check_utilization_bins(const char *dir)
+{
+    g_autofree char *series = g_build_filename(dir, "series.csv", NULL);
+    g_autofree char *svg = g_build_filename(dir, "utilization.svg", NULL);
+    g_autofree char *csv = NULL, *text = NULL;
+    CUTEST_REQUIRE(g_file_get_contents(series, &csv, NULL, NULL));
+    CUTEST_REQUIRE(g_file_get_contents(svg, &text, NULL, NULL));
+    double t_max = 0;
+    g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+    for (char **r = rows + 1; *r; r++)
+        if (**r)
+            t_max = MAX(t_max, g_ascii_strtod(*r, NULL));
+    const char *label = strstr(text, "mean per ");
+    CUTEST_REQUIRE_PTR(label);
+    CU_ASSERT(t_max > 105);
+    CUTEST_NEAR(g_ascii_strtod(label + strlen("mean per "), NULL), t_max / 300, t_max / 300 * 0.01);
+}
+
 /* SVG; a figure whose input is missing is skipped, the others still made. */
 static void test_results_svg_and_skips(void)
 {
@@ -111,6 +132,7 @@ static void test_results_svg_and_skips(void)
     }
     CU_ASSERT_FALSE(exists_in(dir, "write_curve.png"));
     assert_no_temporaries(dir);
+    check_utilization_bins(dir);
 
     /* No series and no latencies: nothing to draw, not an error. */
     g_autofree char *series = g_build_filename(dir, "series.csv", NULL);

@@ -28,23 +28,31 @@ set grid front lc rgb '#bbbbbb'
 set title (drive eq '' ? 'Die time by activity' : drive.': die time by activity')
 set xlabel 'Time (s)'
 set ylabel 'Share of the dies'' time (%)'
+# (stats filters by the ranges set: ask before setting them)
+stats series using (column("t_s")) nooutput
+bin = STATS_max > 0 ? STATS_max / 300 : 1
 set yrange [0:105]
 set xrange [0:*]
 set key outside right top
 set style fill solid 0.85 noborder
 
-t(c) = column("t_s")
+# Each share is drawn as its mean over bins of a 300th of the axis (as in
+# throughput.gp): a drive that alternates host programs and folding from one
+# interval to the next would otherwise draw a band of stripes. The stack is
+# drawn top down, each level filled to the axis over the ones above it.
+t(c) = (floor(column("t_s") / bin) + 0.5) * bin
 c1(x) = column("die_host")*100
 c2(x) = c1(x) + column("die_fold")*100
 c3(x) = c2(x) + column("die_gc")*100
 c4(x) = c3(x) + column("die_read")*100
 c5(x) = c4(x) + column("die_erase")*100
 c6(x) = c5(x) + column("die_map")*100
+set xlabel sprintf('Time (s); each share a mean per %.3g s', bin)
 
-plot series using (t(0)):(c5(0)):(c6(0)) with filledcurves lc rgb '#9467bd' title 'map writes', \
-     series using (t(0)):(c4(0)):(c5(0)) with filledcurves lc rgb '#7f7f7f' title 'erase', \
-     series using (t(0)):(c3(0)):(c4(0)) with filledcurves lc rgb '#2ca02c' title 'read', \
-     series using (t(0)):(c2(0)):(c3(0)) with filledcurves lc rgb '#d62728' title 'GC', \
-     series using (t(0)):(c1(0)):(c2(0)) with filledcurves lc rgb '#ff7f0e' title 'fold', \
-     series using (t(0)):(0):(c1(0)) with filledcurves lc rgb '#1f77b4' title 'host programs', \
-     series using (t(0)):(column("chan_busy")*100) with lines lw 2 lc rgb '#000000' title 'channels busy'
+plot series using (t(0)):(c6(0)) smooth unique with filledcurves x1 lc rgb '#9467bd' title 'map writes', \
+     series using (t(0)):(c5(0)) smooth unique with filledcurves x1 lc rgb '#7f7f7f' title 'erase', \
+     series using (t(0)):(c4(0)) smooth unique with filledcurves x1 lc rgb '#2ca02c' title 'read', \
+     series using (t(0)):(c3(0)) smooth unique with filledcurves x1 lc rgb '#d62728' title 'GC', \
+     series using (t(0)):(c2(0)) smooth unique with filledcurves x1 lc rgb '#ff7f0e' title 'fold', \
+     series using (t(0)):(c1(0)) smooth unique with filledcurves x1 lc rgb '#1f77b4' title 'host programs', \
+     series using (t(0)):(column("chan_busy")*100) smooth unique with lines lw 2 lc rgb '#000000' title 'channels busy'
