@@ -41,6 +41,7 @@ void blocks_init(Drive *d)
         for (int s = 0; s < STREAMS; s++)
             die->open[s] = NO_BLOCK;
         die->victim = NO_BLOCK;
+        k->dies_low += die->nfree < drive_params(d)->gc_soft_blocks;
     }
     for (uint32_t b = 0; b < g->nblocks; b++)
         k->mode[b] = (uint8_t)(nand_is_static(d, b) ? CELL_SLC : g->native);
@@ -92,7 +93,24 @@ uint32_t die_nsfree(const Drive *d, uint32_t die) { return blocks(d)->die[die].n
 uint32_t die_slc_dyn(const Drive *d, uint32_t die) { return blocks(d)->die[die].slc_dyn; }
 void die_add_slc_dyn(Drive *d, uint32_t die, int n) { blocks(d)->die[die].slc_dyn += (uint32_t)n; }
 uint32_t *die_open(const Drive *d, uint32_t die) { return blocks(d)->die[die].open; }
-uint32_t *die_victim(const Drive *d, uint32_t die) { return &blocks(d)->die[die].victim; }
+uint32_t die_victim(const Drive *d, uint32_t die) { return blocks(d)->die[die].victim; }
+
+void die_set_victim(Drive *d, uint32_t die, uint32_t b)
+{
+    Blocks *k = blocks(d);
+    k->victims += (b != NO_BLOCK) - (k->die[die].victim != NO_BLOCK);
+    k->die[die].victim = b;
+}
+
+void die_free_changed(Drive *d, uint32_t die, uint32_t before)
+{
+    uint32_t soft = drive_params(d)->gc_soft_blocks;
+    blocks(d)->dies_low += (blocks(d)->die[die].nfree < soft) - (before < soft);
+}
+
+uint32_t blocks_dies_low(const Drive *d) { return blocks(d)->dies_low; }
+uint32_t blocks_victims(const Drive *d) { return blocks(d)->victims; }
+uint32_t blocks_dead(const Drive *d) { return blocks(d)->ndead; }
 uint32_t *die_victim_cursor(const Drive *d, uint32_t die) { return &blocks(d)->die[die].victim_cursor; }
 
 void die_push_dead(Drive *d, uint32_t b)
@@ -101,6 +119,7 @@ void die_push_dead(Drive *d, uint32_t b)
     BlkDie *dd = &k->die[nand_die_of_block(d, b)];
     k->dead[b] = 1;
     dd->dead[dd->ndead++] = b;
+    k->ndead++;
 }
 
 uint32_t die_pop_dead(Drive *d, uint32_t die)
@@ -111,6 +130,7 @@ uint32_t die_pop_dead(Drive *d, uint32_t die)
         return NO_BLOCK;
     uint32_t b = dd->dead[--dd->ndead];
     k->dead[b] = 0;
+    k->ndead--;
     return b;
 }
 

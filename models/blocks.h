@@ -54,8 +54,20 @@ uint32_t die_nsfree(const Drive *d, uint32_t die);
 uint32_t die_slc_dyn(const Drive *d, uint32_t die); /* dynamic SLC blocks not free */
 void die_add_slc_dyn(Drive *d, uint32_t die, int n);
 uint32_t *die_open(const Drive *d, uint32_t die); /* STREAMS open blocks, NO_BLOCK if none */
-uint32_t *die_victim(const Drive *d, uint32_t die);        /* being collected, NO_BLOCK if none */
+uint32_t die_victim(const Drive *d, uint32_t die);         /* being collected, NO_BLOCK if none */
+void die_set_victim(Drive *d, uint32_t die, uint32_t b);
 uint32_t *die_victim_cursor(const Drive *d, uint32_t die); /* next slot index to scan in it */
+
+/* The free stack of die went from before blocks deep (nand.c, after each
+ * push or pop of the non-static stack). */
+void die_free_changed(Drive *d, uint32_t die, uint32_t before);
+
+/* Over all dies, for sources of work that ask whether any die may need
+ * them (sched_add()): dies below gc_soft_blocks free blocks, dies with a
+ * GC victim, blocks on dead stacks. */
+uint32_t blocks_dies_low(const Drive *d);
+uint32_t blocks_victims(const Drive *d);
+uint32_t blocks_dead(const Drive *d);
 
 /* Full block b has no valid slot left: onto its die's dead stack. */
 void die_push_dead(Drive *d, uint32_t b);

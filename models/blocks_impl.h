@@ -25,6 +25,9 @@ typedef struct Blocks {
     uint32_t *wp, *valid;
     uint64_t *stamp;
     BlkDie *die;
+    uint32_t dies_low; /* dies with fewer than gc_soft_blocks free */
+    uint32_t victims;  /* dies with a victim */
+    uint32_t ndead;    /* blocks on the dead stacks */
 } Blocks;
 
 /* The block state of d (parts.c). */

@@ -301,6 +301,18 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     }
     CHECK(flagged == stacked, "%" G_GUINT64_FORMAT " blocks flagged dead, %" G_GUINT64_FORMAT " stacked",
           flagged, stacked);
+    /* the counts the scheduler asks before offering GC to every die */
+    uint32_t low = 0, victims = 0, cold = 0;
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        low += die_nfree(d, i) < drive_params(d)->gc_soft_blocks;
+        victims += die_victim(d, i) != NO_BLOCK;
+        cold += wear_cold_waiting(d, i);
+    }
+    CHECK(low == blocks_dies_low(d) && victims == blocks_victims(d) && stacked == blocks_dead(d) &&
+              (cold > 0) == wear_cold_any(d),
+          "dies low on free blocks, with victims, dead blocks, with cold blocks: %u, %u, %" G_GUINT64_FORMAT
+          ", %u; counted %u, %u, %u, %d",
+          low, victims, stacked, cold, blocks_dies_low(d), blocks_victims(d), blocks_dead(d), wear_cold_any(d));
     if (!pslc_check(d, why, why_len))
         return false;
     /* the wear gauges against the blocks' erase counts */

@@ -146,6 +146,13 @@ static bool try_idle(void *ctx, uint32_t die)
     return pslc_idle_folding(d) && pslc_slc_blocks(d, die) > 0 && fold_step(d, die, false, true);
 }
 
+/* Without a pSLC cache no die holds SLC data to fold (idle folding is
+ * allowed for, as it only finds none). */
+static bool any_fold(void *ctx)
+{
+    return pslc_has_cache(ctx) || pslc_idle_folding(ctx);
+}
+
 void fold_init(Drive *d)
 {
     Fold *f = g_new0(Fold, 1);
@@ -156,9 +163,9 @@ void fold_init(Drive *d)
     drive_set_part(d, DP_FOLD, f);
     /* without a pSLC cache there is never SLC data to fold: no work to offer */
     if (pslc_has_cache(d)) {
-        sched_add(d, RANK_FOLD_FORCED, try_forced, d, false);
-        sched_add(d, RANK_FOLD_OWED, try_owed, d, false);
-        sched_add(d, RANK_FOLD_IDLE, try_idle, d, false);
+        sched_add(d, RANK_FOLD_FORCED, try_forced, any_fold, d, false);
+        sched_add(d, RANK_FOLD_OWED, try_owed, any_fold, d, false);
+        sched_add(d, RANK_FOLD_IDLE, try_idle, any_fold, d, false);
     }
 }
 

@@ -816,6 +816,18 @@ static bool try_host_program(void *ctx, uint32_t die)
     return true;
 }
 
+/* Whether a host program may start on some die: never with an empty
+ * buffer; on a drive without a pSLC cache every die programs native units,
+ * so not before one is ready. (With a cache each die's try also moves its
+ * cache to exhausted when it runs out, so it is always asked.) */
+static bool any_host_program(void *ctx)
+{
+    Drive *d = ctx;
+    if (wbuf(d)->ring_live == 0)
+        return false;
+    return pslc_has_cache(d) || unit_ready(d, drive_geom(d)->unit_slots[drive_geom(d)->native]);
+}
+
 void ftl_init(Drive *d)
 {
     Wbuf *w = g_new0(Wbuf, 1);
@@ -836,7 +848,7 @@ void ftl_init(Drive *d)
     drive_set_part(d, DP_WBUF, w);
     w->host_reader = sched_read_client(d, read_piece, d);
     w->rmw_reader = sched_read_client(d, rmw_read_done, d);
-    sched_add(d, RANK_HOST_PROGRAM, try_host_program, d, true);
+    sched_add(d, RANK_HOST_PROGRAM, try_host_program, any_host_program, d, true);
     if (l2p_cache_on(d))
         l2p_on_translated(d, translated, d);
 }

@@ -49,7 +49,7 @@ bool gc_needed(const Drive *d, uint32_t die, bool hard)
 {
     if (hard)
         return die_nfree(d, die) <= drive_params(d)->gc_hard_blocks;
-    return *die_victim(d, die) != NO_BLOCK || die_nfree(d, die) < drive_params(d)->gc_soft_blocks ||
+    return die_victim(d, die) != NO_BLOCK || die_nfree(d, die) < drive_params(d)->gc_soft_blocks ||
            wear_cold_waiting(d, die);
 }
 
@@ -171,17 +171,17 @@ static void gc_erase(Drive *d, uint32_t die, uint32_t b)
 
 static void erase_victim(Drive *d, uint32_t die, uint32_t v)
 {
-    *die_victim(d, die) = NO_BLOCK;
+    die_set_victim(d, die, NO_BLOCK);
     gc_erase(d, die, v);
 }
 
 bool gc_step(Drive *d, uint32_t die)
 {
-    if (*die_victim(d, die) == NO_BLOCK) {
+    if (die_victim(d, die) == NO_BLOCK) {
         uint32_t v = gc_pick_victim(d, die);
         if (v == NO_BLOCK)
             return false;
-        *die_victim(d, die) = v;
+        die_set_victim(d, die, v);
         *die_victim_cursor(d, die) = 0;
         blk_state(d)[v] = BLK_VICTIM;
         uint32_t cap = drive_geom(d)->slots_per_block; /* native slots erasing it returns */
@@ -189,7 +189,7 @@ bool gc_step(Drive *d, uint32_t die)
         if (moved < cap)
             gc(d)->ratio[die] = (double)moved / (double)(cap - moved);
     }
-    uint32_t v = *die_victim(d, die);
+    uint32_t v = die_victim(d, die);
     if (blk_is_map(d, v)) {
         uint32_t moved = 0;
         bool started = l2p_gc_step(d, die, &moved);
@@ -266,6 +266,16 @@ static bool try_background(void *ctx, uint32_t die)
     return gc_needed(d, die, false) && gc_step(d, die);
 }
 
+/* Whether any die may want GC: one below the soft threshold (the hard one
+ * lies below it), one with a victim, or a cold block waiting to move. */
+static bool any_gc(void *ctx)
+{
+    Drive *d = ctx;
+    return blocks_dies_low(d) > 0 || blocks_victims(d) > 0 || wear_cold_any(d);
+}
+
+static bool any_dead(void *ctx) { return blocks_dead(ctx) > 0; }
+
 void gc_init(Drive *d)
 {
     Gc *g = g_new0(Gc, 1);
@@ -274,10 +284,10 @@ void gc_init(Drive *d)
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         g->ratio[i] = 1.0;
     drive_set_part(d, DP_GC, g);
-    sched_add(d, RANK_GC_HARD, try_hard, d, false);
-    sched_add(d, RANK_GC_PACED, try_paced, d, false);
-    sched_add(d, RANK_RECLAIM_DEAD, try_dead, d, false);
-    sched_add(d, RANK_GC_BACKGROUND, try_background, d, false);
+    sched_add(d, RANK_GC_HARD, try_hard, any_gc, d, false);
+    sched_add(d, RANK_GC_PACED, try_paced, any_gc, d, false);
+    sched_add(d, RANK_RECLAIM_DEAD, try_dead, any_dead, d, false);
+    sched_add(d, RANK_GC_BACKGROUND, try_background, any_gc, d, false);
 }
 
 /* Pacing: a host program of slots on die, which was below the soft

@@ -122,7 +122,7 @@ void l2p_cache_init(Drive *d)
         c->map_open[i] = NO_BLOCK;
     drive_set_part(d, DP_L2PC, c);
     c->reader = sched_read_client(d, read_done, d);
-    sched_add(d, RANK_MAP_FLUSH, try_flush, d, false);
+    sched_add(d, RANK_MAP_FLUSH, try_flush, NULL, d, false);
     map_watch(d, l2p_changed);
 }
 
@@ -471,7 +471,7 @@ static bool try_flush(void *ctx, uint32_t die)
 
 static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
 {
-    *die_victim(d, die) = NO_BLOCK;
+    die_set_victim(d, die, NO_BLOCK);
     drive_counters(d)->gc_blocks++;
     blk_mode(d)[v] = (uint8_t)drive_geom(d)->native; /* back to a plain free block once erased */
     blk_kind(d)[v] = BLK_DATA;
@@ -483,7 +483,7 @@ static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
 bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved)
 {
     L2pCache *c = l2pc(d);
-    uint32_t v = *die_victim(d, die);
+    uint32_t v = die_victim(d, die);
     if (blk_valid(d)[v] == 0) {
         erase_map_block(d, die, v);
         return true;

@@ -68,6 +68,7 @@ uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m)
     if (*n == 0)
         return NO_BLOCK;
     uint32_t b = pop_free(d, stack, n);
+    die_free_changed(d, die, *n + 1);
     blk_state(d)[b] = BLK_OPEN;
     blk_mode(d)[b] = (uint8_t)m;
     blk_wp(d)[b] = 0;
@@ -105,6 +106,7 @@ void nand_put_free(Drive *d, uint32_t b)
     uint32_t *n, *stack = die_free_stack(d, die, nand_is_static(d, b), &n);
     stack[(*n)++] = b;
     if (!nand_is_static(d, b)) {
+        die_free_changed(d, die, *n - 1);
         if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
             die_add_slc_dyn(d, die, -1);
         pslc_update_limit(d, die);

@@ -52,6 +52,7 @@ typedef struct DieOp {
 typedef struct SchedTry {
     int rank;
     SchedTryFn fn;
+    SchedAnyFn any;
     void *ctx;
     bool stripes;
 } SchedTry;
@@ -68,6 +69,9 @@ struct Sched {
     uint32_t rr_die; /* sched_kick_all starts here */
     uint32_t nidle;  /* dies with no operation in progress */
     uint64_t *idle;  /* bit i % 64 of word i / 64: die i has none */
+    uint64_t *wake;  /* dies that fell idle with reads queued or data in the
+                        cache registers: a kick starts something on them
+                        even when no source has work (a superset) */
     SchedTry tries[MAX_TRIES];
     uint32_t ntries;
     SchedClient clients[MAX_CLIENTS];
@@ -79,15 +83,18 @@ static Sched *sched(const Drive *d) { return drive_part(d, DP_SCHED); }
 static void die_done(void *ctx, uint64_t arg);
 
 /* Every change of a die's work goes through here, which keeps the count and
- * the bitmap of idle dies that let sched_kick_all visit only those. */
-static inline void set_work(Sched *s, DieOp *die, uint8_t work)
+ * the bitmaps of idle dies that let sched_kick_all visit only those. */
+static inline void set_work(Sched *s, DieOp *die, uint8_t work, SimTime now)
 {
     uint32_t i = (uint32_t)(die - s->die);
     s->nidle += (work == IDLE) - (die->work == IDLE);
-    if (work == IDLE)
+    if (work == IDLE) {
         s->idle[i / 64] |= (uint64_t)1 << (i % 64);
-    else
+        if (die->rd_head != NO_IDX || die->out_end > now)
+            s->wake[i / 64] |= (uint64_t)1 << (i % 64);
+    } else {
         s->idle[i / 64] &= ~((uint64_t)1 << (i % 64));
+    }
     die->work = work;
 }
 
@@ -101,6 +108,7 @@ void sched_init(Drive *d)
     }
     s->nidle = drive_geom(d)->dies;
     s->idle = g_new0(uint64_t, (drive_geom(d)->dies + 63) / 64);
+    s->wake = g_new0(uint64_t, (drive_geom(d)->dies + 63) / 64);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         s->idle[i / 64] |= (uint64_t)1 << (i % 64);
     s->rop_cap = MAX(64u, drive_queue_limit(d) * 4);
@@ -116,19 +124,20 @@ void sched_release(Drive *d)
         return;
     g_free(sched(d)->die);
     g_free(sched(d)->idle);
+    g_free(sched(d)->wake);
     g_free(sched(d)->rops);
     g_free(sched(d));
     drive_set_part(d, DP_SCHED, NULL);
 }
 
-void sched_add(Drive *d, int rank, SchedTryFn fn, void *ctx, bool stripes)
+void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, bool stripes)
 {
     Sched *s = sched(d);
     g_return_if_fail(s->ntries < MAX_TRIES);
     uint32_t k = s->ntries++;
     for (; k > 0 && s->tries[k - 1].rank > rank; k--)
         s->tries[k] = s->tries[k - 1];
-    s->tries[k] = (SchedTry){.rank = rank, .fn = fn, .ctx = ctx, .stripes = stripes};
+    s->tries[k] = (SchedTry){.rank = rank, .fn = fn, .any = any, .ctx = ctx, .stripes = stripes};
 }
 
 uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
@@ -183,7 +192,7 @@ void sched_die_op(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ct
 {
     DieOp *die = &sched(d)->die[i];
     sched_account(d, i, sim_now(drive_engine(d)));
-    set_work(sched(d), die, (uint8_t)work);
+    set_work(sched(d), die, (uint8_t)work, sim_now(drive_engine(d)));
     die->out_wait = false;
     die->done = done;
     die->done_ctx = ctx;
@@ -250,14 +259,15 @@ static void start_read(Drive *d, uint32_t i)
 }
 
 /* Start the die's next operation: its reads first; then, once the cache
- * registers are empty, the first registered source with work for it.
- * Returns the source that started one, or NULL. */
-static const SchedTry *kick(Drive *d, uint32_t i)
+ * registers are empty, the first registered source in mask (bit k: tries[k])
+ * with work for it. Returns the source that started one, or NULL. */
+static const SchedTry *kick(Drive *d, uint32_t i, uint32_t mask)
 {
     Sched *s = sched(d);
     DieOp *die = &s->die[i];
     if (die->work != IDLE)
         return NULL;
+    s->wake[i / 64] &= ~((uint64_t)1 << (i % 64)); /* what woke it is served below */
     if (die->rd_head != NO_IDX) {
         start_read(d, i);
         return NULL;
@@ -269,22 +279,36 @@ static const SchedTry *kick(Drive *d, uint32_t i)
         die->out_wait = true;
         return NULL;
     }
-    for (uint32_t k = 0; k < s->ntries; k++)
-        if (s->tries[k].fn(s->tries[k].ctx, i))
-            return &s->tries[k];
+    for (uint32_t m = mask & ((1u << s->ntries) - 1); m; m &= m - 1) {
+        const SchedTry *t = &s->tries[__builtin_ctz(m)];
+        if (t->fn(t->ctx, i))
+            return t;
+    }
     return NULL;
 }
 
 void sched_kick(Drive *d, uint32_t i)
 {
-    kick(d, i);
+    kick(d, i, ~0u);
 }
 
-/* The first idle die in [lo, hi), or hi if none. */
-static uint32_t next_idle(const Sched *s, uint32_t lo, uint32_t hi)
+/* The sources that may have work for some die now (bit k: tries[k]). */
+static uint32_t offer_mask(const Sched *s)
+{
+    uint32_t mask = 0;
+    for (uint32_t k = 0; k < s->ntries; k++)
+        if (!s->tries[k].any || s->tries[k].any(s->tries[k].ctx))
+            mask |= 1u << k;
+    return mask;
+}
+
+/* The first die in [lo, hi) whose bit is set in set (s->idle, or s->idle
+ * and s->wake both), or hi if none. */
+static uint32_t next_idle(const Sched *s, bool woken, uint32_t lo, uint32_t hi)
 {
     while (lo < hi) {
-        uint64_t bits = s->idle[lo / 64] & (~(uint64_t)0 << (lo % 64));
+        uint64_t bits = s->idle[lo / 64] & (woken ? s->wake[lo / 64] : ~(uint64_t)0) &
+                        (~(uint64_t)0 << (lo % 64));
         if (bits) {
             uint32_t i = lo / 64 * 64 + (uint32_t)__builtin_ctzll(bits);
             return i < hi ? i : hi;
@@ -299,22 +323,30 @@ static uint32_t next_idle(const Sched *s, uint32_t lo, uint32_t hi)
  * channels, then CEs, then dies. The k-th die visited is rr_die + k as
  * rr_die stands then; the bitmap skips the busy ones between (a kick
  * changes only its own die), which a write arriving at a drive of many
- * dies, most of them busy, would otherwise test one by one. */
+ * dies, most of them busy, would otherwise test one by one. Sources that
+ * say no die may want them (SchedAnyFn) are not asked; while none may, only
+ * the idle dies with reads or data out to serve are kicked: a drive of 384
+ * dies, most of them idle, otherwise asked each source on each of them for
+ * every write that entered the buffer, and was offering work most of its
+ * time. */
 void sched_kick_all(Drive *d)
 {
     Sched *s = sched(d);
-    uint32_t n = drive_geom(d)->dies;
+    uint32_t n = drive_geom(d)->dies, mask = offer_mask(s);
     for (uint32_t k = 0; k < n && s->nidle > 0; k++) {
         uint32_t i = s->rr_die + k < n ? s->rr_die + k : s->rr_die + k - n;
         /* the next idle die at or after i, going round at most to rr_die + n - 1 */
-        uint32_t end = i + (n - k), j = next_idle(s, i, MIN(end, n));
+        bool woken = mask == 0; /* then only those a kick would start something on */
+        uint32_t end = i + (n - k), j = next_idle(s, woken, i, MIN(end, n));
         if (j == n && end > n)
-            j = next_idle(s, 0, end - n) + n;
+            j = next_idle(s, woken, 0, end - n) + n;
         if (j >= end)
             break;
         k += j - i;
         i = j < n ? j : j - n;
-        const SchedTry *t = kick(d, i);
+        const SchedTry *t = kick(d, i, mask);
+        if (t) /* what it started may give the others work */
+            mask = offer_mask(s);
         if (t && t->stripes)
             s->rr_die = i + 1 < n ? i + 1 : 0;
     }
@@ -413,7 +445,7 @@ void sched_read(Drive *d, uint32_t i, uint32_t client, uint32_t arg, CellMode m,
     if (die->out_wait) {
         /* only waiting for data to leave the cache registers: sense now */
         sched_account(d, i, sim_now(drive_engine(d)));
-        set_work(s, die, IDLE);
+        set_work(s, die, IDLE, sim_now(drive_engine(d)));
         die->out_wait = false;
         die->done_gen++;
     }
@@ -442,7 +474,7 @@ static void die_done(void *ctx, uint64_t arg)
         return;
     }
     sched_account(d, i, sim_now(drive_engine(d)));
-    set_work(sched(d), die, IDLE);
+    set_work(sched(d), die, IDLE, sim_now(drive_engine(d)));
     die->out_wait = false;
     if (die->done)
         die->done(die->done_ctx, die->done_arg);

@@ -21,6 +21,9 @@ typedef struct Sched Sched; /* private to sched.c; one per drive */
 typedef void (*SchedDoneFn)(void *ctx, uint32_t arg);
 /* Start one operation on idle die if the owner has work for it; true if it did. */
 typedef bool (*SchedTryFn)(void *ctx, uint32_t die);
+/* Whether the owner may have work for some die: false only if its try
+ * function would now answer false for every die, and change nothing. */
+typedef bool (*SchedAnyFn)(void *ctx);
 /* A read ended with its data out; wait is the time it waited for its die. */
 typedef void (*SchedReadFn)(void *ctx, uint32_t arg, SimTime wait);
 
@@ -28,10 +31,13 @@ void sched_init(Drive *d);
 void sched_release(Drive *d);
 
 /* Register a source of work at rank (lower goes first; equal ranks in the
- * order registered). stripes: a die that takes work from it moves
+ * order registered). any (NULL: always may) lets sched_kick_all() skip the
+ * source on every die at once: a drive of hundreds of dies, most of them
+ * idle, would otherwise ask each source on each die for every write that
+ * enters the buffer. stripes: a die that takes work from it moves
  * sched_kick_all()'s starting die past it, so successive units of that work
  * stripe over channels, then CEs, then dies. */
-void sched_add(Drive *d, int rank, SchedTryFn fn, void *ctx, bool stripes);
+void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, bool stripes);
 /* Register who reads: returns the client number for sched_read(). */
 uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx);
 

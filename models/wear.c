@@ -26,6 +26,7 @@ struct Wear {
     uint32_t pool_blocks; /* blocks outside the static SLC part */
     uint32_t *floor;      /* per die: no pool block of the die has fewer erases */
     uint32_t *cold;       /* per die: cold block whose data GC is to move, NO_BLOCK if none */
+    uint32_t ncold;       /* dies with one */
     uint32_t threshold;   /* [wear] static_threshold in force; 0: off */
     bool dynamic;         /* [wear] dynamic */
 };
@@ -70,6 +71,7 @@ void wear_reset(Drive *d)
         w->floor[i] = 0;
         w->cold[i] = NO_BLOCK;
     }
+    w->ncold = 0;
     drive_counters(d)->wear_min = drive_counters(d)->wear_max = 0;
     drive_counters(d)->wear_erases = 0;
 }
@@ -136,8 +138,10 @@ static void static_check(Drive *d, uint32_t die)
             cold = b;
     }
     w->floor[die] = floor;
-    if (w->cold[die] == NO_BLOCK && cold != NO_BLOCK && w->erases[cold] + w->threshold < max)
+    if (w->cold[die] == NO_BLOCK && cold != NO_BLOCK && w->erases[cold] + w->threshold < max) {
         w->cold[die] = cold;
+        w->ncold++;
+    }
 }
 
 void wear_erased(Drive *d, uint32_t b)
@@ -157,6 +161,8 @@ bool wear_cold_waiting(const Drive *d, uint32_t die)
     return wear(d)->cold[die] != NO_BLOCK;
 }
 
+bool wear_cold_any(const Drive *d) { return wear(d)->ncold > 0; }
+
 /* Moving the cold block frees nothing: at the hard threshold host writes
  * wait for the move, as for any victim. */
 uint32_t wear_take_cold(Drive *d, uint32_t die)
@@ -166,6 +172,7 @@ uint32_t wear_take_cold(Drive *d, uint32_t die)
     if (v == NO_BLOCK || die_nfree(d, die) < drive_params(d)->gc_hard_blocks)
         return NO_BLOCK;
     w->cold[die] = NO_BLOCK;
+    w->ncold--;
     if (blk_state(d)[v] != BLK_FULL || blk_mode(d)[v] != drive_geom(d)->native || blk_is_map(d, v))
         return NO_BLOCK; /* taken or emptied meanwhile */
     drive_counters(d)->wl_blocks++;

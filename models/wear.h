@@ -32,6 +32,7 @@ uint32_t wear_block_erases(const Drive *d, uint32_t b);
 
 /* Static leveling chose a cold block on die that GC has not taken yet. */
 bool wear_cold_waiting(const Drive *d, uint32_t die);
+bool wear_cold_any(const Drive *d); /* some die has one waiting */
 /* The cold block for GC to move now, NO_BLOCK (UINT32_MAX) if none or the
  * die is below its reserve; counted in DriveStats.wl_blocks. */
 uint32_t wear_take_cold(Drive *d, uint32_t die);
