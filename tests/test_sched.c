@@ -3,6 +3,7 @@
  * and erase suspend.
  */
 #include "models/drive.h"
+#include "models/sched.h"
 #include "tests/cutest.h"
 #include "tests/tiny_drive.h"
 
@@ -298,6 +299,56 @@ static void test_die_time(void)
     CU_ASSERT(m->chan_busy_ns <= 2 * last_end);
 }
 
+/* A source that counts its offers and takes none; any() answers may. */
+typedef struct Probe {
+    bool may;
+    uint32_t offers, asked;
+} Probe;
+
+static bool probe_try(void *ctx, uint32_t die)
+{
+    (void)die;
+    ((Probe *)ctx)->offers++;
+    return false;
+}
+
+static bool probe_any(void *ctx)
+{
+    Probe *p = ctx;
+    p->asked++;
+    return p->may;
+}
+
+/* sched_kick_all() offers a source to no die while it says none may want
+ * it, and to every idle die once it may; a source without a check is
+ * offered to every idle die. The drive's own sources have nothing to do on
+ * an empty drive, and their counts agree with its dies (drive_check). */
+static void test_offers_only_where_wanted(void)
+{
+    DriveParams dp;
+    tiny_drive(&dp, 16, 0.3);
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, &dp, 1);
+    uint32_t dies = drive_params_dies(&dp);
+    Probe checked = {.may = false}, plain = {0};
+    sched_add(d, 1000, probe_try, probe_any, &checked, false);
+    sched_kick_all(d);
+    CUTEST_EQ(checked.offers, 0);
+    CU_ASSERT(checked.asked > 0);
+    checked.may = true;
+    sched_kick_all(d);
+    CUTEST_EQ(checked.offers, dies);
+    sched_add(d, 1001, probe_try, NULL, &plain, false);
+    checked.may = false;
+    sched_kick_all(d);
+    CUTEST_EQ(checked.offers, dies);
+    CUTEST_EQ(plain.offers, dies);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(d, why, sizeof why));
+    drive_free(d);
+    sim_engine_free(e);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -306,6 +357,7 @@ int main(void)
         {"suspended_reads_share_the_die", test_suspended_reads_share_the_die},
         {"cache_read", test_cache_read},
         {"die_time", test_die_time},
+        {"offers only where wanted", test_offers_only_where_wanted},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("sched", tests);
