@@ -213,6 +213,8 @@ uint64_t drive_lookup(const Drive *d, uint64_t lpn)
 
 bool drive_check(const Drive *d, char *why, size_t why_len)
 {
+    if (!map_check(d, why, why_len))
+        return false;
     uint64_t mapped = 0;
     for (uint64_t lpn = 0; lpn < drive_geom(d)->nlpn; lpn++) {
         uint64_t v = map_get(d, lpn);
