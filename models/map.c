@@ -17,18 +17,29 @@
  *   - the prefill formula: a sequential prefill writes native units to the
  *     dies in turn, so lpn -> slot follows from the blocks each die took in
  *     order (pf_blk), and a block's slots back to their lpns (pf_j);
- *   - overrides: lpns whose value differs from the formula (written, moved
- *     or trimmed since), per chunk of CHUNK lpns in a hash table while few,
- *     in the chunk's part of a dense table once many (a chunk written in
- *     order soon goes dense);
- *   - P2L: a flat 64-bit table backed where written, in small pages; the
- *     slots of prefilled blocks are not stored: a slot is valid for its
- *     formula lpn while L2P still gives that lpn this slot.
+ *   - runs: MAP_RUN_MIN or more consecutive lpns programmed to consecutive
+ *     slots (a host program unit written in order, a piece GC or folding
+ *     moves in order) are one run in the L2P of each chunk of CHUNK lpns
+ *     they touch (a sorted list; a newer run cuts back, splits or replaces
+ *     the runs it covers) and one in the P2L of their block (appended in
+ *     slot order, dropped when the block is erased): 8 bytes each way;
+ *   - overrides: single lpns written, moved or trimmed, per chunk in a hash
+ *     table while few, in the chunk's part of a dense table once they and
+ *     the chunk's runs would cost more (CHUNK_PROMOTE);
+ *   - buffer marks (BUF_MARK + ring position) in a small hash of their
+ *     own, bounded by the write buffer: a stream passing through does not
+ *     push chunks dense;
+ *   - P2L: a flat 64-bit table backed where written, in small pages, for
+ *     slots not in a run nor prefilled: a prefilled or run slot is valid for
+ *     its lpn while L2P still gives that lpn this slot.
  *
- * A 60 TB drive prefilled to 90% in order and given 20 GB of random writes
- * then costs its overrides (16-byte cells of a hash table at most half
- * full) and the P2L of the blocks written, not the 250 GB of two flat
- * 64-bit tables.
+ * An L2P entry is looked up in that order of precedence: a dense chunk's
+ * part; a buffer mark; an override; a run; the formula. map_check()
+ * verifies the structure. A 60 TB drive prefilled to 90% in order and
+ * given 20 GB of random writes costs its overrides (16-byte cells of a
+ * hash table at most half full) and the P2L of the blocks written; filled
+ * whole in order by the host, its runs: 16 bytes (and their lists' slack)
+ * per 256 KiB program unit, where two flat 64-bit tables take 250 GB.
  */
 #include "models/map.h"
 #include "models/blocks.h"
@@ -54,9 +65,6 @@
 #define UNMAPPED (BUF_MARK - 1)
 #define HASH_MIN_BITS 16
 #define BMARK_MIN_BITS 10
-/* Consecutive lpns written to consecutive slots are kept as a run from this
- * many on; shorter pieces cost an override (and a P2L entry) each. */
-#define RUN_MIN 8
 #define RUNS_MIN_CAP 8
 
 /* Open addressing with linear probing, keyed by lpn. */
@@ -277,6 +285,14 @@ static uint64_t p2l_runs_get(const Runs *l, uint32_t i)
     return p2l_lpn(*r) + (i - p2l_off(*r));
 }
 
+/* At most: a list doubles past n, so it holds fewer than 2n runs (the
+ * runs a chunk or block gets vary with what else was written around it);
+ * its header and malloc's own 16 bytes. */
+double map_runs_bytes(double runs)
+{
+    return (double)sizeof(Runs) + 2 * MAX(runs, RUNS_MIN_CAP / 2) * sizeof(uint64_t) + 16;
+}
+
 /* ---- The L2P ------------------------------------------------------------- */
 
 /* lpn's slot by the prefill formula: unit u = lpn / unit went to die
@@ -351,39 +367,51 @@ static void chunk_promote(SparseMap *sm, uint64_t c)
     sm->chunk_n[c] = CHUNK_DENSE;
 }
 
-/* lpn's L2P entry; if take, its buffer mark (if it has one) goes. */
-static inline uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t lpn, bool take)
+/* lpn's L2P entry in a chunk c that is not dense; if take, its buffer
+ * mark (if it has one) goes. */
+static G_GNUC_NO_INLINE uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t c, uint64_t lpn,
+                                            bool take)
 {
-    uint64_t c = lpn >> CHUNK_BITS, s = 0;
-    if (sm->chunk_n[c] == CHUNK_DENSE) {
-        s = sm->dense[lpn];
-    } else {
-        if (sm->bmark.count > 0) {
-            uint64_t i = hash_cell(&sm->bmark, lpn);
-            if (sm->bmark.key[i] != 0) {
-                s = sm->bmark.val[i];
-                if (take)
-                    hash_remove(&sm->bmark, i);
-            }
+    uint64_t s = 0;
+    if (sm->bmark.count > 0) {
+        uint64_t i = hash_cell(&sm->bmark, lpn);
+        if (sm->bmark.key[i] != 0) {
+            s = sm->bmark.val[i];
+            if (take)
+                hash_remove(&sm->bmark, i);
         }
-        if (s == 0)
-            s = stored_of(sm, c, lpn);
     }
+    if (s == 0)
+        s = stored_of(sm, c, lpn);
     if (s == 0)
         return formula_slot(d, sm, lpn);
     return ~s == UNMAPPED ? NO_SLOT : ~s;
 }
 
+/* A dense chunk's entry is read here, with as little as possible around
+ * it: random writes wait on it, and the less the code between two of
+ * them, the more of them the processor has in flight at once. */
 static G_GNUC_NO_INLINE uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
 {
-    return sparse_get(d, map_of(d)->sm, lpn, false);
+    SparseMap *sm = map_of(d)->sm;
+    uint64_t c = lpn >> CHUNK_BITS;
+    if (sm->chunk_n[c] != CHUNK_DENSE)
+        return sparse_get(d, sm, c, lpn, false);
+    uint64_t s = sm->dense[lpn];
+    if (s == 0)
+        return formula_slot(d, sm, lpn);
+    return ~s == UNMAPPED ? NO_SLOT : ~s;
 }
 
 /* lpn's L2P entry, its buffer mark gone: the first step of storing a run
  * over it (chunk_put_run() expects the marks gone). */
-static G_GNUC_NO_INLINE uint64_t sparse_take(const Drive *d, uint64_t lpn)
+static uint64_t sparse_take(const Drive *d, uint64_t lpn)
 {
-    return sparse_get(d, map_of(d)->sm, lpn, true);
+    SparseMap *sm = map_of(d)->sm;
+    uint64_t c = lpn >> CHUNK_BITS;
+    if (sm->chunk_n[c] == CHUNK_DENSE)
+        return map_get_sparse(d, lpn);
+    return sparse_get(d, sm, c, lpn, true);
 }
 
 static G_GNUC_NO_INLINE void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
@@ -579,11 +607,28 @@ void map_put_lpn(Drive *d, uint64_t slot, uint64_t lpn)
         tab[slot] = ~(uint32_t)lpn;
 }
 
+/* The sparse map prefetches what a lookup reads at random: a dense
+ * chunk's entry (a chunk's count is a small table, the runs and hashes
+ * are searched), and a slot's P2L entry. */
+static G_GNUC_NO_INLINE void prefetch_sparse(const Drive *d, uint64_t lpn)
+{
+    const SparseMap *sm = map_of(d)->sm;
+    if (sm->chunk_n[lpn >> CHUNK_BITS] == CHUNK_DENSE)
+        __builtin_prefetch(&sm->dense[lpn], 1);
+}
+
+static G_GNUC_NO_INLINE void prefetch_slot_sparse(const Drive *d, uint64_t slot)
+{
+    __builtin_prefetch(&map_of(d)->sm->p2l[slot], 1);
+}
+
 void map_prefetch_one(const Drive *d, uint64_t lpn)
 {
     const uint32_t *tab = drive_l2p_tab(d);
     if (G_LIKELY(tab != NULL))
         __builtin_prefetch(&tab[lpn], 1);
+    else
+        prefetch_sparse(d, lpn);
 }
 
 void map_prefetch_slot(const Drive *d, uint64_t slot)
@@ -591,6 +636,8 @@ void map_prefetch_slot(const Drive *d, uint64_t slot)
     const uint32_t *tab = drive_p2l_tab(d);
     if (G_LIKELY(tab != NULL))
         __builtin_prefetch(&tab[slot], 1);
+    else
+        prefetch_slot_sparse(d, slot);
 }
 
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native)
@@ -861,20 +908,27 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
     }
 }
 
-/* The sparse map's map_set_run(): each piece of at least RUN_MIN
+/* The sparse map's map_set_run(): each piece of at least MAP_RUN_MIN
  * consecutive lpns is stored as a run, once its old slots are invalidated
- * (distinct lpns: storing one does not change what another had). */
+ * (distinct lpns: storing one does not change what another had); the
+ * lpns between such pieces are set one by one, in one loop as without runs. */
 static void set_pieces(Drive *d, SparseMap *sm, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
-    for (uint32_t k = 0, m; k < n; k += m) {
-        for (m = 1; k + m < n && lpns[k + m] == lpns[k] + m;)
-            m++;
-        if (m < RUN_MIN) {
-            set_each(d, lpns + k, m, slot + k, true);
-            continue;
+    for (uint32_t k = 0; k < n;) {
+        uint32_t a = k, m = 0; /* the next run: m lpns from a */
+        while (a < n) {
+            for (m = 1; a + m < n && lpns[a + m] == lpns[a] + m;)
+                m++;
+            if (m >= MAP_RUN_MIN)
+                break;
+            a += m;
         }
-        set_each(d, lpns + k, m, slot + k, false);
-        sparse_put_run(d, sm, lpns[k], m, slot + k);
+        set_each(d, lpns + k, a - k, slot + k, true);
+        if (a == n)
+            break;
+        set_each(d, lpns + a, m, slot + a, false);
+        sparse_put_run(d, sm, lpns[a], m, slot + a);
+        k = a + m;
     }
 }
 
@@ -923,9 +977,12 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     uint64_t last_page = NO_SLOT;
     *pages = 0;
     /* the map entries of the slots about to move are scattered over the
-     * whole table: ask for them all before the first is needed (the sparse
-     * map has nothing to prefetch, and finding them costs it a search) */
-    for (uint32_t c = *cursor, seen = 0; drive_l2p_tab(d) && seen < want && c < blk_wp(d)[v]; c++) {
+     * whole table: ask for them all before the first is needed (not for a
+     * block with runs in the sparse map: finding its lpns costs a search
+     * each, and a run's lpns are neighbours) */
+    const SparseMap *sm = map_of(d)->sm;
+    bool warm = !sm || !sm->blk_runs[v];
+    for (uint32_t c = *cursor, seen = 0; warm && seen < want && c < blk_wp(d)[v]; c++) {
         uint64_t lpn = map_lpn_of(d, vbase + c);
         if (lpn != NO_LPN) {
             map_prefetch_one(d, lpn);

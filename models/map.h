@@ -9,6 +9,11 @@
 
 #include "models/map_tab.h"
 
+/* The sparse map keeps a piece of this many consecutive lpns or more,
+ * programmed to consecutive slots, as a run (8 bytes each way). */
+#define MAP_RUN_MIN 8
+double map_runs_bytes(double runs); /* memory of a list of that many runs, at most */
+
 bool map_init(Drive *d); /* the tables: flat, or sparse (drive_params_sparse_map()) */
 void map_release(Drive *d);
 bool map_sparse(const Drive *d);
