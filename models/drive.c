@@ -103,12 +103,14 @@ static double untouched_after(uint64_t table_bytes, double n)
     return exp(-n / pages);
 }
 
-/* The sparse map's runs for a share of the lpns written in order in
- * pieces of run slots: a list per chunk of 4096 lpns (L2P) and per block
- * of spb slots (P2L, copies twice: in the pSLC cache and folded). */
+/* The sparse map's runs for lpns written in order in pieces of run
+ * slots: lists per chunk of 4096 lpns (L2P) and per block of spb slots
+ * (P2L, in copies blocks: 2 for data in the pSLC cache, its SLC blocks and
+ * the native ones folding moves it to). */
 static double runs_bytes(double lpns, uint32_t run, double spb, int copies)
 {
-    return lpns / 4096 * map_runs_bytes(4096.0 / run) + copies * lpns / spb * map_runs_bytes(spb / run);
+    return lpns / 4096 * map_runs_bytes(4096.0 / run) +
+           copies * lpns / spb * map_runs_bytes(spb / run);
 }
 
 /* The sparse map's tables (models/map.c): what the prefill formula does
@@ -126,16 +128,18 @@ static uint64_t sparse_map_bytes(const DriveParams *p, const MemoryClass *c, uin
 {
     uint64_t unit = drive_params_map_unit(p) / SLOT_SIZE;
     uint64_t bs = c->random_bs ? c->random_bs : SLOT_SIZE;
-    double changed = MIN(random_writes * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit),
-                         (double)lpns);
+    double changed =
+        MIN(random_writes * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit), (double)lpns);
     double seq = MIN(c->seq_fill, 1.0) * (double)lpns, single = 0, runs = 0;
     double spb = (double)slots / (double)drive_params_blocks(p);
     uint32_t native = (uint32_t)(drive_params_program_unit(p, p->native_mode) / SLOT_SIZE);
     uint32_t slc = (uint32_t)(drive_params_program_unit(p, CELL_SLC) / SLOT_SIZE);
-    bool pslc = p->native_mode != CELL_SLC && (p->pslc_static > 0 || p->pslc_rule != PSLC_RULE_NONE);
+    bool pslc =
+        p->native_mode != CELL_SLC && (p->pslc_static > 0 || p->pslc_rule != PSLC_RULE_NONE);
     double dyn = p->pslc_rule == PSLC_RULE_CAPPED ? (double)p->pslc_dynamic_cap
-                 : p->pslc_rule == PSLC_RULE_FREE_SHARE ? p->pslc_dynamic_share * (double)p->user_capacity
-                                                       : 0;
+                 : p->pslc_rule == PSLC_RULE_FREE_SHARE
+                     ? p->pslc_dynamic_share * (double)p->user_capacity
+                     : 0;
     double cached = pslc ? MIN(((double)p->pslc_static + dyn) / SLOT_SIZE, seq) : 0;
     double pieces[2] = {cached, seq - cached};
     uint32_t run[2] = {slc, native};

@@ -541,8 +541,8 @@ static void block_put_run(Drive *d, SparseMap *sm, uint64_t slot, uint32_t n, ui
     g_assert(sm->pf_j[b] == NO_IDX);
     while (n > 0) {
         uint64_t *last = l && l->n ? &l->r[l->n - 1] : NULL;
-        if (last && p2l_off(*last) + p2l_len(*last) == off && p2l_lpn(*last) + p2l_len(*last) == lpn &&
-            p2l_len(*last) < RUN_P2L_MAX) {
+        if (last && p2l_off(*last) + p2l_len(*last) == off &&
+            p2l_lpn(*last) + p2l_len(*last) == lpn && p2l_len(*last) < RUN_P2L_MAX) {
             uint32_t m = MIN(n, RUN_P2L_MAX - p2l_len(*last));
             *last += m; /* the length is the low bits */
             off += m, lpn += m, n -= m;
@@ -717,10 +717,11 @@ static SparseMap *sparse_new(const Drive *d)
     /* whole native units fill a block, or the formula does not apply */
     sm->pf_ok = g->mode_slots[g->native] % sm->unit == 0;
     /* a run packs a slot or lpn in 40 bits, a slot of its block in 16 */
-    sm->runs_ok = g->nslots < (1ull << 40) && g->nlpn < (1ull << 40) && g->slots_per_block <= 0x10000;
+    sm->runs_ok =
+        g->nslots < (1ull << 40) && g->nlpn < (1ull << 40) && g->slots_per_block <= 0x10000;
     if (!hash_alloc(&sm->over, HASH_MIN_BITS) || !hash_alloc(&sm->bmark, BMARK_MIN_BITS) ||
-        !sm->dense || !sm->p2l || !sm->chunk_n || !sm->chunk_runs || !sm->blk_runs ||
-        !sm->pf_blk || !sm->pf_j) {
+        !sm->dense || !sm->p2l || !sm->chunk_n || !sm->chunk_runs || !sm->blk_runs || !sm->pf_blk ||
+        !sm->pf_j) {
         sparse_free(d, sm);
         return NULL;
     }
@@ -739,11 +740,11 @@ static bool hash_check(const Hash *h, const char *what, char *why, size_t why_le
         if (h->key[i] == 0)
             continue;
         n++;
-        CHECK(hash_cell(h, h->key[i] - 1) == i, "%s: lpn %" G_GUINT64_FORMAT " is not where a lookup finds it",
-              what, h->key[i] - 1);
+        CHECK(hash_cell(h, h->key[i] - 1) == i,
+              "%s: lpn %" G_GUINT64_FORMAT " is not where a lookup finds it", what, h->key[i] - 1);
     }
-    CHECK(n == h->count, "%s: %" G_GUINT64_FORMAT " entries, count says %" G_GUINT64_FORMAT, what, n,
-          h->count);
+    CHECK(n == h->count, "%s: %" G_GUINT64_FORMAT " entries, count says %" G_GUINT64_FORMAT, what,
+          n, h->count);
     return true;
 }
 
@@ -751,7 +752,8 @@ static bool hash_check(const Hash *h, const char *what, char *why, size_t why_le
 static bool chunk_check(const Drive *d, const SparseMap *sm, uint64_t c, char *why, size_t why_len)
 {
     const Runs *l = sm->chunk_runs[c];
-    CHECK(l && l->n >= 1 && l->n <= l->cap, "chunk %" G_GUINT64_FORMAT " is flagged with runs but has none", c);
+    CHECK(l && l->n >= 1 && l->n <= l->cap,
+          "chunk %" G_GUINT64_FORMAT " is flagged with runs but has none", c);
     for (uint32_t i = 0; i < l->n; i++) {
         uint64_t r = l->r[i];
         CHECK(l2p_off(r) <= l2p_last(r) && (i == 0 || l2p_off(r) > l2p_last(l->r[i - 1])),
@@ -760,7 +762,8 @@ static bool chunk_check(const Drive *d, const SparseMap *sm, uint64_t c, char *w
                   l2p_slot(r) + l2p_last(r) - l2p_off(r) < drive_geom(d)->nslots,
               "chunk %" G_GUINT64_FORMAT ": run %u maps beyond the drive", c, i);
     }
-    CHECK(chunk_cost(sm, c) < CHUNK_PROMOTE, "chunk %" G_GUINT64_FORMAT " should have gone dense", c);
+    CHECK(chunk_cost(sm, c) < CHUNK_PROMOTE, "chunk %" G_GUINT64_FORMAT " should have gone dense",
+          c);
     return true;
 }
 
@@ -778,7 +781,8 @@ static bool block_check(const Drive *d, const SparseMap *sm, uint32_t b, char *w
               "block %u: run %u overlaps, is out of order or lies beyond what was written", b, i);
         end = p2l_off(r) + p2l_len(r);
         for (uint64_t s = nand_slot(d, b, p2l_off(r)); s < nand_slot(d, b, end); s++)
-            CHECK(sm->p2l[s] == 0, "slot %" G_GUINT64_FORMAT " is both in a run and in the P2L table", s);
+            CHECK(sm->p2l[s] == 0,
+                  "slot %" G_GUINT64_FORMAT " is both in a run and in the P2L table", s);
     }
     return true;
 }
@@ -798,16 +802,22 @@ bool map_check(const Drive *d, char *why, size_t why_len)
         uint64_t lpn = sm->over.key[i] - 1;
         if (sm->over.key[i] == 0)
             continue;
-        CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE && ~sm->over.val[i] < BUF_MARK,
-              "override of lpn %" G_GUINT64_FORMAT ": beyond the drive, in a dense chunk or a buffer mark", lpn);
+        CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE &&
+                  ~sm->over.val[i] < BUF_MARK,
+              "override of lpn %" G_GUINT64_FORMAT
+              ": beyond the drive, in a dense chunk or a buffer mark",
+              lpn);
         over[lpn >> CHUNK_BITS]++;
     }
     for (uint64_t i = 0; i <= sm->bmark.mask; i++) {
         uint64_t lpn = sm->bmark.key[i] - 1, v = ~sm->bmark.val[i];
         if (sm->bmark.key[i] == 0)
             continue;
-        CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE && v >= BUF_MARK && v != NO_SLOT,
-              "buffer mark of lpn %" G_GUINT64_FORMAT ": beyond the drive, in a dense chunk or no mark", lpn);
+        CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE && v >= BUF_MARK &&
+                  v != NO_SLOT,
+              "buffer mark of lpn %" G_GUINT64_FORMAT
+              ": beyond the drive, in a dense chunk or no mark",
+              lpn);
     }
     for (uint64_t c = 0; c < chunks; c++) {
         uint16_t n = sm->chunk_n[c];
@@ -815,9 +825,11 @@ bool map_check(const Drive *d, char *why, size_t why_len)
             CHECK(sm->chunk_runs[c] == NULL, "dense chunk %" G_GUINT64_FORMAT " has runs", c);
             continue;
         }
-        CHECK((n & CHUNK_COUNT) == over[c], "chunk %" G_GUINT64_FORMAT " counts %u overrides, has %u", c,
-              n & CHUNK_COUNT, over[c]);
-        CHECK(!(n & CHUNK_RUNS) == !sm->chunk_runs[c], "chunk %" G_GUINT64_FORMAT ": runs not as flagged", c);
+        CHECK((n & CHUNK_COUNT) == over[c],
+              "chunk %" G_GUINT64_FORMAT " counts %u overrides, has %u", c, n & CHUNK_COUNT,
+              over[c]);
+        CHECK(!(n & CHUNK_RUNS) == !sm->chunk_runs[c],
+              "chunk %" G_GUINT64_FORMAT ": runs not as flagged", c);
         if ((n & CHUNK_RUNS) && !chunk_check(d, sm, c, why, why_len))
             return false;
     }
