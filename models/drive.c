@@ -103,24 +103,59 @@ static double untouched_after(uint64_t table_bytes, double n)
     return exp(-n / pages);
 }
 
+/* The sparse map's runs for lpns written in order in pieces of run
+ * slots: lists per chunk of 4096 lpns (L2P) and per block of spb slots
+ * (P2L, in copies blocks: 2 for data in the pSLC cache, its SLC blocks and
+ * the native ones folding moves it to). */
+static double runs_bytes(double lpns, uint32_t run, double spb, int copies)
+{
+    return lpns / 4096 * map_runs_bytes(4096.0 / run) +
+           copies * lpns / spb * map_runs_bytes(spb / run);
+}
+
 /* The sparse map's tables (models/map.c): what the prefill formula does
- * not give. L2P overrides in a hash of 16-byte cells at most half full,
- * which while doubling also holds the old table: up to 96 bytes each; a
- * share written in order goes dense, 8 bytes an lpn. P2L: 8 bytes a slot
- * written, in 4 KiB pages. Per block, the formula's two indexes; per chunk
- * of 4096 lpns, a count. */
+ * not give. Written in order: runs of a program unit, of SLC for the share
+ * a pSLC cache takes first (folding moves it in pieces that long), native
+ * for the rest; as pages one by one where a unit is shorter than
+ * MAP_RUN_MIN. L2P overrides in a hash of 16-byte cells at most half
+ * full, which while doubling also holds the old table: up to 96 bytes
+ * each; a random fill goes dense, 8 bytes an lpn. P2L: 8 bytes a slot
+ * written but not in a run, in 4 KiB pages. Per block, the formula's two
+ * indexes and a run list pointer; per chunk of 4096 lpns, a count and a
+ * run list pointer; the write buffer's marks in a hash of their own. */
 static uint64_t sparse_map_bytes(const DriveParams *p, const MemoryClass *c, uint64_t lpns,
                                  uint64_t slots, double random_writes)
 {
     uint64_t unit = drive_params_map_unit(p) / SLOT_SIZE;
     uint64_t bs = c->random_bs ? c->random_bs : SLOT_SIZE;
-    double changed = MIN(random_writes * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit),
-                         (double)lpns);
-    double dense = MIN(c->seq_fill + c->random_fill, 1.0) * (double)lpns;
+    double changed =
+        MIN(random_writes * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit), (double)lpns);
+    double seq = MIN(c->seq_fill, 1.0) * (double)lpns, single = 0, runs = 0;
+    double spb = (double)slots / (double)drive_params_blocks(p);
+    uint32_t native = (uint32_t)(drive_params_program_unit(p, p->native_mode) / SLOT_SIZE);
+    uint32_t slc = (uint32_t)(drive_params_program_unit(p, CELL_SLC) / SLOT_SIZE);
+    bool pslc =
+        p->native_mode != CELL_SLC && (p->pslc_static > 0 || p->pslc_rule != PSLC_RULE_NONE);
+    double dyn = p->pslc_rule == PSLC_RULE_CAPPED ? (double)p->pslc_dynamic_cap
+                 : p->pslc_rule == PSLC_RULE_FREE_SHARE
+                     ? p->pslc_dynamic_share * (double)p->user_capacity
+                     : 0;
+    double cached = pslc ? MIN(((double)p->pslc_static + dyn) / SLOT_SIZE, seq) : 0;
+    double pieces[2] = {cached, seq - cached};
+    uint32_t run[2] = {slc, native};
+    for (int i = 0; i < 2; i++) {
+        if (run[i] >= MAP_RUN_MIN)
+            runs += runs_bytes(pieces[i], run[i], spb, 2 - i);
+        else
+            single += pieces[i];
+    }
+    double dense = MIN(single + c->random_fill * (double)lpns, (double)lpns);
     double l2p = MIN(dense * 8 + changed * 96, (double)lpns * 8);
     double written = dense + changed; /* a prefill in order is the formula's */
     double p2l = MIN(written * 8 + (double)drive_params_dies(p) * 4096, (double)slots * 8);
-    return (uint64_t)(l2p + p2l) + drive_params_blocks(p) * 8 + lpns / 4096 * 2 + (1u << 20);
+    double marks = (double)drive_params_write_buffer(p) / SLOT_SIZE * 64;
+    return (uint64_t)(l2p + p2l + runs + marks) + drive_params_blocks(p) * 16 + lpns / 4096 * 10 +
+           (1u << 20);
 }
 
 /* A run's class when nothing better is known: every page mapped at random. */
@@ -241,6 +276,8 @@ uint64_t drive_lookup(const Drive *d, uint64_t lpn)
 
 bool drive_check(const Drive *d, char *why, size_t why_len)
 {
+    if (!map_check(d, why, why_len))
+        return false;
     uint64_t mapped = 0;
     for (uint64_t lpn = 0; lpn < drive_geom(d)->nlpn; lpn++) {
         uint64_t v = map_get(d, lpn);

@@ -17,18 +17,29 @@
  *   - the prefill formula: a sequential prefill writes native units to the
  *     dies in turn, so lpn -> slot follows from the blocks each die took in
  *     order (pf_blk), and a block's slots back to their lpns (pf_j);
- *   - overrides: lpns whose value differs from the formula (written, moved
- *     or trimmed since), per chunk of CHUNK lpns in a hash table while few,
- *     in the chunk's part of a dense table once many (a chunk written in
- *     order soon goes dense);
- *   - P2L: a flat 64-bit table backed where written, in small pages; the
- *     slots of prefilled blocks are not stored: a slot is valid for its
- *     formula lpn while L2P still gives that lpn this slot.
+ *   - runs: MAP_RUN_MIN or more consecutive lpns programmed to consecutive
+ *     slots (a host program unit written in order, a piece GC or folding
+ *     moves in order) are one run in the L2P of each chunk of CHUNK lpns
+ *     they touch (a sorted list; a newer run cuts back, splits or replaces
+ *     the runs it covers) and one in the P2L of their block (appended in
+ *     slot order, dropped when the block is erased): 8 bytes each way;
+ *   - overrides: single lpns written, moved or trimmed, per chunk in a hash
+ *     table while few, in the chunk's part of a dense table once they and
+ *     the chunk's runs would cost more (CHUNK_PROMOTE);
+ *   - buffer marks (BUF_MARK + ring position) in a small hash of their
+ *     own, bounded by the write buffer: a stream passing through does not
+ *     push chunks dense;
+ *   - P2L: a flat 64-bit table backed where written, in small pages, for
+ *     slots not in a run nor prefilled: a prefilled or run slot is valid for
+ *     its lpn while L2P still gives that lpn this slot.
  *
- * A 60 TB drive prefilled to 90% in order and given 20 GB of random writes
- * then costs its overrides (16-byte cells of a hash table at most half
- * full) and the P2L of the blocks written, not the 250 GB of two flat
- * 64-bit tables.
+ * An L2P entry is looked up in that order of precedence: a dense chunk's
+ * part; a buffer mark; an override; a run; the formula. map_check()
+ * verifies the structure. A 60 TB drive prefilled to 90% in order and
+ * given 20 GB of random writes costs its overrides (16-byte cells of a
+ * hash table at most half full) and the P2L of the blocks written; filled
+ * whole in order by the host, its runs: 16 bytes (and their lists' slack)
+ * per 256 KiB program unit, where two flat 64-bit tables take 250 GB.
  */
 #include "models/map.h"
 #include "models/blocks.h"
@@ -40,25 +51,52 @@
 
 #define CHUNK_BITS 12
 #define CHUNK (1u << CHUNK_BITS)
-/* Overrides of one chunk held in the hash before it goes dense: the hash
- * spends about 32 bytes on each, the dense part 8 per lpn of the chunk. */
-#define CHUNK_PROMOTE (CHUNK / 8)
+/* A chunk's state (chunk_n): its overrides in the hash, CHUNK_RUNS set
+ * while it has runs; or CHUNK_DENSE. */
 #define CHUNK_DENSE UINT16_MAX
+#define CHUNK_RUNS 0x8000u
+#define CHUNK_COUNT 0x7fffu
+/* A chunk goes dense when its overrides and runs would cost more than
+ * half its dense part (8 bytes an lpn): the hash spends about 32 bytes on
+ * an override, a run list 8 on a run; 4 * overrides + runs counts both. */
+#define CHUNK_PROMOTE (CHUNK / 2)
 /* An override saying "unmapped" where the formula gives a slot: in the
  * range no slot or ring position takes. */
 #define UNMAPPED (BUF_MARK - 1)
 #define HASH_MIN_BITS 16
+#define BMARK_MIN_BITS 10
+#define RUNS_MIN_CAP 8
+
+/* Open addressing with linear probing, keyed by lpn. */
+typedef struct Hash {
+    uint64_t *key; /* lpn + 1, 0 for an empty cell */
+    uint64_t *val;
+    uint64_t mask, count;
+    uint32_t bits;
+} Hash;
+
+/* A list of runs, 8 bytes each, grown by doubling. L2P runs (a chunk's,
+ * in lpn order): slot << 24 | first offset in the chunk << 12 | last
+ * offset. P2L runs (a block's, in slot order): lpn << 24 | first slot in
+ * the block << 8 | length (at most RUN_P2L_MAX). */
+typedef struct Runs {
+    uint32_t n, cap;
+    uint64_t r[];
+} Runs;
+#define RUN_P2L_MAX 255u
 
 typedef struct SparseMap {
-    /* L2P overrides, stored complemented (0: none, the formula holds) */
+    /* L2P, stored complemented (0: none, the formula holds). Looked up in
+     * this order: a dense chunk's part; a buffer mark; an override; a run. */
     uint64_t *dense;   /* nlpn; a chunk's part used once it is dense */
-    uint16_t *chunk_n; /* per chunk: overrides in the hash, or CHUNK_DENSE */
-    uint64_t *hkey;    /* lpn + 1, 0 for an empty cell */
-    uint64_t *hval;
-    uint64_t hmask, hcount;
-    uint32_t hbits;
-    /* P2L, stored complemented (0: NO_LPN, or the formula's for a prefilled block) */
+    uint16_t *chunk_n; /* per chunk: see CHUNK_DENSE */
+    Hash over;         /* overrides of chunks not dense */
+    Hash bmark;        /* BUF_MARK + ring position of buffered lpns of chunks not dense */
+    Runs **chunk_runs; /* per chunk with CHUNK_RUNS: its runs */
+    bool runs_ok;      /* slots, lpns and blocks fit the runs' fields */
+    /* P2L, stored complemented (0: NO_LPN, or the formula's or a run's) */
     uint64_t *p2l;
+    Runs **blk_runs;   /* per block: its runs, NULL if none */
     /* the prefill formula: lpns [0, pf_end) unless overridden */
     bool pf_ok;        /* the prefill has followed it so far */
     uint64_t pf_end;
@@ -79,77 +117,184 @@ static Map *map_of(const Drive *d) { return drive_part(d, DP_MAP); }
 
 bool map_sparse(const Drive *d) { return map_of(d)->sm != NULL; }
 
-/* Fibonacci hashing of lpn into hbits bits. */
-static inline uint64_t hash_home(const SparseMap *sm, uint64_t lpn)
+/* ---- The hash tables ----------------------------------------------------- */
+
+/* Fibonacci hashing of lpn into bits bits. */
+static inline uint64_t hash_home(const Hash *h, uint64_t lpn)
 {
-    return ((lpn + 1) * 0x9e3779b97f4a7c15ULL) >> (64 - sm->hbits);
+    return ((lpn + 1) * 0x9e3779b97f4a7c15ULL) >> (64 - h->bits);
 }
 
 /* The cell of lpn, or of the empty cell where it would go. */
-static inline uint64_t hash_cell(const SparseMap *sm, uint64_t lpn)
+static inline uint64_t hash_cell(const Hash *h, uint64_t lpn)
 {
-    uint64_t i = hash_home(sm, lpn);
-    while (sm->hkey[i] != 0 && sm->hkey[i] != lpn + 1)
-        i = (i + 1) & sm->hmask;
+    uint64_t i = hash_home(h, lpn);
+    while (h->key[i] != 0 && h->key[i] != lpn + 1)
+        i = (i + 1) & h->mask;
     return i;
 }
 
-static bool hash_alloc(SparseMap *sm, uint32_t bits)
+/* lpn's value in h, 0 if none. */
+static inline uint64_t hash_get(const Hash *h, uint64_t lpn)
 {
-    sm->hbits = bits;
-    sm->hmask = (1ULL << bits) - 1;
-    sm->hkey = calloc(sm->hmask + 1, sizeof(uint64_t));
-    sm->hval = malloc((sm->hmask + 1) * sizeof(uint64_t));
-    return sm->hkey && sm->hval;
+    uint64_t i = hash_cell(h, lpn);
+    return h->key[i] ? h->val[i] : 0;
+}
+
+static bool hash_alloc(Hash *h, uint32_t bits)
+{
+    h->bits = bits;
+    h->mask = (1ULL << bits) - 1;
+    h->key = calloc(h->mask + 1, sizeof(uint64_t));
+    h->val = malloc((h->mask + 1) * sizeof(uint64_t));
+    return h->key && h->val;
 }
 
 /* Double the table at half load. Rare (each doubling), so the event loop
- * allocates only as the overrides grow. */
-static void hash_grow(SparseMap *sm)
+ * allocates only as the entries grow. */
+static void hash_grow(Hash *h)
 {
-    uint64_t *key = sm->hkey, *val = sm->hval, n = sm->hmask + 1;
-    if (!hash_alloc(sm, sm->hbits + 1))
-        g_error("out of memory for the sparse map's %" G_GUINT64_FORMAT " overrides", sm->hcount);
+    uint64_t *key = h->key, *val = h->val, n = h->mask + 1;
+    if (!hash_alloc(h, h->bits + 1))
+        g_error("out of memory for the sparse map's %" G_GUINT64_FORMAT " entries", h->count);
     for (uint64_t i = 0; i < n; i++)
         if (key[i] != 0) {
-            uint64_t j = hash_cell(sm, key[i] - 1);
-            sm->hkey[j] = key[i];
-            sm->hval[j] = val[i];
+            uint64_t j = hash_cell(h, key[i] - 1);
+            h->key[j] = key[i];
+            h->val[j] = val[i];
         }
     free(key);
     free(val);
 }
 
+/* Set lpn's value; true if lpn was not in h. */
+static bool hash_put(Hash *h, uint64_t lpn, uint64_t v)
+{
+    uint64_t i = hash_cell(h, lpn);
+    h->val[i] = v;
+    if (h->key[i] != 0)
+        return false;
+    h->key[i] = lpn + 1;
+    if (++h->count > (h->mask + 1) / 2)
+        hash_grow(h);
+    return true;
+}
+
 /* Remove the entry at cell i, shifting later entries of its probe run back
  * (linear probing without tombstones). */
-static void hash_remove(SparseMap *sm, uint64_t i)
+static void hash_remove(Hash *h, uint64_t i)
 {
-    for (uint64_t j = (i + 1) & sm->hmask; sm->hkey[j] != 0; j = (j + 1) & sm->hmask) {
-        uint64_t home = hash_home(sm, sm->hkey[j] - 1);
+    for (uint64_t j = (i + 1) & h->mask; h->key[j] != 0; j = (j + 1) & h->mask) {
+        uint64_t home = hash_home(h, h->key[j] - 1);
         /* the entry at j may fill the hole at i if its home is not in (i, j] */
-        if (((j - home) & sm->hmask) >= ((j - i) & sm->hmask)) {
-            sm->hkey[i] = sm->hkey[j];
-            sm->hval[i] = sm->hval[j];
+        if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
+            h->key[i] = h->key[j];
+            h->val[i] = h->val[j];
             i = j;
         }
     }
-    sm->hkey[i] = 0;
-    sm->hcount--;
+    h->key[i] = 0;
+    h->count--;
 }
 
-/* The chunk's overrides move from the hash to the dense table. */
-static void chunk_promote(SparseMap *sm, uint64_t c)
+/* Remove lpn's entry; true if it had one. */
+static bool hash_drop(Hash *h, uint64_t lpn)
 {
-    for (uint64_t lpn = c << CHUNK_BITS; sm->chunk_n[c] > 0; lpn++) {
-        uint64_t i = hash_cell(sm, lpn);
-        if (sm->hkey[i] == 0)
-            continue;
-        sm->dense[lpn] = sm->hval[i];
-        hash_remove(sm, i);
-        sm->chunk_n[c]--;
-    }
-    sm->chunk_n[c] = CHUNK_DENSE;
+    uint64_t i = hash_cell(h, lpn);
+    if (h->key[i] == 0)
+        return false;
+    hash_remove(h, i);
+    return true;
 }
+
+/* ---- Runs ---------------------------------------------------------------- */
+
+static inline uint64_t l2p_slot(uint64_t r) { return r >> 24; }
+static inline uint32_t l2p_off(uint64_t r) { return (r >> 12) & (CHUNK - 1); }
+static inline uint32_t l2p_last(uint64_t r) { return r & (CHUNK - 1); }
+static inline uint64_t l2p_run(uint64_t slot, uint32_t off, uint32_t last)
+{
+    return slot << 24 | (uint64_t)off << 12 | last;
+}
+
+static inline uint64_t p2l_lpn(uint64_t r) { return r >> 24; }
+static inline uint32_t p2l_off(uint64_t r) { return (r >> 8) & 0xffff; }
+static inline uint32_t p2l_len(uint64_t r) { return r & 0xff; }
+static inline uint64_t p2l_run(uint64_t lpn, uint32_t off, uint32_t len)
+{
+    return lpn << 24 | (uint64_t)off << 8 | len;
+}
+
+/* l with room for more runs (l NULL: a new list). Lists double, so a run
+ * allocates only when its list outgrows a power of two. */
+static Runs *runs_reserve(Runs *l, uint32_t more)
+{
+    uint32_t n = l ? l->n : 0, cap = l ? l->cap : 0;
+    if (n + more <= cap)
+        return l;
+    cap = MAX(cap * 2, RUNS_MIN_CAP);
+    while (cap < n + more)
+        cap *= 2;
+    l = realloc(l, sizeof(Runs) + (size_t)cap * sizeof(uint64_t));
+    if (!l)
+        g_error("out of memory for the sparse map's runs");
+    l->n = n;
+    l->cap = cap;
+    return l;
+}
+
+/* The first L2P run of l whose last offset is o or more (l->n if none).
+ * Without branches on the runs: lookups land anywhere in a chunk's list,
+ * and a mispredicted branch per halving cost more than the search. */
+static inline uint32_t l2p_find(const Runs *l, uint32_t o)
+{
+    if (l->n == 0 || l2p_last(l->r[l->n - 1]) < o)
+        return l->n; /* beyond the last run: where a stream in order writes next */
+    const uint64_t *r = l->r;
+    for (uint32_t n = l->n; n > 1;) {
+        uint32_t half = n / 2;
+        r = l2p_last(r[half - 1]) < o ? r + half : r;
+        n -= half;
+    }
+    return (uint32_t)(r - l->r);
+}
+
+/* The slot a run of l gives offset o (complemented), 0 if none covers it. */
+static inline uint64_t l2p_runs_get(const Runs *l, uint32_t o)
+{
+    uint32_t i = l2p_find(l, o);
+    if (i == l->n || l2p_off(l->r[i]) > o)
+        return 0;
+    return ~(l2p_slot(l->r[i]) + (o - l2p_off(l->r[i])));
+}
+
+/* The lpn a P2L run of l gives slot i of its block, NO_LPN if none covers
+ * it. A block's runs are searched for each of its slots GC or folding
+ * moves: without branches on the runs, as l2p_find(). */
+static uint64_t p2l_runs_get(const Runs *l, uint32_t i)
+{
+    const uint64_t *r = l->r; /* the last run starting at or before i */
+    if (l->n == 0 || p2l_off(r[0]) > i)
+        return NO_LPN;
+    for (uint32_t n = l->n; n > 1;) {
+        uint32_t half = n / 2;
+        r = p2l_off(r[half]) <= i ? r + half : r;
+        n -= half;
+    }
+    if (i - p2l_off(*r) >= p2l_len(*r))
+        return NO_LPN;
+    return p2l_lpn(*r) + (i - p2l_off(*r));
+}
+
+/* At most: a list doubles past n, so it holds fewer than 2n runs (the
+ * runs a chunk or block gets vary with what else was written around it);
+ * its header and malloc's own 16 bytes. */
+double map_runs_bytes(double runs)
+{
+    return (double)sizeof(Runs) + 2 * MAX(runs, RUNS_MIN_CAP / 2) * sizeof(uint64_t) + 16;
+}
+
+/* ---- The L2P ------------------------------------------------------------- */
 
 /* lpn's slot by the prefill formula: unit u = lpn / unit went to die
  * u % dies as that die's k = u / dies-th unit, unit k % upb of its
@@ -173,55 +318,188 @@ static uint64_t formula_lpn(const Drive *d, const SparseMap *sm, uint32_t b, uin
     return lpn < sm->pf_end ? lpn : NO_LPN;
 }
 
-/* The stored override of lpn (complemented), 0 if none. */
-static inline uint64_t override_of(const SparseMap *sm, uint64_t lpn)
+/* What the overrides and runs of chunk c (not dense) store for lpn,
+ * complemented: 0 if nothing, the formula holds. */
+static inline uint64_t stored_of(const SparseMap *sm, uint64_t c, uint64_t lpn)
 {
-    uint16_t n = sm->chunk_n[lpn >> CHUNK_BITS];
-    if (n == 0)
-        return 0;
-    if (n == CHUNK_DENSE)
-        return sm->dense[lpn];
-    uint64_t i = hash_cell(sm, lpn);
-    return sm->hkey[i] ? sm->hval[i] : 0;
+    uint16_t n = sm->chunk_n[c];
+    uint64_t s = n & CHUNK_COUNT ? hash_get(&sm->over, lpn) : 0;
+    if (s == 0 && (n & CHUNK_RUNS))
+        s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
+    return s;
 }
 
-static G_GNUC_NO_INLINE uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
+/* 4 * overrides + runs of chunk c (not dense): see CHUNK_PROMOTE. */
+static uint32_t chunk_cost(const SparseMap *sm, uint64_t c)
 {
-    const SparseMap *sm = map_of(d)->sm;
-    uint64_t s = override_of(sm, lpn);
+    uint16_t n = sm->chunk_n[c];
+    return 4u * (n & CHUNK_COUNT) + (n & CHUNK_RUNS ? sm->chunk_runs[c]->n : 0);
+}
+
+/* Chunk c goes dense: its part of the dense table takes what its runs,
+ * overrides and buffer marks give each lpn, in that order of precedence. */
+static void chunk_promote(SparseMap *sm, uint64_t c)
+{
+    uint64_t base = c << CHUNK_BITS;
+    if (sm->chunk_n[c] & CHUNK_RUNS) {
+        Runs *l = sm->chunk_runs[c];
+        for (uint32_t i = 0; i < l->n; i++)
+            for (uint32_t o = l2p_off(l->r[i]); o <= l2p_last(l->r[i]); o++)
+                sm->dense[base + o] = ~(l2p_slot(l->r[i]) + (o - l2p_off(l->r[i])));
+        free(l);
+        sm->chunk_runs[c] = NULL;
+    }
+    uint32_t left = sm->chunk_n[c] & CHUNK_COUNT;
+    for (uint64_t lpn = base; left > 0; lpn++) {
+        uint64_t i = hash_cell(&sm->over, lpn);
+        if (sm->over.key[i] == 0)
+            continue;
+        sm->dense[lpn] = sm->over.val[i];
+        hash_remove(&sm->over, i);
+        left--;
+    }
+    for (uint64_t lpn = base; sm->bmark.count > 0 && lpn < base + CHUNK; lpn++) {
+        uint64_t i = hash_cell(&sm->bmark, lpn);
+        if (sm->bmark.key[i] == 0)
+            continue;
+        sm->dense[lpn] = sm->bmark.val[i];
+        hash_remove(&sm->bmark, i);
+    }
+    sm->chunk_n[c] = CHUNK_DENSE;
+}
+
+/* lpn's L2P entry in a chunk c that is not dense; if take, its buffer
+ * mark (if it has one) goes. */
+static G_GNUC_NO_INLINE uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t c, uint64_t lpn,
+                                            bool take)
+{
+    uint64_t s = 0;
+    if (sm->bmark.count > 0) {
+        uint64_t i = hash_cell(&sm->bmark, lpn);
+        if (sm->bmark.key[i] != 0) {
+            s = sm->bmark.val[i];
+            if (take)
+                hash_remove(&sm->bmark, i);
+        }
+    }
+    if (s == 0)
+        s = stored_of(sm, c, lpn);
     if (s == 0)
         return formula_slot(d, sm, lpn);
     return ~s == UNMAPPED ? NO_SLOT : ~s;
+}
+
+/* A dense chunk's entry is read here, with as little as possible around
+ * it: random writes wait on it, and the less the code between two of
+ * them, the more of them the processor has in flight at once. */
+static G_GNUC_NO_INLINE uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
+{
+    SparseMap *sm = map_of(d)->sm;
+    uint64_t c = lpn >> CHUNK_BITS;
+    if (sm->chunk_n[c] != CHUNK_DENSE)
+        return sparse_get(d, sm, c, lpn, false);
+    uint64_t s = sm->dense[lpn];
+    if (s == 0)
+        return formula_slot(d, sm, lpn);
+    return ~s == UNMAPPED ? NO_SLOT : ~s;
+}
+
+/* lpn's L2P entry, its buffer mark gone: the first step of storing a run
+ * over it (chunk_put_run() expects the marks gone). */
+static uint64_t sparse_take(const Drive *d, uint64_t lpn)
+{
+    SparseMap *sm = map_of(d)->sm;
+    uint64_t c = lpn >> CHUNK_BITS;
+    if (sm->chunk_n[c] == CHUNK_DENSE)
+        return map_get_sparse(d, lpn);
+    return sparse_get(d, sm, c, lpn, true);
 }
 
 static G_GNUC_NO_INLINE void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
 {
     SparseMap *sm = map_of(d)->sm;
     uint64_t c = lpn >> CHUNK_BITS;
-    if (v == NO_SLOT) {
+    if (sm->chunk_n[c] == CHUNK_DENSE) {
         /* unmapping what neither an override nor the formula maps (a TRIM
          * of unwritten space) stores nothing */
-        if (override_of(sm, lpn) == 0 && formula_slot(d, sm, lpn) == NO_SLOT)
+        if (v == NO_SLOT && sm->dense[lpn] == 0 && formula_slot(d, sm, lpn) == NO_SLOT)
+            return;
+        sm->dense[lpn] = ~(v == NO_SLOT ? UNMAPPED : v);
+        return;
+    }
+    if (v >= BUF_MARK && v != NO_SLOT) {
+        /* the write buffer's marks come and go with every write: kept
+         * apart, they do not push chunks a stream passes through dense */
+        hash_put(&sm->bmark, lpn, ~v);
+        return;
+    }
+    if (sm->bmark.count > 0)
+        hash_drop(&sm->bmark, lpn);
+    if (v == NO_SLOT) {
+        if (stored_of(sm, c, lpn) == 0 && formula_slot(d, sm, lpn) == NO_SLOT)
             return;
         v = UNMAPPED;
     }
-    if (sm->chunk_n[c] == CHUNK_DENSE) {
-        sm->dense[lpn] = ~v;
-        return;
+    if (hash_put(&sm->over, lpn, ~v)) {
+        sm->chunk_n[c]++;
+        if (chunk_cost(sm, c) >= CHUNK_PROMOTE)
+            chunk_promote(sm, c);
     }
-    uint64_t i = hash_cell(sm, lpn);
-    if (sm->hkey[i] != 0) {
-        sm->hval[i] = ~v;
-        return;
-    }
-    sm->hkey[i] = lpn + 1;
-    sm->hval[i] = ~v;
-    sm->hcount++;
-    if (++sm->chunk_n[c] >= CHUNK_PROMOTE)
-        chunk_promote(sm, c);
-    if (sm->hcount > (sm->hmask + 1) / 2)
-        hash_grow(sm);
 }
+
+/* Offsets [o, o + m) of chunk c, which have no buffer marks
+ * (sparse_take()), map to the slots from slot on: the overrides there go
+ * (they are older), the runs there are cut back, split or replaced, and the
+ * new run joins a neighbour it continues. */
+static void chunk_put_run(SparseMap *sm, uint64_t c, uint32_t o, uint32_t m, uint64_t slot)
+{
+    uint64_t base = (c << CHUNK_BITS) + o;
+    if (sm->chunk_n[c] == CHUNK_DENSE) {
+        for (uint32_t k = 0; k < m; k++)
+            sm->dense[base + k] = ~(slot + k);
+        return;
+    }
+    for (uint32_t k = 0; (sm->chunk_n[c] & CHUNK_COUNT) && k < m; k++)
+        sm->chunk_n[c] -= hash_drop(&sm->over, base + k);
+    Runs *l = runs_reserve(sm->chunk_n[c] & CHUNK_RUNS ? sm->chunk_runs[c] : NULL, 2);
+    sm->chunk_runs[c] = l;
+    sm->chunk_n[c] |= CHUNK_RUNS;
+    uint64_t *r = l->r;
+    uint32_t end = o + m, i = l2p_find(l, o);
+    if (i < l->n && l2p_off(r[i]) < o && l2p_last(r[i]) >= end) {
+        /* inside one run: it splits around the new one */
+        uint64_t tail = l2p_run(l2p_slot(r[i]) + (end - l2p_off(r[i])), end, l2p_last(r[i]));
+        memmove(&r[i + 2], &r[i + 1], (l->n - i - 1) * sizeof *r);
+        r[i + 1] = tail;
+        l->n++;
+    }
+    if (i < l->n && l2p_off(r[i]) < o) { /* keeps its head */
+        r[i] = l2p_run(l2p_slot(r[i]), l2p_off(r[i]), o - 1);
+        i++;
+    }
+    uint32_t j = i; /* r[i, j) lie within the new run */
+    while (j < l->n && l2p_last(r[j]) < end)
+        j++;
+    if (j < l->n && l2p_off(r[j]) < end) /* keeps its tail */
+        r[j] = l2p_run(l2p_slot(r[j]) + (end - l2p_off(r[j])), end, l2p_last(r[j]));
+    uint32_t first = o, last = end - 1;
+    if (i > 0 && l2p_last(r[i - 1]) + 1 == o &&
+        l2p_slot(r[i - 1]) + (o - l2p_off(r[i - 1])) == slot) {
+        i--;
+        first = l2p_off(r[i]);
+        slot = l2p_slot(r[i]);
+    }
+    if (j < l->n && l2p_off(r[j]) == end && slot + (end - first) == l2p_slot(r[j]))
+        last = l2p_last(r[j++]);
+    /* r[i, j) give way to the one run */
+    memmove(&r[i + 1], &r[j], (l->n - j) * sizeof *r);
+    r[i] = l2p_run(slot, first, last);
+    l->n = l->n + 1 - (j - i);
+    if (chunk_cost(sm, c) >= CHUNK_PROMOTE)
+        chunk_promote(sm, c);
+}
+
+/* ---- The P2L ------------------------------------------------------------- */
 
 static G_GNUC_NO_INLINE uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
 {
@@ -230,22 +508,64 @@ static G_GNUC_NO_INLINE uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot
     if (s != 0)
         return ~s;
     uint32_t b = nand_block_of(d, slot);
-    if (sm->pf_j[b] == NO_IDX)
-        return NO_LPN;
     uint32_t i = (uint32_t)(slot - nand_slot(d, b, 0));
-    uint64_t lpn = formula_lpn(d, sm, b, i);
+    uint64_t lpn;
+    if (sm->pf_j[b] != NO_IDX)
+        lpn = formula_lpn(d, sm, b, i);
+    else if (sm->blk_runs[b])
+        lpn = p2l_runs_get(sm->blk_runs[b], i);
+    else
+        return NO_LPN;
+    /* the slot is valid while its lpn still maps to it */
     return lpn != NO_LPN && map_get_sparse(d, lpn) == slot ? lpn : NO_LPN;
 }
 
 static G_GNUC_NO_INLINE void map_put_lpn_sparse(Drive *d, uint64_t slot, uint64_t lpn)
 {
     SparseMap *sm = map_of(d)->sm;
-    /* a prefilled slot turns invalid by its lpn's override alone; and
-     * storing NO_LPN where nothing is stored would back a page for nothing */
+    /* a prefilled slot or one of a run turns invalid by its lpn's L2P
+     * entry alone; and storing NO_LPN where nothing is stored would back a
+     * page for nothing */
     if (lpn == NO_LPN && sm->p2l[slot] == 0)
         return;
     g_assert(lpn == NO_LPN || sm->pf_j[nand_block_of(d, slot)] == NO_IDX);
     sm->p2l[slot] = ~lpn;
+}
+
+/* The n slots from slot on (one block, written in order) hold the lpns
+ * from lpn on: appended to the block's runs, continuing the last if it can. */
+static void block_put_run(Drive *d, SparseMap *sm, uint64_t slot, uint32_t n, uint64_t lpn)
+{
+    uint32_t b = nand_block_of(d, slot);
+    uint32_t off = (uint32_t)(slot - nand_slot(d, b, 0));
+    Runs *l = sm->blk_runs[b];
+    g_assert(sm->pf_j[b] == NO_IDX);
+    while (n > 0) {
+        uint64_t *last = l && l->n ? &l->r[l->n - 1] : NULL;
+        if (last && p2l_off(*last) + p2l_len(*last) == off &&
+            p2l_lpn(*last) + p2l_len(*last) == lpn && p2l_len(*last) < RUN_P2L_MAX) {
+            uint32_t m = MIN(n, RUN_P2L_MAX - p2l_len(*last));
+            *last += m; /* the length is the low bits */
+            off += m, lpn += m, n -= m;
+            continue;
+        }
+        uint32_t m = MIN(n, RUN_P2L_MAX);
+        l = runs_reserve(l, 1);
+        l->r[l->n++] = p2l_run(lpn, off, m);
+        off += m, lpn += m, n -= m;
+    }
+    sm->blk_runs[b] = l;
+}
+
+/* The n lpns from lpn map to the n slots from slot on, in one block. */
+static void sparse_put_run(Drive *d, SparseMap *sm, uint64_t lpn, uint32_t n, uint64_t slot)
+{
+    for (uint32_t k = 0; k < n;) {
+        uint32_t o = (uint32_t)((lpn + k) & (CHUNK - 1)), m = MIN(n - k, CHUNK - o);
+        chunk_put_run(sm, (lpn + k) >> CHUNK_BITS, o, m, slot + k);
+        k += m;
+    }
+    block_put_run(d, sm, slot, n, lpn);
 }
 
 /* The flat tables hold values complemented, in 32 bits: BUF_MARK32 and up
@@ -288,11 +608,28 @@ void map_put_lpn(Drive *d, uint64_t slot, uint64_t lpn)
         tab[slot] = ~(uint32_t)lpn;
 }
 
+/* The sparse map prefetches what a lookup reads at random: a dense
+ * chunk's entry (a chunk's count is a small table, the runs and hashes
+ * are searched), and a slot's P2L entry. */
+static G_GNUC_NO_INLINE void prefetch_sparse(const Drive *d, uint64_t lpn)
+{
+    const SparseMap *sm = map_of(d)->sm;
+    if (sm->chunk_n[lpn >> CHUNK_BITS] == CHUNK_DENSE)
+        __builtin_prefetch(&sm->dense[lpn], 1);
+}
+
+static G_GNUC_NO_INLINE void prefetch_slot_sparse(const Drive *d, uint64_t slot)
+{
+    __builtin_prefetch(&map_of(d)->sm->p2l[slot], 1);
+}
+
 void map_prefetch_one(const Drive *d, uint64_t lpn)
 {
     const uint32_t *tab = drive_l2p_tab(d);
     if (G_LIKELY(tab != NULL))
         __builtin_prefetch(&tab[lpn], 1);
+    else
+        prefetch_sparse(d, lpn);
 }
 
 void map_prefetch_slot(const Drive *d, uint64_t slot)
@@ -300,6 +637,8 @@ void map_prefetch_slot(const Drive *d, uint64_t slot)
     const uint32_t *tab = drive_p2l_tab(d);
     if (G_LIKELY(tab != NULL))
         __builtin_prefetch(&tab[slot], 1);
+    else
+        prefetch_slot_sparse(d, slot);
 }
 
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native)
@@ -330,21 +669,34 @@ void map_watch(Drive *d, void (*fn)(Drive *d, uint64_t lpn)) { map_of(d)->change
 
 void map_block_erased(Drive *d, uint32_t b)
 {
-    if (map_of(d)->sm)
-        map_of(d)->sm->pf_j[b] = NO_IDX;
+    SparseMap *sm = map_of(d)->sm;
+    if (!sm)
+        return;
+    sm->pf_j[b] = NO_IDX;
+    free(sm->blk_runs[b]);
+    sm->blk_runs[b] = NULL;
 }
 
 static void sparse_free(const Drive *d, SparseMap *sm)
 {
     if (!sm)
         return;
-    bigmem_free(sm->dense, drive_geom(d)->nlpn * sizeof(uint64_t));
-    bigmem_free(sm->p2l, drive_geom(d)->nslots * sizeof(uint64_t));
+    const Geom *g = drive_geom(d);
+    for (uint64_t c = 0; sm->chunk_runs && c < (g->nlpn + CHUNK - 1) / CHUNK; c++)
+        free(sm->chunk_runs[c]);
+    for (uint32_t b = 0; sm->blk_runs && b < g->nblocks; b++)
+        free(sm->blk_runs[b]);
+    bigmem_free(sm->dense, g->nlpn * sizeof(uint64_t));
+    bigmem_free(sm->p2l, g->nslots * sizeof(uint64_t));
     g_free(sm->chunk_n);
+    g_free(sm->chunk_runs);
+    g_free(sm->blk_runs);
     g_free(sm->pf_blk);
     g_free(sm->pf_j);
-    free(sm->hkey);
-    free(sm->hval);
+    free(sm->over.key);
+    free(sm->over.val);
+    free(sm->bmark.key);
+    free(sm->bmark.val);
     g_free(sm);
 }
 
@@ -352,24 +704,140 @@ static void sparse_free(const Drive *d, SparseMap *sm)
 static SparseMap *sparse_new(const Drive *d)
 {
     const Geom *g = drive_geom(d);
+    uint64_t chunks = (g->nlpn + CHUNK - 1) / CHUNK;
     SparseMap *sm = g_new0(SparseMap, 1);
     sm->dense = bigmem_alloc_sparse(g->nlpn * sizeof(uint64_t));
     sm->p2l = bigmem_alloc_sparse(g->nslots * sizeof(uint64_t));
-    sm->chunk_n = g_try_new0(uint16_t, (g->nlpn + CHUNK - 1) / CHUNK);
+    sm->chunk_n = g_try_new0(uint16_t, chunks);
+    sm->chunk_runs = g_try_new0(Runs *, chunks);
+    sm->blk_runs = g_try_new0(Runs *, g->nblocks);
     sm->pf_blk = g_try_new(uint32_t, g->nblocks);
     sm->pf_j = g_try_new(uint32_t, g->nblocks);
     sm->unit = g->unit_slots[g->native];
     sm->upb = g->mode_slots[g->native] / sm->unit;
     /* whole native units fill a block, or the formula does not apply */
     sm->pf_ok = g->mode_slots[g->native] % sm->unit == 0;
-    if (!hash_alloc(sm, HASH_MIN_BITS) || !sm->dense || !sm->p2l || !sm->chunk_n ||
-        !sm->pf_blk || !sm->pf_j) {
+    /* a run packs a slot or lpn in 40 bits, a slot of its block in 16 */
+    sm->runs_ok =
+        g->nslots < (1ull << 40) && g->nlpn < (1ull << 40) && g->slots_per_block <= 0x10000;
+    if (!hash_alloc(&sm->over, HASH_MIN_BITS) || !hash_alloc(&sm->bmark, BMARK_MIN_BITS) ||
+        !sm->dense || !sm->p2l || !sm->chunk_n || !sm->chunk_runs || !sm->blk_runs || !sm->pf_blk ||
+        !sm->pf_j) {
         sparse_free(d, sm);
         return NULL;
     }
     memset(sm->pf_blk, 0xff, g->nblocks * sizeof(uint32_t));
     memset(sm->pf_j, 0xff, g->nblocks * sizeof(uint32_t));
     return sm;
+}
+
+/* ---- The sparse map's own structure ------------------------------------- */
+
+/* Every entry of h in the cell its probe from home reaches, counted. */
+static bool hash_check(const Hash *h, const char *what, char *why, size_t why_len)
+{
+    uint64_t n = 0;
+    for (uint64_t i = 0; i <= h->mask; i++) {
+        if (h->key[i] == 0)
+            continue;
+        n++;
+        CHECK(hash_cell(h, h->key[i] - 1) == i,
+              "%s: lpn %" G_GUINT64_FORMAT " is not where a lookup finds it", what, h->key[i] - 1);
+    }
+    CHECK(n == h->count, "%s: %" G_GUINT64_FORMAT " entries, count says %" G_GUINT64_FORMAT, what,
+          n, h->count);
+    return true;
+}
+
+/* The runs of chunk c: at least one, sorted, apart, on the drive's slots. */
+static bool chunk_check(const Drive *d, const SparseMap *sm, uint64_t c, char *why, size_t why_len)
+{
+    const Runs *l = sm->chunk_runs[c];
+    CHECK(l && l->n >= 1 && l->n <= l->cap,
+          "chunk %" G_GUINT64_FORMAT " is flagged with runs but has none", c);
+    for (uint32_t i = 0; i < l->n; i++) {
+        uint64_t r = l->r[i];
+        CHECK(l2p_off(r) <= l2p_last(r) && (i == 0 || l2p_off(r) > l2p_last(l->r[i - 1])),
+              "chunk %" G_GUINT64_FORMAT ": run %u overlaps or is out of order", c, i);
+        CHECK((c << CHUNK_BITS) + l2p_last(r) < drive_geom(d)->nlpn &&
+                  l2p_slot(r) + l2p_last(r) - l2p_off(r) < drive_geom(d)->nslots,
+              "chunk %" G_GUINT64_FORMAT ": run %u maps beyond the drive", c, i);
+    }
+    CHECK(chunk_cost(sm, c) < CHUNK_PROMOTE, "chunk %" G_GUINT64_FORMAT " should have gone dense",
+          c);
+    return true;
+}
+
+/* The runs of block b: sorted, apart, below its write pointer, on slots
+ * the P2L table holds nothing for; none in a free or prefilled block. */
+static bool block_check(const Drive *d, const SparseMap *sm, uint32_t b, char *why, size_t why_len)
+{
+    const Runs *l = sm->blk_runs[b];
+    CHECK(l->n >= 1 && l->n <= l->cap && blk_state(d)[b] != BLK_FREE && sm->pf_j[b] == NO_IDX,
+          "block %u has runs but is free, prefilled or holds none", b);
+    for (uint32_t i = 0, end = 0; i < l->n; i++) {
+        uint64_t r = l->r[i];
+        CHECK(p2l_len(r) >= 1 && p2l_off(r) >= end && p2l_off(r) + p2l_len(r) <= blk_wp(d)[b] &&
+                  p2l_lpn(r) + p2l_len(r) <= drive_geom(d)->nlpn,
+              "block %u: run %u overlaps, is out of order or lies beyond what was written", b, i);
+        end = p2l_off(r) + p2l_len(r);
+        for (uint64_t s = nand_slot(d, b, p2l_off(r)); s < nand_slot(d, b, end); s++)
+            CHECK(sm->p2l[s] == 0,
+                  "slot %" G_GUINT64_FORMAT " is both in a run and in the P2L table", s);
+    }
+    return true;
+}
+
+bool map_check(const Drive *d, char *why, size_t why_len)
+{
+    const SparseMap *sm = map_of(d)->sm;
+    if (!sm)
+        return true;
+    const Geom *g = drive_geom(d);
+    uint64_t chunks = (g->nlpn + CHUNK - 1) / CHUNK;
+    if (!hash_check(&sm->over, "overrides", why, why_len) ||
+        !hash_check(&sm->bmark, "buffer marks", why, why_len))
+        return false;
+    g_autofree uint16_t *over = g_new0(uint16_t, chunks);
+    for (uint64_t i = 0; i <= sm->over.mask; i++) {
+        uint64_t lpn = sm->over.key[i] - 1;
+        if (sm->over.key[i] == 0)
+            continue;
+        CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE &&
+                  ~sm->over.val[i] < BUF_MARK,
+              "override of lpn %" G_GUINT64_FORMAT
+              ": beyond the drive, in a dense chunk or a buffer mark",
+              lpn);
+        over[lpn >> CHUNK_BITS]++;
+    }
+    for (uint64_t i = 0; i <= sm->bmark.mask; i++) {
+        uint64_t lpn = sm->bmark.key[i] - 1, v = ~sm->bmark.val[i];
+        if (sm->bmark.key[i] == 0)
+            continue;
+        CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE && v >= BUF_MARK &&
+                  v != NO_SLOT,
+              "buffer mark of lpn %" G_GUINT64_FORMAT
+              ": beyond the drive, in a dense chunk or no mark",
+              lpn);
+    }
+    for (uint64_t c = 0; c < chunks; c++) {
+        uint16_t n = sm->chunk_n[c];
+        if (n == CHUNK_DENSE) {
+            CHECK(sm->chunk_runs[c] == NULL, "dense chunk %" G_GUINT64_FORMAT " has runs", c);
+            continue;
+        }
+        CHECK((n & CHUNK_COUNT) == over[c],
+              "chunk %" G_GUINT64_FORMAT " counts %u overrides, has %u", c, n & CHUNK_COUNT,
+              over[c]);
+        CHECK(!(n & CHUNK_RUNS) == !sm->chunk_runs[c],
+              "chunk %" G_GUINT64_FORMAT ": runs not as flagged", c);
+        if ((n & CHUNK_RUNS) && !chunk_check(d, sm, c, why, why_len))
+            return false;
+    }
+    for (uint32_t b = 0; b < g->nblocks; b++)
+        if (sm->blk_runs[b] && !block_check(d, sm, b, why, why_len))
+            return false;
+    return true;
 }
 
 /* Flat tables where every slot and lpn fits below their 32-bit marks
@@ -443,26 +911,65 @@ void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n)
         map_prefetch_one(d, lpns[k]);
 }
 
-/* Point the n lpns at the n slots from slot on, all in one block (the
- * program of a unit), invalidating the slots they had. The block's counters
- * change once. An old
- * slot in the same block is invalidated before the new ones count, which
- * is safe: the block is open, so it cannot be marked dead meanwhile. */
-void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+/* Point the n lpns at the n slots from slot on: the slots they had are
+ * invalidated, newly mapped lpns counted and every change reported; the
+ * entries themselves are stored here if store, else (a sparse map's run,
+ * its buffer marks taken here) by the caller after. */
+static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot, bool store)
 {
-    uint32_t b = nand_block_of(d, slot);
     void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
     for (uint32_t k = 0; k < n; k++) {
-        uint64_t lpn = lpns[k], old = map_get(d, lpn);
+        uint64_t lpn = lpns[k], old = store ? map_get(d, lpn) : sparse_take(d, lpn);
         if (old == NO_SLOT)
             ++*drive_mapped(d);
         else if (old < BUF_MARK)
             map_invalidate_slot(d, old);
-        map_put(d, lpn, slot + k);
-        map_put_lpn(d, slot + k, lpn);
+        if (store) {
+            map_put(d, lpn, slot + k);
+            map_put_lpn(d, slot + k, lpn);
+        }
         if (changed)
             changed(d, lpn);
     }
+}
+
+/* The sparse map's map_set_run(): each piece of at least MAP_RUN_MIN
+ * consecutive lpns is stored as a run, once its old slots are invalidated
+ * (distinct lpns: storing one does not change what another had); the
+ * lpns between such pieces are set one by one, in one loop as without runs. */
+static void set_pieces(Drive *d, SparseMap *sm, const uint64_t *lpns, uint32_t n, uint64_t slot)
+{
+    for (uint32_t k = 0; k < n;) {
+        uint32_t a = k, m = 0; /* the next run: m lpns from a */
+        while (a < n) {
+            for (m = 1; a + m < n && lpns[a + m] == lpns[a] + m;)
+                m++;
+            if (m >= MAP_RUN_MIN)
+                break;
+            a += m;
+        }
+        set_each(d, lpns + k, a - k, slot + k, true);
+        if (a == n)
+            break;
+        set_each(d, lpns + a, m, slot + a, false);
+        sparse_put_run(d, sm, lpns[a], m, slot + a);
+        k = a + m;
+    }
+}
+
+/* Point the n lpns at the n slots from slot on, all in one block (the
+ * program of a unit), invalidating the slots they had. The block's counters
+ * change once. An old slot in the same block is invalidated before the new
+ * ones count, which is safe: the block is open, so it cannot be marked
+ * dead meanwhile. */
+void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+{
+    uint32_t b = nand_block_of(d, slot);
+    SparseMap *sm = map_of(d)->sm;
+    if (G_UNLIKELY(sm != NULL) && sm->runs_ok)
+        set_pieces(d, sm, lpns, n, slot);
+    else
+        set_each(d, lpns, n, slot, true);
     blk_valid(d)[b] += n;
     if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;
@@ -495,8 +1002,12 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     uint64_t last_page = NO_SLOT;
     *pages = 0;
     /* the map entries of the slots about to move are scattered over the
-     * whole table: ask for them all before the first is needed */
-    for (uint32_t c = *cursor, seen = 0; seen < want && c < blk_wp(d)[v]; c++) {
+     * whole table: ask for them all before the first is needed (not for a
+     * block with runs in the sparse map: finding its lpns costs a search
+     * each, and a run's lpns are neighbours) */
+    const SparseMap *sm = map_of(d)->sm;
+    bool warm = !sm || !sm->blk_runs[v];
+    for (uint32_t c = *cursor, seen = 0; warm && seen < want && c < blk_wp(d)[v]; c++) {
         uint64_t lpn = map_lpn_of(d, vbase + c);
         if (lpn != NO_LPN) {
             map_prefetch_one(d, lpn);

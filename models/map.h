@@ -9,6 +9,11 @@
 
 #include "models/map_tab.h"
 
+/* The sparse map keeps a piece of this many consecutive lpns or more,
+ * programmed to consecutive slots, as a run (8 bytes each way). */
+#define MAP_RUN_MIN 8
+double map_runs_bytes(double runs); /* memory of a list of that many runs, at most */
+
 bool map_init(Drive *d); /* the tables: flat, or sparse (drive_params_sparse_map()) */
 void map_release(Drive *d);
 /* Have the flat tables backed ahead from another thread (bigmem_warm()),
@@ -23,7 +28,9 @@ void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n); /* warm the
  * a native unit if native. True if the sparse map's prefill formula covers
  * them (nothing to store); false if they must be mapped one by one. */
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native);
-void map_block_erased(Drive *d, uint32_t b); /* b holds nothing the formula gives */
+void map_block_erased(Drive *d, uint32_t b); /* b holds nothing the formula or a run gives */
+/* The sparse map's own structure (runs, hashes, chunk counts); true for the flat tables. */
+bool map_check(const Drive *d, char *why, size_t why_len);
 /* Move up to one native unit of valid slots of block v from *cursor into dst. */
 uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
                       uint32_t *pages);

@@ -3,8 +3,9 @@
 # with a run's options prints "this run about N MiB"; the run's peak RSS
 # (summary.json peak_rss_bytes) must be within 15% of it, on two small
 # drives and for two workload classes each (a sequential prefill with random
-# writes, and a random prefill: the worst case); a 61.44 TB drive with a
-# sparse map stays under its estimate. A run whose estimate exceeds
+# writes, and a random prefill: the worst case); a sparse map (the 61.44 TB
+# drive's, and the 1 TB QVO's when asked for) stays under its estimate for
+# random writes and for a fill in order. A run whose estimate exceeds
 # FTLSIM_MEMORY_LIMIT is refused up front: exit 2, one line, no folder.
 # Usage: bash tests/cli_memory.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
@@ -56,18 +57,26 @@ bounded qvo4tb-1g-seq 0 1.15 256 -d configs/870qvo-4tb.ini -w 'rw=write,bs=1m,si
 FTLSIM_MEMORY_LIMIT=32MiB expect_error "small_qlc_hmb.ini: simulating this drive needs about" \
     run -d "$small" -w fill
 
+# A sequential fill on the sparse map costs its runs (a program unit each,
+# 16 bytes at most with their lists' slack, which the estimate counts): the
+# 1 TB QVO filled whole (pSLC runs, folded, then native ones) stays under
+# its estimate and within 60% of it.
+FTLSIM_MAP_STORE=sparse bounded qvo-sparse-fill 0.6 1 1e9 -d configs/870qvo.ini -w fill
+
 # The 61.44 TB drive has more slots than 32 bits number: its map is sparse.
 # check says so; 90% prefilled in order (a formula) and given 2 GB of 4 KiB
 # random writes (each rewrites a 16 KiB unit: four overrides) it stays under
-# the estimate and within a third of it; a whole fill does not fit 64 GiB
-# and is refused up front.
+# the estimate and within a third of it, as does 1 TB written in order
+# (runs); a whole fill (7.4 GiB estimated) is refused up front where it
+# does not fit.
 n=$((n + 1))
 "$bin" check -d configs/p5336-61tb.ini >"$tmp/p5336" || fail "check p5336-61tb failed"
 grep -q 'a sparse map' "$tmp/p5336" || fail "check p5336-61tb: no sparse map line"
 grep -q '^map unit *16KiB' "$tmp/p5336" || fail "check p5336-61tb: no map unit line"
 bounded p5336-90%-2g-random 0.333 1 4096 -d configs/p5336-61tb.ini --prefill 90% \
     -w 'rw=randwrite,bs=4k,io_size=2g'
-FTLSIM_MEMORY_LIMIT=64GiB expect_error "p5336-61tb.ini: simulating this drive needs about" \
+bounded p5336-1t-seq 0.333 1 4096 -d configs/p5336-61tb.ini -w 'rw=write,bs=1m,size=1t'
+FTLSIM_MEMORY_LIMIT=4GiB expect_error "p5336-61tb.ini: simulating this drive needs about" \
     run -d configs/p5336-61tb.ini -w fill
 
 finish "$n checks passed" "$fails of $n checks failed"

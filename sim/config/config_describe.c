@@ -257,8 +257,9 @@ static void describe_memory(const DriveParams *p, GString *out)
              mem_text(drive_memory_estimate(p, &memory_classes[i].c), m, sizeof m));
     if (drive_params_sparse_map(p))
         line(out, "", "(a sparse map: its 4 KiB pages or slots outnumber 32 bits; a prefill "
-             "in order is kept as a formula, each page changed after it costs up to 100 "
-             "bytes); a run refuses a drive that does not fit the memory available");
+             "in order is kept as a formula, pages written in order as runs of a program "
+             "unit, about 16 bytes each, any other page changed costs up to 100 bytes); a "
+             "run refuses a drive that does not fit the memory available");
     else
         line(out, "", "(the mapping tables both ways, one entry per 4 KiB page and slot, "
              "backed only where written, or whole when a run writes nearly all of them; a "
