@@ -103,6 +103,12 @@ static double untouched_after(uint64_t table_bytes, double n)
     return exp(-n / pages);
 }
 
+/* Host writes a run of class c makes at random offsets. */
+static double random_writes(const MemoryClass *c)
+{
+    return (double)c->random_bytes / (c->random_bs ? c->random_bs : SLOT_SIZE);
+}
+
 /* The sparse map's runs for lpns written in order in pieces of run
  * slots: lists per chunk of 4096 lpns (L2P) and per block of spb slots
  * (P2L, in copies blocks: 2 for data in the pSLC cache, its SLC blocks and
@@ -124,12 +130,12 @@ static double runs_bytes(double lpns, uint32_t run, double spb, int copies)
  * indexes and a run list pointer; per chunk of 4096 lpns, a count and a
  * run list pointer; the write buffer's marks in a hash of their own. */
 static uint64_t sparse_map_bytes(const DriveParams *p, const MemoryClass *c, uint64_t lpns,
-                                 uint64_t slots, double random_writes)
+                                 uint64_t slots)
 {
     uint64_t unit = drive_params_map_unit(p) / SLOT_SIZE;
     uint64_t bs = c->random_bs ? c->random_bs : SLOT_SIZE;
     double changed =
-        MIN(random_writes * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit), (double)lpns);
+        MIN(random_writes(c) * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit), (double)lpns);
     double seq = MIN(c->seq_fill, 1.0) * (double)lpns, single = 0, runs = 0;
     double spb = (double)slots / (double)drive_params_blocks(p);
     uint32_t native = (uint32_t)(drive_params_program_unit(p, p->native_mode) / SLOT_SIZE);
@@ -165,28 +171,30 @@ static const MemoryClass worst_class = {.random_fill = 1.0, .random_bytes = UINT
  * in order backs its share of the table, random stores back pages of it at
  * random. P2L: the slots data was written to, which lie in whole blocks
  * taken in order from each die's part of the table (rounded up to a table
- * page per die). A run that backs nearly all of them has them backed whole,
- * ahead (flat_warmed()). */
-static uint64_t flat_tables_bytes(const DriveParams *p, const MemoryClass *c, uint64_t lpns,
-                                  uint64_t slots, double random_writes)
+ * page per die). */
+static uint64_t flat_tables_bytes(const DriveParams *p, const MemoryClass *c)
 {
+    uint64_t lpns = p->user_capacity / SLOT_SIZE, slots = drive_params_raw_capacity(p) / SLOT_SIZE;
     double seq = MAX(c->seq_fill, c->seq_prefill);
     double l2p_left = (1 - MIN(seq, 1.0)) * untouched_after(lpns * 4, c->random_fill * (double)lpns) *
-                      untouched_after(lpns * 4, random_writes);
+                      untouched_after(lpns * 4, random_writes(c));
     uint64_t l2p = (uint64_t)((double)(lpns * 4) * (1 - l2p_left)) + TABLE_PAGE;
     double written = (seq + c->random_fill) * (double)lpns + (double)c->random_bytes / SLOT_SIZE;
     uint64_t p2l = MIN(slots * 4, (uint64_t)(written * 4) + (uint64_t)drive_params_dies(p) * TABLE_PAGE);
     return l2p + p2l;
 }
 
-/* Whether a run of class c writes the flat tables nearly whole (90%): they
- * are then backed ahead on another core (map_warm()). */
+/* The flat tables whole: a run that would back 90% of them or more has
+ * them backed whole, ahead, on another core (map_warm()). */
 #define WARM_SHARE 0.9
-static bool flat_warmed(const DriveParams *p, const MemoryClass *c, uint64_t lpns, uint64_t slots,
-                        double random_writes)
+static uint64_t flat_tables_whole(const DriveParams *p)
 {
-    return !drive_params_sparse_map(p) &&
-           (double)flat_tables_bytes(p, c, lpns, slots, random_writes) >= WARM_SHARE * (double)(lpns + slots) * 4;
+    return (p->user_capacity / SLOT_SIZE + drive_params_raw_capacity(p) / SLOT_SIZE) * 4;
+}
+
+static bool flat_warmed(const DriveParams *p, uint64_t tables)
+{
+    return (double)tables >= WARM_SHARE * (double)flat_tables_whole(p);
 }
 
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
@@ -196,14 +204,14 @@ uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
     uint64_t blocks = drive_params_blocks(p);
     uint64_t lpns = p->user_capacity / SLOT_SIZE;
     uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
-    double random_writes = (double)c->random_bytes / (c->random_bs ? c->random_bs : SLOT_SIZE);
     uint64_t tables;
-    if (drive_params_sparse_map(p))
-        tables = sparse_map_bytes(p, c, lpns, slots, random_writes);
-    else if (flat_warmed(p, c, lpns, slots, random_writes))
-        tables = (lpns + slots) * 4 + 2 * TABLE_PAGE;
-    else
-        tables = flat_tables_bytes(p, c, lpns, slots, random_writes);
+    if (drive_params_sparse_map(p)) {
+        tables = sparse_map_bytes(p, c, lpns, slots);
+    } else {
+        tables = flat_tables_bytes(p, c);
+        if (flat_warmed(p, tables))
+            tables = flat_tables_whole(p) + 2 * TABLE_PAGE;
+    }
     /* per block: state, mode, write pointer, valid count, erases, stamp,
      * dead flag, free lists, mapping kind (about 40 bytes, rounded up);
      * the mapping cache's per-translation-page arrays; the write buffer's
@@ -222,8 +230,7 @@ void drive_warm_tables(Drive *d, const MemoryClass *c)
     const DriveParams *p = drive_params(d);
     if (!c)
         c = &worst_class;
-    double random_writes = (double)c->random_bytes / (c->random_bs ? c->random_bs : SLOT_SIZE);
-    if (flat_warmed(p, c, drive_geom(d)->nlpn, drive_geom(d)->nslots, random_writes))
+    if (!map_sparse(d) && flat_warmed(p, flat_tables_bytes(p, c)))
         map_warm(d);
 }
 
