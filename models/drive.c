@@ -140,8 +140,7 @@ static uint64_t sparse_map_bytes(const DriveParams *p, const MemoryClass *c, uin
     double spb = (double)slots / (double)drive_params_blocks(p);
     uint32_t native = (uint32_t)(drive_params_program_unit(p, p->native_mode) / SLOT_SIZE);
     uint32_t slc = (uint32_t)(drive_params_program_unit(p, CELL_SLC) / SLOT_SIZE);
-    bool pslc =
-        p->native_mode != CELL_SLC && (p->pslc_static > 0 || p->pslc_rule != PSLC_RULE_NONE);
+    bool pslc = pslc_params_cache(p);
     double dyn = p->pslc_rule == PSLC_RULE_CAPPED ? (double)p->pslc_dynamic_cap
                  : p->pslc_rule == PSLC_RULE_FREE_SHARE
                      ? p->pslc_dynamic_share * (double)p->user_capacity

@@ -107,6 +107,11 @@ uint32_t pslc_static_blocks(const DriveParams *p)
     return s.nstatic;
 }
 
+bool pslc_params_cache(const DriveParams *p)
+{
+    return p->native_mode != CELL_SLC && (pslc_static_blocks(p) > 0 || p->pslc_rule != PSLC_RULE_NONE);
+}
+
 uint64_t pslc_static_capacity(const DriveParams *p)
 {
     PslcSizing s;
@@ -158,7 +163,7 @@ void pslc_init(Drive *d)
     sizing_from_params(drive_params(d), &s);
     pslc(d)->slc_block_slots = s.slc_slots;
     pslc(d)->slc_reserve = s.reserve;
-    pslc(d)->has_cache = drive_geom(d)->native != CELL_SLC && (drive_geom(d)->static_per_die > 0 || drive_params(d)->pslc_rule != PSLC_RULE_NONE);
+    pslc(d)->has_cache = pslc_params_cache(drive_params(d));
     drive_counters(d)->pslc_static = (uint64_t)drive_geom(d)->static_per_die * drive_geom(d)->dies * s.slc_slots * SLOT_SIZE;
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         pslc_update_limit(d, i);

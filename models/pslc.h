@@ -12,6 +12,9 @@
 
 /* Static SLC blocks per die: ceil(static / (SLC block bytes x dies)). */
 uint32_t pslc_static_blocks(const DriveParams *p);
+/* Whether a drive of p has a pSLC cache: a static or a dynamic part, on
+ * cells whose native mode is not SLC. */
+bool pslc_params_cache(const DriveParams *p);
 /* Bytes of host data the static part holds (whole blocks, so >= [pslc] static). */
 uint64_t pslc_static_capacity(const DriveParams *p);
 /* Bytes of host data the dynamic part may hold when the drive holds
