@@ -302,8 +302,8 @@ static uint32_t offer_mask(const Sched *s)
     return mask;
 }
 
-/* The first die in [lo, hi) whose bit is set in set (s->idle, or s->idle
- * and s->wake both), or hi if none. */
+/* The first idle die in [lo, hi) (woken: the first idle one also in
+ * s->wake), or hi if none. */
 static uint32_t next_idle(const Sched *s, bool woken, uint32_t lo, uint32_t hi)
 {
     while (lo < hi) {
