@@ -117,16 +117,19 @@ static void describe_bandwidth(const DriveParams *p, GString *out)
              "raised to two program or map units)", wb, key);
 }
 
-/* The smallest of host link, channels and native-mode NAND bounds
- * sequential writes once the pSLC cache is exhausted. */
+/* The smallest of host link, channels, native-mode NAND and the write
+ * buffer bounds sequential writes once the pSLC cache is exhausted. The
+ * buffer keeps each page's room until its program ends, so it moves at
+ * most its size per native tPROG. */
 static void describe_bound(const DriveParams *p, GString *out)
 {
     g_autofree char *nand = g_strdup_printf("NAND in %s mode", cell_mode_name(p->native_mode));
-    const char *names[] = {"the host link", "the channels", nand};
+    const char *names[] = {"the host link", "the channels", nand, "the write buffer"};
     /* two-pass programs move their data over the channels twice */
     double passes = p->timing[p->native_mode].two_pass ? 2.0 : 1.0;
     double bw[] = {drive_params_link_bw(p, true), drive_params_channel_bw(p) * p->channels / passes,
-                   drive_params_die_write_bw(p, p->native_mode) * drive_params_dies(p)};
+                   drive_params_die_write_bw(p, p->native_mode) * drive_params_dies(p),
+                   (double)drive_params_write_buffer(p) * 1e9 / (double)p->timing[p->native_mode].t_prog};
     unsigned lo = 0;
     for (unsigned i = 1; i < G_N_ELEMENTS(bw); i++)
         if (bw[i] < bw[lo])
