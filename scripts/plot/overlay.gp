@@ -1,5 +1,6 @@
 # overlay.gp - several runs' write curves (MB/s against GB written) on one
-# figure, one line per results folder, the legend from the drive names.
+# figure, one line per results folder, the legend from the drive names;
+# each curve is the run's mean per bin of a 300th of the longest run.
 #
 #   gnuplot -e "n=2; dir1='results/a'; name1='Drive A'; dir2='results/b'; \
 #               name2='Drive B'; out='overlay.png'" scripts/plot/overlay.gp
@@ -22,14 +23,27 @@ set output out
 
 set datafile separator ','
 set datafile columnheaders
+
+# Each run is drawn as its mean over bins of a 300th of the longest run (as
+# write_curve.gp's mean line): a drive that alternates writing and folding
+# every few seconds would otherwise draw a solid band where it folds.
+# (stats filters by the ranges set: ask before setting them)
+xmax = 0
+do for [i=1:n] {
+    stats value('dir'.i).'/series.csv' using (column("host_written_GB")) nooutput
+    if (STATS_max > xmax) { xmax = STATS_max }
+}
+bin = xmax > 0 ? xmax / 300 : 1
+bin_of(x) = (floor(x / bin) + 0.5) * bin
+
 set title 'Sustained write'
-set xlabel 'Host data written (GB)'
+set xlabel sprintf('Host data written (GB); each curve a mean per %.3g GB', bin)
 set ylabel 'Write throughput (MB/s)'
-set xrange [0:*]
+set xrange [0:xmax > 0 ? xmax : 1]
 set yrange [0:*]
 set grid back lc rgb '#dddddd'
 set key top right opaque
 
 plot for [i=1:n] value('dir'.i).'/series.csv' \
-         using (column("host_written_GB")):(column("write_MBps")) \
+         using (bin_of(column("host_written_GB"))):(column("write_MBps")) smooth unique \
          with lines lw 2 lc i title value('name'.i) noenhanced
