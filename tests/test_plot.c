@@ -155,6 +155,8 @@ static void test_results_svg_and_skips(void)
     CU_ASSERT_FALSE(exists_in(dir, "write_curve.png"));
     assert_no_temporaries(dir);
     check_utilization_bins(dir);
+    g_autofree char *cache = g_build_filename(dir, "cache.svg", NULL);
+    check_bins(cache, series_max(dir, "t_s"));
 
     /* No series and no latencies: nothing to draw, not an error. */
     g_autofree char *series = g_build_filename(dir, "series.csv", NULL);

@@ -1,6 +1,7 @@
 # cache.gp - the pSLC cache and background work against simulated time:
 # top, pSLC used and its current limit (GB) with free blocks on the second
-# axis; bottom, folding and GC traffic (MB/s).
+# axis; bottom, folding and GC traffic (MB/s), per interval and as means
+# per bin of a 300th of the run.
 #
 #   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/cache.gp
 #
@@ -21,6 +22,12 @@ set output out
 set datafile separator ','
 set datafile columnheaders
 set grid back lc rgb '#dddddd'
+# The background rates are also drawn as their means over bins of a 300th
+# of the run (as in throughput.gp): folding that alternates with host
+# writes from one interval to the next draws a solid band per interval.
+stats series using (column("t_s")) nooutput
+bin = STATS_max > 0 ? STATS_max / 300 : 1
+bin_of(x) = (floor(x / bin) + 0.5) * bin
 # Same margins in both panels, so that their time axes line up.
 set lmargin 10
 set rmargin 10
@@ -46,6 +53,10 @@ set ytics mirror
 set format x '%g'
 set xlabel 'Simulated time (s)'
 set ylabel 'Background (MB/s)'
-plot series using (column("t_s")):(column("fold_MBps")) with lines lw 2 lc rgb '#ff7f0e' title 'fold MB/s', \
-     series using (column("t_s")):(column("gc_MBps")) with lines lw 2 lc rgb '#d62728' title 'GC MB/s'
+plot series using (column("t_s")):(column("fold_MBps")) with lines lw 1 lc rgb '#ffcc99' title 'fold MB/s, per interval', \
+     series using (column("t_s")):(column("gc_MBps")) with lines lw 1 lc rgb '#f2a6a6' title 'GC MB/s, per interval', \
+     series using (bin_of(column("t_s"))):(column("fold_MBps")) smooth unique \
+         with lines lw 2 lc rgb '#ff7f0e' title sprintf('fold, mean per %.3g s', bin), \
+     series using (bin_of(column("t_s"))):(column("gc_MBps")) smooth unique \
+         with lines lw 2 lc rgb '#d62728' title sprintf('GC, mean per %.3g s', bin)
 unset multiplot
