@@ -272,7 +272,7 @@ static void pf_store_bucket(Drive *d, PfPairs *pp, uint32_t b)
 
 static inline void pf_store(Drive *d, PfPairs *pp, uint64_t lpn, uint64_t slot)
 {
-    if (map_sparse(d)) { /* 64-bit values, and no flat table to spare a TLB */
+    if (!drive_map_narrow(d)) { /* 64-bit values do not pack with their lpn */
         map_put(d, lpn, slot);
         return;
     }
@@ -301,6 +301,7 @@ static void pf_deal(Prefill *f, uint64_t n)
     Drive *d = f->d;
     PrefillPerm pm;
     perm_init(&pm, n, &f->rng);
+    map_expect_random(d, n);
     PfPairs pp = {.pair = g_new(uint64_t, (size_t)PF_BUCKETS * PF_BUCKET_PAIRS)};
     while (((n - 1) >> pp.shift) >= PF_BUCKETS)
         pp.shift++;

@@ -273,7 +273,6 @@ static void pts_purge(Pts *p)
     g_clear_pointer(&p->e, sim_engine_free);
     p->e = sim_engine_new();
     p->d = drive_new(p->e, &p->params, p->o->seed);
-    drive_warm_tables(p->d, NULL); /* preconditioning writes the drive twice over */
     drive_set_done(p->d, pts_io_done, p);
 }
 

@@ -610,7 +610,6 @@ gboolean run_simulation(const RunOptions *o, GError **error)
                     (double)drive_memory_estimate(&p, &mc) / 1073741824.0);
         return FALSE;
     }
-    drive_warm_tables(d, &mc);
     if (o->prefill && !prefill_drive(o, d, &pf, error))
         return FALSE;
     WorkloadTarget target = {target_submit, d, drive_capacity(d), drive_queue_limit(d), target_warm};
