@@ -87,9 +87,9 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
 }
 
 /* Measured (peak RSS of short runs of 2 to 1000 GB drives): the process
- * itself, its libraries, the engine, the histograms and pools take 4-6
+ * itself, its libraries, the engine, the histograms and pools take 4-7
  * MiB. */
-#define MEMORY_BASE (6u << 20)
+#define MEMORY_BASE (7u << 20)
 /* A random prefill sorts its map stores in buckets (models/prefill.c):
  * 8 bytes per page, up to 32 MiB. */
 #define PREFILL_SORT_MAX (32u << 20)

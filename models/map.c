@@ -234,7 +234,7 @@ static void hash_grow(Hash *h)
 {
     uint64_t *key = h->key, *val = h->val, n = h->mask + 1;
     if (!hash_alloc(h, h->bits + 1))
-        g_error("out of memory for the sparse map's %" G_GUINT64_FORMAT " entries", h->count);
+        g_error("out of memory for the map's %" G_GUINT64_FORMAT " entries", h->count);
     for (uint64_t i = 0; i < n; i++)
         if (key[i] != 0) {
             uint64_t j = hash_cell(h, key[i] - 1);
@@ -1183,7 +1183,7 @@ void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n)
 
 /* Point the n lpns at the n slots from slot on: the slots they had are
  * invalidated, newly mapped lpns counted and every change reported; the
- * entries themselves are stored here if store, else (a sparse map's run,
+ * entries themselves are stored here if store, else (a run,
  * its buffer marks taken here) by the caller after. */
 static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot, bool store)
 {
@@ -1203,7 +1203,7 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
     }
 }
 
-/* The sparse map's map_set_run(): each piece of at least MAP_RUN_MIN
+/* map_set_run() where runs fit: each piece of at least MAP_RUN_MIN
  * consecutive lpns is stored as a run, once its old slots are invalidated
  * (distinct lpns: storing one does not change what another had); the
  * lpns between such pieces are set one by one, in one loop as without runs. */
@@ -1273,7 +1273,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     *pages = 0;
     /* the map entries of the slots about to move are scattered over the
      * whole table: ask for them all before the first is needed (not for a
-     * block with runs in the sparse map: finding its lpns costs a search
+     * block with runs: finding its lpns costs a search
      * each, and a run's lpns are neighbours) */
     bool warm = !map_of(d)->sm->blk_runs[v];
     for (uint32_t c = *cursor, seen = 0; warm && seen < want && c < blk_wp(d)[v]; c++) {

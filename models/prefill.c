@@ -155,7 +155,7 @@ static bool pf_sequential(Prefill *f, uint64_t first, uint64_t count, bool slc, 
             continue;
         }
         stuck = 0;
-        /* a sparse map keeps in-order native units as a formula */
+        /* the map keeps in-order native units as a formula */
         bool stored = place && map_prefill_run(d, lpn, die, s0, n, kind == PF_NATIVE);
         for (uint32_t k = 0; place && !stored && k < n; k++) {
             map_put(d, lpn + k, s0 + k);
@@ -248,7 +248,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
     }
 }
 
-/* L2P stores for random lpns miss the TLB on a large table (a page walk
+/* L2P stores for random lpns miss the TLB on a large map (a page walk
  * each). They are gathered per region of the table (PF_BUCKETS regions by
  * the lpn's top bits, each small enough for the TLB) and a region's stores
  * are made together when its buffer fills: 32 MiB of scratch, 5x faster on
@@ -257,7 +257,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
 #define PF_BUCKET_PAIRS 16384u
 
 typedef struct PfPairs {
-    uint64_t *pair; /* PF_BUCKETS x PF_BUCKET_PAIRS of lpn << 32 | slot (flat tables: 32-bit) */
+    uint64_t *pair; /* PF_BUCKETS x PF_BUCKET_PAIRS of lpn << 32 | slot (narrow entries: 32-bit) */
     uint32_t len[PF_BUCKETS];
     uint32_t shift;
 } PfPairs;
