@@ -32,15 +32,23 @@ bool bigmem_touch_all(void)
 void *bigmem_alloc(size_t bytes, bool huge)
 {
     size_t len = rounded(bytes ? bytes : 1, (size_t)sysconf(_SC_PAGESIZE));
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    /* a huge page must be aligned to its size: map a huge page more and
+     * give back what lies outside the aligned range */
+    size_t extra = huge && len >= HUGE_PAGE ? HUGE_PAGE : 0;
+    char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
+    if (extra) {
+        size_t head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+        if (head)
+            munmap(p, head);
+        if (extra - head)
+            munmap(p + head + len, extra - head);
+        p += head;
 #if defined(MADV_HUGEPAGE)
-    if (huge && len >= HUGE_PAGE)
         madvise(p, len, MADV_HUGEPAGE);
-#else
-    (void)huge;
 #endif
+    }
     if (bigmem_touch_all())
         memset(p, 0, len);
     return p;
