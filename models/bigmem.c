@@ -71,6 +71,13 @@ void bigmem_pool_init(BigmemPool *p, size_t piece)
  * piece pieces), so a chunk's first write allocates only that often. */
 void *bigmem_pool_take(BigmemPool *p)
 {
+    if (p->given) {
+        void *piece = p->given;
+        memcpy(&p->given, piece, sizeof(void *));
+        memset(piece, 0, p->piece);
+        p->taken++;
+        return piece;
+    }
     if (p->next == NULL || (size_t)(p->end - p->next) < p->piece) {
         char *s = bigmem_alloc(p->slab_bytes, true);
         if (!s)
@@ -87,6 +94,13 @@ void *bigmem_pool_take(BigmemPool *p)
     p->next += p->piece;
     p->taken++;
     return piece;
+}
+
+void bigmem_pool_give(BigmemPool *p, void *piece)
+{
+    memcpy(piece, &p->given, sizeof(void *));
+    p->given = piece;
+    p->taken--;
 }
 
 void bigmem_pool_release(BigmemPool *p)

@@ -25,8 +25,9 @@ bool bigmem_touch_all(void);
 
 /* A pool of zeroed pieces of one size, carved in order from slabs of
  * BIGMEM_SLAB bytes (or one piece, if larger): a piece costs its size, a
- * slab is mapped only once the last is used up, and nothing is returned
- * but the whole pool. Embedded in its owner: bigmem_pool_init(),
+ * slab is mapped only once the last is used up, and a piece given back is
+ * handed out again (zeroed) before any new one; slabs go back to the
+ * kernel with the whole pool. Embedded in its owner: bigmem_pool_init(),
  * bigmem_pool_release(). */
 #define BIGMEM_SLAB (2u << 20)
 typedef struct BigmemPool {
@@ -35,11 +36,13 @@ typedef struct BigmemPool {
     char *next, *end;   /* the current slab's part not yet handed out */
     void **slab;        /* the slabs mapped */
     uint32_t nslab, cap;
-    uint64_t taken;     /* pieces handed out */
+    void *given;        /* pieces given back, each holding the next */
+    uint64_t taken;     /* pieces handed out and not given back */
 } BigmemPool;
 
 void bigmem_pool_init(BigmemPool *p, size_t piece);
 void *bigmem_pool_take(BigmemPool *p); /* a zeroed piece, NULL if memory is out */
+void bigmem_pool_give(BigmemPool *p, void *piece); /* taken again before a new one */
 void bigmem_pool_release(BigmemPool *p);
 /* The bytes a pool maps for n pieces of piece bytes. */
 uint64_t bigmem_pool_bytes(size_t piece, uint64_t n);

@@ -181,6 +181,9 @@ static uint64_t map_bytes(const DriveParams *p, const MemoryClass *c)
         l2p = dense_all + hash_bytes(MIN(at_random, 512.0 * chunks));
     else
         l2p = hash_bytes(at_random);
+    /* the chunks a stream in order is writing (16 at most) are dense */
+    if (c->random_fill * lpns * 4 < 2048.0 * chunks)
+        l2p += (double)bigmem_pool_bytes((size_t)part, 16);
     /* P2L: the slots written outside runs; a random prefill writes its
      * pages and the overwrites it ages the drive with, random writes
      * theirs (each rewrites whole map units) */

@@ -28,9 +28,13 @@
  *     table while few; once they and the chunk's runs would cost more
  *     (CHUNK_PROMOTE), the chunk takes a dense part of its own (from a
  *     pool, BigmemPool), which the directory points to;
- *   - buffer marks (BUF_MARK + ring position) in a small hash of their
- *     own, bounded by the write buffer: a stream passing through does not
- *     push chunks dense;
+ *   - buffer marks (BUF_MARK + ring position) in a direct-mapped table
+ *     and a small hash of their own, bounded by the write buffer: a stream
+ *     passing through does not push chunks dense;
+ *   - hot chunks: a write that begins at a chunk's first page (most often
+ *     a stream in order) makes the chunk dense while it is written, where
+ *     an entry is a load or a store, up to HOT_MAX chunks at a time; the
+ *     oldest goes back to runs and overrides when another comes;
  *   - P2L: per chunk of MAP_CHUNK slots, a part taken from a pool on the
  *     first write of a slot of it that is in no run and not prefilled; a
  *     prefilled or run slot is valid for its lpn while L2P still gives that
@@ -73,6 +77,7 @@
 #define HASH_MIN_BITS 10
 #define BMARK_MIN_BITS 10
 #define RUNS_MIN_CAP 8
+#define HOT_MAX 16u
 
 /* Open addressing with linear probing, keyed by lpn. */
 typedef struct Hash {
@@ -115,6 +120,11 @@ typedef struct SparseMap {
     void **p2l;        /* per chunk of slots: its part, NULL if none written (drive_p2l_dir()) */
     Runs **blk_runs;   /* per block: its runs, NULL if none */
     BigmemPool dense_pool, p2l_pool;
+    /* chunks made dense for a stream written in order (chunk_heat()), the
+     * oldest first: at most HOT_MAX, each kept as runs and overrides again
+     * when it is the oldest and another comes (chunk_cool()) */
+    uint64_t hot[16];
+    uint32_t nhot, hot_first;
     uint64_t nchunks, np2l;
     /* the prefill formula: lpns [0, pf_end) unless overridden */
     bool pf_ok;        /* the prefill has followed it so far */
@@ -525,6 +535,83 @@ static void chunk_promote(SparseMap *sm, uint64_t c)
     sm->dense[c] = part;
 }
 
+/* Dense chunk c back to runs, overrides and buffer marks, its part given
+ * back, unless they would cost more than CHUNK_PROMOTE: it then stays
+ * dense. Entries 0 are the formula's, and stay so. One pass over the part,
+ * a comparison an entry within a run. */
+static void chunk_cool(SparseMap *sm, uint64_t c)
+{
+    const void *part = sm->dense[c];
+    uint64_t base = c << CHUNK_BITS;
+    uint32_t nsingle = 0, nmark = 0;
+    uint32_t single[CHUNK_PROMOTE / 4], mark[CHUNK];
+    Runs *l = NULL;
+    for (uint32_t o = 0; o < CHUNK;) {
+        uint64_t s = l2p_ent(part, o, sm->narrow), v = ~s;
+        if (s == 0) {
+            o++;
+            continue;
+        }
+        if (v >= BUF_MARK && v != UNMAPPED) {
+            mark[nmark++] = o++;
+            continue;
+        }
+        uint32_t m = 1;
+        if (v < BUF_MARK && sm->narrow) { /* 32-bit entries of slots below UNMAPPED's */
+            const uint32_t *e = part;
+            uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v);
+            while (m < top && e[o + m] == e[o] - m)
+                m++;
+        } else if (v < BUF_MARK) {
+            while (o + m < CHUNK && l2p_ent(part, o + m, sm->narrow) == s - m)
+                m++;
+        }
+        if (m >= MAP_RUN_MIN && sm->runs_ok) {
+            l = runs_reserve(l, 1);
+            l->r[l->n++] = l2p_run(v, o, o + m - 1);
+        } else {
+            for (uint32_t k = 0; k < m && nsingle < G_N_ELEMENTS(single); k++)
+                single[nsingle++] = o + k;
+            if (nsingle == G_N_ELEMENTS(single)) { /* too many: it stays dense */
+                free(l);
+                return;
+            }
+        }
+        o += m;
+    }
+    if (4 * nsingle + (l ? l->n : 0) >= CHUNK_PROMOTE) {
+        free(l);
+        return;
+    }
+    sm->chunk_n[c] = 0;
+    for (uint32_t k = 0; k < nsingle; k++)
+        sm->chunk_n[c] += hash_put(&sm->over, base + single[k], l2p_ent(part, single[k], sm->narrow));
+    for (uint32_t k = 0; k < nmark; k++)
+        sm->bmark_n[c] += mark_put(sm, base + mark[k], l2p_ent(part, mark[k], sm->narrow));
+    if (l) {
+        sm->chunk_runs[c] = l;
+        sm->chunk_n[c] |= CHUNK_RUNS;
+    }
+    sm->dense[c] = NULL;
+    bigmem_pool_give(&sm->dense_pool, (void *)part);
+}
+
+/* A stream written in order enters chunk c: dense while the stream writes
+ * it, where an entry is one load or store (runs and marks cost a search
+ * and a hash each), and as runs again later (chunk_cool()). */
+static void chunk_heat(SparseMap *sm, uint64_t c)
+{
+    if (sm->nhot == HOT_MAX) {
+        uint64_t old = sm->hot[sm->hot_first];
+        sm->hot_first = (sm->hot_first + 1) % HOT_MAX;
+        sm->nhot--;
+        if (sm->chunk_n[old] == CHUNK_DENSE)
+            chunk_cool(sm, old);
+    }
+    chunk_promote(sm, c);
+    sm->hot[(sm->hot_first + sm->nhot++) % HOT_MAX] = c;
+}
+
 /* lpn's L2P entry in a chunk c that is not dense; if take, its buffer
  * mark (if it has one) goes. */
 static G_GNUC_NO_INLINE uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t c, uint64_t lpn,
@@ -589,6 +676,13 @@ static G_GNUC_NO_INLINE void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
         return;
     }
     if (v >= BUF_MARK && v != NO_SLOT) {
+        if ((lpn & (CHUNK - 1)) == 0) {
+            /* a write begins at the chunk's first page: most often a
+             * stream in order, about to write the whole chunk */
+            chunk_heat(sm, c);
+            l2p_ent_set(sm->dense[c], 0, sm->narrow, ~v);
+            return;
+        }
         /* the write buffer's marks come and go with every write: kept
          * apart, they do not push chunks a stream passes through dense */
         sm->bmark_n[c] += mark_put(sm, lpn, ~v);
@@ -1118,6 +1212,9 @@ bool map_check(const Drive *d, char *why, size_t why_len)
         if ((n & CHUNK_RUNS) && !chunk_check(d, sm, c, why, why_len))
             return false;
     }
+    for (uint32_t i = 0; i < sm->nhot; i++)
+        CHECK(sm->chunk_n[sm->hot[(sm->hot_first + i) % HOT_MAX]] == CHUNK_DENSE,
+              "hot chunk %" G_GUINT64_FORMAT " is not dense", sm->hot[(sm->hot_first + i) % HOT_MAX]);
     CHECK(dense == sm->dense_pool.taken, "%" G_GUINT64_FORMAT " dense chunks, the pool gave %"
           G_GUINT64_FORMAT, dense, sm->dense_pool.taken);
     for (uint32_t b = 0; b < g->nblocks; b++)
