@@ -5,7 +5,7 @@
  */
 #include "sim/cmd/calibrate_priv.h"
 
-#include "sim/output/json.h"
+#include "sim/engine/json.h"
 #include "sim/output/outdir.h"
 #include "sim/output/plot.h"
 

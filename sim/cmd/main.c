@@ -10,7 +10,7 @@
 #include "sim/cmd/calibrate.h"
 #include "sim/cmd/pts.h"
 #include "sim/cmd/run.h"
-#include "sim/cmd/version.h"
+#include "sim/engine/version.h"
 #include "sim/host/workload.h"
 
 #include <stdio.h>
@@ -479,10 +479,10 @@ static int cmd_run(int argc, char **argv)
         rerun = rerun_args(given, g_strv_length(given), entries);
         o.rerun_args = (const char *const *)rerun;
     }
-    run_catch_signals();
+    runner_catch_signals();
     if (vary ? !run_sweep(&o, (const char *const *)vary, (guint)jobs, &error)
              : !run_simulation(&o, &error)) {
-        int sig = run_interrupt_signal();
+        int sig = runner_signal();
         rc = fail(error, sig                                                   ? 128 + sig
                          : g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? EXIT_FAILED
                                                                                : EXIT_INPUT);

@@ -214,26 +214,6 @@ static gboolean pts_plan(Pts *p, GError **error)
 
 /* ---- Running workload segments on the drive ----------------------------- */
 
-static void pts_target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
-{
-    drive_submit(ctx, op, offset, length, tag);
-}
-
-static void pts_target_warm(void *ctx, uint64_t offset)
-{
-    drive_warm(ctx, offset);
-}
-
-static void pts_io_done(void *ctx, uint64_t tag)
-{
-    Pts *p = ctx;
-    workload_io_done(p->w, tag);
-    if (workload_finished(p->w)) {
-        p->finished = TRUE;
-        sim_stop(p->e);
-    }
-}
-
 /* Run one inline fio spec on the drive until it is done; its latencies
  * (reads and writes together) go into p->seg_hist. Each segment gets its
  * own seed, so rounds do not repeat each other's offsets. */
@@ -242,24 +222,15 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
     g_autoptr(Workload) w = workload_from_spec(spec, error);
     if (!w)
         return FALSE;
-    WorkloadTarget t = {pts_target_submit, p->d, drive_capacity(p->d), drive_queue_limit(p->d),
-                        pts_target_warm};
     uint64_t seed = p->o->seed + UINT64_C(0x9e3779b97f4a7c15) * ++p->segments;
-    if (!workload_bind(w, p->e, &t, seed, error))
+    if (!runner_bind(p->run, w, seed, error))
         return FALSE;
-    p->w = w;
-    workload_start(w);
-    p->finished = workload_finished(w);
-    while (!p->finished) {
-        if (!sim_run(p->e, SIM_TIME_MAX) && !p->finished) {
-            g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
-                        "the simulation stalled at %.6f s running \"%s\"",
-                        (double)sim_now(p->e) / 1e9, spec);
-            p->w = NULL;
-            return FALSE;
-        }
+    if (!runner_go(p->run)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
+                    "the simulation stalled at %.6f s running \"%s\"",
+                    (double)sim_now(p->e) / 1e9, spec);
+        return FALSE;
     }
-    p->w = NULL;
     lat_hist_reset(p->seg_hist);
     lat_hist_merge(p->seg_hist, workload_latency(w, IO_READ));
     lat_hist_merge(p->seg_hist, workload_latency(w, IO_WRITE));
@@ -267,14 +238,19 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
 }
 
 /* Purge: a new drive, as a secure erase leaves it. */
-static void pts_purge(Pts *p)
+static gboolean pts_purge(Pts *p, GError **error)
 {
-    g_clear_pointer(&p->d, drive_free);
-    g_clear_pointer(&p->e, sim_engine_free);
-    p->e = sim_engine_new();
-    p->d = drive_new(p->e, &p->params, p->o->seed);
+    g_clear_pointer(&p->run, runner_free);
+    p->run = runner_new(&p->params, p->o->seed);
+    if (!p->run) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s: cannot allocate the drive's tables",
+                    p->o->drive);
+        return FALSE;
+    }
+    p->e = runner_engine(p->run);
+    p->d = runner_drive(p->run);
     drive_warm_tables(p->d, NULL); /* preconditioning writes the drive twice over */
-    drive_set_done(p->d, pts_io_done, p);
+    return TRUE;
 }
 
 /* Workload-independent preconditioning: twice the capacity in 128 KiB
@@ -508,8 +484,7 @@ static void pts_results(Pts *p, uint32_t sub)
 
 static void pts_free(Pts *p)
 {
-    g_clear_pointer(&p->d, drive_free);
-    g_clear_pointer(&p->e, sim_engine_free);
+    g_clear_pointer(&p->run, runner_free);
     g_clear_pointer(&p->seg_hist, lat_hist_free);
     if (p->win_hist) {
         for (unsigned i = 0; i < p->n_cells * STEADY_WINDOW; i++)
@@ -562,16 +537,15 @@ gboolean pts_run(const PtsOptions *o, GError **error)
     }
     /* the first purge checks that the drive takes the test's jobs before
      * any folder is made */
-    pts_purge(&p);
+    if (!pts_purge(&p, error))
+        goto out;
     p.queue_limit = drive_queue_limit(p.d);
     p.capacity = drive_capacity(p.d);
     if (o->out && !(od = outdir_open(o->out, o->force, error)))
         goto out;
     gint64 wall0 = g_get_monotonic_time();
     for (uint32_t sub = 0; sub < p.n_subs; sub++) {
-        if (sub > 0)
-            pts_purge(&p);
-        if (!pts_precondition(&p, &p.subs[sub], error) || !pts_rounds(&p, sub, error))
+        if ((sub > 0 && !pts_purge(&p, error)) || !pts_precondition(&p, &p.subs[sub], error) || !pts_rounds(&p, sub, error))
             goto out;
         pts_results(&p, sub);
         drive_account(p.d);

@@ -11,7 +11,8 @@
 #include "sim/engine/histogram.h"
 #include "sim/host/workload.h"
 #include "sim/output/outdir.h"
-#include "sim/output/steady.h"
+#include "sim/run/runner.h"
+#include "sim/engine/steady.h"
 
 #define PTS_MAX_CELLS 64
 #define PTS_MAX_SUBS 4
@@ -70,11 +71,10 @@ typedef struct Pts {
     uint64_t capacity; /* user bytes */
     double sim_s, wall_s;
     uint64_t events;
-    /* the segment running */
+    /* the purge running: its run, engine and drive */
+    Runner *run;
     SimEngine *e;
     Drive *d;
-    Workload *w;
-    gboolean finished;
     uint64_t segments;
 } Pts;
 

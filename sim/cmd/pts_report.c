@@ -6,8 +6,8 @@
  */
 #include "sim/cmd/pts_impl.h"
 
-#include "sim/cmd/version.h"
-#include "sim/output/json.h"
+#include "sim/engine/version.h"
+#include "sim/engine/json.h"
 
 #include <math.h>
 #include <stdio.h>

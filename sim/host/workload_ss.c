@@ -1,6 +1,6 @@
 /*
  * workload_ss.c - fio's steady-state detection (ss=, ss_dur=, ss_ramp=),
- * and ss=pts, the SNIA PTS test on IOPS per round (sim/output/steady.h).
+ * and ss=pts, the SNIA PTS test on IOPS per round (sim/engine/steady.h).
  *
  * As fio does it: once a second, after ss_ramp, the job (all its numjobs
  * clones together) takes a sample of its IOPS or bandwidth (KiB/s) over

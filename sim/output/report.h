@@ -1,12 +1,13 @@
 /*
  * report.h - what a run reports: the time series, the phases, and the
- * summary in text and JSON. Pure formatting of what run.c measured.
+ * summary in text and JSON. Pure formatting of what a run (sim/run/)
+ * measured.
  */
 #ifndef FTLSIM_REPORT_H
 #define FTLSIM_REPORT_H
 
-#include "sim/output/json.h"
-#include "sim/cmd/run.h"
+#include "sim/engine/json.h"
+#include "sim/host/workload.h"
 
 #include <stdio.h>
 
@@ -54,7 +55,10 @@ typedef struct RunSteady {
 } RunSteady;
 
 typedef struct RunResult {
-    const RunOptions *opt;
+    const char *drive;       /* the INI file */
+    const char *prefill;     /* --prefill SPEC; NULL: a fresh drive */
+    const char *const *sets; /* --set overrides, or NULL */
+    uint64_t seed;
     const DriveParams *params;
     const DriveStats *stats;
     DriveWear wear; /* erase counts per block at the end */

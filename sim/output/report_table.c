@@ -8,7 +8,7 @@
  */
 #include "sim/output/report_table.h"
 
-#include "sim/cmd/version.h"
+#include "sim/engine/version.h"
 #include "sim/config/config.h"
 
 #include <math.h>
@@ -57,11 +57,11 @@ static FigValue get_text(const RunResult *r, int arg)
     case S_DRIVE:
         return strv(r->params->name);
     case S_DRIVE_FILE:
-        return strv(r->opt->drive);
+        return strv(r->drive);
     case S_WORKLOAD:
         return strv(workload_description(r->workload));
     default:
-        return strv(r->opt->prefill);
+        return strv(r->prefill);
     }
 }
 
@@ -70,7 +70,7 @@ static FigValue get_run(const RunResult *r, int arg)
 {
     switch (arg) {
     case R_SEED:
-        return u64v(r->opt->seed);
+        return u64v(r->seed);
     case R_INTERRUPTED:
         return boolv(r->interrupted);
     case R_SIM_TIME:
@@ -115,7 +115,7 @@ static FigValue get_trace(const RunResult *r, int arg)
 static void json_overrides(const RunResult *r, JsonWriter *w, const char *key)
 {
     json_begin_array(w, key);
-    for (const char *const *set = r->opt->sets; set && *set; set++)
+    for (const char *const *set = r->sets; set && *set; set++)
         json_str(w, NULL, *set);
     json_end_array(w);
 }
