@@ -303,6 +303,9 @@ static int cmd_run(int argc, char **argv)
     double time_scale = 1.0;
     gboolean force = FALSE, quiet = FALSE, plot = FALSE, live = FALSE, check = FALSE,
              skip_bad = FALSE, series_pct = FALSE, sweep_row = FALSE;
+    g_autofree char *trace_fmt_names = g_strjoinv(", ", (char **)trace_formats());
+    g_autofree char *trace_fmt_help =
+        g_strdup_printf("Trace format (%s); default: detect", trace_fmt_names);
     GOptionEntry entries[] = {
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
@@ -312,9 +315,7 @@ static int cmd_run(int argc, char **argv)
         {"job", 'j', 0, G_OPTION_ARG_FILENAME, &job, "fio job file", "FILE"},
         {"trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "Block trace to replay (.gz read too)",
          "FILE"},
-        {"trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_fmt,
-         "Trace format (msr, blkparse, fio2, fio3, spc, disksim, mqsim, ssdsim, alibaba, tencent, "
-         "fiu, wiscsee); default: detect", "NAME"},
+        {"trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_fmt, trace_fmt_help, "NAME"},
         {"blk-events", 0, 0, G_OPTION_ARG_STRING, &blk, "blkparse events: auto, Q or D", "EV"},
         {"trace-device", 0, 0, G_OPTION_ARG_INT64, &device, "Replay only this device or volume",
          "N"},
