@@ -144,32 +144,14 @@ static gboolean take_row(Sampler *s)
     double dt = t - s->last_t;
     if (dt <= 0)
         return TRUE;
-    SeriesRow row = {
-        .t_s = t,
-        .host_write_bytes = st->host_bytes[IO_WRITE],
-        .host_read_bytes = st->host_bytes[IO_READ],
-        .write_MBps = (double)(st->host_bytes[IO_WRITE] - l->host_bytes[IO_WRITE]) / 1e6 / dt,
-        .read_MBps = (double)(st->host_bytes[IO_READ] - l->host_bytes[IO_READ]) / 1e6 / dt,
-        .iops = (double)(st->host_ios[IO_READ] + st->host_ios[IO_WRITE] - l->host_ios[IO_READ] -
-                         l->host_ios[IO_WRITE]) / dt,
-        .free_blocks = st->free_blocks,
-        .gc_MBps = (double)(st->nand_write_bytes[CAUSE_GC] - l->nand_write_bytes[CAUSE_GC]) / 1e6 / dt,
-        .fold_MBps = (double)(st->nand_write_bytes[CAUSE_FOLD] - l->nand_write_bytes[CAUSE_FOLD]) / 1e6 / dt,
-        .pslc_used_bytes = st->pslc_used,
-        .pslc_limit_bytes = st->pslc_limit,
-    };
+    SeriesSample sample = {.last = l, .now = st, .t_s = t, .dt = dt, .dies = s->dies,
+                           .channels = s->channels, .pool_blocks = s->pool_blocks};
+    SeriesRow row = {0};
+    report_series_fill(&row, &sample);
     double busy = 0;
-    for (int w = 0; w < DIE_WORKS; w++) {
-        row.die_work[w] = (double)(st->die_busy_ns[w] - l->die_busy_ns[w]) / (s->dies * dt * 1e9);
+    for (int w = 0; w < DIE_WORKS; w++)
         busy += row.die_work[w];
-    }
     row.phase = classify(l, st, busy);
-    row.chan_busy = (double)(st->chan_busy_ns - l->chan_busy_ns) / (s->channels * dt * 1e9);
-    row.wear_min = st->wear_min;
-    row.wear_max = st->wear_max;
-    row.wear_mean = s->pool_blocks > 0 ? (double)st->wear_erases / s->pool_blocks : 0;
-    uint64_t hits = st->l2p_hits - l->l2p_hits, misses = st->l2p_misses - l->l2p_misses;
-    row.l2p_hit_ratio = hits + misses ? (double)hits / (double)(hits + misses) : NAN;
     if (s->ivl[0])
         row_latency(s, &row);
     if (s->rows->len >= RUN_ROWS_MAX) {
