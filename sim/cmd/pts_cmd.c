@@ -46,9 +46,9 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
                           const char *round_time, const char *max_rounds, const char *precond,
                           const char *fmt, GError **error)
 {
-    if (!pts_test_from_name(test, &o->test)) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "--test \"%s\": expected wsat, iops, tp or lat", test);
+    if (!(o->test = pts_test_find(test))) {
+        g_autofree char *names = pts_test_names(FALSE);
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--test \"%s\": expected %s", test, names);
         return FALSE;
     }
     if (!pts_count(threads, "--threads", 256, &o->threads, error) ||
@@ -96,20 +96,22 @@ int pts_main(int argc, char **argv)
     g_auto(GStrv) sets = NULL;
     gint64 seed = 1;
     gboolean force = FALSE, quiet = FALSE, plot = FALSE;
+    /* what each test is and its defaults, from the tests' descriptors */
+    g_autofree char *test_help = pts_test_names(TRUE);
+    g_autofree char *threads_defaults = pts_test_defaults(FALSE);
+    g_autofree char *iodepth_defaults = pts_test_defaults(TRUE);
+    g_autofree char *threads_help =
+        g_strdup_printf("Threads (fio jobs) per cell (%s)", threads_defaults);
+    g_autofree char *iodepth_help =
+        g_strdup_printf("Queue depth per thread (%s); above the interface's queue, commands wait "
+                        "in the host", iodepth_defaults);
     GOptionEntry entries[] = {
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
-        {"test", 't', 0, G_OPTION_ARG_STRING, &test,
-         "wsat (write saturation), iops (block size x R/W mix matrix), tp (sequential MB/s) or "
-         "lat (response times at 1 thread QD 1)",
-         "NAME"},
+        {"test", 't', 0, G_OPTION_ARG_STRING, &test, test_help, "NAME"},
         {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder", "DIR"},
         {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing results folder", NULL},
-        {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads,
-         "Threads (fio jobs) per cell (wsat 8, iops 16, tp 8, lat 1)", "N"},
-        {"iodepth", 'Q', 0, G_OPTION_ARG_STRING, &iodepth,
-         "Queue depth per thread (wsat 16, iops 8, tp 16, lat 1); above the interface's queue, "
-         "commands wait in the host",
-         "N"},
+        {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads, threads_help, "N"},
+        {"iodepth", 'Q', 0, G_OPTION_ARG_STRING, &iodepth, iodepth_help, "N"},
         {"round-time", 0, 0, G_OPTION_ARG_STRING, &round_time,
          "Time each cell runs in a round (60s, as the PTS; 10s for quick runs)", "TIME"},
         {"max-rounds", 0, 0, G_OPTION_ARG_STRING, &max_rounds,
