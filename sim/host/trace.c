@@ -552,7 +552,3 @@ uint64_t trace_bad_lines(const TraceReader *r)
     return r->bad;
 }
 
-const char *trace_path(const TraceReader *r)
-{
-    return r->path;
-}
