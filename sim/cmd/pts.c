@@ -60,15 +60,6 @@ static gboolean pts_parse_mix(const char *text, uint32_t *read_pct)
     return TRUE;
 }
 
-char *pts_bs_label(uint64_t bs)
-{
-    if (bs < 1024)
-        return g_strdup_printf("%.1fKiB", (double)bs / 1024);
-    if (bs < 1048576)
-        return g_strdup_printf("%" G_GUINT64_FORMAT "KiB", bs / 1024);
-    return g_strdup_printf("%" G_GUINT64_FORMAT "MiB", bs / 1048576);
-}
-
 /* Which of the test's block sizes (bits of *bs_mask) and mixes a --bs or
  * --mix list keeps; NULL keeps all. */
 static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_mask, GError **error)

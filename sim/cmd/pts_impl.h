@@ -103,7 +103,7 @@ struct PtsTestDesc {
     void (*summary)(const Pts *p, GString *out);   /* its lines of summary.txt */
 };
 
-/* "0.5KiB", "4KiB", "1MiB"; g_free it. */
+/* pts_tests.c: "0.5KiB", "4KiB", "1MiB"; g_free it. */
 char *pts_bs_label(uint64_t bs);
 
 /* pts_report.c */

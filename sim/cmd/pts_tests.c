@@ -9,6 +9,15 @@
 
 #include <math.h>
 
+char *pts_bs_label(uint64_t bs)
+{
+    if (bs < 1024)
+        return g_strdup_printf("%.1fKiB", (double)bs / 1024);
+    if (bs < 1048576)
+        return g_strdup_printf("%" G_GUINT64_FORMAT "KiB", bs / 1024);
+    return g_strdup_printf("%" G_GUINT64_FORMAT "MiB", bs / 1048576);
+}
+
 /* ---- wsat: write saturation ------------------------------------------- */
 
 static const uint64_t wsat_bs[] = {4096};
