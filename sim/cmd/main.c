@@ -302,7 +302,7 @@ static int cmd_run(int argc, char **argv)
     gint iodepth = 32, jobs = 1;
     double time_scale = 1.0;
     gboolean force = FALSE, quiet = FALSE, plot = FALSE, live = FALSE, check = FALSE,
-             skip_bad = FALSE, series_pct = FALSE, sweep_row = FALSE;
+             skip_bad = FALSE, series_pct = FALSE, sweep_row = FALSE, dry_run = FALSE;
     g_autofree char *trace_fmt_names = g_strjoinv(", ", (char **)trace_formats());
     g_autofree char *trace_fmt_help =
         g_strdup_printf("Trace format (%s); default: detect", trace_fmt_names);
@@ -370,6 +370,9 @@ static int cmd_run(int argc, char **argv)
         {"output", 0, 0, G_OPTION_ARG_FILENAME, &output,
          "Write what would be printed into FILE instead", "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
+        {"dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
+         "Check every input and bind the workload to the drive, then stop: nothing is "
+         "simulated or written (the --prefill room in the pSLC cache is not checked)", NULL},
         G_OPTION_ENTRY_NULL,
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- simulate a drive under a workload");
@@ -418,6 +421,7 @@ static int cmd_run(int argc, char **argv)
     o.sets = (const char *const *)sets;
     o.series_percentiles = series_pct;
     o.sweep_row_file = sweep_row;
+    o.dry_run = dry_run;
     o.script_dir = scripts;
     o.trace_opt.format = trace_fmt;
     o.trace_opt.device = device;
@@ -509,7 +513,7 @@ static int cmd_calibrate(int argc, char **argv)
     char **sets = NULL, **figures = NULL, **fits = NULL;
     gint64 seed = 1;
     gint jobs = 1, max_evals = CALIB_DEFAULT_MAX_EVALS, starts = -1;
-    gboolean force = FALSE, quiet = FALSE;
+    gboolean force = FALSE, quiet = FALSE, dry_run = FALSE;
     GOptionEntry entries[] = {
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI) to calibrate", "FILE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
@@ -538,6 +542,9 @@ static int cmd_calibrate(int argc, char **argv)
          "Spread start points run besides the config's own (default 2 x jobs - 1)", "N"},
         {"seed", 's', 0, G_OPTION_ARG_INT64, &seed, "Random seed of every run (1)", "N"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
+        {"dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
+         "Check every input (curve, figures, fits, the drive and workload bound together), then "
+         "stop: nothing is simulated or written", NULL},
         G_OPTION_ENTRY_NULL,
     };
     g_autoptr(GOptionContext) ctx =
@@ -577,6 +584,7 @@ static int cmd_calibrate(int argc, char **argv)
     co.run.out = out;
     co.run.force = force;
     co.run.quiet = quiet;
+    co.run.dry_run = dry_run;
     co.run.seed = (uint64_t)seed;
     co.run.sets = (const char *const *)sets;
     co.run.script_dir = scripts;
@@ -635,7 +643,7 @@ static int cmd_check(int argc, char **argv)
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI), or give it as FILE",
          "FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
-         "Override a drive key (repeatable), e.g. --set nand.blocks_per_plane=1900", "GROUP.KEY=VALUE"},
+         "Override a drive key (repeatable), e.g. --set gc.policy=fifo", "GROUP.KEY=VALUE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
          "Also estimate the memory of a run of this workload (as run takes it)", "SPEC"},
         {"job", 'j', 0, G_OPTION_ARG_FILENAME, &job, "The same for an fio job file", "FILE"},

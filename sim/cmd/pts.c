@@ -477,6 +477,10 @@ gboolean pts_run(const PtsOptions *o, GError **error)
         goto out;
     p.queue_limit = drive_queue_limit(p.d);
     p.capacity = drive_capacity(p.d);
+    if (o->dry_run) {
+        ok = TRUE;
+        goto out;
+    }
     if (o->out && !(od = outdir_open(o->out, o->force, error)))
         goto out;
     gint64 wall0 = g_get_monotonic_time();

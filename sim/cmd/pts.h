@@ -45,6 +45,7 @@ typedef struct PtsOptions {
     gboolean plot;
     PlotFormat plot_format;
     const char *script_dir; /* gnuplot scripts */
+    gboolean dry_run;       /* check every input and make the drive, then stop: nothing run */
 } PtsOptions;
 
 void pts_options_init(PtsOptions *o);

@@ -95,7 +95,7 @@ int pts_main(int argc, char **argv)
     g_autofree char *mix = NULL, *fmt = NULL;
     g_auto(GStrv) sets = NULL;
     gint64 seed = 1;
-    gboolean force = FALSE, quiet = FALSE, plot = FALSE;
+    gboolean force = FALSE, quiet = FALSE, plot = FALSE, dry_run = FALSE;
     /* what each test is and its defaults, from the tests' descriptors */
     g_autofree char *test_help = pts_test_names(TRUE);
     g_autofree char *threads_defaults = pts_test_defaults(FALSE);
@@ -127,10 +127,12 @@ int pts_main(int argc, char **argv)
          "Only these of the test's read/write mixes, e.g. 100/0,0/100", "LIST"},
         {"seed", 's', 0, G_OPTION_ARG_INT64, &seed, "Random seed (1)", "N"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
-         "Override a drive key (repeatable), e.g. --set gc.policy=cost-benefit", "GROUP.KEY=VALUE"},
+         "Override a drive key (repeatable), e.g. --set gc.policy=cost_benefit", "GROUP.KEY=VALUE"},
         {"plot", 'p', 0, G_OPTION_ARG_NONE, &plot, "Draw the figures with gnuplot", NULL},
         {"plot-format", 0, 0, G_OPTION_ARG_STRING, &fmt, "png (default) or svg", "FMT"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
+        {"dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
+         "Check every input and make the drive, then stop: nothing is simulated or written", NULL},
         G_OPTION_ENTRY_NULL,
     };
     g_autoptr(GOptionContext) ctx =
@@ -160,6 +162,7 @@ int pts_main(int argc, char **argv)
     o.quiet = quiet;
     o.plot = plot;
     o.script_dir = scripts;
+    o.dry_run = dry_run;
     if (!pts_run(&o, &error))
         return pts_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? 1 : 2);
     return 0;

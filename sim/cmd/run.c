@@ -336,8 +336,9 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     }
     SimEngine *e = runner_engine(sr);
     Drive *d = runner_drive(sr);
-    drive_warm_tables(d, &mc);
-    if (o->prefill && !prefill_drive(o, d, &pf, error))
+    if (!o->dry_run)
+        drive_warm_tables(d, &mc);
+    if (o->prefill && !o->dry_run && !prefill_drive(o, d, &pf, error))
         return FALSE;
     if (o->max_time)
         workload_set_stop_time(w, o->max_time);
@@ -349,6 +350,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
                     "give --out DIR to write them into");
         return FALSE;
     }
+    if (o->dry_run)
+        return TRUE; /* everything checked; nothing run or written */
 
     g_autoptr(Sampler) s =
         sampler_new(e, d, &p, w, o->interval_bytes, o->series_percentiles);

@@ -59,6 +59,7 @@ typedef struct RunOptions {
     SimTime max_time;        /* --max-time: stop every job at this simulated time; 0: none */
     int output_format;       /* RUN_OUTPUT_*: what goes to stdout (or --output) */
     const char *output;      /* --output FILE: instead of stdout; NULL: stdout */
+    gboolean dry_run;        /* --dry-run: check every input, bind the workload, simulate nothing */
 } RunOptions;
 
 enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };

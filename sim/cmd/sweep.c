@@ -566,6 +566,8 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
             return FALSE;
         }
     }
+    if (o->dry_run)
+        return run_simulation(o, error); /* the workload binds; nothing is written */
     if (o->emit != EMIT_NONE)
         return emit(o, axes, runs, error);
     g_autoptr(OutDir) od = outdir_open(o->out, o->force, error);
