@@ -65,8 +65,4 @@ char *pts_test_defaults(gboolean iodepth);
  * (bad input). The summary goes to stdout unless quiet. */
 gboolean pts_run(const PtsOptions *o, GError **error);
 
-/* The "ftlsim pts" command (sim/cmd/pts_cmd.c): parses argv, runs, and
- * returns the exit status. */
-int pts_main(int argc, char **argv);
-
 #endif

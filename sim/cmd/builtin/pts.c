@@ -1,8 +1,10 @@
 /*
- * pts_cmd.c - the "ftlsim pts" command: options into PtsOptions, checked
+ * pts.c - "ftlsim pts": its options into PtsOptions, checked
  * in full before pts_run() opens the results folder. Errors are one line
  * on stderr and exit status 2 (bad input) or 1 (the simulation failed).
  */
+#include "sim/cmd/builtin/builtin.h"
+
 #include "sim/cmd/pts.h"
 
 #include "sim/cmd/run.h"
@@ -11,20 +13,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static int pts_fail(GError *error, int code)
-{
-    const char *m = error->message;
-    fprintf(stderr, "%s%s\n", g_str_has_prefix(m, "ftlsim:") ? "" : "ftlsim: ", m);
-    g_error_free(error);
-    return code;
-}
-
-static int pts_usage(const char *msg)
-{
-    fprintf(stderr, "ftlsim: %s (see ftlsim pts --help)\n", msg);
-    return 2;
-}
 
 /* A count option: an integer from 1 to max, or absent (*out left alone). */
 static gboolean pts_count(const char *text, const char *opt, guint64 max, uint32_t *out,
@@ -86,7 +74,7 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
     return TRUE;
 }
 
-int pts_main(int argc, char **argv)
+int cmd_pts(int argc, char **argv)
 {
     PtsOptions o;
     pts_options_init(&o);
@@ -144,14 +132,14 @@ int pts_main(int argc, char **argv)
              "--round-time 10s -o results/wsat\n");
     GError *error = NULL;
     g_autofree char *scripts = plot_script_dir();
-    if (!g_option_context_parse(ctx, &argc, &argv, &error))
-        return pts_fail(error, 2);
+    if (!cmd_parse(ctx, &argc, &argv))
+        return CMD_EXIT_INPUT;
     if (argc > 1)
-        return pts_usage("pts takes no positional arguments");
+        return cmd_usage(ctx, "pts takes no positional arguments");
     if (!drive || !test)
-        return pts_usage(drive ? "pts needs --test NAME" : "pts needs --drive FILE");
+        return cmd_usage(ctx, drive ? "pts needs --test NAME" : "pts needs --drive FILE");
     if (!pts_parse(&o, test, threads, iodepth, round_time, max_rounds, precond, fmt, &error))
-        return pts_fail(error, 2);
+        return cmd_fail(error, CMD_EXIT_INPUT);
     o.drive = drive;
     o.sets = (const char *const *)sets;
     o.out = out;
@@ -164,6 +152,8 @@ int pts_main(int argc, char **argv)
     o.script_dir = scripts;
     o.dry_run = dry_run;
     if (!pts_run(&o, &error))
-        return pts_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? 1 : 2);
+        return cmd_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED)
+                                   ? CMD_EXIT_FAILED
+                                   : CMD_EXIT_INPUT);
     return 0;
 }
