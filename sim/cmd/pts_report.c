@@ -232,11 +232,6 @@ void pts_plot(const Pts *p)
     if (!e)
         plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, p->o->plot_format,
                     &e);
-    if (e) {
-        if (g_error_matches(e, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT))
-            fprintf(stderr, "ftlsim: %s\n", plot_install_hint());
-        else
-            fprintf(stderr, "ftlsim: figures: %s\n", e->message);
-        g_error_free(e);
-    }
+    if (e)
+        plot_warn(e);
 }

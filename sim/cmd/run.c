@@ -439,13 +439,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     ok = TRUE;
     if (od && o->plot) {
         GError *perr = NULL;
-        if (!plot_results(o->out, o->script_dir, o->plot_format, &perr)) {
-            if (g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT))
-                fprintf(stderr, "ftlsim: %s\n", plot_install_hint());
-            else
-                fprintf(stderr, "ftlsim: figures: %s\n", perr->message);
-            g_error_free(perr);
-        }
+        if (!plot_results(o->out, o->script_dir, o->plot_format, &perr))
+            plot_warn(perr);
     }
 out:
     if (od)

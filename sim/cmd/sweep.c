@@ -237,10 +237,7 @@ static void draw_overlay(GPtrArray *dirs, const char *dir, const char *script_di
         if (!quiet)
             printf("figure    %s\n", fig);
     } else {
-        fprintf(stderr, "ftlsim: %s\n",
-                g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
-                                                                         : perr->message);
-        g_error_free(perr);
+        plot_warn(perr);
     }
 }
 
