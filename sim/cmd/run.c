@@ -223,7 +223,17 @@ static gboolean run_engine(Run *r, GError **error)
 {
     const RunOptions *o = r->o;
     runner_set_clock(r->sr, o->interval, o->max_time, r->s, r->progress);
+    runner_check_every(r->sr, o->check_every);
     gboolean ended = runner_go(r->sr);
+    uint64_t checks;
+    const char *why;
+    if (!runner_checks(r->sr, &checks, &why)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
+                    "FTL invariant broken at %.6f s simulated (check %" G_GUINT64_FORMAT
+                    " of --check-every %" G_GUINT64_FORMAT "): %s",
+                    (double)sim_now(runner_engine(r->sr)) / 1e9, checks, o->check_every, why);
+        return FALSE;
+    }
     SimEngine *e = runner_engine(r->sr);
     if (!ended && o->max_time && sim_now(e) >= o->max_time + RUN_DRAIN_MAX) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
@@ -272,6 +282,12 @@ static gboolean run_engine(Run *r, GError **error)
  * each on stderr: lines a trace lost, reads that cost nothing. */
 static void run_notes(const Run *r, const RunOptions *o)
 {
+    uint64_t checks;
+    const char *why;
+    if (o->check_every && runner_checks(r->sr, &checks, &why) && !o->quiet)
+        fprintf(stderr, "ftlsim: the FTL invariants held at all %" G_GUINT64_FORMAT
+                        " checks (one every %" G_GUINT64_FORMAT " commands)\n",
+                checks, o->check_every);
     WorkloadTraceInfo ti;
     if (workload_trace_info(r->w, &ti) && ti.bad_lines)
         fprintf(stderr, "ftlsim: %s: skipped %" G_GUINT64_FORMAT " malformed lines (--skip-bad-lines)\n",

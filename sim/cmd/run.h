@@ -49,6 +49,7 @@ typedef struct RunOptions {
     PlotFormat plot_format;
     gboolean live;
     gboolean check;          /* run drive_check() at the end (and fail if broken) */
+    uint64_t check_every;    /* and after every this many commands completed; 0: not */
     const char *prefill;     /* --prefill SPEC (PCT%[:random][:slc=SIZE]); NULL: a fresh drive */
     const char *const *sets; /* --set GROUP.KEY=VALUE overrides of the drive file, or NULL */
     const char *script_dir;  /* gnuplot scripts */

@@ -19,6 +19,9 @@ struct Runner {
     gboolean finished;
     gboolean interrupted; /* stopped by a signal */
     gboolean stalled;     /* nothing left to happen, or commands held past max_time */
+    uint64_t check_every, until_check, checks; /* runner_check_every() */
+    gboolean broken;                           /* a check failed: why */
+    char why[256];
 };
 
 /* The signal (SIGINT, SIGTERM) that asked the run to stop; 0: none. */
@@ -56,6 +59,15 @@ static void io_done(void *ctx, uint64_t tag)
 {
     Runner *r = ctx;
     workload_io_done(r->w, tag);
+    if (r->check_every && --r->until_check == 0) {
+        r->until_check = r->check_every;
+        r->checks++;
+        if (!drive_check(r->d, r->why, sizeof r->why)) {
+            r->broken = TRUE;
+            run_stop(r);
+            return;
+        }
+    }
     if (r->sampler && !sampler_io(r->sampler))
         run_stop(r);
     if (workload_finished(r->w)) {
@@ -206,6 +218,18 @@ gboolean runner_go(Runner *r)
         }
     }
     return !r->stalled;
+}
+
+void runner_check_every(Runner *r, uint64_t n)
+{
+    r->check_every = r->until_check = n;
+}
+
+gboolean runner_checks(const Runner *r, uint64_t *made, const char **why)
+{
+    *made = r->checks;
+    *why = r->broken ? r->why : NULL;
+    return !r->broken;
 }
 
 gboolean runner_interrupted(const Runner *r)

@@ -42,6 +42,13 @@ gboolean runner_bind(Runner *r, Workload *w, uint64_t seed, GError **error);
  * its own. */
 void runner_set_clock(Runner *r, SimTime interval, SimTime max_time, Sampler *s, Progress *pr);
 
+/* Verify the drive's invariants (drive_check()) after every n-th command
+ * completed (0: never); the run stops at the first broken one. Slow: for
+ * tests and bug hunts. */
+void runner_check_every(Runner *r, uint64_t n);
+/* The checks made so far; FALSE with why filled when one failed. */
+gboolean runner_checks(const Runner *r, uint64_t *made, const char **why);
+
 /* Start the bound workload and run the engine until it is done or the run
  * stops. FALSE when it stalled (nothing left to happen, or the clock found
  * it stuck). */

@@ -148,7 +148,7 @@ int cmd_run(int argc, char **argv)
     char **sets = NULL, **vary = NULL;
     g_auto(GStrv) given = g_strdupv(argv); /* GOption takes argv apart */
     g_auto(GStrv) rerun = NULL;             /* before any goto out */
-    gint64 seed = 1, device = -1;
+    gint64 seed = 1, device = -1, check_every = 0;
     gint iodepth = 32, jobs = 1;
     double time_scale = 1.0;
     gboolean force = FALSE, quiet = FALSE, plot = FALSE, live = FALSE, check = FALSE,
@@ -195,6 +195,9 @@ int cmd_run(int argc, char **argv)
         {"live", 0, 0, G_OPTION_ARG_NONE, &live, "Keep a live write-curve figure while running",
          NULL},
         {"check", 0, 0, G_OPTION_ARG_NONE, &check, "Verify the FTL invariants at the end", NULL},
+        {"check-every", 0, 0, G_OPTION_ARG_INT64, &check_every,
+         "Also verify them after every N commands completed; the run fails at the first "
+         "broken one (slow: each check reads the whole drive)", "N"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
          "Override a drive key for this run (repeatable), e.g. --set pslc.static=12GB", "GROUP.KEY=VALUE"},
         {"vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary,
@@ -265,6 +268,11 @@ int cmd_run(int argc, char **argv)
     o.plot = plot;
     o.live = live;
     o.check = check;
+    if (check_every < 0) {
+        rc = cmd_usage(ctx, "--check-every: expected a count of commands, 1 or more");
+        goto out;
+    }
+    o.check_every = (uint64_t)check_every;
     o.prefill = prefill;
     o.sets = (const char *const *)sets;
     o.series_percentiles = series_pct;
