@@ -28,12 +28,6 @@
 #include <math.h>
 #include <string.h>
 
-const char *io_op_name(IoOp op)
-{
-    static const char *const names[] = {"read", "write", "trim", "flush"};
-    return op < IO_OPS ? names[op] : "?";
-}
-
 const char *die_work_name(DieWork w)
 {
     static const char *const names[] = {"read", "host_program", "gc", "fold", "erase", "map"};
@@ -248,7 +242,6 @@ void drive_account(Drive *d)
     drive_counters(d)->buf_held_bytes = ftl_buffered_bytes(d);
 }
 uint64_t drive_capacity(const Drive *d) { return drive_params(d)->user_capacity; }
-bool drive_quiescent(const Drive *d) { return drive_outstanding(d) == 0; }
 uint64_t drive_slots(const Drive *d) { return drive_geom(d)->nslots; }
 
 void drive_warm(const Drive *d, uint64_t offset)

@@ -30,8 +30,6 @@ typedef struct HostIo {
     uint8_t op;      /* IoOp */
 } HostIo;
 
-const char *io_op_name(IoOp op);
-
 /* Why the NAND was written. */
 typedef enum NandCause {
     CAUSE_HOST = 0,
@@ -203,9 +201,6 @@ void drive_wear(const Drive *d, DriveWear *w);
 /* Bring die_busy_ns up to the engine's time: each die's operation in
  * progress is counted to now, and set buf_held_bytes. Call before reading them. */
 void drive_account(Drive *d);
-
-/* True when nothing host-visible is in flight (background work may run). */
-bool drive_quiescent(const Drive *d);
 
 /* ---- Checking (tests, --check) -----------------------------------------
  * drive_check() verifies the FTL invariants: every mapped page points to a

@@ -85,7 +85,10 @@ static uint32_t fold_move(Drive *d, uint32_t die, uint32_t dst, uint32_t *pages)
     return map_relocate(d, f->victim[die], &f->cursor[die], dst, &die_open(d, die)[STREAM_FOLD], pages);
 }
 
-bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
+/* One fold operation on die (a program unit moved, or an empty SLC block
+ * erased). dyn_only restricts victims to dynamic blocks; take_open allows
+ * closing an open SLC block to fold it. False if nothing could start. */
+static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
 {
     Fold *f = fold(d);
     if (f->victim[die] == NO_BLOCK) {

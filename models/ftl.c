@@ -91,13 +91,6 @@ static inline uint32_t ring_at(const Wbuf *w, uint32_t pos, uint32_t k)
     return p >= w->ring_cap ? p - w->ring_cap : p;
 }
 
-/* Where host data goes next on this die: the pSLC cache decides
- * (pslc_host_stream); without one every host unit is native. */
-CellMode ftl_host_mode(Drive *d, uint32_t die)
-{
-    return pslc_host_stream(d, die) == STREAM_HOST ? drive_geom(d)->native : CELL_SLC;
-}
-
 /* Live entries from the head of the ring up to the first held one (at
  * most max), by walking the ring. */
 static uint32_t ready_walk(const Wbuf *w, uint32_t max)
@@ -426,7 +419,7 @@ static void admit_waiting(Drive *d)
     }
 }
 
-void ftl_write_start(Drive *d, uint32_t c)
+static void ftl_write_start(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     cmd->t_issue = sim_now(drive_engine(d));
@@ -578,6 +571,8 @@ static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
     sched_kick_all(d);
 }
 
+static void ftl_read_piece_done(Drive *d, uint32_t c);
+
 static void read_issue(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
@@ -646,7 +641,7 @@ static void translated(void *ctx, uint32_t c)
         read_issue(d, c);
 }
 
-void ftl_read_piece_done(Drive *d, uint32_t c)
+static void ftl_read_piece_done(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     g_assert(cmd->pending > 0);
@@ -713,14 +708,6 @@ void ftl_unmapped(Drive *d)
     if (wbuf(d)->buf_used == 0)
         complete_flushes(d);
     sched_kick_all(d); /* idle dies can erase blocks the unmapping emptied */
-}
-
-/* Unmap whole 4 KiB pages in the range; returns how many were mapped. */
-uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length)
-{
-    uint64_t n = ftl_unmap(d, (offset + SLOT_SIZE - 1) / SLOT_SIZE, (offset + length) / SLOT_SIZE);
-    ftl_unmapped(d);
-    return n;
 }
 
 /* ---- Placement of host data ---------------------------------------------- */

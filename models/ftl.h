@@ -6,7 +6,6 @@
 
 #include "models/parts.h"
 
-void ftl_read_piece_done(Drive *d, uint32_t cmd);
 void ftl_init(Drive *d); /* the write buffer; registers host reads and host programs with the scheduler */
 void ftl_release(Drive *d);
 uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end); returns how many were mapped */
@@ -14,11 +13,8 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end)
 bool ftl_check(const Drive *d, char *why, size_t why_len);
 uint64_t ftl_buffered_bytes(const Drive *d); /* host data in the write buffer, not yet programmed */
 void ftl_unmapped(Drive *d); /* after ftl_unmap: buffer space freed may admit writes, complete flushes */
-CellMode ftl_host_mode(Drive *d, uint32_t die);
 void ftl_write_arrive(Drive *d, uint32_t cmd); /* after the controller took the command */
-void ftl_write_start(Drive *d, uint32_t cmd);
 void ftl_read_start(Drive *d, uint32_t cmd);
 void ftl_flush_start(Drive *d, uint32_t cmd);
-uint64_t ftl_trim(Drive *d, uint64_t offset, uint64_t length);
 
 #endif

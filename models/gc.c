@@ -45,7 +45,7 @@ static void gc_paid(Drive *d, uint32_t die, uint32_t slots)
  * begun earlier; a victim begun at the hard threshold or by paced or idle
  * GC does not make GC preempt the host once the die is above its reserve,
  * so host writes are not held for whole victims. */
-bool gc_needed(const Drive *d, uint32_t die, bool hard)
+static bool gc_needed(const Drive *d, uint32_t die, bool hard)
 {
     if (hard)
         return die_nfree(d, die) <= drive_params(d)->gc_hard_blocks;
@@ -175,7 +175,7 @@ static void erase_victim(Drive *d, uint32_t die, uint32_t v)
     gc_erase(d, die, v);
 }
 
-bool gc_step(Drive *d, uint32_t die)
+static bool gc_step(Drive *d, uint32_t die)
 {
     if (die_victim(d, die) == NO_BLOCK) {
         uint32_t v = gc_pick_victim(d, die);
@@ -228,7 +228,7 @@ bool gc_step(Drive *d, uint32_t die)
  * for the pSLC sizing rule too, without waiting for GC to need it. Blocks
  * a GC or fold has taken meanwhile, or that came back to life, are
  * skipped. */
-bool gc_reclaim_dead(Drive *d, uint32_t die)
+static bool gc_reclaim_dead(Drive *d, uint32_t die)
 {
     for (uint32_t b; (b = die_pop_dead(d, die)) != NO_BLOCK;) {
         if (blk_state(d)[b] != BLK_FULL || blk_valid(d)[b] != 0 || blk_is_map(d, b))

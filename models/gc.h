@@ -7,9 +7,6 @@
 #include "models/parts.h"
 
 uint32_t gc_pick_victim(Drive *d, uint32_t die);
-bool gc_needed(const Drive *d, uint32_t die, bool hard);
-bool gc_step(Drive *d, uint32_t die); /* starts one die operation; false if nothing to do */
-bool gc_reclaim_dead(Drive *d, uint32_t die); /* erases a full block with no valid data */
 void gc_init(Drive *d); /* registers GC's work with the scheduler */
 void gc_release(Drive *d);
 void gc_set_ratio(Drive *d, uint32_t die, double ratio);

@@ -438,7 +438,7 @@ static uint32_t map_unit(const Drive *d, uint32_t b)
     return MIN(drive_geom(d)->unit_slots[CELL_SLC] / l2pc(d)->spp, room);
 }
 
-bool l2p_flush_step(Drive *d, uint32_t die)
+static bool l2p_flush_step(Drive *d, uint32_t die)
 {
     L2pCache *c = l2pc(d);
     if (c->wb_len == 0)

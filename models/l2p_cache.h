@@ -18,7 +18,6 @@ void l2p_on_translated(Drive *d, void (*fn)(void *ctx, uint32_t cmd), void *ctx)
 /* The table changed at lpn: the cached copy of its translation page turns
  * dirty, loaded first (in the background) if it is not cached. True on a miss. */
 bool l2p_update(Drive *d, uint64_t lpn);
-bool l2p_flush_step(Drive *d, uint32_t die);           /* program queued dirty translation pages */
 /* Collect the die's victim, a map block: one step; *moved: slots it moves. */
 bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved);
 SimTime l2p_load_ns(const Drive *d);                   /* time to load one translation page */

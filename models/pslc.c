@@ -210,7 +210,7 @@ int pslc_host_stream(Drive *d, uint32_t die)
     return STREAM_HOST;
 }
 
-bool pslc_fold_active(const Drive *d, uint32_t die)
+static bool pslc_fold_active(const Drive *d, uint32_t die)
 {
     const PslcDie *pd = &pslc(d)->die[die];
     if (!pslc(d)->has_cache || pslc_slc_blocks(d, die) == 0)

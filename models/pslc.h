@@ -41,7 +41,6 @@ void pslc_update_limit(Drive *d, uint32_t die); /* after the die's free or SLC b
 int pslc_host_stream(Drive *d, uint32_t die);   /* STREAM_SSLC, STREAM_SLC or STREAM_HOST */
 void pslc_host_programmed(Drive *d, uint32_t die, int stream, uint32_t slots);
 uint32_t pslc_slc_blocks(const Drive *d, uint32_t die); /* SLC blocks in use, static + dynamic */
-bool pslc_fold_active(const Drive *d, uint32_t die);    /* fold_first / watermark folding now */
 bool pslc_fold_forced(const Drive *d, uint32_t die);    /* SLC data no longer foldable with margin */
 void pslc_host_busy(Drive *d);  /* a host command arrived */
 void pslc_host_quiet(Drive *d); /* no host command outstanding */

@@ -152,7 +152,7 @@ uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
  * part in its suspension window [susp_from, susp_until) as reads (the
  * window holds the suspend overhead and the reads served in it); an idle
  * die counts nothing. */
-void sched_account(Drive *d, uint32_t i, SimTime upto)
+static void sched_account(Drive *d, uint32_t i, SimTime upto)
 {
     DieOp *die = &sched(d)->die[i];
     SimTime from = die->acct_from;
@@ -287,7 +287,7 @@ static const SchedTry *kick(Drive *d, uint32_t i, uint32_t mask)
     return NULL;
 }
 
-void sched_kick(Drive *d, uint32_t i)
+static void sched_kick(Drive *d, uint32_t i)
 {
     kick(d, i, ~0u);
 }

@@ -41,9 +41,8 @@ void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, boo
 /* Register who reads: returns the client number for sched_read(). */
 uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx);
 
-/* Offer die (or every idle die, starting after the last to take striped
- * work) its next operation. */
-void sched_kick(Drive *d, uint32_t die);
+/* Offer every idle die, starting after the last to take striped work, its
+ * next operation. */
 void sched_kick_all(Drive *d);
 
 /* Queue a read of pages NAND pages (slots 4 KiB units out over the
@@ -60,8 +59,7 @@ void sched_die_op(Drive *d, uint32_t die, DieWork work, SchedDoneFn done, void *
 void sched_program(Drive *d, uint32_t die, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                    SimTime in, uint64_t bytes, CellMode m);
 
-/* Count the die's time up to upto in DriveStats.die_busy_ns. */
-void sched_account(Drive *d, uint32_t die, SimTime upto);
-void sched_account_all(Drive *d); /* every die's time up to now */
+/* Count every die's time up to now in DriveStats.die_busy_ns. */
+void sched_account_all(Drive *d);
 
 #endif

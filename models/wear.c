@@ -94,11 +94,6 @@ uint32_t wear_pick_free(const Drive *d, const uint32_t *stack, uint32_t n)
     return k;
 }
 
-uint32_t wear_block_erases(const Drive *d, uint32_t b)
-{
-    return wear(d)->erases[b];
-}
-
 /* A pool block went from e - 1 erases to e: the histogram, the most and
  * the fewest (which only ever move up). */
 static void wear_count(Drive *d, uint32_t e)

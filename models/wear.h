@@ -28,7 +28,6 @@ uint32_t wear_pick_free(const Drive *d, const uint32_t *stack, uint32_t n);
 /* Block b was erased: its count, the pool gauges in DriveStats, and for a
  * pool block past the die's floor by the threshold, the static check. */
 void wear_erased(Drive *d, uint32_t b);
-uint32_t wear_block_erases(const Drive *d, uint32_t b);
 
 /* Static leveling chose a cold block on die that GC has not taken yet. */
 bool wear_cold_waiting(const Drive *d, uint32_t die);

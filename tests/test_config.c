@@ -794,6 +794,35 @@ static void describe_again(const DriveParams *p, GString *s)
     config_describe(p, s);
 }
 
+/* Every fold and GC policy is described by its name in the schema (a
+ * third fold policy was once printed as native_first). */
+static void test_describe_policies(void)
+{
+    DriveParams p;
+    g_autoptr(GError) e = NULL;
+    CUTEST_REQUIRE(config_load_file("configs/reference.ini", &p, &e));
+    g_autoptr(GString) s = g_string_new(NULL);
+    const ConfigKey *gc = config_schema_find("gc", "policy");
+    const ConfigKey *fold = config_schema_find("pslc", "fold_policy");
+    CUTEST_REQUIRE(gc && fold && gc->choices && fold->choices);
+    unsigned n = 0;
+    for (const ConfigChoice *c = gc->choices; c->name; c++, n++) {
+        p.gc_policy = c->value;
+        describe_again(&p, s);
+        g_autofree char *want = g_strdup_printf("\ngc                   %s; ", c->name);
+        CU_ASSERT_PTR_NOT_NULL(strstr(s->str, want));
+    }
+    CU_ASSERT_EQUAL(n, 3); /* greedy, cost_benefit, fifo */
+    n = 0;
+    for (const ConfigChoice *c = fold->choices; c->name; c++, n++) {
+        p.fold_policy = c->value;
+        describe_again(&p, s);
+        g_autofree char *want = g_strdup_printf("\nfolding              %s, ", c->name);
+        CU_ASSERT_PTR_NOT_NULL(strstr(s->str, want));
+    }
+    CU_ASSERT_EQUAL(n, 2); /* fold_first, native_first */
+}
+
 /* Read rates per mode and the bound on sequential reads, with and without
  * cache read, bound by the link, the channels and the dies in turn. */
 static void test_describe_reads(void)
@@ -909,6 +938,7 @@ int main(void)
         {"docs list every key", test_docs_list_every_key},
         {"memory estimate", test_memory_estimate},
         {"describe", test_describe},
+        {"describe_policies", test_describe_policies},
         {"describe: the write buffer's bound", test_describe_buffer_bound},
         {"describe reads", test_describe_reads},
         {"list drives", test_list_drives},

@@ -1,7 +1,7 @@
 /* test_json.c - JSON writer: a nested document against its exact text,
  * escaping, number formatting (large integers, round-trip doubles,
  * non-finite as null), empty containers and top-level values. */
-#include "sim/output/json.h"
+#include "sim/engine/json.h"
 #include "tests/cutest.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* test_steady.c - the PTS steady-state test on synthetic series whose
  * verdicts are worked out by hand in the comments (window of 5 rounds,
  * range <= 20% of the average, fitted line's range <= 10% of it). */
-#include "sim/output/steady.h"
+#include "sim/engine/steady.h"
 #include "tests/cutest.h"
 
 /* A drive converging after its write cliff. Windows by hand (x centred on

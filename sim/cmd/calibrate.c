@@ -853,6 +853,11 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
     c.points = g_ptr_array_new_with_free_func((GDestroyNotify)cal_point_free);
     c.cache = g_hash_table_new(g_str_hash, g_str_equal);
     gboolean ok = cal_inputs(&c, error);
+    if (ok && o.run.dry_run) {
+        ok = run_simulation(&o.run, error); /* binds the workload; simulates nothing */
+        cal_free(&c);
+        return ok;
+    }
     if (ok) {
         c.scratch = g_dir_make_tmp("ftlsim-calibrate-XXXXXX", error);
         ok = c.scratch != NULL;

@@ -5,7 +5,7 @@
  */
 #include "sim/cmd/calibrate_priv.h"
 
-#include "sim/output/json.h"
+#include "sim/engine/json.h"
 #include "sim/output/outdir.h"
 #include "sim/output/plot.h"
 
@@ -302,10 +302,7 @@ gboolean cal_write_results(Cal *c, GError **error)
             if (!c->o->run.quiet)
                 printf("figure    %s\n", fig);
         } else {
-            fprintf(stderr, "ftlsim: %s\n",
-                    g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
-                                                                             : perr->message);
-            g_error_free(perr);
+            plot_warn(perr);
         }
     }
     return TRUE;

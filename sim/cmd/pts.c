@@ -18,31 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Block sizes and read percentages of each test, in the PTS's order: mixes
- * outer, block sizes (largest first) inner. */
-static const uint64_t iops_bs[] = {1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512};
-static const uint32_t iops_mix[] = {100, 95, 65, 50, 35, 5, 0};
-static const uint64_t lat_bs[] = {8192, 4096, 512};
-static const uint32_t lat_mix[] = {100, 65, 0};
-static const uint64_t tp_bs[] = {1048576, 131072};
-static const uint32_t tp_mix[] = {100, 0};
-static const uint64_t wsat_bs[] = {4096};
-static const uint32_t wsat_mix[] = {0};
-
-static const struct {
-    const char *name;
-    const uint64_t *bs;
-    unsigned n_bs;
-    const uint32_t *mix;
-    unsigned n_mix;
-    uint32_t threads, iodepth; /* defaults: the PM863a review's (R3.2) */
-} pts_tests[PTS_TESTS] = {
-    [PTS_WSAT] = {"wsat", wsat_bs, 1, wsat_mix, 1, 8, 16},
-    [PTS_IOPS] = {"iops", iops_bs, G_N_ELEMENTS(iops_bs), iops_mix, G_N_ELEMENTS(iops_mix), 16, 8},
-    [PTS_TP] = {"tp", tp_bs, G_N_ELEMENTS(tp_bs), tp_mix, G_N_ELEMENTS(tp_mix), 8, 16},
-    [PTS_LAT] = {"lat", lat_bs, G_N_ELEMENTS(lat_bs), lat_mix, G_N_ELEMENTS(lat_mix), 1, 1},
-};
-
 void pts_options_init(PtsOptions *o)
 {
     memset(o, 0, sizeof(*o));
@@ -50,21 +25,6 @@ void pts_options_init(PtsOptions *o)
     o->seed = 1;
     o->plot_format = PLOT_PNG;
     o->script_dir = FTLSIM_SOURCE_DIR "/scripts/plot";
-}
-
-gboolean pts_test_from_name(const char *name, PtsTest *test)
-{
-    for (int t = 0; t < PTS_TESTS; t++)
-        if (g_strcmp0(name, pts_tests[t].name) == 0) {
-            *test = t;
-            return TRUE;
-        }
-    return FALSE;
-}
-
-const char *pts_test_name(PtsTest test)
-{
-    return test < PTS_TESTS ? pts_tests[test].name : "?";
 }
 
 /* "4k", "0.5k", "512", "1m", "128KiB" (binary units) into bytes. */
@@ -100,22 +60,13 @@ static gboolean pts_parse_mix(const char *text, uint32_t *read_pct)
     return TRUE;
 }
 
-char *pts_bs_label(uint64_t bs)
-{
-    if (bs < 1024)
-        return g_strdup_printf("%.1fKiB", (double)bs / 1024);
-    if (bs < 1048576)
-        return g_strdup_printf("%" G_GUINT64_FORMAT "KiB", bs / 1024);
-    return g_strdup_printf("%" G_GUINT64_FORMAT "MiB", bs / 1048576);
-}
-
 /* Which of the test's block sizes (bits of *bs_mask) and mixes a --bs or
  * --mix list keeps; NULL keeps all. */
 static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_mask, GError **error)
 {
-    PtsTest t = o->test;
-    *bs_mask = (1u << pts_tests[t].n_bs) - 1;
-    *mix_mask = (1u << pts_tests[t].n_mix) - 1;
+    const PtsTestDesc *t = o->test;
+    *bs_mask = (1u << t->n_bs) - 1;
+    *mix_mask = (1u << t->n_mix) - 1;
     if (o->bs) {
         *bs_mask = 0;
         g_auto(GStrv) items = g_strsplit(o->bs, ",", -1);
@@ -123,18 +74,18 @@ static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_m
             uint64_t b = 0;
             unsigned k = 0;
             if (pts_parse_bs(items[i], &b))
-                while (k < pts_tests[t].n_bs && pts_tests[t].bs[k] != b)
+                while (k < t->n_bs && t->bs[k] != b)
                     k++;
-            if (!pts_parse_bs(items[i], &b) || k == pts_tests[t].n_bs) {
+            if (!pts_parse_bs(items[i], &b) || k == t->n_bs) {
                 g_autoptr(GString) list = g_string_new(NULL);
-                for (unsigned j = 0; j < pts_tests[t].n_bs; j++) {
-                    g_autofree char *l = pts_bs_label(pts_tests[t].bs[j]);
+                for (unsigned j = 0; j < t->n_bs; j++) {
+                    g_autofree char *l = pts_bs_label(t->bs[j]);
                     g_string_append_printf(list, "%s%s", j ? ", " : "", l);
                 }
                 g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                             "--bs \"%s\": found \"%s\", expected block sizes of the %s "
                             "test: %s",
-                            o->bs, items[i], pts_tests[t].name, list->str);
+                            o->bs, items[i], t->name, list->str);
                 return FALSE;
             }
             *bs_mask |= 1u << k;
@@ -147,17 +98,17 @@ static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_m
             uint32_t r = 0;
             unsigned k = 0;
             if (pts_parse_mix(items[i], &r))
-                while (k < pts_tests[t].n_mix && pts_tests[t].mix[k] != r)
+                while (k < t->n_mix && t->mix[k] != r)
                     k++;
-            if (!pts_parse_mix(items[i], &r) || k == pts_tests[t].n_mix) {
+            if (!pts_parse_mix(items[i], &r) || k == t->n_mix) {
                 g_autoptr(GString) list = g_string_new(NULL);
-                for (unsigned j = 0; j < pts_tests[t].n_mix; j++)
-                    g_string_append_printf(list, "%s%u/%u", j ? ", " : "", pts_tests[t].mix[j],
-                                           100 - pts_tests[t].mix[j]);
+                for (unsigned j = 0; j < t->n_mix; j++)
+                    g_string_append_printf(list, "%s%u/%u", j ? ", " : "", t->mix[j],
+                                           100 - t->mix[j]);
                 g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                             "--mix \"%s\": found \"%s\", expected read/write mixes of the "
                             "%s test: %s",
-                            o->mix, items[i], pts_tests[t].name, list->str);
+                            o->mix, items[i], t->name, list->str);
                 return FALSE;
             }
             *mix_mask |= 1u << k;
@@ -178,31 +129,31 @@ static gboolean pts_plan(Pts *p, GError **error)
     uint32_t bs_mask, mix_mask;
     if (!pts_pick(o, &bs_mask, &mix_mask, error))
         return FALSE;
-    PtsTest t = o->test;
-    p->threads = o->threads ? o->threads : pts_tests[t].threads;
-    p->iodepth = o->iodepth ? o->iodepth : pts_tests[t].iodepth;
-    p->max_rounds = o->max_rounds ? o->max_rounds : (t == PTS_WSAT ? UINT32_MAX : 25);
-    if (t == PTS_TP) {
+    const PtsTestDesc *t = o->test;
+    p->threads = o->threads ? o->threads : t->threads;
+    p->iodepth = o->iodepth ? o->iodepth : t->iodepth;
+    p->max_rounds = o->max_rounds ? o->max_rounds : t->max_rounds;
+    if (t->seq) {
         /* one purge a block size; a round is its read then its write */
-        for (unsigned k = 0; k < pts_tests[t].n_bs; k++) {
+        for (unsigned k = 0; k < t->n_bs; k++) {
             if (!(bs_mask & (1u << k)))
                 continue;
             PtsSub *s = &p->subs[p->n_subs++];
             s->first_cell = p->n_cells;
-            for (unsigned m = 0; m < pts_tests[t].n_mix; m++)
+            for (unsigned m = 0; m < t->n_mix; m++)
                 if (mix_mask & (1u << m))
                     p->cells[p->n_cells++] =
-                        (PtsCell){pts_tests[t].bs[k], pts_tests[t].mix[m], true};
+                        (PtsCell){t->bs[k], t->mix[m], true};
             s->n_cells = p->n_cells - s->first_cell;
             s->track = s->first_cell + s->n_cells - 1; /* the write if kept, else the read */
         }
         return TRUE;
     }
     PtsSub *s = &p->subs[p->n_subs++];
-    for (unsigned m = 0; m < pts_tests[t].n_mix; m++)
-        for (unsigned k = 0; k < pts_tests[t].n_bs; k++)
+    for (unsigned m = 0; m < t->n_mix; m++)
+        for (unsigned k = 0; k < t->n_bs; k++)
             if ((mix_mask & (1u << m)) && (bs_mask & (1u << k)))
-                p->cells[p->n_cells++] = (PtsCell){pts_tests[t].bs[k], pts_tests[t].mix[m], false};
+                p->cells[p->n_cells++] = (PtsCell){t->bs[k], t->mix[m], false};
     s->n_cells = p->n_cells;
     /* the PTS tracks 4 KiB random writes; without that cell, the last one */
     s->track = p->n_cells - 1;
@@ -214,26 +165,6 @@ static gboolean pts_plan(Pts *p, GError **error)
 
 /* ---- Running workload segments on the drive ----------------------------- */
 
-static void pts_target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
-{
-    drive_submit(ctx, op, offset, length, tag);
-}
-
-static void pts_target_warm(void *ctx, uint64_t offset)
-{
-    drive_warm(ctx, offset);
-}
-
-static void pts_io_done(void *ctx, uint64_t tag)
-{
-    Pts *p = ctx;
-    workload_io_done(p->w, tag);
-    if (workload_finished(p->w)) {
-        p->finished = TRUE;
-        sim_stop(p->e);
-    }
-}
-
 /* Run one inline fio spec on the drive until it is done; its latencies
  * (reads and writes together) go into p->seg_hist. Each segment gets its
  * own seed, so rounds do not repeat each other's offsets. */
@@ -242,24 +173,15 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
     g_autoptr(Workload) w = workload_from_spec(spec, error);
     if (!w)
         return FALSE;
-    WorkloadTarget t = {pts_target_submit, p->d, drive_capacity(p->d), drive_queue_limit(p->d),
-                        pts_target_warm};
     uint64_t seed = p->o->seed + UINT64_C(0x9e3779b97f4a7c15) * ++p->segments;
-    if (!workload_bind(w, p->e, &t, seed, error))
+    if (!runner_bind(p->run, w, seed, error))
         return FALSE;
-    p->w = w;
-    workload_start(w);
-    p->finished = workload_finished(w);
-    while (!p->finished) {
-        if (!sim_run(p->e, SIM_TIME_MAX) && !p->finished) {
-            g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
-                        "the simulation stalled at %.6f s running \"%s\"",
-                        (double)sim_now(p->e) / 1e9, spec);
-            p->w = NULL;
-            return FALSE;
-        }
+    if (!runner_go(p->run)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
+                    "the simulation stalled at %.6f s running \"%s\"",
+                    (double)sim_now(p->e) / 1e9, spec);
+        return FALSE;
     }
-    p->w = NULL;
     lat_hist_reset(p->seg_hist);
     lat_hist_merge(p->seg_hist, workload_latency(w, IO_READ));
     lat_hist_merge(p->seg_hist, workload_latency(w, IO_WRITE));
@@ -267,13 +189,18 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
 }
 
 /* Purge: a new drive, as a secure erase leaves it. */
-static void pts_purge(Pts *p)
+static gboolean pts_purge(Pts *p, GError **error)
 {
-    g_clear_pointer(&p->d, drive_free);
-    g_clear_pointer(&p->e, sim_engine_free);
-    p->e = sim_engine_new();
-    p->d = drive_new(p->e, &p->params, p->o->seed);
-    drive_set_done(p->d, pts_io_done, p);
+    g_clear_pointer(&p->run, runner_free);
+    p->run = runner_new(&p->params, p->o->seed);
+    if (!p->run) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s: cannot allocate the drive's tables",
+                    p->o->drive);
+        return FALSE;
+    }
+    p->e = runner_engine(p->run);
+    p->d = runner_drive(p->run);
+    return TRUE;
 }
 
 /* Workload-independent preconditioning: twice the capacity in 128 KiB
@@ -282,7 +209,7 @@ static void pts_purge(Pts *p)
 static gboolean pts_precondition(Pts *p, PtsSub *s, GError **error)
 {
     SimTime t0 = sim_now(p->e);
-    if (p->o->test == PTS_WSAT)
+    if (p->t->fills > 0)
         return TRUE;
     if (p->o->precondition != PTS_PRECOND_FULL) {
         gboolean random = p->o->precondition == PTS_PRECOND_RANDOM;
@@ -356,19 +283,6 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
     return TRUE;
 }
 
-/* The tracking variable of a row: IOPS, MB/s (tp) or mean response time (lat). */
-static double pts_track_value(const Pts *p, const PtsRow *row)
-{
-    switch (p->o->test) {
-    case PTS_TP:
-        return row->MBps;
-    case PTS_LAT:
-        return row->mean_us;
-    default:
-        return row->iops;
-    }
-}
-
 /* One line a round on stderr (unless quiet): rewritten in place on a
  * terminal, a line each otherwise (logs of long tests). */
 static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
@@ -381,9 +295,7 @@ static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
     const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, r - 1);
     fprintf(stderr, "%sround %u: %s %u/%u %.6g %s", tty ? "\r\033[K" : "", r, bs, c->read_pct,
             100 - c->read_pct, v,
-            p->o->test == PTS_TP    ? "MB/s"
-            : p->o->test == PTS_LAT ? "us"
-                                    : "IOPS");
+            p->t->unit);
     if (w->last)
         fprintf(stderr, ", window %zu-%zu range %.1f%% slope %.1f%%%s", w->first, w->last,
                 100 * w->excursion, 100 * w->slope_excursion, w->steady ? ": steady" : "");
@@ -404,7 +316,7 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
     uint32_t eligible = 0; /* wsat: first round that began after one capacity written */
     for (uint32_t r = 1; r <= p->max_rounds; r++) {
         double written0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
-        if (p->o->test == PTS_WSAT && !eligible && written0 >= cap)
+        if (p->t->fills > 0 && !eligible && written0 >= cap)
             eligible = r;
         guint row_track = 0;
         for (uint32_t c = s->first_cell; c < s->first_cell + s->n_cells; c++) {
@@ -413,14 +325,14 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
             if (!pts_cell(p, sub, r, c, error))
                 return FALSE;
         }
-        double v = pts_track_value(p, &g_array_index(p->rows, PtsRow, row_track));
+        double v = p->t->track(&g_array_index(p->rows, PtsRow, row_track));
         g_array_append_val(s->values, v);
         SteadyWindow w = {0};
         size_t n = s->values->len;
         if (n >= STEADY_WINDOW) {
             steady_judge((double *)s->values->data + n - STEADY_WINDOW, STEADY_WINDOW,
                          n - STEADY_WINDOW + 1, STEADY_MAX_EXCURSION, STEADY_MAX_SLOPE, &w);
-            if (p->o->test == PTS_WSAT && (!eligible || w.first < eligible))
+            if (p->t->fills > 0 && (!eligible || w.first < eligible))
                 w.steady = false;
         }
         g_array_append_val(s->windows, w);
@@ -430,13 +342,12 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
             s->win = w;
         }
         pts_show_round(p, s, r, v);
-        if (p->o->test != PTS_WSAT && w.steady)
+        if (p->t->fills == 0 && w.steady)
             break;
-        if (p->o->test == PTS_WSAT &&
-            (double)drive_stats(p->d)->host_bytes[IO_WRITE] >= PTS_WSAT_FILLS * cap)
+        if (p->t->fills > 0 && (double)drive_stats(p->d)->host_bytes[IO_WRITE] >= p->t->fills * cap)
             break;
     }
-    if (p->o->test == PTS_WSAT) {
+    if (p->t->fills > 0) {
         s->steady_round = 0;
         for (guint i = s->windows->len; i > 0; i--) {
             const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, i - 1);
@@ -507,8 +418,7 @@ static void pts_results(Pts *p, uint32_t sub)
 
 static void pts_free(Pts *p)
 {
-    g_clear_pointer(&p->d, drive_free);
-    g_clear_pointer(&p->e, sim_engine_free);
+    g_clear_pointer(&p->run, runner_free);
     g_clear_pointer(&p->seg_hist, lat_hist_free);
     if (p->win_hist) {
         for (unsigned i = 0; i < p->n_cells * STEADY_WINDOW; i++)
@@ -527,8 +437,9 @@ static void pts_free(Pts *p)
 
 static gboolean pts_check_options(const PtsOptions *o, GError **error)
 {
-    if (o->test >= PTS_TESTS) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--test: expected wsat, iops, tp or lat");
+    if (!o->test) {
+        g_autofree char *names = pts_test_names(FALSE);
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--test: expected %s", names);
         return FALSE;
     }
     if (o->round_time == 0) {
@@ -541,7 +452,7 @@ static gboolean pts_check_options(const PtsOptions *o, GError **error)
 
 gboolean pts_run(const PtsOptions *o, GError **error)
 {
-    Pts p = {.o = o};
+    Pts p = {.o = o, .t = o->test};
     gboolean ok = FALSE;
     g_autoptr(OutDir) od = NULL;
     if (!pts_check_options(o, error) ||
@@ -554,23 +465,26 @@ gboolean pts_run(const PtsOptions *o, GError **error)
         p.subs[i].values = g_array_new(FALSE, FALSE, sizeof(double));
         p.subs[i].windows = g_array_new(FALSE, FALSE, sizeof(SteadyWindow));
     }
-    if (o->test == PTS_LAT) {
+    if (p.t->window_latency) {
         p.win_hist = g_new0(LatHist *, p.n_cells * STEADY_WINDOW);
         for (unsigned i = 0; i < p.n_cells * STEADY_WINDOW; i++)
             p.win_hist[i] = lat_hist_new();
     }
     /* the first purge checks that the drive takes the test's jobs before
      * any folder is made */
-    pts_purge(&p);
+    if (!pts_purge(&p, error))
+        goto out;
     p.queue_limit = drive_queue_limit(p.d);
     p.capacity = drive_capacity(p.d);
+    if (o->dry_run) {
+        ok = TRUE;
+        goto out;
+    }
     if (o->out && !(od = outdir_open(o->out, o->force, error)))
         goto out;
     gint64 wall0 = g_get_monotonic_time();
     for (uint32_t sub = 0; sub < p.n_subs; sub++) {
-        if (sub > 0)
-            pts_purge(&p);
-        if (!pts_precondition(&p, &p.subs[sub], error) || !pts_rounds(&p, sub, error))
+        if ((sub > 0 && !pts_purge(&p, error)) || !pts_precondition(&p, &p.subs[sub], error) || !pts_rounds(&p, sub, error))
             goto out;
         pts_results(&p, sub);
         drive_account(p.d);

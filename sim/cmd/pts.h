@@ -18,13 +18,8 @@
 #include <glib.h>
 #include <stdint.h>
 
-typedef enum PtsTest {
-    PTS_WSAT = 0, /* write saturation: 4 KiB random writes from a purged drive */
-    PTS_IOPS = 1, /* random IOPS over 8 block sizes x 7 read/write mixes */
-    PTS_TP = 2,   /* sequential 1 MiB and 128 KiB reads and writes, MB/s */
-    PTS_LAT = 3,  /* response times at 1 thread QD 1, 3 block sizes x 3 mixes */
-} PtsTest;
-#define PTS_TESTS 4
+/* A test of the PTS (wsat, iops, tp, lat; pts_tests.c). */
+typedef struct PtsTestDesc PtsTestDesc;
 
 typedef enum PtsPrecondition {
     PTS_PRECOND_FULL = 0,   /* 2 x capacity of 128 KiB sequential writes, simulated (the PTS) */
@@ -35,7 +30,7 @@ typedef enum PtsPrecondition {
 typedef struct PtsOptions {
     const char *drive;       /* INI file */
     const char *const *sets; /* --set GROUP.KEY=VALUE, or NULL */
-    PtsTest test;
+    const PtsTestDesc *test; /* NULL: none given */
     const char *out; /* results folder; NULL: no files */
     gboolean force;
     uint32_t threads;    /* 0: the test's default */
@@ -50,21 +45,24 @@ typedef struct PtsOptions {
     gboolean plot;
     PlotFormat plot_format;
     const char *script_dir; /* gnuplot scripts */
+    gboolean dry_run;       /* check every input and make the drive, then stop: nothing run */
 } PtsOptions;
 
 void pts_options_init(PtsOptions *o);
 
-/* The test named name (wsat, iops, tp, lat) into *test; FALSE if unknown. */
-gboolean pts_test_from_name(const char *name, PtsTest *test);
-const char *pts_test_name(PtsTest test);
+/* The test named name (wsat, iops, tp, lat), or NULL. */
+const PtsTestDesc *pts_test_find(const char *name);
+const char *pts_test_name(const PtsTestDesc *test);
+/* Newly allocated: "wsat, iops, tp or lat" (about: each with what it
+ * measures, for --help). */
+char *pts_test_names(gboolean about);
+/* Newly allocated: each test's default threads (iodepth: queue depth),
+ * "wsat 8, iops 16, ...", for --help. */
+char *pts_test_defaults(gboolean iodepth);
 
 /* Run the test. Errors are in RUN_ERROR (RUN_ERROR_INPUT: bad input, exit
  * 2; RUN_ERROR_FAILED: the simulation failed, exit 1) or a loader's domain
  * (bad input). The summary goes to stdout unless quiet. */
 gboolean pts_run(const PtsOptions *o, GError **error);
-
-/* The "ftlsim pts" command (sim/cmd/pts_cmd.c): parses argv, runs, and
- * returns the exit status. */
-int pts_main(int argc, char **argv);
 
 #endif

@@ -11,11 +11,11 @@
 #include "sim/engine/histogram.h"
 #include "sim/host/workload.h"
 #include "sim/output/outdir.h"
-#include "sim/output/steady.h"
+#include "sim/run/runner.h"
+#include "sim/engine/steady.h"
 
 #define PTS_MAX_CELLS 64
 #define PTS_MAX_SUBS 4
-#define PTS_WSAT_FILLS 4.0 /* wsat ends after this many user capacities written */
 
 /* One block size and read/write mix. */
 typedef struct PtsCell {
@@ -54,8 +54,9 @@ typedef struct PtsResult {
     double p99_us, p999_us, p9999_us, max_us; /* lat only: over the window's merged latencies */
 } PtsResult;
 
-typedef struct Pts {
+struct Pts {
     const PtsOptions *o;
+    const PtsTestDesc *t; /* o->test */
     DriveParams params;
     uint32_t threads, iodepth, max_rounds;
     PtsCell cells[PTS_MAX_CELLS];
@@ -70,15 +71,39 @@ typedef struct Pts {
     uint64_t capacity; /* user bytes */
     double sim_s, wall_s;
     uint64_t events;
-    /* the segment running */
+    /* the purge running: its run, engine and drive */
+    Runner *run;
     SimEngine *e;
     Drive *d;
-    Workload *w;
-    gboolean finished;
     uint64_t segments;
-} Pts;
+};
 
-/* "0.5KiB", "4KiB", "1MiB"; g_free it. */
+typedef struct Pts Pts;
+
+/* One test of the PTS: its cells, defaults and rules, and hooks for what
+ * only it reports (pts_tests.c). */
+struct PtsTestDesc {
+    const char *name;  /* --test NAME; its table NAME.csv, its figure scripts/plot/pts_NAME.gp */
+    const char *about; /* what it measures, for --help */
+    const char *title; /* summary.txt's test line */
+    const uint64_t *bs; /* block sizes, largest first */
+    unsigned n_bs;
+    const uint32_t *mix; /* read percentages, in the PTS's order (outer to block sizes) */
+    unsigned n_mix;
+    uint32_t threads, iodepth; /* defaults */
+    uint32_t max_rounds;       /* default; UINT32_MAX: until fills x capacity written */
+    double fills; /* > 0: rounds until this many capacities written, judging only windows that
+                     start after one, and steady only when it holds to the end (wsat) */
+    bool seq;     /* sequential; a purge per block size, a round its read then its write (tp) */
+    bool window_latency; /* response-time percentiles over the window's rounds (lat) */
+    const char *unit;       /* the tracking variable's, on the round line */
+    const char *track_unit; /* ... in summary.txt and the figures */
+    double (*track)(const PtsRow *row);            /* the tracking variable of a row */
+    void (*table_csv)(const Pts *p, GString *out); /* NAME.csv */
+    void (*summary)(const Pts *p, GString *out);   /* its lines of summary.txt */
+};
+
+/* pts_tests.c: "0.5KiB", "4KiB", "1MiB"; g_free it. */
 char *pts_bs_label(uint64_t bs);
 
 /* pts_report.c */

@@ -1,13 +1,13 @@
 /*
  * pts_report.c - the files of a PTS test (docs/pts.md#outputs): every
  * cell of every round (rounds.csv), the tracking variable and its verdicts
- * (steady_state.csv), the test's own table (wsat.csv, iops.csv, tp.csv or
- * lat.csv), summary.txt and summary.json, and the figures.
+ * (steady_state.csv), the test's own table (NAME.csv, from its descriptor's
+ * hook), summary.txt and summary.json, and the figures.
  */
 #include "sim/cmd/pts_impl.h"
 
-#include "sim/cmd/version.h"
-#include "sim/output/json.h"
+#include "sim/engine/version.h"
+#include "sim/engine/json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -54,57 +54,12 @@ static void pts_steady_csv(const Pts *p, GString *out)
     }
 }
 
-static void pts_table_csv(const Pts *p, GString *out)
-{
-    switch (p->o->test) {
-    case PTS_IOPS:
-        g_string_append(out, "bs_bytes,read_pct,iops\n");
-        for (uint32_t c = 0; c < p->n_cells; c++)
-            g_string_append_printf(out, "%" G_GUINT64_FORMAT ",%u,%.1f\n", p->cells[c].bs,
-                                   p->cells[c].read_pct, p->results[c].iops);
-        break;
-    case PTS_TP:
-        g_string_append(out, "bs_bytes,read_pct,MBps,MiBps,steady_round\n");
-        for (uint32_t s = 0; s < p->n_subs; s++)
-            for (uint32_t c = p->subs[s].first_cell; c < p->subs[s].first_cell + p->subs[s].n_cells;
-                 c++)
-                g_string_append_printf(out, "%" G_GUINT64_FORMAT ",%u,%.2f,%.2f,%u\n",
-                                       p->cells[c].bs, p->cells[c].read_pct, p->results[c].MBps,
-                                       p->results[c].MBps * 1e6 / 1048576.0,
-                                       p->subs[s].steady_round);
-        break;
-    case PTS_LAT:
-        g_string_append(out, "bs_bytes,read_pct,iops,mean_us,p99_us,p99_9_us,p99_99_us,max_us\n");
-        for (uint32_t c = 0; c < p->n_cells; c++) {
-            const PtsResult *r = &p->results[c];
-            g_string_append_printf(out, "%" G_GUINT64_FORMAT ",%u,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f\n",
-                                   p->cells[c].bs, p->cells[c].read_pct, r->iops, r->mean_us,
-                                   r->p99_us, r->p999_us, r->p9999_us, r->max_us);
-        }
-        break;
-    case PTS_WSAT:
-        g_string_append(out, "round,t_s,host_TB_written,fills,iops,mean_us,p99_us,max_us,waf\n");
-        for (guint i = 0; i < p->rows->len; i++) {
-            const PtsRow *r = &g_array_index(p->rows, PtsRow, i);
-            g_string_append_printf(out, "%u,%.1f,%.5f,%.4f,%.1f,%.2f,%.2f,%.2f,%.3f\n", r->round,
-                                   r->t_end_s, r->host_written / 1e12,
-                                   r->host_written / (double)p->capacity, r->iops, r->mean_us,
-                                   r->p99_us, r->max_us, isnan(r->waf) ? 0.0 : r->waf);
-        }
-        break;
-    }
-}
-
-static const char *pts_track_unit(const Pts *p)
-{
-    return p->o->test == PTS_TP ? "MB/s" : p->o->test == PTS_LAT ? "us mean response" : "IOPS";
-}
 
 static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
 {
     const PtsCell *c = &p->cells[s->track];
     g_autofree char *bs = pts_bs_label(c->bs);
-    if (s->steady_round && p->o->test == PTS_WSAT)
+    if (s->steady_round && p->t->fills > 0)
         g_string_append_printf(out, "steady state from round %u to the end", s->steady_round);
     else if (s->steady_round)
         g_string_append_printf(out, "steady state round %u", s->steady_round);
@@ -114,7 +69,7 @@ static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
                            " (%s %s %u/%u; window %zu-%zu: %.6g %s, range %.1f%%, slope "
                            "%.1f%%",
                            bs, c->seq ? "seq" : "random", c->read_pct, 100 - c->read_pct,
-                           s->win.first, s->win.last, s->win.avg, pts_track_unit(p),
+                           s->win.first, s->win.last, s->win.avg, p->t->track_unit,
                            100 * s->win.excursion, 100 * s->win.slope_excursion);
     double waf = p->results[s->track].waf;
     if (!isnan(waf))
@@ -122,47 +77,11 @@ static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
     g_string_append(out, ")\n");
 }
 
-/* The IOPS matrix: block sizes down, mixes across. */
-static void pts_iops_matrix(const Pts *p, GString *out)
-{
-    uint32_t mixes[PTS_MAX_CELLS], n_mix = 0;
-    uint64_t sizes[PTS_MAX_CELLS];
-    uint32_t n_bs = 0;
-    for (uint32_t c = 0; c < p->n_cells; c++) {
-        uint32_t m = 0, b = 0;
-        while (m < n_mix && mixes[m] != p->cells[c].read_pct)
-            m++;
-        if (m == n_mix)
-            mixes[n_mix++] = p->cells[c].read_pct;
-        while (b < n_bs && sizes[b] != p->cells[c].bs)
-            b++;
-        if (b == n_bs)
-            sizes[n_bs++] = p->cells[c].bs;
-    }
-    g_string_append(out, "IOPS (steady-state window average)\n  block   ");
-    for (uint32_t m = 0; m < n_mix; m++) {
-        g_autofree char *h = g_strdup_printf("%u/%u", mixes[m], 100 - mixes[m]);
-        g_string_append_printf(out, "%9s", h);
-    }
-    g_string_append_c(out, '\n');
-    for (uint32_t b = 0; b < n_bs; b++) {
-        g_autofree char *bs = pts_bs_label(sizes[b]);
-        g_string_append_printf(out, "  %-8s", bs);
-        for (uint32_t m = 0; m < n_mix; m++)
-            for (uint32_t c = 0; c < p->n_cells; c++)
-                if (p->cells[c].bs == sizes[b] && p->cells[c].read_pct == mixes[m])
-                    g_string_append_printf(out, "%9.0f", p->results[c].iops);
-        g_string_append_c(out, '\n');
-    }
-}
-
 void pts_summary_text(const Pts *p, GString *out)
 {
     const PtsOptions *o = p->o;
-    static const char *const titles[PTS_TESTS] = {"write saturation (WSAT)", "IOPS",
-                                                  "throughput (TP)", "latency (LAT)"};
     g_string_append_printf(out, "drive        %s (%s)\n", p->params.name, o->drive);
-    g_string_append_printf(out, "test         SNIA PTS %s, %u thread%s x QD %u", titles[o->test],
+    g_string_append_printf(out, "test         SNIA PTS %s, %u thread%s x QD %u", p->t->title,
                            p->threads, p->threads == 1 ? "" : "s", p->iodepth);
     uint32_t oio = p->threads * p->iodepth;
     if (oio > p->queue_limit)
@@ -173,9 +92,9 @@ void pts_summary_text(const Pts *p, GString *out)
     if (p->max_rounds != UINT32_MAX)
         g_string_append_printf(out, ", at most %u", p->max_rounds);
     else
-        g_string_append_printf(out, ", until %.0f x capacity written", PTS_WSAT_FILLS);
+        g_string_append_printf(out, ", until %.0f x capacity written", p->t->fills);
     g_string_append_printf(out, "; seed %" G_GUINT64_FORMAT "\n", o->seed);
-    if (o->test == PTS_WSAT)
+    if (p->t->fills > 0)
         g_string_append(out, "precondition none (purged drive)\n");
     else if (o->precondition == PTS_PRECOND_FAST)
         g_string_append(out, "precondition fast: the state of a sequential fill, not simulated\n");
@@ -189,41 +108,7 @@ void pts_summary_text(const Pts *p, GString *out)
                                p->subs[0].precond_s);
     for (uint32_t s = 0; s < p->n_subs; s++)
         pts_steady_line(p, &p->subs[s], out);
-    switch (o->test) {
-    case PTS_IOPS:
-        pts_iops_matrix(p, out);
-        break;
-    case PTS_TP:
-        for (uint32_t c = 0; c < p->n_cells; c++) {
-            g_autofree char *bs = pts_bs_label(p->cells[c].bs);
-            g_string_append_printf(out, "  %-7s %-5s %8.1f MB/s\n", bs,
-                                   p->cells[c].read_pct ? "read" : "write", p->results[c].MBps);
-        }
-        break;
-    case PTS_LAT:
-        g_string_append(out,
-                        "response times (us)     IOPS     mean      p99    p99.9   p99.99      "
-                        "max\n");
-        for (uint32_t c = 0; c < p->n_cells; c++) {
-            const PtsResult *r = &p->results[c];
-            g_autofree char *bs = pts_bs_label(p->cells[c].bs);
-            g_string_append_printf(out, "  %-7s %3u/%-3u %9.0f %8.1f %8.1f %8.1f %8.1f %8.1f\n", bs,
-                                   p->cells[c].read_pct, 100 - p->cells[c].read_pct, r->iops,
-                                   r->mean_us, r->p99_us, r->p999_us, r->p9999_us, r->max_us);
-        }
-        break;
-    case PTS_WSAT: {
-        const PtsRow *first = &g_array_index(p->rows, PtsRow, 0);
-        const PtsRow *last = &g_array_index(p->rows, PtsRow, p->rows->len - 1);
-        g_string_append_printf(out,
-                               "wsat         %.0f IOPS in round 1, %.0f in round %u after %.1f "
-                               "GB (%.2f x capacity); WAF %.2f in the last round\n",
-                               first->iops, last->iops, last->round, last->host_written / 1e9,
-                               last->host_written / (double)p->capacity,
-                               isnan(last->waf) ? 0.0 : last->waf);
-        break;
-    }
-    }
+    p->t->summary(p, out);
     g_string_append_printf(out, "simulated    %.0f s, %" G_GUINT64_FORMAT " events, %.1f s wall\n",
                            p->sim_s, p->events, p->wall_s);
 }
@@ -250,7 +135,7 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_u64(jw, "max_rounds", p->max_rounds);
     json_u64(jw, "seed", o->seed);
     static const char *const precond[] = {"full", "fast", "random"};
-    json_str(jw, "precondition", o->test == PTS_WSAT ? "none" : precond[o->precondition]);
+    json_str(jw, "precondition", p->t->fills > 0 ? "none" : precond[o->precondition]);
     json_u64(jw, "capacity_bytes", p->capacity);
     json_begin_array(jw, "steady_state");
     for (uint32_t s = 0; s < p->n_subs; s++) {
@@ -283,7 +168,7 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_double(jw, "mean_us", r->mean_us);
         if (!isnan(r->waf))
             json_double(jw, "waf", r->waf);
-        if (p->o->test == PTS_LAT) {
+        if (p->t->window_latency) {
             json_double(jw, "p99_us", r->p99_us);
             json_double(jw, "p99_9_us", r->p999_us);
             json_double(jw, "p99_99_us", r->p9999_us);
@@ -298,8 +183,6 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
     json_end_object(jw);
 }
 
-static const char *const table_names[PTS_TESTS] = {"wsat.csv", "iops.csv", "tp.csv", "lat.csv"};
-
 gboolean pts_write_results(const Pts *p, OutDir *od, GError **error)
 {
     g_autoptr(GString) s = g_string_new(NULL);
@@ -311,8 +194,9 @@ gboolean pts_write_results(const Pts *p, OutDir *od, GError **error)
     if (!outdir_write_text(od, "steady_state.csv", s->str, error))
         return FALSE;
     g_string_truncate(s, 0);
-    pts_table_csv(p, s);
-    if (!outdir_write_text(od, table_names[p->o->test], s->str, error))
+    p->t->table_csv(p, s);
+    g_autofree char *table = g_strdup_printf("%s.csv", p->t->name);
+    if (!outdir_write_text(od, table, s->str, error))
         return FALSE;
     g_string_truncate(s, 0);
     pts_summary_text(p, s);
@@ -328,32 +212,26 @@ static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, GError **error)
     const PtsCell *c = &p->cells[s->track];
     g_autofree char *bs = pts_bs_label(c->bs);
     g_autofree char *base =
-        p->o->test == PTS_TP ? g_strdup_printf("steady_state_%s", bs) : g_strdup("steady_state");
+        p->t->seq ? g_strdup_printf("steady_state_%s", bs) : g_strdup("steady_state");
     g_autofree char *vars = g_strdup_printf(
         "bs=%" G_GUINT64_FORMAT "; wfirst=%zu; wlast=%zu; avg=%.17g; slope=%.17g; "
         "intercept=%.17g; steady=%d; steady_round=%u; what='%s %s %u/%u'; unit='%s'; ",
         c->bs, s->win.first, s->win.last, s->win.avg, s->win.slope, s->win.intercept,
         s->steady_round != 0, s->steady_round, bs, c->seq ? "sequential" : "random", c->read_pct,
-        100 - c->read_pct, pts_track_unit(p));
+        100 - c->read_pct, p->t->track_unit);
     return plot_script(p->o->out, p->o->script_dir, "pts_steady", base, vars, p->o->plot_format,
                        error);
 }
 
 void pts_plot(const Pts *p)
 {
-    static const char *const figure[PTS_TESTS] = {"pts_wsat", "pts_iops", "pts_tp", "pts_lat"};
-    static const char *const base[PTS_TESTS] = {"wsat", "iops", "tp", "lat"};
+    g_autofree char *figure = g_strdup_printf("pts_%s", p->t->name);
     GError *e = NULL;
     for (uint32_t s = 0; s < p->n_subs && !e; s++)
         pts_plot_steady(p, &p->subs[s], &e);
     if (!e)
-        plot_script(p->o->out, p->o->script_dir, figure[p->o->test], base[p->o->test], NULL,
-                    p->o->plot_format, &e);
-    if (e) {
-        if (g_error_matches(e, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT))
-            fprintf(stderr, "ftlsim: %s\n", plot_install_hint());
-        else
-            fprintf(stderr, "ftlsim: figures: %s\n", e->message);
-        g_error_free(e);
-    }
+        plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, p->o->plot_format,
+                    &e);
+    if (e)
+        plot_warn(e);
 }

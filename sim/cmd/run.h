@@ -8,9 +8,10 @@
 #ifndef FTLSIM_RUN_H
 #define FTLSIM_RUN_H
 
-#include "sim/output/plot.h"
 #include "sim/host/trace.h"
 #include "sim/host/workload.h"
+#include "sim/output/plot.h"
+#include "sim/run/runner.h"
 
 #include <glib.h>
 #include <sys/types.h>
@@ -48,6 +49,7 @@ typedef struct RunOptions {
     PlotFormat plot_format;
     gboolean live;
     gboolean check;          /* run drive_check() at the end (and fail if broken) */
+    uint64_t check_every;    /* and after every this many commands completed; 0: not */
     const char *prefill;     /* --prefill SPEC (PCT%[:random][:slc=SIZE]); NULL: a fresh drive */
     const char *const *sets; /* --set GROUP.KEY=VALUE overrides of the drive file, or NULL */
     const char *script_dir;  /* gnuplot scripts */
@@ -58,18 +60,14 @@ typedef struct RunOptions {
     SimTime max_time;        /* --max-time: stop every job at this simulated time; 0: none */
     int output_format;       /* RUN_OUTPUT_*: what goes to stdout (or --output) */
     const char *output;      /* --output FILE: instead of stdout; NULL: stdout */
+    gboolean dry_run;        /* --dry-run: check every input, bind the workload, simulate nothing */
 } RunOptions;
 
 enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };
 /* Bounds of options (see check_run_options in main.c and run.c). */
 #define RUN_TIME_SCALE_MAX 1e6 /* --time-scale */
 #define RUN_IODEPTH_MAX 65536  /* --iodepth */
-#define RUN_ROWS_MAX 1000000   /* series rows a run may write */
 #define RUN_INTERVAL_MIN 1000  /* ns: the shortest --interval */
-/* --max-time: how long past it the commands in flight may take. A host
- * gives up on a command after its I/O timeout (Linux: 30 s for NVMe and
- * SCSI disks); a drive that holds one longer has stalled. */
-#define RUN_DRAIN_MAX (30 * SIM_SEC)
 
 void run_options_init(RunOptions *o);
 
@@ -89,15 +87,11 @@ void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capaci
  * swap) or the drive has more slots than the tables can number. */
 gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryClass *c,
                         GError **error);
-/* Catch SIGINT and SIGTERM: a run then stops at its next event, writes
- * what it simulated so far (marked interrupted) and fails with
- * RUN_ERROR_INTERRUPTED. */
-void run_catch_signals(void);
-/* The signal that interrupted the run, or 0. */
-int run_interrupt_signal(void);
-
 /* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
- * mean bad input). The summary text goes to stdout unless quiet. */
+ * mean bad input). The summary text goes to stdout unless quiet. After
+ * runner_catch_signals(), a signal stops the run at its next event: what
+ * it simulated so far is written (marked interrupted) and it fails with
+ * RUN_ERROR_INTERRUPTED. */
 gboolean run_simulation(const RunOptions *o, GError **error);
 
 /* Run o in a child process (setup(ctx) first, if given, in the child):

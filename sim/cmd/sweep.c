@@ -237,10 +237,7 @@ static void draw_overlay(GPtrArray *dirs, const char *dir, const char *script_di
         if (!quiet)
             printf("figure    %s\n", fig);
     } else {
-        fprintf(stderr, "ftlsim: %s\n",
-                g_error_matches(perr, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT) ? plot_install_hint()
-                                                                         : perr->message);
-        g_error_free(perr);
+        plot_warn(perr);
     }
 }
 
@@ -566,6 +563,8 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
             return FALSE;
         }
     }
+    if (o->dry_run)
+        return run_simulation(o, error); /* the workload binds; nothing is written */
     if (o->emit != EMIT_NONE)
         return emit(o, axes, runs, error);
     g_autoptr(OutDir) od = outdir_open(o->out, o->force, error);

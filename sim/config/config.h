@@ -11,7 +11,7 @@
 #include <glib.h>
 
 #include "models/drive_params.h"
-#include "sim/output/json.h"
+#include "sim/engine/json.h"
 
 #define CONFIG_ERROR (config_error_quark())
 GQuark config_error_quark(void);

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "sim/config/config_schema.h"
 #include "sim/config/config_units.h"
 #include "models/pslc.h"
 
@@ -44,6 +45,15 @@ static gboolean mode_present(const DriveParams *p, CellMode m)
 static gboolean slc_cache(const DriveParams *p)
 {
     return p->pslc_static > 0 || p->pslc_rule != PSLC_RULE_NONE;
+}
+
+/* The value of GROUP.KEY in p as a drive file would give it (an enum by
+ * its name in the schema, so a new policy needs no change here). */
+static const char *key_text(const DriveParams *p, const char *group, const char *key, char *buf,
+                            gsize len)
+{
+    config_key_format(config_schema_find(group, key), p, buf, len);
+    return buf;
 }
 
 static void describe_capacity(const DriveParams *p, GString *out)
@@ -208,18 +218,17 @@ static void describe_pslc(const DriveParams *p, GString *out)
             line(out, "pSLC dynamic", "%s of the free space: %s full", share, sizes->str);
         g_string_free(sizes, TRUE);
     }
+    char policy[64];
     line(out, "folding", "%s, idle folding after %.3g s",
-         p->fold_policy == FOLD_FIRST ? "fold_first" : "native_first",
+         key_text(p, "pslc", "fold_policy", policy, sizeof policy),
          (double)p->fold_idle_delay / 1e9);
 }
 
 static void describe_gc(const DriveParams *p, GString *out)
 {
-    static const char *const policies[] = {[GC_GREEDY] = "greedy",
-                                           [GC_COST_BENEFIT] = "cost_benefit",
-                                           [GC_FIFO] = "fifo"};
+    char policy[64];
     line(out, "gc", "%s; in the background below %u free blocks per die, ahead of host writes below %u",
-         policies[p->gc_policy], p->gc_soft_blocks, p->gc_hard_blocks);
+         key_text(p, "gc", "policy", policy, sizeof policy), p->gc_soft_blocks, p->gc_hard_blocks);
     g_autofree char *stat = p->wear_static_threshold
                                 ? g_strdup_printf("cold data moved past a spread of %u erases",
                                                   p->wear_static_threshold)

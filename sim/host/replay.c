@@ -34,6 +34,8 @@ struct WlReplay {
     WorkloadJobSpec spec; /* what results report as the job: "replay" */
 };
 
+static void wl_replay_free(WlReplay *r);
+
 static TraceReader *wl_replay_open(WlReplay *r, GError **error)
 {
     TraceOptions o = r->topt;
@@ -56,7 +58,7 @@ static gboolean wl_replay_scan(WlReplay *r, GError **error)
     return rc == 0;
 }
 
-WlReplay *wl_replay_new(const char *path, const TraceOptions *topt, const ReplayOptions *ropt,
+static WlReplay *wl_replay_new(const char *path, const TraceOptions *topt, const ReplayOptions *ropt,
                         GError **error)
 {
     WlReplay *r = g_new0(WlReplay, 1);
@@ -86,7 +88,7 @@ WlReplay *wl_replay_new(const char *path, const TraceOptions *topt, const Replay
     return r;
 }
 
-void wl_replay_free(WlReplay *r)
+static void wl_replay_free(WlReplay *r)
 {
     if (!r)
         return;
@@ -101,9 +103,10 @@ void wl_replay_free(WlReplay *r)
     g_free(r);
 }
 
-gboolean wl_replay_bind(Workload *w, GError **error)
+static gboolean wl_replay_bind(Workload *w, uint64_t seed, GError **error)
 {
     WlReplay *r = w->replay;
+    (void)seed;
     (void)error;
     r->nslots = w->t.queue_limit;
     if (r->ro.mode == REPLAY_CLOSED)
@@ -247,7 +250,7 @@ static void wl_replay_fill_closed(Workload *w)
     }
 }
 
-void wl_replay_start(Workload *w)
+static void wl_replay_start(Workload *w)
 {
     WlReplay *r = w->replay;
     r->t0 = sim_now(w->e);
@@ -260,7 +263,7 @@ void wl_replay_start(Workload *w)
         ev_arrival(w, 0);
 }
 
-void wl_replay_done(Workload *w, uint64_t tag)
+static void wl_replay_done(Workload *w, uint64_t tag)
 {
     WlReplay *r = w->replay;
     g_return_if_fail(tag < r->nslots);
@@ -279,13 +282,13 @@ void wl_replay_done(Workload *w, uint64_t tag)
         ev_arrival(w, 0); /* reading had paused on a full ring */
 }
 
-gboolean wl_replay_finished(const Workload *w)
+static gboolean wl_replay_finished(const Workload *w)
 {
     const WlReplay *r = w->replay;
     return !r->have_next && r->ring_len == 0 && w->outstanding == 0;
 }
 
-double wl_replay_progress(const Workload *w)
+static double wl_replay_progress(const Workload *w)
 {
     const WlReplay *r = w->replay;
     if (wl_replay_finished(w))
@@ -293,8 +296,15 @@ double wl_replay_progress(const Workload *w)
     return r->records ? MIN(1.0, (double)r->read / (double)r->records) : 0.0;
 }
 
-void wl_replay_result(const Workload *w, WorkloadJobResult *out)
+static guint wl_replay_results(const Workload *w)
 {
+    (void)w;
+    return 1;
+}
+
+static void wl_replay_result(const Workload *w, guint i, WorkloadJobResult *out)
+{
+    (void)i;
     const WlReplay *r = w->replay;
     memset(out, 0, sizeof *out);
     out->name = r->spec.name;
@@ -315,7 +325,7 @@ void wl_replay_result(const Workload *w, WorkloadJobResult *out)
     out->ss_criterion = NAN;
 }
 
-void wl_replay_json(const Workload *w, JsonWriter *jw)
+static void wl_replay_json(const Workload *w, JsonWriter *jw)
 {
     const WlReplay *r = w->replay;
     double rt = r->t_first != SIM_TIME_MAX && r->t_last > r->t_first
@@ -352,4 +362,36 @@ gboolean workload_trace_info(const Workload *w, WorkloadTraceInfo *info)
     info->header_skipped = trace_header_skipped(t);
     info->bad_lines = trace_bad_lines(t);
     return TRUE;
+}
+
+static void wl_replay_source_free(Workload *w)
+{
+    wl_replay_free(w->replay);
+}
+
+/* Trace replay as a source of I/O. */
+static const WlSource wl_replay_source = {
+    .bind = wl_replay_bind,
+    .start = wl_replay_start,
+    .io_done = wl_replay_done,
+    .finished = wl_replay_finished,
+    .progress = wl_replay_progress,
+    .results = wl_replay_results,
+    .result = wl_replay_result,
+    .json = wl_replay_json,
+    .free = wl_replay_source_free,
+};
+
+Workload *workload_from_trace(const char *path, const TraceOptions *topt, const ReplayOptions *ropt,
+                              GError **error)
+{
+    g_return_val_if_fail(path && ropt, NULL);
+    WlReplay *r = wl_replay_new(path, topt, ropt, error);
+    if (!r)
+        return NULL;
+    Workload *w = wl_new(g_strdup_printf("trace:%s,mode=%s", path,
+                                         ropt->mode == REPLAY_OPEN ? "open" : "closed"),
+                         &wl_replay_source);
+    w->replay = r;
+    return w;
 }

@@ -14,28 +14,31 @@
 #define SNIFF_LINES 20               /* data lines detection looks at */
 #define BLK_SCAN_LINES 100000        /* lines searched for a Q event (auto) */
 
-/* clang-format off */
-static const TraceFormat formats[] = {
-    {"msr", trace_parse_msr, NULL},
-    {"blkparse", trace_parse_blkparse, NULL},
-    {"fio2", trace_parse_fio2, NULL},
-    {"fio3", trace_parse_fio3, NULL},
-    {"spc", trace_parse_spc, NULL},
-    {"disksim", trace_parse_disksim, trace_sniff_disksim},
-    {"mqsim", trace_parse_mqsim, NULL},
-    {"ssdsim", trace_parse_ssdsim, NULL},
-    {"alibaba", trace_parse_alibaba, NULL},
-    {"tencent", trace_parse_tencent, NULL},
-    {"fiu", trace_parse_fiu, NULL},
-    {"wiscsee", trace_parse_wiscsee, NULL},
+/* Every format, in detection order: its name is a --trace-format value,
+ * and the list of names (trace_formats(), the --help text, errors) comes
+ * from here. Each is defined beside its parser (trace_csv.c, trace_text.c,
+ * trace_blkparse.c, trace_fio.c): a new format is its parser and a row. */
+extern const TraceFormat trace_format_msr, trace_format_blkparse, trace_format_fio2,
+    trace_format_fio3, trace_format_spc, trace_format_disksim, trace_format_mqsim,
+    trace_format_ssdsim, trace_format_alibaba, trace_format_tencent, trace_format_fiu,
+    trace_format_wiscsee;
+static const TraceFormat *const formats[] = {
+    &trace_format_msr,
+    &trace_format_blkparse,
+    &trace_format_fio2,
+    &trace_format_fio3,
+    &trace_format_spc,
+    &trace_format_disksim,
+    &trace_format_mqsim,
+    &trace_format_ssdsim,
+    &trace_format_alibaba,
+    &trace_format_tencent,
+    &trace_format_fiu,
+    &trace_format_wiscsee,
 };
 #define N_FORMATS G_N_ELEMENTS(formats)
 
-static const char *const format_names[N_FORMATS + 1] = {
-    "msr", "blkparse", "fio2", "fio3", "spc", "disksim", "mqsim",
-    "ssdsim", "alibaba", "tencent", "fiu", "wiscsee", NULL,
-};
-/* clang-format on */
+static const char *format_names[N_FORMATS + 1]; /* filled by trace_formats() */
 
 struct TraceReader {
     char *path;
@@ -60,6 +63,9 @@ struct TraceReader {
 
 const char *const *trace_formats(void)
 {
+    if (!format_names[0])
+        for (unsigned i = 0; i < N_FORMATS; i++)
+            format_names[i] = formats[i]->name;
     return format_names;
 }
 
@@ -200,8 +206,8 @@ static char *data_line(char *line)
 static const TraceFormat *format_by_name(const char *name)
 {
     for (size_t i = 0; i < N_FORMATS; i++)
-        if (strcmp(formats[i].name, name) == 0)
-            return &formats[i];
+        if (strcmp(formats[i]->name, name) == 0)
+            return formats[i];
     return NULL;
 }
 
@@ -275,8 +281,8 @@ static size_t fitting(const GPtrArray *lines, guint from, const char *path, cons
         g_ptr_array_add(rest, lines->pdata[i]);
     size_t n = 0;
     for (size_t i = 0; i < N_FORMATS; i++)
-        if (format_fits(&formats[i], rest, path))
-            fit[n++] = formats[i].name;
+        if (format_fits(formats[i], rest, path))
+            fit[n++] = formats[i]->name;
     fit[n] = NULL;
     return n;
 }
@@ -312,7 +318,7 @@ static const TraceFormat *detect(TraceReader *r, GError **error)
         r->header = r->header_pending = header;
         return format_by_name(fit[0]);
     }
-    g_autofree char *names = g_strjoinv(", ", (char **)(n ? fit : format_names));
+    g_autofree char *names = g_strjoinv(", ", (char **)(n ? fit : trace_formats()));
     g_autofree char *head = NULL;
     if (header) {
         g_autofree char *first = g_strndup(lines->pdata[0], 60);
@@ -390,7 +396,7 @@ static gboolean reader_start(TraceReader *r, const char *format, GError **error)
             return FALSE;
     }
     r->p.blk = r->opt.blk_events == TRACE_BLK_D ? TRACE_BLK_D : TRACE_BLK_Q;
-    if (r->fmt->parse == trace_parse_blkparse && r->opt.blk_events == TRACE_BLK_AUTO)
+    if (r->fmt == &trace_format_blkparse && r->opt.blk_events == TRACE_BLK_AUTO)
         return blk_choose_event(r, error);
     return TRUE;
 }
@@ -399,7 +405,7 @@ static gboolean check_format_name(const char *path, const char *format, GError *
 {
     if (format == NULL || format_by_name(format) != NULL)
         return TRUE;
-    g_autofree char *known = g_strjoinv(", ", (char **)format_names);
+    g_autofree char *known = g_strjoinv(", ", (char **)trace_formats());
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
                 "%s: unknown trace format \"%s\" (known: %s)", path, format, known);
     return FALSE;
@@ -546,7 +552,3 @@ uint64_t trace_bad_lines(const TraceReader *r)
     return r->bad;
 }
 
-const char *trace_path(const TraceReader *r)
-{
-    return r->path;
-}

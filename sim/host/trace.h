@@ -47,7 +47,6 @@ const char *trace_format_label(const TraceReader *r);
 gboolean trace_header_skipped(const TraceReader *r);
 uint64_t trace_line(const TraceReader *r);      /* line number of the last record read */
 uint64_t trace_bad_lines(const TraceReader *r); /* malformed lines skipped */
-const char *trace_path(const TraceReader *r);
 
 /* NULL-terminated list of format names, for --help and errors. */
 const char *const *trace_formats(void);

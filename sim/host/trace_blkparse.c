@@ -95,7 +95,7 @@ static int parse_rwbs(TraceParser *p, const char *rwbs, gboolean *preflush, GErr
     return op;
 }
 
-int trace_parse_blkparse(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_blkparse(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
     gboolean preflush, ranged;
@@ -132,3 +132,6 @@ gboolean trace_blkparse_is_queue(char *line)
     int n = trace_split(line, 0, f, 7);
     return n >= 7 && strchr(f[0], ',') != NULL && strcmp(f[5], "Q") == 0;
 }
+
+/* The formats of this file, for trace.c's table. */
+const TraceFormat trace_format_blkparse = {"blkparse", trace_parse_blkparse, NULL};

@@ -32,7 +32,7 @@ static int read_or_write(const TraceParser *p, GError **error, const char *name,
 
 /* MSR Cambridge: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime
  * with FILETIME timestamps (100 ns ticks) and byte offsets and sizes. */
-int trace_parse_msr(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_msr(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
     uint64_t ticks, rt;
@@ -58,7 +58,7 @@ int trace_parse_msr(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError 
 
 /* SPC (UMass): ASU,LBA,Size,Opcode,Timestamp[,optional fields] with LBA in
  * 512-byte blocks, Size in bytes and Timestamp in seconds. */
-int trace_parse_spc(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_spc(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
     int n = trace_split(line, ',', f, TRACE_FIELDS_MAX);
@@ -81,7 +81,7 @@ int trace_parse_spc(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError 
 
 /* Alibaba block traces: device_id,opcode,offset,length,timestamp with R/W
  * opcodes, byte offsets and lengths, and timestamps in microseconds. */
-int trace_parse_alibaba(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_alibaba(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
     uint64_t us;
@@ -105,7 +105,7 @@ int trace_parse_alibaba(TraceParser *p, char *line, HostIo *io, uint64_t *t, GEr
 
 /* Tencent CBS: timestamp,offset,size,io_type,volume_id with seconds, sectors,
  * and io_type 0 = read, 1 = write (the reverse of MQSim). */
-int trace_parse_tencent(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_tencent(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
     int n = trace_split(line, ',', f, TRACE_FIELDS_MAX);
@@ -125,3 +125,9 @@ int trace_parse_tencent(TraceParser *p, char *line, HostIo *io, uint64_t *t, GEr
         return trace_bad(p, error, "volume_id", f[4], "a volume number");
     return 1;
 }
+
+/* The formats of this file, for trace.c's table. */
+const TraceFormat trace_format_msr = {"msr", trace_parse_msr, NULL};
+const TraceFormat trace_format_spc = {"spc", trace_parse_spc, NULL};
+const TraceFormat trace_format_alibaba = {"alibaba", trace_parse_alibaba, NULL};
+const TraceFormat trace_format_tencent = {"tencent", trace_parse_tencent, NULL};

@@ -89,7 +89,7 @@ static int parse_action(TraceParser *p, char **f, int n, HostIo *io, GError **er
     return range(p, f, n, io, error) < 0 ? -1 : 1;
 }
 
-int trace_parse_fio2(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_fio2(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     if (!p->fio_header)
         return check_header(p, line, 2, error);
@@ -98,7 +98,7 @@ int trace_parse_fio2(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError
     return parse_action(p, p->fields, n, io, error);
 }
 
-int trace_parse_fio3(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_fio3(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     uint64_t us;
     if (!p->fio_header)
@@ -110,3 +110,7 @@ int trace_parse_fio3(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError
         return trace_bad(p, error, "time", p->fields[0], "a time in microseconds");
     return parse_action(p, p->fields + 1, n - 1, io, error);
 }
+
+/* The formats of this file, for trace.c's table. */
+const TraceFormat trace_format_fio2 = {"fio2", trace_parse_fio2, NULL};
+const TraceFormat trace_format_fio3 = {"fio3", trace_parse_fio3, NULL};

@@ -50,21 +50,6 @@ typedef struct TraceFormat {
     gboolean (*sniff)(TraceParser *p, char *line);
 } TraceFormat;
 
-/* Formats, by file (trace_csv.c, trace_text.c, trace_blkparse.c, trace_fio.c). */
-int trace_parse_msr(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_spc(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_alibaba(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_tencent(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_disksim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-gboolean trace_sniff_disksim(TraceParser *p, char *line);
-int trace_parse_mqsim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_ssdsim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_fiu(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_wiscsee(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_blkparse(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_fio2(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-int trace_parse_fio3(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error);
-
 /* blkparse: whether a line is a Q event (for TRACE_BLK_AUTO). */
 gboolean trace_blkparse_is_queue(char *line);
 

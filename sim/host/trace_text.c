@@ -33,7 +33,7 @@ static int dev_lba_size(TraceParser *p, GError **error, const char *lba_name, Ho
 }
 
 /* DiskSim ASCII: time_ms devno blkno bcount flags; flags bit 0 = read. */
-int trace_parse_disksim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_disksim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
     uint64_t flags;
@@ -51,7 +51,7 @@ int trace_parse_disksim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GEr
 }
 
 /* DiskSim writes times as "%f": tell it from MQSim/SSDsim by the point. */
-gboolean trace_sniff_disksim(TraceParser *p, char *line)
+static gboolean trace_sniff_disksim(TraceParser *p, char *line)
 {
     (void)line;
     return strchr(p->fields[0], '.') != NULL;
@@ -75,7 +75,7 @@ static int mqsim_like(TraceParser *p, char *line, HostIo *io, uint64_t *t, uint6
 }
 
 /* MQSim ASCII: type 0 = write, anything else read (as MQSim reads it). */
-int trace_parse_mqsim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_mqsim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     uint64_t type;
     if (mqsim_like(p, line, io, t, &type, "type", error) < 0)
@@ -85,7 +85,7 @@ int trace_parse_mqsim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GErro
 }
 
 /* SSDsim ASCII: op 1 = read, 0 = write; nothing else. */
-int trace_parse_ssdsim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_ssdsim(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     uint64_t op;
     if (mqsim_like(p, line, io, t, &op, "op", error) < 0)
@@ -108,7 +108,7 @@ static gboolean is_hex(const char *s)
 
 /* FIU: ts_ns pid process lba size R/W major minor md5. The process name may
  * hold blanks, so the last six columns are taken from the end. */
-int trace_parse_fiu(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_fiu(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
     uint64_t pid, major, minor;
@@ -143,7 +143,7 @@ int trace_parse_fiu(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError 
 
 /* WiscSee processed events: pid action op offset size time_s pre_wait sync;
  * only D (issue) lines are I/Os, C (completion) lines are skipped. */
-int trace_parse_wiscsee(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
+static int trace_parse_wiscsee(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
     uint64_t pid;
@@ -176,3 +176,10 @@ int trace_parse_wiscsee(TraceParser *p, char *line, HostIo *io, uint64_t *t, GEr
         return trace_bad(p, error, "sync", f[7], "True or False");
     return 1;
 }
+
+/* The formats of this file, for trace.c's table. */
+const TraceFormat trace_format_disksim = {"disksim", trace_parse_disksim, trace_sniff_disksim};
+const TraceFormat trace_format_mqsim = {"mqsim", trace_parse_mqsim, NULL};
+const TraceFormat trace_format_ssdsim = {"ssdsim", trace_parse_ssdsim, NULL};
+const TraceFormat trace_format_fiu = {"fiu", trace_parse_fiu, NULL};
+const TraceFormat trace_format_wiscsee = {"wiscsee", trace_parse_wiscsee, NULL};

@@ -16,70 +16,6 @@
 
 #define WL_STREAM 0x574b4c4400000000ull /* RNG streams of jobs: this | job index */
 
-/* ---- Stats shared with replay ------------------------------------------ */
-
-void wl_stats_init(WlStats *s)
-{
-    memset(s, 0, sizeof *s);
-    for (int i = 0; i < IO_OPS; i++)
-        s->lat[i] = lat_hist_new();
-}
-
-void wl_stats_clear(WlStats *s)
-{
-    for (int i = 0; i < IO_OPS; i++)
-        lat_hist_free(s->lat[i]);
-    memset(s, 0, sizeof *s);
-}
-
-void wl_stats_json(JsonWriter *jw, const WlStats *s, IoOp op, double runtime_s)
-{
-    static const char *const keys[] = {"read", "write", "trim", "flush"};
-    const LatHist *h = s->lat[op];
-    json_begin_object(jw, keys[op]);
-    json_u64(jw, "ios", s->ios[op]);
-    json_u64(jw, "bytes", s->bytes[op]);
-    json_double(jw, "iops", runtime_s > 0 ? (double)s->ios[op] / runtime_s : 0.0);
-    json_double(jw, "MBps", runtime_s > 0 ? (double)s->bytes[op] / runtime_s / 1e6 : 0.0);
-    json_begin_object(jw, "lat_us");
-    json_double(jw, "mean", lat_hist_mean(h) / 1e3);
-    static const double pct[] = {50, 90, 99, 99.9, 99.99};
-    static const char *const pk[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
-    for (unsigned i = 0; i < G_N_ELEMENTS(pct); i++)
-        json_double(jw, pk[i], (double)lat_hist_percentile(h, pct[i]) / 1e3);
-    json_double(jw, "max", (double)lat_hist_max(h) / 1e3);
-    json_end_object(jw);
-    json_end_object(jw);
-}
-
-void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
-{
-    w->sub_bytes[op] += length;
-    w->sub_ios[op]++;
-    w->t.submit(w->t.ctx, op, offset, length, tag);
-}
-
-void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency)
-{
-    s->ios[op]++;
-    s->bytes[op] += length;
-    lat_hist_record(s->lat[op], latency);
-    s->lat_sq[op] += (double)latency * (double)latency;
-    lat_hist_record(w->overall[op], latency);
-    if (w->lat_sink)
-        w->lat_sink(w->lat_sink_ctx, op, latency);
-}
-
-Workload *wl_new(char *description)
-{
-    Workload *w = g_new0(Workload, 1);
-    w->description = description;
-    w->stop_at = SIM_TIME_MAX;
-    for (int i = 0; i < IO_OPS; i++)
-        w->overall[i] = lat_hist_new();
-    return w;
-}
-
 /* ---- Choosing the next I/O ---------------------------------------------- */
 
 static IoOp wl_pick_op(WlJob *j)
@@ -157,6 +93,7 @@ static void ev_job_start(void *ctx, uint64_t arg);
 
 static void ev_wake(void *ctx, uint64_t arg);
 static void ev_stop(void *ctx, uint64_t arg);
+static void wl_job_stop(WlJob *j);
 
 /* Wake j in an event of its own (never from inside another job's loop). */
 static void wl_wake(WlJob *j)
@@ -269,7 +206,7 @@ static void ev_stop(void *ctx, uint64_t arg)
     wl_job_stop(&((Workload *)ctx)->jobs[arg]);
 }
 
-void wl_job_stop(WlJob *j)
+static void wl_job_stop(WlJob *j)
 {
     if (j->state != WL_JOB_RUN || j->stopping)
         return;
@@ -503,26 +440,11 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
     wl_job_maybe_finish(j);
 }
 
-void workload_io_done(Workload *w, uint64_t tag)
+static void wl_jobs_io_done(Workload *w, uint64_t tag)
 {
-    g_return_if_fail(w && w->started);
-    if (w->replay) {
-        wl_replay_done(w, tag);
-        return;
-    }
     uint32_t ji = (uint32_t)(tag >> 32), slot = (uint32_t)tag;
     g_return_if_fail(ji < w->njobs && slot < w->jobs[ji].spec->iodepth);
     wl_job_done(w, &w->jobs[ji], slot);
-}
-
-void workload_start(Workload *w)
-{
-    g_return_if_fail(w && w->bound && !w->started);
-    w->started = true;
-    if (w->replay)
-        wl_replay_start(w);
-    else
-        wl_start_phase(w);
 }
 
 /* ---- Binding ------------------------------------------------------------ */
@@ -723,26 +645,12 @@ static gboolean wl_job_wait_for(Workload *w, WlJob *j, GError **error)
     return FALSE;
 }
 
-void workload_set_stop_time(Workload *w, SimTime t)
+/* Bind the jobs: expand the clones, place each job's region, seed it. */
+static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
 {
-    g_return_if_fail(w && !w->started);
-    w->stop_at = t;
-}
-
-gboolean workload_bind(Workload *w, SimEngine *e, const WorkloadTarget *t, uint64_t seed,
-                       GError **error)
-{
-    g_return_val_if_fail(w && e && t && t->submit && !w->started, FALSE);
-    w->e = e;
-    w->t = *t;
-    if (w->t.queue_limit == 0)
-        w->t.queue_limit = 1;
-    if (w->replay) {
-        w->bound = wl_replay_bind(w, error);
-        return w->bound;
-    }
     wl_jobs_free(w);
     wl_jobs_make(w);
+    w->job_stop = wl_job_stop;
     for (uint32_t i = 0; i < w->njobs; i++) {
         if (!wl_job_bind(w, &w->jobs[i], seed, error) || !wl_job_wait_for(w, &w->jobs[i], error)) {
             wl_jobs_free(w);
@@ -753,9 +661,28 @@ gboolean workload_bind(Workload *w, SimEngine *e, const WorkloadTarget *t, uint6
         wl_jobs_free(w);
         return FALSE;
     }
-    w->bound = true;
     return TRUE;
 }
+
+static void wl_jobs_source_free(Workload *w)
+{
+    wl_jobs_free(w);
+    if (w->specs)
+        g_array_unref(w->specs);
+}
+
+/* fio jobs (and the named workloads, which are job files) as a source. */
+static const WlSource wl_jobs_source = {
+    .bind = wl_jobs_bind,
+    .start = wl_start_phase,
+    .io_done = wl_jobs_io_done,
+    .finished = wl_jobs_finished,
+    .progress = wl_jobs_progress,
+    .results = wl_jobs_results,
+    .result = wl_jobs_result,
+    .json = wl_jobs_json,
+    .free = wl_jobs_source_free,
+};
 
 /* ---- Construction ------------------------------------------------------- */
 
@@ -823,7 +750,7 @@ static Workload *wl_from_specs(GArray *specs, char *description)
         g_free(description);
         return NULL;
     }
-    Workload *w = wl_new(description ? description : wl_describe(specs));
+    Workload *w = wl_new(description ? description : wl_describe(specs), &wl_jobs_source);
     w->specs = specs;
     return w;
 }
@@ -846,32 +773,4 @@ Workload *workload_from_jobfile(const char *path, GError **error)
 {
     g_return_val_if_fail(path != NULL, NULL);
     return wl_from_specs(wl_fio_parse_file(path, error), NULL);
-}
-
-Workload *workload_from_trace(const char *path, const TraceOptions *topt, const ReplayOptions *ropt,
-                              GError **error)
-{
-    g_return_val_if_fail(path && ropt, NULL);
-    WlReplay *r = wl_replay_new(path, topt, ropt, error);
-    if (!r)
-        return NULL;
-    Workload *w = wl_new(g_strdup_printf("trace:%s,mode=%s", path,
-                                         ropt->mode == REPLAY_OPEN ? "open" : "closed"));
-    w->replay = r;
-    return w;
-}
-
-void workload_free(Workload *w)
-{
-    if (!w)
-        return;
-    wl_jobs_free(w);
-    wl_replay_free(w->replay);
-    if (w->specs)
-        g_array_unref(w->specs);
-    for (int i = 0; i < IO_OPS; i++)
-        lat_hist_free(w->overall[i]);
-    g_clear_error(&w->run_error);
-    g_free(w->description);
-    g_free(w);
 }

@@ -12,8 +12,8 @@
 #include "models/drive.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/histogram.h"
-#include "sim/output/json.h"
-#include "sim/output/steady.h"
+#include "sim/engine/json.h"
+#include "sim/engine/steady.h"
 #include "sim/host/trace.h"
 
 #include <glib.h>
@@ -257,7 +257,7 @@ guint workload_result_count(const Workload *w); /* bound jobs, clones expanded; 
 void workload_result(const Workload *w, guint i, WorkloadJobResult *out);
 
 /* The rounds of a workload's ss=pts job (at most one a workload): the job's
- * IOPS per round and the PTS verdict on the last 5 (sim/output/steady.h). */
+ * IOPS per round and the PTS verdict on the last 5 (sim/engine/steady.h). */
 typedef struct WorkloadSteady {
     const char *job;          /* the job's name (its first clone's); owned by w */
     SimTime round_ns;         /* ns */

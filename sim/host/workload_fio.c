@@ -1,5 +1,5 @@
 /*
- * workload_fio.c - the fio job language: units, the option table, job files
+ * workload_fio.c - the fio job language: the option table, job files
  * ([global], job sections, include) and the inline --workload spec.
  *
  * Every option goes through one table; an unknown option is an error that
@@ -13,134 +13,6 @@
 G_DEFINE_QUARK(ftlsim-workload-error-quark, workload_error)
 
 #define WL_INCLUDE_DEPTH 16
-
-/* ---- Units -------------------------------------------------------------- */
-
-/* Parse a decimal (or 0x hex) number at the start of text; *end past it. */
-static gboolean wl_number(const char *text, double *out, uint64_t *iout, const char **end)
-{
-    char *e = NULL;
-    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-        if (!g_ascii_isxdigit(text[2]))
-            return FALSE;
-        *iout = g_ascii_strtoull(text + 2, &e, 16);
-        *out = (double)*iout;
-        *end = e;
-        return TRUE;
-    }
-    if (!g_ascii_isdigit(text[0]) && !(text[0] == '.' && g_ascii_isdigit(text[1])))
-        return FALSE;
-    *iout = g_ascii_strtoull(text, &e, 10);
-    if (*e == '.') {
-        *out = g_ascii_strtod(text, &e);
-        *iout = 0;
-    } else {
-        *out = (double)*iout;
-    }
-    *end = e;
-    return TRUE;
-}
-
-/* Multiplier of a byte suffix (lowercase), 0 when unknown. fio reads "k" and
- * "kb" in kb_base and "kib" in the other base. */
-static uint64_t wl_byte_mult(const char *suf, uint32_t kb_base)
-{
-    static const char letters[] = "kmgtp";
-    uint64_t other = kb_base == 1000 ? 1024 : 1000;
-    if (suf[0] == '\0' || strcmp(suf, "b") == 0)
-        return 1;
-    const char *p = strchr(letters, suf[0]);
-    if (!p || suf[0] == '\0')
-        return 0;
-    int pow = (int)(p - letters) + 1;
-    uint64_t base;
-    if (suf[1] == '\0' || strcmp(suf + 1, "b") == 0)
-        base = kb_base;
-    else if (strcmp(suf + 1, "i") == 0 || strcmp(suf + 1, "ib") == 0)
-        base = other;
-    else
-        return 0;
-    uint64_t m = 1;
-    while (pow--)
-        m *= base;
-    return m;
-}
-
-gboolean workload_parse_bytes(const char *text, uint32_t kb_base, uint64_t *out, GError **error)
-{
-    if (wl_fio_is_expr(text))
-        return wl_fio_eval(text, kb_base, out, error);
-    double d;
-    uint64_t i;
-    const char *end;
-    gboolean ok = wl_number(text, &d, &i, &end);
-    g_autofree char *suf = ok ? g_ascii_strdown(end, -1) : NULL;
-    uint64_t mult = ok ? wl_byte_mult(g_strstrip(suf), kb_base) : 0;
-    if (mult == 0 || d * (double)mult >= 18446744073709551615.0) {
-        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
-                    "found \"%s\", expected a size such as 4096, 4k, 1m or 2g", text);
-        return FALSE;
-    }
-    *out = i ? i * mult : (uint64_t)(d * (double)mult + 0.5);
-    return TRUE;
-}
-
-static SimTime wl_time_mult(const char *suf, SimTime bare_unit)
-{
-    static const struct {
-        const char *s;
-        SimTime m;
-    } units[] = {
-        {"ns", SIM_NS},         {"us", SIM_US},       {"usec", SIM_US},     {"ms", SIM_MS},
-        {"msec", SIM_MS},       {"s", SIM_SEC},       {"sec", SIM_SEC},     {"m", 60 * SIM_SEC},
-        {"min", 60 * SIM_SEC},  {"h", 3600 * SIM_SEC}, {"d", 86400 * SIM_SEC},
-    };
-    if (suf[0] == '\0')
-        return bare_unit;
-    for (unsigned i = 0; i < G_N_ELEMENTS(units); i++)
-        if (strcmp(suf, units[i].s) == 0)
-            return units[i].m;
-    return 0;
-}
-
-gboolean workload_parse_time(const char *text, SimTime bare_unit, SimTime *out, GError **error)
-{
-    double d;
-    uint64_t i;
-    const char *end;
-    gboolean ok = wl_number(text, &d, &i, &end);
-    g_autofree char *suf = ok ? g_ascii_strdown(end, -1) : NULL;
-    SimTime mult = ok ? wl_time_mult(g_strstrip(suf), bare_unit) : 0;
-    if (mult == 0 || d * (double)mult >= 1.8e19) {
-        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
-                    "found \"%s\", expected a duration such as 500ms, 60s or 2m", text);
-        return FALSE;
-    }
-    *out = i ? i * mult : (SimTime)(d * (double)mult + 0.5);
-    return TRUE;
-}
-
-gboolean wl_fio_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out, GError **error)
-{
-    char *end = NULL;
-    uint64_t v = g_ascii_isdigit(text[0]) ? g_ascii_strtoull(text, &end, 10) : 0;
-    if (!end || *end != '\0' || v < lo || v > hi) {
-        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
-                    "found \"%s\", expected an integer from %u to %u", text, lo, hi);
-        return FALSE;
-    }
-    *out = (uint32_t)v;
-    return TRUE;
-}
-
-gboolean wl_fio_double(const char *text, double *out)
-{
-    char *end = NULL;
-    if (text[0] == '\0')
-        return FALSE;
-    *out = g_ascii_strtod(text, &end);
-    return end && *end == '\0' && isfinite(*out);
-}
 
 /* ---- Option handlers: each parses one value into the spec -------------- */
 
@@ -371,21 +243,6 @@ static gboolean opt_idle(WorkloadJobSpec *s, const char *v, GError **e)
 {
     s->idle = TRUE;
     return workload_parse_time(v, SIM_SEC, &s->runtime_ns, e);
-}
-
-/* Boolean options: bare, or =1/=0. */
-gboolean wl_fio_bool(const char *v, gboolean *out, GError **error)
-{
-    if (v == NULL || strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
-        *out = TRUE;
-        return TRUE;
-    }
-    if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0) {
-        *out = FALSE;
-        return TRUE;
-    }
-    g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE, "found \"%s\", expected 0 or 1", v);
-    return FALSE;
 }
 
 static gboolean opt_time_based(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->time_based, e); }

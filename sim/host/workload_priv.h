@@ -1,7 +1,8 @@
 /*
  * workload_priv.h - what the workload files share: the Workload struct, the
  * per-job runtime state, and the entry points of the fio parser, the named
- * workloads and trace replay. Not for use outside sim/workload*.c, replay.c.
+ * workloads, the sources' ops and trace replay. Not for use outside
+ * sim/host/workload*.c, replay.c.
  */
 #ifndef FTLSIM_WORKLOAD_PRIV_H
 #define FTLSIM_WORKLOAD_PRIV_H
@@ -89,7 +90,25 @@ struct WlJob {
 
 typedef struct WlReplay WlReplay; /* replay.c */
 
+/* A source of I/O: what fio jobs (workload.c, workload_query.c) and trace
+ * replay (replay.c) each do behind the public calls of workload.h, which
+ * workload_core.c hands on to these. */
+typedef struct WlSource {
+    gboolean (*bind)(Workload *w, uint64_t seed, GError **error); /* w->e, w->t are set */
+    void (*start)(Workload *w);
+    void (*io_done)(Workload *w, uint64_t tag);
+    gboolean (*finished)(const Workload *w); /* once started */
+    double (*progress)(const Workload *w);   /* once started */
+    guint (*results)(const Workload *w);     /* how many WorkloadJobResults */
+    void (*result)(const Workload *w, guint i, WorkloadJobResult *out);
+    void (*json)(const Workload *w, JsonWriter *jw); /* the entries of summary.json's "jobs" */
+    void (*free)(Workload *w);                      /* the source's state */
+} WlSource;
+
+typedef void (*WlJobFn)(WlJob *j);
+
 struct Workload {
+    const WlSource *src;
     char *description;
     GArray *specs;      /* WorkloadJobSpec, as parsed */
     WlJob *jobs;        /* numjobs clones expanded; NULL until bound */
@@ -108,7 +127,9 @@ struct Workload {
     void *lat_sink_ctx;
     uint64_t sub_bytes[IO_OPS];
     uint64_t sub_ios[IO_OPS];
-    WlReplay *replay; /* non-NULL for trace replay */
+    WlReplay *replay; /* trace replay's state (replay.c); NULL for jobs */
+    WlJobFn job_stop; /* ends a job as if its runtime were over (workload.c), for the
+                         parts that end jobs early: steady state and rate_min */
     SimTime stop_at;  /* workload_set_stop_time; SIM_TIME_MAX: none */
     WorkloadLookupFn lookup; /* NULL: none */
     WlSs *pts;        /* the ss=pts job's detector; NULL: none */
@@ -121,7 +142,6 @@ struct Workload {
 
 /* workload.c: shared by the job files */
 void wl_job_fill(WlJob *j);
-void wl_job_stop(WlJob *j); /* end the job as if its runtime were over */
 
 /* workload_offset.c */
 uint64_t wl_offset(WlJob *j, uint64_t len); /* bytes: where the next I/O of len goes */
@@ -152,13 +172,20 @@ void wl_rate_min_start(WlJob *j);
 void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency);
 void wl_log_free(WlLog *log);
 
-/* workload.c: shared by replay */
+/* workload_core.c: shared by every source */
 void wl_stats_init(WlStats *s);
 void wl_stats_clear(WlStats *s);
 void wl_stats_json(JsonWriter *jw, const WlStats *s, IoOp op, double runtime_s);
 void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
 void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency);
-Workload *wl_new(char *description);
+Workload *wl_new(char *description, const WlSource *src);
+
+/* workload_query.c: the jobs source's reports */
+gboolean wl_jobs_finished(const Workload *w);
+double wl_jobs_progress(const Workload *w);
+guint wl_jobs_results(const Workload *w);
+void wl_jobs_result(const Workload *w, guint i, WorkloadJobResult *out);
+void wl_jobs_json(const Workload *w, JsonWriter *jw);
 
 /* workload_fio.c: one option of the job language */
 typedef gboolean (*WlOptFn)(WorkloadJobSpec *s, const char *v, GError **error);
@@ -167,16 +194,17 @@ typedef struct WlOpt {
     WlOptFn fn;
     gboolean bare; /* may be given without a value */
 } WlOpt;
-gboolean wl_fio_bool(const char *v, gboolean *out, GError **error);
-gboolean wl_fio_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out, GError **error);
-gboolean wl_fio_double(const char *text, double *out);
 
 /* workload_fio_ext.c: the options fio's example jobs need beyond the core */
 const WlOpt *wl_fio_ext_find(const char *name);
 /* zoned:, zoned_abs:, sequence:; FALSE without error when v is none of them. */
 gboolean wl_fio_distribution_ext(WorkloadJobSpec *s, const char *v, GError **error);
 
-/* workload_fio_value.c */
+/* workload_fio_value.c: values (and workload_parse_bytes, workload_parse_time
+ * of workload.h) */
+gboolean wl_fio_bool(const char *v, gboolean *out, GError **error);
+gboolean wl_fio_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out, GError **error);
+gboolean wl_fio_double(const char *text, double *out);
 void wl_fio_strip_comment(char *line);                   /* " # ..." and " ; ..." */
 char *wl_fio_expand_env(const char *line, GError **error); /* ${VAR}; newly allocated */
 gboolean wl_fio_is_expr(const char *text);
@@ -192,17 +220,5 @@ const char *wl_rw_name(WorkloadRw rw);
 /* workload_named.c: job-file text for a named workload, or NULL. Sets
  * *named FALSE (and no error) when spec is not a named workload. */
 char *wl_named_expand(const char *spec, gboolean *named, GError **error);
-
-/* replay.c */
-WlReplay *wl_replay_new(const char *path, const TraceOptions *topt, const ReplayOptions *ropt,
-                        GError **error);
-void wl_replay_free(WlReplay *r);
-gboolean wl_replay_bind(Workload *w, GError **error);
-void wl_replay_start(Workload *w);
-void wl_replay_done(Workload *w, uint64_t tag);
-gboolean wl_replay_finished(const Workload *w);
-double wl_replay_progress(const Workload *w);
-void wl_replay_json(const Workload *w, JsonWriter *jw);
-void wl_replay_result(const Workload *w, WorkloadJobResult *out);
 
 #endif

@@ -1,18 +1,16 @@
 /*
- * workload_query.c - what a workload reports: progress, latencies, counters,
- * the parsed jobs, and each job's results (summary.json "jobs", fio JSON).
+ * workload_query.c - what a workload reports: latencies, counters, the
+ * parsed jobs, and for fio jobs their progress and each job's results
+ * (summary.json "jobs", fio JSON) as the jobs source's ops.
  */
 #include "sim/host/workload_priv.h"
 
 #include <math.h>
 #include <string.h>
 
-gboolean workload_finished(const Workload *w)
+gboolean wl_jobs_finished(const Workload *w)
 {
-    g_return_val_if_fail(w != NULL, TRUE);
-    if (w->replay)
-        return w->started && wl_replay_finished(w);
-    return w->started && w->cur_phase >= w->nphases && w->outstanding == 0;
+    return w->cur_phase >= w->nphases && w->outstanding == 0;
 }
 
 gboolean workload_error(const Workload *w, GError **error)
@@ -38,13 +36,8 @@ static double wl_job_progress(const WlJob *j, SimTime now)
     return MIN(f, 1.0);
 }
 
-double workload_progress(const Workload *w)
+double wl_jobs_progress(const Workload *w)
 {
-    g_return_val_if_fail(w != NULL, 0.0);
-    if (!w->bound || !w->started)
-        return 0.0;
-    if (w->replay)
-        return wl_replay_progress(w);
     if (w->njobs == 0)
         return 1.0;
     double sum = 0;
@@ -104,19 +97,13 @@ static SimTime wl_job_runtime(const WlJob *j, SimTime now)
     return j->state != WL_JOB_WAIT && to > from ? to - from : 0;
 }
 
-guint workload_result_count(const Workload *w)
+guint wl_jobs_results(const Workload *w)
 {
-    g_return_val_if_fail(w != NULL, 0);
-    return w->replay ? 1 : w->njobs;
+    return w->njobs;
 }
 
-void workload_result(const Workload *w, guint i, WorkloadJobResult *out)
+void wl_jobs_result(const Workload *w, guint i, WorkloadJobResult *out)
 {
-    g_return_if_fail(w && out && i < workload_result_count(w));
-    if (w->replay) {
-        wl_replay_result(w, out);
-        return;
-    }
     const WlJob *j = &w->jobs[i];
     memset(out, 0, sizeof *out);
     out->name = j->name;
@@ -174,14 +161,9 @@ static void wl_job_json(const WlJob *j, JsonWriter *jw, SimTime now)
     json_end_object(jw);
 }
 
-void workload_write_jobs_json(const Workload *w, JsonWriter *jw)
+void wl_jobs_json(const Workload *w, JsonWriter *jw)
 {
-    g_return_if_fail(w && jw);
-    json_begin_array(jw, "jobs");
-    if (w->replay)
-        wl_replay_json(w, jw);
-    for (uint32_t i = 0; !w->replay && i < w->njobs; i++)
+    for (uint32_t i = 0; i < w->njobs; i++)
         wl_job_json(&w->jobs[i], jw, w->e ? sim_now(w->e) : 0);
-    json_end_array(jw);
 }
 

@@ -1,6 +1,6 @@
 /*
  * workload_ss.c - fio's steady-state detection (ss=, ss_dur=, ss_ramp=),
- * and ss=pts, the SNIA PTS test on IOPS per round (sim/output/steady.h).
+ * and ss=pts, the SNIA PTS test on IOPS per round (sim/engine/steady.h).
  *
  * As fio does it: once a second, after ss_ramp, the job (all its numjobs
  * clones together) takes a sample of its IOPS or bandwidth (KiB/s) over
@@ -148,7 +148,7 @@ static void wl_ss_stop_group(WlSs *ss)
     Workload *w = ss->leader->w;
     for (uint32_t i = 0; i < w->njobs; i++)
         if (w->jobs[i].spec_index == ss->leader->spec_index)
-            wl_job_stop(&w->jobs[i]);
+            w->job_stop(&w->jobs[i]);
 }
 
 static void ev_ss_sample(void *ctx, uint64_t arg)
@@ -372,7 +372,7 @@ static void ev_rate_check(void *ctx, uint64_t arg)
                         "%.3f s, expected at least %" G_GUINT64_FORMAT, j->name, dir[d], rate,
                         (double)(sim_now(w->e) - s->ratecycle_ns) / 1e9,
                         (double)sim_now(w->e) / 1e9, s->rate_min[d]);
-        wl_job_stop(j);
+        w->job_stop(j);
         return;
     }
     sim_schedule_in(w->e, s->ratecycle_ns, ev_rate_check, w, arg);

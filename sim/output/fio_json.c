@@ -12,7 +12,7 @@
  */
 #include "sim/output/fio_json.h"
 
-#include "sim/output/json.h"
+#include "sim/engine/json.h"
 
 #include <math.h>
 #include <string.h>

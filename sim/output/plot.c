@@ -23,6 +23,15 @@ gboolean plot_available(void)
     return p != NULL;
 }
 
+void plot_warn(GError *error)
+{
+    if (g_error_matches(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT))
+        fprintf(stderr, "ftlsim: %s\n", plot_install_hint());
+    else
+        fprintf(stderr, "ftlsim: figures: %s\n", error->message);
+    g_error_free(error);
+}
+
 const char *plot_install_hint(void)
 {
     return "figures need gnuplot: apt-get install gnuplot-nox";

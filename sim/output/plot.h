@@ -27,6 +27,10 @@ gboolean plot_available(void);
 
 /* What to tell a user without gnuplot (static string). */
 const char *plot_install_hint(void);
+/* A figure that could not be drawn, said on stderr (figures are never an
+ * error of the run): the install hint without gnuplot, else "figures:"
+ * and why. Frees error. */
+void plot_warn(GError *error);
 
 /* Write write_curve, throughput, cache and latency_cdf (.png or .svg) into
  * the results folder dir, skipping a figure whose input is missing or empty.

@@ -451,7 +451,7 @@ static void verify_line(GString *out, const Workload *w)
 
 static void overrides_text(const RunResult *r, GString *out)
 {
-    g_autofree char *sets = g_strjoinv(", ", (char **)r->opt->sets);
+    g_autofree char *sets = g_strjoinv(", ", (char **)r->sets);
     g_string_append_printf(out, "overrides %s\n", sets);
 }
 
@@ -513,8 +513,8 @@ static void phases_text(const RunResult *r, GString *out)
 static void steady_piece(const RunResult *r, GString *out) { steady_text(r->steady, out); }
 
 /* When a piece of summary.txt is there. */
-static gboolean has_overrides(const RunResult *r) { return r->opt->sets && r->opt->sets[0]; }
-static gboolean has_prefill(const RunResult *r) { return r->opt->prefill != NULL; }
+static gboolean has_overrides(const RunResult *r) { return r->sets && r->sets[0]; }
+static gboolean has_prefill(const RunResult *r) { return r->prefill != NULL; }
 static gboolean was_interrupted(const RunResult *r) { return r->interrupted; }
 static gboolean has_static_slc(const RunResult *r) { return r->wear.static_slc.blocks != 0; }
 static gboolean has_static_moves(const RunResult *r) { return r->stats->wl_blocks != 0; }

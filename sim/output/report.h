@@ -1,12 +1,13 @@
 /*
  * report.h - what a run reports: the time series, the phases, and the
- * summary in text and JSON. Pure formatting of what run.c measured.
+ * summary in text and JSON. Pure formatting of what a run (sim/run/)
+ * measured.
  */
 #ifndef FTLSIM_REPORT_H
 #define FTLSIM_REPORT_H
 
-#include "sim/output/json.h"
-#include "sim/cmd/run.h"
+#include "sim/engine/json.h"
+#include "sim/host/workload.h"
 
 #include <stdio.h>
 
@@ -34,6 +35,20 @@ typedef struct SeriesRow {
     double lat_us[2][REPORT_SERIES_PCTS];
 } SeriesRow;
 
+/* What a series row is made of: the drive's counters at the last row and
+ * now, the interval's end and length. */
+typedef struct SeriesSample {
+    const DriveStats *last, *now;
+    double t_s, dt;        /* s: the end of the interval, its length (> 0) */
+    double dies, channels; /* of the drive */
+    double pool_blocks;    /* blocks outside the static SLC part */
+} SeriesSample;
+
+/* Every field of row that the drive's counters give (each series.csv
+ * column's filler, beside its row in report_table.c); not the phase and
+ * the latency percentiles, which the run's sampler knows. */
+void report_series_fill(SeriesRow *row, const SeriesSample *s);
+
 /* A stretch of the run in one drive state. */
 typedef struct PhaseSpan {
     DrivePhase kind;
@@ -54,7 +69,10 @@ typedef struct RunSteady {
 } RunSteady;
 
 typedef struct RunResult {
-    const RunOptions *opt;
+    const char *drive;       /* the INI file */
+    const char *prefill;     /* --prefill SPEC; NULL: a fresh drive */
+    const char *const *sets; /* --set overrides, or NULL */
+    uint64_t seed;
     const DriveParams *params;
     const DriveStats *stats;
     DriveWear wear; /* erase counts per block at the end */

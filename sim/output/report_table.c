@@ -8,7 +8,7 @@
  */
 #include "sim/output/report_table.h"
 
-#include "sim/cmd/version.h"
+#include "sim/engine/version.h"
 #include "sim/config/config.h"
 
 #include <math.h>
@@ -57,11 +57,11 @@ static FigValue get_text(const RunResult *r, int arg)
     case S_DRIVE:
         return strv(r->params->name);
     case S_DRIVE_FILE:
-        return strv(r->opt->drive);
+        return strv(r->drive);
     case S_WORKLOAD:
         return strv(workload_description(r->workload));
     default:
-        return strv(r->opt->prefill);
+        return strv(r->prefill);
     }
 }
 
@@ -70,7 +70,7 @@ static FigValue get_run(const RunResult *r, int arg)
 {
     switch (arg) {
     case R_SEED:
-        return u64v(r->opt->seed);
+        return u64v(r->seed);
     case R_INTERRUPTED:
         return boolv(r->interrupted);
     case R_SIM_TIME:
@@ -115,7 +115,7 @@ static FigValue get_trace(const RunResult *r, int arg)
 static void json_overrides(const RunResult *r, JsonWriter *w, const char *key)
 {
     json_begin_array(w, key);
-    for (const char *const *set = r->opt->sets; set && *set; set++)
+    for (const char *const *set = r->sets; set && *set; set++)
         json_str(w, NULL, *set);
     json_end_array(w);
 }
@@ -290,6 +290,125 @@ static double row_host_gb(const SeriesRow *row)
     return (double)row->host_write_bytes / 1e9;
 }
 
+/* ---- Filling a series row ------------------------------------------------- */
+
+/* Each series.csv column's filler is named by its row of the table: it
+ * computes the column's field of SeriesRow from the drive's counters at the
+ * last row and now (a SeriesSample), arg as the row gives it. */
+
+#define COUNTER(st, off) (*(const uint64_t *)((const char *)(st) + (off)))
+
+static void fill_time(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    (void)arg;
+    row->t_s = s->t_s;
+}
+
+/* A counter of DriveStats (at offset arg) as it is now. */
+static void fill_u64(SeriesRow *row, const SeriesSample *s, size_t arg, size_t row_off)
+{
+    *(uint64_t *)((char *)row + row_off) = COUNTER(s->now, arg);
+}
+
+static void fill_host_write(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    fill_u64(row, s, arg, offsetof(SeriesRow, host_write_bytes));
+}
+
+static void fill_host_read(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    fill_u64(row, s, arg, offsetof(SeriesRow, host_read_bytes));
+}
+
+static void fill_free_blocks(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    fill_u64(row, s, arg, offsetof(SeriesRow, free_blocks));
+}
+
+static void fill_pslc_used(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    fill_u64(row, s, arg, offsetof(SeriesRow, pslc_used_bytes));
+}
+
+static void fill_pslc_limit(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    fill_u64(row, s, arg, offsetof(SeriesRow, pslc_limit_bytes));
+}
+
+/* MB/s over the interval of the counter at offset arg. */
+static double mbps(const SeriesSample *s, size_t arg)
+{
+    return (double)(COUNTER(s->now, arg) - COUNTER(s->last, arg)) / 1e6 / s->dt;
+}
+
+static void fill_write_MBps(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    row->write_MBps = mbps(s, arg);
+}
+
+static void fill_read_MBps(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    row->read_MBps = mbps(s, arg);
+}
+
+static void fill_gc_MBps(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    row->gc_MBps = mbps(s, arg);
+}
+
+static void fill_fold_MBps(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    row->fold_MBps = mbps(s, arg);
+}
+
+static void fill_iops(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    (void)arg;
+    const DriveStats *a = s->last, *b = s->now;
+    row->iops = (double)(b->host_ios[IO_READ] + b->host_ios[IO_WRITE] - a->host_ios[IO_READ] -
+                         a->host_ios[IO_WRITE]) / s->dt;
+}
+
+/* The dies' share of the interval spent on activity arg. */
+static void fill_die(SeriesRow *row, const SeriesSample *s, size_t k)
+{
+    row->die_work[k] =
+        (double)(s->now->die_busy_ns[k] - s->last->die_busy_ns[k]) / (s->dies * s->dt * 1e9);
+}
+
+static void fill_chan(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    (void)arg;
+    row->chan_busy =
+        (double)(s->now->chan_busy_ns - s->last->chan_busy_ns) / (s->channels * s->dt * 1e9);
+}
+
+static void fill_wear_min(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    (void)arg;
+    row->wear_min = s->now->wear_min;
+}
+
+static void fill_wear_max(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    (void)arg;
+    row->wear_max = s->now->wear_max;
+}
+
+static void fill_wear_mean(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    (void)arg;
+    row->wear_mean = s->pool_blocks > 0 ? (double)s->now->wear_erases / s->pool_blocks : 0;
+}
+
+static void fill_hit_ratio(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    (void)arg;
+    uint64_t hits = s->now->l2p_hits - s->last->l2p_hits;
+    uint64_t misses = s->now->l2p_misses - s->last->l2p_misses;
+    row->l2p_hit_ratio = hits + misses ? (double)hits / (double)(hits + misses) : NAN;
+}
+
 /* ---- The table ------------------------------------------------------------ */
 
 /* The first five fields: summary.json group and key (or NULL and a name for
@@ -301,6 +420,8 @@ static double row_host_gb(const SeriesRow *row)
 #define SERIES(col, name, kind, field, fmt)                                                        \
     .series_col = (col), .series = (name), .row = (kind), .row_off = offsetof(SeriesRow, field),   \
     .row_fmt = (fmt)
+#define FILL(fn, a) .fill = (fn), .fill_arg = (a)
+#define FILL_STAT(fn, field) FILL(fn, offsetof(DriveStats, field))
 #define SWEEP(col, name, div, fmt)                                                                 \
     .sweep_col = (col), .sweep = (name), .sweep_div = (div), .sweep_fmt = (fmt)
 #define TEXT(fmt, div, mul) .text_fmt = (fmt), .text_div = (div), .text_mul = (mul)
@@ -335,7 +456,7 @@ static double row_host_gb(const SeriesRow *row)
 /* utilization.dies.NAME over the run, and in series.csv over the interval. */
 #define DIE(k, name, col, series_name, about_) \
     {FIG("utilization.dies", name, "0..1", about_, TJ | OUT_SERIES), GET(get_die, k), TEXT("%.1f", 0, 100), \
-     SERIES(col, series_name, ROW_F64, die_work[k], "%.4f")}
+     SERIES(col, series_name, ROW_F64, die_work[k], "%.4f"), FILL(fill_die, k)}
 
 /* A series.csv latency percentile of the interval (--series-percentiles). */
 #define SERIES_LAT(col, name, op, i, about_) \
@@ -359,7 +480,7 @@ static const ReportFigure table[] = {
     {FIG("", "interrupted", "", "SIGINT or SIGTERM stopped the run", OUT_JSON), GET(get_run, R_INTERRUPTED)},
     {FIG("", "sim_time_s", "s", "simulated time (series.csv: at the end of the interval)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_run, R_SIM_TIME), TEXT("%.3f", 0, 0),
-     SERIES(1, "t_s", ROW_F64, t_s, "%.3f"), SWEEP(1, "sim_time_s", 0, "%.6f")},
+     SERIES(1, "t_s", ROW_F64, t_s, "%.3f"), FILL(fill_time, 0), SWEEP(1, "sim_time_s", 0, "%.6f")},
     {FIG("", "wall_time_s", "s", "wall-clock time of the simulation", TJ), GET(get_run, R_WALL),
      TEXT("%.2f", 0, 0)},
     {FIG("", "events", "", "engine events fired", TJ), GET(get_run, R_EVENTS)},
@@ -368,9 +489,11 @@ static const ReportFigure table[] = {
 
     {FIG("host", "write_bytes", "bytes", "host data written (series.csv: so far)", TJ | OUT_SERIES | OUT_SWEEP),
      STAT(host_bytes[IO_WRITE]), GB, SERIES(2, "host_write_bytes", ROW_U64, host_write_bytes, NULL),
+     FILL_STAT(fill_host_write, host_bytes[IO_WRITE]),
      SWEEP(2, "host_write_GB", 1e9, "%.6f")},
     {FIG("host", "read_bytes", "bytes", "host data read (series.csv: so far)", TJ | OUT_SERIES | OUT_SWEEP),
      STAT(host_bytes[IO_READ]), GB, SERIES(3, "host_read_bytes", ROW_U64, host_read_bytes, NULL),
+     FILL_STAT(fill_host_read, host_bytes[IO_READ]),
      SWEEP(3, "host_read_GB", 1e9, "%.6f")},
     {FIG("host", "trim_bytes", "bytes", "host data trimmed", TJ), STAT(host_bytes[IO_TRIM]), GB},
     {FIG("host", "write_ios", "I/Os", "host writes completed", TJ), STAT(host_ios[IO_WRITE])},
@@ -392,9 +515,10 @@ static const ReportFigure table[] = {
          "NAND programmed for the rest of map units written in part", TJ),
      STAT(nand_write_bytes[CAUSE_RMW]), GB},
     {FIG(NULL, "gc_MBps", "MB/s", "garbage-collection relocation traffic in the interval", OUT_SERIES),
-     SERIES(8, "gc_MBps", ROW_F64, gc_MBps, "%.2f")},
+     SERIES(8, "gc_MBps", ROW_F64, gc_MBps, "%.2f"), FILL_STAT(fill_gc_MBps, nand_write_bytes[CAUSE_GC])},
     {FIG(NULL, "fold_MBps", "MB/s", "folding traffic (pSLC to native) in the interval", OUT_SERIES),
-     SERIES(11, "fold_MBps", ROW_F64, fold_MBps, "%.2f")},
+     SERIES(11, "fold_MBps", ROW_F64, fold_MBps, "%.2f"),
+     FILL_STAT(fill_fold_MBps, nand_write_bytes[CAUSE_FOLD])},
     {FIG("nand", "read_bytes", "bytes", "NAND read", TJ), STAT(nand_read_bytes), GB},
     {FIG("nand", "rmw_read_bytes", "bytes", "of read_bytes: map units written in part, read to merge",
          TJ), STAT(rmw_read_bytes), GB},
@@ -402,17 +526,18 @@ static const ReportFigure table[] = {
      SWEEP(11, "erases", 0, NULL)},
     {FIG("nand", "gc_blocks", "blocks", "blocks reclaimed by GC", OUT_JSON), STAT(gc_blocks)},
     {FIG("nand", "free_blocks", "blocks", "free (erased) blocks (series.csv: at the end of the interval)",
-         OUT_JSON | OUT_SERIES), STAT(free_blocks), SERIES(7, "free_blocks", ROW_U64, free_blocks, NULL)},
+         OUT_JSON | OUT_SERIES), STAT(free_blocks), SERIES(7, "free_blocks", ROW_U64, free_blocks, NULL),
+     FILL_STAT(fill_free_blocks, free_blocks)},
     WEAR("pool", 0),
     {FIG("nand.wear.pool", "min", "erases", "fewest erases of a block (series.csv: so far)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_wear, 2),
-     SERIES(22, "wear_min", ROW_U32, wear_min, NULL), SWEEP(12, "wear_min", 0, NULL)},
+     SERIES(22, "wear_min", ROW_U32, wear_min, NULL), FILL(fill_wear_min, 0), SWEEP(12, "wear_min", 0, NULL)},
     {FIG("nand.wear.pool", "mean", "erases", "mean erases of a block (series.csv: so far)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_wear, 3), TEXT("%.2f", 0, 0),
-     SERIES(23, "wear_mean", ROW_F64, wear_mean, "%.4f"), SWEEP(13, "wear_mean", 0, "%.4f")},
+     SERIES(23, "wear_mean", ROW_F64, wear_mean, "%.4f"), FILL(fill_wear_mean, 0), SWEEP(13, "wear_mean", 0, "%.4f")},
     {FIG("nand.wear.pool", "max", "erases", "most erases of a block (series.csv: so far)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_wear, 4),
-     SERIES(24, "wear_max", ROW_U32, wear_max, NULL), SWEEP(14, "wear_max", 0, NULL)},
+     SERIES(24, "wear_max", ROW_U32, wear_max, NULL), FILL(fill_wear_max, 0), SWEEP(14, "wear_max", 0, NULL)},
     WEAR("static_slc", 1),
     {FIG("nand.wear.static_slc", "min", "erases", "fewest erases of a block", TJ), GET(get_wear, 8 + 2)},
     {FIG("nand.wear.static_slc", "mean", "erases", "mean erases of a block", TJ), GET(get_wear, 8 + 3),
@@ -437,17 +562,20 @@ static const ReportFigure table[] = {
     {FIG("utilization.dies", "idle", "0..1", "share of the dies' time idle", TJ), GET(get_die, DIE_WORKS),
      TEXT("%.1f", 0, 100)},
     {FIG("utilization", "channels", "0..1", "share of the channels' time carrying data", TJ | OUT_SERIES),
-     GET(get_channels, 0), TEXT("%.1f", 0, 100), SERIES(21, "chan_busy", ROW_F64, chan_busy, "%.4f")},
+     GET(get_channels, 0), TEXT("%.1f", 0, 100), SERIES(21, "chan_busy", ROW_F64, chan_busy, "%.4f"),
+     FILL(fill_chan, 0)},
 
     {FIG("throughput", "write_MBps", "MB/s", "host write rate (series.csv: over the interval)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_rate, IO_WRITE), TEXT("%.1f", 0, 0),
-     SERIES(4, "write_MBps", ROW_F64, write_MBps, "%.2f"), SWEEP(4, "write_MBps", 0, "%.3f")},
+     SERIES(4, "write_MBps", ROW_F64, write_MBps, "%.2f"),
+     FILL_STAT(fill_write_MBps, host_bytes[IO_WRITE]), SWEEP(4, "write_MBps", 0, "%.3f")},
     {FIG("throughput", "read_MBps", "MB/s", "host read rate (series.csv: over the interval)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_rate, IO_READ), TEXT("%.1f", 0, 0),
-     SERIES(5, "read_MBps", ROW_F64, read_MBps, "%.2f"), SWEEP(5, "read_MBps", 0, "%.3f")},
+     SERIES(5, "read_MBps", ROW_F64, read_MBps, "%.2f"),
+     FILL_STAT(fill_read_MBps, host_bytes[IO_READ]), SWEEP(5, "read_MBps", 0, "%.3f")},
     {FIG("throughput", "iops", "1/s", "host reads and writes per second (series.csv: over the interval)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_rate, IO_OPS), TEXT("%.0f", 0, 0),
-     SERIES(6, "iops", ROW_F64, iops, "%.1f"), SWEEP(6, "iops", 0, "%.1f")},
+     SERIES(6, "iops", ROW_F64, iops, "%.1f"), FILL(fill_iops, 0), SWEEP(6, "iops", 0, "%.1f")},
 
     LATENCY("read", IO_READ),
     LATENCY("write", IO_WRITE),
@@ -484,12 +612,14 @@ static const ReportFigure table[] = {
      TEXT("%.2f", 1e9, 0)},
     {FIG("pslc", "limit_bytes", "bytes", "what the cache may hold (at the end, or of the interval)",
          TJ | OUT_SERIES), STAT(pslc_limit), TEXT("%.2f", 1e9, 0),
-     SERIES(10, "pslc_limit_bytes", ROW_U64, pslc_limit_bytes, NULL)},
+     SERIES(10, "pslc_limit_bytes", ROW_U64, pslc_limit_bytes, NULL),
+     FILL_STAT(fill_pslc_limit, pslc_limit)},
     {FIG("pslc", "limit_start_bytes", "bytes", "what the cache could hold at the start", TJ | OUT_SWEEP),
      STAT(pslc_limit_start), TEXT("%.2f", 1e9, 0), SWEEP(16, "pslc_start_GB", 1e9, "%.6f")},
     {FIG("pslc", "used_bytes", "bytes", "host data in SLC blocks (at the end, or of the interval)",
          TJ | OUT_SERIES), STAT(pslc_used), TEXT("%.2f", 1e9, 0),
-     SERIES(9, "pslc_used_bytes", ROW_U64, pslc_used_bytes, NULL)},
+     SERIES(9, "pslc_used_bytes", ROW_U64, pslc_used_bytes, NULL),
+     FILL_STAT(fill_pslc_used, pslc_used)},
     {FIG("pslc", "host_slc_bytes", "bytes", "host data written in SLC mode", TJ), STAT(host_slc_bytes),
      TEXT("%.2f", 1e9, 0)},
     {FIG("pslc", "first_exhausted_at_host_bytes", "bytes",
@@ -506,7 +636,7 @@ static const ReportFigure table[] = {
     {FIG("mapping_cache", "writebacks", "", "translation pages written back", TJ), STAT(l2p_writebacks)},
     {FIG("mapping_cache", "hit_ratio", "0..1", "hits / (hits + misses) (series.csv: of the interval)",
          OUT_JSON | OUT_SERIES), GET(get_map, M_RATIO),
-     SERIES(12, "l2p_hit_ratio", ROW_F64, l2p_hit_ratio, "%.4f")},
+     SERIES(12, "l2p_hit_ratio", ROW_F64, l2p_hit_ratio, "%.4f"), FILL(fill_hit_ratio, 0)},
     {FIG("mapping_cache", "hit_percent", "%", "100 x hits / (hits + misses)", OUT_TEXT),
      GET(get_map, M_PERCENT), TEXT("%.1f", 0, 0)},
 
@@ -615,6 +745,13 @@ FigValue report_figure_value(const ReportFigure *f, const RunResult *r)
     return f->get ? f->get(r, f->arg) : nullv();
 }
 
+void report_series_fill(SeriesRow *row, const SeriesSample *s)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(table); i++)
+        if (table[i].fill)
+            table[i].fill(row, s, table[i].fill_arg);
+}
+
 void report_series_cell(FILE *out, const ReportFigure *f, const SeriesRow *row)
 {
     const char *p = (const char *)row + f->row_off;
@@ -712,6 +849,11 @@ gboolean report_table_check(char *why, size_t why_len)
             bad = "a series.csv name and column exactly when OUT_SERIES";
         else if ((f->row == ROW_F64 || f->row == ROW_FN) && f->series && !f->row_fmt)
             bad = "a format for its series.csv column";
+        else if (f->series && !(f->out & OUT_LATENCY) && f->row != ROW_PHASE &&
+                 f->row != ROW_FN && !f->fill)
+            bad = "a filler for its series.csv column (FILL)";
+        else if (f->fill && !f->series)
+            bad = "no filler, as it is not in series.csv";
         else if (!!(f->out & OUT_SWEEP) != !!f->sweep || !!(f->out & OUT_SWEEP) != !!f->sweep_col)
             bad = "a sweep name and column exactly when OUT_SWEEP";
         else if ((f->out & (OUT_JSON | OUT_TEXT)) && !f->group)

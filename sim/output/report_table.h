@@ -61,6 +61,10 @@ typedef struct ReportFigure {
     size_t row_off;
     double (*row_fn)(const SeriesRow *row);
     const char *row_fmt; /* for ROW_F64 and ROW_FN; integers print as is */
+    /* fills the row's field from the counters (report_series_fill); NULL for
+     * what the sampler fills (the phase, latencies) or ROW_FN computes */
+    void (*fill)(SeriesRow *row, const SeriesSample *s, size_t arg);
+    size_t fill_arg;
 
     /* the sweep table: column number (from 1), name, value / sweep_div, format */
     int sweep_col;

@@ -6,7 +6,7 @@
  * with a newline. Doubles use the shortest of %.15g..%.17g that reads back
  * to the same number.
  */
-#include "sim/output/json.h"
+#include "sim/engine/json.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
  * window exactly at a limit (values 90 and 110 around 100) on the steady
  * side despite rounding.
  */
-#include "sim/output/steady.h"
+#include "sim/engine/steady.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
 /* version.c - see version.h. */
-#include "sim/cmd/version.h"
+#include "sim/engine/version.h"
 
 const char *ftlsim_version(void) { return FTLSIM_VERSION; }

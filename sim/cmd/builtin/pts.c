@@ -1,8 +1,10 @@
 /*
- * pts_cmd.c - the "ftlsim pts" command: options into PtsOptions, checked
+ * pts.c - "ftlsim pts": its options into PtsOptions, checked
  * in full before pts_run() opens the results folder. Errors are one line
  * on stderr and exit status 2 (bad input) or 1 (the simulation failed).
  */
+#include "sim/cmd/builtin/builtin.h"
+
 #include "sim/cmd/pts.h"
 
 #include "sim/cmd/run.h"
@@ -11,20 +13,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static int pts_fail(GError *error, int code)
-{
-    const char *m = error->message;
-    fprintf(stderr, "%s%s\n", g_str_has_prefix(m, "ftlsim:") ? "" : "ftlsim: ", m);
-    g_error_free(error);
-    return code;
-}
-
-static int pts_usage(const char *msg)
-{
-    fprintf(stderr, "ftlsim: %s (see ftlsim pts --help)\n", msg);
-    return 2;
-}
 
 /* A count option: an integer from 1 to max, or absent (*out left alone). */
 static gboolean pts_count(const char *text, const char *opt, guint64 max, uint32_t *out,
@@ -46,9 +34,9 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
                           const char *round_time, const char *max_rounds, const char *precond,
                           const char *fmt, GError **error)
 {
-    if (!pts_test_from_name(test, &o->test)) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "--test \"%s\": expected wsat, iops, tp or lat", test);
+    if (!(o->test = pts_test_find(test))) {
+        g_autofree char *names = pts_test_names(FALSE);
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--test \"%s\": expected %s", test, names);
         return FALSE;
     }
     if (!pts_count(threads, "--threads", 256, &o->threads, error) ||
@@ -86,7 +74,7 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
     return TRUE;
 }
 
-int pts_main(int argc, char **argv)
+int cmd_pts(int argc, char **argv)
 {
     PtsOptions o;
     pts_options_init(&o);
@@ -95,21 +83,23 @@ int pts_main(int argc, char **argv)
     g_autofree char *mix = NULL, *fmt = NULL;
     g_auto(GStrv) sets = NULL;
     gint64 seed = 1;
-    gboolean force = FALSE, quiet = FALSE, plot = FALSE;
+    gboolean force = FALSE, quiet = FALSE, plot = FALSE, dry_run = FALSE;
+    /* what each test is and its defaults, from the tests' descriptors */
+    g_autofree char *test_help = pts_test_names(TRUE);
+    g_autofree char *threads_defaults = pts_test_defaults(FALSE);
+    g_autofree char *iodepth_defaults = pts_test_defaults(TRUE);
+    g_autofree char *threads_help =
+        g_strdup_printf("Threads (fio jobs) per cell (%s)", threads_defaults);
+    g_autofree char *iodepth_help =
+        g_strdup_printf("Queue depth per thread (%s); above the interface's queue, commands wait "
+                        "in the host", iodepth_defaults);
     GOptionEntry entries[] = {
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
-        {"test", 't', 0, G_OPTION_ARG_STRING, &test,
-         "wsat (write saturation), iops (block size x R/W mix matrix), tp (sequential MB/s) or "
-         "lat (response times at 1 thread QD 1)",
-         "NAME"},
+        {"test", 't', 0, G_OPTION_ARG_STRING, &test, test_help, "NAME"},
         {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder", "DIR"},
         {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing results folder", NULL},
-        {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads,
-         "Threads (fio jobs) per cell (wsat 8, iops 16, tp 8, lat 1)", "N"},
-        {"iodepth", 'Q', 0, G_OPTION_ARG_STRING, &iodepth,
-         "Queue depth per thread (wsat 16, iops 8, tp 16, lat 1); above the interface's queue, "
-         "commands wait in the host",
-         "N"},
+        {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads, threads_help, "N"},
+        {"iodepth", 'Q', 0, G_OPTION_ARG_STRING, &iodepth, iodepth_help, "N"},
         {"round-time", 0, 0, G_OPTION_ARG_STRING, &round_time,
          "Time each cell runs in a round (60s, as the PTS; 10s for quick runs)", "TIME"},
         {"max-rounds", 0, 0, G_OPTION_ARG_STRING, &max_rounds,
@@ -125,10 +115,12 @@ int pts_main(int argc, char **argv)
          "Only these of the test's read/write mixes, e.g. 100/0,0/100", "LIST"},
         {"seed", 's', 0, G_OPTION_ARG_INT64, &seed, "Random seed (1)", "N"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
-         "Override a drive key (repeatable), e.g. --set gc.policy=cost-benefit", "GROUP.KEY=VALUE"},
+         "Override a drive key (repeatable), e.g. --set gc.policy=cost_benefit", "GROUP.KEY=VALUE"},
         {"plot", 'p', 0, G_OPTION_ARG_NONE, &plot, "Draw the figures with gnuplot", NULL},
         {"plot-format", 0, 0, G_OPTION_ARG_STRING, &fmt, "png (default) or svg", "FMT"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
+        {"dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
+         "Check every input and make the drive, then stop: nothing is simulated or written", NULL},
         G_OPTION_ENTRY_NULL,
     };
     g_autoptr(GOptionContext) ctx =
@@ -140,14 +132,14 @@ int pts_main(int argc, char **argv)
              "--round-time 10s -o results/wsat\n");
     GError *error = NULL;
     g_autofree char *scripts = plot_script_dir();
-    if (!g_option_context_parse(ctx, &argc, &argv, &error))
-        return pts_fail(error, 2);
+    if (!cmd_parse(ctx, &argc, &argv))
+        return CMD_EXIT_INPUT;
     if (argc > 1)
-        return pts_usage("pts takes no positional arguments");
+        return cmd_usage(ctx, "pts takes no positional arguments");
     if (!drive || !test)
-        return pts_usage(drive ? "pts needs --test NAME" : "pts needs --drive FILE");
+        return cmd_usage(ctx, drive ? "pts needs --test NAME" : "pts needs --drive FILE");
     if (!pts_parse(&o, test, threads, iodepth, round_time, max_rounds, precond, fmt, &error))
-        return pts_fail(error, 2);
+        return cmd_fail(error, CMD_EXIT_INPUT);
     o.drive = drive;
     o.sets = (const char *const *)sets;
     o.out = out;
@@ -158,7 +150,10 @@ int pts_main(int argc, char **argv)
     o.quiet = quiet;
     o.plot = plot;
     o.script_dir = scripts;
+    o.dry_run = dry_run;
     if (!pts_run(&o, &error))
-        return pts_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? 1 : 2);
+        return cmd_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED)
+                                   ? CMD_EXIT_FAILED
+                                   : CMD_EXIT_INPUT);
     return 0;
 }

@@ -1,0 +1,88 @@
+/*
+ * check.c - "ftlsim check": a drive file validated and the derived drive
+ * described, with the memory a run of it needs.
+ */
+#include "sim/cmd/builtin/builtin.h"
+
+#include "sim/cmd/run.h"
+#include "sim/config/config.h"
+
+#include <stdio.h>
+
+/* check's estimate for one run: its prefill and workload, as run takes them. */
+static gboolean check_run_memory(const DriveParams *p, const char *spec, const char *job,
+                                 const char *trace, const char *prefill, GString *out,
+                                 GError **error)
+{
+    if ((spec != NULL) + (job != NULL) + (trace != NULL) > 1) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "give only one of --workload, --job and --trace");
+        return FALSE;
+    }
+    DrivePrefill pf = {0};
+    if (prefill && !run_parse_prefill(prefill, &pf, error))
+        return FALSE;
+    g_autoptr(Workload) w = NULL;
+    if (spec && !(w = workload_from_spec(spec, error)))
+        return FALSE;
+    if (job && !(w = workload_from_jobfile(job, error)))
+        return FALSE;
+    MemoryClass mc;
+    /* a trace (w NULL) is the worst case: its addresses are not read up front */
+    run_memory_class(prefill ? &pf : NULL, w, p->user_capacity, &mc);
+    if (!trace && !w) /* only a prefill */
+        mc.random_bytes = 0;
+    config_describe_run_memory(p, &mc, out);
+    return TRUE;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("[FILE.ini] - print the derived drive and the memory to simulate it");
+    g_auto(GStrv) sets = NULL;
+    g_autofree char *drive = NULL, *spec = NULL, *job = NULL, *trace = NULL, *prefill = NULL;
+    GOptionEntry entries[] = {
+        {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI), or give it as FILE",
+         "FILE"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+         "Override a drive key (repeatable), e.g. --set gc.policy=fifo", "GROUP.KEY=VALUE"},
+        {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
+         "Also estimate the memory of a run of this workload (as run takes it)", "SPEC"},
+        {"job", 'j', 0, G_OPTION_ARG_FILENAME, &job, "The same for an fio job file", "FILE"},
+        {"trace", 't', 0, G_OPTION_ARG_FILENAME, &trace,
+         "The same for a trace replay (estimated as the worst case)", "FILE"},
+        {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
+         "The run's --prefill, PCT%[:random][:slc=SIZE]", "SPEC"},
+        G_OPTION_ENTRY_NULL,
+    };
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_description(
+        ctx, "The simulator's memory is estimated for four workload classes: a tenth of the\n"
+             "drive written in order; an empty drive filled sequentially; a drive prefilled\n"
+             "sequentially, then given 20 GB of 4 KiB random writes; a fully fragmented drive\n"
+             "(every page mapped at random: the worst case). With --workload, --job, --trace\n"
+             "or --prefill, also for that run. The map costs what a run writes, not the\n"
+             "drive's capacity; its entries are 8 bytes wide where the drive's 4 KiB slots or\n"
+             "pages outnumber 32 bits, 4 otherwise. A run refuses up front (exit 2) a\n"
+             "drive whose estimate exceeds the memory available (FTLSIM_MEMORY_LIMIT, or\n"
+             "MemAvailable plus free swap).\n"
+             "Example:\n  ftlsim check -d configs/860evo.ini --prefill 100%:random "
+             "-w 'rw=randwrite,bs=4k,io_size=20g'\n");
+    GError *error = NULL;
+    if (!cmd_parse(ctx, &argc, &argv))
+        return CMD_EXIT_INPUT;
+    if (argc + (drive != NULL) != 2)
+        return cmd_usage(ctx, "check takes one drive file");
+    DriveParams p;
+    g_autofree char *path = cmd_resolve_drive(drive ? drive : argv[1], &error);
+    if (!path || !config_load_file_set(path, (const char *const *)sets, &p, &error))
+        return cmd_fail(error, CMD_EXIT_INPUT);
+    g_autoptr(GString) out = g_string_new(NULL);
+    config_describe(&p, out);
+    if ((spec || job || trace || prefill) &&
+        !check_run_memory(&p, spec, job, trace, prefill, out, &error))
+        return cmd_fail(error, CMD_EXIT_INPUT);
+    fputs(out->str, stdout);
+    return 0;
+}

@@ -1,0 +1,164 @@
+/*
+ * util.c - what the commands share (builtin.h): one-line errors and exit
+ * codes, finding a drive file, option values, and the option-parse
+ * prologue.
+ */
+#include "sim/cmd/builtin/builtin.h"
+
+#include "sim/cmd/run.h"
+#include "sim/host/workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One line on stderr: control bytes (from a job file, a spec or a file
+ * name) are escaped, as the INI and trace readers quote what they found. */
+static void print_line(FILE *f, const char *msg)
+{
+    GString *clean = g_string_sized_new(strlen(msg) + 16);
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++) {
+        if (*c < 0x20 || *c == 0x7f)
+            g_string_append_printf(clean, "\\x%02x", *c);
+        else
+            g_string_append_c(clean, (char)*c);
+    }
+    if (!g_utf8_validate(clean->str, (gssize)clean->len, NULL)) {
+        g_autofree char *valid = g_utf8_make_valid(clean->str, (gssize)clean->len);
+        g_string_assign(clean, valid);
+    }
+    fprintf(f, "%s%s\n", g_str_has_prefix(clean->str, "ftlsim: ") ? "" : "ftlsim: ", clean->str);
+    g_string_free(clean, TRUE);
+}
+
+int cmd_fail(GError *error, int code)
+{
+    print_line(stderr, error ? error->message : "failed without a message (a bug)");
+    g_clear_error(&error);
+    return code;
+}
+
+int cmd_usage(GOptionContext *ctx, const char *msg)
+{
+    (void)ctx;
+    const char *prg = g_get_prgname(); /* "ftlsim COMMAND", set by main() */
+    fprintf(stderr, "ftlsim: %s (see %s --help)\n", msg, prg ? prg : "ftlsim");
+    return CMD_EXIT_INPUT;
+}
+
+/* Folders that hold drive files, in search order: FTLSIM_CONFIG_PATH
+ * (colon-separated), the installed data folder next to the binary, the
+ * source tree's configs/. */
+static GPtrArray *config_dirs(void)
+{
+    GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
+    const char *env = g_getenv("FTLSIM_CONFIG_PATH");
+    if (env) {
+        g_auto(GStrv) parts = g_strsplit(env, ":", -1);
+        for (char **p = parts; *p; p++)
+            if (**p)
+                g_ptr_array_add(dirs, g_strdup(*p));
+    }
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe) {
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        g_ptr_array_add(dirs, g_build_filename(bindir, "..", "share", "ftlsim", "configs", NULL));
+    }
+    g_ptr_array_add(dirs, g_strdup(FTLSIM_SOURCE_DIR "/configs"));
+    return dirs;
+}
+
+/* The drive file name stands for: the name itself when it exists, else
+ * (a relative name) NAME, NAME.ini or its last part in the config folders.
+ * NULL with error when none exists. */
+char *cmd_resolve_drive(const char *name, GError **error)
+{
+    if (g_file_test(name, G_FILE_TEST_EXISTS) || g_path_is_absolute(name))
+        return g_strdup(name);
+    g_autoptr(GPtrArray) dirs = config_dirs();
+    g_autofree char *base = g_path_get_basename(name);
+    g_autofree char *with_ini = g_strconcat(base, ".ini", NULL);
+    const char *tries[] = {name, base, with_ini};
+    for (guint i = 0; i < dirs->len; i++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(tries); k++) {
+            char *p = g_build_filename(dirs->pdata[i], tries[k], NULL);
+            if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+                return p;
+            g_free(p);
+        }
+    g_ptr_array_add(dirs, NULL);
+    g_autofree char *where = g_strjoinv(", ", (char **)dirs->pdata);
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                "%s: no such drive file, here or in the config folders (%s; set "
+                "FTLSIM_CONFIG_PATH to add one)",
+                name, where);
+    return NULL;
+}
+
+/* The folder `ftlsim drives` lists by default: ./configs, else the first
+ * config folder that exists. */
+char *cmd_default_drives_dir(void)
+{
+    if (g_file_test("configs", G_FILE_TEST_IS_DIR))
+        return g_strdup("configs");
+    g_autoptr(GPtrArray) dirs = config_dirs();
+    for (guint i = 0; i < dirs->len; i++)
+        if (g_file_test(dirs->pdata[i], G_FILE_TEST_IS_DIR))
+            return g_strdup(dirs->pdata[i]);
+    return g_strdup("configs");
+}
+
+gboolean cmd_parse_size(const char *text, uint64_t *out, const char *name, GError **error)
+{
+    GError *e = NULL;
+    if (!workload_parse_bytes(text, 1000, out, &e)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "%s \"%s\": expected a size such as 1GB",
+                    name, text);
+        g_clear_error(&e);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean cmd_parse_time(const char *text, SimTime *out, const char *name, GError **error)
+{
+    GError *e = NULL;
+    if (!workload_parse_time(text, SIM_SEC, out, &e)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s \"%s\": expected a duration such as 500ms or 2s", name, text);
+        g_clear_error(&e);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean cmd_refuse_zero(const char *text, const char *name, GError **error)
+{
+    g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                "%s \"%s\": expected a size greater than 0, such as 1GB", name, text);
+    return FALSE;
+}
+
+/* The index of text in names into *out; no text leaves *out as it is. */
+gboolean cmd_pick(const char *text, const char *const *names, int *out, const char *opt,
+                     GError **error)
+{
+    if (!text)
+        return TRUE;
+    for (int i = 0; names[i]; i++)
+        if (g_strcmp0(text, names[i]) == 0) {
+            *out = i;
+            return TRUE;
+        }
+    g_autofree char *list = g_strjoinv(", ", (char **)names);
+    g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "%s \"%s\": expected one of %s", opt, text, list);
+    return FALSE;
+}
+
+gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv)
+{
+    GError *error = NULL;
+    if (g_option_context_parse(ctx, argc, argv, &error))
+        return TRUE;
+    cmd_fail(error, CMD_EXIT_INPUT);
+    return FALSE;
+}

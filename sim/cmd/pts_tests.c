@@ -1,0 +1,239 @@
+/*
+ * pts_tests.c - the SNIA PTS tests, one descriptor each (pts_impl.h): the
+ * cells, defaults and rules the driver (pts.c) follows, and the hooks for
+ * what only the test has: its tracking variable, its table (NAME.csv) and
+ * its lines of summary.txt. A new test is a descriptor and its hooks here,
+ * a figure script scripts/plot/pts_NAME.gp, and its section in docs/pts.md.
+ */
+#include "sim/cmd/pts_impl.h"
+
+#include <math.h>
+
+char *pts_bs_label(uint64_t bs)
+{
+    if (bs < 1024)
+        return g_strdup_printf("%.1fKiB", (double)bs / 1024);
+    if (bs < 1048576)
+        return g_strdup_printf("%" G_GUINT64_FORMAT "KiB", bs / 1024);
+    return g_strdup_printf("%" G_GUINT64_FORMAT "MiB", bs / 1048576);
+}
+
+/* ---- wsat: write saturation ------------------------------------------- */
+
+static const uint64_t wsat_bs[] = {4096};
+static const uint32_t wsat_mix[] = {0};
+
+static double track_iops(const PtsRow *row)
+{
+    return row->iops;
+}
+
+static void wsat_csv(const Pts *p, GString *out)
+{
+    g_string_append(out, "round,t_s,host_TB_written,fills,iops,mean_us,p99_us,max_us,waf\n");
+    for (guint i = 0; i < p->rows->len; i++) {
+        const PtsRow *r = &g_array_index(p->rows, PtsRow, i);
+        g_string_append_printf(out, "%u,%.1f,%.5f,%.4f,%.1f,%.2f,%.2f,%.2f,%.3f\n", r->round,
+                               r->t_end_s, r->host_written / 1e12,
+                               r->host_written / (double)p->capacity, r->iops, r->mean_us,
+                               r->p99_us, r->max_us, isnan(r->waf) ? 0.0 : r->waf);
+    }
+}
+
+static void wsat_summary(const Pts *p, GString *out)
+{
+    const PtsRow *first = &g_array_index(p->rows, PtsRow, 0);
+    const PtsRow *last = &g_array_index(p->rows, PtsRow, p->rows->len - 1);
+    g_string_append_printf(out,
+                           "wsat         %.0f IOPS in round 1, %.0f in round %u after %.1f "
+                           "GB (%.2f x capacity); WAF %.2f in the last round\n",
+                           first->iops, last->iops, last->round, last->host_written / 1e9,
+                           last->host_written / (double)p->capacity,
+                           isnan(last->waf) ? 0.0 : last->waf);
+}
+
+/* ---- iops: the block size x read/write mix matrix --------------------- */
+
+static const uint64_t iops_bs[] = {1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512};
+static const uint32_t iops_mix[] = {100, 95, 65, 50, 35, 5, 0};
+
+static void iops_csv(const Pts *p, GString *out)
+{
+    g_string_append(out, "bs_bytes,read_pct,iops\n");
+    for (uint32_t c = 0; c < p->n_cells; c++)
+        g_string_append_printf(out, "%" G_GUINT64_FORMAT ",%u,%.1f\n", p->cells[c].bs,
+                               p->cells[c].read_pct, p->results[c].iops);
+}
+
+/* The IOPS matrix: block sizes down, mixes across. */
+static void iops_summary(const Pts *p, GString *out)
+{
+    uint32_t mixes[PTS_MAX_CELLS], n_mix = 0;
+    uint64_t sizes[PTS_MAX_CELLS];
+    uint32_t n_bs = 0;
+    for (uint32_t c = 0; c < p->n_cells; c++) {
+        uint32_t m = 0, b = 0;
+        while (m < n_mix && mixes[m] != p->cells[c].read_pct)
+            m++;
+        if (m == n_mix)
+            mixes[n_mix++] = p->cells[c].read_pct;
+        while (b < n_bs && sizes[b] != p->cells[c].bs)
+            b++;
+        if (b == n_bs)
+            sizes[n_bs++] = p->cells[c].bs;
+    }
+    g_string_append(out, "IOPS (steady-state window average)\n  block   ");
+    for (uint32_t m = 0; m < n_mix; m++) {
+        g_autofree char *h = g_strdup_printf("%u/%u", mixes[m], 100 - mixes[m]);
+        g_string_append_printf(out, "%9s", h);
+    }
+    g_string_append_c(out, '\n');
+    for (uint32_t b = 0; b < n_bs; b++) {
+        g_autofree char *bs = pts_bs_label(sizes[b]);
+        g_string_append_printf(out, "  %-8s", bs);
+        for (uint32_t m = 0; m < n_mix; m++)
+            for (uint32_t c = 0; c < p->n_cells; c++)
+                if (p->cells[c].bs == sizes[b] && p->cells[c].read_pct == mixes[m])
+                    g_string_append_printf(out, "%9.0f", p->results[c].iops);
+        g_string_append_c(out, '\n');
+    }
+}
+
+/* ---- tp: sequential throughput ---------------------------------------- */
+
+static const uint64_t tp_bs[] = {1048576, 131072};
+static const uint32_t tp_mix[] = {100, 0};
+
+static double track_MBps(const PtsRow *row)
+{
+    return row->MBps;
+}
+
+static void tp_csv(const Pts *p, GString *out)
+{
+    g_string_append(out, "bs_bytes,read_pct,MBps,MiBps,steady_round\n");
+    for (uint32_t s = 0; s < p->n_subs; s++)
+        for (uint32_t c = p->subs[s].first_cell; c < p->subs[s].first_cell + p->subs[s].n_cells;
+             c++)
+            g_string_append_printf(out, "%" G_GUINT64_FORMAT ",%u,%.2f,%.2f,%u\n", p->cells[c].bs,
+                                   p->cells[c].read_pct, p->results[c].MBps,
+                                   p->results[c].MBps * 1e6 / 1048576.0, p->subs[s].steady_round);
+}
+
+static void tp_summary(const Pts *p, GString *out)
+{
+    for (uint32_t c = 0; c < p->n_cells; c++) {
+        g_autofree char *bs = pts_bs_label(p->cells[c].bs);
+        g_string_append_printf(out, "  %-7s %-5s %8.1f MB/s\n", bs,
+                               p->cells[c].read_pct ? "read" : "write", p->results[c].MBps);
+    }
+}
+
+/* ---- lat: response times at 1 thread QD 1 ----------------------------- */
+
+static const uint64_t lat_bs[] = {8192, 4096, 512};
+static const uint32_t lat_mix[] = {100, 65, 0};
+
+static double track_mean_us(const PtsRow *row)
+{
+    return row->mean_us;
+}
+
+static void lat_csv(const Pts *p, GString *out)
+{
+    g_string_append(out, "bs_bytes,read_pct,iops,mean_us,p99_us,p99_9_us,p99_99_us,max_us\n");
+    for (uint32_t c = 0; c < p->n_cells; c++) {
+        const PtsResult *r = &p->results[c];
+        g_string_append_printf(out, "%" G_GUINT64_FORMAT ",%u,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f\n",
+                               p->cells[c].bs, p->cells[c].read_pct, r->iops, r->mean_us, r->p99_us,
+                               r->p999_us, r->p9999_us, r->max_us);
+    }
+}
+
+static void lat_summary(const Pts *p, GString *out)
+{
+    g_string_append(out, "response times (us)     IOPS     mean      p99    p99.9   p99.99      "
+                         "max\n");
+    for (uint32_t c = 0; c < p->n_cells; c++) {
+        const PtsResult *r = &p->results[c];
+        g_autofree char *bs = pts_bs_label(p->cells[c].bs);
+        g_string_append_printf(out, "  %-7s %3u/%-3u %9.0f %8.1f %8.1f %8.1f %8.1f %8.1f\n", bs,
+                               p->cells[c].read_pct, 100 - p->cells[c].read_pct, r->iops,
+                               r->mean_us, r->p99_us, r->p999_us, r->p9999_us, r->max_us);
+    }
+}
+
+/* ---- The tests, in the order --help and errors list them -------------- */
+
+#define CELLS(bs_, mix_) .bs = bs_, .n_bs = G_N_ELEMENTS(bs_), .mix = mix_, .n_mix = G_N_ELEMENTS(mix_)
+
+/* Threads and queue depth per thread: the PM863a review's (R3.2). */
+static const PtsTestDesc pts_tests[] = {
+    {.name = "wsat", .about = "write saturation", .title = "write saturation (WSAT)",
+     CELLS(wsat_bs, wsat_mix), .threads = 8, .iodepth = 16, .max_rounds = UINT32_MAX,
+     .fills = 4.0, .unit = "IOPS", .track_unit = "IOPS", .track = track_iops,
+     .table_csv = wsat_csv, .summary = wsat_summary},
+    {.name = "iops", .about = "block size x R/W mix matrix", .title = "IOPS",
+     CELLS(iops_bs, iops_mix), .threads = 16, .iodepth = 8, .max_rounds = 25, .unit = "IOPS",
+     .track_unit = "IOPS", .track = track_iops, .table_csv = iops_csv, .summary = iops_summary},
+    {.name = "tp", .about = "sequential MB/s", .title = "throughput (TP)", CELLS(tp_bs, tp_mix),
+     .threads = 8, .iodepth = 16, .max_rounds = 25, .seq = true, .unit = "MB/s",
+     .track_unit = "MB/s", .track = track_MBps, .table_csv = tp_csv, .summary = tp_summary},
+    {.name = "lat", .about = "response times at 1 thread QD 1", .title = "latency (LAT)",
+     CELLS(lat_bs, lat_mix), .threads = 1, .iodepth = 1, .max_rounds = 25,
+     .window_latency = true, .unit = "us", .track_unit = "us mean response",
+     .track = track_mean_us, .table_csv = lat_csv, .summary = lat_summary},
+};
+
+const PtsTestDesc *pts_test_find(const char *name)
+{
+    for (unsigned t = 0; t < G_N_ELEMENTS(pts_tests); t++)
+        if (g_strcmp0(name, pts_tests[t].name) == 0)
+            return &pts_tests[t];
+    return NULL;
+}
+
+const char *pts_test_name(const PtsTestDesc *test)
+{
+    return test ? test->name : "?";
+}
+
+/* "A, B, C or D" of each test's NAME (with " (ABOUT)" when about). */
+static char *pts_test_list(gboolean about, const char *(*value)(const PtsTestDesc *t))
+{
+    GString *s = g_string_new(NULL);
+    unsigned n = G_N_ELEMENTS(pts_tests);
+    for (unsigned t = 0; t < n; t++) {
+        g_string_append(s, t == 0 ? "" : t + 1 == n && !value ? " or " : ", ");
+        g_string_append(s, pts_tests[t].name);
+        if (about)
+            g_string_append_printf(s, " (%s)", pts_tests[t].about);
+        if (value)
+            g_string_append_printf(s, " %s", value(&pts_tests[t]));
+    }
+    return g_string_free(s, FALSE);
+}
+
+char *pts_test_names(gboolean about)
+{
+    return pts_test_list(about, NULL);
+}
+
+static const char *threads_of(const PtsTestDesc *t)
+{
+    static char buf[G_N_ELEMENTS(pts_tests)][12];
+    g_snprintf(buf[t - pts_tests], sizeof buf[0], "%u", t->threads);
+    return buf[t - pts_tests];
+}
+
+static const char *iodepth_of(const PtsTestDesc *t)
+{
+    static char buf[G_N_ELEMENTS(pts_tests)][12];
+    g_snprintf(buf[t - pts_tests], sizeof buf[0], "%u", t->iodepth);
+    return buf[t - pts_tests];
+}
+
+char *pts_test_defaults(gboolean iodepth)
+{
+    return pts_test_list(FALSE, iodepth ? iodepth_of : threads_of);
+}

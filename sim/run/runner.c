@@ -1,0 +1,238 @@
+/*
+ * runner.c - a simulation run (see runner.h): the drive's completions go to
+ * the bound workload and then to the sampler; the run ends when the
+ * workload is done, and a clock tick notices what no completion would (a
+ * signal, a stall, a workload that submitted nothing).
+ */
+#include "sim/run/runner.h"
+
+#include <signal.h>
+#include <string.h>
+
+struct Runner {
+    SimEngine *e;
+    Drive *d;
+    Workload *w; /* bound; not owned */
+    SimTime interval, max_time; /* the clock; interval 0: none */
+    Sampler *sampler;           /* or NULL */
+    Progress *progress;         /* or NULL */
+    gboolean finished;
+    gboolean interrupted; /* stopped by a signal */
+    gboolean stalled;     /* nothing left to happen, or commands held past max_time */
+    uint64_t check_every, until_check, checks; /* runner_check_every() */
+    gboolean broken;                           /* a check failed: why */
+    char why[256];
+};
+
+/* The signal (SIGINT, SIGTERM) that asked the run to stop; 0: none. */
+static volatile sig_atomic_t run_signal;
+
+static void on_signal(int sig)
+{
+    run_signal = sig;
+}
+
+int runner_signal(void)
+{
+    return run_signal;
+}
+
+void runner_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; /* a second signal ends the process at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Stop the engine: the run ends here, whole or not. */
+static void run_stop(Runner *r)
+{
+    r->finished = TRUE;
+    sim_stop(r->e);
+}
+
+static void io_done(void *ctx, uint64_t tag)
+{
+    Runner *r = ctx;
+    workload_io_done(r->w, tag);
+    if (r->check_every && --r->until_check == 0) {
+        r->until_check = r->check_every;
+        r->checks++;
+        if (!drive_check(r->d, r->why, sizeof r->why)) {
+            r->broken = TRUE;
+            run_stop(r);
+            return;
+        }
+    }
+    if (r->sampler && !sampler_io(r->sampler))
+        run_stop(r);
+    if (workload_finished(r->w)) {
+        r->finished = TRUE;
+        sim_stop(r->e);
+    } else if (run_signal) {
+        r->interrupted = TRUE;
+        run_stop(r);
+    }
+}
+
+Runner *runner_new(const DriveParams *p, uint64_t seed)
+{
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, p, seed);
+    if (!d) {
+        sim_engine_free(e);
+        return NULL;
+    }
+    Runner *r = g_new0(Runner, 1);
+    r->e = e;
+    r->d = d;
+    drive_set_done(d, io_done, r);
+    return r;
+}
+
+void runner_free(Runner *r)
+{
+    if (!r)
+        return;
+    drive_free(r->d);
+    sim_engine_free(r->e);
+    g_free(r);
+}
+
+SimEngine *runner_engine(const Runner *r)
+{
+    return r->e;
+}
+
+Drive *runner_drive(const Runner *r)
+{
+    return r->d;
+}
+
+static void target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+{
+    drive_submit(ctx, op, offset, length, tag);
+}
+
+static void target_warm(void *ctx, uint64_t offset)
+{
+    drive_warm(ctx, offset);
+}
+
+static uint64_t target_lookup(void *ctx, uint64_t lpn)
+{
+    return drive_lookup(ctx, lpn);
+}
+
+gboolean runner_bind(Runner *r, Workload *w, uint64_t seed, GError **error)
+{
+    WorkloadTarget t = {target_submit, r->d, drive_capacity(r->d), drive_queue_limit(r->d),
+                        target_warm};
+    workload_set_lookup(w, target_lookup);
+    if (!workload_bind(w, r->e, &t, seed, error))
+        return FALSE;
+    r->w = w;
+    return TRUE;
+}
+
+void runner_set_clock(Runner *r, SimTime interval, SimTime max_time, Sampler *s, Progress *pr)
+{
+    r->interval = interval;
+    r->max_time = max_time;
+    r->sampler = s;
+    r->progress = pr;
+}
+
+static void show_progress(Runner *r)
+{
+    if (!r->progress)
+        return;
+    const SeriesRow *row = r->sampler ? sampler_last_row(r->sampler) : NULL;
+    ProgressInfo info = {
+        .fraction = workload_progress(r->w),
+        .sim_time_s = (double)sim_now(r->e) / 1e9,
+        .host_written_gb = (double)drive_stats(r->d)->host_bytes[IO_WRITE] / 1e9,
+        .write_mbps = row ? row->write_MBps : 0,
+        .phase = drive_phase_name(row ? row->phase : PHASE_IDLE),
+    };
+    progress_update(r->progress, &info);
+}
+
+/* The run cannot end: nothing is left to happen but the next tick (the
+ * engine would have run dry, but the ticks go on and on, advancing the
+ * clock), or max_time stopped the jobs and the drive has held commands
+ * for RUN_DRAIN_MAX since. */
+static gboolean run_stuck(const Runner *r)
+{
+    if (sim_pending(r->e) == 0)
+        return TRUE;
+    return r->max_time && sim_now(r->e) >= r->max_time + RUN_DRAIN_MAX &&
+           drive_outstanding(r->d) > 0;
+}
+
+static void tick(void *ctx, uint64_t arg)
+{
+    Runner *r = ctx;
+    (void)arg;
+    if (r->finished)
+        return;
+    if (run_signal) {
+        r->interrupted = TRUE;
+        run_stop(r);
+        return;
+    }
+    if (workload_finished(r->w)) {
+        /* it ended without a completion to notice it: a trace that failed
+         * to read, or a phase that submitted nothing */
+        r->finished = TRUE;
+        sim_stop(r->e);
+        return;
+    }
+    if (run_stuck(r)) {
+        r->stalled = TRUE;
+        run_stop(r);
+        return;
+    }
+    if (r->sampler && !sampler_tick(r->sampler))
+        run_stop(r);
+    show_progress(r);
+    sim_schedule_in(r->e, r->interval, tick, r, 0);
+}
+
+gboolean runner_go(Runner *r)
+{
+    workload_start(r->w);
+    /* a workload with nothing to submit (an empty trace, a first record in
+     * error) completes no command: it is finished already */
+    r->finished = workload_finished(r->w);
+    if (r->interval)
+        sim_schedule_in(r->e, r->interval, tick, r, 0);
+    while (!r->finished) {
+        if (!sim_run(r->e, SIM_TIME_MAX) && !r->finished) {
+            r->stalled = TRUE;
+            break;
+        }
+    }
+    return !r->stalled;
+}
+
+void runner_check_every(Runner *r, uint64_t n)
+{
+    r->check_every = r->until_check = n;
+}
+
+gboolean runner_checks(const Runner *r, uint64_t *made, const char **why)
+{
+    *made = r->checks;
+    *why = r->broken ? r->why : NULL;
+    return !r->broken;
+}
+
+gboolean runner_interrupted(const Runner *r)
+{
+    return r->interrupted;
+}
