@@ -1,102 +1,119 @@
 /*
- * bigmem.c - the drive's large per-page tables (L2P, P2L) in huge pages.
+ * bigmem.c - the drive's large tables and the pools their chunks come from.
  *
- * Random writes touch these tables at random; with 4 KiB pages almost every
- * access misses the TLB, and a page walk costs several memory accesses (many
- * more inside a virtual machine). Backing them with 2 MiB pages, where the
- * kernel allows it (transparent huge pages in madvise mode), keeps the walk
- * short. The memory is not touched here: anonymous pages read as zero until
- * written, so the tables store values such that zero means empty (the L2P
- * and P2L hold them complemented, models/map_tab.h) and a run that writes a
- * few GB of a 4 TB drive backs only the few MB of table it used.
+ * Anonymous memory from mmap() reads as zero, which Linux promises; what it
+ * costs before it is written does not hold from one kernel to the next (a
+ * kernel may back a page on its first read). So memory is mapped here only
+ * for what will be written: a table its user fills whole, or a pool whose
+ * pieces are handed out one after another as chunks are first written.
+ * Random access to a large table misses the TLB on 4 KiB pages, and a page
+ * walk costs several memory accesses (more inside a virtual machine):
+ * tables and slabs ask for 2 MiB pages where the kernel allows it, a
+ * speed-up only.
  */
 #include "models/bigmem.h"
 
 #include <glib.h>
-#include <stdbool.h>
+#include <string.h>
 #include <sys/mman.h>
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
-#endif
+#include <unistd.h>
 
 #define HUGE_PAGE (2u << 20)
 
-static size_t rounded(size_t bytes) { return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE; }
+static size_t rounded(size_t bytes, size_t to) { return (bytes + to - 1) / to * to; }
 
-static void *map_zeroed(size_t bytes, bool huge)
+/* Read at each mapping (rare: a table, a slab), so a test may set it. */
+bool bigmem_touch_all(void)
 {
-    size_t len = rounded(bytes ? bytes : 1);
-    /* no reservation: most of a large drive's table may never be written */
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
-    madvise(p, len, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-#else
-    (void)huge;
-#endif
-    return p;
+    const char *v = g_getenv("FTLSIM_TOUCH_ALLOC");
+    return v && *v && strcmp(v, "0") != 0;
 }
 
-void *bigmem_alloc_zeroed(size_t bytes) { return map_zeroed(bytes, true); }
-void *bigmem_alloc_sparse(size_t bytes) { return map_zeroed(bytes, false); }
+void *bigmem_alloc(size_t bytes, bool huge)
+{
+    size_t len = rounded(bytes ? bytes : 1, (size_t)sysconf(_SC_PAGESIZE));
+    /* a huge page must be aligned to its size: map a huge page more and
+     * give back what lies outside the aligned range */
+    size_t extra = huge && len >= HUGE_PAGE ? HUGE_PAGE : 0;
+    char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    if (extra) {
+        size_t head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+        if (head)
+            munmap(p, head);
+        if (extra - head)
+            munmap(p + head + len, extra - head);
+        p += head;
+#if defined(MADV_HUGEPAGE)
+        madvise(p, len, MADV_HUGEPAGE);
+#endif
+    }
+    if (bigmem_touch_all())
+        memset(p, 0, len);
+    return p;
+}
 
 void bigmem_free(void *p, size_t bytes)
 {
     if (p)
-        munmap(p, rounded(bytes ? bytes : 1));
+        munmap(p, rounded(bytes ? bytes : 1, (size_t)sysconf(_SC_PAGESIZE)));
 }
 
-/* Backed a piece at a time, so that a stop waits for one piece at most. */
-#define WARM_PIECE (32u << 20)
-#define WARM_RANGES 4
-
-struct BigmemWarm {
-    GThread *thread;
-    gint stop;
-    size_t n;
-    char *p[WARM_RANGES];
-    size_t len[WARM_RANGES];
-};
-
-static gpointer warm_main(gpointer arg)
+void bigmem_pool_init(BigmemPool *p, size_t piece)
 {
-    BigmemWarm *w = arg;
-    for (size_t i = 0; i < w->n; i++)
-        for (size_t off = 0; off < w->len[i]; off += WARM_PIECE) {
-            if (g_atomic_int_get(&w->stop))
-                return NULL;
-            size_t n = MIN(WARM_PIECE, w->len[i] - off);
-            if (madvise(w->p[i] + off, n, MADV_POPULATE_WRITE) != 0)
-                return NULL; /* an older kernel, or no memory left: the writes will fault */
-        }
-    return NULL;
+    memset(p, 0, sizeof *p);
+    p->piece = piece;
+    p->slab_bytes = MAX(rounded(piece, HUGE_PAGE), BIGMEM_SLAB);
 }
 
-BigmemWarm *bigmem_warm(void *const *p, const size_t *bytes, size_t n)
+/* A slab is mapped when the last is used up: rarely (every slab_bytes /
+ * piece pieces), so a chunk's first write allocates only that often. */
+void *bigmem_pool_take(BigmemPool *p)
 {
-    g_return_val_if_fail(n <= WARM_RANGES, NULL);
-    BigmemWarm *w = g_new0(BigmemWarm, 1);
-    for (size_t i = 0; i < n; i++)
-        if (p[i]) {
-            w->p[w->n] = p[i];
-            w->len[w->n++] = rounded(bytes[i] ? bytes[i] : 1);
-        }
-    w->thread = g_thread_try_new("bigmem-warm", warm_main, w, NULL);
-    if (!w->thread) {
-        g_free(w);
-        return NULL;
+    if (p->given) {
+        void *piece = p->given;
+        memcpy(&p->given, piece, sizeof(void *));
+        memset(piece, 0, p->piece);
+        p->taken++;
+        return piece;
     }
-    return w;
+    if (p->next == NULL || (size_t)(p->end - p->next) < p->piece) {
+        char *s = bigmem_alloc(p->slab_bytes, true);
+        if (!s)
+            return NULL;
+        if (p->nslab == p->cap) {
+            p->cap = MAX(p->cap * 2, 16u);
+            p->slab = g_renew(void *, p->slab, p->cap);
+        }
+        p->slab[p->nslab++] = s;
+        p->next = s;
+        p->end = s + p->slab_bytes;
+    }
+    void *piece = p->next;
+    p->next += p->piece;
+    p->taken++;
+    return piece;
 }
 
-void bigmem_warm_stop(BigmemWarm *w)
+void bigmem_pool_give(BigmemPool *p, void *piece)
 {
-    if (!w)
-        return;
-    g_atomic_int_set(&w->stop, 1);
-    g_thread_join(w->thread);
-    g_free(w);
+    memcpy(piece, &p->given, sizeof(void *));
+    p->given = piece;
+    p->taken--;
+}
+
+void bigmem_pool_release(BigmemPool *p)
+{
+    for (uint32_t i = 0; i < p->nslab; i++)
+        bigmem_free(p->slab[i], p->slab_bytes);
+    g_free(p->slab);
+    bigmem_pool_init(p, p->piece);
+}
+
+uint64_t bigmem_pool_bytes(size_t piece, uint64_t n)
+{
+    size_t slab = MAX(rounded(piece, HUGE_PAGE), BIGMEM_SLAB);
+    uint64_t per = slab / piece;
+    return (n + per - 1) / per * slab;
 }

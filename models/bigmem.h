@@ -1,30 +1,50 @@
-/* bigmem.h - large tables, backed on first write, in huge pages where the
- * kernel allows. */
+/* bigmem.h - large tables and pools of fixed-size pieces, in memory mapped
+ * from the kernel, in huge pages where the kernel allows. */
 #ifndef FTLSIM_BIGMEM_H
 #define FTLSIM_BIGMEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-/* bytes of zeroed memory, or NULL if it cannot be mapped (the caller
- * reports it; a run checks drive_memory_estimate() against the machine
- * first). Nothing is touched here: the kernel backs the pages when they
- * are first written, so a table costs what its user writes of it. */
-void *bigmem_alloc_zeroed(size_t bytes);
-/* The same in small pages: for tables written sparsely, where a huge page
- * would back 2 MiB for each entry stored. */
-void *bigmem_alloc_sparse(size_t bytes);
+/* bytes of zeroed memory (anonymous memory the kernel maps reads as zero),
+ * or NULL if it cannot be mapped (the caller reports it; a run checks
+ * drive_memory_estimate() against the machine first). For a table its user
+ * writes whole or nearly: memory never written is never read, so its cost
+ * does not depend on whether the kernel backs a page read before it is
+ * written. huge: ask for transparent huge pages (a speed-up for tables
+ * read at random; nothing else depends on them). */
+void *bigmem_alloc(size_t bytes, bool huge);
 void bigmem_free(void *p, size_t bytes); /* accepts NULL */
 
-/* Back the n ranges (p[i], bytes[i]) of tables from bigmem_alloc_zeroed(),
- * in order, from a thread of their own: for a run that will write a table
- * whole anyway, the kernel then zeroes its pages on another core while
- * the simulation runs, rather than on the simulation's first write to each.
- * Contents are not touched (the owner may be writing them meanwhile). NULL
- * if the thread cannot start; kernels without MADV_POPULATE_WRITE (before
- * Linux 5.14) back nothing ahead. bigmem_warm_stop() ends the work and
- * waits for the thread; call it before freeing the tables. */
-typedef struct BigmemWarm BigmemWarm;
-BigmemWarm *bigmem_warm(void *const *p, const size_t *bytes, size_t n);
-void bigmem_warm_stop(BigmemWarm *w); /* accepts NULL */
+/* FTLSIM_TOUCH_ALLOC=1: every page of every table and pool slab is written
+ * as it is mapped, so that memory mapped but never used costs what it
+ * would on a kernel that backs pages on first read; for tests of the
+ * memory the tables take. */
+bool bigmem_touch_all(void);
+
+/* A pool of zeroed pieces of one size, carved in order from slabs of
+ * BIGMEM_SLAB bytes (or one piece, if larger): a piece costs its size, a
+ * slab is mapped only once the last is used up, and a piece given back is
+ * handed out again (zeroed) before any new one; slabs go back to the
+ * kernel with the whole pool. Embedded in its owner: bigmem_pool_init(),
+ * bigmem_pool_release(). */
+#define BIGMEM_SLAB (2u << 20)
+typedef struct BigmemPool {
+    size_t piece;       /* bytes */
+    size_t slab_bytes;  /* bytes a slab */
+    char *next, *end;   /* the current slab's part not yet handed out */
+    void **slab;        /* the slabs mapped */
+    uint32_t nslab, cap;
+    void *given;        /* pieces given back, each holding the next */
+    uint64_t taken;     /* pieces handed out and not given back */
+} BigmemPool;
+
+void bigmem_pool_init(BigmemPool *p, size_t piece);
+void *bigmem_pool_take(BigmemPool *p); /* a zeroed piece, NULL if memory is out */
+void bigmem_pool_give(BigmemPool *p, void *piece); /* taken again before a new one */
+void bigmem_pool_release(BigmemPool *p);
+/* The bytes a pool maps for n pieces of piece bytes. */
+uint64_t bigmem_pool_bytes(size_t piece, uint64_t n);
 
 #endif

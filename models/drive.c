@@ -15,6 +15,7 @@
 #include "models/chan.h"
 #include "models/link.h"
 #include "models/map.h"
+#include "models/bigmem.h"
 #include "models/ftl.h"
 #include "models/gc.h"
 #include "models/fold.h"
@@ -80,58 +81,72 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
 }
 
 /* Measured (peak RSS of short runs of 2 to 1000 GB drives): the process
- * itself, its libraries, the engine, the histograms and pools take 4-6
+ * itself, its libraries, the engine, the histograms and pools take 4-7
  * MiB. */
-#define MEMORY_BASE (6u << 20)
+#define MEMORY_BASE (7u << 20)
 /* A random prefill sorts its map stores in buckets (models/prefill.c):
  * 8 bytes per page, up to 32 MiB. */
 #define PREFILL_SORT_MAX (32u << 20)
-/* The unit in which the kernel backs the big tables (models/bigmem.c). */
-#define TABLE_PAGE (2u << 20)
-
-/* Share of a table's TABLE_PAGE pages that n writes at random places
- * leave untouched. */
-static double untouched_after(uint64_t table_bytes, double n)
-{
-    double pages = (double)(table_bytes / TABLE_PAGE + 1);
-    return exp(-n / pages);
-}
-
 /* Host writes a run of class c makes at random offsets. */
 static double random_writes(const MemoryClass *c)
 {
     return (double)c->random_bytes / (c->random_bs ? c->random_bs : SLOT_SIZE);
 }
 
-/* The sparse map's runs for lpns written in order in pieces of run
- * slots: lists per chunk of 4096 lpns (L2P) and per block of spb slots
- * (P2L, in copies blocks: 2 for data in the pSLC cache, its SLC blocks and
- * the native ones folding moves it to). */
+/* The runs for lpns written in order in pieces of run slots: lists per
+ * chunk of MAP_CHUNK lpns (L2P) and per block of spb slots (P2L, in copies
+ * blocks: 2 for data in the pSLC cache, its SLC blocks and the native ones
+ * folding moves it to). */
 static double runs_bytes(double lpns, uint32_t run, double spb, int copies)
 {
-    return lpns / 4096 * map_runs_bytes(4096.0 / run) +
+    return lpns / MAP_CHUNK * map_runs_bytes((double)MAP_CHUNK / run) +
            copies * lpns / spb * map_runs_bytes(spb / run);
 }
 
-/* The sparse map's tables (models/map.c): what the prefill formula does
- * not give. Written in order: runs of a program unit, of SLC for the share
- * a pSLC cache takes first (folding moves it in pieces that long), native
- * for the rest; as pages one by one where a unit is shorter than
- * MAP_RUN_MIN. L2P overrides in a hash of 16-byte cells at most half
- * full, which while doubling also holds the old table: up to 96 bytes
- * each; a random fill goes dense, 8 bytes an lpn. P2L: 8 bytes a slot
- * written but not in a run, in 4 KiB pages. Per block, the formula's two
- * indexes and a run list pointer; per chunk of 4096 lpns, a count and a
- * run list pointer; the write buffer's marks in a hash of their own. */
-static uint64_t sparse_map_bytes(const DriveParams *p, const MemoryClass *c, uint64_t lpns,
-                                 uint64_t slots)
+/* The overrides' hash (models/map.c): 16-byte cells, doubled past three
+ * quarters' load, the old table held while the new one fills. */
+static double hash_bytes(double n)
 {
+    double cells = 1024;
+    while (n > cells * 0.75)
+        cells *= 2;
+    return cells > 1024 ? 24 * cells : 16 * cells;
+}
+
+/* A page-aligned mapping of n bytes. */
+static double mapped(double n) { return ceil(n / 4096) * 4096; }
+
+/* The map's memory (models/map.c) for a run of class c:
+ *   - its directories, mapped whole: per chunk of MAP_CHUNK lpns a dense
+ *     part's pointer, a count and a run list's pointer; per chunk of slots
+ *     a P2L part's pointer; per block a run list's pointer and the
+ *     formula's two indexes;
+ *   - data written in order: runs of a program unit, of SLC for the share
+ *     a pSLC cache takes first (folding moves it in pieces that long),
+ *     native for the rest; as single pages where a unit is shorter than
+ *     MAP_RUN_MIN;
+ *   - pages changed at random: overrides in the hash, or, once a chunk
+ *     would hold more than CHUNK_PROMOTE / 4 of them (map_expect_random()
+ *     for a random prefill), a dense part per chunk;
+ *   - P2L parts (4096 entries) for the slots written outside runs and the
+ *     prefill formula; parts and dense parts come from 2 MiB slabs;
+ *   - the write buffer's marks in a hash of their own. */
+static uint64_t map_bytes(const DriveParams *p, const MemoryClass *c)
+{
+    double lpns = (double)(p->user_capacity / SLOT_SIZE);
+    double slots = (double)(drive_params_raw_capacity(p) / SLOT_SIZE);
+    double blocks = (double)drive_params_blocks(p);
+    double ent = drive_params_narrow_map(p) ? 4 : 8;
+    double chunks = ceil(lpns / MAP_CHUNK), pchunks = ceil(slots / MAP_CHUNK);
+    double dirs = mapped(chunks * 8) * 2 + mapped(chunks * 2) + mapped(pchunks * 8) +
+                  mapped(blocks * 8) + blocks * 8;
+
     uint64_t unit = drive_params_map_unit(p) / SLOT_SIZE;
     uint64_t bs = c->random_bs ? c->random_bs : SLOT_SIZE;
     double changed =
-        MIN(random_writes(c) * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit), (double)lpns);
-    double seq = MIN(c->seq_fill, 1.0) * (double)lpns, single = 0, runs = 0;
-    double spb = (double)slots / (double)drive_params_blocks(p);
+        MIN(random_writes(c) * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit), lpns);
+    double seq = MIN(c->seq_fill, 1.0) * lpns, single = 0, runs = 0;
+    double spb = slots / blocks;
     uint32_t native = (uint32_t)(drive_params_program_unit(p, p->native_mode) / SLOT_SIZE);
     uint32_t slc = (uint32_t)(drive_params_program_unit(p, CELL_SLC) / SLOT_SIZE);
     bool pslc = pslc_params_cache(p);
@@ -148,47 +163,37 @@ static uint64_t sparse_map_bytes(const DriveParams *p, const MemoryClass *c, uin
         else
             single += pieces[i];
     }
-    double dense = MIN(single + c->random_fill * (double)lpns, (double)lpns);
-    double l2p = MIN(dense * 8 + changed * 96, (double)lpns * 8);
-    double written = dense + changed; /* a prefill in order is the formula's */
-    double p2l = MIN(written * 8 + (double)drive_params_dies(p) * 4096, (double)slots * 8);
-    double marks = (double)drive_params_write_buffer(p) / SLOT_SIZE * 64;
-    return (uint64_t)(l2p + p2l + runs + marks) + drive_params_blocks(p) * 16 + lpns / 4096 * 10 +
-           (1u << 20);
+    /* a random prefill maps every page; written again at random, a page
+     * is an override until its chunk holds a quarter of CHUNK_PROMOTE */
+    double part = MAP_CHUNK * ent;
+    double l2p;
+    double at_random = MIN(single + c->random_fill * lpns + changed, lpns);
+    double dense_all = (double)bigmem_pool_bytes((size_t)part, (uint64_t)chunks);
+    if (c->random_fill * lpns * 4 >= 2048.0 * chunks)
+        l2p = dense_all; /* dense from the start: map_expect_random() */
+    else if (at_random * 4 >= 2048.0 * chunks)
+        l2p = dense_all + hash_bytes(MIN(at_random, 512.0 * chunks));
+    else
+        l2p = hash_bytes(at_random);
+    /* the chunks a stream in order is writing (16 at most) are dense */
+    if (c->random_fill * lpns * 4 < 2048.0 * chunks)
+        l2p += (double)bigmem_pool_bytes((size_t)part, 16);
+    /* P2L: the slots written outside runs; a random prefill writes its
+     * pages and the overwrites it ages the drive with, random writes
+     * theirs (each rewrites whole map units) */
+    double written = single + 2 * c->random_fill * lpns + changed;
+    double p2l = (double)bigmem_pool_bytes(
+        (size_t)part, (uint64_t)MIN(ceil(written / MAP_CHUNK) + MIN(drive_params_dies(p), written),
+                                    pchunks));
+    /* a direct-mapped table of twice the buffer's pages, 16 bytes a cell;
+     * the few a cell already held, in a hash */
+    double marks = MAX(2.0 * (double)drive_params_write_buffer(p) / SLOT_SIZE, 1024) * 16 +
+                   hash_bytes((double)drive_params_write_buffer(p) / SLOT_SIZE / 4);
+    return (uint64_t)(dirs + l2p + p2l + runs + marks);
 }
 
 /* A run's class when nothing better is known: every page mapped at random. */
 static const MemoryClass worst_class = {.random_fill = 1.0, .random_bytes = UINT64_MAX};
-
-/* The flat tables (bigmem.c) are backed as they are written. L2P: a fill
- * in order backs its share of the table, random stores back pages of it at
- * random. P2L: the slots data was written to, which lie in whole blocks
- * taken in order from each die's part of the table (rounded up to a table
- * page per die). */
-static uint64_t flat_tables_bytes(const DriveParams *p, const MemoryClass *c)
-{
-    uint64_t lpns = p->user_capacity / SLOT_SIZE, slots = drive_params_raw_capacity(p) / SLOT_SIZE;
-    double seq = MAX(c->seq_fill, c->seq_prefill);
-    double l2p_left = (1 - MIN(seq, 1.0)) * untouched_after(lpns * 4, c->random_fill * (double)lpns) *
-                      untouched_after(lpns * 4, random_writes(c));
-    uint64_t l2p = (uint64_t)((double)(lpns * 4) * (1 - l2p_left)) + TABLE_PAGE;
-    double written = (seq + c->random_fill) * (double)lpns + (double)c->random_bytes / SLOT_SIZE;
-    uint64_t p2l = MIN(slots * 4, (uint64_t)(written * 4) + (uint64_t)drive_params_dies(p) * TABLE_PAGE);
-    return l2p + p2l;
-}
-
-/* The flat tables whole: a run that would back 90% of them or more has
- * them backed whole, ahead, on another core (map_warm()). */
-#define WARM_SHARE 0.9
-static uint64_t flat_tables_whole(const DriveParams *p)
-{
-    return (p->user_capacity / SLOT_SIZE + drive_params_raw_capacity(p) / SLOT_SIZE) * 4;
-}
-
-static bool flat_warmed(const DriveParams *p, uint64_t tables)
-{
-    return (double)tables >= WARM_SHARE * (double)flat_tables_whole(p);
-}
 
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
 {
@@ -196,35 +201,18 @@ uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
         c = &worst_class;
     uint64_t blocks = drive_params_blocks(p);
     uint64_t lpns = p->user_capacity / SLOT_SIZE;
-    uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE;
-    uint64_t tables;
-    if (drive_params_sparse_map(p)) {
-        tables = sparse_map_bytes(p, c, lpns, slots);
-    } else {
-        tables = flat_tables_bytes(p, c);
-        if (flat_warmed(p, tables))
-            tables = flat_tables_whole(p) + 2 * TABLE_PAGE;
-    }
+    uint64_t tables = map_bytes(p, c);
     /* per block: state, mode, write pointer, valid count, erases, stamp,
-     * dead flag, free lists, mapping kind (about 40 bytes, rounded up);
+     * dead flag, free and dead stacks, mapping kind (32 bytes);
      * the mapping cache's per-translation-page arrays; the write buffer's
      * ring (a 64-bit lpn and a flag per 4 KiB: the data itself is not kept) */
-    uint64_t bytes = tables + blocks * 64;
+    uint64_t bytes = tables + blocks * 32;
     if (p->l2p_kind != L2P_DRAM)
         bytes += drive_params_l2p_bytes(p) / p->page_size * 48;
     bytes += drive_params_write_buffer(p) / SLOT_SIZE * 9;
     if (c->random_fill > 0)
         bytes += MIN(lpns * 8, PREFILL_SORT_MAX);
     return bytes + MEMORY_BASE;
-}
-
-void drive_warm_tables(Drive *d, const MemoryClass *c)
-{
-    const DriveParams *p = drive_params(d);
-    if (!c)
-        c = &worst_class;
-    if (!map_sparse(d) && flat_warmed(p, flat_tables_bytes(p, c)))
-        map_warm(d);
 }
 
 void drive_free(Drive *d)
@@ -278,8 +266,11 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
     if (!map_check(d, why, why_len))
         return false;
     uint64_t mapped = 0;
+    g_autofree uint64_t *vals = g_new(uint64_t, MAX(MAP_CHUNK, drive_geom(d)->slots_per_block));
     for (uint64_t lpn = 0; lpn < drive_geom(d)->nlpn; lpn++) {
-        uint64_t v = map_get(d, lpn);
+        if (lpn % MAP_CHUNK == 0)
+            map_get_chunk(d, lpn / MAP_CHUNK, vals);
+        uint64_t v = vals[lpn % MAP_CHUNK];
         if (v == NO_SLOT)
             continue;
         mapped++;
@@ -304,8 +295,9 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
         uint64_t base = nand_slot(d, b, 0);
         if (blk_is_map(d, b))
             continue; /* holds translation pages: l2p_check() */
+        map_block_lpns(d, b, vals);
         for (uint32_t s = 0; s < drive_geom(d)->slots_per_block; s++) {
-            uint64_t lpn = map_lpn_of(d, base + s);
+            uint64_t lpn = vals[s];
             if (lpn == NO_LPN)
                 continue;
             CHECK(s < blk_wp(d)[b], "block %u has a valid slot past its write pointer", b);

@@ -135,17 +135,17 @@ typedef void (*DriveDoneFn)(void *ctx, uint64_t tag);
  * NULL when its tables cannot be mapped (see drive_memory_estimate()). */
 Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed);
 
-/* Whether a drive of p keeps its map sparse: its slots or pages do not
- * fit the flat 32-bit tables (models/map.c). FTLSIM_MAP_STORE=sparse in
- * the environment makes every drive sparse. */
-bool drive_params_sparse_map(const DriveParams *p);
+/* Whether a drive of p keeps its map entries in 4 bytes: its slots and
+ * pages fit 32 bits (models/map.c). FTLSIM_MAP_STORE=wide in the
+ * environment gives every drive 8-byte entries. */
+bool drive_params_narrow_map(const DriveParams *p);
 
 /* What a run does to the drive's mapping, for the memory its state takes:
  * how much of the user capacity ends up mapped in long sequential runs
  * and how much at random. Shares of the user capacity, 0..1. */
 typedef struct MemoryClass {
     double seq_fill;       /* written in order by the host: a sequential fill */
-    double seq_prefill;    /* prefilled in order (the sparse map keeps it as a formula) */
+    double seq_prefill;    /* prefilled in order (the map keeps it as a formula) */
     double random_fill;    /* mapped in random order: a random prefill */
     uint64_t random_bytes; /* host bytes then written at random offsets */
     uint32_t random_bs;    /* their size, bytes (0: 4 KiB) */
@@ -155,17 +155,12 @@ typedef struct MemoryClass {
  * NULL: the worst case, every page mapped at random): the mapping tables
  * both ways, the per-block arrays, the mapping cache's arrays, the write
  * buffer's ring, a random prefill's sort buffers and the process itself.
- * The flat tables hold one entry per 4 KiB page and slot, backed only
- * where written: a sequential fill of a tenth of the drive backs a tenth of
- * them, random writes back them everywhere. The sparse map (models/map.c)
- * costs nothing for a sequential prefill and per lpn changed after it. */
+ * The map (models/map.c) costs its directories, nothing for a sequential
+ * prefill, its runs for data written in order and per lpn changed at
+ * random, up to an entry per page and slot for a drive mapped at random.
+ * An upper bound, whatever the kernel does with memory read before it is
+ * written (the map reads none). */
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c);
-/* Tell the drive what the run will do (c as above, NULL: the worst case).
- * A run that will write the flat tables nearly whole has them backed
- * ahead by another thread, so that the kernel zeroes their pages on
- * another core rather than on the simulation's first write to each; the
- * simulation's results do not change. */
-void drive_warm_tables(Drive *d, const MemoryClass *c);
 void drive_free(Drive *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)
 

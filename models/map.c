@@ -9,37 +9,48 @@
  * to the function given to map_watch() (the mapping cache's, l2p_cache.c);
  * unmapping (ftl_unmap(), for TRIM) leaves that to its caller.
  *
- * Two stores hold them. Drives whose slots and lpns fit 32 bits use flat
- * tables (map_tab.h): a uint32_t per lpn and per slot, backed by the
- * kernel where written. Larger drives (or any, with FTLSIM_MAP_STORE=sparse)
- * use the sparse map, 64-bit values kept where they differ from a formula:
+ * Memory follows the data written, never the capacity: nothing is read
+ * that was not written, so a drive costs the same on a kernel that backs
+ * a page on its first read as on one that maps the zero page. Values are
+ * kept where they differ from what the structure already says:
  *
  *   - the prefill formula: a sequential prefill writes native units to the
  *     dies in turn, so lpn -> slot follows from the blocks each die took in
  *     order (pf_blk), and a block's slots back to their lpns (pf_j);
  *   - runs: MAP_RUN_MIN or more consecutive lpns programmed to consecutive
  *     slots (a host program unit written in order, a piece GC or folding
- *     moves in order) are one run in the L2P of each chunk of CHUNK lpns
- *     they touch (a sorted list; a newer run cuts back, splits or replaces
- *     the runs it covers) and one in the P2L of their block (appended in
- *     slot order, dropped when the block is erased): 8 bytes each way;
+ *     moves in order) are one run in the L2P of each chunk of MAP_CHUNK
+ *     lpns they touch (a sorted list; a newer run cuts back, splits or
+ *     replaces the runs it covers) and one in the P2L of their block
+ *     (appended in slot order, dropped when the block is erased): 8 bytes
+ *     each way;
  *   - overrides: single lpns written, moved or trimmed, per chunk in a hash
- *     table while few, in the chunk's part of a dense table once they and
- *     the chunk's runs would cost more (CHUNK_PROMOTE);
- *   - buffer marks (BUF_MARK + ring position) in a small hash of their
- *     own, bounded by the write buffer: a stream passing through does not
- *     push chunks dense;
- *   - P2L: a flat 64-bit table backed where written, in small pages, for
- *     slots not in a run nor prefilled: a prefilled or run slot is valid for
- *     its lpn while L2P still gives that lpn this slot.
+ *     table while few; once they and the chunk's runs would cost more
+ *     (CHUNK_PROMOTE), the chunk takes a dense part of its own (from a
+ *     pool, BigmemPool), which the directory points to;
+ *   - buffer marks (BUF_MARK + ring position) in a direct-mapped table
+ *     and a small hash of their own, bounded by the write buffer: a stream
+ *     passing through does not push chunks dense;
+ *   - hot chunks: a write that begins at a chunk's first page (most often
+ *     a stream in order) makes the chunk dense while it is written, where
+ *     an entry is a load or a store, up to HOT_MAX chunks at a time; the
+ *     oldest goes back to runs and overrides when another comes;
+ *   - P2L: per chunk of MAP_CHUNK slots, a part taken from a pool on the
+ *     first write of a slot of it that is in no run and not prefilled; a
+ *     prefilled or run slot is valid for its lpn while L2P still gives that
+ *     lpn this slot.
+ *
+ * Dense parts and P2L entries are 4 bytes where the drive's slots and lpns
+ * fit 32 bits (narrow), else 8 (wide; FTLSIM_MAP_STORE=wide for any drive,
+ * to test the wide entries on small drives).
  *
  * An L2P entry is looked up in that order of precedence: a dense chunk's
  * part; a buffer mark; an override; a run; the formula. map_check()
- * verifies the structure. A 60 TB drive prefilled to 90% in order and
- * given 20 GB of random writes costs its overrides (16-byte cells of a
- * hash table at most half full) and the P2L of the blocks written; filled
- * whole in order by the host, its runs: 16 bytes (and their lists' slack)
- * per 256 KiB program unit, where two flat 64-bit tables take 250 GB.
+ * verifies the structure. A fully fragmented drive costs an entry per page
+ * both ways (4 or 8 bytes); 1 M random 4 KiB writes, their overrides
+ * (16-byte cells of a hash at most half full) and the P2L chunks of the
+ * slots they went to; a fill in order, its runs: 16 bytes (and their
+ * lists' slack) per program unit.
  */
 #include "models/map.h"
 #include "models/blocks.h"
@@ -49,8 +60,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK_BITS 12
-#define CHUNK (1u << CHUNK_BITS)
+#define CHUNK_BITS MAP_CHUNK_BITS
+#define CHUNK MAP_CHUNK
 /* A chunk's state (chunk_n): its overrides in the hash, CHUNK_RUNS set
  * while it has runs; or CHUNK_DENSE. */
 #define CHUNK_DENSE UINT16_MAX
@@ -63,9 +74,10 @@
 /* An override saying "unmapped" where the formula gives a slot: in the
  * range no slot or ring position takes. */
 #define UNMAPPED (BUF_MARK - 1)
-#define HASH_MIN_BITS 16
+#define HASH_MIN_BITS 10
 #define BMARK_MIN_BITS 10
 #define RUNS_MIN_CAP 8
+#define HOT_MAX 16u
 
 /* Open addressing with linear probing, keyed by lpn. */
 typedef struct Hash {
@@ -81,6 +93,7 @@ typedef struct Hash {
  * the block << 8 | length (at most RUN_P2L_MAX). */
 typedef struct Runs {
     uint32_t n, cap;
+    uint32_t hint; /* the run the last lookup found: lookups walk in order */
     uint64_t r[];
 } Runs;
 #define RUN_P2L_MAX 255u
@@ -88,15 +101,31 @@ typedef struct Runs {
 typedef struct SparseMap {
     /* L2P, stored complemented (0: none, the formula holds). Looked up in
      * this order: a dense chunk's part; a buffer mark; an override; a run. */
-    uint64_t *dense;   /* nlpn; a chunk's part used once it is dense */
+    void **dense;      /* per chunk: its dense part once it is dense (drive_l2p_dir()) */
     uint16_t *chunk_n; /* per chunk: see CHUNK_DENSE */
     Hash over;         /* overrides of chunks not dense */
-    Hash bmark;        /* BUF_MARK + ring position of buffered lpns of chunks not dense */
+    /* BUF_MARK + ring position of buffered lpns of chunks not dense, in a
+     * direct-mapped table (cell lpn & mmask, twice the write buffer's
+     * pages: a stream written in order never collides) and, for an lpn
+     * whose cell another holds, in the hash bmark */
+    uint64_t *mkey;    /* lpn + 1, 0 for an empty cell */
+    uint64_t *mval;
+    uint64_t mmask;
+    Hash bmark;
+    uint16_t *bmark_n; /* per chunk: its buffer marks, so that a lookup elsewhere skips them */
     Runs **chunk_runs; /* per chunk with CHUNK_RUNS: its runs */
     bool runs_ok;      /* slots, lpns and blocks fit the runs' fields */
+    bool narrow;       /* entries of 4 bytes: slots and lpns fit */
     /* P2L, stored complemented (0: NO_LPN, or the formula's or a run's) */
-    uint64_t *p2l;
+    void **p2l;        /* per chunk of slots: its part, NULL if none written (drive_p2l_dir()) */
     Runs **blk_runs;   /* per block: its runs, NULL if none */
+    BigmemPool dense_pool, p2l_pool;
+    /* chunks made dense for a stream written in order (chunk_heat()), the
+     * oldest first: at most HOT_MAX, each kept as runs and overrides again
+     * when it is the oldest and another comes (chunk_cool()) */
+    uint64_t hot[16];
+    uint32_t nhot, hot_first;
+    uint64_t nchunks, np2l;
     /* the prefill formula: lpns [0, pf_end) unless overridden */
     bool pf_ok;        /* the prefill has followed it so far */
     uint64_t pf_end;
@@ -109,13 +138,71 @@ typedef struct SparseMap {
 /* The map's own state, hung on the drive as DP_MAP. */
 typedef struct Map {
     void (*changed)(Drive *d, uint64_t lpn); /* map_watch() */
-    SparseMap *sm;                           /* NULL: the flat tables */
-    BigmemWarm *warm;                        /* map_warm() */
+    SparseMap *sm;
 } Map;
 
 static Map *map_of(const Drive *d) { return drive_part(d, DP_MAP); }
 
-bool map_sparse(const Drive *d) { return map_of(d)->sm != NULL; }
+/* ---- Entries ------------------------------------------------------------- */
+
+/* An L2P entry of a dense part, complemented (0: none). Narrow entries
+ * keep the low 32 bits: those of a value at or above UNMAPPED widen with
+ * ones above, those of a slot with zeroes, so the complement gets ones. */
+static inline uint64_t l2p_ent(const void *p, uint32_t o, bool narrow)
+{
+    if (!narrow)
+        return ((const uint64_t *)p)[o];
+    uint32_t s = ((const uint32_t *)p)[o];
+    return s == 0 || ~s >= BUF_MARK32 - 1 ? s : s | 0xffffffff00000000ull;
+}
+
+static inline void l2p_ent_set(void *p, uint32_t o, bool narrow, uint64_t s)
+{
+    if (narrow)
+        ((uint32_t *)p)[o] = (uint32_t)s;
+    else
+        ((uint64_t *)p)[o] = s;
+}
+
+/* A P2L entry, complemented (0: none): an lpn's, or P2L_DEAD for a slot
+ * invalidated since its block was erased (no formula or run to look at:
+ * GC scanning a victim finds most of its slots so). */
+#define P2L_DEAD 1u
+static inline uint64_t p2l_ent(const void *p, uint32_t o, bool narrow)
+{
+    if (!narrow)
+        return ((const uint64_t *)p)[o];
+    uint32_t s = ((const uint32_t *)p)[o];
+    return s > P2L_DEAD ? s | 0xffffffff00000000ull : s;
+}
+
+static inline void p2l_ent_set(void *p, uint32_t o, bool narrow, uint64_t s)
+{
+    if (narrow)
+        ((uint32_t *)p)[o] = (uint32_t)s;
+    else
+        ((uint64_t *)p)[o] = s;
+}
+
+static size_t ent_bytes(const SparseMap *sm) { return sm->narrow ? 4 : 8; }
+
+/* slot's P2L entry, complemented (0: none). */
+static uint64_t p2l_stored(const SparseMap *sm, uint64_t slot)
+{
+    const void *p = sm->p2l[slot >> CHUNK_BITS];
+    return p ? p2l_ent(p, (uint32_t)(slot & (CHUNK - 1)), sm->narrow) : 0;
+}
+
+/* A chunk's dense part or a P2L part: from its pool, zeroed. Parts are
+ * taken as chunks are first written, and a pool maps a slab at a time. */
+static void *part_take(BigmemPool *pool)
+{
+    void *p = bigmem_pool_take(pool);
+    if (!p)
+        g_error("out of memory for the map's tables (%" G_GUINT64_FORMAT " parts of %zu bytes)",
+                pool->taken, pool->piece);
+    return p;
+}
 
 /* ---- The hash tables ----------------------------------------------------- */
 
@@ -145,26 +232,27 @@ static bool hash_alloc(Hash *h, uint32_t bits)
 {
     h->bits = bits;
     h->mask = (1ULL << bits) - 1;
-    h->key = calloc(h->mask + 1, sizeof(uint64_t));
-    h->val = malloc((h->mask + 1) * sizeof(uint64_t));
+    /* huge pages where large: a probe lands anywhere in the table */
+    h->key = bigmem_alloc((h->mask + 1) * sizeof(uint64_t), true);
+    h->val = bigmem_alloc((h->mask + 1) * sizeof(uint64_t), true);
     return h->key && h->val;
 }
 
-/* Double the table at half load. Rare (each doubling), so the event loop
+/* Double the table at three quarters' load. Rare (each doubling), so the event loop
  * allocates only as the entries grow. */
 static void hash_grow(Hash *h)
 {
     uint64_t *key = h->key, *val = h->val, n = h->mask + 1;
     if (!hash_alloc(h, h->bits + 1))
-        g_error("out of memory for the sparse map's %" G_GUINT64_FORMAT " entries", h->count);
+        g_error("out of memory for the map's %" G_GUINT64_FORMAT " entries", h->count);
     for (uint64_t i = 0; i < n; i++)
         if (key[i] != 0) {
             uint64_t j = hash_cell(h, key[i] - 1);
             h->key[j] = key[i];
             h->val[j] = val[i];
         }
-    free(key);
-    free(val);
+    bigmem_free(key, n * sizeof(uint64_t));
+    bigmem_free(val, n * sizeof(uint64_t));
 }
 
 /* Set lpn's value; true if lpn was not in h. */
@@ -175,7 +263,7 @@ static bool hash_put(Hash *h, uint64_t lpn, uint64_t v)
     if (h->key[i] != 0)
         return false;
     h->key[i] = lpn + 1;
-    if (++h->count > (h->mask + 1) / 2)
+    if (++h->count > (h->mask + 1) / 4 * 3)
         hash_grow(h);
     return true;
 }
@@ -237,9 +325,11 @@ static Runs *runs_reserve(Runs *l, uint32_t more)
         cap *= 2;
     l = realloc(l, sizeof(Runs) + (size_t)cap * sizeof(uint64_t));
     if (!l)
-        g_error("out of memory for the sparse map's runs");
+        g_error("out of memory for the map's runs");
     l->n = n;
     l->cap = cap;
+    if (n == 0)
+        l->hint = 0;
     return l;
 }
 
@@ -259,20 +349,37 @@ static inline uint32_t l2p_find(const Runs *l, uint32_t o)
     return (uint32_t)(r - l->r);
 }
 
-/* The slot a run of l gives offset o (complemented), 0 if none covers it. */
-static inline uint64_t l2p_runs_get(const Runs *l, uint32_t o)
+/* The slot a run of l gives offset o (complemented), 0 if none covers it.
+ * GC and folding look up the lpns of a block's runs one after another:
+ * the run found last, or the next one, most often covers o. */
+static inline uint64_t l2p_runs_get(Runs *l, uint32_t o)
 {
-    uint32_t i = l2p_find(l, o);
+    uint32_t i = l->hint;
+    if (i < l->n && l2p_off(l->r[i]) <= o && l2p_last(l->r[i]) >= o)
+        return ~(l2p_slot(l->r[i]) + (o - l2p_off(l->r[i])));
+    if (++i < l->n && l2p_off(l->r[i]) <= o && l2p_last(l->r[i]) >= o) {
+        l->hint = i;
+        return ~(l2p_slot(l->r[i]) + (o - l2p_off(l->r[i])));
+    }
+    i = l2p_find(l, o);
     if (i == l->n || l2p_off(l->r[i]) > o)
         return 0;
+    l->hint = i;
     return ~(l2p_slot(l->r[i]) + (o - l2p_off(l->r[i])));
 }
 
 /* The lpn a P2L run of l gives slot i of its block, NO_LPN if none covers
  * it. A block's runs are searched for each of its slots GC or folding
  * moves: without branches on the runs, as l2p_find(). */
-static uint64_t p2l_runs_get(const Runs *l, uint32_t i)
+static uint64_t p2l_runs_get(Runs *l, uint32_t i)
 {
+    uint32_t h = l->hint; /* slots are looked up in order: the last run found, or the next */
+    if (h < l->n && p2l_off(l->r[h]) <= i && i - p2l_off(l->r[h]) < p2l_len(l->r[h]))
+        return p2l_lpn(l->r[h]) + (i - p2l_off(l->r[h]));
+    if (++h < l->n && p2l_off(l->r[h]) <= i && i - p2l_off(l->r[h]) < p2l_len(l->r[h])) {
+        l->hint = h;
+        return p2l_lpn(l->r[h]) + (i - p2l_off(l->r[h]));
+    }
     const uint64_t *r = l->r; /* the last run starting at or before i */
     if (l->n == 0 || p2l_off(r[0]) > i)
         return NO_LPN;
@@ -283,6 +390,7 @@ static uint64_t p2l_runs_get(const Runs *l, uint32_t i)
     }
     if (i - p2l_off(*r) >= p2l_len(*r))
         return NO_LPN;
+    l->hint = (uint32_t)(r - l->r);
     return p2l_lpn(*r) + (i - p2l_off(*r));
 }
 
@@ -299,22 +407,35 @@ double map_runs_bytes(double runs)
 /* lpn's slot by the prefill formula: unit u = lpn / unit went to die
  * u % dies as that die's k = u / dies-th unit, unit k % upb of its
  * (k / upb)-th block. */
+/* x / by, by a shift where by is a power of two (units, dies and units
+ * per block mostly are), in 32 bits where x fits: the formula answers a
+ * prefilled drive's every lookup. */
+static inline uint64_t fdiv(uint64_t x, uint32_t by)
+{
+    if ((by & (by - 1)) == 0)
+        return x >> __builtin_ctz(by);
+    return x <= UINT32_MAX ? (uint32_t)x / by : x / by;
+}
+
 static uint64_t formula_slot(const Drive *d, const SparseMap *sm, uint64_t lpn)
 {
     if (lpn >= sm->pf_end)
         return NO_SLOT;
     const Geom *g = drive_geom(d);
-    uint64_t u = lpn / sm->unit, k = u / g->dies;
-    uint32_t die = (uint32_t)(u % g->dies), j = (uint32_t)(k / sm->upb);
+    uint64_t u = fdiv(lpn, sm->unit), k = fdiv(u, g->dies);
+    uint32_t die = (uint32_t)(u - k * g->dies);
+    uint64_t j = fdiv(k, sm->upb);
     uint32_t b = sm->pf_blk[(uint64_t)die * g->blocks_per_die + j];
-    return nand_slot(d, b, (uint32_t)(k % sm->upb) * sm->unit + (uint32_t)(lpn % sm->unit));
+    return nand_slot(d, b,
+                     (uint32_t)(k - j * sm->upb) * sm->unit + (uint32_t)(lpn - u * sm->unit));
 }
 
 /* The lpn the formula put in slot i of block b (covered by it), or NO_LPN. */
 static uint64_t formula_lpn(const Drive *d, const SparseMap *sm, uint32_t b, uint32_t i)
 {
-    uint64_t k = (uint64_t)sm->pf_j[b] * sm->upb + i / sm->unit;
-    uint64_t lpn = (k * drive_geom(d)->dies + nand_die_of_block(d, b)) * sm->unit + i % sm->unit;
+    uint32_t q = (uint32_t)fdiv(i, sm->unit);
+    uint64_t k = (uint64_t)sm->pf_j[b] * sm->upb + q;
+    uint64_t lpn = (k * drive_geom(d)->dies + nand_die_of_block(d, b)) * sm->unit + (i - q * sm->unit);
     return lpn < sm->pf_end ? lpn : NO_LPN;
 }
 
@@ -336,16 +457,61 @@ static uint32_t chunk_cost(const SparseMap *sm, uint64_t c)
     return 4u * (n & CHUNK_COUNT) + (n & CHUNK_RUNS ? sm->chunk_runs[c]->n : 0);
 }
 
+/* lpn's buffer mark (stored complemented, 0 if none); if take, it goes. */
+static inline uint64_t mark_get(SparseMap *sm, uint64_t lpn, bool take)
+{
+    uint64_t i = lpn & sm->mmask;
+    if (sm->mkey[i] == lpn + 1) {
+        if (take)
+            sm->mkey[i] = 0;
+        return sm->mval[i];
+    }
+    if (sm->bmark.count == 0)
+        return 0;
+    uint64_t j = hash_cell(&sm->bmark, lpn);
+    if (sm->bmark.key[j] == 0)
+        return 0;
+    uint64_t v = sm->bmark.val[j];
+    if (take)
+        hash_remove(&sm->bmark, j);
+    return v;
+}
+
+/* Set lpn's buffer mark (complemented); true if it had none. An lpn has
+ * one place: its cell, or the hash while another holds the cell. */
+static inline bool mark_put(SparseMap *sm, uint64_t lpn, uint64_t s)
+{
+    uint64_t i = lpn & sm->mmask;
+    if (sm->mkey[i] == lpn + 1) {
+        sm->mval[i] = s;
+        return false;
+    }
+    if (sm->bmark.count > 0) {
+        uint64_t j = hash_cell(&sm->bmark, lpn);
+        if (sm->bmark.key[j] != 0) {
+            sm->bmark.val[j] = s;
+            return false;
+        }
+    }
+    if (sm->mkey[i] == 0) {
+        sm->mkey[i] = lpn + 1;
+        sm->mval[i] = s;
+        return true;
+    }
+    return hash_put(&sm->bmark, lpn, s);
+}
+
 /* Chunk c goes dense: its part of the dense table takes what its runs,
  * overrides and buffer marks give each lpn, in that order of precedence. */
 static void chunk_promote(SparseMap *sm, uint64_t c)
 {
     uint64_t base = c << CHUNK_BITS;
+    void *part = part_take(&sm->dense_pool);
     if (sm->chunk_n[c] & CHUNK_RUNS) {
         Runs *l = sm->chunk_runs[c];
         for (uint32_t i = 0; i < l->n; i++)
             for (uint32_t o = l2p_off(l->r[i]); o <= l2p_last(l->r[i]); o++)
-                sm->dense[base + o] = ~(l2p_slot(l->r[i]) + (o - l2p_off(l->r[i])));
+                l2p_ent_set(part, o, sm->narrow, ~(l2p_slot(l->r[i]) + (o - l2p_off(l->r[i]))));
         free(l);
         sm->chunk_runs[c] = NULL;
     }
@@ -354,18 +520,96 @@ static void chunk_promote(SparseMap *sm, uint64_t c)
         uint64_t i = hash_cell(&sm->over, lpn);
         if (sm->over.key[i] == 0)
             continue;
-        sm->dense[lpn] = sm->over.val[i];
+        l2p_ent_set(part, (uint32_t)(lpn - base), sm->narrow, sm->over.val[i]);
         hash_remove(&sm->over, i);
         left--;
     }
-    for (uint64_t lpn = base; sm->bmark.count > 0 && lpn < base + CHUNK; lpn++) {
-        uint64_t i = hash_cell(&sm->bmark, lpn);
-        if (sm->bmark.key[i] == 0)
+    for (uint64_t lpn = base; sm->bmark_n[c] > 0 && lpn < base + CHUNK; lpn++) {
+        uint64_t m = mark_get(sm, lpn, true);
+        if (m == 0)
             continue;
-        sm->dense[lpn] = sm->bmark.val[i];
-        hash_remove(&sm->bmark, i);
+        l2p_ent_set(part, (uint32_t)(lpn - base), sm->narrow, m);
+        sm->bmark_n[c]--;
     }
     sm->chunk_n[c] = CHUNK_DENSE;
+    sm->dense[c] = part;
+}
+
+/* Dense chunk c back to runs, overrides and buffer marks, its part given
+ * back, unless they would cost more than CHUNK_PROMOTE: it then stays
+ * dense. Entries 0 are the formula's, and stay so. One pass over the part,
+ * a comparison an entry within a run. */
+static void chunk_cool(SparseMap *sm, uint64_t c)
+{
+    const void *part = sm->dense[c];
+    uint64_t base = c << CHUNK_BITS;
+    uint32_t nsingle = 0, nmark = 0;
+    uint32_t single[CHUNK_PROMOTE / 4], mark[CHUNK];
+    Runs *l = NULL;
+    for (uint32_t o = 0; o < CHUNK;) {
+        uint64_t s = l2p_ent(part, o, sm->narrow), v = ~s;
+        if (s == 0) {
+            o++;
+            continue;
+        }
+        if (v >= BUF_MARK && v != UNMAPPED) {
+            mark[nmark++] = o++;
+            continue;
+        }
+        uint32_t m = 1;
+        if (v < BUF_MARK && sm->narrow) { /* 32-bit entries of slots below UNMAPPED's */
+            const uint32_t *e = part;
+            uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v);
+            while (m < top && e[o + m] == e[o] - m)
+                m++;
+        } else if (v < BUF_MARK) {
+            while (o + m < CHUNK && l2p_ent(part, o + m, sm->narrow) == s - m)
+                m++;
+        }
+        if (m >= MAP_RUN_MIN && sm->runs_ok) {
+            l = runs_reserve(l, 1);
+            l->r[l->n++] = l2p_run(v, o, o + m - 1);
+        } else {
+            for (uint32_t k = 0; k < m && nsingle < G_N_ELEMENTS(single); k++)
+                single[nsingle++] = o + k;
+            if (nsingle == G_N_ELEMENTS(single)) { /* too many: it stays dense */
+                free(l);
+                return;
+            }
+        }
+        o += m;
+    }
+    if (4 * nsingle + (l ? l->n : 0) >= CHUNK_PROMOTE) {
+        free(l);
+        return;
+    }
+    sm->chunk_n[c] = 0;
+    for (uint32_t k = 0; k < nsingle; k++)
+        sm->chunk_n[c] += hash_put(&sm->over, base + single[k], l2p_ent(part, single[k], sm->narrow));
+    for (uint32_t k = 0; k < nmark; k++)
+        sm->bmark_n[c] += mark_put(sm, base + mark[k], l2p_ent(part, mark[k], sm->narrow));
+    if (l) {
+        sm->chunk_runs[c] = l;
+        sm->chunk_n[c] |= CHUNK_RUNS;
+    }
+    sm->dense[c] = NULL;
+    bigmem_pool_give(&sm->dense_pool, (void *)part);
+}
+
+/* A stream written in order enters chunk c: dense while the stream writes
+ * it, where an entry is one load or store (runs and marks cost a search
+ * and a hash each), and as runs again later (chunk_cool()). */
+static void chunk_heat(SparseMap *sm, uint64_t c)
+{
+    if (sm->nhot == HOT_MAX) {
+        uint64_t old = sm->hot[sm->hot_first];
+        sm->hot_first = (sm->hot_first + 1) % HOT_MAX;
+        sm->nhot--;
+        if (sm->chunk_n[old] == CHUNK_DENSE)
+            chunk_cool(sm, old);
+    }
+    chunk_promote(sm, c);
+    sm->hot[(sm->hot_first + sm->nhot++) % HOT_MAX] = c;
 }
 
 /* lpn's L2P entry in a chunk c that is not dense; if take, its buffer
@@ -374,13 +618,9 @@ static G_GNUC_NO_INLINE uint64_t sparse_get(const Drive *d, SparseMap *sm, uint6
                                             bool take)
 {
     uint64_t s = 0;
-    if (sm->bmark.count > 0) {
-        uint64_t i = hash_cell(&sm->bmark, lpn);
-        if (sm->bmark.key[i] != 0) {
-            s = sm->bmark.val[i];
-            if (take)
-                hash_remove(&sm->bmark, i);
-        }
+    if (sm->bmark_n[c] > 0) {
+        s = mark_get(sm, lpn, take);
+        sm->bmark_n[c] -= take && s != 0;
     }
     if (s == 0)
         s = stored_of(sm, c, lpn);
@@ -398,9 +638,15 @@ static G_GNUC_NO_INLINE uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
     uint64_t c = lpn >> CHUNK_BITS;
     if (sm->chunk_n[c] != CHUNK_DENSE)
         return sparse_get(d, sm, c, lpn, false);
-    uint64_t s = sm->dense[lpn];
-    if (s == 0)
-        return formula_slot(d, sm, lpn);
+    return formula_slot(d, sm, lpn); /* map_get() read the dense part: nothing there */
+}
+
+/* A dense chunk's entry for lpn (chunk part p). */
+static inline uint64_t dense_get(const Drive *d, const void *p, uint64_t lpn)
+{
+    uint64_t s = l2p_ent(p, (uint32_t)(lpn & (CHUNK - 1)), drive_map_narrow(d));
+    if (G_UNLIKELY(s == 0))
+        return map_get_sparse(d, lpn);
     return ~s == UNMAPPED ? NO_SLOT : ~s;
 }
 
@@ -411,7 +657,7 @@ static uint64_t sparse_take(const Drive *d, uint64_t lpn)
     SparseMap *sm = map_of(d)->sm;
     uint64_t c = lpn >> CHUNK_BITS;
     if (sm->chunk_n[c] == CHUNK_DENSE)
-        return map_get_sparse(d, lpn);
+        return dense_get(d, sm->dense[c], lpn);
     return sparse_get(d, sm, c, lpn, true);
 }
 
@@ -422,19 +668,28 @@ static G_GNUC_NO_INLINE void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
     if (sm->chunk_n[c] == CHUNK_DENSE) {
         /* unmapping what neither an override nor the formula maps (a TRIM
          * of unwritten space) stores nothing */
-        if (v == NO_SLOT && sm->dense[lpn] == 0 && formula_slot(d, sm, lpn) == NO_SLOT)
+        uint32_t o = (uint32_t)(lpn & (CHUNK - 1));
+        if (v == NO_SLOT && l2p_ent(sm->dense[c], o, sm->narrow) == 0 &&
+            formula_slot(d, sm, lpn) == NO_SLOT)
             return;
-        sm->dense[lpn] = ~(v == NO_SLOT ? UNMAPPED : v);
+        l2p_ent_set(sm->dense[c], o, sm->narrow, ~(v == NO_SLOT ? UNMAPPED : v));
         return;
     }
     if (v >= BUF_MARK && v != NO_SLOT) {
+        if ((lpn & (CHUNK - 1)) == 0) {
+            /* a write begins at the chunk's first page: most often a
+             * stream in order, about to write the whole chunk */
+            chunk_heat(sm, c);
+            l2p_ent_set(sm->dense[c], 0, sm->narrow, ~v);
+            return;
+        }
         /* the write buffer's marks come and go with every write: kept
          * apart, they do not push chunks a stream passes through dense */
-        hash_put(&sm->bmark, lpn, ~v);
+        sm->bmark_n[c] += mark_put(sm, lpn, ~v);
         return;
     }
-    if (sm->bmark.count > 0)
-        hash_drop(&sm->bmark, lpn);
+    if (sm->bmark_n[c] > 0)
+        sm->bmark_n[c] -= mark_get(sm, lpn, true) != 0;
     if (v == NO_SLOT) {
         if (stored_of(sm, c, lpn) == 0 && formula_slot(d, sm, lpn) == NO_SLOT)
             return;
@@ -456,7 +711,7 @@ static void chunk_put_run(SparseMap *sm, uint64_t c, uint32_t o, uint32_t m, uin
     uint64_t base = (c << CHUNK_BITS) + o;
     if (sm->chunk_n[c] == CHUNK_DENSE) {
         for (uint32_t k = 0; k < m; k++)
-            sm->dense[base + k] = ~(slot + k);
+            l2p_ent_set(sm->dense[c], o + k, sm->narrow, ~(slot + k));
         return;
     }
     for (uint32_t k = 0; (sm->chunk_n[c] & CHUNK_COUNT) && k < m; k++)
@@ -501,12 +756,11 @@ static void chunk_put_run(SparseMap *sm, uint64_t c, uint32_t o, uint32_t m, uin
 
 /* ---- The P2L ------------------------------------------------------------- */
 
+/* The lpn of a slot with no P2L entry: the formula's or a run's, if its
+ * lpn still maps to it. */
 static G_GNUC_NO_INLINE uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
 {
     const SparseMap *sm = map_of(d)->sm;
-    uint64_t s = sm->p2l[slot];
-    if (s != 0)
-        return ~s;
     uint32_t b = nand_block_of(d, slot);
     uint32_t i = (uint32_t)(slot - nand_slot(d, b, 0));
     uint64_t lpn;
@@ -517,19 +771,16 @@ static G_GNUC_NO_INLINE uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot
     else
         return NO_LPN;
     /* the slot is valid while its lpn still maps to it */
-    return lpn != NO_LPN && map_get_sparse(d, lpn) == slot ? lpn : NO_LPN;
+    return lpn != NO_LPN && map_get(d, lpn) == slot ? lpn : NO_LPN;
 }
 
-static G_GNUC_NO_INLINE void map_put_lpn_sparse(Drive *d, uint64_t slot, uint64_t lpn)
+/* The first P2L entry of a chunk of slots: its part from the pool. */
+static G_GNUC_NO_INLINE void map_put_lpn_new(Drive *d, uint64_t slot, uint64_t lpn)
 {
     SparseMap *sm = map_of(d)->sm;
-    /* a prefilled slot or one of a run turns invalid by its lpn's L2P
-     * entry alone; and storing NO_LPN where nothing is stored would back a
-     * page for nothing */
-    if (lpn == NO_LPN && sm->p2l[slot] == 0)
-        return;
-    g_assert(lpn == NO_LPN || sm->pf_j[nand_block_of(d, slot)] == NO_IDX);
-    sm->p2l[slot] = ~lpn;
+    void *p = part_take(&sm->p2l_pool);
+    sm->p2l[slot >> CHUNK_BITS] = p;
+    p2l_ent_set(p, (uint32_t)(slot & (CHUNK - 1)), sm->narrow, ~lpn);
 }
 
 /* The n slots from slot on (one block, written in order) hold the lpns
@@ -568,77 +819,85 @@ static void sparse_put_run(Drive *d, SparseMap *sm, uint64_t lpn, uint32_t n, ui
     block_put_run(d, sm, slot, n, lpn);
 }
 
-/* The flat tables hold values complemented, in 32 bits: BUF_MARK32 and up
- * widen to BUF_MARK and up. These four are on every per-page path: the
- * sparse map's functions stay out of line (G_GNUC_NO_INLINE) so that they
+/* These six are on every per-page path: two loads from the drive reach an
+ * entry, and the rest stays out of line (G_GNUC_NO_INLINE), so that they
  * stay small enough for link-time optimization to inline them. */
 uint64_t map_get(const Drive *d, uint64_t lpn)
 {
-    const uint32_t *tab = drive_l2p_tab(d);
-    if (G_UNLIKELY(!tab))
-        return map_get_sparse(d, lpn);
-    uint32_t v = ~tab[lpn];
-    return v >= BUF_MARK32 ? v | 0xffffffff00000000ull : v;
+    const void *p = drive_l2p_dir(d)[lpn >> CHUNK_BITS];
+    if (G_LIKELY(p != NULL))
+        return dense_get(d, p, lpn);
+    return map_get_sparse(d, lpn);
 }
 
 void map_put(Drive *d, uint64_t lpn, uint64_t v)
 {
-    uint32_t *tab = drive_l2p_tab(d);
-    if (G_UNLIKELY(!tab))
-        map_put_sparse(d, lpn, v);
+    void *p = drive_l2p_dir(d)[lpn >> CHUNK_BITS];
+    if (G_LIKELY(p != NULL && v != NO_SLOT))
+        l2p_ent_set(p, (uint32_t)(lpn & (CHUNK - 1)), drive_map_narrow(d), ~v);
     else
-        tab[lpn] = ~(uint32_t)v;
+        map_put_sparse(d, lpn, v);
 }
 
 uint64_t map_lpn_of(const Drive *d, uint64_t slot)
 {
-    const uint32_t *tab = drive_p2l_tab(d);
-    if (G_UNLIKELY(!tab))
-        return map_lpn_of_sparse(d, slot);
-    uint32_t v = ~tab[slot];
-    return v == UINT32_MAX ? NO_LPN : v;
+    const void *p = drive_p2l_dir(d)[slot >> CHUNK_BITS];
+    if (G_LIKELY(p != NULL)) {
+        uint64_t s = p2l_ent(p, (uint32_t)(slot & (CHUNK - 1)), drive_map_narrow(d));
+        if (s > P2L_DEAD)
+            return ~s;
+        if (s == P2L_DEAD)
+            return NO_LPN;
+    }
+    return map_lpn_of_sparse(d, slot);
 }
 
+/* A prefilled slot or one of a run turns invalid by its lpn's L2P entry
+ * alone, and one with no part has nothing to clear: NO_LPN is stored only
+ * where a part is, as P2L_DEAD (the block's erase clears it). */
 void map_put_lpn(Drive *d, uint64_t slot, uint64_t lpn)
 {
-    uint32_t *tab = drive_p2l_tab(d);
-    if (G_UNLIKELY(!tab))
-        map_put_lpn_sparse(d, slot, lpn);
-    else
-        tab[slot] = ~(uint32_t)lpn;
+    void *p = drive_p2l_dir(d)[slot >> CHUNK_BITS];
+    if (G_LIKELY(p != NULL))
+        p2l_ent_set(p, (uint32_t)(slot & (CHUNK - 1)), drive_map_narrow(d),
+                    lpn == NO_LPN ? P2L_DEAD : ~lpn);
+    else if (lpn != NO_LPN)
+        map_put_lpn_new(d, slot, lpn);
 }
 
-/* The sparse map prefetches what a lookup reads at random: a dense
- * chunk's entry (a chunk's count is a small table, the runs and hashes
- * are searched), and a slot's P2L entry. */
+/* What a lookup reads at random: a dense chunk's entry or the home cell
+ * of its override (a chunk's count is a small table), and a slot's P2L
+ * entry. */
 static G_GNUC_NO_INLINE void prefetch_sparse(const Drive *d, uint64_t lpn)
 {
     const SparseMap *sm = map_of(d)->sm;
-    if (sm->chunk_n[lpn >> CHUNK_BITS] == CHUNK_DENSE)
-        __builtin_prefetch(&sm->dense[lpn], 1);
-}
-
-static G_GNUC_NO_INLINE void prefetch_slot_sparse(const Drive *d, uint64_t slot)
-{
-    __builtin_prefetch(&map_of(d)->sm->p2l[slot], 1);
+    if (sm->chunk_n[lpn >> CHUNK_BITS] & CHUNK_COUNT) {
+        uint64_t i = hash_home(&sm->over, lpn);
+        __builtin_prefetch(&sm->over.key[i], 1);
+        __builtin_prefetch(&sm->over.val[i], 1);
+    }
 }
 
 void map_prefetch_one(const Drive *d, uint64_t lpn)
 {
-    const uint32_t *tab = drive_l2p_tab(d);
-    if (G_LIKELY(tab != NULL))
-        __builtin_prefetch(&tab[lpn], 1);
+    const void *p = drive_l2p_dir(d)[lpn >> CHUNK_BITS];
+    uint32_t o = (uint32_t)(lpn & (CHUNK - 1));
+    if (G_LIKELY(p != NULL))
+        __builtin_prefetch(drive_map_narrow(d) ? (const void *)((const uint32_t *)p + o)
+                                               : (const void *)((const uint64_t *)p + o),
+                           1);
     else
         prefetch_sparse(d, lpn);
 }
 
 void map_prefetch_slot(const Drive *d, uint64_t slot)
 {
-    const uint32_t *tab = drive_p2l_tab(d);
-    if (G_LIKELY(tab != NULL))
-        __builtin_prefetch(&tab[slot], 1);
-    else
-        prefetch_slot_sparse(d, slot);
+    const void *p = drive_p2l_dir(d)[slot >> CHUNK_BITS];
+    uint32_t o = (uint32_t)(slot & (CHUNK - 1));
+    if (p != NULL)
+        __builtin_prefetch(drive_map_narrow(d) ? (const void *)((const uint32_t *)p + o)
+                                               : (const void *)((const uint64_t *)p + o),
+                           1);
 }
 
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native)
@@ -670,11 +929,18 @@ void map_watch(Drive *d, void (*fn)(Drive *d, uint64_t lpn)) { map_of(d)->change
 void map_block_erased(Drive *d, uint32_t b)
 {
     SparseMap *sm = map_of(d)->sm;
-    if (!sm)
-        return;
     sm->pf_j[b] = NO_IDX;
     free(sm->blk_runs[b]);
     sm->blk_runs[b] = NULL;
+    /* its dead slots become slots a run or the P2L may give again */
+    uint64_t s = nand_slot(d, b, 0), end = nand_slot(d, b, drive_geom(d)->slots_per_block);
+    while (s < end) {
+        uint64_t next = MIN(end, (s | (CHUNK - 1)) + 1);
+        void *p = sm->p2l[s >> CHUNK_BITS];
+        if (p)
+            memset((char *)p + (s & (CHUNK - 1)) * ent_bytes(sm), 0, (next - s) * ent_bytes(sm));
+        s = next;
+    }
 }
 
 static void sparse_free(const Drive *d, SparseMap *sm)
@@ -682,37 +948,54 @@ static void sparse_free(const Drive *d, SparseMap *sm)
     if (!sm)
         return;
     const Geom *g = drive_geom(d);
-    for (uint64_t c = 0; sm->chunk_runs && c < (g->nlpn + CHUNK - 1) / CHUNK; c++)
+    for (uint64_t c = 0; sm->chunk_runs && c < sm->nchunks; c++)
         free(sm->chunk_runs[c]);
     for (uint32_t b = 0; sm->blk_runs && b < g->nblocks; b++)
         free(sm->blk_runs[b]);
-    bigmem_free(sm->dense, g->nlpn * sizeof(uint64_t));
-    bigmem_free(sm->p2l, g->nslots * sizeof(uint64_t));
-    g_free(sm->chunk_n);
-    g_free(sm->chunk_runs);
-    g_free(sm->blk_runs);
+    bigmem_pool_release(&sm->dense_pool);
+    bigmem_pool_release(&sm->p2l_pool);
+    bigmem_free(sm->dense, sm->nchunks * sizeof(void *));
+    bigmem_free(sm->p2l, sm->np2l * sizeof(void *));
+    bigmem_free(sm->chunk_n, sm->nchunks * sizeof(uint16_t));
+    bigmem_free(sm->bmark_n, sm->nchunks * sizeof(uint16_t));
+    bigmem_free(sm->chunk_runs, sm->nchunks * sizeof(Runs *));
+    bigmem_free(sm->blk_runs, g->nblocks * sizeof(Runs *));
     g_free(sm->pf_blk);
     g_free(sm->pf_j);
-    free(sm->over.key);
-    free(sm->over.val);
-    free(sm->bmark.key);
-    free(sm->bmark.val);
+    bigmem_free(sm->over.key, (sm->over.mask + 1) * sizeof(uint64_t));
+    bigmem_free(sm->over.val, (sm->over.mask + 1) * sizeof(uint64_t));
+    bigmem_free(sm->mkey, (sm->mmask + 1) * sizeof(uint64_t));
+    bigmem_free(sm->mval, (sm->mmask + 1) * sizeof(uint64_t));
+    bigmem_free(sm->bmark.key, (sm->bmark.mask + 1) * sizeof(uint64_t));
+    bigmem_free(sm->bmark.val, (sm->bmark.mask + 1) * sizeof(uint64_t));
     g_free(sm);
 }
 
-/* The sparse map of an empty drive, or NULL if its tables cannot be mapped. */
+/* The map of an empty drive, or NULL if its directories cannot be mapped.
+ * The directories are read at random and written where a chunk is: a
+ * pointer or two and a count per MAP_CHUNK lpns or slots, mapped whole. */
 static SparseMap *sparse_new(const Drive *d)
 {
     const Geom *g = drive_geom(d);
-    uint64_t chunks = (g->nlpn + CHUNK - 1) / CHUNK;
     SparseMap *sm = g_new0(SparseMap, 1);
-    sm->dense = bigmem_alloc_sparse(g->nlpn * sizeof(uint64_t));
-    sm->p2l = bigmem_alloc_sparse(g->nslots * sizeof(uint64_t));
-    sm->chunk_n = g_try_new0(uint16_t, chunks);
-    sm->chunk_runs = g_try_new0(Runs *, chunks);
-    sm->blk_runs = g_try_new0(Runs *, g->nblocks);
+    sm->nchunks = (g->nlpn + CHUNK - 1) / CHUNK;
+    sm->np2l = (g->nslots + CHUNK - 1) / CHUNK;
+    sm->narrow = drive_params_narrow_map(drive_params(d));
+    sm->dense = bigmem_alloc(sm->nchunks * sizeof(void *), false);
+    sm->p2l = bigmem_alloc(sm->np2l * sizeof(void *), false);
+    sm->chunk_n = bigmem_alloc(sm->nchunks * sizeof(uint16_t), false);
+    sm->bmark_n = bigmem_alloc(sm->nchunks * sizeof(uint16_t), false);
+    sm->mmask = 1023;
+    while (sm->mmask + 1 < 2 * (drive_params_write_buffer(drive_params(d)) / SLOT_SIZE))
+        sm->mmask = sm->mmask * 2 + 1;
+    sm->mkey = bigmem_alloc((sm->mmask + 1) * sizeof(uint64_t), false);
+    sm->mval = bigmem_alloc((sm->mmask + 1) * sizeof(uint64_t), false);
+    sm->chunk_runs = bigmem_alloc(sm->nchunks * sizeof(Runs *), false);
+    sm->blk_runs = bigmem_alloc(g->nblocks * sizeof(Runs *), false);
     sm->pf_blk = g_try_new(uint32_t, g->nblocks);
     sm->pf_j = g_try_new(uint32_t, g->nblocks);
+    bigmem_pool_init(&sm->dense_pool, CHUNK * ent_bytes(sm));
+    bigmem_pool_init(&sm->p2l_pool, CHUNK * ent_bytes(sm));
     sm->unit = g->unit_slots[g->native];
     sm->upb = g->mode_slots[g->native] / sm->unit;
     /* whole native units fill a block, or the formula does not apply */
@@ -721,7 +1004,7 @@ static SparseMap *sparse_new(const Drive *d)
     sm->runs_ok =
         g->nslots < (1ull << 40) && g->nlpn < (1ull << 40) && g->slots_per_block <= 0x10000;
     if (!hash_alloc(&sm->over, HASH_MIN_BITS) || !hash_alloc(&sm->bmark, BMARK_MIN_BITS) ||
-        !sm->dense || !sm->p2l || !sm->chunk_n || !sm->chunk_runs || !sm->blk_runs || !sm->pf_blk ||
+        !sm->dense || !sm->p2l || !sm->chunk_n || !sm->bmark_n || !sm->mkey || !sm->mval || !sm->chunk_runs || !sm->blk_runs || !sm->pf_blk ||
         !sm->pf_j) {
         sparse_free(d, sm);
         return NULL;
@@ -731,7 +1014,64 @@ static SparseMap *sparse_new(const Drive *d)
     return sm;
 }
 
-/* ---- The sparse map's own structure ------------------------------------- */
+/* n lpns spread at random put n / nchunks in a chunk: more than
+ * CHUNK_PROMOTE / 4 overrides would push it dense anyway. */
+bool map_expect_random(Drive *d, uint64_t n)
+{
+    SparseMap *sm = map_of(d)->sm;
+    if ((double)n * 4 < (double)CHUNK_PROMOTE * (double)sm->nchunks)
+        return false;
+    for (uint64_t c = 0; c < sm->nchunks; c++)
+        if (sm->chunk_n[c] != CHUNK_DENSE)
+            chunk_promote(sm, c);
+    return true;
+}
+
+/* ---- Many entries at once, for the checkers -------------------------------- */
+
+void map_get_chunk(const Drive *d, uint64_t c, uint64_t *out)
+{
+    const SparseMap *sm = map_of(d)->sm;
+    uint64_t base = c << CHUNK_BITS;
+    uint32_t n = (uint32_t)MIN((uint64_t)CHUNK, drive_geom(d)->nlpn - base);
+    const void *p = sm->dense[c];
+    for (uint32_t o = 0; o < n; o++) {
+        uint64_t s = p ? l2p_ent(p, o, sm->narrow) : 0;
+        if (p && s != 0)
+            out[o] = ~s == UNMAPPED ? NO_SLOT : ~s;
+        else if (p)
+            out[o] = formula_slot(d, sm, base + o);
+        else
+            out[o] = sparse_get(d, (SparseMap *)sm, c, base + o, false);
+    }
+}
+
+void map_block_lpns(const Drive *d, uint32_t b, uint64_t *out)
+{
+    const SparseMap *sm = map_of(d)->sm;
+    const Geom *g = drive_geom(d);
+    uint64_t base = nand_slot(d, b, 0);
+    const void *p = NULL;
+    for (uint32_t i = 0; i < g->slots_per_block; i++) {
+        uint64_t slot = base + i, lpn = NO_LPN;
+        if (i == 0 || (slot & (CHUNK - 1)) == 0)
+            p = sm->p2l[slot >> CHUNK_BITS];
+        uint64_t s = p ? p2l_ent(p, (uint32_t)(slot & (CHUNK - 1)), sm->narrow) : 0;
+        if (s != 0) {
+            out[i] = s == P2L_DEAD ? NO_LPN : ~s;
+            continue;
+        }
+        if (sm->pf_j[b] != NO_IDX)
+            lpn = formula_lpn(d, sm, b, i);
+        else if (sm->blk_runs[b])
+            lpn = p2l_runs_get(sm->blk_runs[b], i);
+        out[i] = lpn != NO_LPN && map_get(d, lpn) == slot ? lpn : NO_LPN;
+    }
+}
+
+/* ---- The map's own structure --------------------------------------------- */
+
+
 
 /* Every entry of h in the cell its probe from home reaches, counted. */
 static bool hash_check(const Hash *h, const char *what, char *why, size_t why_len)
@@ -782,7 +1122,7 @@ static bool block_check(const Drive *d, const SparseMap *sm, uint32_t b, char *w
               "block %u: run %u overlaps, is out of order or lies beyond what was written", b, i);
         end = p2l_off(r) + p2l_len(r);
         for (uint64_t s = nand_slot(d, b, p2l_off(r)); s < nand_slot(d, b, end); s++)
-            CHECK(sm->p2l[s] == 0,
+            CHECK(p2l_stored(sm, s) <= P2L_DEAD,
                   "slot %" G_GUINT64_FORMAT " is both in a run and in the P2L table", s);
     }
     return true;
@@ -791,14 +1131,33 @@ static bool block_check(const Drive *d, const SparseMap *sm, uint32_t b, char *w
 bool map_check(const Drive *d, char *why, size_t why_len)
 {
     const SparseMap *sm = map_of(d)->sm;
-    if (!sm)
-        return true;
     const Geom *g = drive_geom(d);
-    uint64_t chunks = (g->nlpn + CHUNK - 1) / CHUNK;
+    uint64_t chunks = sm->nchunks;
+    CHECK(drive_l2p_dir(d) == sm->dense && drive_p2l_dir(d) == sm->p2l,
+          "the drive holds other directories than the map's");
+    uint64_t dense = 0, parts = 0;
+    for (uint64_t c = 0; c < sm->np2l; c++)
+        parts += sm->p2l[c] != NULL;
+    /* a prefilled block's slots are the formula's: none has an entry */
+    for (uint32_t b = 0; b < g->nblocks; b++) {
+        if (sm->pf_j[b] == NO_IDX)
+            continue;
+        for (uint64_t s = nand_slot(d, b, 0); s < nand_slot(d, b, g->slots_per_block); s++) {
+            if (!sm->p2l[s >> CHUNK_BITS]) {
+                s |= CHUNK - 1; /* no part: on to the next */
+                continue;
+            }
+            CHECK(p2l_stored(sm, s) <= P2L_DEAD,
+                  "slot %" G_GUINT64_FORMAT " has a P2L entry in a prefilled block", s);
+        }
+    }
+    CHECK(parts == sm->p2l_pool.taken, "%" G_GUINT64_FORMAT " P2L parts in use, the pool gave %"
+          G_GUINT64_FORMAT, parts, sm->p2l_pool.taken);
     if (!hash_check(&sm->over, "overrides", why, why_len) ||
         !hash_check(&sm->bmark, "buffer marks", why, why_len))
         return false;
     g_autofree uint16_t *over = g_new0(uint16_t, chunks);
+    g_autofree uint16_t *marks = g_new0(uint16_t, chunks);
     for (uint64_t i = 0; i <= sm->over.mask; i++) {
         uint64_t lpn = sm->over.key[i] - 1;
         if (sm->over.key[i] == 0)
@@ -819,11 +1178,30 @@ bool map_check(const Drive *d, char *why, size_t why_len)
               "buffer mark of lpn %" G_GUINT64_FORMAT
               ": beyond the drive, in a dense chunk or no mark",
               lpn);
+        marks[lpn >> CHUNK_BITS]++;
+        CHECK(sm->mkey[lpn & sm->mmask] != lpn + 1,
+              "buffer mark of lpn %" G_GUINT64_FORMAT " both in its cell and in the hash", lpn);
+    }
+    for (uint64_t i = 0; i <= sm->mmask; i++) {
+        uint64_t lpn = sm->mkey[i] - 1, v = ~sm->mval[i];
+        if (sm->mkey[i] == 0)
+            continue;
+        CHECK(lpn < g->nlpn && (lpn & sm->mmask) == i && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE &&
+                  v >= BUF_MARK && v != NO_SLOT,
+              "buffer mark of lpn %" G_GUINT64_FORMAT
+              ": beyond the drive, in another's cell, in a dense chunk or no mark",
+              lpn);
+        marks[lpn >> CHUNK_BITS]++;
     }
     for (uint64_t c = 0; c < chunks; c++) {
         uint16_t n = sm->chunk_n[c];
+        CHECK((n == CHUNK_DENSE) == (sm->dense[c] != NULL),
+              "chunk %" G_GUINT64_FORMAT ": dense part not as its count says", c);
+        CHECK(sm->bmark_n[c] == marks[c], "chunk %" G_GUINT64_FORMAT " counts %u buffer marks, has %u",
+              c, sm->bmark_n[c], marks[c]);
         if (n == CHUNK_DENSE) {
             CHECK(sm->chunk_runs[c] == NULL, "dense chunk %" G_GUINT64_FORMAT " has runs", c);
+            dense++;
             continue;
         }
         CHECK((n & CHUNK_COUNT) == over[c],
@@ -834,20 +1212,26 @@ bool map_check(const Drive *d, char *why, size_t why_len)
         if ((n & CHUNK_RUNS) && !chunk_check(d, sm, c, why, why_len))
             return false;
     }
+    for (uint32_t i = 0; i < sm->nhot; i++)
+        CHECK(sm->chunk_n[sm->hot[(sm->hot_first + i) % HOT_MAX]] == CHUNK_DENSE,
+              "hot chunk %" G_GUINT64_FORMAT " is not dense", sm->hot[(sm->hot_first + i) % HOT_MAX]);
+    CHECK(dense == sm->dense_pool.taken, "%" G_GUINT64_FORMAT " dense chunks, the pool gave %"
+          G_GUINT64_FORMAT, dense, sm->dense_pool.taken);
     for (uint32_t b = 0; b < g->nblocks; b++)
         if (sm->blk_runs[b] && !block_check(d, sm, b, why, why_len))
             return false;
     return true;
 }
 
-/* Flat tables where every slot and lpn fits below their 32-bit marks
- * (UNMAPPED, BUF_MARK32 - 1, too); FTLSIM_MAP_STORE=sparse makes any drive
- * sparse, to test the sparse map on small drives against the flat one. */
-bool drive_params_sparse_map(const DriveParams *p)
+/* Narrow entries where every slot and lpn fits below their 32-bit marks
+ * (UNMAPPED, BUF_MARK32 - 1, too); FTLSIM_MAP_STORE=wide makes any drive's
+ * entries wide, to test them on small drives against the narrow ones. */
+bool drive_params_narrow_map(const DriveParams *p)
 {
     uint64_t slots = drive_params_raw_capacity(p) / SLOT_SIZE, lpns = p->user_capacity / SLOT_SIZE;
     const char *store = g_getenv("FTLSIM_MAP_STORE");
-    return slots >= BUF_MARK32 - 1 || lpns >= UINT32_MAX || (store && strcmp(store, "sparse") == 0);
+    return slots < BUF_MARK32 - 1 && lpns < UINT32_MAX - 1 &&
+           !(store && strcmp(store, "wide") == 0);
 }
 
 bool map_init(Drive *d)
@@ -856,35 +1240,16 @@ bool map_init(Drive *d)
     Map *m = g_new0(Map, 1);
     drive_set_part(d, DP_MAP, m);
     g_assert(g->nslots == drive_params_raw_capacity(drive_params(d)) / SLOT_SIZE);
-    if (!drive_params_sparse_map(drive_params(d))) {
-        uint32_t *l2p = bigmem_alloc_zeroed(g->nlpn * sizeof(uint32_t));
-        uint32_t *p2l = bigmem_alloc_zeroed(g->nslots * sizeof(uint32_t));
-        drive_set_map_tables(d, l2p, p2l);
-        return l2p && p2l;
-    }
     m->sm = sparse_new(d);
+    if (m->sm)
+        drive_set_map_dirs(d, m->sm->dense, m->sm->p2l, m->sm->narrow);
     return m->sm != NULL;
-}
-
-void map_warm(Drive *d)
-{
-    Map *m = map_of(d);
-    if (m->sm || m->warm)
-        return;
-    void *p[2] = {drive_l2p_tab(d), drive_p2l_tab(d)};
-    size_t bytes[2] = {drive_geom(d)->nlpn * sizeof(uint32_t), drive_geom(d)->nslots * sizeof(uint32_t)};
-    m->warm = bigmem_warm(p, bytes, 2);
 }
 
 void map_release(Drive *d)
 {
-    const Geom *g = drive_geom(d);
     Map *m = map_of(d);
-    if (m)
-        bigmem_warm_stop(m->warm);
-    bigmem_free(drive_l2p_tab(d), g->nlpn * sizeof(uint32_t));
-    bigmem_free(drive_p2l_tab(d), g->nslots * sizeof(uint32_t));
-    drive_set_map_tables(d, NULL, NULL);
+    drive_set_map_dirs(d, NULL, NULL, false);
     if (m)
         sparse_free(d, m->sm);
     g_free(m);
@@ -894,7 +1259,9 @@ void map_release(Drive *d)
 void map_invalidate_slot(Drive *d, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
-    g_assert(map_lpn_of(d, slot) != NO_LPN && blk_valid(d)[b] > 0);
+    /* (whether the slot was valid drive_check() verifies: for a slot of a
+     * run it is a search, on a path every page written takes) */
+    g_assert(blk_valid(d)[b] > 0);
     map_put_lpn(d, slot, NO_LPN);
     if (--blk_valid(d)[b] == 0 && blk_state(d)[b] == BLK_FULL && !blk_is_dead(d, b)) {
         /* nothing left to move: GC can have it for an erase (gc_reclaim_dead) */
@@ -913,7 +1280,7 @@ void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n)
 
 /* Point the n lpns at the n slots from slot on: the slots they had are
  * invalidated, newly mapped lpns counted and every change reported; the
- * entries themselves are stored here if store, else (a sparse map's run,
+ * entries themselves are stored here if store, else (a run,
  * its buffer marks taken here) by the caller after. */
 static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot, bool store)
 {
@@ -933,7 +1300,7 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
     }
 }
 
-/* The sparse map's map_set_run(): each piece of at least MAP_RUN_MIN
+/* map_set_run() where runs fit: each piece of at least MAP_RUN_MIN
  * consecutive lpns is stored as a run, once its old slots are invalidated
  * (distinct lpns: storing one does not change what another had); the
  * lpns between such pieces are set one by one, in one loop as without runs. */
@@ -966,7 +1333,7 @@ void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
     SparseMap *sm = map_of(d)->sm;
-    if (G_UNLIKELY(sm != NULL) && sm->runs_ok)
+    if (sm->runs_ok)
         set_pieces(d, sm, lpns, n, slot);
     else
         set_each(d, lpns, n, slot, true);
@@ -1003,10 +1370,9 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     *pages = 0;
     /* the map entries of the slots about to move are scattered over the
      * whole table: ask for them all before the first is needed (not for a
-     * block with runs in the sparse map: finding its lpns costs a search
+     * block with runs: finding its lpns costs a search
      * each, and a run's lpns are neighbours) */
-    const SparseMap *sm = map_of(d)->sm;
-    bool warm = !sm || !sm->blk_runs[v];
+    bool warm = !map_of(d)->sm->blk_runs[v];
     for (uint32_t c = *cursor, seen = 0; warm && seen < want && c < blk_wp(d)[v]; c++) {
         uint64_t lpn = map_lpn_of(d, vbase + c);
         if (lpn != NO_LPN) {

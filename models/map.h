@@ -9,27 +9,32 @@
 
 #include "models/map_tab.h"
 
-/* The sparse map keeps a piece of this many consecutive lpns or more,
+/* The map keeps a piece of this many consecutive lpns or more,
  * programmed to consecutive slots, as a run (8 bytes each way). */
 #define MAP_RUN_MIN 8
 double map_runs_bytes(double runs); /* memory of a list of that many runs, at most */
 
-bool map_init(Drive *d); /* the tables: flat, or sparse (drive_params_sparse_map()) */
+bool map_init(Drive *d); /* entries narrow or wide (drive_params_narrow_map()) */
 void map_release(Drive *d);
-/* Have the flat tables backed ahead from another thread (bigmem_warm()),
- * for a run that will write them nearly whole; nothing for the sparse map. */
-void map_warm(Drive *d);
-bool map_sparse(const Drive *d);
+/* n lpns are about to be mapped at random (a random prefill): if that many
+ * would push the average chunk dense, every chunk of the L2P goes dense
+ * now, so that the entries go straight to their place. True if it did. */
+bool map_expect_random(Drive *d, uint64_t n);
 void map_watch(Drive *d, void (*fn)(Drive *d, uint64_t lpn)); /* told of every map_set_run() entry */
 void map_invalidate_slot(Drive *d, uint64_t slot);
 void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot); /* n slots of one block */
 void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n); /* warm the map entries of lpns */
 /* Prefill: n lpns from lpn written in order to the n slots from s0 on die,
- * a native unit if native. True if the sparse map's prefill formula covers
+ * a native unit if native. True if the map's prefill formula covers
  * them (nothing to store); false if they must be mapped one by one. */
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native);
 void map_block_erased(Drive *d, uint32_t b); /* b holds nothing the formula or a run gives */
-/* The sparse map's own structure (runs, hashes, chunk counts); true for the flat tables. */
+/* Many entries at once, as map_get() and map_lpn_of() give them, for the
+ * checkers: the L2P of chunk c's lpns (MAP_CHUNK of them, fewer in the
+ * last chunk), and the P2L of block b's slots (slots_per_block). */
+void map_get_chunk(const Drive *d, uint64_t c, uint64_t *out);
+void map_block_lpns(const Drive *d, uint32_t b, uint64_t *out);
+/* The map's own structure (chunks, runs, hashes, counts). */
 bool map_check(const Drive *d, char *why, size_t why_len);
 /* Move up to one native unit of valid slots of block v from *cursor into dst. */
 uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,

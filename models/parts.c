@@ -19,8 +19,9 @@ struct Drive {
     Blocks blocks; /* blocks.c's, in place (blocks_impl.h) */
 
     /* mapping: map_tab.h says what the values mean, map.c maintains them */
-    uint32_t *l2p_tab; /* nlpn: slot, NO_SLOT, or BUF_MARK + ring position */
-    uint32_t *p2l_tab; /* nslots: lpn or NO_LPN (slot not valid) */
+    void **l2p_dir;  /* per chunk of MAP_CHUNK lpns: its dense part, or NULL */
+    void **p2l_dir;  /* per chunk of MAP_CHUNK slots: its P2L entries, or NULL */
+    bool map_narrow; /* entries of 4 bytes (else 8) */
     uint64_t mapped; /* lpns mapped (to NAND or buffer) */
 
     /* test hook: called for every slot programmed (src NO_SLOT: from the buffer) */
@@ -50,16 +51,18 @@ Blocks *drive_blocks(const Drive *d) { return (Blocks *)&d->blocks; }
 void *drive_part(const Drive *d, DrivePart k) { return d->part[k]; }
 void drive_set_part(Drive *d, DrivePart k, void *state) { d->part[k] = state; }
 
-uint32_t *drive_l2p_tab(const Drive *d) { return d->l2p_tab; }
-uint32_t *drive_p2l_tab(const Drive *d) { return d->p2l_tab; }
+void **drive_l2p_dir(const Drive *d) { return d->l2p_dir; }
+void **drive_p2l_dir(const Drive *d) { return d->p2l_dir; }
+bool drive_map_narrow(const Drive *d) { return d->map_narrow; }
 /* Like strchr(), a const drive gives a counter its callers may change:
  * the mapping's parts hold the drive const where they only read it. */
 uint64_t *drive_mapped(const Drive *d) { return (uint64_t *)&d->mapped; }
 
-void drive_set_map_tables(Drive *d, uint32_t *l2p, uint32_t *p2l)
+void drive_set_map_dirs(Drive *d, void **l2p, void **p2l, bool narrow)
 {
-    d->l2p_tab = l2p;
-    d->p2l_tab = p2l;
+    d->l2p_dir = l2p;
+    d->p2l_dir = p2l;
+    d->map_narrow = narrow;
 }
 
 void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx)

@@ -31,7 +31,7 @@ typedef enum DrivePart {
     DP_L2PC,   /* struct L2pCache (l2p_cache.c); NULL with l2p_kind dram */
     DP_TRIM,   /* struct TrimQueue (trim.c) */
     DP_WBUF,   /* struct Wbuf (ftl.c) */
-    DP_MAP,    /* struct Map: the sparse map, who is told of changes (map.c) */
+    DP_MAP,    /* struct Map: the map's store, who is told of changes (map.c) */
     DRIVE_PARTS
 } DrivePart;
 

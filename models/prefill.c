@@ -155,7 +155,7 @@ static bool pf_sequential(Prefill *f, uint64_t first, uint64_t count, bool slc, 
             continue;
         }
         stuck = 0;
-        /* a sparse map keeps in-order native units as a formula */
+        /* the map keeps in-order native units as a formula */
         bool stored = place && map_prefill_run(d, lpn, die, s0, n, kind == PF_NATIVE);
         for (uint32_t k = 0; place && !stored && k < n; k++) {
             map_put(d, lpn + k, s0 + k);
@@ -248,7 +248,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
     }
 }
 
-/* L2P stores for random lpns miss the TLB on a large table (a page walk
+/* L2P stores for random lpns miss the TLB on a large map (a page walk
  * each). They are gathered per region of the table (PF_BUCKETS regions by
  * the lpn's top bits, each small enough for the TLB) and a region's stores
  * are made together when its buffer fills: 32 MiB of scratch, 5x faster on
@@ -257,7 +257,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
 #define PF_BUCKET_PAIRS 16384u
 
 typedef struct PfPairs {
-    uint64_t *pair; /* PF_BUCKETS x PF_BUCKET_PAIRS of lpn << 32 | slot (flat tables: 32-bit) */
+    uint64_t *pair; /* PF_BUCKETS x PF_BUCKET_PAIRS of lpn << 32 | slot (narrow entries: 32-bit) */
     uint32_t len[PF_BUCKETS];
     uint32_t shift;
 } PfPairs;
@@ -272,7 +272,7 @@ static void pf_store_bucket(Drive *d, PfPairs *pp, uint32_t b)
 
 static inline void pf_store(Drive *d, PfPairs *pp, uint64_t lpn, uint64_t slot)
 {
-    if (map_sparse(d)) { /* 64-bit values, and no flat table to spare a TLB */
+    if (!drive_map_narrow(d)) { /* 64-bit values do not pack with their lpn */
         map_put(d, lpn, slot);
         return;
     }
@@ -301,6 +301,7 @@ static void pf_deal(Prefill *f, uint64_t n)
     Drive *d = f->d;
     PrefillPerm pm;
     perm_init(&pm, n, &f->rng);
+    map_expect_random(d, n);
     PfPairs pp = {.pair = g_new(uint64_t, (size_t)PF_BUCKETS * PF_BUCKET_PAIRS)};
     while (((n - 1) >> pp.shift) >= PF_BUCKETS)
         pp.shift++;

@@ -1,104 +1,104 @@
 /*
- * test_bigmem.c - the large tables (models/bigmem.c): backed ahead by a
- * thread of their own without their contents changing, and a stop ends
- * that work early.
+ * test_bigmem.c - the large tables and pools (models/bigmem.c): pieces
+ * zeroed, apart and carved in order from slabs, their cost as
+ * bigmem_pool_bytes() says, and FTLSIM_TOUCH_ALLOC backing every page as
+ * it is mapped (so a table mapped but unused shows in the RSS anywhere).
  */
 #include "models/bigmem.h"
 #include "tests/cutest.h"
 
 #include <glib.h>
 #include <stdint.h>
-#include <sys/mman.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
-/* Whether this kernel backs ranges ahead (Linux 5.14). */
-static gboolean kernel_populates(void)
+/* The resident set, bytes (/proc/self/statm). */
+static uint64_t rss_bytes(void)
 {
-    void *p = bigmem_alloc_zeroed(1);
-    gboolean ok = p && madvise(p, 2u << 20, MADV_POPULATE_WRITE) == 0;
-    bigmem_free(p, 1);
-    return ok;
+    unsigned long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lu %lu", &size, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-/* Pages of [p, p + bytes) the kernel has backed. */
-static size_t resident_pages(void *p, size_t bytes)
+static void test_pool_pieces(void)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (bytes + page - 1) / page, got = 0;
-    g_autofree unsigned char *v = g_malloc(n);
-    if (mincore(p, bytes, v) != 0)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        got += v[i] & 1;
-    return got;
+    BigmemPool p;
+    bigmem_pool_init(&p, 16384);
+    enum { N = 300 }; /* more than two slabs of 128 */
+    char *piece[N];
+    for (int i = 0; i < N; i++) {
+        piece[i] = bigmem_pool_take(&p);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(piece[i]);
+        for (size_t k = 0; k < 16384; k += 512)
+            CU_ASSERT_EQUAL(piece[i][k], 0);
+        memset(piece[i], i & 0xff, 16384);
+    }
+    /* no piece overlaps another: each still holds what was written */
+    for (int i = 0; i < N; i++) {
+        CU_ASSERT_EQUAL((unsigned char)piece[i][0], (unsigned)(i & 0xff));
+        CU_ASSERT_EQUAL((unsigned char)piece[i][16383], (unsigned)(i & 0xff));
+    }
+    CU_ASSERT_EQUAL(p.taken, N);
+    CU_ASSERT_EQUAL(p.nslab, 3);
+    CU_ASSERT_EQUAL((uint64_t)p.nslab * p.slab_bytes, bigmem_pool_bytes(16384, N));
+    bigmem_pool_release(&p);
+    CU_ASSERT_EQUAL(p.nslab, 0);
+    CU_ASSERT_EQUAL(p.taken, 0);
+    CU_ASSERT_PTR_NOT_NULL(bigmem_pool_take(&p)); /* usable again */
+    bigmem_pool_release(&p);
 }
 
-#define STRIDE ((2u << 20) + 3)
-
-/* Two tables backed whole while the test writes into them: what it wrote
- * stays, the rest reads zero. */
-static void test_warm_backs_whole(void)
+static void test_pool_large_piece(void)
 {
-    if (!kernel_populates()) {
-        cutest_skip("the kernel has no MADV_POPULATE_WRITE");
-        return;
-    }
-    size_t bytes[2] = {48u << 20, (20u << 20) + 4096};
-    uint32_t *t[2] = {bigmem_alloc_zeroed(bytes[0]), bigmem_alloc_zeroed(bytes[1])};
-    CUTEST_REQUIRE(t[0] && t[1]);
-    void *p[2] = {t[0], t[1]};
-    BigmemWarm *w = bigmem_warm(p, bytes, 2);
-    CUTEST_REQUIRE_PTR(w);
-    /* a write every 8 MiB: the writes alone back a few of the pages */
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < bytes[k] / 4; i += STRIDE)
-            t[k][i] = (uint32_t)(i * 2654435761u) | 1;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t want = bytes[0] / page + (bytes[1] + page - 1) / page;
-    for (int tries = 0; tries < 1000; tries++) {
-        if (resident_pages(t[0], bytes[0]) + resident_pages(t[1], bytes[1]) == want)
-            break;
-        g_usleep(10000);
-    }
-    bigmem_warm_stop(w);
-    CUTEST_EQ(resident_pages(t[0], bytes[0]) + resident_pages(t[1], bytes[1]), want);
-    size_t wrong = 0;
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < bytes[k] / 4; i++)
-            wrong += t[k][i] != (i % STRIDE ? 0 : ((uint32_t)(i * 2654435761u) | 1));
-    CUTEST_EQ(wrong, 0);
-    bigmem_free(t[0], bytes[0]);
-    bigmem_free(t[1], bytes[1]);
+    /* a piece above a slab gets a slab of its own, rounded to 2 MiB */
+    BigmemPool p;
+    bigmem_pool_init(&p, 3u << 20);
+    CU_ASSERT_PTR_NOT_NULL(bigmem_pool_take(&p));
+    CU_ASSERT_PTR_NOT_NULL(bigmem_pool_take(&p));
+    CU_ASSERT_EQUAL(p.nslab, 2);
+    CU_ASSERT_EQUAL(p.slab_bytes, 4u << 20);
+    CU_ASSERT_EQUAL(bigmem_pool_bytes(3u << 20, 2), 8u << 20);
+    bigmem_pool_release(&p);
 }
 
-/* A stop made at once returns with most of a large table never backed:
- * the thread backs a piece at a time and looks for the stop in between. */
-static void test_warm_stops(void)
+/* Mapped and never touched, 64 MiB costs nothing resident on any kernel;
+ * with FTLSIM_TOUCH_ALLOC it costs all of it, at once. */
+static void test_touch_mode(void)
 {
-    if (!kernel_populates()) {
-        cutest_skip("the kernel has no MADV_POPULATE_WRITE");
-        return;
-    }
-    size_t bytes = (size_t)4 << 30;
-    void *t = bigmem_alloc_zeroed(bytes);
-    CUTEST_REQUIRE_PTR(t);
-    BigmemWarm *w = bigmem_warm(&t, &bytes, 1);
-    CUTEST_REQUIRE_PTR(w);
-    bigmem_warm_stop(w);
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    CU_ASSERT(resident_pages(t, bytes) * page <= (size_t)256 << 20);
-    bigmem_free(t, bytes);
-    bigmem_warm_stop(NULL);
+    const size_t bytes = 64u << 20;
+    g_unsetenv("FTLSIM_TOUCH_ALLOC");
+    CU_ASSERT_FALSE(bigmem_touch_all());
+    uint64_t r0 = rss_bytes();
+    char *a = bigmem_alloc(bytes, false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    uint64_t r1 = rss_bytes();
+    CU_ASSERT_TRUE(r1 < r0 + bytes / 8);
+
+    g_setenv("FTLSIM_TOUCH_ALLOC", "1", TRUE);
+    CU_ASSERT_TRUE(bigmem_touch_all());
+    char *b = bigmem_alloc(bytes, false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    uint64_t r2 = rss_bytes();
+    CU_ASSERT_TRUE(r2 >= r1 + bytes - (1u << 20));
+    CU_ASSERT_EQUAL(b[bytes - 1], 0);
+    g_unsetenv("FTLSIM_TOUCH_ALLOC");
+    bigmem_free(a, bytes);
+    bigmem_free(b, bytes);
+    bigmem_free(NULL, bytes);
 }
 
 int main(void)
 {
     CU_TestInfo tests[] = {
-        {"warm backs tables whole, contents kept", test_warm_backs_whole},
-        {"warm stops early", test_warm_stops},
+        {"pool pieces zeroed, apart, in slabs", test_pool_pieces},
+        {"pool piece larger than a slab", test_pool_large_piece},
+        {"touch mode backs what is mapped", test_touch_mode},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("bigmem", tests);

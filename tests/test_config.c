@@ -668,33 +668,43 @@ static void test_docs_list_every_key(void)
     }
 }
 
-/* The simulator's memory by hand for the reference drive: the tables are
- * backed where written (a 2 MiB page more for the L2P, one per die for
- * the P2L); a run that writes them nearly whole (90%) has them backed
- * whole, ahead (drive_warm_tables()). */
+/* The simulator's memory for the reference drive, by hand: the map costs
+ * what is written. 1 TB user (244 M pages, 59,605 chunks of 4096), 8 dies
+ * x 2 planes x 2800 blocks x 1536 pages x 16 KiB raw (275 M slots, 67,200
+ * chunks of 4096), 44,800 blocks, 4-byte entries. */
 static void test_memory_estimate(void)
 {
     DriveParams p;
     g_autoptr(GError) e = NULL;
     CUTEST_REQUIRE(config_load_file("configs/reference.ini", &p, &e));
-    /* 1 TB user, 8 dies x 2 planes x 2800 blocks x 1536 pages x 16 KiB raw;
-     * a 4 MiB write buffer's ring (9 bytes per 4 KiB) and 6 MiB for the
-     * process; a random prefill sorts in 32 MiB */
-    uint64_t raw = 8ull * 2 * 2800 * 1536 * 16384, lpns = 1000000000000ull / 4096;
-    uint64_t fixed = 8ull * 2 * 2800 * 64 + 1024 * 9 + (6u << 20), page = 2u << 20;
-    uint64_t whole = lpns * 4 + raw / 4096 * 4 + 2 * page;
+    const double mib = 1048576, slab = 2 * mib;
+    double lpns = 1e12 / 4096, slots = 8.0 * 2 * 2800 * 1536 * 4;
     MemoryClass quarter = {.seq_fill = 0.25}, half = {.seq_fill = 0.5}, fill = {.seq_fill = 1.0};
     MemoryClass rnd = {.seq_fill = 1.0, .random_bytes = 20000000000ull, .random_bs = 4096};
     MemoryClass frag = {.random_fill = 1.0}, worst = {.random_fill = 1.0, .random_bytes = UINT64_MAX};
-    CUTEST_EQ(drive_memory_estimate(&p, &quarter), lpns + page + lpns + 8 * page + fixed);
-    CUTEST_EQ(drive_memory_estimate(&p, &half), lpns * 2 + page + lpns * 2 + 8 * page + fixed);
-    /* a fill writes 94% of the tables (the P2L's spare blocks stay empty) */
-    CUTEST_EQ(drive_memory_estimate(&p, &fill), whole + fixed);
-    CUTEST_EQ(drive_memory_estimate(&p, &rnd), whole + fixed);
-    /* a random prefill sorts in 32 MiB */
-    CUTEST_EQ(drive_memory_estimate(&p, &frag), whole + fixed + (32u << 20));
-    CUTEST_EQ(drive_memory_estimate(&p, &worst), whole + fixed + (32u << 20));
-    CUTEST_EQ(drive_memory_estimate(&p, NULL), whole + fixed + (32u << 20));
+    double q = (double)drive_memory_estimate(&p, &quarter), h = (double)drive_memory_estimate(&p, &half);
+    double f = (double)drive_memory_estimate(&p, &fill), r = (double)drive_memory_estimate(&p, &rnd);
+    double fr = (double)drive_memory_estimate(&p, &frag), w = (double)drive_memory_estimate(&p, &worst);
+    /* fully fragmented: an entry per page and per slot (4 bytes each, in
+     * 466 and 525 slabs of 128 parts), the directories (2.4 MB), the
+     * blocks (32 bytes each), the sort buffers (32 MiB), the process */
+    double floor = 466 * slab + 525 * slab;
+    CU_ASSERT_TRUE(fr >= floor + 32 * mib && fr <= floor + 32 * mib + 16 * mib);
+    CU_ASSERT_TRUE(floor >= 4 * (lpns + slots));
+    CUTEST_EQ(w, fr);
+    CUTEST_EQ((double)drive_memory_estimate(&p, NULL), fr);
+    /* in order: runs of a TLC program unit (96 KiB, 24 pages), 8 bytes
+     * each way, doubled for the lists' slack: far below an entry per page,
+     * and in proportion to what is written */
+    CU_ASSERT_TRUE(f < fr / 5);
+    CU_ASSERT_TRUE(q < h && h < f);
+    double per_quarter = h - q;
+    CU_ASSERT_TRUE(fabs((f - h) - 2 * per_quarter) < 0.02 * per_quarter);
+    /* 20 GB of 4 KiB random writes after it: 4.88 M overrides in a hash of
+     * 2^23 cells (16 bytes each, half as much again while it doubles:
+     * 192 MiB), and P2L parts for the 4.88 M slots they went to (1,193
+     * parts and 8 more, in 10 slabs: 20 MiB) */
+    CU_ASSERT_TRUE(fabs((r - f) - (192 * mib + 10 * slab)) < 1 * mib);
 }
 
 /* ---- describe, listing, JSON ------------------------------------------ */

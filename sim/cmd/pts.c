@@ -200,7 +200,6 @@ static gboolean pts_purge(Pts *p, GError **error)
     }
     p->e = runner_engine(p->run);
     p->d = runner_drive(p->run);
-    drive_warm_tables(p->d, NULL); /* preconditioning writes the drive twice over */
     return TRUE;
 }
 

@@ -352,8 +352,6 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     }
     SimEngine *e = runner_engine(sr);
     Drive *d = runner_drive(sr);
-    if (!o->dry_run)
-        drive_warm_tables(d, &mc);
     if (o->prefill && !o->dry_run && !prefill_drive(o, d, &pf, error))
         return FALSE;
     if (o->max_time)

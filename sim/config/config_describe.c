@@ -267,16 +267,12 @@ static void describe_memory(const DriveParams *p, GString *out)
     for (unsigned i = 0; i < G_N_ELEMENTS(memory_classes); i++)
         line(out, i ? "" : "simulator memory", "%s: about %s", memory_classes[i].name,
              mem_text(drive_memory_estimate(p, &memory_classes[i].c), m, sizeof m));
-    if (drive_params_sparse_map(p))
-        line(out, "", "(a sparse map: its 4 KiB pages or slots outnumber 32 bits; a prefill "
-             "in order is kept as a formula, pages written in order as runs of a program "
-             "unit, about 16 bytes each, any other page changed costs up to 100 bytes); a "
-             "run refuses a drive that does not fit the memory available");
-    else
-        line(out, "", "(the mapping tables both ways, one entry per 4 KiB page and slot, "
-             "backed only where written, or whole when a run writes nearly all of them; a "
-             "random prefill's sort buffers); a run refuses a "
-             "drive that does not fit the memory available");
+    line(out, "", "(the mapping tables both ways, kept where they differ from what is known: "
+         "a prefill in order as a formula, pages written in order as runs of a program unit "
+         "(about 16 bytes each), other pages changed as overrides (about 32 bytes each) or, "
+         "in chunks of 4096 pages mostly changed, an entry per page (%s bytes); a random "
+         "prefill's sort buffers); a run refuses a drive that does not fit the memory available",
+         drive_params_narrow_map(p) ? "4" : "8");
 }
 
 void config_describe_run_memory(const DriveParams *p, const MemoryClass *c, GString *out)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# cli_sparse.sh - the sparse map (models/map.c: a prefill formula, overrides
-# in a hash or dense chunks, P2L where written) simulates exactly what the
-# flat tables do. Each case runs twice, the second time with
-# FTLSIM_MAP_STORE=sparse, and every output file must be byte-identical
+# cli_map_wide.sh - the map with 8-byte entries (models/map.c, as the drives
+# whose numbers outgrow 32 bits keep it) simulates exactly what it does with
+# 4-byte ones. Each case runs twice, the second time with
+# FTLSIM_MAP_STORE=wide, and every output file must be byte-identical
 # (wall time and peak RSS aside): pSLC fills and folding, an aged drive under
 # GC, TRIM, a mapping cache in an HMB, 16 KiB map units with their
 # read-modify-writes, and reads of prefilled data.
-# Usage: bash tests/cli_sparse.sh FTLSIM_BINARY (from the source root).
+# Usage: bash tests/cli_map_wide.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
 source tests/lib.sh "$@"
 
@@ -29,26 +29,27 @@ normalise() {
     sed -i -E '/ s wall \(/d' "$1/summary.txt"
 }
 
-# the variable does select the sparse map
+# the variable does select the wide entries
 n=$((n + 1))
-FTLSIM_MAP_STORE=sparse "$bin" check -d "$tlc" | grep -q 'a sparse map' ||
-    fail "FTLSIM_MAP_STORE=sparse: check does not describe a sparse map"
-"$bin" check -d "$tlc" | grep -q 'a sparse map' && fail "small_tlc.ini: sparse without being asked"
+FTLSIM_MAP_STORE=wide "$bin" check -d "$tlc" | grep -q 'an entry per page (8 bytes)' ||
+    fail "FTLSIM_MAP_STORE=wide: check does not describe 8-byte entries"
+"$bin" check -d "$tlc" | grep -q 'an entry per page (4 bytes)' ||
+    fail "small_tlc.ini: entries not 4 bytes without being asked"
 
 for c in "${cases[@]}"; do
     IFS='|' read -r -a f <<<"$c"
     name=${f[0]} drive=${f[1]}
     args=("${f[@]:2}")
     n=$((n + 1))
-    "$bin" run -q -d "$drive" "${args[@]}" -o "$tmp/flat/$name" || { fail "$name: flat run failed"; continue; }
-    FTLSIM_MAP_STORE=sparse "$bin" run -q -d "$drive" "${args[@]}" -o "$tmp/sparse/$name" ||
-        { fail "$name: sparse run failed"; continue; }
-    normalise "$tmp/flat/$name"
-    normalise "$tmp/sparse/$name"
+    "$bin" run -q -d "$drive" "${args[@]}" -o "$tmp/narrow/$name" || { fail "$name: narrow run failed"; continue; }
+    FTLSIM_MAP_STORE=wide "$bin" run -q -d "$drive" "${args[@]}" -o "$tmp/wide/$name" ||
+        { fail "$name: wide run failed"; continue; }
+    normalise "$tmp/narrow/$name"
+    normalise "$tmp/wide/$name"
     # the check must be able to fail: the runs wrote data
-    grep -qE '"(write|read)_bytes": [1-9]' "$tmp/flat/$name/summary.json" ||
+    grep -qE '"(write|read)_bytes": [1-9]' "$tmp/narrow/$name/summary.json" ||
         fail "$name: the run moved no data"
-    diff -r "$tmp/flat/$name" "$tmp/sparse/$name" >"$tmp/diff" 2>&1 ||
-        { fail "$name: sparse and flat differ"; head -20 "$tmp/diff" >&2; }
+    diff -r "$tmp/narrow/$name" "$tmp/wide/$name" >"$tmp/diff" 2>&1 ||
+        { fail "$name: wide and narrow entries differ"; head -20 "$tmp/diff" >&2; }
 done
-finish "$n cases identical with the sparse map" "$fails of $n cases failed"
+finish "$n cases identical with wide map entries" "$fails of $n cases failed"
