@@ -89,6 +89,12 @@ typedef struct DriveParams {
     L2pKind l2p_kind;
     uint64_t l2p_cache;     /* bytes of mapping cache for hmb / sram */
     bool l2p_prefetch;      /* a sequential run loads the next translation page ahead */
+    uint32_t ctrl_cores;           /* firmware cores (models/ctrl.c) */
+    uint64_t ctrl_complete_cost;   /* ns of firmware work per host command completed */
+    uint64_t ctrl_miss_cost;       /* ns per mapping-cache miss handled */
+    uint64_t ctrl_relocate_cost;   /* ns per 4 KiB slot GC or folding moves */
+    uint64_t ctrl_erase_cost;      /* ns of bookkeeping per block erased */
+    bool ctrl_copy_offload;        /* relocations bypass the cores (a hardware copy path) */
     uint32_t l2p_tp_entries; /* entries per translation page; 0 (configs): page_size / 4.
                               * Not a config key: tests set fewer to make tiny drives thrash */
 

@@ -227,7 +227,8 @@ static const struct {
      ": [nand] pages_per_blok: unknown key (did you mean pages_per_block?)"},
     {"unknown_key_far.ini", CONFIG_ERROR_UNKNOWN,
      ": [controller] channel_speed: unknown key (known keys: channels, ces_per_channel, "
-     "channel_rate, channel_width, dram, l2p_kind, l2p_cache, l2p_prefetch)"},
+     "channel_rate, channel_width, dram, l2p_kind, l2p_cache, l2p_prefetch, cores, complete_cost, "
+     "miss_cost, relocate_cost, erase_cost, copy_offload)"},
     {"missing_required.ini", CONFIG_ERROR_MISSING,
      ": [drive] user_capacity: missing, expected a size such as 1TB"},
     {"native_timing_missing.ini", CONFIG_ERROR_MISSING,
