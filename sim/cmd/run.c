@@ -226,6 +226,10 @@ static void take_row(Run *r)
     }
     row.phase = classify(&r->last, st, busy);
     row.chan_busy = (double)(st->chan_busy_ns - r->last.chan_busy_ns) / (r->channels * dt * 1e9);
+    uint64_t ctrl = 0;
+    for (int w = 0; w < CTRL_WORKS; w++)
+        ctrl += st->ctrl_busy_ns[w] - r->last.ctrl_busy_ns[w];
+    row.ctrl_busy = (double)ctrl / (MAX(1u, drive_params(r->d)->ctrl_cores) * dt * 1e9);
     row.wear_min = st->wear_min;
     row.wear_max = st->wear_max;
     row.wear_mean = r->pool_blocks > 0 ? (double)st->wear_erases / r->pool_blocks : 0;

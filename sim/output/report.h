@@ -27,6 +27,7 @@ typedef struct SeriesRow {
     DrivePhase phase;
     double die_work[DIE_WORKS]; /* share of the dies' time in the interval, by activity */
     double chan_busy;           /* share of the channels' time carrying data */
+    double ctrl_busy;           /* share of the firmware cores' time busy */
     uint32_t wear_min, wear_max; /* erases of the least- and most-worn pool block so far */
     double wear_mean;
     gboolean has_latency;       /* --series-percentiles: lat_us is filled */
