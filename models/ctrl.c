@@ -3,20 +3,35 @@
  * firmware work queues for, so a saturated controller bounds what the
  * drive does and adds latency exactly when it saturates.
  *
- * Work is served in the order it is given, each piece on the core that
- * frees first (an M/G/N queue, first come first served): with the cost of
- * each piece known when it is given, that assignment is the queue itself,
- * and a core is a timeline like the channels' and the link's, with no
- * event of its own. Firmware runs to completion: no piece preempts
- * another. Busy time is counted by kind as it is given
+ * Each piece of work goes to the core on which it can start first, at the
+ * first moment from its ready time that the core is free for its whole
+ * cost: with the cost of each piece known when it is given, that
+ * placement is the queue itself, and a core is a timeline like the
+ * channels' and the link's, with no event of its own. Pieces ready now
+ * queue first come first served (an M/G/N queue); a piece ready later
+ * (relocation work waiting for its data) holds its place on the core
+ * without idling it before. Firmware runs to completion: no piece
+ * preempts another. Busy time is counted by kind as it is given
  * (DriveStats.ctrl_busy_ns), as the channels count transfers.
  */
 #include "models/ctrl.h"
 #include "models/chan.h"
 
+#include <string.h>
+
+/* Each core keeps the pieces of work it has taken that have not ended,
+ * in time order: a piece that is ready later than others given after it
+ * (a relocation waits for its data to come out of the die) leaves the core
+ * free before it, and a later piece that fits that gap takes it. At most
+ * CTRL_SLOTS pieces a core are kept apart; beyond, the two oldest merge
+ * (the gap between them is lost). */
+#define CTRL_SLOTS 64
+
 typedef struct Ctrl {
     uint32_t cores;
-    SimTime *free; /* per core: busy until */
+    uint32_t *n;       /* per core: pieces kept */
+    SimTime *start;    /* [core * CTRL_SLOTS + i] */
+    SimTime *end;
 } Ctrl;
 
 static Ctrl *ctrl(const Drive *d) { return drive_part(d, DP_CTRL); }
@@ -25,7 +40,9 @@ void ctrl_init(Drive *d)
 {
     Ctrl *c = g_new0(Ctrl, 1);
     c->cores = MAX(1u, drive_params(d)->ctrl_cores);
-    c->free = g_new0(SimTime, c->cores);
+    c->n = g_new0(uint32_t, c->cores);
+    c->start = g_new0(SimTime, (size_t)c->cores * CTRL_SLOTS);
+    c->end = g_new0(SimTime, (size_t)c->cores * CTRL_SLOTS);
     drive_set_part(d, DP_CTRL, c);
 }
 
@@ -34,35 +51,102 @@ void ctrl_release(Drive *d)
     Ctrl *c = ctrl(d);
     if (!c)
         return;
-    g_free(c->free);
+    g_free(c->n);
+    g_free(c->start);
+    g_free(c->end);
     g_free(c);
     drive_set_part(d, DP_CTRL, NULL);
 }
 
-/* The core that frees first (the lowest on a tie, so one core's drive
- * runs as a single timeline). */
-static uint32_t first_core(const Ctrl *c)
+/* Drop core k's pieces that ended by now, but the last (where the core
+ * frees). */
+static void prune(Ctrl *c, uint32_t k, SimTime now)
+{
+    SimTime *s = c->start + (size_t)k * CTRL_SLOTS, *e = c->end + (size_t)k * CTRL_SLOTS;
+    uint32_t n = c->n[k], drop = 0;
+    while (drop + 1 < n && e[drop] <= now)
+        drop++;
+    if (drop == 0)
+        return;
+    memmove(s, s + drop, (n - drop) * sizeof *s);
+    memmove(e, e + drop, (n - drop) * sizeof *e);
+    c->n[k] = n - drop;
+}
+
+/* Where on core k a piece of cost ready at `ready` would start: the first
+ * gap it fits, else after the last piece; *at: the index it goes in. A
+ * piece of no cost needs a moment the core is not working. */
+static SimTime fit(const Ctrl *c, uint32_t k, SimTime ready, SimTime cost, uint32_t *at)
+{
+    const SimTime *s = c->start + (size_t)k * CTRL_SLOTS, *e = c->end + (size_t)k * CTRL_SLOTS;
+    uint32_t n = c->n[k];
+    SimTime prev = 0;
+    for (uint32_t i = 0; i < n; prev = e[i], i++) {
+        SimTime t = ready > prev ? ready : prev;
+        if (t + cost < s[i] || (cost > 0 && t + cost == s[i])) {
+            *at = i;
+            return t;
+        }
+    }
+    *at = n;
+    return ready > prev ? ready : prev;
+}
+
+/* The core whose fit starts first (the lowest on a tie, so one core's
+ * drive runs as a single timeline). */
+static uint32_t best_core(Ctrl *c, SimTime now, SimTime ready, SimTime cost, SimTime *t, uint32_t *at)
 {
     uint32_t best = 0;
-    for (uint32_t i = 1; i < c->cores; i++)
-        if (c->free[i] < c->free[best])
-            best = i;
+    for (uint32_t k = 0; k < c->cores; k++) {
+        prune(c, k, now);
+        uint32_t i;
+        SimTime tk = fit(c, k, ready, cost, &i);
+        if (k == 0 || tk < *t) {
+            best = k;
+            *t = tk;
+            *at = i;
+        }
+    }
     return best;
 }
 
 SimTime ctrl_first_free(const Drive *d)
 {
-    const Ctrl *c = ctrl(d);
-    return c->free[first_core(c)];
+    Ctrl *c = ctrl(d);
+    SimTime now = sim_now(drive_engine(d)), t = 0;
+    uint32_t at;
+    best_core(c, now, now, 0, &t, &at);
+    return t;
 }
 
 static SimTime take(Drive *d, SimTime ready, SimTime cost)
 {
     Ctrl *c = ctrl(d);
-    uint32_t k = first_core(c);
-    SimTime start = ready > c->free[k] ? ready : c->free[k];
-    c->free[k] = start + cost;
-    return c->free[k];
+    SimTime t = 0;
+    uint32_t at;
+    uint32_t k = best_core(c, sim_now(drive_engine(d)), ready, cost, &t, &at);
+    if (cost == 0)
+        return t;
+    SimTime *s = c->start + (size_t)k * CTRL_SLOTS, *e = c->end + (size_t)k * CTRL_SLOTS;
+    uint32_t n = c->n[k];
+    if (at == n && n > 0 && e[n - 1] == t) {
+        e[n - 1] = t + cost; /* goes on from the last piece: one piece */
+        return t + cost;
+    }
+    if (n == CTRL_SLOTS) {
+        /* full: the two oldest become one */
+        e[0] = e[1];
+        memmove(s + 1, s + 2, (n - 2) * sizeof *s);
+        memmove(e + 1, e + 2, (n - 2) * sizeof *e);
+        c->n[k] = --n;
+        t = fit(c, k, ready, cost, &at); /* its gap may be gone */
+    }
+    memmove(s + at + 1, s + at, (n - at) * sizeof *s);
+    memmove(e + at + 1, e + at, (n - at) * sizeof *e);
+    s[at] = t;
+    e[at] = t + cost;
+    c->n[k] = n + 1;
+    return t + cost;
 }
 
 /* Work of no cost still waits for a core to take it up. */

@@ -21,15 +21,36 @@ static void test_queueing(void)
     CUTEST_EQ(ctrl_run(d, 0, 10, CW_SUBMIT), 10);    /* core 0 to 10 */
     CUTEST_EQ(ctrl_run(d, 0, 20, CW_SUBMIT), 20);    /* core 1 to 20 */
     CUTEST_EQ(ctrl_run(d, 0, 30, CW_MAP), 40);       /* core 0 frees first: 10..40 */
-    CUTEST_EQ(ctrl_run(d, 100, 5, CW_TRIM), 105);    /* core 1 (free at 20), idle until ready */
-    CUTEST_EQ(ctrl_run(d, 0, 0, CW_SUBMIT), 40);     /* no cost: waits for the first core free */
-    CUTEST_EQ(ctrl_first_free(d), 40);
+    CUTEST_EQ(ctrl_run(d, 100, 5, CW_TRIM), 105);    /* both can start it at 100: core 0 */
+    CUTEST_EQ(ctrl_run(d, 0, 0, CW_SUBMIT), 20);     /* no cost: waits for the first core free */
+    CUTEST_EQ(ctrl_first_free(d), 20);
     CUTEST_EQ(ctrl_run2(d, 50, 3, CW_SUBMIT, 4, CW_MAP), 57); /* core 0: 50..57 */
     const DriveStats *st = drive_stats(d);
     CUTEST_EQ(st->ctrl_busy_ns[CW_SUBMIT], 10 + 20 + 3);
     CUTEST_EQ(st->ctrl_busy_ns[CW_MAP], 30 + 4);
     CUTEST_EQ(st->ctrl_busy_ns[CW_TRIM], 5);
     CUTEST_EQ(st->ctrl_busy_ns[CW_RELOCATE], 0);
+    drive_free(d);
+    sim_engine_free(e);
+}
+
+/* A piece ready later holds its place without idling the core before it:
+ * earlier work that fits the gap takes it, work that does not goes after. */
+static void test_gaps(void)
+{
+    DriveParams dp;
+    tiny_drive(&dp, 16, 0.3);
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, &dp, 1);
+    CUTEST_EQ(ctrl_run(d, 100, 10, CW_RELOCATE), 110);
+    CUTEST_EQ(ctrl_run(d, 0, 30, CW_SUBMIT), 30);   /* fits before it */
+    CUTEST_EQ(ctrl_run(d, 0, 80, CW_SUBMIT), 190);  /* 30 + 80 > 100: after it */
+    CUTEST_EQ(ctrl_run(d, 0, 70, CW_SUBMIT), 100);  /* exactly fills 30..100 */
+    CUTEST_EQ(ctrl_run(d, 0, 0, CW_SUBMIT), 190);   /* busy 0..190 without a gap */
+    /* more pieces than a core keeps apart: the oldest merge, none is lost */
+    for (int i = 0; i < 200; i++)
+        CUTEST_EQ(ctrl_run(d, 1000 + 20 * (SimTime)i, 5, CW_MISS), 1005 + 20 * (SimTime)i);
+    CUTEST_EQ(drive_stats(d)->ctrl_busy_ns[CW_MISS], 1000);
     drive_free(d);
     sim_engine_free(e);
 }
@@ -151,6 +172,7 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"queueing", test_queueing},
+        {"gaps", test_gaps},
         {"saturated controller bounds IOPS", test_saturated_bounds_iops},
         {"relocation", test_relocation},
         CU_TEST_INFO_NULL,
