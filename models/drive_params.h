@@ -49,6 +49,12 @@ typedef enum GcPolicy {
     GC_FIFO = 2,
 } GcPolicy;
 
+/* How firmware paces host writes against GC's debt below the soft threshold. */
+typedef enum GcPacing {
+    GC_PACE_STEADY = 0, /* enterprise: each host slot pays its GC share first */
+    GC_PACE_BURST = 1,  /* consumer: host first, GC in idle die time, a stall at the reserve */
+} GcPacing;
+
 typedef enum TrimPolicy {
     TRIM_IMMEDIATE = 0,
     TRIM_DEFERRED = 1,
@@ -128,6 +134,7 @@ typedef struct DriveParams {
     GcPolicy gc_policy;
     uint32_t gc_soft_blocks; /* free blocks per die below which background GC runs */
     uint32_t gc_hard_blocks; /* free blocks per die below which GC blocks host writes */
+    GcPacing gc_pacing;
 
     /* [wear] */
     bool wear_dynamic;              /* new blocks: the least-worn erased one */

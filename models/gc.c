@@ -294,7 +294,7 @@ void gc_init(Drive *d)
  * threshold before it (paced), owes GC slots x v / (cap - v). */
 void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots)
 {
-    if (paced)
+    if (paced && drive_params(d)->gc_pacing == GC_PACE_STEADY)
         gc(d)->debt[die] += slots * gc(d)->ratio[die];
 }
 

@@ -31,6 +31,8 @@ static const ConfigChoice fold_choices[] = {
     {"fold_first", FOLD_FIRST}, {"native_first", NATIVE_FIRST}, {NULL, 0}};
 static const ConfigChoice gc_choices[] = {
     {"greedy", GC_GREEDY}, {"cost_benefit", GC_COST_BENEFIT}, {"fifo", GC_FIFO}, {NULL, 0}};
+static const ConfigChoice pacing_choices[] = {
+    {"steady", GC_PACE_STEADY}, {"burst", GC_PACE_BURST}, {NULL, 0}};
 static const ConfigChoice trim_choices[] = {
     {"immediate", TRIM_IMMEDIATE}, {"deferred", TRIM_DEFERRED}, {NULL, 0}};
 
@@ -199,6 +201,13 @@ static const ConfigKey schema[] = {
      .max = 1000000, .help = "Free blocks per die below which background GC runs."},
     {.group = "gc", .key = "hard_blocks", .type = CT_INT, FIELD(gc_hard_blocks), .def = "2",
      .max = 1000000, .help = "Free blocks per die below which GC holds back host writes."},
+    {.group = "gc", .key = "pacing", .type = CT_ENUM, FIELD(gc_pacing), .def = "steady",
+     .choices = pacing_choices,
+     .help = "Host writes against GC below soft_blocks: steady (enterprise) makes each host "
+             "slot owe v / (cap - v) slots of GC, moved before the next host program, so the "
+             "write rate falls smoothly to its steady state; burst (consumer) writes host data "
+             "first and collects only in idle die time, until a die reaches hard_blocks and "
+             "host writes stall behind whole victims."},
     /* [wear] */
     {.group = "wear", .key = "dynamic", .type = CT_BOOL, FIELD(wear_dynamic), .def = "false",
      .help = "Dynamic wear leveling: a new block is the least-worn erased block of its die "
