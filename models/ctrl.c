@@ -122,6 +122,29 @@ SimTime ctrl_first_free(const Drive *d)
 static SimTime take(Drive *d, SimTime ready, SimTime cost)
 {
     Ctrl *c = ctrl(d);
+    /* one core, and the work ready after all it holds (every command on a
+     * drive without relocation costs): it starts when ready, no gap to
+     * look for; what ended by now is dropped */
+    if (c->cores == 1) {
+        uint32_t n = c->n[0];
+        SimTime last = n ? c->end[n - 1] : 0, now = sim_now(drive_engine(d));
+        if (ready >= last && (last <= now || last == ready || n < CTRL_SLOTS)) {
+            if (cost == 0)
+                return ready;
+            if (last <= now) {
+                c->n[0] = 1;
+                c->start[0] = ready;
+                c->end[0] = ready + cost;
+            } else if (last == ready) {
+                c->end[n - 1] = ready + cost;
+            } else {
+                c->start[n] = ready;
+                c->end[n] = ready + cost;
+                c->n[0] = n + 1;
+            }
+            return ready + cost;
+        }
+    }
     SimTime t = 0;
     uint32_t at;
     uint32_t k = best_core(c, sim_now(drive_engine(d)), ready, cost, &t, &at);
