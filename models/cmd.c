@@ -8,6 +8,7 @@
  * live here, below everything that asks for them.
  */
 #include "models/cmd.h"
+#include "models/ctrl.h"
 
 typedef struct CmdPool {
     Cmd *cmds;
@@ -69,12 +70,21 @@ uint32_t drive_outstanding(const Drive *d) { return pool(d)->outstanding; }
 uint32_t cmd_writes_outstanding(const Drive *d) { return pool(d)->writes_outstanding; }
 void cmd_set_handler(Drive *d, SimEventFn done) { pool(d)->done = done; }
 
+/* Posting a completion is firmware work too ([controller] complete_cost):
+ * the host sees the command end when a core has posted it. */
 void cmd_complete(Drive *d, uint32_t c, SimTime at)
 {
+    SimTime cost = drive_params(d)->ctrl_complete_cost;
+    if (cost > 0)
+        at = ctrl_run(d, at, cost, CW_COMPLETE);
     sim_schedule(drive_engine(d), at, pool(d)->done, d, c);
 }
 
 void cmd_complete_now(Drive *d, uint32_t c)
 {
+    if (drive_params(d)->ctrl_complete_cost > 0) {
+        cmd_complete(d, c, sim_now(drive_engine(d)));
+        return;
+    }
     pool(d)->done(d, c);
 }

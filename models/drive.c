@@ -14,6 +14,7 @@
 #include "models/nand.h"
 #include "models/chan.h"
 #include "models/link.h"
+#include "models/ctrl.h"
 #include "models/map.h"
 #include "models/bigmem.h"
 #include "models/ftl.h"
@@ -69,6 +70,7 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     cmd_init(d);
     drive_counters(d)->pslc_first_exhausted = UINT64_MAX;
     link_init(d);
+    ctrl_init(d);
     sched_init(d);
     hostif_init(d);
     pslc_init(d);
@@ -225,6 +227,7 @@ void drive_free(Drive *d)
     l2p_cache_release(d);
     pslc_release(d);
     sched_release(d);
+    ctrl_release(d);
     link_release(d);
     wear_release(d);
     chan_release(d);

@@ -52,6 +52,19 @@ typedef enum DieWork {
 #define DIE_WORKS 6
 const char *die_work_name(DieWork w);
 
+/* What the controller's firmware cores spend their time on
+ * (DriveStats.ctrl_busy_ns; models/ctrl.c). */
+typedef enum CtrlWork {
+    CW_SUBMIT = 0,   /* a host command taken in ([host] cmd_cost) */
+    CW_MAP = 1,      /* map updates of the 4 KiB units a write maps ([host] page_cost) */
+    CW_COMPLETE = 2, /* a host command's completion posted */
+    CW_MISS = 3,     /* a mapping-cache miss handled */
+    CW_RELOCATE = 4, /* GC, folding and translation-page moves, per 4 KiB slot */
+    CW_TRIM = 5,     /* TRIM entries and their translation pages */
+    CW_ERASE = 6,    /* the bookkeeping of an erased block */
+} CtrlWork;
+#define CTRL_WORKS 7
+
 /* Where a host read's time goes, from submission to completion: the link
  * and the controller (front), translation-page loads (map), waiting for a
  * die (die_wait) and the NAND read itself (nand) of its last NAND read to
@@ -102,6 +115,7 @@ typedef struct DriveStats {
     uint64_t wear_erases;      /* erases of pool blocks (not static SLC) */
     uint64_t die_busy_ns[DIE_WORKS]; /* summed over dies, up to drive_account() */
     uint64_t chan_busy_ns;     /* summed over channels, transfers as they are scheduled */
+    uint64_t ctrl_busy_ns[CTRL_WORKS]; /* summed over firmware cores, work as it is queued */
     uint64_t read_parts_ns[READ_PARTS]; /* summed over host reads completed */
     uint64_t read_parts_n;     /* host reads in read_parts_ns */
     uint64_t write_parts_ns[WRITE_PARTS]; /* summed over host writes completed */

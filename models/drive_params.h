@@ -49,6 +49,12 @@ typedef enum GcPolicy {
     GC_FIFO = 2,
 } GcPolicy;
 
+/* How firmware paces host writes against GC's debt below the soft threshold. */
+typedef enum GcPacing {
+    GC_PACE_STEADY = 0, /* enterprise: each host slot pays its GC share first */
+    GC_PACE_BURST = 1,  /* consumer: host first, GC in idle die time, a stall at the reserve */
+} GcPacing;
+
 typedef enum TrimPolicy {
     TRIM_IMMEDIATE = 0,
     TRIM_DEFERRED = 1,
@@ -89,6 +95,12 @@ typedef struct DriveParams {
     L2pKind l2p_kind;
     uint64_t l2p_cache;     /* bytes of mapping cache for hmb / sram */
     bool l2p_prefetch;      /* a sequential run loads the next translation page ahead */
+    uint32_t ctrl_cores;           /* firmware cores (models/ctrl.c) */
+    uint64_t ctrl_complete_cost;   /* ns of firmware work per host command completed */
+    uint64_t ctrl_miss_cost;       /* ns per mapping-cache miss handled */
+    uint64_t ctrl_relocate_cost;   /* ns per 4 KiB slot GC or folding moves */
+    uint64_t ctrl_erase_cost;      /* ns of bookkeeping per block erased */
+    bool ctrl_copy_offload;        /* relocations bypass the cores (a hardware copy path) */
     uint32_t l2p_tp_entries; /* entries per translation page; 0 (configs): page_size / 4.
                               * Not a config key: tests set fewer to make tiny drives thrash */
 
@@ -122,6 +134,7 @@ typedef struct DriveParams {
     GcPolicy gc_policy;
     uint32_t gc_soft_blocks; /* free blocks per die below which background GC runs */
     uint32_t gc_hard_blocks; /* free blocks per die below which GC blocks host writes */
+    GcPacing gc_pacing;
 
     /* [wear] */
     bool wear_dynamic;              /* new blocks: the least-worn erased one */

@@ -12,7 +12,7 @@
 #include "models/sched.h"
 #include "models/pslc.h"
 #include "models/nand.h"
-#include "models/chan.h"
+#include "models/ctrl.h"
 #include "models/map.h"
 #include "models/sched_rank.h"
 
@@ -117,7 +117,7 @@ static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     uint32_t rounds = (pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
     SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[CELL_SLC].t_read;
-    SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
+    SimTime moved = ctrl_relocate(d, die, sensed, n);
     drive_counters(d)->nand_read_bytes += bytes;
     drive_counters(d)->nand_write_bytes[CAUSE_FOLD] += bytes;
     pslc_folded(d, die, n);

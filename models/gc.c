@@ -19,7 +19,7 @@
 #include "models/blocks.h"
 #include "models/sched.h"
 #include "models/nand.h"
-#include "models/chan.h"
+#include "models/ctrl.h"
 #include "models/map.h"
 #include "models/l2p_cache.h"
 #include "models/sched_rank.h"
@@ -215,7 +215,7 @@ static bool gc_step(Drive *d, uint32_t die)
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     uint32_t rounds = (pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
     SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[blk_mode(d)[v]].t_read;
-    SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
+    SimTime moved = ctrl_relocate(d, die, sensed, n);
     drive_counters(d)->nand_read_bytes += bytes;
     drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
     sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
@@ -294,7 +294,7 @@ void gc_init(Drive *d)
  * threshold before it (paced), owes GC slots x v / (cap - v). */
 void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots)
 {
-    if (paced)
+    if (paced && drive_params(d)->gc_pacing == GC_PACE_STEADY)
         gc(d)->debt[die] += slots * gc(d)->ratio[die];
 }
 

@@ -1,8 +1,8 @@
 /*
  * hostif.c - the host interface: commands from submission to completion.
  *
- * A command first costs controller firmware time (per command, and per
- * 4 KiB mapped for writes); then reads go to the dies, writes to the write
+ * A command first costs firmware time on a controller core (per command,
+ * and per 4 KiB mapped for writes; models/ctrl.c); then reads go to the dies, writes to the write
  * buffer (after reading partial slots), trims go to trim.c, and flushes
  * wait for the buffer to drain (ftl.c). On SATA, TRIM and FLUSH are
  * non-queued. Completion (cmd_complete(), from below) is an engine event
@@ -12,7 +12,7 @@
 #include "models/cmd.h"
 #include "models/sched.h"
 #include "models/pslc.h"
-#include "models/link.h"
+#include "models/ctrl.h"
 #include "models/map.h"
 #include "models/ftl.h"
 #include "models/l2p_cache.h"
@@ -65,14 +65,12 @@ static void dispatch(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     hostif(d)->inflight++;
-    SimTime cost = drive_params(d)->cmd_cost;
-    if (cmd->op == IO_WRITE)
-        cost += (SimTime)cmd->slots * drive_params(d)->page_cost;
+    SimTime map = cmd->op == IO_WRITE ? (SimTime)cmd->slots * drive_params(d)->page_cost : 0;
     /* the map entry is needed when the command reaches the FTL, microseconds
      * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
     if (cmd->op == IO_WRITE || cmd->op == IO_READ)
         map_prefetch_one(d, cmd->offset / SLOT_SIZE);
-    SimTime at = link_controller(d, cost);
+    SimTime at = ctrl_run2(d, sim_now(drive_engine(d)), drive_params(d)->cmd_cost, CW_SUBMIT, map, CW_MAP);
     sim_schedule(drive_engine(d), at, cmd_arrive, d, c);
 }
 

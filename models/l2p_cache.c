@@ -17,6 +17,7 @@
 #include "models/sched.h"
 #include "models/nand.h"
 #include "models/chan.h"
+#include "models/ctrl.h"
 #include "models/link.h"
 #include "models/map.h"
 #include "models/sched_rank.h"
@@ -296,17 +297,24 @@ static void loaded_ev(void *ctx, uint64_t arg)
     loaded(ctx, (uint32_t)arg);
 }
 
-/* The page is read: with an HMB it still crosses the link into host memory. */
+/* The page is read: the firmware handles the miss ([controller]
+ * miss_cost: checking the page, linking it into the cache) and, with an
+ * HMB, the page still crosses the link into host memory. */
 static void read_done(void *ctx, uint32_t t, SimTime wait)
 {
     Drive *d = ctx;
     L2pCache *c = l2pc(d);
     (void)wait;
+    SimTime now = sim_now(drive_engine(d)), miss = drive_params(d)->ctrl_miss_cost;
+    SimTime ready = miss > 0 ? ctrl_run(d, now, miss, CW_MISS) : now;
     if (!c->hmb) {
-        loaded(d, t);
+        if (ready == now)
+            loaded(d, t);
+        else
+            sim_schedule(drive_engine(d), ready, loaded_ev, d, t);
         return;
     }
-    SimTime end = link_xfer(d, sim_now(drive_engine(d)), drive_params(d)->page_size, 0) + drive_params(d)->hmb_latency;
+    SimTime end = link_xfer(d, ready, drive_params(d)->page_size, 0) + drive_params(d)->hmb_latency;
     sim_schedule(drive_engine(d), end, loaded_ev, d, t);
 }
 
@@ -509,7 +517,7 @@ bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved)
     *slots_moved = n * c->spp;
     SimTime sensed =
         sim_now(drive_engine(d)) + (SimTime)((n + drive_geom(d)->planes - 1) / drive_geom(d)->planes) * drive_params(d)->timing[CELL_SLC].t_read;
-    SimTime moved = chan_xfer(d, die, sensed, 2 * bytes);
+    SimTime moved = ctrl_relocate(d, die, sensed, n * c->spp);
     drive_counters(d)->nand_read_bytes += bytes;
     drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
     sched_die_op(d, die, WORK_GC, NULL, NULL, 0, moved + drive_params(d)->timing[CELL_SLC].t_prog);

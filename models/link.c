@@ -1,9 +1,8 @@
 /*
- * link.c - the host link and the controller's firmware, as timelines.
+ * link.c - the host link, as timelines.
  *
- * Both are timelines: a transfer or a piece of firmware work starts when its
- * input is ready and the resource is free, and holds the resource for its
- * duration, so commands pipeline and queue exactly as far as the resources
+ * A transfer starts when its data is ready and the link is free, and holds
+ * the link for its duration, so commands pipeline and queue exactly as far as the resources
  * allow. SATA is half duplex: reads and writes share one timeline. NVMe has
  * one per direction. The per-FIS and per-TLP framing model is in
  * drive_params.c (drive_params_link_xfer_ns), shared with `ftlsim check`.
@@ -12,7 +11,6 @@
 
 typedef struct Link {
     SimTime free[2];   /* [0] device-to-host (reads), [1] host-to-device; SATA uses [0] only */
-    SimTime ctrl_free; /* controller firmware busy until */
     /* the last transfer time computed per direction, by size: a workload
      * moves one or a few sizes, and the framing model is some twenty
      * floating-point operations a command */
@@ -69,13 +67,4 @@ SimTime link_xfer_part(Drive *d, SimTime ready, uint64_t before, uint64_t bytes,
 SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device)
 {
     return link_xfer_part(d, ready, 0, bytes, to_device);
-}
-
-SimTime link_controller(Drive *d, SimTime cost)
-{
-    SimTime now = sim_now(drive_engine(d));
-    Link *l = link_of(d);
-    SimTime start = now > l->ctrl_free ? now : l->ctrl_free;
-    l->ctrl_free = start + cost;
-    return l->ctrl_free;
 }

@@ -1,5 +1,5 @@
 /*
- * link.h - the host link and controller timelines (models/link.c).
+ * link.h - the host link timelines (models/link.c).
  */
 #ifndef FTLSIM_LINK_H
 #define FTLSIM_LINK_H
@@ -12,6 +12,5 @@ SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device);
 SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device); /* returns end */
 /* The bytes of one transfer after its first `before`: what they add to it (returns end). */
 SimTime link_xfer_part(Drive *d, SimTime ready, uint64_t before, uint64_t bytes, int to_device);
-SimTime link_controller(Drive *d, SimTime cost);                            /* returns end */
 
 #endif

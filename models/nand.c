@@ -15,6 +15,7 @@
  */
 #include "models/nand.h"
 #include "models/map.h"
+#include "models/ctrl.h"
 #include "models/sched.h"
 #include "models/blocks.h"
 #include "models/pslc.h"
@@ -121,5 +122,6 @@ void nand_erased(void *ctx, uint32_t b)
 {
     Drive *d = ctx;
     nand_put_free(d, b);
+    ctrl_background(d, drive_params(d)->ctrl_erase_cost, CW_ERASE);
     sched_kick_all(d);
 }

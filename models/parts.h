@@ -23,6 +23,7 @@ typedef enum DrivePart {
     DP_CMDS,   /* struct CmdPool: the command records (cmd.c) */
     DP_HOSTIF, /* struct HostIf: the queue, non-queued commands (hostif.c) */
     DP_LINK,   /* struct Link (link.c) */
+    DP_CTRL,   /* struct Ctrl: the firmware cores (ctrl.c) */
     DP_SCHED,  /* struct Sched (sched.c) */
     DP_WEAR,   /* struct Wear (wear.c) */
     DP_PSLC,   /* struct Pslc (pslc.c) */

@@ -107,6 +107,14 @@ uint32_t pslc_static_blocks(const DriveParams *p)
     return s.nstatic;
 }
 
+uint32_t pslc_spare_blocks(const DriveParams *p)
+{
+    PslcSizing s;
+    sizing_from_params(p, &s);
+    uint64_t user_blocks = div_up(s.user_slots, (uint64_t)s.block_slots * s.dies);
+    return user_blocks < s.pool ? s.pool - (uint32_t)user_blocks : 0;
+}
+
 bool pslc_params_cache(const DriveParams *p)
 {
     return p->native_mode != CELL_SLC && (pslc_static_blocks(p) > 0 || p->pslc_rule != PSLC_RULE_NONE);

@@ -12,6 +12,9 @@
 
 /* Static SLC blocks per die: ceil(static / (SLC block bytes x dies)). */
 uint32_t pslc_static_blocks(const DriveParams *p);
+/* Spare blocks per die: the pool (blocks less static SLC ones) less the
+ * native blocks the user capacity fills, 0 if it fills them all. */
+uint32_t pslc_spare_blocks(const DriveParams *p);
 /* Whether a drive of p has a pSLC cache: a static or a dynamic part, on
  * cells whose native mode is not SLC. */
 bool pslc_params_cache(const DriveParams *p);

@@ -7,7 +7,7 @@
  * of controller time per mapped 4 KiB unit and, with a mapping cache, the
  * update of the page (a load if it is not cached, with the controller
  * waiting l2p_load_ns for it, later a write-back). immediate: the work goes
- * on the controller timeline at once, so later commands wait behind it, and
+ * to a controller core at once, so later commands wait behind it, and
  * the TRIM completes at its end. deferred: the TRIM completes at once and the
  * work queues per translation page, done one page at a time while no host
  * command is outstanding.
@@ -16,7 +16,7 @@
 #include "models/cmd.h"
 #include "models/sched.h"
 #include "models/pslc.h"
-#include "models/link.h"
+#include "models/ctrl.h"
 #include "models/ftl.h"
 #include "models/l2p_cache.h"
 
@@ -26,7 +26,7 @@ typedef struct TrimQueue {
     uint32_t *pend; /* mapped entries trimmed and not yet worked, per page */
     uint32_t *ring; /* pages with pend > 0, oldest first */
     uint32_t head, len;
-    bool running; /* a work item is on the controller */
+    bool running; /* a work item is on a controller core */
 } TrimQueue;
 
 static TrimQueue *trimq(const Drive *d) { return drive_part(d, DP_TRIM); }
@@ -89,7 +89,7 @@ void trim_start(Drive *d, uint32_t c)
     if (unmapped > 0)
         pslc_trimmed(d);
     ftl_unmapped(d);
-    cmd_complete(d, c, deferred ? sim_now(drive_engine(d)) : link_controller(d, cost));
+    cmd_complete(d, c, deferred ? sim_now(drive_engine(d)) : ctrl_run(d, sim_now(drive_engine(d)), cost, CW_TRIM));
 }
 
 /* One translation page's deferred work, then the next while still idle. */
@@ -107,7 +107,7 @@ static void work_ev(void *ctx, uint64_t arg)
     q->len--;
     SimTime cost = trim_work(d, t * q->per_tp, q->pend[t]);
     q->pend[t] = 0;
-    sim_schedule(drive_engine(d), link_controller(d, cost), work_ev, d, 0);
+    sim_schedule(drive_engine(d), ctrl_run(d, sim_now(drive_engine(d)), cost, CW_TRIM), work_ev, d, 0);
 }
 
 void trim_idle(Drive *d)

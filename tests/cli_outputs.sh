@@ -87,7 +87,7 @@ fi
 # --series-percentiles adds the six latency columns.
 run "$tmp/pct" --series-percentiles --quiet || fail "run --series-percentiles failed"
 latency=read_p50_us,read_p99_us,read_p999_us,write_p50_us,write_p99_us,write_p999_us
-head -1 "$tmp/pct/series.csv" | grep -q ",host_written_GB,die_read,die_host,die_gc,die_fold,die_erase,die_map,chan_busy,wear_min,wear_mean,wear_max,$latency\$" ||
+head -1 "$tmp/pct/series.csv" | grep -q ",host_written_GB,die_read,die_host,die_gc,die_fold,die_erase,die_map,chan_busy,wear_min,wear_mean,wear_max,ctrl_busy,$latency\$" ||
     fail "--series-percentiles: header is $(head -1 "$tmp/pct/series.csv")"
 
 finish "all checks passed"

@@ -8,6 +8,7 @@
 #include "sim/config/config_schema.h"
 #include "sim/config/config_units.h"
 #include "models/drive.h"
+#include "models/pslc.h"
 #include "tests/cutest.h"
 
 #define BAD_DIR "tests/data/bad_configs/"
@@ -227,7 +228,8 @@ static const struct {
      ": [nand] pages_per_blok: unknown key (did you mean pages_per_block?)"},
     {"unknown_key_far.ini", CONFIG_ERROR_UNKNOWN,
      ": [controller] channel_speed: unknown key (known keys: channels, ces_per_channel, "
-     "channel_rate, channel_width, dram, l2p_kind, l2p_cache, l2p_prefetch)"},
+     "channel_rate, channel_width, dram, l2p_kind, l2p_cache, l2p_prefetch, cores, complete_cost, "
+     "miss_cost, relocate_cost, erase_cost, copy_offload)"},
     {"missing_required.ini", CONFIG_ERROR_MISSING,
      ": [drive] user_capacity: missing, expected a size such as 1TB"},
     {"native_timing_missing.ini", CONFIG_ERROR_MISSING,
@@ -449,15 +451,28 @@ static void test_cross_key_rules(void)
      * but once present its keys are required */
     expect_error("[timing.tlc]\n", "[timing.mlc]\nt_read = 1us\n[timing.tlc]\n",
                  "x.ini: [timing.mlc] t_prog: missing, expected a time with a unit such as 600us");
-    /* static pSLC exactly filling over-provisioning is accepted */
+    /* static pSLC exactly filling over-provisioning fits the pSLC rule, but
+     * leaves GC no spare block: refused for the GC threshold it cannot hold */
     DriveParams p;
     g_autoptr(GError) e = NULL;
     CU_ASSERT(load_edited(NULL, NULL, &p, &e));
     uint64_t op = drive_params_raw_capacity(&p) - p.user_capacity;
     g_autofree char *fits =
         g_strdup_printf("native_mode = tlc\n[pslc]\nstatic = %" G_GUINT64_FORMAT "\n", op / 3);
-    CU_ASSERT(load_edited("native_mode = tlc\n", fits, &p, &e));
-    CUTEST_EQ(p.pslc_static, op / 3);
+    CU_ASSERT_FALSE(load_edited("native_mode = tlc\n", fits, &p, &e));
+    CU_ASSERT(e && strstr(e->message, "[gc] soft_blocks = 4: expected at most the 0 spare blocks per die"));
+    /* a capacity that leaves fewer spare blocks than soft_blocks locks a
+     * full drive up: refused; one that leaves exactly that many loads */
+    g_clear_error(&e);
+    CU_ASSERT(load_edited(NULL, NULL, &p, &e));
+    uint32_t spare = pslc_spare_blocks(&p);
+    CU_ASSERT(spare > 4);
+    g_autofree char *tight = g_strdup_printf("native_mode = tlc\n[gc]\nsoft_blocks = %u\nhard_blocks = 2\n", spare + 1);
+    CU_ASSERT_FALSE(load_edited("native_mode = tlc\n", tight, &p, &e));
+    CU_ASSERT(e && strstr(e->message, "spare blocks per die"));
+    g_clear_error(&e);
+    g_autofree char *holds = g_strdup_printf("native_mode = tlc\n[gc]\nsoft_blocks = %u\nhard_blocks = 2\n", spare);
+    CU_ASSERT(load_edited("native_mode = tlc\n", holds, &p, &e));
 }
 
 /* ---- round trip, defaults, reference.ini ------------------------------ */

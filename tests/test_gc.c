@@ -87,11 +87,92 @@ static void test_policies_ordered(void)
     }
 }
 
+/* Random 4 KiB writes at QD 32 on a drive filled in order: the latency of
+ * each write, and when the first `burst` of them completed. */
+typedef struct Pace {
+    SimEngine *e;
+    Drive *d;
+    SimRng r;
+    uint64_t pages, left, issued, done, total;
+    SimTime *submit; /* per tag */
+    SimTime worst, burst_end;
+    double lat_sum;
+} Pace;
+
+static void pace_submit(Pace *p, uint64_t tag)
+{
+    p->submit[tag] = sim_now(p->e);
+    drive_submit(p->d, IO_WRITE, sim_rng_below(&p->r, p->pages) * 4096, 4096, tag);
+    p->issued++;
+}
+
+static void pace_done(void *ctx, uint64_t tag)
+{
+    Pace *p = ctx;
+    if (tag >= 32)
+        return; /* the fill */
+    SimTime lat = sim_now(p->e) - p->submit[tag];
+    p->worst = MAX(p->worst, lat);
+    p->lat_sum += (double)lat;
+    if (++p->done == p->total / 4)
+        p->burst_end = sim_now(p->e);
+    if (p->issued < p->total)
+        pace_submit(p, tag);
+}
+
+static void pace_run(GcPacing pacing, Pace *p)
+{
+    DriveParams dp;
+    tiny_drive(&dp, 64, 0.15);
+    dp.gc_soft_blocks = 16;
+    dp.gc_hard_blocks = 2;
+    dp.gc_pacing = pacing;
+    static SimTime submit[32];
+    *p = (Pace){.e = sim_engine_new(), .submit = submit};
+    p->d = drive_new(p->e, &dp, 1);
+    p->pages = dp.user_capacity / 4096;
+    sim_rng_init(&p->r, 3, 0);
+    drive_set_done(p->d, pace_done, p);
+    for (uint64_t i = 0; i < p->pages; i++) {
+        drive_submit(p->d, IO_WRITE, i * 4096, 4096, 1000);
+        while (drive_outstanding(p->d) >= 32)
+            sim_run(p->e, sim_now(p->e) + 100000);
+    }
+    while (drive_outstanding(p->d) > 0)
+        sim_run(p->e, sim_now(p->e) + 100000);
+    p->total = p->pages;
+    for (uint64_t t = 0; t < 32; t++)
+        pace_submit(p, t);
+    sim_run(p->e, SIM_TIME_MAX);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(p->d, why, sizeof why));
+    drive_free(p->d);
+    sim_engine_free(p->e);
+}
+
+/* burst writes host data first: its first quarter of random writes after
+ * the fill ends well before steady's, which pays each write's GC share
+ * (v / (cap - v) slots of the last victim) before the next host program. */
+static void test_pacing(void)
+{
+    Pace steady, burst;
+    pace_run(GC_PACE_STEADY, &steady);
+    pace_run(GC_PACE_BURST, &burst);
+    CUTEST_EQ(steady.done, steady.total);
+    CUTEST_EQ(burst.done, burst.total);
+    printf("\n  steady: first quarter %.1f ms, worst %.2f ms, mean %.3f ms\n"
+           "  burst:  first quarter %.1f ms, worst %.2f ms, mean %.3f ms\n",
+           steady.burst_end / 1e6, steady.worst / 1e6, steady.lat_sum / steady.done / 1e6,
+           burst.burst_end / 1e6, burst.worst / 1e6, burst.lat_sum / burst.done / 1e6);
+    CU_ASSERT(2 * burst.burst_end < steady.burst_end);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"fifo_matches_closed_form", test_fifo_matches_closed_form},
         {"policies_ordered", test_policies_ordered},
+        {"pacing: steady and burst", test_pacing},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("gc", tests);

@@ -27,7 +27,7 @@
 #define DOC_HEADER                                                                                 \
     "t_s,host_write_bytes,host_read_bytes,write_MBps,read_MBps,iops,free_blocks,gc_MBps,"          \
     "pslc_used_bytes,pslc_limit_bytes,fold_MBps,l2p_hit_ratio,phase,host_written_GB,die_read,"     \
-    "die_host,die_gc,die_fold,die_erase,die_map,chan_busy,wear_min,wear_mean,wear_max"
+    "die_host,die_gc,die_fold,die_erase,die_map,chan_busy,wear_min,wear_mean,wear_max,ctrl_busy"
 #define DOC_LATENCY ",read_p50_us,read_p99_us,read_p999_us,write_p50_us,write_p99_us,write_p999_us"
 
 /* ---- Scratch folders ---------------------------------------------------- */
@@ -510,7 +510,8 @@ static void test_series_by_time(void)
         CU_ASSERT(field(lines[i], 20) >= 0 && field(lines[i], 20) <= 1.0001);
         prev_t = ti;
         g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
-        CUTEST_EQ(g_strv_length(f), 24);
+        CUTEST_EQ(g_strv_length(f), 25);
+        CU_ASSERT(field(lines[i], 24) >= 0 && field(lines[i], 24) <= 1.0001);
     }
     CUTEST_NEAR(prev_t, t, 0.0005);
     /* the rows add up to the run's shares (4 decimals a row) */
@@ -597,8 +598,8 @@ static void test_series_percentiles(void)
     for (guint i = 1; lines[i] && plain[i]; i++) {
         CU_ASSERT(g_str_has_prefix(lines[i], plain[i]) && lines[i][strlen(plain[i])] == ',');
         for (int op = 0; op < 2; op++) {
-            double p50 = field(lines[i], 24 + 3 * op), p99 = field(lines[i], 25 + 3 * op);
-            double p999 = field(lines[i], 26 + 3 * op);
+            double p50 = field(lines[i], 25 + 3 * op), p99 = field(lines[i], 26 + 3 * op);
+            double p999 = field(lines[i], 27 + 3 * op);
             uint64_t moved = (uint64_t)field(lines[i], op ? 1 : 2) -
                              (i > 1 ? (uint64_t)field(lines[i - 1], op ? 1 : 2) : 0);
             /* Bytes count at completion, as latencies do. */
@@ -630,7 +631,7 @@ static void test_series_percentiles_whole_run(void)
     for (int op = 0; op < 2; op++)
         for (int i = 0; i < 3; i++) {
             g_autofree char *k = g_strdup_printf("latency_us.%s.%s", op ? "write" : "read", p[i]);
-            CUTEST_NEAR(field(lines[1], 24 + 3 * op + i), jnum(j, k), 0.05);
+            CUTEST_NEAR(field(lines[1], 25 + 3 * op + i), jnum(j, k), 0.05);
         }
 }
 
@@ -807,7 +808,7 @@ static void test_docs_list_every_figure(void)
     g_autoptr(GHashTable) ds = doc_names(series), dw = doc_names(sweep), dj = doc_names(summary);
     g_autoptr(GHashTable) cs = column_names(report_series_columns(TRUE), TRUE);
     g_autoptr(GHashTable) cw = column_names(report_sweep_columns(), FALSE);
-    CU_ASSERT(g_hash_table_size(cs) == 30 && g_hash_table_size(ds) > 0);
+    CU_ASSERT(g_hash_table_size(cs) == 31 && g_hash_table_size(ds) > 0);
     check_names("series.csv", ds, cs);
     check_names("the sweep table", dw, cw);
 

@@ -2,7 +2,8 @@
 # the share of the dies' time programming host data, folding, collecting
 # garbage, reading, erasing and writing translation pages, stacked (the gap
 # above is idle time), with the share of the channels' time carrying data
-# as a line. Where the stack reaches 100% the dies bound the drive; where it
+# as a line and the share of the controller's firmware cores' time busy as a
+# hatched band (series from before the controller had cores lack it). Where the stack reaches 100% the dies bound the drive; where it
 # does not, something else does (the host link, the controller, the host).
 #
 #   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/utilization.gp
@@ -47,6 +48,9 @@ c3(x) = c2(x) + column("die_gc")*100
 c4(x) = c3(x) + column("die_read")*100
 c5(x) = c4(x) + column("die_erase")*100
 c6(x) = c5(x) + column("die_map")*100
+# a series from before the controller had cores has no ctrl_busy column
+has_ctrl = int(system("head -n 1 '".series."' | grep -c ctrl_busy"))
+ctrl(x) = has_ctrl ? column("ctrl_busy")*100 : NaN
 set xlabel sprintf('Time (s); each share a mean per %.3g s', bin)
 
 plot series using (t(0)):(c6(0)) smooth unique with filledcurves x1 lc rgb '#9467bd' title 'map writes', \
@@ -55,4 +59,5 @@ plot series using (t(0)):(c6(0)) smooth unique with filledcurves x1 lc rgb '#946
      series using (t(0)):(c3(0)) smooth unique with filledcurves x1 lc rgb '#d62728' title 'GC', \
      series using (t(0)):(c2(0)) smooth unique with filledcurves x1 lc rgb '#ff7f0e' title 'fold', \
      series using (t(0)):(c1(0)) smooth unique with filledcurves x1 lc rgb '#1f77b4' title 'host programs', \
-     series using (t(0)):(column("chan_busy")*100) smooth unique with lines lw 2 lc rgb '#000000' title 'channels busy'
+     series using (t(0)):(column("chan_busy")*100) smooth unique with lines lw 2 lc rgb '#000000' title 'channels busy', \
+     series using (t(0)):(ctrl(0)) smooth unique with filledcurves x1 fs transparent pattern 4 border lc rgb '#8c564b' title 'controller busy'

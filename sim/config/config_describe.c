@@ -110,12 +110,24 @@ static void describe_bandwidth(const DriveParams *p, GString *out)
     else
         line(out, "host link", "nvme PCIe gen %u x%u: %.1f MB/s writing, %.1f MB/s reading",
              p->pcie_gen, p->pcie_lanes, wr, rd);
-    /* the controller's firmware timeline: one command at a time */
-    double rd_cmd = (double)p->cmd_cost, wr_cmd = (double)(p->cmd_cost + p->page_cost);
-    if (rd_cmd > 0)
-        line(out, "controller", "%.2f us per command + %.2f us per 4 KiB written: at most "
-             "%.0fK commands/s, %.0fK 4 KiB writes/s",
-             rd_cmd / 1e3, (double)p->page_cost / 1e3, 1e6 / rd_cmd, 1e6 / wr_cmd);
+    /* the controller's firmware cores (models/ctrl.c): each command holds
+     * one for its submission, map updates and completion */
+    double cores = p->ctrl_cores ? p->ctrl_cores : 1;
+    double rd_cmd = (double)(p->cmd_cost + p->ctrl_complete_cost);
+    double wr_cmd = rd_cmd + (double)p->page_cost;
+    if (rd_cmd > 0) {
+        line(out, "controller", "%.0f core%s; %.2f us per command + %.2f us per 4 KiB written "
+             "+ %.2f us per completion: at most %.0fK commands/s, %.0fK 4 KiB writes/s",
+             cores, cores == 1 ? "" : "s", (double)p->cmd_cost / 1e3, (double)p->page_cost / 1e3,
+             (double)p->ctrl_complete_cost / 1e3, cores * 1e6 / rd_cmd, cores * 1e6 / wr_cmd);
+    }
+    if (p->ctrl_relocate_cost > 0 && !p->ctrl_copy_offload)
+        line(out, "", "%.2f us per 4 KiB GC or folding moves: at write amplification A, at most "
+             "%.0fK / (1 + %.2f (A - 1)) 4 KiB host writes/s (%.0fK at A = 2, %.0fK at A = 4)",
+             (double)p->ctrl_relocate_cost / 1e3, cores * 1e6 / wr_cmd,
+             (double)p->ctrl_relocate_cost / wr_cmd,
+             cores * 1e6 / (wr_cmd + (double)p->ctrl_relocate_cost),
+             cores * 1e6 / (wr_cmd + 3.0 * (double)p->ctrl_relocate_cost));
     char wb[CONFIG_VALUE_LEN], key[CONFIG_VALUE_LEN];
     uint64_t held = drive_params_write_buffer(p);
     config_format_size(held, wb, sizeof wb);
@@ -134,18 +146,24 @@ static void describe_bandwidth(const DriveParams *p, GString *out)
 static void describe_bound(const DriveParams *p, GString *out)
 {
     g_autofree char *nand = g_strdup_printf("NAND in %s mode", cell_mode_name(p->native_mode));
-    const char *names[] = {"the host link", "the channels", nand, "the write buffer"};
+    const char *names[] = {"the host link", "the channels", nand, "the write buffer",
+                           "the controller"};
     /* two-pass programs move their data over the channels twice */
     double passes = p->timing[p->native_mode].two_pass ? 2.0 : 1.0;
+    /* the controller's cores map every 4 KiB written (page_cost); shown
+     * only when that costs something */
+    double cores = p->ctrl_cores ? p->ctrl_cores : 1;
     double bw[] = {drive_params_link_bw(p, true), drive_params_channel_bw(p) * p->channels / passes,
                    drive_params_die_write_bw(p, p->native_mode) * drive_params_dies(p),
-                   (double)drive_params_write_buffer(p) * 1e9 / (double)p->timing[p->native_mode].t_prog};
+                   (double)drive_params_write_buffer(p) * 1e9 / (double)p->timing[p->native_mode].t_prog,
+                   p->page_cost > 0 ? cores * SLOT_SIZE * 1e9 / (double)p->page_cost : 0};
+    unsigned nb = p->page_cost > 0 ? G_N_ELEMENTS(bw) : G_N_ELEMENTS(bw) - 1;
     unsigned lo = 0;
-    for (unsigned i = 1; i < G_N_ELEMENTS(bw); i++)
+    for (unsigned i = 1; i < nb; i++)
         if (bw[i] < bw[lo])
             lo = i;
     GString *rest = g_string_new(NULL);
-    for (unsigned i = 0; i < G_N_ELEMENTS(bw); i++)
+    for (unsigned i = 0; i < nb; i++)
         if (i != lo)
             g_string_append_printf(rest, "%s%s %.1f MB/s (%.2fx)", rest->len ? ", " : "", names[i],
                                    mbps(bw[i]), bw[lo] > 0 ? bw[i] / bw[lo] : 0.0);

@@ -31,6 +31,8 @@ static const ConfigChoice fold_choices[] = {
     {"fold_first", FOLD_FIRST}, {"native_first", NATIVE_FIRST}, {NULL, 0}};
 static const ConfigChoice gc_choices[] = {
     {"greedy", GC_GREEDY}, {"cost_benefit", GC_COST_BENEFIT}, {"fifo", GC_FIFO}, {NULL, 0}};
+static const ConfigChoice pacing_choices[] = {
+    {"steady", GC_PACE_STEADY}, {"burst", GC_PACE_BURST}, {NULL, 0}};
 static const ConfigChoice trim_choices[] = {
     {"immediate", TRIM_IMMEDIATE}, {"deferred", TRIM_DEFERRED}, {NULL, 0}};
 
@@ -71,9 +73,10 @@ static const ConfigKey schema[] = {
     {.group = "host", .key = "queue_count", .type = CT_INT, FIELD(queue_count), .def = "1",
      .min = 1, .max = 65535, .help = "I/O queues (NVMe)."},
     {.group = "host", .key = "cmd_cost", .type = CT_TIME, FIELD(cmd_cost), .def = "2us",
-     .help = "Controller firmware work per command."},
+     .help = "Firmware work per command taken in, on a controller core ([controller] cores)."},
     {.group = "host", .key = "page_cost", .type = CT_TIME, FIELD(page_cost), .def = "0",
-     .example = "100ns", .help = "Controller work per 4 KiB mapped unit written."},
+     .example = "100ns", .help = "Firmware work per 4 KiB mapped unit written (its map update), "
+     "with the command's cmd_cost on one core."},
     {.group = "host", .key = "write_buffer", .type = CT_SIZE, FIELD(write_buffer), .def = "4MiB",
      .help = "Controller write buffer; writes complete once they are in it. A write "
              "larger than the buffer enters it in pieces as programs free room, and "
@@ -107,6 +110,27 @@ static const ConfigKey schema[] = {
      .def = "false",
      .help = "hmb and sram: when a command continues a sequential run, load the next "
              "translation page ahead of need."},
+    {.group = "controller", .key = "cores", .type = CT_INT, FIELD(ctrl_cores), .def = "1", .min = 1,
+     .max = 64,
+     .help = "Firmware cores. Every piece of firmware work (command submission and completion, "
+             "map updates, mapping-cache misses, GC and fold relocation, TRIM, erase bookkeeping) "
+             "queues for the first core free and holds it for its cost."},
+    {.group = "controller", .key = "complete_cost", .type = CT_TIME, FIELD(ctrl_complete_cost),
+     .def = "0", .example = "1us",
+     .help = "Firmware work to post a host command's completion; the host sees it end after."},
+    {.group = "controller", .key = "miss_cost", .type = CT_TIME, FIELD(ctrl_miss_cost), .def = "0",
+     .example = "2us",
+     .help = "Firmware work per mapping-cache miss (hmb, sram), after the translation page is read."},
+    {.group = "controller", .key = "relocate_cost", .type = CT_TIME, FIELD(ctrl_relocate_cost),
+     .def = "0", .example = "500ns",
+     .help = "Firmware work per 4 KiB that GC or folding moves (ECC, re-encoding, program "
+             "issue), between the data coming out of the die and going back."},
+    {.group = "controller", .key = "erase_cost", .type = CT_TIME, FIELD(ctrl_erase_cost),
+     .def = "0", .example = "20us", .help = "Firmware bookkeeping per block erased."},
+    {.group = "controller", .key = "copy_offload", .type = CT_BOOL, FIELD(ctrl_copy_offload),
+     .def = "false",
+     .help = "GC and fold relocations take a hardware copy path that bypasses the cores "
+             "(relocate_cost unpaid)."},
     /* [ftl] */
     {.group = "ftl", .key = "map_unit", .type = CT_SIZE, FIELD(map_unit), .def = "4KiB",
      .example = "16KiB", .min = SLOT_SIZE, .max = 64 * 1024,
@@ -177,6 +201,13 @@ static const ConfigKey schema[] = {
      .max = 1000000, .help = "Free blocks per die below which background GC runs."},
     {.group = "gc", .key = "hard_blocks", .type = CT_INT, FIELD(gc_hard_blocks), .def = "2",
      .max = 1000000, .help = "Free blocks per die below which GC holds back host writes."},
+    {.group = "gc", .key = "pacing", .type = CT_ENUM, FIELD(gc_pacing), .def = "steady",
+     .choices = pacing_choices,
+     .help = "Host writes against GC below soft_blocks: steady (enterprise) makes each host "
+             "slot owe v / (cap - v) slots of GC, moved before the next host program, so the "
+             "write rate falls smoothly to its steady state; burst (consumer) writes host data "
+             "first and collects only in idle die time, until a die reaches hard_blocks and "
+             "host writes stall behind whole victims."},
     /* [wear] */
     {.group = "wear", .key = "dynamic", .type = CT_BOOL, FIELD(wear_dynamic), .def = "false",
      .help = "Dynamic wear leveling: a new block is the least-worn erased block of its die "
@@ -191,7 +222,7 @@ static const ConfigKey schema[] = {
      .choices = trim_choices,
      .help = "Pay the mapping work of a TRIM when it arrives, or defer it to idle time."},
     {.group = "trim", .key = "entry_cost", .type = CT_TIME, FIELD(trim_entry_cost), .def = "0",
-     .example = "20ns", .help = "Controller work per mapped 4 KiB unit trimmed."},
+     .example = "20ns", .help = "Firmware work per mapped 4 KiB unit trimmed, on a controller core."},
 };
 
 /* clang-format on */

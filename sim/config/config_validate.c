@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/config/config_units.h"
+#include "models/pslc.h"
 
 typedef unsigned __int128 u128;
 
@@ -135,6 +136,16 @@ static gboolean check_policies(const DriveParams *p, const char *name, GError **
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [gc] soft_blocks = %u: expected more than hard_blocks = %u", name,
                     p->gc_soft_blocks, p->gc_hard_blocks);
+    /* A full drive keeps its spare blocks free at best: with fewer than the
+     * soft threshold, every die stays below it, GC finds only full victims
+     * and host writes stall at the hard threshold for good. */
+    uint32_t spare = pslc_spare_blocks(p);
+    if (spare < p->gc_soft_blocks)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [gc] soft_blocks = %u: expected at most the %u spare blocks per die the "
+                    "drive has (blocks_per_plane less the static SLC blocks and those the user "
+                    "capacity fills); lower soft_blocks and hard_blocks or the user capacity",
+                    name, p->gc_soft_blocks, spare);
     if ((p->l2p_kind == L2P_HMB || p->l2p_kind == L2P_SRAM) && p->l2p_cache == 0)
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [controller] l2p_cache = 0: l2p_kind = %s needs a mapping cache above "

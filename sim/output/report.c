@@ -469,7 +469,8 @@ static void busy_text(const RunResult *r, GString *out)
 {
     g_string_append(out, "busy      dies:");
     text_group(out, r, "utilization.dies", "idle", "%,");
-    text_fill(out, r, " idle {utilization.dies.idle}%; channels {utilization.channels}%\n");
+    text_fill(out, r, " idle {utilization.dies.idle}%; channels {utilization.channels}%; "
+                      "controller {utilization.controller}%\n");
 }
 
 static void verify_text(const RunResult *r, GString *out) { verify_line(out, r->workload); }

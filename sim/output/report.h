@@ -28,6 +28,7 @@ typedef struct SeriesRow {
     DrivePhase phase;
     double die_work[DIE_WORKS]; /* share of the dies' time in the interval, by activity */
     double chan_busy;           /* share of the channels' time carrying data */
+    double ctrl_busy;           /* share of the firmware cores' time busy */
     uint32_t wear_min, wear_max; /* erases of the least- and most-worn pool block so far */
     double wear_mean;
     gboolean has_latency;       /* --series-percentiles: lat_us is filled */
@@ -41,6 +42,7 @@ typedef struct SeriesSample {
     const DriveStats *last, *now;
     double t_s, dt;        /* s: the end of the interval, its length (> 0) */
     double dies, channels; /* of the drive */
+    double cores;          /* the controller's firmware cores (at least 1) */
     double pool_blocks;    /* blocks outside the static SLC part */
 } SeriesSample;
 

@@ -193,6 +193,17 @@ static FigValue get_channels(const RunResult *r, int arg)
     return f64v(t > 0 ? (double)r->stats->chan_busy_ns / t : 0.0);
 }
 
+/* Share of the firmware cores' time busy over the run: arg a CtrlWork, or
+ * CTRL_WORKS for all of it. */
+static FigValue get_controller(const RunResult *r, int arg)
+{
+    double t = r->sim_time_s * 1e9 * MAX(1u, r->params->ctrl_cores);
+    uint64_t busy = 0;
+    for (int k = 0; k < CTRL_WORKS; k++)
+        busy += arg == CTRL_WORKS || arg == k ? r->stats->ctrl_busy_ns[k] : 0;
+    return f64v(t > 0 ? (double)busy / t : 0.0);
+}
+
 /* Over the whole run: arg IO_READ or IO_WRITE MB/s, IO_OPS: IOPS. */
 static FigValue get_rate(const RunResult *r, int arg)
 {
@@ -383,6 +394,15 @@ static void fill_chan(SeriesRow *row, const SeriesSample *s, size_t arg)
         (double)(s->now->chan_busy_ns - s->last->chan_busy_ns) / (s->channels * s->dt * 1e9);
 }
 
+static void fill_ctrl(SeriesRow *row, const SeriesSample *s, size_t arg)
+{
+    (void)arg;
+    uint64_t busy = 0;
+    for (int w = 0; w < CTRL_WORKS; w++)
+        busy += s->now->ctrl_busy_ns[w] - s->last->ctrl_busy_ns[w];
+    row->ctrl_busy = (double)busy / (s->cores * s->dt * 1e9);
+}
+
 static void fill_wear_min(SeriesRow *row, const SeriesSample *s, size_t arg)
 {
     (void)arg;
@@ -457,6 +477,11 @@ static void fill_hit_ratio(SeriesRow *row, const SeriesSample *s, size_t arg)
 #define DIE(k, name, col, series_name, about_) \
     {FIG("utilization.dies", name, "0..1", about_, TJ | OUT_SERIES), GET(get_die, k), TEXT("%.1f", 0, 100), \
      SERIES(col, series_name, ROW_F64, die_work[k], "%.4f"), FILL(fill_die, k)}
+
+/* utilization.controller_work.NAME: the cores' share over the run, by work. */
+#define CTRL(k, name, about_) \
+    {FIG("utilization.controller_work", name, "0..1", "share of the firmware cores' time " about_, OUT_JSON), \
+     GET(get_controller, k)}
 
 /* A series.csv latency percentile of the interval (--series-percentiles). */
 #define SERIES_LAT(col, name, op, i, about_) \
@@ -564,6 +589,16 @@ static const ReportFigure table[] = {
     {FIG("utilization", "channels", "0..1", "share of the channels' time carrying data", TJ | OUT_SERIES),
      GET(get_channels, 0), TEXT("%.1f", 0, 100), SERIES(21, "chan_busy", ROW_F64, chan_busy, "%.4f"),
      FILL(fill_chan, 0)},
+    {FIG("utilization", "controller", "0..1", "share of the firmware cores' time busy", TJ | OUT_SERIES),
+     GET(get_controller, CTRL_WORKS), TEXT("%.1f", 0, 100), SERIES(25, "ctrl_busy", ROW_F64, ctrl_busy, "%.4f"),
+     FILL(fill_ctrl, 0)},
+    CTRL(CW_SUBMIT, "submit", "taking host commands in"),
+    CTRL(CW_MAP, "map_update", "map updates of host writes"),
+    CTRL(CW_COMPLETE, "complete", "posting completions"),
+    CTRL(CW_MISS, "map_miss", "mapping-cache misses"),
+    CTRL(CW_RELOCATE, "relocate", "GC and fold relocation"),
+    CTRL(CW_TRIM, "trim", "TRIM work"),
+    CTRL(CW_ERASE, "erase", "erase bookkeeping"),
 
     {FIG("throughput", "write_MBps", "MB/s", "host write rate (series.csv: over the interval)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_rate, IO_WRITE), TEXT("%.1f", 0, 0),
@@ -601,12 +636,12 @@ static const ReportFigure table[] = {
      GET(get_sweep_lat, IO_READ * 16), SWEEP(20, "read_mean_us", 0, "%.3f")},
     {FIG(NULL, "read_p99_us", "us", "read latency p99, empty without reads", OUT_SWEEP),
      GET(get_sweep_lat, IO_READ * 16 + 1), SWEEP(21, "read_p99_us", 0, "%.3f")},
-    SERIES_LAT(25, "read_p50_us", IO_READ, 0, "read latency p50 of the interval"),
-    SERIES_LAT(26, "read_p99_us", IO_READ, 1, "read latency p99 of the interval"),
-    SERIES_LAT(27, "read_p999_us", IO_READ, 2, "read latency p99.9 of the interval"),
-    SERIES_LAT(28, "write_p50_us", IO_WRITE, 0, "write latency p50 of the interval"),
-    SERIES_LAT(29, "write_p99_us", IO_WRITE, 1, "write latency p99 of the interval"),
-    SERIES_LAT(30, "write_p999_us", IO_WRITE, 2, "write latency p99.9 of the interval"),
+    SERIES_LAT(26, "read_p50_us", IO_READ, 0, "read latency p50 of the interval"),
+    SERIES_LAT(27, "read_p99_us", IO_READ, 1, "read latency p99 of the interval"),
+    SERIES_LAT(28, "read_p999_us", IO_READ, 2, "read latency p99.9 of the interval"),
+    SERIES_LAT(29, "write_p50_us", IO_WRITE, 0, "write latency p50 of the interval"),
+    SERIES_LAT(30, "write_p99_us", IO_WRITE, 1, "write latency p99 of the interval"),
+    SERIES_LAT(31, "write_p999_us", IO_WRITE, 2, "write latency p99.9 of the interval"),
 
     {FIG("pslc", "static_bytes", "bytes", "the static part of the pSLC cache", TJ), STAT(pslc_static),
      TEXT("%.2f", 1e9, 0)},

@@ -15,7 +15,7 @@ struct Sampler {
     uint64_t next_bytes;     /* bytes mode: next row when host writes pass this */
     DriveStats last;         /* counters at the last row */
     double last_t;           /* s */
-    double dies, channels;
+    double dies, channels, cores;
     double pool_blocks; /* blocks outside the static SLC part */
     GArray *rows;       /* SeriesRow */
     gboolean full;      /* stopped at RUN_ROWS_MAX rows */
@@ -56,6 +56,7 @@ Sampler *sampler_new(SimEngine *e, Drive *d, const DriveParams *p, Workload *w,
     s->rows = g_array_new(FALSE, FALSE, sizeof(SeriesRow));
     s->dies = drive_params_dies(p);
     s->channels = p->channels;
+    s->cores = MAX(1u, p->ctrl_cores);
     DriveWear w0;
     drive_wear(d, &w0);
     s->pool_blocks = w0.pool.blocks;
@@ -145,7 +146,8 @@ static gboolean take_row(Sampler *s)
     if (dt <= 0)
         return TRUE;
     SeriesSample sample = {.last = l, .now = st, .t_s = t, .dt = dt, .dies = s->dies,
-                           .channels = s->channels, .pool_blocks = s->pool_blocks};
+                           .channels = s->channels, .cores = s->cores,
+                           .pool_blocks = s->pool_blocks};
     SeriesRow row = {0};
     report_series_fill(&row, &sample);
     double busy = 0;

@@ -14,7 +14,7 @@ int cmd_calibrate(int argc, char **argv)
 {
     CalibOptions co;
     calib_options_init(&co);
-    char *drive = NULL, *spec = NULL, *job = NULL, *out = NULL, *curve = NULL;
+    char *drive = NULL, *spec = NULL, *job = NULL, *out = NULL, *curve = NULL, *prefill = NULL;
     char **sets = NULL, **figures = NULL, **fits = NULL;
     gint64 seed = 1;
     gint jobs = 1, max_evals = CALIB_DEFAULT_MAX_EVALS, starts = -1;
@@ -36,6 +36,8 @@ int cmd_calibrate(int argc, char **argv)
          "GROUP.KEY=LO..HI"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
          "Override a drive key for every run (repeatable)", "GROUP.KEY=VALUE"},
+        {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
+         "Age the drive before every run, as run --prefill does", "PCT%[:random][:slc=SIZE]"},
         {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
          "Results folder: calibrated.ini, fit.json, curves.csv, fit.png", "DIR"},
         {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing results folder", NULL},
@@ -90,6 +92,7 @@ int cmd_calibrate(int argc, char **argv)
     co.run.dry_run = dry_run;
     co.run.seed = (uint64_t)seed;
     co.run.sets = (const char *const *)sets;
+    co.run.prefill = prefill;
     co.run.script_dir = scripts;
     co.curve = curve;
     co.figures = (const char *const *)figures;
@@ -104,7 +107,7 @@ int cmd_calibrate(int argc, char **argv)
     }
     rc = 0;
 out:
-    g_free(drive), g_free(spec), g_free(job), g_free(out), g_free(curve);
+    g_free(drive), g_free(spec), g_free(job), g_free(out), g_free(curve), g_free(prefill);
     g_strfreev(sets), g_strfreev(figures), g_strfreev(fits);
     return rc;
 }
