@@ -171,14 +171,15 @@ static uint64_t map_bytes(const DriveParams *p, const MemoryClass *c)
     double l2p;
     double at_random = MIN(single + c->random_fill * lpns + changed, lpns);
     double dense_all = (double)bigmem_pool_bytes((size_t)part, (uint64_t)chunks);
-    if (c->random_fill * lpns * 4 >= 2048.0 * chunks)
+    bool prefill_dense = c->random_fill * lpns * 4 >= 2048.0 * chunks;
+    if (prefill_dense)
         l2p = dense_all; /* dense from the start: map_expect_random() */
     else if (at_random * 4 >= 2048.0 * chunks)
         l2p = dense_all + hash_bytes(MIN(at_random, 512.0 * chunks));
     else
         l2p = hash_bytes(at_random);
     /* the chunks a stream in order is writing (16 at most) are dense */
-    if (c->random_fill * lpns * 4 < 2048.0 * chunks)
+    if (!prefill_dense)
         l2p += (double)bigmem_pool_bytes((size_t)part, 16);
     /* P2L: the slots written outside runs; a random prefill writes its
      * pages and the overwrites it ages the drive with, random writes

@@ -756,13 +756,11 @@ static void chunk_put_run(SparseMap *sm, uint64_t c, uint32_t o, uint32_t m, uin
 
 /* ---- The P2L ------------------------------------------------------------- */
 
-/* The lpn of a slot with no P2L entry: the formula's or a run's, if its
- * lpn still maps to it. */
-static G_GNUC_NO_INLINE uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
+/* The lpn of slot (slot i of block b) with no P2L entry: the formula's or
+ * a run's, if its lpn still maps to it. */
+static uint64_t lpn_of_unstored(const Drive *d, const SparseMap *sm, uint32_t b, uint32_t i,
+                                uint64_t slot)
 {
-    const SparseMap *sm = map_of(d)->sm;
-    uint32_t b = nand_block_of(d, slot);
-    uint32_t i = (uint32_t)(slot - nand_slot(d, b, 0));
     uint64_t lpn;
     if (sm->pf_j[b] != NO_IDX)
         lpn = formula_lpn(d, sm, b, i);
@@ -772,6 +770,12 @@ static G_GNUC_NO_INLINE uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot
         return NO_LPN;
     /* the slot is valid while its lpn still maps to it */
     return lpn != NO_LPN && map_get(d, lpn) == slot ? lpn : NO_LPN;
+}
+
+static G_GNUC_NO_INLINE uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
+{
+    uint32_t b = nand_block_of(d, slot);
+    return lpn_of_unstored(d, map_of(d)->sm, b, (uint32_t)(slot - nand_slot(d, b, 0)), slot);
 }
 
 /* The first P2L entry of a chunk of slots: its part from the pool. */
@@ -1053,19 +1057,14 @@ void map_block_lpns(const Drive *d, uint32_t b, uint64_t *out)
     uint64_t base = nand_slot(d, b, 0);
     const void *p = NULL;
     for (uint32_t i = 0; i < g->slots_per_block; i++) {
-        uint64_t slot = base + i, lpn = NO_LPN;
+        uint64_t slot = base + i;
         if (i == 0 || (slot & (CHUNK - 1)) == 0)
             p = sm->p2l[slot >> CHUNK_BITS];
         uint64_t s = p ? p2l_ent(p, (uint32_t)(slot & (CHUNK - 1)), sm->narrow) : 0;
-        if (s != 0) {
+        if (s != 0)
             out[i] = s == P2L_DEAD ? NO_LPN : ~s;
-            continue;
-        }
-        if (sm->pf_j[b] != NO_IDX)
-            lpn = formula_lpn(d, sm, b, i);
-        else if (sm->blk_runs[b])
-            lpn = p2l_runs_get(sm->blk_runs[b], i);
-        out[i] = lpn != NO_LPN && map_get(d, lpn) == slot ? lpn : NO_LPN;
+        else
+            out[i] = lpn_of_unstored(d, sm, b, i, slot);
     }
 }
 
