@@ -10,6 +10,8 @@
  */
 #include "models/blocks_impl.h"
 
+#include <string.h>
+
 static Blocks *blocks(const Drive *d) { return drive_blocks(d); }
 
 void blocks_init(Drive *d)
@@ -67,12 +69,11 @@ void blocks_release(Drive *d)
     *k = (Blocks){0};
 }
 
-uint8_t *blk_state(const Drive *d) { return blocks(d)->state; }
-uint8_t *blk_mode(const Drive *d) { return blocks(d)->mode; }
-uint32_t *blk_wp(const Drive *d) { return blocks(d)->wp; }
-uint32_t *blk_valid(const Drive *d) { return blocks(d)->valid; }
-uint64_t *blk_stamp(const Drive *d) { return blocks(d)->stamp; }
-uint8_t *blk_kind(const Drive *d) { return blocks(d)->kind; }
+int blk_state(const Drive *d, uint32_t b) { return blocks(d)->state[b]; }
+CellMode blk_mode(const Drive *d, uint32_t b) { return (CellMode)blocks(d)->mode[b]; }
+uint32_t blk_wp(const Drive *d, uint32_t b) { return blocks(d)->wp[b]; }
+uint32_t blk_valid(const Drive *d, uint32_t b) { return blocks(d)->valid[b]; }
+uint64_t blk_stamp(const Drive *d, uint32_t b) { return blocks(d)->stamp[b]; }
 bool blk_is_map(const Drive *d, uint32_t b) { return blocks(d)->kind && blocks(d)->kind[b] == BLK_MAP; }
 bool blk_is_dead(const Drive *d, uint32_t b) { return blocks(d)->dead[b]; }
 
@@ -81,19 +82,83 @@ uint32_t nand_block_capacity(const Drive *d, uint32_t b)
     return drive_geom(d)->mode_slots[blocks(d)->mode[b]];
 }
 
-uint32_t *die_free_stack(const Drive *d, uint32_t die, bool stat, uint32_t **n)
+void blk_set_state(Drive *d, uint32_t b, int state) { blocks(d)->state[b] = (uint8_t)state; }
+void blk_set_mode(Drive *d, uint32_t b, CellMode m) { blocks(d)->mode[b] = (uint8_t)m; }
+void blk_set_kind(Drive *d, uint32_t b, int kind) { blocks(d)->kind[b] = (uint8_t)kind; }
+
+void blk_open(Drive *d, uint32_t b, CellMode m)
+{
+    Blocks *k = blocks(d);
+    k->state[b] = BLK_OPEN;
+    k->mode[b] = (uint8_t)m;
+    k->wp[b] = 0;
+    k->valid[b] = 0;
+}
+
+void blk_set_full(Drive *d, uint32_t b, uint64_t at)
+{
+    blocks(d)->state[b] = BLK_FULL;
+    blocks(d)->stamp[b] = at;
+}
+
+void blk_set_free(Drive *d, uint32_t b)
+{
+    blocks(d)->state[b] = BLK_FREE;
+    blocks(d)->wp[b] = 0;
+}
+
+void blk_advance(Drive *d, uint32_t b, uint32_t n) { blocks(d)->wp[b] += n; }
+void blk_add_valid(Drive *d, uint32_t b, uint32_t n) { blocks(d)->valid[b] += n; }
+uint32_t blk_drop_valid(Drive *d, uint32_t b, uint32_t n) { return blocks(d)->valid[b] -= n; }
+
+/* The free stack of die went from before blocks deep: the count of dies
+ * below gc_soft_blocks follows. */
+static void free_changed(Drive *d, uint32_t die, uint32_t before)
+{
+    uint32_t soft = drive_params(d)->gc_soft_blocks;
+    blocks(d)->dies_low += (blocks(d)->die[die].nfree < soft) - (before < soft);
+}
+
+const uint32_t *die_free_list(const Drive *d, uint32_t die, bool stat, uint32_t *n)
+{
+    const BlkDie *dd = &blocks(d)->die[die];
+    *n = stat ? dd->nsfree : dd->nfree;
+    return stat ? dd->sfree_blocks : dd->free_blocks;
+}
+
+uint32_t die_remove_free(Drive *d, uint32_t die, bool stat, uint32_t k)
 {
     BlkDie *dd = &blocks(d)->die[die];
-    *n = stat ? &dd->nsfree : &dd->nfree;
-    return stat ? dd->sfree_blocks : dd->free_blocks;
+    uint32_t *stack = stat ? dd->sfree_blocks : dd->free_blocks, *n = stat ? &dd->nsfree : &dd->nfree;
+    uint32_t b = stack[k];
+    memmove(stack + k, stack + k + 1, (size_t)(*n - 1 - k) * sizeof(*stack));
+    (*n)--;
+    if (!stat)
+        free_changed(d, die, *n + 1);
+    return b;
+}
+
+void die_push_free(Drive *d, uint32_t b)
+{
+    uint32_t die = nand_die_of_block(d, b);
+    BlkDie *dd = &blocks(d)->die[die];
+    if (nand_is_static(d, b)) {
+        dd->sfree_blocks[dd->nsfree++] = b;
+        return;
+    }
+    dd->free_blocks[dd->nfree++] = b;
+    free_changed(d, die, dd->nfree - 1);
 }
 
 uint32_t die_nfree(const Drive *d, uint32_t die) { return blocks(d)->die[die].nfree; }
 uint32_t die_nsfree(const Drive *d, uint32_t die) { return blocks(d)->die[die].nsfree; }
 uint32_t die_slc_dyn(const Drive *d, uint32_t die) { return blocks(d)->die[die].slc_dyn; }
 void die_add_slc_dyn(Drive *d, uint32_t die, int n) { blocks(d)->die[die].slc_dyn += (uint32_t)n; }
-uint32_t *die_open(const Drive *d, uint32_t die) { return blocks(d)->die[die].open; }
+uint32_t die_open(const Drive *d, uint32_t die, int stream) { return blocks(d)->die[die].open[stream]; }
+void die_set_open(Drive *d, uint32_t die, int stream, uint32_t b) { blocks(d)->die[die].open[stream] = b; }
 uint32_t die_victim(const Drive *d, uint32_t die) { return blocks(d)->die[die].victim; }
+uint32_t die_cursor(const Drive *d, uint32_t die) { return blocks(d)->die[die].victim_cursor; }
+void die_set_cursor(Drive *d, uint32_t die, uint32_t c) { blocks(d)->die[die].victim_cursor = c; }
 
 void die_set_victim(Drive *d, uint32_t die, uint32_t b)
 {
@@ -102,16 +167,9 @@ void die_set_victim(Drive *d, uint32_t die, uint32_t b)
     k->die[die].victim = b;
 }
 
-void die_free_changed(Drive *d, uint32_t die, uint32_t before)
-{
-    uint32_t soft = drive_params(d)->gc_soft_blocks;
-    blocks(d)->dies_low += (blocks(d)->die[die].nfree < soft) - (before < soft);
-}
-
 uint32_t blocks_dies_low(const Drive *d) { return blocks(d)->dies_low; }
 uint32_t blocks_victims(const Drive *d) { return blocks(d)->victims; }
 uint32_t blocks_dead(const Drive *d) { return blocks(d)->ndead; }
-uint32_t *die_victim_cursor(const Drive *d, uint32_t die) { return &blocks(d)->die[die].victim_cursor; }
 
 void die_push_dead(Drive *d, uint32_t b)
 {
@@ -136,3 +194,130 @@ uint32_t die_pop_dead(Drive *d, uint32_t die)
 
 uint32_t die_ndead(const Drive *d, uint32_t die) { return blocks(d)->die[die].ndead; }
 uint32_t die_dead_at(const Drive *d, uint32_t die, uint32_t k) { return blocks(d)->die[die].dead[k]; }
+
+/* ---- Invariants ---------------------------------------------------------- */
+
+/* Every block: a known state and mode, a write pointer within what its
+ * mode holds, no more valid slots than written, nothing in a free one. */
+static bool each_block_check(const Drive *d, char *why, size_t why_len)
+{
+    const Blocks *k = blocks(d);
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
+        CHECK(k->state[b] <= BLK_VICTIM && k->mode[b] >= CELL_SLC && k->mode[b] < CELL_MODES,
+              "block %u has state %u, mode %u", b, k->state[b], k->mode[b]);
+        CHECK(k->wp[b] <= nand_block_capacity(d, b) && k->valid[b] <= k->wp[b],
+              "block %u: %u valid of %u written, holds %u", b, k->valid[b], k->wp[b],
+              nand_block_capacity(d, b));
+        CHECK(k->state[b] != BLK_FREE || (k->wp[b] == 0 && k->valid[b] == 0),
+              "free block %u has %u slots written", b, k->wp[b]);
+    }
+    return true;
+}
+
+/* Die i's free stacks hold its free blocks, each once, static ones on the
+ * static stack; *nfree: the free blocks found. */
+static bool free_check(const Drive *d, uint32_t i, uint8_t *seen, uint64_t *nfree, char *why,
+                       size_t why_len)
+{
+    const Blocks *k = blocks(d);
+    const BlkDie *dd = &k->die[i];
+    uint32_t first = i * drive_geom(d)->blocks_per_die, free_blocks = 0;
+    for (int stat = 0; stat < 2; stat++) {
+        uint32_t n = stat ? dd->nsfree : dd->nfree;
+        const uint32_t *stack = stat ? dd->sfree_blocks : dd->free_blocks;
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t b = stack[j];
+            CHECK(b >= first && b < first + drive_geom(d)->blocks_per_die && !seen[b - first] &&
+                      k->state[b] == BLK_FREE && nand_is_static(d, b) == stat,
+                  "die %u's %s free stack holds block %u: another die's, twice, not free or of the "
+                  "other stack",
+                  i, stat ? "static" : "normal", b);
+            seen[b - first] = 1;
+        }
+    }
+    for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++) {
+        free_blocks += k->state[b] == BLK_FREE;
+        CHECK(k->state[b] != BLK_FREE || seen[b - first], "free block %u is on no free stack", b);
+    }
+    memset(seen, 0, drive_geom(d)->blocks_per_die);
+    *nfree += free_blocks;
+    return true;
+}
+
+/* Die i's open blocks (open, of the die, in the stream's mode; every open
+ * data block is some stream's) and its GC victim. */
+static bool open_check(const Drive *d, uint32_t i, char *why, size_t why_len)
+{
+    const Blocks *k = blocks(d);
+    const BlkDie *dd = &k->die[i];
+    uint32_t first = i * drive_geom(d)->blocks_per_die, opens = 0;
+    for (int s = 0; s < STREAMS; s++) {
+        uint32_t b = dd->open[s];
+        if (b == NO_BLOCK)
+            continue;
+        bool slc = s == STREAM_SLC || s == STREAM_SSLC;
+        CHECK(nand_die_of_block(d, b) == i && k->state[b] == BLK_OPEN && !blk_is_map(d, b) &&
+                  nand_is_static(d, b) == (s == STREAM_SSLC) &&
+                  (slc ? k->mode[b] == CELL_SLC : k->mode[b] == drive_geom(d)->native),
+              "die %u's stream %d has block %u open: another die's, not open, or of another mode",
+              i, s, b);
+        opens++;
+    }
+    for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++)
+        opens -= k->state[b] == BLK_OPEN && !blk_is_map(d, b);
+    CHECK(opens == 0, "die %u has open data blocks no stream writes", i);
+    uint32_t v = dd->victim;
+    CHECK(v == NO_BLOCK || (nand_die_of_block(d, v) == i && k->state[v] == BLK_VICTIM &&
+                            dd->victim_cursor <= k->wp[v]),
+          "die %u's GC victim %u is another die's, not a victim, or its cursor is past what "
+          "was written",
+          i, v);
+    return true;
+}
+
+/* The dead stacks: each entry flagged, on its own die, once. */
+static bool dead_check(const Drive *d, uint64_t *stacked, char *why, size_t why_len)
+{
+    uint64_t flagged = 0;
+    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
+        flagged += blk_is_dead(d, b);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        *stacked += die_ndead(d, i);
+        for (uint32_t j = 0; j < die_ndead(d, i); j++) {
+            uint32_t b = die_dead_at(d, i, j);
+            CHECK(b < drive_geom(d)->nblocks && blk_is_dead(d, b) && nand_die_of_block(d, b) == i,
+                  "die %u's dead stack holds block %u, not flagged or not its own", i, b);
+        }
+    }
+    CHECK(flagged == *stacked,
+          "%" G_GUINT64_FORMAT " blocks flagged dead, %" G_GUINT64_FORMAT " stacked", flagged,
+          *stacked);
+    return true;
+}
+
+bool blocks_check(const Drive *d, char *why, size_t why_len)
+{
+    const Blocks *k = blocks(d);
+    if (!each_block_check(d, why, why_len))
+        return false;
+    g_autofree uint8_t *seen = g_new0(uint8_t, drive_geom(d)->blocks_per_die);
+    uint64_t nfree = 0, stacked = 0;
+    uint32_t low = 0, victims = 0;
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        if (!free_check(d, i, seen, &nfree, why, why_len) || !open_check(d, i, why, why_len))
+            return false;
+        low += k->die[i].nfree < drive_params(d)->gc_soft_blocks;
+        victims += k->die[i].victim != NO_BLOCK;
+    }
+    CHECK(nfree == drive_stats(d)->free_blocks,
+          "%" G_GUINT64_FORMAT " free blocks, gauge says %" G_GUINT64_FORMAT, nfree,
+          drive_stats(d)->free_blocks);
+    if (!dead_check(d, &stacked, why, why_len))
+        return false;
+    /* the counts the scheduler asks before offering GC to every die */
+    CHECK(low == k->dies_low && victims == k->victims && stacked == k->ndead,
+          "dies low on free blocks, with victims, dead blocks: %u, %u, %" G_GUINT64_FORMAT
+          "; counted %u, %u, %u",
+          low, victims, stacked, k->dies_low, k->victims, k->ndead);
+    return true;
+}

@@ -35,32 +35,49 @@ enum { BLK_DATA = 0, BLK_MAP = 1 };
 void blocks_init(Drive *d);
 void blocks_release(Drive *d);
 
-uint8_t *blk_state(const Drive *d);
-uint8_t *blk_mode(const Drive *d);   /* CellMode */
-uint32_t *blk_wp(const Drive *d);    /* slots written */
-uint32_t *blk_valid(const Drive *d); /* slots valid */
-uint64_t *blk_stamp(const Drive *d); /* when it was filled (ns), for FIFO and cost-benefit */
-uint8_t *blk_kind(const Drive *d);   /* BLK_DATA / BLK_MAP; NULL without a mapping cache */
-bool blk_is_map(const Drive *d, uint32_t b); /* holds translation pages */
+/* Per block b. The arrays stay private to blocks.c: every read and write
+ * goes through these (release builds inline them, -flto). */
+int blk_state(const Drive *d, uint32_t b);   /* BLK_FREE ... BLK_VICTIM */
+CellMode blk_mode(const Drive *d, uint32_t b);
+uint32_t blk_wp(const Drive *d, uint32_t b);    /* slots written */
+uint32_t blk_valid(const Drive *d, uint32_t b); /* slots valid */
+uint64_t blk_stamp(const Drive *d, uint32_t b); /* when it was filled (ns), for FIFO and cost-benefit */
+bool blk_is_map(const Drive *d, uint32_t b);  /* holds translation pages (BLK_MAP) */
 bool blk_is_dead(const Drive *d, uint32_t b); /* on its die's dead stack */
 /* slots block b holds in its current mode */
 uint32_t nand_block_capacity(const Drive *d, uint32_t b);
 
-/* A die's free stack (stat: the static SLC one) and its depth, to push and
- * pop (nand.c). */
-uint32_t *die_free_stack(const Drive *d, uint32_t die, bool stat, uint32_t **n);
+void blk_set_state(Drive *d, uint32_t b, int state);
+void blk_set_mode(Drive *d, uint32_t b, CellMode m);
+void blk_set_kind(Drive *d, uint32_t b, int kind); /* BLK_DATA / BLK_MAP, with a mapping cache */
+/* Taken off a free stack to be written in mode m: open, empty. */
+void blk_open(Drive *d, uint32_t b, CellMode m);
+/* Written to its end at time at (ns): full, its stamp at. */
+void blk_set_full(Drive *d, uint32_t b, uint64_t at);
+/* Erased: free, nothing written. */
+void blk_set_free(Drive *d, uint32_t b);
+void blk_advance(Drive *d, uint32_t b, uint32_t n); /* n more slots written */
+void blk_add_valid(Drive *d, uint32_t b, uint32_t n);
+uint32_t blk_drop_valid(Drive *d, uint32_t b, uint32_t n); /* the valid slots left */
+
+/* A die's free stack (stat: the static SLC one): its entries, top last,
+ * and their number; taking the k-th off (the others keep their order)
+ * and pushing an erased block onto its die's stack (nand.c). The count of
+ * dies low on free blocks follows. */
+const uint32_t *die_free_list(const Drive *d, uint32_t die, bool stat, uint32_t *n);
+uint32_t die_remove_free(Drive *d, uint32_t die, bool stat, uint32_t k);
+void die_push_free(Drive *d, uint32_t b);
 uint32_t die_nfree(const Drive *d, uint32_t die);
 uint32_t die_nsfree(const Drive *d, uint32_t die);
 uint32_t die_slc_dyn(const Drive *d, uint32_t die); /* dynamic SLC blocks not free */
 void die_add_slc_dyn(Drive *d, uint32_t die, int n);
-uint32_t *die_open(const Drive *d, uint32_t die); /* STREAMS open blocks, NO_BLOCK if none */
+/* The open block of each write stream, NO_BLOCK if none. */
+uint32_t die_open(const Drive *d, uint32_t die, int stream);
+void die_set_open(Drive *d, uint32_t die, int stream, uint32_t b);
 uint32_t die_victim(const Drive *d, uint32_t die);         /* being collected, NO_BLOCK if none */
 void die_set_victim(Drive *d, uint32_t die, uint32_t b);
-uint32_t *die_victim_cursor(const Drive *d, uint32_t die); /* next slot index to scan in it */
-
-/* The free stack of die went from before blocks deep (nand.c, after each
- * push or pop of the non-static stack). */
-void die_free_changed(Drive *d, uint32_t die, uint32_t before);
+uint32_t die_cursor(const Drive *d, uint32_t die); /* next slot index to scan in the victim */
+void die_set_cursor(Drive *d, uint32_t die, uint32_t c);
 
 /* Over all dies, for sources of work that ask whether any die may need
  * them (sched_add()): dies below gc_soft_blocks free blocks, dies with a
@@ -74,5 +91,13 @@ void die_push_dead(Drive *d, uint32_t b);
 uint32_t die_pop_dead(Drive *d, uint32_t die); /* NO_BLOCK if none */
 uint32_t die_ndead(const Drive *d, uint32_t die);
 uint32_t die_dead_at(const Drive *d, uint32_t die, uint32_t k); /* the stack's k-th entry */
+
+/* The block state's invariants: per block, a state and write pointer its
+ * mode allows and no more valid slots than written; per die, the free
+ * stacks (erased blocks of the die, each once, as many as the counts and
+ * the free-blocks gauge say), the open blocks (open, of the die, with
+ * room), the victim and its cursor, the dead stack; the counts over all
+ * dies the scheduler asks (drive_check()). */
+bool blocks_check(const Drive *d, char *why, size_t why_len);
 
 #endif

@@ -202,3 +202,20 @@ void ctrl_background(Drive *d, SimTime cost, CtrlWork w)
     if (cost > 0)
         ctrl_run(d, sim_now(drive_engine(d)), cost, w);
 }
+
+/* Each core's pieces: at most CTRL_SLOTS, each ending no earlier than it
+ * starts, in time order and apart. */
+bool ctrl_check(const Drive *d, char *why, size_t why_len)
+{
+    const Ctrl *c = ctrl(d);
+    for (uint32_t k = 0; k < c->cores; k++) {
+        const SimTime *s = c->start + (size_t)k * CTRL_SLOTS, *e = c->end + (size_t)k * CTRL_SLOTS;
+        CHECK(c->n[k] <= CTRL_SLOTS, "controller core %u keeps %u pieces of work", k, c->n[k]);
+        for (uint32_t i = 0; i < c->n[k]; i++)
+            CHECK(s[i] <= e[i] && (i == 0 || e[i - 1] <= s[i]),
+                  "controller core %u: piece %u (%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                  " ns) ends before it starts or overlaps the one before",
+                  k, i, s[i], e[i]);
+    }
+    return true;
+}

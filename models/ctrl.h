@@ -26,5 +26,7 @@ SimTime ctrl_relocate(Drive *d, uint32_t die, SimTime sensed, uint32_t n);
 void ctrl_background(Drive *d, SimTime cost, CtrlWork w);
 /* When the first core is free (for tests and check). */
 SimTime ctrl_first_free(const Drive *d);
+/* Each core's pieces of work in time order, apart (drive_check()). */
+bool ctrl_check(const Drive *d, char *why, size_t why_len);
 
 #endif

@@ -263,100 +263,41 @@ uint64_t drive_lookup(const Drive *d, uint64_t lpn)
     return v >= BUF_MARK ? DRIVE_BUFFERED : v;
 }
 
-/* ---- Invariants ---------------------------------------------------------- */
+/* ---- Invariants ----------------------------------------------------------
+ * Each part with state checks it in its own file (x_check(), declared in
+ * its header beside the part's other functions) and drive_check() only
+ * runs them, in this order: the block state first, which the others read,
+ * then the parts above it. The first that fails is reported under the
+ * part's name. A new part with state adds its check here. */
+
+typedef bool (*PartCheckFn)(const Drive *d, char *why, size_t why_len);
+
+static const struct {
+    const char *part;
+    PartCheckFn check;
+} part_checks[] = {
+    {"blocks", blocks_check},        /* blocks.c: block state, free/open/dead lists, counts */
+    {"wear", wear_check},            /* wear.c: erase counts, histogram, gauges, cold blocks */
+    {"map", map_check},              /* map.c: the store, L2P against P2L, valid counts */
+    {"write buffer", ftl_check},     /* ftl.c: the ring against the L2P's buffer marks */
+    {"pSLC cache", pslc_check},      /* pslc.c: SLC block counts, used bytes, limits */
+    {"GC", gc_check},                /* gc.c: debt and ratio per die */
+    {"folding", fold_check},         /* fold.c: each die's fold victim and cursor */
+    {"mapping cache", l2p_check},    /* l2p_cache.c: map blocks, versions, LRU */
+    {"TRIM", trim_check},            /* trim.c: the deferred work's queue */
+    {"scheduler", sched_check},      /* sched.c: idle dies, read queues */
+    {"controller", ctrl_check},      /* ctrl.c: each core's pieces of work */
+};
 
 bool drive_check(const Drive *d, char *why, size_t why_len)
 {
-    if (!map_check(d, why, why_len))
-        return false;
-    uint64_t mapped = 0;
-    g_autofree uint64_t *vals = g_new(uint64_t, MAX(MAP_CHUNK, drive_geom(d)->slots_per_block));
-    for (uint64_t lpn = 0; lpn < drive_geom(d)->nlpn; lpn++) {
-        if (lpn % MAP_CHUNK == 0)
-            map_get_chunk(d, lpn / MAP_CHUNK, vals);
-        uint64_t v = vals[lpn % MAP_CHUNK];
-        if (v == NO_SLOT)
+    for (size_t k = 0; k < G_N_ELEMENTS(part_checks); k++) {
+        char msg[256] = "";
+        if (part_checks[k].check(d, msg, sizeof msg))
             continue;
-        mapped++;
-        if (v >= BUF_MARK)
-            continue; /* in the write buffer: ftl_check() */
-        CHECK(v < drive_geom(d)->nslots,
-              "lpn %" G_GUINT64_FORMAT " maps to slot %" G_GUINT64_FORMAT " beyond the drive", lpn, v);
-        CHECK(map_lpn_of(d, v) == lpn,
-              "lpn %" G_GUINT64_FORMAT " maps to slot %" G_GUINT64_FORMAT " which maps back to %" G_GUINT64_FORMAT,
-              lpn, v, map_lpn_of(d, v));
-        uint32_t b = nand_block_of(d, v);
-        CHECK(blk_state(d)[b] != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
-              b);
-        CHECK(v - nand_slot(d, b, 0) < blk_wp(d)[b],
-              "lpn %" G_GUINT64_FORMAT " maps past the write pointer of block %u", lpn, b);
-    }
-    CHECK(mapped == *drive_mapped(d), "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
-          mapped, *drive_mapped(d));
-    uint64_t free_blocks = 0;
-    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
-        uint32_t valid = 0;
-        uint64_t base = nand_slot(d, b, 0);
-        if (blk_is_map(d, b))
-            continue; /* holds translation pages: l2p_check() */
-        map_block_lpns(d, b, vals);
-        for (uint32_t s = 0; s < drive_geom(d)->slots_per_block; s++) {
-            uint64_t lpn = vals[s];
-            if (lpn == NO_LPN)
-                continue;
-            CHECK(s < blk_wp(d)[b], "block %u has a valid slot past its write pointer", b);
-            CHECK(lpn < drive_geom(d)->nlpn && map_get(d, lpn) == base + s,
-                  "slot %" G_GUINT64_FORMAT " is valid for lpn %" G_GUINT64_FORMAT " which maps elsewhere",
-                  base + s, lpn);
-            valid++;
-        }
-        CHECK(valid == blk_valid(d)[b], "block %u counts %u valid slots, has %u", b,
-              blk_valid(d)[b], valid);
-        if (blk_state(d)[b] == BLK_FREE) {
-            CHECK(valid == 0, "free block %u has valid slots", b);
-            free_blocks++;
-        }
-    }
-    CHECK(free_blocks == drive_stats(d)->free_blocks, "%" G_GUINT64_FORMAT " free blocks, gauge says %" G_GUINT64_FORMAT,
-          free_blocks, drive_stats(d)->free_blocks);
-    /* the dead stacks: each entry flagged, on its own die, once */
-    uint64_t flagged = 0, stacked = 0;
-    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
-        flagged += blk_is_dead(d, b);
-    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
-        stacked += die_ndead(d, i);
-        for (uint32_t k = 0; k < die_ndead(d, i); k++) {
-            uint32_t b = die_dead_at(d, i, k);
-            CHECK(b < drive_geom(d)->nblocks && blk_is_dead(d, b) && nand_die_of_block(d, b) == i,
-                  "die %u's dead stack holds block %u, not flagged or not its own", i, b);
-        }
-    }
-    CHECK(flagged == stacked, "%" G_GUINT64_FORMAT " blocks flagged dead, %" G_GUINT64_FORMAT " stacked",
-          flagged, stacked);
-    /* the counts the scheduler asks before offering GC to every die */
-    uint32_t low = 0, victims = 0, cold = 0;
-    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
-        low += die_nfree(d, i) < drive_params(d)->gc_soft_blocks;
-        victims += die_victim(d, i) != NO_BLOCK;
-        cold += wear_cold_waiting(d, i);
-    }
-    CHECK(low == blocks_dies_low(d) && victims == blocks_victims(d) && stacked == blocks_dead(d) &&
-              (cold > 0) == wear_cold_any(d),
-          "dies low on free blocks, with victims, dead blocks, with cold blocks: %u, %u, %" G_GUINT64_FORMAT
-          ", %u; counted %u, %u, %u, %d",
-          low, victims, stacked, cold, blocks_dies_low(d), blocks_victims(d), blocks_dead(d), wear_cold_any(d));
-    if (!pslc_check(d, why, why_len))
+        if (why)
+            g_snprintf(why, why_len, "%s: %s", part_checks[k].part, msg);
         return false;
-    /* the wear gauges against the blocks' erase counts */
-    DriveWear w;
-    drive_wear(d, &w);
-    CHECK(w.pool.blocks == 0 || (w.pool.min == drive_stats(d)->wear_min && w.pool.max == drive_stats(d)->wear_max &&
-                                 w.pool.erases == drive_stats(d)->wear_erases),
-          "pool blocks erased %u to %u times, %" G_GUINT64_FORMAT " in all; gauges say %u to %u, "
-          "%" G_GUINT64_FORMAT,
-          w.pool.min, w.pool.max, w.pool.erases, drive_stats(d)->wear_min, drive_stats(d)->wear_max,
-          drive_stats(d)->wear_erases);
-    if (!ftl_check(d, why, why_len))
-        return false;
-    return !l2p_cache_on(d) || l2p_check(d, why, why_len);
+    }
+    return true;
 }

@@ -217,11 +217,13 @@ void drive_wear(const Drive *d, DriveWear *w);
 void drive_account(Drive *d);
 
 /* ---- Checking (tests, --check) -----------------------------------------
- * drive_check() verifies the FTL invariants: every mapped page points to a
- * valid slot that maps back to it (or to its buffer entry), per-block valid
- * counts equal the valid slots, free blocks hold nothing valid, no slot is
- * valid twice, and the counters agree. O(drive size). On failure it writes
- * the first broken invariant into why. */
+ * drive_check() verifies the FTL invariants, each part's own (in the part's file,
+ * x_check()): every mapped page points to a valid slot that maps back to it
+ * (or to its buffer entry), per-block valid counts equal the valid slots,
+ * free blocks hold nothing valid and sit on their die's free stack once,
+ * open blocks and victims are in the state their list says, and every
+ * counter agrees with what it counts. O(drive size). On failure it writes
+ * the first broken invariant into why, after the part's name ("map: ..."). */
 bool drive_check(const Drive *d, char *why, size_t why_len);
 
 #define DRIVE_UNMAPPED UINT64_MAX

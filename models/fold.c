@@ -31,10 +31,10 @@ static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
 {
     uint32_t first = die * drive_geom(d)->blocks_per_die, dyn = NO_BLOCK, stat = NO_BLOCK;
     for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++) {
-        if (blk_state(d)[b] != BLK_FULL || blk_mode(d)[b] != CELL_SLC || blk_is_map(d, b))
+        if (blk_state(d, b) != BLK_FULL || blk_mode(d, b) != CELL_SLC || blk_is_map(d, b))
             continue;
         uint32_t *best = nand_is_static(d, b) ? &stat : &dyn;
-        if (*best == NO_BLOCK || blk_stamp(d)[b] < blk_stamp(d)[*best])
+        if (*best == NO_BLOCK || blk_stamp(d, b) < blk_stamp(d, *best))
             *best = b;
     }
     if (dyn != NO_BLOCK)
@@ -45,11 +45,10 @@ static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
         return NO_BLOCK;
     static const int streams[] = {STREAM_SLC, STREAM_SSLC};
     for (int k = 0; k < (dyn_only ? 1 : 2); k++) {
-        uint32_t b = die_open(d, die)[streams[k]];
+        uint32_t b = die_open(d, die, streams[k]);
         if (b != NO_BLOCK) {
-            die_open(d, die)[streams[k]] = NO_BLOCK;
-            blk_state(d)[b] = BLK_FULL;
-            blk_stamp(d)[b] = sim_now(drive_engine(d));
+            die_set_open(d, die, streams[k], NO_BLOCK);
+            blk_set_full(d, b, sim_now(drive_engine(d)));
             return b;
         }
     }
@@ -60,13 +59,13 @@ static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
  * block above the GC reserve. */
 static uint32_t fold_dest(Drive *d, uint32_t die)
 {
-    uint32_t b = die_open(d, die)[STREAM_FOLD];
+    uint32_t b = die_open(d, die, STREAM_FOLD);
     if (b != NO_BLOCK)
         return b;
     if (die_nfree(d, die) <= drive_params(d)->gc_hard_blocks)
         return NO_BLOCK;
     b = nand_take_free(d, die, drive_geom(d)->native);
-    die_open(d, die)[STREAM_FOLD] = b;
+    die_set_open(d, die, STREAM_FOLD, b);
     return b;
 }
 
@@ -82,7 +81,7 @@ static void fold_erase(Drive *d, uint32_t die, uint32_t v)
 static uint32_t fold_move(Drive *d, uint32_t die, uint32_t dst, uint32_t *pages)
 {
     Fold *f = fold(d);
-    return map_relocate(d, f->victim[die], &f->cursor[die], dst, &die_open(d, die)[STREAM_FOLD], pages);
+    return map_relocate(d, f->victim[die], &f->cursor[die], dst, STREAM_FOLD, pages);
 }
 
 /* One fold operation on die (a program unit moved, or an empty SLC block
@@ -97,10 +96,10 @@ static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
             return false;
         f->victim[die] = v;
         f->cursor[die] = 0;
-        blk_state(d)[v] = BLK_VICTIM;
+        blk_set_state(d, v, BLK_VICTIM);
     }
     uint32_t v = f->victim[die];
-    if (blk_valid(d)[v] == 0) {
+    if (blk_valid(d, v) == 0) {
         fold_erase(d, die, v);
         return true;
     }
@@ -110,7 +109,7 @@ static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
     uint32_t pages;
     uint32_t n = fold_move(d, die, dst, &pages);
     if (n == 0) {
-        g_assert(blk_valid(d)[v] == 0);
+        g_assert(blk_valid(d, v) == 0);
         fold_erase(d, die, v);
         return true;
     }
@@ -180,4 +179,21 @@ void fold_release(Drive *d)
     g_free(f->victim);
     g_free(f->cursor);
     g_free(f);
+}
+
+bool fold_check(const Drive *d, char *why, size_t why_len)
+{
+    const Fold *f = fold(d);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        uint32_t v = f->victim[i];
+        if (v == NO_BLOCK)
+            continue;
+        CHECK(nand_die_of_block(d, v) == i && blk_state(d, v) == BLK_VICTIM &&
+                  blk_mode(d, v) == CELL_SLC && !blk_is_map(d, v) && v != die_victim(d, i),
+              "die %u folds block %u: another die's, not a victim, not SLC data or GC's victim", i,
+              v);
+        CHECK(f->cursor[i] <= blk_wp(d, v), "die %u's fold cursor %u is past block %u's %u slots",
+              i, f->cursor[i], v, blk_wp(d, v));
+    }
+    return true;
 }

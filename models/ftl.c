@@ -476,10 +476,10 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
         }
         uint32_t b = nand_block_of(d, slot);
         uint32_t die = nand_die_of_block(d, b);
-        if (die != cur_die || blk_mode(d)[b] != mode) {
+        if (die != cur_die || blk_mode(d, b) != mode) {
             if (cur_die != NO_IDX)
                 sched_read(d, cur_die, client, arg, mode, pages, slots);
-            mode = blk_mode(d)[b];
+            mode = blk_mode(d, b);
             pages = slots = 0;
             (*pending)++;
             cur_die = die;
@@ -744,7 +744,6 @@ static uint32_t max_room(const Drive *d)
 #define BALANCE_SLACK 4
 static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
 {
-    uint32_t *open = die_open(d, i);
     if (wbuf(d)->ring_live == 0)
         return false; /* before asking the cache: with no data it must not decide exhaustion */
     int stream = pslc_host_stream(d, i);
@@ -752,7 +751,7 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     uint32_t unit = drive_geom(d)->unit_slots[mode];
     if (!unit_ready(d, unit))
         return false;
-    uint32_t b = open[stream];
+    uint32_t b = die_open(d, i, stream);
     if (b == NO_BLOCK) {
         if (die_room(d, i) + BALANCE_SLACK < max_room(d))
             return false; /* let the other dies catch up */
@@ -762,21 +761,20 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
             b = nand_take_free(d, i, mode);
         if (b == NO_BLOCK)
             return false;
-        open[stream] = b;
+        die_set_open(d, i, stream, b);
     }
     uint32_t cap = nand_block_capacity(d, b);
-    uint32_t room = cap - blk_wp(d)[b];
+    uint32_t room = cap - blk_wp(d, b);
     uint32_t n = take_unit(d, unit < room ? unit : room);
-    uint64_t first = nand_slot(d, b, blk_wp(d)[b]);
+    uint64_t first = nand_slot(d, b, blk_wp(d, b));
     map_prefetch(d, wbuf(d)->stage, n);
     map_set_run(d, wbuf(d)->stage, n, first);
-    blk_wp(d)[b] += n;
+    blk_advance(d, b, n);
     for (uint32_t k = 0; drive_place_hook(d) && k < n; k++)
         drive_place_hook(d)(drive_place_ctx(d), wbuf(d)->stage[k], first + k, NO_SLOT);
-    if (blk_wp(d)[b] == cap) {
-        blk_state(d)[b] = BLK_FULL;
-        blk_stamp(d)[b] = sim_now(drive_engine(d));
-        open[stream] = NO_BLOCK;
+    if (blk_wp(d, b) == cap) {
+        blk_set_full(d, b, sim_now(drive_engine(d)));
+        die_set_open(d, i, stream, NO_BLOCK);
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     SimTime in = chan_xfer(d, i, sim_now(drive_engine(d)), bytes);

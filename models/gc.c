@@ -25,6 +25,8 @@
 #include "models/sched_rank.h"
 #include "models/wear.h"
 
+#include <math.h>
+
 /* Pacing, per die. */
 typedef struct Gc {
     double *debt;  /* slots GC owes for host data written below the soft threshold */
@@ -57,7 +59,7 @@ static bool gc_needed(const Drive *d, uint32_t die, bool hard)
  * pages move into SLC-mode map blocks, each slot costing bits native slots. */
 static uint32_t moved_slots(const Drive *d, uint32_t b)
 {
-    uint64_t v = blk_valid(d)[b];
+    uint64_t v = blk_valid(d, b);
     if (blk_is_map(d, b))
         v *= drive_geom(d)->native;
     return (uint32_t)MIN(v, drive_geom(d)->slots_per_block);
@@ -83,7 +85,7 @@ static double score_greedy(const Drive *d, uint32_t b, uint32_t cap, uint32_t v,
 static double score_cost_benefit(const Drive *d, uint32_t b, uint32_t cap, uint32_t v, SimTime now)
 {
     double u = (double)v / cap;
-    double age = (double)(now - blk_stamp(d)[b]) + 1.0;
+    double age = (double)(now - blk_stamp(d, b)) + 1.0;
     return (1.0 - u) * age / (1.0 + u);
 }
 
@@ -91,7 +93,7 @@ static double score_cost_benefit(const Drive *d, uint32_t b, uint32_t cap, uint3
 static double score_fifo(const Drive *d, uint32_t b, uint32_t cap, uint32_t v, SimTime now)
 {
     (void)cap, (void)v, (void)now;
-    return 1e19 - (double)blk_stamp(d)[b];
+    return 1e19 - (double)blk_stamp(d, b);
 }
 
 static const GcPolicyOps gc_policies[] = {
@@ -125,7 +127,7 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
          * fewest slots to move, the first such block on a tie, as below */
         uint32_t best_v = drive_geom(d)->slots_per_block;
         for (uint32_t b = lo; b < hi; b++) {
-            if (blk_state(d)[b] != BLK_FULL)
+            if (blk_state(d, b) != BLK_FULL)
                 continue;
             uint32_t v = moved_slots(d, b);
             if (v < best_v) {
@@ -139,7 +141,7 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
     }
     double best_score = -1;
     for (uint32_t b = lo; b < hi; b++) {
-        if (blk_state(d)[b] != BLK_FULL)
+        if (blk_state(d, b) != BLK_FULL)
             continue;
         double s = victim_score(d, b, now);
         if (s >= 0 && s > best_score) {
@@ -153,11 +155,11 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
 /* The GC stream's open block on die, opening one if needed. */
 static uint32_t gc_dest(Drive *d, uint32_t die)
 {
-    uint32_t b = die_open(d, die)[STREAM_GC];
-    if (b != NO_BLOCK && blk_wp(d)[b] < nand_block_capacity(d, b))
+    uint32_t b = die_open(d, die, STREAM_GC);
+    if (b != NO_BLOCK && blk_wp(d, b) < nand_block_capacity(d, b))
         return b;
     b = nand_take_free(d, die, drive_geom(d)->native);
-    die_open(d, die)[STREAM_GC] = b;
+    die_set_open(d, die, STREAM_GC, b);
     return b;
 }
 
@@ -166,7 +168,7 @@ static void gc_erase(Drive *d, uint32_t die, uint32_t b)
 {
     drive_counters(d)->gc_blocks++;
     sched_die_op(d, die, WORK_ERASE, nand_erased, d, b,
-                 sim_now(drive_engine(d)) + drive_params(d)->timing[blk_mode(d)[b]].t_erase);
+                 sim_now(drive_engine(d)) + drive_params(d)->timing[blk_mode(d, b)].t_erase);
 }
 
 static void erase_victim(Drive *d, uint32_t die, uint32_t v)
@@ -182,8 +184,8 @@ static bool gc_step(Drive *d, uint32_t die)
         if (v == NO_BLOCK)
             return false;
         die_set_victim(d, die, v);
-        *die_victim_cursor(d, die) = 0;
-        blk_state(d)[v] = BLK_VICTIM;
+        die_set_cursor(d, die, 0);
+        blk_set_state(d, v, BLK_VICTIM);
         uint32_t cap = drive_geom(d)->slots_per_block; /* native slots erasing it returns */
         uint32_t moved = moved_slots(d, v);
         if (moved < cap)
@@ -196,7 +198,7 @@ static bool gc_step(Drive *d, uint32_t die)
         gc_paid(d, die, moved);
         return started;
     }
-    if (blk_valid(d)[v] == 0) {
+    if (blk_valid(d, v) == 0) {
         erase_victim(d, die, v);
         return true;
     }
@@ -204,17 +206,19 @@ static bool gc_step(Drive *d, uint32_t die)
     if (dst == NO_BLOCK)
         return false; /* no erased block to relocate into: stuck until TRIM */
     uint32_t pages;
-    uint32_t n = map_relocate(d, v, die_victim_cursor(d, die), dst, &die_open(d, die)[STREAM_GC], &pages);
+    uint32_t cursor = die_cursor(d, die);
+    uint32_t n = map_relocate(d, v, &cursor, dst, STREAM_GC, &pages);
+    die_set_cursor(d, die, cursor);
     if (n == 0) {
         /* the cursor passed the last valid slot: nothing left to move */
-        g_assert(blk_valid(d)[v] == 0);
+        g_assert(blk_valid(d, v) == 0);
         erase_victim(d, die, v);
         return true;
     }
     gc_paid(d, die, n);
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     uint32_t rounds = (pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
-    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[blk_mode(d)[v]].t_read;
+    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[blk_mode(d, v)].t_read;
     SimTime moved = ctrl_relocate(d, die, sensed, n);
     drive_counters(d)->nand_read_bytes += bytes;
     drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
@@ -231,9 +235,9 @@ static bool gc_step(Drive *d, uint32_t die)
 static bool gc_reclaim_dead(Drive *d, uint32_t die)
 {
     for (uint32_t b; (b = die_pop_dead(d, die)) != NO_BLOCK;) {
-        if (blk_state(d)[b] != BLK_FULL || blk_valid(d)[b] != 0 || blk_is_map(d, b))
+        if (blk_state(d, b) != BLK_FULL || blk_valid(d, b) != 0 || blk_is_map(d, b))
             continue;
-        blk_state(d)[b] = BLK_VICTIM; /* until its erase ends */
+        blk_set_state(d, b, BLK_VICTIM); /* until its erase ends */
         gc_erase(d, die, b);
         return true;
     }
@@ -314,4 +318,19 @@ void gc_release(Drive *d)
     g_free(g->debt);
     g_free(g->ratio);
     g_free(g);
+}
+
+bool gc_check(const Drive *d, char *why, size_t why_len)
+{
+    const Gc *g = gc(d);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        CHECK(isfinite(g->debt[i]) && g->debt[i] >= 0, "die %u owes GC %g slots", i, g->debt[i]);
+        CHECK(isfinite(g->ratio[i]) && g->ratio[i] >= 0 &&
+                  g->ratio[i] <= drive_geom(d)->slots_per_block,
+              "die %u's GC ratio is %g", i, g->ratio[i]);
+        uint32_t v = die_victim(d, i);
+        CHECK(v == NO_BLOCK || !nand_is_static(d, v), "die %u's GC victim %u is a static SLC block",
+              i, v);
+    }
+    return true;
 }

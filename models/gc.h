@@ -12,5 +12,8 @@ void gc_release(Drive *d);
 void gc_set_ratio(Drive *d, uint32_t die, double ratio);
 bool gc_paced(const Drive *d, uint32_t die); /* below the soft threshold: host programs owe GC */
 void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots);
+/* Each die's debt and ratio: finite, not negative, the ratio at most a
+ * block's slots (drive_check()). */
+bool gc_check(const Drive *d, char *why, size_t why_len);
 
 #endif

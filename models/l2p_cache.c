@@ -193,7 +193,7 @@ static void kick_ev(void *ctx, uint64_t arg)
         uint32_t t = c->iss[--c->iss_len];
         c->flags[t] &= (uint8_t)~TP_ISSUE;
         uint32_t b = nand_block_of(d, c->loc[t]);
-        sched_read(d, nand_die_of_block(d, b), c->reader, t, blk_mode(d)[b], 1, c->spp);
+        sched_read(d, nand_die_of_block(d, b), c->reader, t, blk_mode(d, b), 1, c->spp);
     }
     if (c->wb_len > 0)
         sched_kick_all(d);
@@ -409,16 +409,15 @@ static void place(Drive *d, uint32_t t, uint32_t b)
     uint64_t old = c->loc[t];
     if (old != NO_SLOT) {
         map_put_lpn(d, old, NO_LPN);
-        blk_valid(d)[nand_block_of(d, old)] -= c->spp;
+        blk_drop_valid(d, nand_block_of(d, old), c->spp);
     }
-    uint64_t slot = nand_slot(d, b, blk_wp(d)[b]);
-    blk_wp(d)[b] += c->spp;
+    uint64_t slot = nand_slot(d, b, blk_wp(d, b));
+    blk_advance(d, b, c->spp);
     map_put_lpn(d, slot, t);
-    blk_valid(d)[b] += c->spp;
+    blk_add_valid(d, b, c->spp);
     c->loc[t] = slot;
-    if (blk_wp(d)[b] == nand_block_capacity(d, b)) {
-        blk_state(d)[b] = BLK_FULL;
-        blk_stamp(d)[b] = sim_now(drive_engine(d));
+    if (blk_wp(d, b) == nand_block_capacity(d, b)) {
+        blk_set_full(d, b, sim_now(drive_engine(d)));
         c->map_open[nand_die_of_block(d, b)] = NO_BLOCK;
     }
 }
@@ -433,8 +432,8 @@ static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
     if (die_nfree(d, die) <= min_free)
         return NO_BLOCK;
     uint32_t b = nand_take_free(d, die, drive_geom(d)->native);
-    blk_mode(d)[b] = CELL_SLC;
-    blk_kind(d)[b] = BLK_MAP;
+    blk_set_mode(d, b, CELL_SLC);
+    blk_set_kind(d, b, BLK_MAP);
     c->map_open[die] = b;
     return b;
 }
@@ -442,7 +441,7 @@ static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
 /* Pages one map program holds: an SLC program unit. */
 static uint32_t map_unit(const Drive *d, uint32_t b)
 {
-    uint32_t room = (nand_block_capacity(d, b) - blk_wp(d)[b]) / l2pc(d)->spp;
+    uint32_t room = (nand_block_capacity(d, b) - blk_wp(d, b)) / l2pc(d)->spp;
     return MIN(drive_geom(d)->unit_slots[CELL_SLC] / l2pc(d)->spp, room);
 }
 
@@ -481,8 +480,8 @@ static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
 {
     die_set_victim(d, die, NO_BLOCK);
     drive_counters(d)->gc_blocks++;
-    blk_mode(d)[v] = (uint8_t)drive_geom(d)->native; /* back to a plain free block once erased */
-    blk_kind(d)[v] = BLK_DATA;
+    blk_set_mode(d, v, drive_geom(d)->native); /* back to a plain free block once erased */
+    blk_set_kind(d, v, BLK_DATA);
     sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(drive_engine(d)) + drive_params(d)->timing[CELL_SLC].t_erase);
 }
 
@@ -492,7 +491,7 @@ bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved)
 {
     L2pCache *c = l2pc(d);
     uint32_t v = die_victim(d, die);
-    if (blk_valid(d)[v] == 0) {
+    if (blk_valid(d, v) == 0) {
         erase_map_block(d, die, v);
         return true;
     }
@@ -501,9 +500,9 @@ bool l2p_gc_step(Drive *d, uint32_t die, uint32_t *slots_moved)
         return false;
     uint32_t want = map_unit(d, dst), n = 0;
     uint64_t base = nand_slot(d, v, 0);
-    while (n < want && *die_victim_cursor(d, die) < blk_wp(d)[v]) {
-        uint64_t src = base + *die_victim_cursor(d, die);
-        *die_victim_cursor(d, die) += c->spp;
+    while (n < want && die_cursor(d, die) < blk_wp(d, v)) {
+        uint64_t src = base + die_cursor(d, die);
+        die_set_cursor(d, die, die_cursor(d, die) + c->spp);
         if (map_lpn_of(d, src) == NO_LPN)
             continue;
         place(d, (uint32_t)map_lpn_of(d, src), dst);
@@ -563,11 +562,11 @@ static bool check_blocks(const Drive *d, char *why, size_t why_len)
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
         if (!blk_is_map(d, b))
             continue;
-        CHECK(blk_state(d)[b] != BLK_FREE && blk_mode(d)[b] == CELL_SLC,
+        CHECK(blk_state(d, b) != BLK_FREE && blk_mode(d, b) == CELL_SLC,
               "map block %u is free or not in SLC mode", b);
         uint32_t valid = 0;
         uint64_t base = nand_slot(d, b, 0);
-        for (uint32_t s = 0; s < blk_wp(d)[b]; s += c->spp) {
+        for (uint32_t s = 0; s < blk_wp(d, b); s += c->spp) {
             uint64_t t = map_lpn_of(d, base + s);
             if (t == NO_LPN)
                 continue;
@@ -576,8 +575,8 @@ static bool check_blocks(const Drive *d, char *why, size_t why_len)
                   " which lives elsewhere", base + s, t);
             valid += c->spp;
         }
-        CHECK(valid == blk_valid(d)[b], "map block %u counts %u valid slots, has %u", b,
-              blk_valid(d)[b], valid);
+        CHECK(valid == blk_valid(d, b), "map block %u counts %u valid slots, has %u", b,
+              blk_valid(d, b), valid);
     }
     for (uint32_t t = 0; t < c->ntp; t++) {
         if (c->loc[t] == NO_SLOT)
@@ -626,5 +625,7 @@ static bool check_versions(const L2pCache *c, char *why, size_t why_len)
 
 bool l2p_check(const Drive *d, char *why, size_t why_len)
 {
+    if (!l2p_cache_on(d))
+        return true; /* the whole table in DRAM: nothing cached */
     return check_blocks(d, why, why_len) && check_versions(l2pc(d), why, why_len);
 }

@@ -4,7 +4,7 @@
  * L2P gives each 4 KiB logical page (lpn) a physical slot, NO_SLOT
  * (unmapped) or BUF_MARK + ring position (the latest data sits in the write
  * buffer). P2L holds the lpn of every valid slot, NO_LPN otherwise, and
- * blk_valid counts the valid slots per block; drive_check() verifies all
+ * blk_valid() counts the valid slots per block; map_check() verifies all
  * three agree. Every change of the table made by map_set_run() is reported
  * to the function given to map_watch() (the mapping cache's, l2p_cache.c);
  * unmapping (ftl_unmap(), for TRIM) leaves that to its caller.
@@ -1112,11 +1112,11 @@ static bool chunk_check(const Drive *d, const SparseMap *sm, uint64_t c, char *w
 static bool block_check(const Drive *d, const SparseMap *sm, uint32_t b, char *why, size_t why_len)
 {
     const Runs *l = sm->blk_runs[b];
-    CHECK(l->n >= 1 && l->n <= l->cap && blk_state(d)[b] != BLK_FREE && sm->pf_j[b] == NO_IDX,
+    CHECK(l->n >= 1 && l->n <= l->cap && blk_state(d, b) != BLK_FREE && sm->pf_j[b] == NO_IDX,
           "block %u has runs but is free, prefilled or holds none", b);
     for (uint32_t i = 0, end = 0; i < l->n; i++) {
         uint64_t r = l->r[i];
-        CHECK(p2l_len(r) >= 1 && p2l_off(r) >= end && p2l_off(r) + p2l_len(r) <= blk_wp(d)[b] &&
+        CHECK(p2l_len(r) >= 1 && p2l_off(r) >= end && p2l_off(r) + p2l_len(r) <= blk_wp(d, b) &&
                   p2l_lpn(r) + p2l_len(r) <= drive_geom(d)->nlpn,
               "block %u: run %u overlaps, is out of order or lies beyond what was written", b, i);
         end = p2l_off(r) + p2l_len(r);
@@ -1127,6 +1127,61 @@ static bool block_check(const Drive *d, const SparseMap *sm, uint32_t b, char *w
     return true;
 }
 
+/* The L2P and P2L agree: every mapped lpn points to a slot written in a
+ * block in use that maps back to it (or to a buffer entry: ftl_check()),
+ * every valid slot to an lpn that maps to it; the valid counts are the
+ * valid slots, and the mapped pages the counter's. */
+static bool entries_check(const Drive *d, char *why, size_t why_len)
+{
+    const Geom *g = drive_geom(d);
+    uint64_t mapped = 0;
+    g_autofree uint64_t *vals = g_new(uint64_t, MAX(MAP_CHUNK, g->slots_per_block));
+    for (uint64_t lpn = 0; lpn < g->nlpn; lpn++) {
+        if (lpn % MAP_CHUNK == 0)
+            map_get_chunk(d, lpn / MAP_CHUNK, vals);
+        uint64_t v = vals[lpn % MAP_CHUNK];
+        if (v == NO_SLOT)
+            continue;
+        mapped++;
+        if (v >= BUF_MARK)
+            continue;
+        CHECK(v < g->nslots,
+              "lpn %" G_GUINT64_FORMAT " maps to slot %" G_GUINT64_FORMAT " beyond the drive", lpn, v);
+        CHECK(map_lpn_of(d, v) == lpn,
+              "lpn %" G_GUINT64_FORMAT " maps to slot %" G_GUINT64_FORMAT " which maps back to %" G_GUINT64_FORMAT,
+              lpn, v, map_lpn_of(d, v));
+        uint32_t b = nand_block_of(d, v);
+        CHECK(blk_state(d, b) != BLK_FREE, "lpn %" G_GUINT64_FORMAT " maps into free block %u", lpn,
+              b);
+        CHECK(v - nand_slot(d, b, 0) < blk_wp(d, b),
+              "lpn %" G_GUINT64_FORMAT " maps past the write pointer of block %u", lpn, b);
+    }
+    CHECK(mapped == *drive_mapped(d), "%" G_GUINT64_FORMAT " pages mapped, counter says %" G_GUINT64_FORMAT,
+          mapped, *drive_mapped(d));
+    for (uint32_t b = 0; b < g->nblocks; b++) {
+        uint32_t valid = 0;
+        uint64_t base = nand_slot(d, b, 0);
+        if (blk_is_map(d, b))
+            continue; /* holds translation pages: l2p_check() */
+        map_block_lpns(d, b, vals);
+        for (uint32_t s = 0; s < g->slots_per_block; s++) {
+            uint64_t lpn = vals[s];
+            if (lpn == NO_LPN)
+                continue;
+            CHECK(s < blk_wp(d, b), "block %u has a valid slot past its write pointer", b);
+            CHECK(lpn < g->nlpn && map_get(d, lpn) == base + s,
+                  "slot %" G_GUINT64_FORMAT " is valid for lpn %" G_GUINT64_FORMAT " which maps elsewhere",
+                  base + s, lpn);
+            valid++;
+        }
+        CHECK(valid == blk_valid(d, b), "block %u counts %u valid slots, has %u", b,
+              blk_valid(d, b), valid);
+    }
+    return true;
+}
+
+/* The map's store first (chunks, runs, hashes, counts: what a lookup
+ * reads), then the entries it gives. */
 bool map_check(const Drive *d, char *why, size_t why_len)
 {
     const SparseMap *sm = map_of(d)->sm;
@@ -1219,7 +1274,7 @@ bool map_check(const Drive *d, char *why, size_t why_len)
     for (uint32_t b = 0; b < g->nblocks; b++)
         if (sm->blk_runs[b] && !block_check(d, sm, b, why, why_len))
             return false;
-    return true;
+    return entries_check(d, why, why_len);
 }
 
 /* Narrow entries where every slot and lpn fits below their 32-bit marks
@@ -1260,13 +1315,13 @@ void map_invalidate_slot(Drive *d, uint64_t slot)
     uint32_t b = nand_block_of(d, slot);
     /* (whether the slot was valid drive_check() verifies: for a slot of a
      * run it is a search, on a path every page written takes) */
-    g_assert(blk_valid(d)[b] > 0);
+    g_assert(blk_valid(d, b) > 0);
     map_put_lpn(d, slot, NO_LPN);
-    if (--blk_valid(d)[b] == 0 && blk_state(d)[b] == BLK_FULL && !blk_is_dead(d, b)) {
+    if (blk_drop_valid(d, b, 1) == 0 && blk_state(d, b) == BLK_FULL && !blk_is_dead(d, b)) {
         /* nothing left to move: GC can have it for an erase (gc_reclaim_dead) */
         die_push_dead(d, b);
     }
-    if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+    if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->pslc_used -= SLOT_SIZE;
 }
 
@@ -1336,8 +1391,8 @@ void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
         set_pieces(d, sm, lpns, n, slot);
     else
         set_each(d, lpns, n, slot, true);
-    blk_valid(d)[b] += n;
-    if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+    blk_add_valid(d, b, n);
+    if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;
 }
 
@@ -1346,22 +1401,23 @@ void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
 static void relocate_run(Drive *d, uint32_t dst, const uint64_t *lpns, const uint64_t *srcs,
                          uint32_t n)
 {
-    uint64_t first = nand_slot(d, dst, blk_wp(d)[dst]);
+    uint64_t first = nand_slot(d, dst, blk_wp(d, dst));
     map_set_run(d, lpns, n, first);
-    blk_wp(d)[dst] += n;
+    blk_advance(d, dst, n);
     for (uint32_t k = 0; drive_place_hook(d) && k < n; k++)
         drive_place_hook(d)(drive_place_ctx(d), lpns[k], first + k, srcs[k]);
 }
 
 /* Move up to one native program unit of valid slots of block v, scanning
- * from *cursor, into dst (GC and folding both relocate this way). dst is
- * marked full and *open cleared when it fills. Returns the slots moved and
- * in *pages the distinct source pages that had to be read. */
-uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
+ * from *cursor, into dst (GC and folding both relocate this way). dst,
+ * the open block of its die's stream, is marked full and closed when it
+ * fills. Returns the slots moved and in *pages the distinct source pages
+ * that had to be read. */
+uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int stream,
                       uint32_t *pages)
 {
     uint32_t unit = drive_geom(d)->unit_slots[drive_geom(d)->native];
-    uint32_t room = nand_block_capacity(d, dst) - blk_wp(d)[dst];
+    uint32_t room = nand_block_capacity(d, dst) - blk_wp(d, dst);
     uint32_t want = unit < room ? unit : room;
     uint64_t vbase = nand_slot(d, v, 0);
     uint32_t n = 0;
@@ -1372,7 +1428,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
      * block with runs: finding its lpns costs a search
      * each, and a run's lpns are neighbours) */
     bool warm = !map_of(d)->sm->blk_runs[v];
-    for (uint32_t c = *cursor, seen = 0; warm && seen < want && c < blk_wp(d)[v]; c++) {
+    for (uint32_t c = *cursor, seen = 0; warm && seen < want && c < blk_wp(d, v); c++) {
         uint64_t lpn = map_lpn_of(d, vbase + c);
         if (lpn != NO_LPN) {
             map_prefetch_one(d, lpn);
@@ -1382,7 +1438,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
     /* the slots found go to dst in order: mapped a run at a time */
     uint64_t lpns[RELOCATE_RUN], srcs[RELOCATE_RUN];
     uint32_t got = 0;
-    while (n < want && *cursor < blk_wp(d)[v]) {
+    while (n < want && *cursor < blk_wp(d, v)) {
         uint64_t src = vbase + (*cursor)++;
         uint64_t lpn = map_lpn_of(d, src);
         if (lpn == NO_LPN)
@@ -1401,10 +1457,9 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint
         }
     }
     relocate_run(d, dst, lpns, srcs, got);
-    if (blk_wp(d)[dst] == nand_block_capacity(d, dst)) {
-        blk_state(d)[dst] = BLK_FULL;
-        blk_stamp(d)[dst] = sim_now(drive_engine(d));
-        *open = NO_BLOCK;
+    if (blk_wp(d, dst) == nand_block_capacity(d, dst)) {
+        blk_set_full(d, dst, sim_now(drive_engine(d)));
+        die_set_open(d, nand_die_of_block(d, dst), stream, NO_BLOCK);
     }
     return n;
 }

@@ -34,10 +34,11 @@ void map_block_erased(Drive *d, uint32_t b); /* b holds nothing the formula or a
  * last chunk), and the P2L of block b's slots (slots_per_block). */
 void map_get_chunk(const Drive *d, uint64_t c, uint64_t *out);
 void map_block_lpns(const Drive *d, uint32_t b, uint64_t *out);
-/* The map's own structure (chunks, runs, hashes, counts). */
+/* The map's own structure (chunks, runs, hashes, counts), then its
+ * entries: L2P and P2L agree, the valid counts and mapped pages match. */
 bool map_check(const Drive *d, char *why, size_t why_len);
 /* Move up to one native unit of valid slots of block v from *cursor into dst. */
-uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t *open,
+uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int stream,
                       uint32_t *pages);
 
 #endif

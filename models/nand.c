@@ -51,29 +51,24 @@ void nand_init(Drive *d)
     drive_counters(d)->free_blocks = drive_geom(d)->nblocks;
 }
 
-/* Pop the block wear leveling picks off a free stack, the others keeping
- * their order. */
-static uint32_t pop_free(const Drive *d, uint32_t *stack, uint32_t *n)
+/* Take the block wear leveling picks off a free stack of die (stat: the
+ * static SLC one), the others keeping their order; NO_BLOCK if empty. */
+static uint32_t pop_free(Drive *d, uint32_t die, bool stat)
 {
-    uint32_t k = wear_pick_free(d, stack, *n);
-    uint32_t b = stack[k];
-    memmove(stack + k, stack + k + 1, (size_t)(*n - 1 - k) * sizeof(*stack));
-    (*n)--;
-    return b;
+    uint32_t n;
+    const uint32_t *stack = die_free_list(d, die, stat, &n);
+    if (n == 0)
+        return NO_BLOCK;
+    return die_remove_free(d, die, stat, wear_pick_free(d, stack, n));
 }
 
 /* Take an erased block of die for writing in mode m; NO_BLOCK if none. */
 uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m)
 {
-    uint32_t *n, *stack = die_free_stack(d, die, false, &n);
-    if (*n == 0)
+    uint32_t b = pop_free(d, die, false);
+    if (b == NO_BLOCK)
         return NO_BLOCK;
-    uint32_t b = pop_free(d, stack, n);
-    die_free_changed(d, die, *n + 1);
-    blk_state(d)[b] = BLK_OPEN;
-    blk_mode(d)[b] = (uint8_t)m;
-    blk_wp(d)[b] = 0;
-    blk_valid(d)[b] = 0;
+    blk_open(d, b, m);
     drive_counters(d)->free_blocks--;
     if (m == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         die_add_slc_dyn(d, die, 1);
@@ -84,13 +79,10 @@ uint32_t nand_take_free(Drive *d, uint32_t die, CellMode m)
 /* Take a free static SLC block of die; NO_BLOCK if none. */
 uint32_t nand_take_static(Drive *d, uint32_t die)
 {
-    uint32_t *n, *stack = die_free_stack(d, die, true, &n);
-    if (*n == 0)
+    uint32_t b = pop_free(d, die, true);
+    if (b == NO_BLOCK)
         return NO_BLOCK;
-    uint32_t b = pop_free(d, stack, n);
-    blk_state(d)[b] = BLK_OPEN;
-    blk_wp(d)[b] = 0;
-    blk_valid(d)[b] = 0;
+    blk_open(d, b, CELL_SLC); /* static blocks stay SLC */
     drive_counters(d)->free_blocks--;
     return b;
 }
@@ -99,16 +91,13 @@ uint32_t nand_take_static(Drive *d, uint32_t die)
 void nand_put_free(Drive *d, uint32_t b)
 {
     uint32_t die = nand_die_of_block(d, b);
-    g_assert(blk_valid(d)[b] == 0);
+    g_assert(blk_valid(d, b) == 0);
     map_block_erased(d, b);
-    blk_state(d)[b] = BLK_FREE;
-    blk_wp(d)[b] = 0;
+    blk_set_free(d, b);
     wear_erased(d, b);
-    uint32_t *n, *stack = die_free_stack(d, die, nand_is_static(d, b), &n);
-    stack[(*n)++] = b;
+    die_push_free(d, b);
     if (!nand_is_static(d, b)) {
-        die_free_changed(d, die, *n - 1);
-        if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
             die_add_slc_dyn(d, die, -1);
         pslc_update_limit(d, die);
     }

@@ -68,10 +68,10 @@ static uint32_t pf_block(Prefill *f, uint32_t die, int kind)
 {
     Drive *d = f->d;
     uint32_t *open = pf_open(f, die, kind);
-    if (*open != NO_BLOCK && blk_wp(d)[*open] < nand_block_capacity(d, *open))
+    if (*open != NO_BLOCK && blk_wp(d, *open) < nand_block_capacity(d, *open))
         return *open;
     if (*open != NO_BLOCK)
-        blk_state(d)[*open] = BLK_FULL;
+        blk_set_state(d, *open, BLK_FULL);
     *open = NO_BLOCK;
     switch (kind) {
     case PF_SSLC:
@@ -95,10 +95,10 @@ static int pf_slc_kind(Prefill *f, uint32_t die)
     if (!pslc_has_cache(d))
         return PF_NATIVE;
     uint32_t b = *pf_open(f, die, PF_SSLC);
-    if ((b != NO_BLOCK && blk_wp(d)[b] < nand_block_capacity(d, b)) || die_nsfree(d, die) > 0)
+    if ((b != NO_BLOCK && blk_wp(d, b) < nand_block_capacity(d, b)) || die_nsfree(d, die) > 0)
         return PF_SSLC;
     b = *pf_open(f, die, PF_SLC);
-    if (b != NO_BLOCK && blk_wp(d)[b] < nand_block_capacity(d, b))
+    if (b != NO_BLOCK && blk_wp(d, b) < nand_block_capacity(d, b))
         return PF_SLC;
     if (die_slc_dyn(d, die) < pslc_dyn_limit(d, die) && die_nfree(d, die) > drive_params(d)->gc_hard_blocks)
         return PF_SLC;
@@ -113,11 +113,11 @@ static uint32_t pf_write(Prefill *f, uint32_t die, int kind, uint32_t max, uint6
     uint32_t b = pf_block(f, die, kind);
     if (b == NO_BLOCK)
         return 0;
-    uint32_t room = nand_block_capacity(d, b) - blk_wp(d)[b];
+    uint32_t room = nand_block_capacity(d, b) - blk_wp(d, b);
     uint32_t n = max < room ? max : room;
-    *first = nand_slot(d, b, blk_wp(d)[b]);
-    blk_wp(d)[b] += n;
-    blk_valid(d)[b] += n;
+    *first = nand_slot(d, b, blk_wp(d, b));
+    blk_advance(d, b, n);
+    blk_add_valid(d, b, n);
     return n;
 }
 
@@ -176,8 +176,8 @@ static void pf_invalidate_random(Prefill *f)
         uint64_t x = sim_rng_next(&f->rng);
         uint32_t b = (uint32_t)(((x >> 32) * drive_geom(d)->nblocks) >> 32);
         uint32_t r = (uint32_t)(((x & 0xffffffffULL) * drive_geom(d)->slots_per_block) >> 32);
-        if (r < blk_valid(d)[b]) {
-            blk_valid(d)[b]--;
+        if (r < blk_valid(d, b)) {
+            blk_drop_valid(d, b, 1);
             return;
         }
     }
@@ -192,18 +192,17 @@ static bool pf_gc_one(Prefill *f, uint32_t die)
     uint64_t s0;
     if (v == NO_BLOCK || blk_is_map(d, v))
         return false;
-    uint32_t left = blk_valid(d)[v], cap = drive_geom(d)->slots_per_block;
+    uint32_t left = blk_valid(d, v), cap = drive_geom(d)->slots_per_block;
     gc_set_ratio(d, die, (double)left / (double)(cap - left));
-    blk_state(d)[v] = BLK_VICTIM; /* not a destination */
+    blk_set_state(d, v, BLK_VICTIM); /* not a destination */
     while (left > 0) {
         uint32_t n = pf_write(f, die, PF_GC, left, &s0);
         if (n == 0) {
-            blk_valid(d)[v] = left;
-            blk_state(d)[v] = BLK_FULL;
+            blk_set_state(d, v, BLK_FULL);
             return false;
         }
         left -= n;
-        blk_valid(d)[v] -= n;
+        blk_drop_valid(d, v, n);
     }
     nand_put_free(d, v);
     return true;
@@ -308,7 +307,7 @@ static void pf_deal(Prefill *f, uint64_t n)
     uint64_t *bits = g_new(uint64_t, (drive_geom(d)->slots_per_block + 63) / 64);
     uint64_t k = 0;
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
-        uint32_t v = blk_valid(d)[b], wp = blk_wp(d)[b];
+        uint32_t v = blk_valid(d, b), wp = blk_wp(d, b);
         uint64_t base = nand_slot(d, b, 0);
         if (v == 0)
             continue;
@@ -337,13 +336,13 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
     Drive *d = f->d;
     for (uint32_t i = 0; i < drive_geom(d)->dies * PF_KINDS; i++)
         if (f->open[i] != NO_BLOCK)
-            blk_state(d)[f->open[i]] = BLK_FULL;
+            blk_set_state(d, f->open[i], BLK_FULL);
     *drive_mapped(d) = n;
     uint64_t slc = 0;
     if (drive_geom(d)->native != CELL_SLC)
         for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
-            if (blk_mode(d)[b] == CELL_SLC)
-                slc += blk_valid(d)[b];
+            if (blk_mode(d, b) == CELL_SLC)
+                slc += blk_valid(d, b);
     drive_counters(d)->pslc_used = slc * SLOT_SIZE;
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         pslc_update_limit(d, i);

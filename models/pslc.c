@@ -207,9 +207,9 @@ int pslc_host_stream(Drive *d, uint32_t die)
     PslcDie *pd = &pslc(d)->die[die];
     if (!pslc(d)->has_cache || pd->exhausted)
         return STREAM_HOST;
-    if (die_open(d, die)[STREAM_SSLC] != NO_BLOCK || die_nsfree(d, die) > 0)
+    if (die_open(d, die, STREAM_SSLC) != NO_BLOCK || die_nsfree(d, die) > 0)
         return STREAM_SSLC;
-    if (die_open(d, die)[STREAM_SLC] != NO_BLOCK || die_slc_dyn(d, die) < pd->dyn_limit)
+    if (die_open(d, die, STREAM_SLC) != NO_BLOCK || die_slc_dyn(d, die) < pd->dyn_limit)
         return STREAM_SLC;
     pd->exhausted = true;
     pd->fold_credit = 0;
@@ -341,12 +341,12 @@ bool pslc_check(const Drive *d, char *why, size_t why_len)
         for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++) {
             if (blk_is_map(d, b))
                 continue;
-            if (blk_mode(d)[b] == CELL_SLC && drive_geom(d)->native != CELL_SLC)
-                slc_valid += blk_valid(d)[b];
+            if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+                slc_valid += blk_valid(d, b);
             if (nand_is_static(d, b)) {
-                CHECK(blk_mode(d)[b] == CELL_SLC, "static block %u is not in SLC mode", b);
-                sfree += blk_state(d)[b] == BLK_FREE;
-            } else if (blk_state(d)[b] != BLK_FREE && blk_mode(d)[b] == CELL_SLC) {
+                CHECK(blk_mode(d, b) == CELL_SLC, "static block %u is not in SLC mode", b);
+                sfree += blk_state(d, b) == BLK_FREE;
+            } else if (blk_state(d, b) != BLK_FREE && blk_mode(d, b) == CELL_SLC) {
                 dyn++;
             }
         }

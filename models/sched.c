@@ -480,3 +480,50 @@ static void die_done(void *ctx, uint64_t arg)
         die->done(die->done_ctx, die->done_arg);
     sched_kick(d, i);
 }
+
+/* ---- Invariants ---------------------------------------------------------- */
+
+/* Die i's read queue: from head to tail, each record once; *queued counts
+ * them into mark. */
+static bool queue_check(const Sched *s, uint32_t i, uint8_t *mark, char *why, size_t why_len)
+{
+    const DieOp *die = &s->die[i];
+    CHECK((die->rd_head == NO_IDX) == (die->rd_tail == NO_IDX),
+          "die %u's read queue has a head %u and a tail %u", i, die->rd_head, die->rd_tail);
+    uint32_t last = NO_IDX;
+    for (uint32_t r = die->rd_head; r != NO_IDX; last = r, r = s->rops[r].next) {
+        CHECK(r < s->rop_cap && !mark[r], "die %u's read queue holds record %u twice or another's",
+              i, r);
+        mark[r] = 1;
+    }
+    CHECK(last == die->rd_tail, "die %u's read queue ends at %u, its tail is %u", i, last,
+          die->rd_tail);
+    return true;
+}
+
+/* The idle count and bitmap against each die's work; the read queues and
+ * the free records apart, each record at most once. */
+bool sched_check(const Drive *d, char *why, size_t why_len)
+{
+    const Sched *s = sched(d);
+    uint32_t idle = 0;
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        const DieOp *die = &s->die[i];
+        bool bit = s->idle[i / 64] >> (i % 64) & 1;
+        CHECK(die->work == IDLE || die->work <= WORK_MAP, "die %u does work %u", i, die->work);
+        CHECK(bit == (die->work == IDLE), "die %u does work %u (%u: idle) but its idle bit is %d",
+              i, die->work, IDLE, bit);
+        idle += die->work == IDLE;
+    }
+    CHECK(idle == s->nidle, "%u dies idle, counter says %u", idle, s->nidle);
+    g_autofree uint8_t *mark = g_new0(uint8_t, s->rop_cap);
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
+        if (!queue_check(s, i, mark, why, why_len))
+            return false;
+    for (uint32_t r = s->rop_free; r != NO_IDX; r = s->rops[r].next) {
+        CHECK(r < s->rop_cap && !mark[r], "read record %u is both free and queued, or twice free",
+              r);
+        mark[r] = 1;
+    }
+    return true;
+}

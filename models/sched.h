@@ -61,5 +61,8 @@ void sched_program(Drive *d, uint32_t die, DieWork work, SchedDoneFn done, void 
 
 /* Count every die's time up to now in DriveStats.die_busy_ns. */
 void sched_account_all(Drive *d);
+/* Each die's work against the idle count and bitmap; every read record
+ * on one die's queue or the free list, once (drive_check()). */
+bool sched_check(const Drive *d, char *why, size_t why_len);
 
 #endif

@@ -118,3 +118,26 @@ void trim_idle(Drive *d)
     q->running = true;
     sim_schedule(drive_engine(d), sim_now(drive_engine(d)), work_ev, d, 0);
 }
+
+/* Deferred work: the ring holds each translation page with work pending
+ * once, oldest first, and no other. */
+bool trim_check(const Drive *d, char *why, size_t why_len)
+{
+    const TrimQueue *q = trimq(d);
+    if (!q->pend)
+        return true; /* immediate: no queue */
+    CHECK(q->len <= q->ntp && q->head < q->ntp, "TRIM queue of %u pages holds %u from %u", q->ntp,
+          q->len, q->head);
+    g_autofree uint8_t *seen = g_new0(uint8_t, q->ntp);
+    for (uint32_t k = 0; k < q->len; k++) {
+        uint32_t t = q->ring[(q->head + k) % q->ntp];
+        CHECK(t < q->ntp && !seen[t] && q->pend[t] > 0,
+              "TRIM queue entry %u is translation page %u: beyond the table, queued twice or "
+              "with no work",
+              k, t);
+        seen[t] = 1;
+    }
+    for (uint32_t t = 0; t < q->ntp; t++)
+        CHECK(q->pend[t] == 0 || seen[t], "translation page %u has TRIM work but is not queued", t);
+    return true;
+}

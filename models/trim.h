@@ -10,5 +10,7 @@ void trim_init(Drive *d);
 void trim_release(Drive *d);
 void trim_start(Drive *d, uint32_t cmd);
 void trim_idle(Drive *d); /* no host command outstanding: deferred work may run */
+/* The deferred work's queue: each page with work on it once (drive_check()). */
+bool trim_check(const Drive *d, char *why, size_t why_len);
 
 #endif

@@ -128,7 +128,7 @@ static void static_check(Drive *d, uint32_t die)
         uint32_t e = w->erases[b];
         floor = MIN(floor, e);
         max = MAX(max, e);
-        if (blk_state(d)[b] == BLK_FULL && blk_mode(d)[b] == drive_geom(d)->native && !blk_is_map(d, b) &&
+        if (blk_state(d, b) == BLK_FULL && blk_mode(d, b) == drive_geom(d)->native && !blk_is_map(d, b) &&
             (cold == NO_BLOCK || e < w->erases[cold]))
             cold = b;
     }
@@ -168,7 +168,7 @@ uint32_t wear_take_cold(Drive *d, uint32_t die)
         return NO_BLOCK;
     w->cold[die] = NO_BLOCK;
     w->ncold--;
-    if (blk_state(d)[v] != BLK_FULL || blk_mode(d)[v] != drive_geom(d)->native || blk_is_map(d, v))
+    if (blk_state(d, v) != BLK_FULL || blk_mode(d, v) != drive_geom(d)->native || blk_is_map(d, v))
         return NO_BLOCK; /* taken or emptied meanwhile */
     drive_counters(d)->wl_blocks++;
     return v;
@@ -190,4 +190,45 @@ void drive_wear(const Drive *d, DriveWear *w)
     memset(w, 0, sizeof(*w));
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
         group_add(nand_is_static(d, b) ? &w->static_slc : &w->pool, wear(d)->erases[b]);
+}
+
+/* The histogram and the gauges against the erase counts; each die's
+ * floor at most its least-worn pool block; the cold blocks, their count. */
+bool wear_check(const Drive *d, char *why, size_t why_len)
+{
+    const Wear *w = wear(d);
+    const DriveStats *st = drive_stats(d);
+    g_autofree uint32_t *hist = g_new0(uint32_t, w->hist_len);
+    uint64_t erases = 0;
+    uint32_t max = 0, cold = 0;
+    for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
+        uint32_t first = i * drive_geom(d)->blocks_per_die;
+        uint32_t floor = UINT32_MAX;
+        for (uint32_t b = first + drive_geom(d)->static_per_die; b < first + drive_geom(d)->blocks_per_die; b++) {
+            uint32_t e = w->erases[b];
+            CHECK(e < w->hist_len, "block %u erased %u times, beyond the histogram", b, e);
+            hist[e]++;
+            erases += e;
+            max = MAX(max, e);
+            floor = MIN(floor, e);
+        }
+        CHECK(floor == UINT32_MAX || w->floor[i] <= floor,
+              "die %u's wear floor is %u, its least-worn block has %u erases", i, w->floor[i], floor);
+        CHECK(w->cold[i] == NO_BLOCK || nand_die_of_block(d, w->cold[i]) == i,
+              "die %u's cold block %u is another die's", i, w->cold[i]);
+        cold += w->cold[i] != NO_BLOCK;
+    }
+    CHECK(cold == w->ncold, "%u dies with a cold block, counter says %u", cold, w->ncold);
+    for (uint32_t e = 0; e < w->hist_len; e++)
+        CHECK(hist[e] == w->hist[e], "%u pool blocks erased %u times, histogram says %u", hist[e],
+              e, w->hist[e]);
+    uint32_t min = 0;
+    while (w->pool_blocks > 0 && hist[min] == 0)
+        min++;
+    CHECK(w->pool_blocks == 0 ||
+              (min == st->wear_min && max == st->wear_max && erases == st->wear_erases),
+          "pool blocks erased %u to %u times, %" G_GUINT64_FORMAT " in all; gauges say %u to %u, "
+          "%" G_GUINT64_FORMAT,
+          min, max, erases, st->wear_min, st->wear_max, st->wear_erases);
+    return true;
 }

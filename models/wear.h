@@ -32,6 +32,9 @@ void wear_erased(Drive *d, uint32_t b);
 /* Static leveling chose a cold block on die that GC has not taken yet. */
 bool wear_cold_waiting(const Drive *d, uint32_t die);
 bool wear_cold_any(const Drive *d); /* some die has one waiting */
+/* The erase counts against the histogram, the gauges, the floors and the
+ * cold blocks (drive_check()). */
+bool wear_check(const Drive *d, char *why, size_t why_len);
 /* The cold block for GC to move now, NO_BLOCK (UINT32_MAX) if none or the
  * die is below its reserve; counted in DriveStats.wl_blocks. */
 uint32_t wear_take_cold(Drive *d, uint32_t die);

@@ -138,7 +138,7 @@ static void test_sequential_slc(void)
     /* exactly the last slc / 4096 pages are in SLC blocks */
     uint64_t in_slc_tail = 0, in_slc_head = 0;
     for (uint64_t lpn = 0; lpn < n; lpn++) {
-        bool s = blk_mode(d)[drive_lookup(d, lpn) / drive_geom(d)->slots_per_block] == CELL_SLC;
+        bool s = blk_mode(d, drive_lookup(d, lpn) / drive_geom(d)->slots_per_block) == CELL_SLC;
         if (lpn >= n - slc / 4096)
             in_slc_tail += s;
         else
@@ -167,11 +167,11 @@ static void valid_deciles(const Drive *d, uint64_t deciles[11], uint64_t *full, 
     memset(deciles, 0, 11 * sizeof(uint64_t));
     *full = *blocks = 0;
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
-        if (blk_state(d)[b] == BLK_FREE || blk_mode(d)[b] != drive_geom(d)->native)
+        if (blk_state(d, b) == BLK_FREE || blk_mode(d, b) != drive_geom(d)->native)
             continue;
         (*blocks)++;
-        *full += blk_valid(d)[b] == drive_geom(d)->slots_per_block;
-        deciles[blk_valid(d)[b] * 10 / drive_geom(d)->slots_per_block]++;
+        *full += blk_valid(d, b) == drive_geom(d)->slots_per_block;
+        deciles[blk_valid(d, b) * 10 / drive_geom(d)->slots_per_block]++;
     }
 }
 
