@@ -5,9 +5,9 @@
 # with --dry-run where the command has it (run, pts, calibrate: every input
 # checked and the workload bound to the drive, nothing simulated or
 # written) and must exit 0. Examples that simulate nothing run as they are
-# (check, an --emit sweep); lines that are not ftlsim (parallel) are
-# skipped, and `sweep collect` of an emitted sweep whose jobs the test did
-# not run must name each run missing (exit 1). Each option example is
+# (check, an --emit sweep); a `parallel < JOBS` line runs the emitted jobs
+# one after another, as GNU parallel would, so that the `sweep collect`
+# after it finds every run finished and exits 0. Each option example is
 # added to its command's first example. They run in a folder with
 # configs/ and the qvo.csv curve calibrate's example reads.
 # Usage: bash tests/cli_help_examples.sh FTLSIM_BINARY (from the source root)
@@ -28,7 +28,6 @@ run_example() { # run_example EXPECTED_STATUS LINE
     args=("${args[@]:1}") # without "ftlsim"
     case "${args[0]} ${args[*]}" in
         run*--emit* | check* | drives* | plot* | config-reference*) ;;
-        sweep*) want=1 ;;
         run* | pts* | calibrate*) args+=(--dry-run) ;;
     esac
     n=$((n + 1))
@@ -36,8 +35,16 @@ run_example() { # run_example EXPECTED_STATUS LINE
     local rc=$?
     if [ "$rc" -ne "$want" ]; then
         fail "exit $rc, expected $want: ftlsim ${args[*]}: $(head -n 3 "$tmp/out")"
-    elif [ "$want" -eq 1 ] && ! grep -q "missing" "$tmp/out"; then
-        fail "ftlsim ${args[*]}: expected the runs named missing: $(head -n 3 "$tmp/out")"
+    fi
+}
+
+# `parallel < JOBS`: each line of JOBS is a whole shell command.
+run_jobs() { # run_jobs JOBS_FILE
+    n=$((n + 1))
+    if [ ! -s "$1" ]; then
+        fail "parallel < $1: no jobs were emitted"
+    elif ! bash -e "$1" >"$tmp/out" 2>&1; then
+        fail "a job of $1 failed: $(head -n 3 "$tmp/out")"
     fi
 }
 
@@ -53,6 +60,7 @@ for c in $commands; do
                 run_example 0 "$line"
                 examples=$((examples + 1))
                 ;;
+            "parallel < "*) run_jobs "${line#parallel < }" ;;
         esac
     done < <(awk '/^Example/ { on = 1; next } on && NF == 0 { on = 0 } on' <<<"$help")
     # the options' own examples, on the command's first example

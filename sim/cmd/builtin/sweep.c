@@ -25,8 +25,10 @@ int cmd_sweep(int argc, char **argv)
         "--emit");
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(
-        ctx, "Example:\n  ftlsim run -d configs/870qvo.ini -w fill --vary pslc.static=0,6GB,12GB "
-             "--emit parallel -o results/static\n  parallel < results/static/jobs.txt\n"
+        ctx, "Example (the first 40 GB written to the 870 QVO with three static SLC sizes):\n"
+             "  ftlsim run -d configs/870qvo.ini -w rw=write,bs=128k,size=40g "
+             "--vary pslc.static=0,6GB,12GB --emit parallel -o results/static\n"
+             "  parallel < results/static/jobs.txt\n"
              "  ftlsim sweep collect results/static --plot\n\nExit status: 0 every run "
              "finished, 1 some are missing or failed (each is named on stderr; the table holds "
              "the others), 2 bad input.\n");
