@@ -11,7 +11,7 @@
 #include "sim/config/config.h"
 #include "sim/cmd/run.h"
 #include "tests/cutest.h"
-#include "tests/simrun.h"
+#include "tests/runspec.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -55,7 +55,7 @@ static char *run_dir(const char *config, const char *spec, double interval_s)
 /* Column col of the series, the last (partial) interval dropped. */
 static GArray *series(const char *dir, int col)
 {
-    GArray *v = simrun_series_column(dir, col);
+    GArray *v = testrun_series_column(dir, col);
     if (v->len > 1)
         g_array_set_size(v, v->len - 1);
     return v;
@@ -245,30 +245,30 @@ static double greedy_model_waf(uint32_t blocks, uint32_t cap, uint32_t user, uin
 
 static void test_random_write_gc(void)
 {
-    SimRun r;
-    CU_ASSERT_FATAL(simrun_open(&r, CUTEST_SRC("tests/data/drives/small_tlc.ini")));
+    TestRun r;
+    CU_ASSERT_FATAL(testrun_open(&r, CUTEST_SRC("tests/data/drives/small_tlc.ini")));
     const DriveParams *p = drive_params(r.d);
     uint64_t cap = p->user_capacity;
-    CU_ASSERT(simrun_spec(&r, "rw=write,bs=1m,iodepth=4,size=100%"));
+    CU_ASSERT(testrun_spec(&r, "rw=write,bs=1m,iodepth=4,size=100%"));
     /* fresh: the first 5% of a drive write of random 4 KiB */
     DriveStats s0 = *drive_stats(r.d);
     SimTime t0 = sim_now(r.e);
     char spec[128];
     g_snprintf(spec, sizeof spec, "rw=randwrite,bs=4k,iodepth=32,norandommap,io_size=%" G_GUINT64_FORMAT, cap / 20);
-    CU_ASSERT(simrun_spec(&r, spec));
+    CU_ASSERT(testrun_spec(&r, spec));
     double fresh_iops = (double)(drive_stats(r.d)->host_ios[IO_WRITE] - s0.host_ios[IO_WRITE]) /
                         ((double)(sim_now(r.e) - t0) / 1e9);
     /* warm up to steady state, then measure over two drive writes */
     g_snprintf(spec, sizeof spec, "rw=randwrite,bs=4k,iodepth=32,norandommap,io_size=%" G_GUINT64_FORMAT, 3 * cap);
-    CU_ASSERT(simrun_spec(&r, spec));
+    CU_ASSERT(testrun_spec(&r, spec));
     DriveStats s1 = *drive_stats(r.d);
     SimTime t1 = sim_now(r.e);
     g_snprintf(spec, sizeof spec, "rw=randwrite,bs=4k,iodepth=32,norandommap,io_size=%" G_GUINT64_FORMAT, 2 * cap);
-    CU_ASSERT(simrun_spec(&r, spec));
+    CU_ASSERT(testrun_spec(&r, spec));
     const DriveStats *s2 = drive_stats(r.d);
     double steady_iops = (double)(s2->host_ios[IO_WRITE] - s1.host_ios[IO_WRITE]) /
                          ((double)(sim_now(r.e) - t1) / 1e9);
-    double waf = (double)(simrun_nand_bytes(s2) - simrun_nand_bytes(&s1)) /
+    double waf = (double)(testrun_nand_bytes(s2) - testrun_nand_bytes(&s1)) /
                  (double)(s2->host_bytes[IO_WRITE] - s1.host_bytes[IO_WRITE]);
     char why[256];
     CU_ASSERT_TRUE(drive_check(r.d, why, sizeof why));
@@ -288,7 +288,7 @@ static void test_random_write_gc(void)
     CU_ASSERT(waf > 1.5);
     CU_ASSERT(fresh_iops > 2 * steady_iops);
     CUTEST_NEAR(waf, model, model * 0.15);
-    simrun_close(&r);
+    testrun_close(&r);
 }
 
 int main(void)

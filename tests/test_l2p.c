@@ -7,7 +7,7 @@
  * and sequential writes.
  */
 #include "tests/cutest.h"
-#include "tests/simrun.h"
+#include "tests/runspec.h"
 
 #include <math.h>
 
@@ -16,7 +16,7 @@
 
 /* Open a drive config with its mapping table in kind (cache bytes for hmb
  * and sram, 0: the config's) and the given TRIM policy. */
-static gboolean open_config(SimRun *r, const char *path, L2pKind kind, uint64_t cache,
+static gboolean open_config(TestRun *r, const char *path, L2pKind kind, uint64_t cache,
                             TrimPolicy trim)
 {
     DriveParams p;
@@ -30,13 +30,10 @@ static gboolean open_config(SimRun *r, const char *path, L2pKind kind, uint64_t 
     if (cache)
         p.l2p_cache = cache;
     p.trim_policy = trim;
-    r->e = sim_engine_new();
-    r->d = drive_new(r->e, &p, 1);
-    drive_set_done(r->d, simrun_done, r);
-    return TRUE;
+    return testrun_new(r, &p);
 }
 
-static gboolean open_drive(SimRun *r, L2pKind kind, uint64_t cache, TrimPolicy trim)
+static gboolean open_drive(TestRun *r, L2pKind kind, uint64_t cache, TrimPolicy trim)
 {
     return open_config(r, DRIVE, kind, cache, trim);
 }
@@ -56,11 +53,11 @@ typedef struct Measure {
     double iops, hit, map_us;
 } Measure;
 
-static Measure measure(SimRun *r, const char *spec)
+static Measure measure(TestRun *r, const char *spec)
 {
     DriveStats a = *drive_stats(r->d);
     SimTime t0 = sim_now(r->e);
-    CU_ASSERT(simrun_spec(r, spec));
+    CU_ASSERT(testrun_spec(r, spec));
     const DriveStats *b = drive_stats(r->d);
     uint64_t ios =
         b->host_ios[IO_READ] + b->host_ios[IO_WRITE] - a.host_ios[IO_READ] - a.host_ios[IO_WRITE];
@@ -84,15 +81,15 @@ static void test_random_read_span(void)
     const char *full = "rw=randread,bs=4k,iodepth=32,size=100%,io_size=160m";
     Measure m[2][2];
     for (int k = 0; k < 2; k++) {
-        SimRun r;
+        TestRun r;
         CU_ASSERT_FATAL(open_drive(&r, k ? L2P_HMB : L2P_DRAM, 2 << 20, TRIM_IMMEDIATE));
-        CU_ASSERT(simrun_spec(&r, FILL));
+        CU_ASSERT(testrun_spec(&r, FILL));
         m[k][0] = measure(&r, small);
         m[k][1] = measure(&r, full);
         assert_consistent(r.d);
         if (k == 0)
             CUTEST_EQ(drive_stats(r.d)->nand_write_bytes[CAUSE_MAP], 0);
-        simrun_close(&r);
+        testrun_close(&r);
     }
     /* 128 pages of 4096 entries over the span's 4 KiB entries */
     double cover_small = MIN(1.0, 128.0 * 4096 / (1073741824.0 / 4096));
@@ -124,7 +121,7 @@ static void test_random_read_990(void)
     Measure m[2][2];
     uint64_t cache = 0;
     for (int k = 0; k < 2; k++) {
-        SimRun r;
+        TestRun r;
         CU_ASSERT_FATAL(open_config(&r, CUTEST_SRC("configs/990.ini"), k ? L2P_HMB : L2P_DRAM, 0,
                                     TRIM_IMMEDIATE));
         DrivePrefill pf = {.fill = 1.0, .seed = 1};
@@ -132,7 +129,7 @@ static void test_random_read_990(void)
         m[k][0] = measure(&r, small);
         m[k][1] = measure(&r, full);
         cache = drive_params(r.d)->l2p_cache;
-        simrun_close(&r);
+        testrun_close(&r);
     }
     double per_tp = 16384 / 4, entries = 1e12 / 4096;
     double cover_full = (double)(cache / 16384) * per_tp / entries;
@@ -150,28 +147,28 @@ static void test_random_read_990(void)
  * entries in a row: one miss per page. */
 static void test_seq_write_hits(void)
 {
-    SimRun r;
+    TestRun r;
     CU_ASSERT_FATAL(open_config(&r, CUTEST_SRC("configs/990.ini"), L2P_HMB, 0, TRIM_IMMEDIATE));
     Measure m = measure(&r, "rw=write,bs=128k,iodepth=32,size=8g");
     fprintf(stderr, "\n  sequential 128 KiB writes: hit %.4f\n", m.hit);
     CU_ASSERT(m.hit >= 0.99);
     assert_consistent(r.d);
-    simrun_close(&r);
+    testrun_close(&r);
 }
 
 /* ---- Series sampled every 0.5 s ------------------------------------------ */
 
-typedef struct Sampler {
-    SimRun *r;
+typedef struct Rates {
+    TestRun *r;
     SimTime every;            /* ns */
     GArray *iops, *read_MBps; /* per interval */
     uint64_t ios, rbytes;
     bool on;
-} Sampler;
+} Rates;
 
 static void sample_ev(void *ctx, uint64_t arg)
 {
-    Sampler *s = ctx;
+    Rates *s = ctx;
     (void)arg;
     if (!s->on)
         return;
@@ -187,10 +184,10 @@ static void sample_ev(void *ctx, uint64_t arg)
     sim_schedule_in(s->r->e, s->every, sample_ev, s, 0);
 }
 
-static void sampler_start(Sampler *s, SimRun *r, SimTime every)
+static void rates_start(Rates *s, TestRun *r, SimTime every)
 {
     const DriveStats *st = drive_stats(r->d);
-    *s = (Sampler){.r = r,
+    *s = (Rates){.r = r,
                    .on = true,
                    .every = every,
                    .iops = g_array_new(FALSE, FALSE, sizeof(double)),
@@ -200,7 +197,7 @@ static void sampler_start(Sampler *s, SimRun *r, SimTime every)
     sim_schedule_in(r->e, every, sample_ev, s, 0);
 }
 
-static void sampler_free(Sampler *s)
+static void rates_free(Rates *s)
 {
     g_array_free(s->iops, TRUE);
     g_array_free(s->read_MBps, TRUE);
@@ -249,15 +246,15 @@ static void test_random_write_spread(void)
 {
     double c[2], g[2], mean[2];
     for (int k = 0; k < 2; k++) {
-        SimRun r;
-        Sampler s;
+        TestRun r;
+        Rates s;
         CU_ASSERT_FATAL(open_drive(&r, k ? L2P_HMB : L2P_DRAM, 2 << 20, TRIM_IMMEDIATE));
         DrivePrefill pf = {.fill = 1.0, .seed = 1};
         CU_ASSERT_FATAL(drive_prefill(r.d, &pf));
-        CU_ASSERT(simrun_spec(&r, "rw=randwrite,bs=4k,iodepth=32,size=100%,io_size=4g"));
+        CU_ASSERT(testrun_spec(&r, "rw=randwrite,bs=4k,iodepth=32,size=100%,io_size=4g"));
         uint64_t gc0 = drive_stats(r.d)->nand_write_bytes[CAUSE_GC];
-        sampler_start(&s, &r, SIM_SEC / 2);
-        CU_ASSERT(simrun_spec(&r, "rw=randwrite,bs=4k,iodepth=32,size=100%,io_size=20g"));
+        rates_start(&s, &r, SIM_SEC / 2);
+        CU_ASSERT(testrun_spec(&r, "rw=randwrite,bs=4k,iodepth=32,size=100%,io_size=20g"));
         s.on = false;
         /* GC ran in the measured stretch: at least one byte moved per host byte */
         CU_ASSERT(drive_stats(r.d)->nand_write_bytes[CAUSE_GC] - gc0 > 20000000000ull);
@@ -268,8 +265,8 @@ static void test_random_write_spread(void)
             mean[k] += g_array_index(s.iops, double, i) / s.iops->len;
         CU_ASSERT(s.iops->len >= 100);
         assert_consistent(r.d);
-        sampler_free(&s);
-        simrun_close(&r);
+        rates_free(&s);
+        testrun_close(&r);
     }
     fprintf(stderr,
             "\n  random writes under GC, 0.5 s IOPS: dram mean %.0f CoV %.3f (10 s windows, "
@@ -285,11 +282,11 @@ static void test_random_write_spread(void)
  * reads crawl meanwhile; deferred: reads keep their speed. */
 static double trim_stall_min(TrimPolicy policy, double *mean)
 {
-    SimRun r;
-    Sampler s;
+    TestRun r;
+    Rates s;
     CU_ASSERT_FATAL(open_drive(&r, L2P_HMB, 2 << 20, policy));
-    sampler_start(&s, &r, SIM_SEC / 10);
-    CU_ASSERT(simrun_spec(&r, "trim-stall:files=8:file_size=3g:idle=20s:read_size=4g"));
+    rates_start(&s, &r, SIM_SEC / 10);
+    CU_ASSERT(testrun_spec(&r, "trim-stall:files=8:file_size=3g:idle=20s:read_size=4g"));
     s.on = false;
     /* the read phase: intervals with reads, but the first and last partial */
     double lo = INFINITY, sum = 0;
@@ -307,8 +304,8 @@ static double trim_stall_min(TrimPolicy policy, double *mean)
     CUTEST_EQ(drive_stats(r.d)->host_bytes[IO_TRIM], 24ull << 30);
     CUTEST_EQ(drive_lookup(r.d, 0), DRIVE_UNMAPPED);
     assert_consistent(r.d);
-    sampler_free(&s);
-    simrun_close(&r);
+    rates_free(&s);
+    testrun_close(&r);
     return lo;
 }
 

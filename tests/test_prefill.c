@@ -8,7 +8,7 @@
 #include "models/blocks.h"
 #include "sim/config/config.h"
 #include "tests/cutest.h"
-#include "tests/simrun.h"
+#include "tests/runspec.h"
 
 #include <math.h>
 
@@ -109,7 +109,7 @@ static void test_sequential_layout(void)
     CUTEST_EQ(st->free_blocks, DIES * BLOCKS_PER_DIE - used);
     /* counters start at zero */
     CUTEST_EQ(st->host_bytes[IO_WRITE], 0);
-    CUTEST_EQ(simrun_nand_bytes(st), 0);
+    CUTEST_EQ(testrun_nand_bytes(st), 0);
     CUTEST_EQ(st->nand_erases, 0);
     CUTEST_EQ(st->pslc_used, 0);
     drive_free(d);
@@ -206,7 +206,7 @@ static void test_random_spread(void)
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         CU_ASSERT_TRUE(die_nfree(d, i) >= p.gc_soft_blocks);
     const DriveStats *st = drive_stats(d);
-    CUTEST_EQ(simrun_nand_bytes(st), 0);
+    CUTEST_EQ(testrun_nand_bytes(st), 0);
     CUTEST_EQ(st->gc_blocks, 0);
     CUTEST_EQ(st->nand_erases, 0);
     drive_free(d);
@@ -281,18 +281,15 @@ static void on_place(void *ctx, uint64_t lpn, uint64_t dst, uint64_t src)
 
 static void run_after_prefill(const DriveParams *p, const DrivePrefill *pf, const char *spec)
 {
-    SimRun r;
-    memset(&r, 0, sizeof r);
-    r.e = sim_engine_new();
-    r.d = drive_new(r.e, p, 1);
-    drive_set_done(r.d, simrun_done, &r);
+    TestRun r;
+    CU_ASSERT_FATAL(testrun_new(&r, p));
     CU_ASSERT_TRUE(drive_prefill(r.d, pf));
     uint64_t nlpn = drive_capacity(r.d) / 4096, n = lpns_of(r.d, pf->fill);
     Tokens t = {g_new0(uint32_t, nlpn), g_new0(uint32_t, drive_slots(r.d)), (uint32_t)nlpn + 1};
     for (uint64_t lpn = 0; lpn < n; lpn++)
         t.slot_tok[drive_lookup(r.d, lpn)] = t.shadow[lpn] = (uint32_t)lpn + 1;
     drive_set_place_hook(r.d, on_place, &t);
-    CU_ASSERT_TRUE(simrun_spec(&r, spec));
+    CU_ASSERT_TRUE(testrun_spec(&r, spec));
     CU_ASSERT_TRUE(check_ok(r.d));
     uint64_t wrong = 0, buffered = 0;
     for (uint64_t lpn = 0; lpn < nlpn; lpn++) {
@@ -311,7 +308,7 @@ static void run_after_prefill(const DriveParams *p, const DrivePrefill *pf, cons
     CU_ASSERT_TRUE(st->nand_write_bytes[CAUSE_GC] > 0); /* the aged drive collects at once */
     g_free(t.shadow);
     g_free(t.slot_tok);
-    simrun_close(&r);
+    testrun_close(&r);
 }
 
 static void test_workload_after_prefill(void)
