@@ -271,13 +271,7 @@ typedef enum StoreResult {
 
 static void put_uint(const ConfigKey *k, DriveParams *p, uint64_t v)
 {
-    char *f = (char *)p + k->offset;
-    if (k->width == 4) {
-        uint32_t v32 = (uint32_t)v;
-        memcpy(f, &v32, sizeof v32);
-    } else {
-        memcpy(f, &v, sizeof v);
-    }
+    config_key_put(k, p, &(ConfigValue){.u = v});
 }
 
 static StoreResult store_int(const ConfigKey *k, const char *text, DriveParams *p)
@@ -316,7 +310,6 @@ static StoreResult store_unit(const ConfigKey *k, const char *text, DriveParams 
 
 static StoreResult store_value(const ConfigKey *k, const char *text, DriveParams *p)
 {
-    char *f = (char *)p + k->offset;
     switch (k->type) {
     case CT_STRING:
         for (const char *c = text; *c; c++)
@@ -324,7 +317,7 @@ static StoreResult store_value(const ConfigKey *k, const char *text, DriveParams
                 return STORE_BAD_FORM;
         if (strlen(text) >= k->width)
             return STORE_RANGE;
-        g_strlcpy(f, text, k->width);
+        config_key_put(k, p, &(ConfigValue){.text = text});
         return STORE_OK;
     case CT_SIZE:
     case CT_TIME:
@@ -337,7 +330,7 @@ static StoreResult store_value(const ConfigKey *k, const char *text, DriveParams
             return STORE_BAD_FORM;
         if (v > 1.0)
             return STORE_RANGE;
-        memcpy(f, &v, sizeof v);
+        config_key_put(k, p, &(ConfigValue){.share = v});
         return STORE_OK;
     }
     case CT_INT:
@@ -346,13 +339,13 @@ static StoreResult store_value(const ConfigKey *k, const char *text, DriveParams
         bool v;
         if (!config_parse_bool(text, &v))
             return STORE_BAD_FORM;
-        memcpy(f, &v, sizeof v);
+        config_key_put(k, p, &(ConfigValue){.flag = v});
         return STORE_OK;
     }
     case CT_ENUM:
         for (const ConfigChoice *c = k->choices; c->name; c++) {
             if (strcmp(c->name, text) == 0) {
-                memcpy(f, &c->value, sizeof c->value);
+                config_key_put(k, p, &(ConfigValue){.choice = c->value});
                 return STORE_OK;
             }
         }

@@ -12,44 +12,27 @@
 
 static void write_key(const ConfigKey *k, const DriveParams *p, JsonWriter *w)
 {
-    const char *f = (const char *)p + k->offset;
+    ConfigValue v = config_key_get(k, p);
     switch (k->type) {
     case CT_STRING:
-        json_str(w, k->key, f);
+        json_str(w, k->key, v.text);
         return;
     case CT_SIZE:
     case CT_TIME:
     case CT_RATE:
     case CT_BANDWIDTH:
     case CT_INT:
-        if (k->width == 4) {
-            uint32_t v;
-            memcpy(&v, f, sizeof v);
-            json_u64(w, k->key, v);
-        } else {
-            uint64_t v;
-            memcpy(&v, f, sizeof v);
-            json_u64(w, k->key, v);
-        }
+        json_u64(w, k->key, v.u);
         return;
-    case CT_PERCENT: {
-        double v;
-        memcpy(&v, f, sizeof v);
-        json_double(w, k->key, v);
+    case CT_PERCENT:
+        json_double(w, k->key, v.share);
         return;
-    }
-    case CT_BOOL: {
-        bool v;
-        memcpy(&v, f, sizeof v);
-        json_bool(w, k->key, v);
+    case CT_BOOL:
+        json_bool(w, k->key, v.flag);
         return;
-    }
-    case CT_ENUM: {
-        int v;
-        memcpy(&v, f, sizeof v);
-        json_str(w, k->key, config_choice_name(k->choices, v));
+    case CT_ENUM:
+        json_str(w, k->key, config_choice_name(k->choices, v.choice));
         return;
-    }
     }
 }
 

@@ -290,60 +290,88 @@ const char *config_choice_name(const ConfigChoice *c, int value)
     return "?";
 }
 
-/* The unsigned integer field of a row (4 or 8 bytes wide). */
-static uint64_t key_uint(const ConfigKey *k, const DriveParams *p)
+/* The member of v that holds a row's field, and the field's size; a
+ * 4-byte integer goes through *narrow. Not for text rows. */
+static void *value_member(const ConfigKey *k, ConfigValue *v, uint32_t *narrow, size_t *size)
+{
+    switch (k->type) {
+    case CT_PERCENT:
+        *size = sizeof v->share;
+        return &v->share;
+    case CT_BOOL:
+        *size = sizeof v->flag;
+        return &v->flag;
+    case CT_ENUM:
+        *size = sizeof v->choice;
+        return &v->choice;
+    default: /* sizes, times, rates, bandwidths, integers */
+        *size = k->width == 4 ? sizeof *narrow : sizeof v->u;
+        return k->width == 4 ? (void *)narrow : (void *)&v->u;
+    }
+}
+
+ConfigValue config_key_get(const ConfigKey *k, const DriveParams *p)
 {
     const char *f = (const char *)p + k->offset;
-    if (k->width == 4) {
-        uint32_t v;
-        memcpy(&v, f, sizeof v);
+    ConfigValue v = {0};
+    if (k->type == CT_STRING) {
+        v.text = f;
         return v;
     }
-    uint64_t v;
-    memcpy(&v, f, sizeof v);
+    uint32_t narrow = 0;
+    size_t size;
+    void *m = value_member(k, &v, &narrow, &size);
+    memcpy(m, f, size);
+    if (m == &narrow)
+        v.u = narrow;
     return v;
+}
+
+void config_key_put(const ConfigKey *k, DriveParams *p, const ConfigValue *v)
+{
+    char *f = (char *)p + k->offset;
+    if (k->type == CT_STRING) {
+        g_strlcpy(f, v->text, k->width);
+        return;
+    }
+    ConfigValue c = *v;
+    uint32_t narrow = (uint32_t)v->u;
+    size_t size;
+    const void *m = value_member(k, &c, &narrow, &size);
+    memcpy(f, m, size);
 }
 
 void config_key_format(const ConfigKey *k, const DriveParams *p, char *buf, gsize len)
 {
-    const char *f = (const char *)p + k->offset;
+    ConfigValue v = config_key_get(k, p);
     switch (k->type) {
     case CT_STRING:
-        g_strlcpy(buf, f, len);
+        g_strlcpy(buf, v.text, len);
         return;
     case CT_SIZE:
-        config_format_size(key_uint(k, p), buf, len);
+        config_format_size(v.u, buf, len);
         return;
     case CT_TIME:
-        config_format_time(key_uint(k, p), buf, len);
+        config_format_time(v.u, buf, len);
         return;
     case CT_RATE:
-        config_format_rate(key_uint(k, p), buf, len);
+        config_format_rate(v.u, buf, len);
         return;
     case CT_BANDWIDTH:
-        config_format_bandwidth(key_uint(k, p), buf, len);
+        config_format_bandwidth(v.u, buf, len);
         return;
-    case CT_PERCENT: {
-        double v;
-        memcpy(&v, f, sizeof v);
-        config_format_percent(v, buf, len);
+    case CT_PERCENT:
+        config_format_percent(v.share, buf, len);
         return;
-    }
     case CT_INT:
-        g_snprintf(buf, len, "%" G_GUINT64_FORMAT, key_uint(k, p));
+        g_snprintf(buf, len, "%" G_GUINT64_FORMAT, v.u);
         return;
-    case CT_BOOL: {
-        bool v;
-        memcpy(&v, f, sizeof v);
-        g_strlcpy(buf, v ? "true" : "false", len);
+    case CT_BOOL:
+        g_strlcpy(buf, v.flag ? "true" : "false", len);
         return;
-    }
-    case CT_ENUM: {
-        int v;
-        memcpy(&v, f, sizeof v);
-        g_strlcpy(buf, config_choice_name(k->choices, v), len);
+    case CT_ENUM:
+        g_strlcpy(buf, config_choice_name(k->choices, v.choice), len);
         return;
-    }
     }
 }
 

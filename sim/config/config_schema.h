@@ -64,6 +64,21 @@ gboolean config_schema_group_required(const char *group, const DriveParams *p);
 /* The largest value a row's field holds. */
 uint64_t config_key_max(const ConfigKey *k);
 
+/* A row's field in p, by the row's type: the one member of that type is
+ * set (text points into p). Every read and write of a field by its type
+ * goes through these two. */
+typedef struct ConfigValue {
+    uint64_t u;       /* CT_SIZE, CT_TIME, CT_RATE, CT_BANDWIDTH, CT_INT (4 or 8 bytes wide) */
+    double share;     /* CT_PERCENT, 0..1 */
+    bool flag;        /* CT_BOOL */
+    int choice;       /* CT_ENUM */
+    const char *text; /* CT_STRING */
+} ConfigValue;
+ConfigValue config_key_get(const ConfigKey *k, const DriveParams *p);
+/* Store the member of v of k's type into p (text: at most the row's width
+ * less one bytes, which the caller checked). */
+void config_key_put(const ConfigKey *k, DriveParams *p, const ConfigValue *v);
+
 /* The row's value in p, formatted as a config file writes it. */
 void config_key_format(const ConfigKey *k, const DriveParams *p, char *buf, gsize len);
 
