@@ -358,15 +358,7 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
         }
     }
     if (!s->steady_round) {
-        /* report the last rounds, marked as not steady */
-        size_t n = s->values->len, k = MIN(n, (size_t)STEADY_WINDOW);
-        if (k >= 2)
-            steady_judge((double *)s->values->data + n - k, k, n - k + 1, STEADY_MAX_EXCURSION,
-                         STEADY_MAX_SLOPE, &s->win);
-        else
-            s->win = (SteadyWindow){
-                .first = 1, .last = 1, .avg = n ? g_array_index(s->values, double, 0) : 0};
-        s->win.steady = false;
+        steady_last((double *)s->values->data, s->values->len, STEADY_WINDOW, &s->win);
     }
     if (!p->o->quiet && isatty(fileno(stderr)) && !s->steady_round)
         fputc('\n', stderr);

@@ -61,3 +61,13 @@ size_t steady_first(const double *y, size_t n, size_t window, SteadyWindow *w)
     }
     return 0;
 }
+
+void steady_last(const double *y, size_t n, size_t window, SteadyWindow *w)
+{
+    size_t k = n < window ? n : window;
+    if (k >= 2)
+        steady_judge(y + n - k, k, n - k + 1, STEADY_MAX_EXCURSION, STEADY_MAX_SLOPE, w);
+    else
+        *w = (SteadyWindow){.first = 1, .last = 1, .avg = n ? y[0] : 0};
+    w->steady = false;
+}

@@ -41,4 +41,10 @@ void steady_judge(const double *y, size_t n, size_t first, double max_excursion,
  * n < window). */
 size_t steady_first(const double *y, size_t n, size_t window, SteadyWindow *w);
 
+/* What is reported when no window was steady: the last rounds of
+ * y[0..n-1], up to `window` of them, judged and marked not steady; with
+ * fewer than two rounds, round 1 alone (its value the average; 0 with
+ * none). */
+void steady_last(const double *y, size_t n, size_t window, SteadyWindow *w);
+
 #endif

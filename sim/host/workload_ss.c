@@ -269,12 +269,7 @@ gboolean workload_steady(const Workload *w, WorkloadSteady *out)
         out->win = ss->win;
         return TRUE;
     }
-    /* not steady: the last rounds, as many as there are up to a window */
-    uint32_t n = ss->rounds, k = MIN(n, (uint32_t)STEADY_WINDOW);
-    if (k >= 2)
-        steady_judge(ss->round_iops + n - k, k, n - k + 1, STEADY_MAX_EXCURSION,
-                     STEADY_MAX_SLOPE, &out->win);
-    out->win.steady = false;
+    steady_last(ss->round_iops, ss->rounds, STEADY_WINDOW, &out->win);
     return TRUE;
 }
 
