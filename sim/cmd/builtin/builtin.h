@@ -32,6 +32,17 @@ int cmd_fail(GError *error, int code);
 int cmd_usage(GOptionContext *ctx, const char *msg);
 /* Parse the command's options; FALSE (the error printed) on bad ones. */
 gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv);
+/* What every command does first: its options' context (the usage line's
+ * summary, the entries, the description with its examples; NULL: none)
+ * parsed from argv; with no_args, an argument left after the options is a
+ * usage error ("COMMAND takes no positional arguments"). The context, or
+ * NULL with the error printed (exit CMD_EXIT_INPUT). */
+GOptionContext *cmd_options(const char *summary, GOptionEntry *entries, const char *description,
+                            gboolean no_args, int *argc, char ***argv);
+/* A command's run failed with error: printed, and the exit code,
+ * CMD_EXIT_FAILED for a simulation that failed (RUN_ERROR_FAILED), else
+ * CMD_EXIT_INPUT. */
+int cmd_fail_run(GError *error);
 
 /* The drive file NAME: a path, or a name (with or without .ini) in the
  * config folders (FTLSIM_CONFIG_PATH, the installed ones, configs/). */

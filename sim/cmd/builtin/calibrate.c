@@ -54,23 +54,17 @@ int cmd_calibrate(int argc, char **argv)
          "stop: nothing is simulated or written", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    g_autoptr(GOptionContext) ctx =
-        g_option_context_new("- fit drive keys to a measured curve and figures");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_set_description(
-        ctx, "Example:\n  ftlsim calibrate --drive configs/870qvo.ini --workload "
-             "'rw=write,bs=1m,iodepth=2,size=60g' --curve qvo.csv --fit "
-             "pslc.dynamic_cap=20GB..60GB --fit timing.qlc.t_prog=6ms..20ms --jobs 2 --out "
-             "results/cal\n\nThe loss, the figure language and the outputs: docs/calibration.md.\n");
     GError *error = NULL;
     int rc = CMD_EXIT_INPUT;
     g_autofree char *scripts = plot_script_dir();
-    if (!cmd_parse(ctx, &argc, &argv))
+    g_autoptr(GOptionContext) ctx = cmd_options(
+        "- fit drive keys to a measured curve and figures", entries, "Example:\n  ftlsim calibrate --drive configs/870qvo.ini --workload "
+             "'rw=write,bs=1m,iodepth=2,size=60g' --curve qvo.csv --fit "
+             "pslc.dynamic_cap=20GB..60GB --fit timing.qlc.t_prog=6ms..20ms --jobs 2 --out "
+             "results/cal\n\nThe loss, the figure language and the outputs: docs/calibration.md.\n",
+        TRUE, &argc, &argv);
+    if (!ctx)
         goto out;
-    if (argc > 1) {
-        rc = cmd_usage(ctx, "calibrate takes no positional arguments");
-        goto out;
-    }
     if (jobs < 1 || jobs > 256) {
         rc = cmd_usage(ctx, "--jobs: expected an integer from 1 to 256");
         goto out;
@@ -101,8 +95,7 @@ int cmd_calibrate(int argc, char **argv)
     co.max_evals = (guint)max_evals;
     co.starts = starts < 0 ? G_MAXUINT : (guint)starts;
     if (!run_calibration(&co, &error)) {
-        rc = cmd_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? CMD_EXIT_FAILED
-                                                                            : CMD_EXIT_INPUT);
+        rc = cmd_fail_run(error);
         goto out;
     }
     rc = 0;

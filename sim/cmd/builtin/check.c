@@ -38,8 +38,6 @@ static gboolean check_run_memory(const DriveParams *p, const char *spec, const c
 
 int cmd_check(int argc, char **argv)
 {
-    g_autoptr(GOptionContext) ctx =
-        g_option_context_new("[FILE.ini] - print the derived drive and the memory to simulate it");
     g_auto(GStrv) sets = NULL;
     g_autofree char *drive = NULL, *spec = NULL, *job = NULL, *trace = NULL, *prefill = NULL;
     GOptionEntry entries[] = {
@@ -56,9 +54,9 @@ int cmd_check(int argc, char **argv)
          "The run's --prefill, PCT%[:random][:slc=SIZE]", "SPEC"},
         G_OPTION_ENTRY_NULL,
     };
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_set_description(
-        ctx, "The simulator's memory is estimated for four workload classes: a tenth of the\n"
+    g_autoptr(GOptionContext) ctx = cmd_options(
+        "[FILE.ini] - print the derived drive and the memory to simulate it", entries,
+        "The simulator's memory is estimated for four workload classes: a tenth of the\n"
              "drive written in order; an empty drive filled sequentially; a drive prefilled\n"
              "sequentially, then given 20 GB of 4 KiB random writes; a fully fragmented drive\n"
              "(every page mapped at random: the worst case). With --workload, --job, --trace\n"
@@ -68,9 +66,10 @@ int cmd_check(int argc, char **argv)
              "drive whose estimate exceeds the memory available (FTLSIM_MEMORY_LIMIT, or\n"
              "MemAvailable plus free swap).\n"
              "Example:\n  ftlsim check -d configs/860evo.ini --prefill 100%:random "
-             "-w 'rw=randwrite,bs=4k,io_size=20g'\n");
+             "-w 'rw=randwrite,bs=4k,io_size=20g'\n",
+        FALSE, &argc, &argv);
     GError *error = NULL;
-    if (!cmd_parse(ctx, &argc, &argv))
+    if (!ctx)
         return CMD_EXIT_INPUT;
     if (argc + (drive != NULL) != 2)
         return cmd_usage(ctx, "check takes one drive file");

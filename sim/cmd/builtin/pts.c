@@ -123,19 +123,14 @@ int cmd_pts(int argc, char **argv)
          "Check every input and make the drive, then stop: nothing is simulated or written", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    g_autoptr(GOptionContext) ctx =
-        g_option_context_new("- run a SNIA PTS test (purge, precondition, rounds to steady state)");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_set_description(
-        ctx, "Example:\n  ftlsim pts --drive configs/pm863a.ini --test iops --round-time 10s "
-             "--out results/pts-iops --plot\n  ftlsim pts -d configs/860pro.ini --test wsat "
-             "--round-time 10s -o results/wsat\n");
     GError *error = NULL;
     g_autofree char *scripts = plot_script_dir();
-    if (!cmd_parse(ctx, &argc, &argv))
+    g_autoptr(GOptionContext) ctx = cmd_options(
+        "- run a SNIA PTS test (purge, precondition, rounds to steady state)", entries, "Example:\n  ftlsim pts --drive configs/pm863a.ini --test iops --round-time 10s "
+             "--out results/pts-iops --plot\n  ftlsim pts -d configs/860pro.ini --test wsat "
+             "--round-time 10s -o results/wsat\n", TRUE, &argc, &argv);
+    if (!ctx)
         return CMD_EXIT_INPUT;
-    if (argc > 1)
-        return cmd_usage(ctx, "pts takes no positional arguments");
     if (!drive || !test)
         return cmd_usage(ctx, drive ? "pts needs --test NAME" : "pts needs --drive FILE");
     if (!pts_parse(&o, test, threads, iodepth, round_time, max_rounds, precond, fmt, &error))
@@ -152,8 +147,6 @@ int cmd_pts(int argc, char **argv)
     o.script_dir = scripts;
     o.dry_run = dry_run;
     if (!pts_run(&o, &error))
-        return cmd_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED)
-                                   ? CMD_EXIT_FAILED
-                                   : CMD_EXIT_INPUT);
+        return cmd_fail_run(error);
     return 0;
 }

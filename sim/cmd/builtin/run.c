@@ -228,22 +228,16 @@ int cmd_run(int argc, char **argv)
          "simulated or written (the --prefill room in the pSLC cache is not checked)", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("- simulate a drive under a workload");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_set_description(
-        ctx, "Example:\n  ftlsim run --drive configs/870qvo.ini --workload fill --out results/qvo "
-             "--plot\n  ftlsim run -d configs/860pro.ini -w 'rw=randwrite,bs=4k,iodepth=32,"
-             "io_size=100g' -o results/rw\n  ftlsim run -d configs/870qvo.ini -w fill --vary "
-             "pslc.static=0,6GB,12GB -o results/static --plot\n");
     GError *error = NULL;
     int rc = CMD_EXIT_INPUT;
     g_autofree char *scripts = plot_script_dir();
-    if (!cmd_parse(ctx, &argc, &argv))
+    g_autoptr(GOptionContext) ctx = cmd_options(
+        "- simulate a drive under a workload", entries, "Example:\n  ftlsim run --drive configs/870qvo.ini --workload fill --out results/qvo "
+             "--plot\n  ftlsim run -d configs/860pro.ini -w 'rw=randwrite,bs=4k,iodepth=32,"
+             "io_size=100g' -o results/rw\n  ftlsim run -d configs/870qvo.ini -w fill --vary "
+             "pslc.static=0,6GB,12GB -o results/static --plot\n", TRUE, &argc, &argv);
+    if (!ctx)
         goto out;
-    if (argc > 1) {
-        rc = cmd_usage(ctx, "run takes no positional arguments");
-        goto out;
-    }
     if (!drive) {
         rc = cmd_usage(ctx, "run needs --drive FILE");
         goto out;
@@ -344,9 +338,7 @@ int cmd_run(int argc, char **argv)
     if (vary ? !run_sweep(&o, (const char *const *)vary, (guint)jobs, &error)
              : !run_simulation(&o, &error)) {
         int sig = runner_signal();
-        rc = cmd_fail(error, sig                                                   ? 128 + sig
-                         : g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? CMD_EXIT_FAILED
-                                                                               : CMD_EXIT_INPUT);
+        rc = sig ? cmd_fail(error, 128 + sig) : cmd_fail_run(error);
         goto out;
     }
     rc = 0;

@@ -49,8 +49,7 @@ int cmd_sweep(int argc, char **argv)
     }
     guint missing = 0;
     if (!run_sweep_collect(argv[2], plot, fmt_v, scripts, &missing, &error)) {
-        rc = cmd_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? CMD_EXIT_FAILED
-                                                                            : CMD_EXIT_INPUT);
+        rc = cmd_fail_run(error);
         goto out;
     }
     rc = missing ? CMD_EXIT_FAILED : 0;

@@ -162,3 +162,32 @@ gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv)
     cmd_fail(error, CMD_EXIT_INPUT);
     return FALSE;
 }
+
+GOptionContext *cmd_options(const char *summary, GOptionEntry *entries, const char *description,
+                            gboolean no_args, int *argc, char ***argv)
+{
+    GOptionContext *ctx = g_option_context_new(summary);
+    if (entries)
+        g_option_context_add_main_entries(ctx, entries, NULL);
+    if (description)
+        g_option_context_set_description(ctx, description);
+    if (!cmd_parse(ctx, argc, argv)) {
+        g_option_context_free(ctx);
+        return NULL;
+    }
+    if (no_args && *argc > 1) {
+        const char *prg = g_get_prgname(), *name = prg ? strchr(prg, ' ') : NULL;
+        g_autofree char *msg =
+            g_strdup_printf("%s takes no positional arguments", name ? name + 1 : "ftlsim");
+        cmd_usage(ctx, msg);
+        g_option_context_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+int cmd_fail_run(GError *error)
+{
+    return cmd_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? CMD_EXIT_FAILED
+                                                                          : CMD_EXIT_INPUT);
+}
