@@ -4,9 +4,9 @@
  * Private arrays and per-die records, reached through the functions of
  * blocks.h. The record sits inside the drive record (blocks_impl.h, seen
  * by this file and parts.c only), and release builds inline the functions
- * (-flto), so indexing blk_valid(d)[b] costs one load for the array, as
- * when it was a field of the drive: the per-page paths (map.c) index
- * these arrays for every slot.
+ * (-flto), so blk_valid(d, b) costs one load for the array, as when it
+ * was a field of the drive: the per-page paths (map.c) read and write
+ * these arrays for every slot. No other file touches them.
  */
 #include "models/blocks_impl.h"
 

@@ -3,8 +3,9 @@
  * (models/blocks.c).
  *
  * Per block, flat arrays indexed by block id (struct of arrays, nblocks
- * each): the parts that program, map, collect and fold blocks index them
- * on their per-page paths. Per die: the free stacks (normal and static
+ * each), private to blocks.c: the parts that program, map, collect and
+ * fold blocks read and write them through the functions below on their
+ * per-page paths. Per die: the free stacks (normal and static
  * SLC), the dead stack (full blocks with no valid slot, for GC to erase),
  * the open block of each write stream, the block being collected and the
  * dynamic SLC blocks in use. Taking and returning blocks is nand.c's, which
