@@ -193,7 +193,6 @@ uint32_t die_pop_dead(Drive *d, uint32_t die)
 }
 
 uint32_t die_ndead(const Drive *d, uint32_t die) { return blocks(d)->die[die].ndead; }
-uint32_t die_dead_at(const Drive *d, uint32_t die, uint32_t k) { return blocks(d)->die[die].dead[k]; }
 
 /* ---- Invariants ---------------------------------------------------------- */
 
@@ -284,7 +283,7 @@ static bool dead_check(const Drive *d, uint64_t *stacked, char *why, size_t why_
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         *stacked += die_ndead(d, i);
         for (uint32_t j = 0; j < die_ndead(d, i); j++) {
-            uint32_t b = die_dead_at(d, i, j);
+            uint32_t b = blocks(d)->die[i].dead[j];
             CHECK(b < drive_geom(d)->nblocks && blk_is_dead(d, b) && nand_die_of_block(d, b) == i,
                   "die %u's dead stack holds block %u, not flagged or not its own", i, b);
         }

@@ -91,7 +91,6 @@ uint32_t blocks_dead(const Drive *d);
 void die_push_dead(Drive *d, uint32_t b);
 uint32_t die_pop_dead(Drive *d, uint32_t die); /* NO_BLOCK if none */
 uint32_t die_ndead(const Drive *d, uint32_t die);
-uint32_t die_dead_at(const Drive *d, uint32_t die, uint32_t k); /* the stack's k-th entry */
 
 /* The block state's invariants: per block, a state and write pointer its
  * mode allows and no more valid slots than written; per die, the free

@@ -1033,7 +1033,10 @@ bool map_expect_random(Drive *d, uint64_t n)
 
 /* ---- Many entries at once, for the checkers -------------------------------- */
 
-void map_get_chunk(const Drive *d, uint64_t c, uint64_t *out)
+/* As map_get() and map_lpn_of() give them: the L2P of chunk c's lpns
+ * (MAP_CHUNK of them, fewer in the last chunk), and the P2L of block b's
+ * slots (slots_per_block). */
+static void map_get_chunk(const Drive *d, uint64_t c, uint64_t *out)
 {
     const SparseMap *sm = map_of(d)->sm;
     uint64_t base = c << CHUNK_BITS;
@@ -1050,7 +1053,7 @@ void map_get_chunk(const Drive *d, uint64_t c, uint64_t *out)
     }
 }
 
-void map_block_lpns(const Drive *d, uint32_t b, uint64_t *out)
+static void map_block_lpns(const Drive *d, uint32_t b, uint64_t *out)
 {
     const SparseMap *sm = map_of(d)->sm;
     const Geom *g = drive_geom(d);

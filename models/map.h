@@ -29,11 +29,6 @@ void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n); /* warm the
  * them (nothing to store); false if they must be mapped one by one. */
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native);
 void map_block_erased(Drive *d, uint32_t b); /* b holds nothing the formula or a run gives */
-/* Many entries at once, as map_get() and map_lpn_of() give them, for the
- * checkers: the L2P of chunk c's lpns (MAP_CHUNK of them, fewer in the
- * last chunk), and the P2L of block b's slots (slots_per_block). */
-void map_get_chunk(const Drive *d, uint64_t c, uint64_t *out);
-void map_block_lpns(const Drive *d, uint32_t b, uint64_t *out);
 /* The map's own structure (chunks, runs, hashes, counts), then its
  * entries: L2P and P2L agree, the valid counts and mapped pages match. */
 bool map_check(const Drive *d, char *why, size_t why_len);
