@@ -199,16 +199,16 @@ static void describe_mapping(const DriveParams *p, GString *out)
     if (p->l2p_kind == L2P_DRAM)
         line(out, "mapping table", "%.1f MiB, all in DRAM (%s of DRAM%s)",
              (double)table / (1 << 20), dram, p->dram < table ? ", less than the table" : "");
+    else
+        line(out, "mapping table", "%.1f MiB, cached in %s: %s, %.1f%% of the table",
+             (double)table / (1 << 20), p->l2p_kind == L2P_HMB ? "a host memory buffer" : "SRAM",
+             cache, table ? 100.0 * (double)p->l2p_cache / (double)table : 0.0);
     if (drive_params_map_unit(p) > SLOT_SIZE) {
         char unit[CONFIG_VALUE_LEN];
         config_format_size(drive_params_map_unit(p), unit, sizeof unit);
         line(out, "map unit", "%s per entry: a write covering part of a unit reads the unit's "
              "other 4 KiB pieces on NAND and writes them again with it", unit);
     }
-    else
-        line(out, "mapping table", "%.1f MiB, cached in %s: %s, %.1f%% of the table",
-             (double)table / (1 << 20), p->l2p_kind == L2P_HMB ? "a host memory buffer" : "SRAM",
-             cache, table ? 100.0 * (double)p->l2p_cache / (double)table : 0.0);
 }
 
 /* The pSLC cache: the static part in whole SLC blocks, and what the
