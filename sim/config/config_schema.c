@@ -204,7 +204,9 @@ static const ConfigKey schema[] = {
     {.group = "gc", .key = "pacing", .type = CT_ENUM, FIELD(gc_pacing), .def = "steady",
      .choices = pacing_choices,
      .help = "Host writes against GC below soft_blocks: steady (enterprise) makes each host "
-             "slot owe v / (cap - v) slots of GC, moved before the next host program, so the "
+             "slot owe v / (cap - v) slots of GC (v the last victim's valid slots, at most the "
+             "ratio of a victim at the steady state; the debt below one block), moved before "
+             "the next host program, so the "
              "write rate falls smoothly to its steady state; burst (consumer) writes host data "
              "first and collects only in idle die time, until a die reaches hard_blocks and "
              "host writes stall behind whole victims."},
