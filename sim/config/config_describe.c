@@ -230,6 +230,11 @@ static void describe_pslc(const DriveParams *p, GString *out)
         for (unsigned i = 0; i < G_N_ELEMENTS(fills); i++)
             g_string_append_printf(sizes, "%s%.2f GB at %g%%", i ? ", " : "",
                                    (double)pslc_dynamic_limit_at(p, fills[i]) / 1e9, 100 * fills[i]);
+        if (p->pslc_reserve) {
+            char res[CONFIG_VALUE_LEN];
+            config_format_size(p->pslc_reserve, res, sizeof res);
+            g_string_append_printf(sizes, " (%s of native free space kept for GC and folding)", res);
+        }
         if (p->pslc_rule == PSLC_RULE_CAPPED)
             line(out, "pSLC dynamic", "capped at %s: %s full", cap, sizes->str);
         else
@@ -237,9 +242,10 @@ static void describe_pslc(const DriveParams *p, GString *out)
         g_string_free(sizes, TRUE);
     }
     char policy[64];
-    line(out, "folding", "%s, idle folding after %.3g s",
+    line(out, "folding", "%s, idle folding after %.3g s%s",
          key_text(p, "pslc", "fold_policy", policy, sizeof policy),
-         (double)p->fold_idle_delay / 1e9);
+         (double)p->fold_idle_delay / 1e9,
+         p->fold_background ? ", and in die time host writes leave" : "");
 }
 
 static void describe_gc(const DriveParams *p, GString *out)
