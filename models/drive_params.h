@@ -129,6 +129,8 @@ typedef struct DriveParams {
     FoldPolicy fold_policy;
     uint64_t fold_idle_delay;  /* ns of host idleness before idle folding starts */
     double fold_high_watermark; /* fraction of the cache limit that starts folding early */
+    uint64_t pslc_reserve;      /* bytes of native free space the dynamic part leaves beyond R */
+    bool fold_background;       /* fold in die time host writes leave */
 
     /* [gc] */
     GcPolicy gc_policy;

@@ -141,6 +141,15 @@ static bool try_owed(void *ctx, uint32_t die)
     return pslc_fold_owed(d, die) && fold_step(d, die, false, pslc_exhausted(d, die));
 }
 
+/* fold_background: the host writes, but no host program is ready for this
+ * die; fold a unit of its full SLC blocks (never the open one the host
+ * fills). */
+static bool try_background(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    return pslc_fold_background(d, die) && fold_step(d, die, false, false);
+}
+
 /* The host has been quiet for fold_idle_delay: fold whatever is in SLC. */
 static bool try_idle(void *ctx, uint32_t die)
 {
@@ -167,6 +176,8 @@ void fold_init(Drive *d)
     if (pslc_has_cache(d)) {
         sched_add(d, RANK_FOLD_FORCED, try_forced, any_fold, d, false);
         sched_add(d, RANK_FOLD_OWED, try_owed, any_fold, d, false);
+        if (drive_params(d)->fold_background)
+            sched_add(d, RANK_FOLD_BACKGROUND, try_background, any_fold, d, false);
         sched_add(d, RANK_FOLD_IDLE, try_idle, any_fold, d, false);
     }
 }

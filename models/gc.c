@@ -29,11 +29,38 @@
 
 /* Pacing, per die. */
 typedef struct Gc {
-    double *debt;  /* slots GC owes for host data written below the soft threshold */
-    double *ratio; /* slots to move per host slot: v / (cap - v) of the last victim */
+    double *debt;    /* slots GC owes for host data written below the soft threshold */
+    double *ratio;   /* slots to move per host slot: v / (cap - v) of the last victim, at most ratio_ss */
+    double ratio_ss; /* v / (cap - v) of a victim at the steady state of a full drive (gc_steady_ratio) */
 } Gc;
 
 static Gc *gc(const Drive *d) { return drive_part(d, DP_GC); }
+
+/* The pacing ratio of a victim at the steady state of uniform random
+ * writes over the full user capacity, by FIFO cleaning's closed form (Hu et
+ * al., SYSTOR 2009; tests/test_gc.c): with a = native slots a die keeps in
+ * circulation (outside static SLC blocks and the soft reserve) over the
+ * user slots it holds, a victim's valid share u solves u = exp(-a (1 - u)),
+ * and GC moves u / (1 - u) slots per host slot. Greedy victims do better
+ * than FIFO's at the steady state, so this bounds the ratio only in
+ * transients such as the first victims after a sequential fill, whose
+ * nearly full blocks would otherwise set a ratio of tens and make every
+ * host write wait for that much GC: steady pacing then pays the steady
+ * state's share and lets the reserve between soft_blocks and hard_blocks
+ * take the difference until the overwrites have emptied blocks. */
+static double gc_steady_ratio(const Drive *d)
+{
+    const Geom *g = drive_geom(d);
+    double user = (double)drive_params(d)->user_capacity / SLOT_SIZE / g->dies;
+    double blocks = (double)g->blocks_per_die - g->static_per_die - drive_params(d)->gc_soft_blocks;
+    double a = blocks * g->slots_per_block / MAX(user, 1.0);
+    if (a <= 1.0)
+        return INFINITY; /* no spare space: only the victims' own ratio */
+    double u = 0.5;
+    for (int k = 0; k < 1000; k++)
+        u = exp(-a * (1.0 - u)); /* converges to the root below 1 */
+    return u < 1.0 ? u / (1.0 - u) : INFINITY;
+}
 
 /* GC moved slots on die: they pay its debt. */
 static void gc_paid(Drive *d, uint32_t die, uint32_t slots)
@@ -189,7 +216,7 @@ static bool gc_step(Drive *d, uint32_t die)
         uint32_t cap = drive_geom(d)->slots_per_block; /* native slots erasing it returns */
         uint32_t moved = moved_slots(d, v);
         if (moved < cap)
-            gc(d)->ratio[die] = (double)moved / (double)(cap - moved);
+            gc(d)->ratio[die] = MIN((double)moved / (double)(cap - moved), gc(d)->ratio_ss);
     }
     uint32_t v = die_victim(d, die);
     if (blk_is_map(d, v)) {
@@ -285,8 +312,9 @@ void gc_init(Drive *d)
     Gc *g = g_new0(Gc, 1);
     g->debt = g_new0(double, drive_geom(d)->dies);
     g->ratio = g_new(double, drive_geom(d)->dies);
+    g->ratio_ss = gc_steady_ratio(d);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
-        g->ratio[i] = 1.0;
+        g->ratio[i] = MIN(1.0, g->ratio_ss);
     drive_set_part(d, DP_GC, g);
     sched_add(d, RANK_GC_HARD, try_hard, any_gc, d, false);
     sched_add(d, RANK_GC_PACED, try_paced, any_gc, d, false);
@@ -295,11 +323,17 @@ void gc_init(Drive *d)
 }
 
 /* Pacing: a host program of slots on die, which was below the soft
- * threshold before it (paced), owes GC slots x v / (cap - v). */
+ * threshold before it (paced), owes GC slots x v / (cap - v). The debt is
+ * kept below one block's slots: what host writes owed while GC had no
+ * victim to take (a sequential fill below the threshold: every block
+ * valid) is free space already spent, which hard GC at the reserve
+ * restores; carried over, it would hold the next host writes behind
+ * several victims at once. */
 void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots)
 {
     if (paced && drive_params(d)->gc_pacing == GC_PACE_STEADY)
-        gc(d)->debt[die] += slots * gc(d)->ratio[die];
+        gc(d)->debt[die] = MIN(gc(d)->debt[die] + slots * gc(d)->ratio[die],
+                               (double)drive_geom(d)->slots_per_block);
 }
 
 bool gc_paced(const Drive *d, uint32_t die)
@@ -308,7 +342,7 @@ bool gc_paced(const Drive *d, uint32_t die)
 }
 
 /* Pacing as after a victim with that valid ratio (prefill's last one). */
-void gc_set_ratio(Drive *d, uint32_t die, double ratio) { gc(d)->ratio[die] = ratio; }
+void gc_set_ratio(Drive *d, uint32_t die, double ratio) { gc(d)->ratio[die] = MIN(ratio, gc(d)->ratio_ss); }
 
 void gc_release(Drive *d)
 {

@@ -5,7 +5,8 @@
  * leave SLC mode; dynamic SLC blocks come from the die's free list. Per die,
  * with G = free blocks + dynamic SLC blocks, the sizing rule gives the
  * dynamic blocks allowed, so that everything in SLC can always be folded
- * with the reserve R kept (docs/pslc.md has the formulas).
+ * with the reserve R kept (over-provisioning plus [pslc] reserve;
+ * docs/pslc.md has the formulas).
  */
 #include "models/blocks.h"
 #include "models/cmd.h"
@@ -93,7 +94,8 @@ static void sizing_from_params(const DriveParams *p, PslcSizing *s)
     s->user_slots = p->user_capacity / SLOT_SIZE;
     uint64_t user_blocks = div_up(s->user_slots, (uint64_t)s->block_slots * s->dies);
     uint32_t op_blocks = user_blocks < s->pool ? s->pool - (uint32_t)user_blocks : 0;
-    s->reserve = MAX(op_blocks, p->gc_hard_blocks + 1);
+    uint64_t extra = div_up(p->pslc_reserve, (uint64_t)s->block_slots * SLOT_SIZE * s->dies);
+    s->reserve = (uint32_t)MIN(MAX(op_blocks, p->gc_hard_blocks + 1) + extra, s->pool);
     s->cap_blocks = UINT32_MAX;
     if (p->pslc_rule == PSLC_RULE_CAPPED && slc_bytes)
         s->cap_blocks = (uint32_t)MIN(p->pslc_dynamic_cap / s->dies / slc_bytes, UINT32_MAX);
@@ -320,6 +322,15 @@ bool pslc_has_cache(const Drive *d) { return pslc(d)->has_cache; }
 bool pslc_idle_folding(const Drive *d) { return pslc(d)->idle_fold; }
 bool pslc_exhausted(const Drive *d, uint32_t die) { return pslc(d)->die[die].exhausted; }
 uint32_t pslc_dyn_limit(const Drive *d, uint32_t die) { return pslc(d)->die[die].dyn_limit; }
+
+/* Background folding: the host is writing (idle folding has not begun)
+ * and this die holds SLC data; the scheduler offers it below host
+ * programs, so it takes only die time the host leaves. */
+bool pslc_fold_background(const Drive *d, uint32_t die)
+{
+    return drive_params(d)->fold_background && pslc(d)->has_cache && !pslc(d)->idle_fold &&
+           pslc_slc_blocks(d, die) > 0;
+}
 
 bool pslc_fold_owed(const Drive *d, uint32_t die)
 {

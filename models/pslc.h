@@ -37,6 +37,7 @@ bool pslc_has_cache(const Drive *d); /* a static or dynamic part exists */
 bool pslc_idle_folding(const Drive *d); /* the host has been idle for fold_idle_delay */
 bool pslc_exhausted(const Drive *d, uint32_t die); /* the die's cache ran out */
 bool pslc_fold_owed(const Drive *d, uint32_t die); /* active folding owed for host data written */
+bool pslc_fold_background(const Drive *d, uint32_t die); /* fold_background: fold in die time host writes leave */
 void pslc_folded(Drive *d, uint32_t die, uint32_t slots); /* a fold moved slots: pays the credit */
 uint32_t pslc_dyn_limit(const Drive *d, uint32_t die); /* dynamic SLC blocks the rule allows now */
 bool pslc_check(const Drive *d, char *why, size_t why_len); /* the pSLC counters */

@@ -8,7 +8,8 @@
  * data written (below); folding that cannot wait (SLC data no longer
  * foldable with the reserve kept), then active folding owed for host data
  * written (fold.c, pslc.c); a program unit of host data from the write
- * buffer (ftl.c); idle folding once the host has been quiet for
+ * buffer (ftl.c); with [pslc] fold_background, folding in the die time
+ * host writes leave; idle folding once the host has been quiet for
  * fold_idle_delay; the erase of a full block with no valid data left
  * (gc_reclaim_dead); background GC below the soft threshold when nothing
  * else is waiting.
@@ -30,6 +31,7 @@ enum {
     RANK_FOLD_FORCED = 40,
     RANK_FOLD_OWED = 50,
     RANK_HOST_PROGRAM = 60,
+    RANK_FOLD_BACKGROUND = 65,
     RANK_FOLD_IDLE = 70,
     RANK_RECLAIM_DEAD = 80,
     RANK_GC_BACKGROUND = 90,

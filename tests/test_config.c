@@ -746,6 +746,60 @@ static void test_describe_buffer_bound(void)
                                           "2796.2 MB/s; the host link 7149.9 MB/s"));
 }
 
+/* One mapping line per drive, whatever the map unit: a DRAM drive says the
+ * table is all in DRAM and nothing about a cache; a drive that caches the
+ * table says where, with or without a map unit larger than 4 KiB. */
+/* The 990's reserve and background folding show in its pSLC lines. */
+static void test_describe_pslc_reserve(void)
+{
+    DriveParams p;
+    g_autoptr(GError) e = NULL;
+    g_autoptr(GString) s = g_string_new(NULL);
+    CUTEST_REQUIRE(config_load_file("configs/990.ini", &p, &e));
+    config_describe(&p, s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "(146.34GB of native free space kept for GC and folding)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "idle folding after 1 s, and in die time host writes leave"));
+    /* without the reserve the rule gives more at every fill level */
+    uint64_t with = pslc_dynamic_limit_at(&p, 0.5);
+    p.pslc_reserve = 0;
+    CU_ASSERT(pslc_dynamic_limit_at(&p, 0.5) > with);
+}
+
+static void test_describe_mapping(void)
+{
+    DriveParams p;
+    g_autoptr(GError) e = NULL;
+    g_autoptr(GString) s = g_string_new(NULL);
+    CUTEST_REQUIRE(config_load_file("configs/reference.ini", &p, &e));
+    config_describe(&p, s);
+    CU_ASSERT_PTR_NULL(strstr(s->str, "cached in"));
+    CU_ASSERT_PTR_NULL(strstr(s->str, "map unit "));
+    /* 1e12 / 4096 x 4 bytes = 931.3 MiB; 64 MB is 6.6% of it */
+    p.l2p_kind = L2P_HMB;
+    p.l2p_cache = 64000000;
+    g_string_truncate(s, 0);
+    config_describe(&p, s);
+    expect_line(s->str, "mapping table        931.3 MiB, cached in a host memory buffer: 64MB, "
+                        "6.6% of the table");
+    CU_ASSERT_PTR_NULL(strstr(s->str, "all in DRAM"));
+    /* a 16 KiB unit: a quarter of the entries, 232.8 MiB; the cache line
+     * stays and the unit gets its own */
+    p.map_unit = 16 << 10;
+    g_string_truncate(s, 0);
+    config_describe(&p, s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "mapping table        232.8 MiB, cached in a host "
+                                          "memory buffer"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "map unit             16KiB per entry"));
+    /* the 61.44 TB drive: DRAM and a 16 KiB unit */
+    CUTEST_REQUIRE(config_load_file("configs/p5336-61tb.ini", &p, &e));
+    g_string_truncate(s, 0);
+    config_describe(&p, s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "all in DRAM"));
+    CU_ASSERT_PTR_NULL(strstr(s->str, "kept for GC and folding"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "map unit             16KiB per entry"));
+    CU_ASSERT_PTR_NULL(strstr(s->str, "cached in"));
+}
+
 static void test_describe(void)
 {
     DriveParams p;
@@ -955,6 +1009,8 @@ int main(void)
         {"describe", test_describe},
         {"describe_policies", test_describe_policies},
         {"describe: the write buffer's bound", test_describe_buffer_bound},
+        {"describe: one mapping line, DRAM or cached", test_describe_mapping},
+        {"describe: the pSLC reserve and background folding", test_describe_pslc_reserve},
         {"describe reads", test_describe_reads},
         {"list drives", test_list_drives},
         {"json", test_json},

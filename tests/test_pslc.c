@@ -33,7 +33,8 @@ static void slc_drive(DriveParams *p, uint32_t blocks, uint32_t nstatic, PslcRul
 }
 
 /* Dynamic limit by the documented formula: per die N = blocks - static,
- * U = ceil(user slots / (dies x 96)), R = max(N - U, hard + 1),
+ * U = ceil(user slots / (dies x 96)), R = max(N - U, hard + 1) + ceil(reserve
+ * / (dies x 96 x 4 KiB)),
  * D = ceil(fill x user slots / (dies x 96)), G = N - D,
  * S = floor(share b (G - R) / (1 + share b)), capped at cap / dies / SLC block. */
 static uint64_t expect_dynamic(const DriveParams *p, uint32_t nstatic, double fill)
@@ -41,7 +42,8 @@ static uint64_t expect_dynamic(const DriveParams *p, uint32_t nstatic, double fi
     double user = (double)(p->user_capacity / 4096);
     int64_t n = p->blocks_per_plane - nstatic;
     int64_t u = (int64_t)ceil(user / (DIES * 96));
-    int64_t r = MAX(n - u, (int64_t)p->gc_hard_blocks + 1);
+    int64_t r = MAX(n - u, (int64_t)p->gc_hard_blocks + 1) +
+                (int64_t)((p->pslc_reserve + DIES * 96 * 4096 - 1) / (DIES * 96 * 4096));
     int64_t g = n - (int64_t)ceil(fill * user / (DIES * 96) - 1e-9);
     double share = p->pslc_rule == PSLC_RULE_FREE_SHARE ? p->pslc_dynamic_share : 1.0;
     int64_t s = g > r ? (int64_t)floor(share * 3 * (double)(g - r) / (1 + share * 3) + 1e-9) : 0;
@@ -93,6 +95,31 @@ static void test_sizing_rules(void)
     drive_free(d);
     sim_engine_free(e);
     CUTEST_EQ(g_strcmp0(pslc_rule_name(PSLC_RULE_CAPPED), "capped"), 0);
+}
+
+/* [pslc] reserve: native free space the dynamic part leaves beyond the
+ * over-provisioning. 5 native blocks per die (10 in all, less a byte:
+ * rounded up) take floor(3 x 5 / 4) = 3 or 4 SLC blocks per die off the
+ * limit at every fill level where the free space allows one; a die whose
+ * free space the reserve covers keeps no dynamic part. */
+static void test_sizing_reserve(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    p.pslc_reserve = 10 * 96 * 4096 - 1;
+    /* by hand: R = 12 + 5 = 17, G - R = 45 when empty: floor(3 x 45 / 4) = 33 */
+    CUTEST_EQ(pslc_dynamic_limit_at(&p, 0), 33 * DIES * SLC_BLOCK);
+    const double fills[] = {0, 0.25, 0.5, 0.75, 0.9, 1.0};
+    for (unsigned k = 0; k < G_N_ELEMENTS(fills); k++)
+        CUTEST_EQ(pslc_dynamic_limit_at(&p, fills[k]), expect_dynamic(&p, 2, fills[k]));
+    /* 50 data blocks per die fill the 45 above the reserve */
+    CUTEST_EQ(pslc_dynamic_limit_at(&p, 0.9), 0);
+    /* the run-time limit starts where the formula says */
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, &p, 1);
+    CUTEST_EQ(drive_stats(d)->pslc_limit_start, 4 * SLC_BLOCK + 33 * DIES * SLC_BLOCK);
+    drive_free(d);
+    sim_engine_free(e);
 }
 
 /* ---- Closed-loop sequential and random writers --------------------------- */
@@ -239,6 +266,72 @@ static void test_fill_fold_first(void)
     CU_ASSERT(fold_stretch > native_stretch + native_stretch / 10);
     writer_release(&n);
     writer_release(&w);
+}
+
+/* Write total bytes sequentially in size pieces at queue depth 1, each
+ * command sent gap ns after the last completed: a host that writes at a
+ * set pace. */
+typedef struct Paced {
+    Writer *w;
+    SimTime gap;
+} Paced;
+
+static void paced_send(void *ctx, uint64_t arg)
+{
+    (void)arg;
+    writer_submit(((Paced *)ctx)->w);
+}
+
+static void paced_done(void *ctx, uint64_t tag)
+{
+    Paced *pc = ctx;
+    Writer *w = pc->w;
+    (void)tag;
+    if (++w->done * w->size >= w->total) {
+        sim_stop(w->e);
+        return;
+    }
+    sim_schedule(w->e, sim_now(w->e) + pc->gap, paced_send, pc, 0);
+}
+
+/* Host data written before the cache first ran out, at one pace. */
+static uint64_t cache_at_pace(const DriveParams *p, SimTime gap)
+{
+    Writer w;
+    writer_init(&w, p);
+    Paced pc = {&w, gap};
+    w.total = p->user_capacity / (128 * KIB) * (128 * KIB);
+    w.size = 128 * KIB;
+    drive_set_done(w.d, paced_done, &pc);
+    writer_submit(&w);
+    while (w.done * w.size < w.total && sim_run(w.e, SIM_TIME_MAX))
+        ;
+    uint64_t at = drive_stats(w.d)->pslc_first_exhausted;
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
+    writer_release(&w);
+    return at;
+}
+
+/* fold_background: folding in the die time host writes leave frees cache
+ * as the host writes, so a slower host sees a larger cache. Without it the
+ * cache is the same at any pace (the idle delay is far longer than the
+ * gaps). A host that leaves no die time folds nothing ahead. */
+static void test_fold_background_pace(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 0, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    p.fold_idle_delay = 1000 * SIM_SEC;
+    /* a 128 KiB command takes 4 SLC units of 32 KiB, 2 on each die: 400 us */
+    uint64_t fast = cache_at_pace(&p, 0), slow = cache_at_pace(&p, 2 * SIM_MS);
+    CUTEST_NEAR((double)slow, (double)fast, DIES * SLC_BLOCK);
+    p.fold_background = true;
+    uint64_t bfast = cache_at_pace(&p, 0), bslow = cache_at_pace(&p, 2 * SIM_MS);
+    printf("\n    cache seen: %.1f MiB at full pace, %.1f MiB with 2 ms gaps; "
+           "fold_background: %.1f and %.1f MiB ", fast / 1048576.0, slow / 1048576.0,
+           bfast / 1048576.0, bslow / 1048576.0);
+    CU_ASSERT(bslow > slow + 4 * DIES * SLC_BLOCK);
+    CU_ASSERT(bslow > bfast + 4 * DIES * SLC_BLOCK);
 }
 
 static void test_fill_native_first(void)
@@ -485,6 +578,18 @@ static void test_oracle_fold_first(void)
     run_oracle(&p, 30000);
 }
 
+/* Folding in the die time host commands leave, with a firmware reserve:
+ * data still reads back as written. */
+static void test_oracle_fold_background(void)
+{
+    DriveParams p;
+    slc_drive(&p, 24, 1, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    p.fold_idle_delay = 20 * SIM_MS;
+    p.fold_background = true;
+    p.pslc_reserve = 2 * 96 * 4096;
+    run_oracle(&p, 30000);
+}
+
 static void test_oracle_native_first(void)
 {
     DriveParams p;
@@ -500,6 +605,8 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"sizing_rules", test_sizing_rules},
+        {"sizing with a reserve", test_sizing_reserve},
+        {"fold_background: the cache grows the slower the host writes", test_fold_background_pace},
         {"fill_fold_first", test_fill_fold_first},
         {"fill_native_first", test_fill_native_first},
         {"idle_fold_valid_only", test_idle_fold_valid_only},
@@ -509,6 +616,7 @@ int main(void)
         {"wear_static_vs_pool", test_wear_static_vs_pool},
         {"oracle_fold_first", test_oracle_fold_first},
         {"oracle_native_first", test_oracle_native_first},
+        {"oracle_fold_background", test_oracle_fold_background},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("pslc", tests);

@@ -199,16 +199,16 @@ static void describe_mapping(const DriveParams *p, GString *out)
     if (p->l2p_kind == L2P_DRAM)
         line(out, "mapping table", "%.1f MiB, all in DRAM (%s of DRAM%s)",
              (double)table / (1 << 20), dram, p->dram < table ? ", less than the table" : "");
+    else
+        line(out, "mapping table", "%.1f MiB, cached in %s: %s, %.1f%% of the table",
+             (double)table / (1 << 20), p->l2p_kind == L2P_HMB ? "a host memory buffer" : "SRAM",
+             cache, table ? 100.0 * (double)p->l2p_cache / (double)table : 0.0);
     if (drive_params_map_unit(p) > SLOT_SIZE) {
         char unit[CONFIG_VALUE_LEN];
         config_format_size(drive_params_map_unit(p), unit, sizeof unit);
         line(out, "map unit", "%s per entry: a write covering part of a unit reads the unit's "
              "other 4 KiB pieces on NAND and writes them again with it", unit);
     }
-    else
-        line(out, "mapping table", "%.1f MiB, cached in %s: %s, %.1f%% of the table",
-             (double)table / (1 << 20), p->l2p_kind == L2P_HMB ? "a host memory buffer" : "SRAM",
-             cache, table ? 100.0 * (double)p->l2p_cache / (double)table : 0.0);
 }
 
 /* The pSLC cache: the static part in whole SLC blocks, and what the
@@ -230,6 +230,11 @@ static void describe_pslc(const DriveParams *p, GString *out)
         for (unsigned i = 0; i < G_N_ELEMENTS(fills); i++)
             g_string_append_printf(sizes, "%s%.2f GB at %g%%", i ? ", " : "",
                                    (double)pslc_dynamic_limit_at(p, fills[i]) / 1e9, 100 * fills[i]);
+        if (p->pslc_reserve) {
+            char res[CONFIG_VALUE_LEN];
+            config_format_size(p->pslc_reserve, res, sizeof res);
+            g_string_append_printf(sizes, " (%s of native free space kept for GC and folding)", res);
+        }
         if (p->pslc_rule == PSLC_RULE_CAPPED)
             line(out, "pSLC dynamic", "capped at %s: %s full", cap, sizes->str);
         else
@@ -237,9 +242,10 @@ static void describe_pslc(const DriveParams *p, GString *out)
         g_string_free(sizes, TRUE);
     }
     char policy[64];
-    line(out, "folding", "%s, idle folding after %.3g s",
+    line(out, "folding", "%s, idle folding after %.3g s%s",
          key_text(p, "pslc", "fold_policy", policy, sizeof policy),
-         (double)p->fold_idle_delay / 1e9);
+         (double)p->fold_idle_delay / 1e9,
+         p->fold_background ? ", and in die time host writes leave" : "");
 }
 
 static void describe_gc(const DriveParams *p, GString *out)

@@ -194,6 +194,16 @@ static const ConfigKey schema[] = {
     {.group = "pslc", .key = "fold_high_watermark", .type = CT_PERCENT,
      FIELD(fold_high_watermark), .def = "100%",
      .help = "Cache occupancy, as a share of its limit, that starts folding early."},
+    {.group = "pslc", .key = "reserve", .type = CT_SIZE, FIELD(pslc_reserve), .def = "0",
+     .example = "150GB",
+     .help = "Native free space the dynamic cache leaves to GC and folding on top of the "
+             "over-provisioning: R grows by reserve / dies / native block bytes blocks per "
+             "die (rounded up), for the sizing rules and for forced folding."},
+    {.group = "pslc", .key = "fold_background", .type = CT_BOOL, FIELD(fold_background),
+     .def = "false",
+     .help = "Fold while the host writes, in die time its writes leave: a die with SLC data "
+             "and no host program ready folds one unit, so the cache a host sees grows the "
+             "slower it writes."},
     /* [gc] */
     {.group = "gc", .key = "policy", .type = CT_ENUM, FIELD(gc_policy), .def = "greedy",
      .choices = gc_choices, .help = "Victim selection."},
@@ -204,7 +214,9 @@ static const ConfigKey schema[] = {
     {.group = "gc", .key = "pacing", .type = CT_ENUM, FIELD(gc_pacing), .def = "steady",
      .choices = pacing_choices,
      .help = "Host writes against GC below soft_blocks: steady (enterprise) makes each host "
-             "slot owe v / (cap - v) slots of GC, moved before the next host program, so the "
+             "slot owe v / (cap - v) slots of GC (v the last victim's valid slots, at most the "
+             "ratio of a victim at the steady state; the debt below one block), moved before "
+             "the next host program, so the "
              "write rate falls smoothly to its steady state; burst (consumer) writes host data "
              "first and collects only in idle die time, until a die reaches hard_blocks and "
              "host writes stall behind whole victims."},
