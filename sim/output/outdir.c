@@ -62,6 +62,7 @@ static const char *const outdir_known_names[] = {
     "utilization.png",
     "utilization.svg",
     "write_curve.live.png",
+    "report.html",
     "sweep.csv",
     "sweep.png",
     "sweep.svg",
