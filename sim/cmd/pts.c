@@ -504,6 +504,8 @@ gboolean pts_run(const PtsOptions *o, GError **error)
     ok = TRUE;
     if (od && o->plot)
         pts_plot(&p);
+    if (od)
+        pts_write_html(&p);
 out:
     pts_free(&p);
     return ok;

@@ -207,7 +207,7 @@ gboolean pts_write_results(const Pts *p, OutDir *od, GError **error)
     return outdir_write_text(od, "summary.json", json_writer_str(jw), error);
 }
 
-static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, GError **error)
+static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, PlotFormat fmt, GError **error)
 {
     const PtsCell *c = &p->cells[s->track];
     g_autofree char *bs = pts_bs_label(c->bs);
@@ -219,19 +219,24 @@ static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, GError **error)
         c->bs, s->win.first, s->win.last, s->win.avg, s->win.slope, s->win.intercept,
         s->steady_round != 0, s->steady_round, bs, c->seq ? "sequential" : "random", c->read_pct,
         100 - c->read_pct, p->t->track_unit);
-    return plot_script(p->o->out, p->o->script_dir, "pts_steady", base, vars, p->o->plot_format,
-                       error);
+    return plot_script(p->o->out, p->o->script_dir, "pts_steady", base, vars, fmt, error);
 }
 
-void pts_plot(const Pts *p)
+void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
 {
     g_autofree char *figure = g_strdup_printf("pts_%s", p->t->name);
     GError *e = NULL;
     for (uint32_t s = 0; s < p->n_subs && !e; s++)
-        pts_plot_steady(p, &p->subs[s], &e);
+        pts_plot_steady(p, &p->subs[s], fmt, &e);
     if (!e)
-        plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, p->o->plot_format,
-                    &e);
-    if (e)
+        plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, fmt, &e);
+    if (e && warn)
         plot_warn(e);
+    else if (e)
+        g_error_free(e);
+}
+
+void pts_plot(const Pts *p)
+{
+    pts_plot_format(p, p->o->plot_format, TRUE);
 }
