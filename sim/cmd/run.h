@@ -145,4 +145,10 @@ void run_report_drive(HtmlPage *page, const DriveParams *p);
 void run_report_figures(HtmlPage *page, const char *dir, const char *const *names,
                         const char *const *captions, gboolean plot, PlotFormat fmt);
 
+/* report.html of a sweep's folder dir (sweep_report.c): sweep.csv, the
+ * overlay of the runs in dirs (their folders; a trailing NULL is
+ * skipped) and links to each run's report. */
+void sweep_write_report(const char *dir, GPtrArray *dirs, gboolean plot, PlotFormat fmt,
+                        const char *script_dir);
+
 #endif

@@ -322,6 +322,17 @@ void html_link(HtmlPage *page, const char *href, const char *text)
     g_string_append(page->body, "</a>");
 }
 
+void html_link_list(HtmlPage *page, const char *const *hrefs, const char *const *texts)
+{
+    g_string_append(page->body, "<ul>\n");
+    for (int i = 0; hrefs[i] && texts[i]; i++) {
+        g_string_append(page->body, "<li>");
+        html_link(page, hrefs[i], texts[i]);
+        g_string_append(page->body, "</li>\n");
+    }
+    g_string_append(page->body, "</ul>\n");
+}
+
 void html_file_links(HtmlPage *page, const char *dir, const char *const *suffixes)
 {
     GDir *d = g_dir_open(dir, 0, NULL);

@@ -65,6 +65,8 @@ guint html_figure_count(const HtmlPage *page);
 void html_file_links(HtmlPage *page, const char *dir, const char *const *suffixes);
 /* A link to a relative path with a text. */
 void html_link(HtmlPage *page, const char *href, const char *text);
+/* A list of links: hrefs and texts, parallel, NULL-terminated. */
+void html_link_list(HtmlPage *page, const char *const *hrefs, const char *const *texts);
 
 /* Write the page to dir/report.html through a temporary name, so that a
  * report that exists is whole. */

@@ -74,6 +74,8 @@ static const char *const outdir_known_names[] = {
     "fit.json",
     "curves.csv",
     "fit.png",
+    "fit.svg",
+    "figures.csv",
     /* ftlsim pts (docs/pts.md) */
     "rounds.csv",
     "steady_state.csv",

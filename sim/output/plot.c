@@ -365,7 +365,7 @@ gboolean plot_overlay(const char *const *dirs, const char *out_file, const char 
 }
 
 gboolean plot_calibration(const char *dir, const char *out_file, const char *script_dir,
-                          GError **error)
+                          const char *title, PlotFormat fmt, GError **error)
 {
     if (!plot_available()) {
         g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
@@ -375,13 +375,18 @@ gboolean plot_calibration(const char *dir, const char *out_file, const char *scr
     if (!script)
         return FALSE;
     g_autofree char *csv = g_build_filename(dir, "curves.csv", NULL);
-    if (!plot_has_rows(csv)) {
-        g_set_error(error, PLOT_ERROR, PLOT_ERROR_INPUT, "%s: missing or empty", csv);
+    g_autofree char *figs = g_build_filename(dir, "figures.csv", NULL);
+    gboolean curve = plot_has_rows(csv);
+    if (!curve && !plot_has_rows(figs)) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_INPUT, "%s and %s: missing or empty", csv, figs);
         return FALSE;
     }
     g_autoptr(GString) vars = g_string_new(NULL);
     plot_var(vars, "dir", dir);
-    return plot_render(script, vars, out_file, PLOT_PNG, error);
+    if (title)
+        plot_var(vars, "title", title);
+    g_string_append_printf(vars, "curve=%d; ", curve);
+    return plot_render(script, vars, out_file, fmt, error);
 }
 
 /* ---- Live write curve ---------------------------------------------------- */
