@@ -24,7 +24,7 @@ bsy(b) = b == 512 ? 0 : b == 4096 ? 1 : b == 8192 ? 2 : b == 16384 ? 3 : b == 32
 stats data using (column("iops")) nooutput
 mid = sqrt(STATS_min * STATS_max)
 label(v) = v >= 10000 ? sprintf('%.0fk', v / 1000) : sprintf('%.0f', v)
-set title (drive eq '' ? '' : drive.': ').'PTS IOPS at steady state (window average)'
+set title (drive eq '' ? '' : drive.': ').'PTS IOPS at steady state (window average)' noenhanced
 set xlabel 'Read / write mix (%)'
 set ylabel 'Block size'
 set xtics ('100/0' 0, '95/5' 1, '65/35' 2, '50/50' 3, '35/65' 4, '5/95' 5, '0/100' 6)

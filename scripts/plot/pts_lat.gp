@@ -18,7 +18,7 @@ set datafile separator ','
 set datafile columnheaders
 data = dir.'/lat.csv'
 bslabel(b) = b < 1024 ? sprintf('%.1fK', b / 1024.0) : sprintf('%.0fK', b / 1024.0)
-set title (drive eq '' ? '' : drive.': ').'PTS latency at 1 thread QD 1 (steady-state window)'
+set title (drive eq '' ? '' : drive.': ').'PTS latency at 1 thread QD 1 (steady-state window)' noenhanced
 set ylabel 'Response time (us, log scale)'
 set logscale y
 set grid ytics back lc rgb '#dddddd'

@@ -17,7 +17,7 @@ set output out
 set datafile separator ','
 set datafile columnheaders
 data = dir.'/wsat.csv'
-set title (drive eq '' ? '' : drive.': ').'PTS write saturation, 4 KiB random writes'
+set title (drive eq '' ? '' : drive.': ').'PTS write saturation, 4 KiB random writes' noenhanced
 set xlabel 'Host data written (TB)'
 set ylabel 'IOPS per round'
 set y2label 'Drive fills (host data / user capacity)'

@@ -430,6 +430,7 @@ static void pts_results(Pts *p, uint32_t sub)
         res->p99_us = (double)lat_hist_percentile(h, 99) / 1e3;
         res->p999_us = (double)lat_hist_percentile(h, 99.9) / 1e3;
         res->p9999_us = (double)lat_hist_percentile(h, 99.99) / 1e3;
+        res->p99999_us = (double)lat_hist_percentile(h, 99.999) / 1e3;
         res->max_us = (double)lat_hist_max(h) / 1e3;
     }
 }

@@ -178,6 +178,7 @@ static double pts_v_mean(const Pts *p, uint32_t c) { return p->results[c].mean_u
 static double pts_v_max(const Pts *p, uint32_t c) { return p->results[c].max_us; }
 static double pts_v_p999(const Pts *p, uint32_t c) { return p->results[c].p999_us; }
 static double pts_v_p9999(const Pts *p, uint32_t c) { return p->results[c].p9999_us; }
+static double pts_v_p99999(const Pts *p, uint32_t c) { return p->results[c].p99999_us; }
 
 static void pts_html_tables(HtmlPage *page, const Pts *p)
 {
@@ -194,6 +195,7 @@ static void pts_html_tables(HtmlPage *page, const Pts *p)
         pts_html_pivot(page, p, "Maximum response time (us)", pts_v_max, "%.1f");
         pts_html_pivot(page, p, "99.9% response time, three nines (us)", pts_v_p999, "%.1f");
         pts_html_pivot(page, p, "99.99% response time, four nines (us)", pts_v_p9999, "%.1f");
+        pts_html_pivot(page, p, "99.999% response time, five nines (us)", pts_v_p99999, "%.1f");
         pts_html_pivot(page, p, "IOPS", pts_v_iops, "%.0f");
     }
     g_autofree char *table = g_strdup_printf("%s.csv", p->t->name);
@@ -223,12 +225,15 @@ void pts_write_html(const Pts *p)
     html_pre(page, summary->str);
     pts_html_tables(page, p);
     GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(names, g_strdup("convergence"));
     for (uint32_t s = 0; s < p->n_subs; s++) {
         g_autofree char *bs = pts_bs_label(p->cells[p->subs[s].track].bs);
         g_ptr_array_add(names, p->t->seq ? g_strdup_printf("steady_state_%s", bs)
                                          : g_strdup("steady_state"));
     }
     g_ptr_array_add(names, g_strdup(p->t->name));
+    if (strcmp(p->t->name, "iops") == 0)
+        g_ptr_array_add(names, g_strdup("iops_3d"));
     g_ptr_array_add(names, NULL);
     run_report_figures(page, o->out, (const char *const *)names->pdata, NULL, o->plot,
                        o->plot_format);

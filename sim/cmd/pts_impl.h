@@ -52,6 +52,7 @@ typedef struct PtsResult {
     double iops, MBps, mean_us;
     double waf;                               /* NAN for cells without writes */
     double p99_us, p999_us, p9999_us, max_us; /* lat only: over the window's merged latencies */
+    double p99999_us;                         /* lat only: five nines */
 } PtsResult;
 
 struct Pts {
