@@ -254,6 +254,8 @@ void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
         pts_plot_steady(p, &p->subs[s], fmt, &e);
     if (!e)
         plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, fmt, &e);
+    if (!e && strcmp(p->t->name, "iops") == 0)
+        plot_script(p->o->out, p->o->script_dir, "pts_iops_3d", "iops_3d", NULL, fmt, &e);
     if (e && warn)
         plot_warn(e);
     else if (e)
