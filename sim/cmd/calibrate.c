@@ -760,6 +760,33 @@ static double cal_combo(const Cal *c, const gsl_matrix *J, guint a, guint b)
     return bb > 0 ? ab / bb * base_b / base_a : NAN;
 }
 
+void cal_format_sigma(const CalParam *p, char *buf, size_t size)
+{
+    static const char *const units[] = {"B", "s", "/s", "B/s", "", ""};
+    double v = config_numeric_si(p->k.kind, p->sigma);
+    const char *unit = units[p->k.kind];
+    static const struct {
+        double f;
+        const char *pre;
+    } big[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}},
+      small[] = {{1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}};
+    if (!*unit || v == 0 || !isfinite(v)) {
+        g_snprintf(buf, size, "%.3g%s", v, unit);
+        return;
+    }
+    for (unsigned i = 0; i < G_N_ELEMENTS(big); i++)
+        if (fabs(v) >= big[i].f) {
+            g_snprintf(buf, size, "%.3g%s%s", v / big[i].f, big[i].pre, unit);
+            return;
+        }
+    for (unsigned i = 0; i < G_N_ELEMENTS(small) && p->k.kind == CONFIG_NUM_NS; i++)
+        if (fabs(v) >= small[i].f || i + 1 == G_N_ELEMENTS(small)) {
+            g_snprintf(buf, size, "%.3g%s%s", v / small[i].f, small[i].pre, unit);
+            return;
+        }
+    g_snprintf(buf, size, "%.3g%s", v, unit);
+}
+
 char *cal_identity_words(const Cal *c, const CalParam *p)
 {
     if (p->flat)
@@ -913,7 +940,7 @@ static void cal_report(const Cal *c)
         if (p->flat || p->correlated >= 0) {
             printf("fitted    %s: unidentifiable (%s; config %s)\n", p->name, words, was);
         } else if (!isnan(p->sigma)) {
-            config_numeric_format(p->k.kind, p->sigma, sd, sizeof sd);
+            cal_format_sigma(p, sd, sizeof sd);
             printf("fitted    %s = %s +- %s (config %s; sensitivity %.3g per 1%%)\n", p->name, v,
                    sd, was, p->sensitivity);
         } else {

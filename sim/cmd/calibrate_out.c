@@ -309,7 +309,7 @@ static char *cal_key_text(const CalParam *p)
         return g_strdup_printf("%s = %s (not determined)", p->name, v);
     if (isnan(p->sigma))
         return g_strdup_printf("%s = %s", p->name, v);
-    config_numeric_format(p->k.kind, p->sigma, sd, sizeof sd);
+    cal_format_sigma(p, sd, sizeof sd);
     return g_strdup_printf("%s = %s ± %s", p->name, v, sd);
 }
 
@@ -318,7 +318,11 @@ static char *cal_title(const Cal *c)
 {
     g_autofree char *drive = g_path_get_basename(c->o->run.drive);
     GString *t = g_string_new(NULL);
-    g_string_append_printf(t, "Calibration of %s", drive);
+    DriveParams dp;
+    if (config_load_file(c->o->run.drive, &dp, NULL))
+        g_string_append_printf(t, "Calibration of %s (%s)", dp.name, drive);
+    else
+        g_string_append_printf(t, "Calibration of %s", drive);
     for (guint i = 0; i < c->np; i++) {
         g_autofree char *k = cal_key_text(&c->p[i]);
         g_string_append_printf(t, "%s%s", i ? ", " : "\n", k);
@@ -362,7 +366,7 @@ static void cal_html_fit(HtmlPage *page, const Cal *c)
         config_numeric_format(p->k.kind, p->lo, lo, sizeof lo);
         config_numeric_format(p->k.kind, p->hi, hi, sizeof hi);
         if (!isnan(p->sigma) && cal_identifiable(p))
-            config_numeric_format(p->k.kind, p->sigma, sd, sizeof sd);
+            cal_format_sigma(p, sd, sizeof sd);
         char **r = g_new0(char *, 8);
         r[0] = g_strdup(p->name);
         r[1] = g_strdup(was);

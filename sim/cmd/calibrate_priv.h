@@ -79,6 +79,10 @@ typedef struct Cal {
  * curve): the least rise of the loss an uncertainty is measured by. */
 #define CAL_LOSS_1PCT 1e-4
 
+/* p's uncertainty with three significant digits and an SI prefix
+ * ("393MB", "131us"): a spread, not a value for the config file. */
+void cal_format_sigma(const CalParam *p, char *buf, size_t size);
+
 /* How a key is determined, in words: "determined", "not determined: ...",
  * "only their sum with B is determined" ... g_free it. */
 char *cal_identity_words(const Cal *c, const CalParam *p);
