@@ -19,10 +19,11 @@ set datafile columnheaders
 data = dir.'/iops.csv'
 # the PTS's mixes (read %) and block sizes as grid positions
 mixx(r) = r == 100 ? 0 : r == 95 ? 1 : r == 65 ? 2 : r == 50 ? 3 : r == 35 ? 4 : r == 5 ? 5 : 6
-bsy(b) = b == 512 ? 0 : b == 4096 ? 1 : b == 8192 ? 2 : b == 16384 ? 3 : b == 32768 ? 4 : b == 65536 ? 5 : b == 131072 ? 6 : 7
+# small blocks (tall bars) at the back, so that no bar hides another
+bsy(b) = b == 512 ? 7 : b == 4096 ? 6 : b == 8192 ? 5 : b == 16384 ? 4 : b == 32768 ? 3 : b == 65536 ? 2 : b == 131072 ? 1 : 0
 set title (drive eq '' ? '' : drive."\n").'PTS IOPS at steady state, block size x R/W mix' noenhanced
 set xtics ('100/0' 0, '95/5' 1, '65/35' 2, '50/50' 3, '35/65' 4, '5/95' 5, '0/100' 6) offset 0,-0.5
-set ytics ('0.5K' 0, '4K' 1, '8K' 2, '16K' 3, '32K' 4, '64K' 5, '128K' 6, '1M' 7)
+set ytics ('0.5K' 7, '4K' 6, '8K' 5, '16K' 4, '32K' 3, '64K' 2, '128K' 1, '1M' 0)
 set xrange [-0.5:6.5]
 set yrange [-0.5:7.5]
 set xlabel 'R/W mix' offset 0,-1
@@ -33,8 +34,8 @@ set logscale cb
 set ztics format '%.0s%c'
 set xyplane 0
 set view 60, 30, 1, 1
-set boxwidth 0.5 absolute
-set boxdepth 0.5
+set boxwidth 0.45 absolute
+set boxdepth 0.45
 set style fill solid 0.9 border lc rgb '#333333'
 set palette defined (0 '#9ecae1', 1 '#3182bd', 2 '#08306b')
 set cblabel 'IOPS'
