@@ -32,9 +32,10 @@ set xlabel 'Round'
 set ylabel unit
 stats data using (column("round")) nooutput
 set xrange [0.5:STATS_max + 0.5]
-xstep = STATS_max > 30 ? 5 : 1
+xstep = STATS_max > 150 ? 20 : STATS_max > 60 ? 10 : STATS_max > 30 ? 5 : 1
 set xtics xstep
 set logscale y
+set format y '%.0s%c'
 set grid back lc rgb '#dddddd'
 set key outside right top title 'block size'
 # each block size's rows on their own, so that its line joins its rounds

@@ -25,6 +25,7 @@ set xlabel 'Block size'
 set ylabel 'IOPS'
 set logscale x 2
 set logscale y
+set format y '%.0s%c'
 set xtics ('0.5 KiB' 512, '4 KiB' 4096, '8 KiB' 8192, '16 KiB' 16384, '32 KiB' 32768, '64 KiB' 65536, '128 KiB' 131072, '1 MiB' 1048576)
 set xrange [360:1500000]
 set grid back lc rgb '#dddddd'

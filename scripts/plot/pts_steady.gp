@@ -34,8 +34,11 @@ set title (drive eq '' ? '' : drive."\n").'PTS steady-state measurement window, 
 set xlabel 'Round'
 set ylabel what.' ('.unit.')' noenhanced
 stats data using (column("bs_bytes") == bs ? column("round") : NaN) nooutput
-set xrange [0.5:STATS_max + 0.5]
-xstep = STATS_max > 30 ? 5 : 1
+# the window and up to 10 rounds either side (the convergence plot has them all)
+x0 = wfirst - 10 < 1 ? 1 : wfirst - 10
+x1 = wlast + 10 > STATS_max ? STATS_max : wlast + 10
+set xrange [x0 - 0.5:x1 + 0.5]
+xstep = x1 - x0 > 30 ? 5 : 1
 set xtics xstep
 set yrange [0:*]
 set mxtics 1
