@@ -80,4 +80,40 @@ grep -q "^# C: not identifiable from" "$out/calibrated.ini" ||
 grep -q "^t_read = 60us" "$out/calibrated.ini" ||
     fail "the unidentifiable key changed"
 
+# the end of the run shows the fit: each figure's three values, each
+# determined key with an uncertainty (fit.json has it too, positive and
+# small against the value), fit.png and report.html
+grep -q "^figure    cliff_gb: measured 0.14, stock [0-9.]*, calibrated [0-9.]*$" "$tmp/stdout" ||
+    fail "no line with the figure's measured, stock and calibrated value"
+grep -q "^fitted    pslc.dynamic_cap = .* +- " "$tmp/stdout" || fail "no uncertainty printed for a fitted key"
+python3 - "$out/fit.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+j = json.load(open(sys.argv[1]))
+for key in ("pslc.dynamic_cap", "timing.tlc.t_prog"):
+    p = j["parameters"][key]
+    u = p["uncertainty"]
+    if u is None or not 0 < u < 0.1 * p["best"]:
+        print(f"FAIL: {key}: uncertainty {u} not in (0, 10% of {p['best']})", file=sys.stderr)
+        sys.exit(1)
+PY
+for f in fit.png report.html; do
+    [ -s "$out/$f" ] || fail "$out/$f missing"
+done
+
+# One figure, two keys that add up in it: the per-command cost and the
+# completion cost both lengthen each QD 1 read, so the data fix only their
+# sum; fit.png is drawn without a curve, as points.
+sum=$tmp/sum
+if "$bin" calibrate -d "$drive" -w 'rw=randread,bs=4k,iodepth=1,io_size=4m' --prefill 50% \
+    --figure 'summary:read_mean_us=120' --fit host.cmd_cost=1us..40us \
+    --fit controller.complete_cost=1us..40us --jobs 2 --max-evals 30 -o "$sum" >"$tmp/sum.out" 2>&1; then
+    grep -q "host.cmd_cost: unidentifiable (correlated with controller.complete_cost, r = 1.000: only their sum is determined" "$tmp/sum.out" ||
+        fail "confounded keys do not say only their sum is determined: $(grep fitted "$tmp/sum.out" | head -n 1)"
+    grep -q "^figure    summary:read_mean_us: measured 120, stock" "$tmp/sum.out" || fail "no figure line"
+    [ -s "$sum/fit.png" ] || fail "no fit.png without a curve"
+    [ "$(tail -n +2 "$sum/figures.csv" | wc -l)" -eq 1 ] || fail "figures.csv lacks its row"
+else
+    fail "the confounded calibration failed: $(tail -n 2 "$tmp/sum.out")"
+fi
+
 finish "$n bad inputs refused, the small drive's keys recovered"

@@ -56,9 +56,28 @@ csv "$tmp/tp/tp.csv" 'if ($3 <= 0) bad = 1' 'if (bad) print "a cell without MB/s
 # lat: 1 thread QD 1, nine cells, percentiles in order.
 pts "$tmp/lat" -t lat --round-time 300ms --max-rounds 5 --precondition fast
 [ "$(wc -l <"$tmp/lat/lat.csv")" -eq 10 ] || fail "lat.csv: expected 9 cells"
-csv "$tmp/lat/lat.csv" 'if (!($4 > 0 && $5 >= $4 * 0.5 && $6 >= $5 && $7 >= $6 && $8 >= $7)) bad = bad " " $1 "/" $2' \
+csv "$tmp/lat/lat.csv" 'if (!($4 > 0 && $5 >= $4 * 0.5 && $6 >= $5 && $7 >= $6 && $8 >= $7 && $9 >= $8)) bad = bad " " $1 "/" $2' \
     'if (bad) print "percentiles out of order at" bad; else print "ok"'
 grep -q "1 thread x QD 1" "$tmp/lat/summary.txt" || fail "lat: not at 1 thread QD 1"
+
+# Progress keeps its history: the preconditioning's line, then one line per
+# finished round (test, block size, mix, value, verdict so far), none
+# rewritten in place. One cell (the aged-drive recipe's --bs 4k --mix 0/100)
+# still draws its IOPS figures.
+"$bin" pts -d "$drive" -o "$tmp/one" -t iops --round-time 300ms --bs 4k --mix 0/100 --max-rounds 6 \
+    --plot >"$tmp/one.out" 2>"$tmp/one.err" || fail "pts --bs 4k --mix 0/100: exit $?"
+grep -q "^iops precondition: 2 x capacity in 128 KiB sequential writes, [0-9]* s simulated" "$tmp/one.err" ||
+    fail "no preconditioning line: $(head -n 2 "$tmp/one.err")"
+rounds=$(tail -n +2 "$tmp/one/steady_state.csv" | wc -l)
+[ "$(grep -cE '^iops round [0-9]+: 4KiB 0/100 [0-9.]+ IOPS' "$tmp/one.err")" -eq "$rounds" ] ||
+    fail "expected $rounds round lines on stderr: $(grep -c round "$tmp/one.err") found"
+grep -q "^iops round 1: .*: not judged before round 5$" "$tmp/one.err" || fail "round 1 does not say it is not judged"
+grep -q $'\r' "$tmp/one.err" && fail "a progress line was rewritten in place"
+if command -v gnuplot >/dev/null; then
+    for f in iops.png iops_3d.png convergence.png steady_state.png; do
+        [ -s "$tmp/one/$f" ] || fail "one cell: $f not drawn"
+    done
+fi
 
 # Bad input: exit 2, one line naming the option, no folder.
 expect_error '--test "bogus": expected wsat, iops, tp or lat' pts -d $drive -t bogus

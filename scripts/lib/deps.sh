@@ -3,7 +3,8 @@
 
 FTLSIM_PACKAGES="cmake pkg-config gcc make libglib2.0-dev zlib1g-dev libcunit1-dev libgsl-dev gnuplot-nox python3 parallel"
 # More packages on request, e.g. FTLSIM_EXTRA_PACKAGES="clang libclang-rt-14-dev"
-# for the fuzz harnesses (CI sets it).
+# for the fuzz harnesses, chromium for tests/cli_report.sh's browser checks
+# (CI sets both).
 FTLSIM_PACKAGES="$FTLSIM_PACKAGES ${FTLSIM_EXTRA_PACKAGES:-}"
 
 ftlsim_install_deps() {

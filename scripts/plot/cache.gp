@@ -31,7 +31,7 @@ bin_of(x) = (floor(x / bin) + 0.5) * bin
 # Same margins in both panels, so that their time axes line up.
 set lmargin 10
 set rmargin 10
-set multiplot layout 2,1 title (drive eq '' ? 'pSLC cache, free blocks and background work' : drive.': pSLC cache, free blocks and background work')
+set multiplot layout 2,1 title (drive eq '' ? 'pSLC cache, free blocks and background work' : drive.': pSLC cache, free blocks and background work') noenhanced
 
 set ylabel 'pSLC (GB)'
 set y2label 'Free blocks'

@@ -26,7 +26,7 @@ rfile = dir.'/latency_read.csv'
 wfile = dir.'/latency_write.csv'
 if (!have_read) rfile = wfile
 if (!have_write) wfile = rfile
-set title (drive eq '' ? 'Latency distribution' : drive.': latency distribution')
+set title (drive eq '' ? 'Latency distribution' : drive.': latency distribution') noenhanced
 set xlabel 'Latency (µs)'
 set ylabel 'Fraction of I/Os completed'
 set logscale x

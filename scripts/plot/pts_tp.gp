@@ -18,7 +18,7 @@ set datafile separator ','
 set datafile columnheaders
 data = dir.'/tp.csv'
 bslabel(b) = b >= 1048576 ? sprintf('%.0f MiB', b / 1048576.0) : sprintf('%.0f KiB', b / 1024.0)
-set title (drive eq '' ? '' : drive.': ').'PTS sequential throughput at steady state'
+set title (drive eq '' ? '' : drive."\n").'PTS sequential throughput at steady state' noenhanced
 set ylabel 'MB/s'
 set yrange [0:*]
 set grid ytics back lc rgb '#dddddd'

@@ -18,7 +18,7 @@ set output out
 
 set datafile separator ','
 set datafile columnheaders
-set title (drive eq '' ? 'Host throughput' : drive.': host throughput')
+set title (drive eq '' ? 'Host throughput' : drive.': host throughput') noenhanced
 set xlabel 'Simulated time (s)'
 set ylabel 'Throughput (MB/s)'
 set yrange [0:*]

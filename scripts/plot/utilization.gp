@@ -26,7 +26,7 @@ set output out
 set datafile separator ','
 set datafile columnheaders
 set grid front lc rgb '#bbbbbb'
-set title (drive eq '' ? 'Die time by activity' : drive.': die time by activity')
+set title (drive eq '' ? 'Die time by activity' : drive.': die time by activity') noenhanced
 set xlabel 'Time (s)'
 set ylabel 'Share of the dies'' time (%)'
 # (stats filters by the ranges set: ask before setting them)

@@ -52,7 +52,7 @@ xmax = STATS_max > 0 ? STATS_max : 1
 bin = xmax / 300
 bin_of(x) = (floor(x / bin) + 0.5) * bin
 
-set title (drive eq '' ? 'Sustained write' : drive.': sustained write')
+set title (drive eq '' ? 'Sustained write' : drive.': sustained write') noenhanced
 set xlabel 'Host data written (GB)'
 set ylabel 'Write throughput (MB/s)'
 set xrange [0:xmax]

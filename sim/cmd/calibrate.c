@@ -715,6 +715,102 @@ static gboolean cal_search(Cal *c, GError **error)
 
 /* ---- Identifiability -------------------------------------------------------- */
 
+/* The uncertainty of parameter p from the loss's curvature at the optimum:
+ * L'' by the second difference through the points lo, best and hi (their
+ * spacing may differ, at a bound), else the Gauss-Newton 2 |dr/dtheta|^2
+ * (gn: |dr/dtheta|^2, absolute units). sigma is the change of p alone that
+ * raises the loss by dL along that parabola, sqrt(2 dL / L''), with dL the
+ * residuals' variance L / (m - n) when there are more residuals than keys,
+ * and at least CAL_LOSS_1PCT. */
+static void cal_sigma(const Cal *c, CalParam *p, const CalPoint *lo, const CalPoint *hi, double gn)
+{
+    guint j = (guint)(p - c->p);
+    double b = c->best->theta[j], l0 = c->best->loss;
+    double hm = b - lo->theta[j], hp = hi->theta[j] - b, d2 = NAN;
+    p->sigma = NAN;
+    p->sigma_second = FALSE;
+    if (p->flat)
+        return;
+    if (lo->ok && hi->ok && hm > 0 && hp > 0) {
+        d2 = 2 * ((hi->loss - l0) / hp + (lo->loss - l0) / hm) / (hp + hm);
+        p->sigma_second = d2 > 0;
+    }
+    if (!(d2 > 0))
+        d2 = 2 * gn;
+    double dl = c->nres > c->np ? l0 / (c->nres - c->np) : 0;
+    dl = MAX(dl, CAL_LOSS_1PCT);
+    if (d2 > 0 && isfinite(d2))
+        p->sigma = sqrt(2 * dl / d2);
+}
+
+/* Parameters a and b confounded: their columns of J (per relative change)
+ * nearly parallel, J_a = rho J_b, so the residuals move with
+ * rho da / base_a + db / base_b: only k a + b is determined, with
+ * k = rho base_b / base_a (1: their sum). */
+static double cal_combo(const Cal *c, const gsl_matrix *J, guint a, guint b)
+{
+    double ab = 0, bb = 0;
+    for (guint i = 0; i < J->size1; i++) {
+        ab += gsl_matrix_get(J, i, a) * gsl_matrix_get(J, i, b);
+        bb += gsl_matrix_get(J, i, b) * gsl_matrix_get(J, i, b);
+    }
+    const double *best = c->best->theta;
+    double base_a = best[a] != 0 ? fabs(best[a]) : (c->p[a].hi - c->p[a].lo);
+    double base_b = best[b] != 0 ? fabs(best[b]) : (c->p[b].hi - c->p[b].lo);
+    return bb > 0 ? ab / bb * base_b / base_a : NAN;
+}
+
+void cal_format_sigma(const CalParam *p, char *buf, size_t size)
+{
+    static const char *const units[] = {"B", "s", "/s", "B/s", "", ""};
+    double v = config_numeric_si(p->k.kind, p->sigma);
+    const char *unit = units[p->k.kind];
+    static const struct {
+        double f;
+        const char *pre;
+    } big[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}},
+      small[] = {{1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}};
+    if (!*unit || v == 0 || !isfinite(v)) {
+        g_snprintf(buf, size, "%.3g%s", v, unit);
+        return;
+    }
+    for (unsigned i = 0; i < G_N_ELEMENTS(big); i++)
+        if (fabs(v) >= big[i].f) {
+            g_snprintf(buf, size, "%.3g%s%s", v / big[i].f, big[i].pre, unit);
+            return;
+        }
+    for (unsigned i = 0; i < G_N_ELEMENTS(small) && p->k.kind == CONFIG_NUM_NS; i++)
+        if (fabs(v) >= small[i].f || i + 1 == G_N_ELEMENTS(small)) {
+            g_snprintf(buf, size, "%.3g%s%s", v / small[i].f, small[i].pre, unit);
+            return;
+        }
+    g_snprintf(buf, size, "%.3g%s", v, unit);
+}
+
+char *cal_identity_words(const Cal *c, const CalParam *p)
+{
+    if (p->flat)
+        return g_strdup("flat: 1% of it moves the loss by nothing measurable");
+    if (p->correlated < 0)
+        return g_strdup("determined");
+    const CalParam *q = &c->p[p->correlated];
+    gboolean same = p->k.kind == q->k.kind;
+    if (same && fabs(p->combo - 1) < 0.15) {
+        char v[CONFIG_VALUE_LEN];
+        config_numeric_format(p->k.kind, p->fitted + q->fitted, v, sizeof v);
+        return g_strdup_printf("correlated with %s, r = %.3f: only their sum is determined, "
+                               "%s + %s = %s",
+                               q->name, p->corr, p->name, q->name, v);
+    }
+    if (same && fabs(p->combo + 1) < 0.15)
+        return g_strdup_printf("correlated with %s, r = %.3f: only their difference %s - %s "
+                               "is determined",
+                               q->name, p->corr, p->name, q->name);
+    return g_strdup_printf("correlated with %s, r = %.3f: only one combination is "
+                           "determined, %.3g x %s + %s",
+                           q->name, p->corr, p->combo, p->name, q->name);
+}
+
 /* The Jacobian of the residuals per relative change of each parameter, by
  * central differences of CAL_REL_STEP (one-sided at a bound), all 2n runs
  * at once; then each parameter's sensitivity, and the correlations of the
@@ -750,6 +846,7 @@ static void cal_identify(Cal *c)
             }
         c->p[j].sensitivity = sqrt(norm) / 100; /* per 1% */
         c->p[j].flat = !(c->p[j].sensitivity >= CAL_FLAT);
+        cal_sigma(c, &c->p[j], lo, hi, norm / (base * base));
     }
     /* correlations among the parameters that move the residuals */
     guint *idx = g_new(guint, n), k = 0;
@@ -783,6 +880,7 @@ static void cal_identify(Cal *c)
                 if (fabs(r) > CAL_CORR && (p->correlated < 0 || fabs(r) > fabs(p->corr))) {
                     p->correlated = (int)idx[b];
                     p->corr = r;
+                    p->combo = cal_combo(c, J, idx[a], idx[b]);
                 }
             }
         gsl_permutation_free(perm);
@@ -824,21 +922,31 @@ static void cal_report(const Cal *c)
     printf("search    %u simulations in %.0f s, %u simplex steps, %s; loss %.6g (stock %.6g)\n",
            c->sims, (double)(g_get_monotonic_time() - c->wall0) / 1e6, c->nm_iters,
            c->converged ? "converged" : "stopped at --max-evals", c->best->loss, c->stock->loss);
+    for (guint i = 0; i < c->nf; i++) {
+        const Figure *f = &c->fig[i];
+        char st[32] = "-", ca[32] = "-";
+        if (c->stock->fig_ok[i])
+            g_snprintf(st, sizeof st, "%.6g", c->stock->figs[i]);
+        if (c->best->fig_ok[i])
+            g_snprintf(ca, sizeof ca, "%.6g", c->best->figs[i]);
+        printf("figure    %s: measured %.6g, stock %s, calibrated %s\n", f->id, f->value, st, ca);
+    }
     for (guint i = 0; i < c->np; i++) {
         const CalParam *p = &c->p[i];
-        char v[CONFIG_VALUE_LEN], was[CONFIG_VALUE_LEN];
+        char v[CONFIG_VALUE_LEN], was[CONFIG_VALUE_LEN], sd[CONFIG_VALUE_LEN];
         config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
         config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
-        if (p->flat)
-            printf("fitted    %s: unidentifiable (flat: 1%% moves the loss by nothing measurable; "
-                   "config %s)\n",
-                   p->name, was);
-        else if (p->correlated >= 0)
-            printf("fitted    %s: unidentifiable (correlated with %s, r = %.3f; config %s)\n",
-                   p->name, c->p[p->correlated].name, p->corr, was);
-        else
+        g_autofree char *words = cal_identity_words(c, p);
+        if (p->flat || p->correlated >= 0) {
+            printf("fitted    %s: unidentifiable (%s; config %s)\n", p->name, words, was);
+        } else if (!isnan(p->sigma)) {
+            cal_format_sigma(p, sd, sizeof sd);
+            printf("fitted    %s = %s +- %s (config %s; sensitivity %.3g per 1%%)\n", p->name, v,
+                   sd, was, p->sensitivity);
+        } else {
             printf("fitted    %s = %s (config %s; sensitivity %.3g per 1%%)\n", p->name, v, was,
                    p->sensitivity);
+        }
     }
 }
 

@@ -6,6 +6,8 @@
 #include "sim/cmd/calibrate_priv.h"
 
 #include "sim/engine/json.h"
+#include "sim/cmd/run.h"
+#include "sim/output/html.h"
 #include "sim/output/outdir.h"
 #include "sim/output/plot.h"
 
@@ -182,7 +184,14 @@ static void cal_json_params(const Cal *c, JsonWriter *w)
         json_double(w, "config", config_numeric_si(p->k.kind, p->k.value));
         json_double(w, "best", config_numeric_si(p->k.kind, p->fitted));
         json_double(w, "sensitivity", p->sensitivity);
+        json_double(w, "uncertainty", config_numeric_si(p->k.kind, p->sigma));
+        json_str(w, "uncertainty_from",
+                 isnan(p->sigma)      ? NULL
+                 : p->sigma_second ? "second difference of the loss"
+                                   : "Gauss-Newton curvature of the loss (at a bound)");
         json_bool(w, "identifiable", cal_identifiable(p));
+        g_autofree char *words = cal_identity_words(c, p);
+        json_str(w, "identifiability", words);
         if (p->flat)
             json_str(w, "unidentifiable", "flat");
         else if (p->correlated >= 0) {
@@ -275,6 +284,148 @@ static char *cal_curves_csv(const Cal *c)
     return g_string_free(s, FALSE);
 }
 
+/* figures.csv: each figure's measured, stock and calibrated value. */
+static char *cal_figures_csv(const Cal *c)
+{
+    GString *s = g_string_new("id,measured,stock,calibrated,weight\n");
+    for (guint i = 0; i < c->nf; i++) {
+        g_string_append_printf(s, "\"%s\",%.6g,", c->fig[i].id, c->fig[i].value);
+        if (c->stock->fig_ok[i])
+            g_string_append_printf(s, "%.6g", c->stock->figs[i]);
+        g_string_append_c(s, ',');
+        if (c->best->fig_ok[i])
+            g_string_append_printf(s, "%.6g", c->best->figs[i]);
+        g_string_append_printf(s, ",%g\n", c->fig[i].weight);
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* A fitted key as text: "KEY = V +- S", or how it is not determined. */
+static char *cal_key_text(const CalParam *p)
+{
+    char v[CONFIG_VALUE_LEN], sd[CONFIG_VALUE_LEN];
+    config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
+    if (!cal_identifiable(p))
+        return g_strdup_printf("%s = %s (not determined)", p->name, v);
+    if (isnan(p->sigma))
+        return g_strdup_printf("%s = %s", p->name, v);
+    cal_format_sigma(p, sd, sizeof sd);
+    return g_strdup_printf("%s = %s ± %s", p->name, v, sd);
+}
+
+/* fit.png's title: the drive, the keys and their values, the loss. */
+static char *cal_title(const Cal *c)
+{
+    g_autofree char *drive = g_path_get_basename(c->o->run.drive);
+    GString *t = g_string_new(NULL);
+    DriveParams dp;
+    if (config_load_file(c->o->run.drive, &dp, NULL))
+        g_string_append_printf(t, "Calibration of %s (%s)", dp.name, drive);
+    else
+        g_string_append_printf(t, "Calibration of %s", drive);
+    for (guint i = 0; i < c->np; i++) {
+        g_autofree char *k = cal_key_text(&c->p[i]);
+        g_string_append_printf(t, "%s%s", i ? ", " : "\n", k);
+    }
+    g_string_append_printf(t, "\nloss %.4g (stock %.4g)", c->best->loss, c->stock->loss);
+    return g_string_free(t, FALSE);
+}
+
+static void cal_html_fit(HtmlPage *page, const Cal *c)
+{
+    static const char *const fh[] = {"figure", "measured", "stock", "calibrated",
+                                     "calibrated error", "weight", NULL};
+    GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    for (guint i = 0; i < c->nf; i++) {
+        const Figure *f = &c->fig[i];
+        char **r = g_new0(char *, 7);
+        r[0] = g_strdup(f->id);
+        r[1] = g_strdup_printf("%.6g", f->value);
+        r[2] = c->stock->fig_ok[i] ? g_strdup_printf("%.6g", c->stock->figs[i]) : g_strdup("-");
+        r[3] = c->best->fig_ok[i] ? g_strdup_printf("%.6g", c->best->figs[i]) : g_strdup("-");
+        r[4] = c->best->fig_ok[i] && f->value != 0
+                   ? g_strdup_printf("%+.2f%%", 100 * (c->best->figs[i] - f->value) / fabs(f->value))
+                   : g_strdup("-");
+        r[5] = g_strdup_printf("%g", f->weight);
+        g_ptr_array_add(rows, r);
+    }
+    html_heading(page, "Figures: measured, stock and calibrated");
+    if (rows->len)
+        html_table(page, fh, rows, NULL);
+    else
+        html_paragraph(page, "No single figures: the fit is on the curve alone.");
+    g_ptr_array_set_size(rows, 0);
+    static const char *const kh[] = {"key", "config", "fitted", "uncertainty (±)", "range",
+                                     "sensitivity per 1%", "identifiability", NULL};
+    for (guint i = 0; i < c->np; i++) {
+        const CalParam *p = &c->p[i];
+        char v[CONFIG_VALUE_LEN], was[CONFIG_VALUE_LEN], lo[CONFIG_VALUE_LEN],
+            hi[CONFIG_VALUE_LEN], sd[CONFIG_VALUE_LEN] = "-";
+        config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
+        config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
+        config_numeric_format(p->k.kind, p->lo, lo, sizeof lo);
+        config_numeric_format(p->k.kind, p->hi, hi, sizeof hi);
+        if (!isnan(p->sigma) && cal_identifiable(p))
+            cal_format_sigma(p, sd, sizeof sd);
+        char **r = g_new0(char *, 8);
+        r[0] = g_strdup(p->name);
+        r[1] = g_strdup(was);
+        r[2] = g_strdup(v);
+        r[3] = g_strdup(sd);
+        r[4] = g_strdup_printf("%s .. %s", lo, hi);
+        r[5] = g_strdup_printf("%.3g", p->sensitivity);
+        r[6] = cal_identity_words(c, p);
+        g_ptr_array_add(rows, r);
+    }
+    html_heading(page, "Fitted keys");
+    html_table(page, kh, rows, NULL);
+    g_ptr_array_free(rows, TRUE);
+    g_autofree char *loss = g_strdup_printf(
+        "Loss %.6g at the fit, %.6g with the stock config; %u simulations, %u simplex steps, %s. "
+        "The uncertainty of a key is the change of it alone that raises the loss by the "
+        "residuals' variance (at least the loss of a 1%% miss on one figure), from the loss's "
+        "second derivative at the optimum (docs/calibration.md).",
+        c->best->loss, c->stock->loss, c->sims, c->nm_iters,
+        c->converged ? "converged" : "stopped at --max-evals");
+    html_paragraph(page, loss);
+}
+
+/* report.html of the calibration folder. */
+static void cal_write_html(const Cal *c, const char *title)
+{
+    const char *dir = c->o->run.out;
+    g_autofree char *svg = g_build_filename(dir, "fit.svg", NULL);
+    GError *e = NULL;
+    if (!plot_calibration(dir, svg, c->o->run.script_dir, title, PLOT_SVG, &e))
+        g_clear_error(&e); /* said for fit.png already */
+    g_autofree char *drive = g_path_get_basename(c->o->run.drive);
+    g_autofree char *head = g_strdup_printf("ftlsim calibrate: %s", drive);
+    g_autoptr(HtmlPage) page = html_page_new(head);
+    g_autofree char *src = cal_sources(c);
+    g_autofree char *what = g_strdup_printf(
+        "Drive %s, workload %s, fitted to %s; seed %" G_GUINT64_FORMAT ".", c->o->run.drive,
+        c->o->run.spec ? c->o->run.spec : c->o->run.job ? c->o->run.job : c->o->run.trace ? c->o->run.trace : "-",
+        src, c->o->run.seed);
+    html_paragraph(page, what);
+    cal_html_fit(page, c);
+    static const char *const names[] = {"fit", NULL};
+    static const char *const captions[] = {
+        "The fit: the measured curve (or each figure, in % of its measured value) against the "
+        "stock and the calibrated simulation",
+        NULL};
+    run_report_figures(page, dir, names, captions, TRUE, PLOT_PNG);
+    g_autofree char *ini = g_build_filename(dir, "calibrated.ini", NULL);
+    DriveParams p;
+    if (config_load_file(ini, &p, NULL))
+        run_report_drive(page, &p);
+    html_heading(page, "Files");
+    html_file_links(page, dir, run_report_files);
+    if (!html_page_write(page, dir, &e)) {
+        fprintf(stderr, "ftlsim: %s: %s\n", HTML_REPORT_NAME, e->message);
+        g_error_free(e);
+    }
+}
+
 gboolean cal_write_results(Cal *c, GError **error)
 {
     g_autofree char *ini = cal_ini(c, error);
@@ -290,20 +441,25 @@ gboolean cal_write_results(Cal *c, GError **error)
         if (!outdir_write_text(od, "curves.csv", csv, error))
             return FALSE;
     }
+    if (c->nf > 0) {
+        g_autofree char *csv = cal_figures_csv(c);
+        if (!outdir_write_text(od, "figures.csv", csv, error))
+            return FALSE;
+    }
     if (!outdir_commit(od, error))
         return FALSE;
     if (!c->o->run.quiet)
-        printf("results   %s (calibrated.ini, fit.json%s)\n", c->o->run.out,
-               c->curve ? ", curves.csv" : "");
-    if (c->curve) {
-        GError *perr = NULL;
-        g_autofree char *fig = g_build_filename(c->o->run.out, "fit.png", NULL);
-        if (plot_calibration(c->o->run.out, fig, c->o->run.script_dir, &perr)) {
-            if (!c->o->run.quiet)
-                printf("figure    %s\n", fig);
-        } else {
-            plot_warn(perr);
-        }
+        printf("results   %s (calibrated.ini, fit.json%s%s, report.html)\n", c->o->run.out,
+               c->curve ? ", curves.csv" : "", c->nf ? ", figures.csv" : "");
+    GError *perr = NULL;
+    g_autofree char *fig = g_build_filename(c->o->run.out, "fit.png", NULL);
+    g_autofree char *title = cal_title(c);
+    if (plot_calibration(c->o->run.out, fig, c->o->run.script_dir, title, PLOT_PNG, &perr)) {
+        if (!c->o->run.quiet)
+            printf("figure    %s\n", fig);
+    } else {
+        plot_warn(perr);
     }
+    cal_write_html(c, title);
     return TRUE;
 }

@@ -24,6 +24,12 @@ typedef struct CalParam {
     gboolean flat;      /* sensitivity below CAL_FLAT */
     int correlated;     /* index of a parameter it is confounded with, or -1 */
     double corr;        /* that correlation */
+    double combo;       /* confounded: the data fix combo * this + that one (base units), not
+                         * each; 1: their sum */
+    double sigma;       /* uncertainty of fitted, base units, from the loss's curvature; NAN:
+                         * none (flat, or no curvature) */
+    gboolean sigma_second; /* sigma from the second difference of the loss (else from the
+                            * Jacobian, at a bound) */
 } CalParam;
 
 /* One simulation: its point, and the residuals it gave. */
@@ -68,6 +74,18 @@ typedef struct Cal {
 #define CAL_FLAT 1e-4
 /* Two parameters are confounded above this |correlation|. */
 #define CAL_CORR 0.95
+
+/* The loss of a 1% miss on one figure of weight 1 (or a 1% NRMSE on the
+ * curve): the least rise of the loss an uncertainty is measured by. */
+#define CAL_LOSS_1PCT 1e-4
+
+/* p's uncertainty with three significant digits and an SI prefix
+ * ("393MB", "131us"): a spread, not a value for the config file. */
+void cal_format_sigma(const CalParam *p, char *buf, size_t size);
+
+/* How a key is determined, in words: "determined", "not determined: ...",
+ * "only their sum with B is determined" ... g_free it. */
+char *cal_identity_words(const Cal *c, const CalParam *p);
 
 /* The results folder: calibrated.ini, fit.json, curves.csv, fit.png. */
 gboolean cal_write_results(Cal *c, GError **error);

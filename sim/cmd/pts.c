@@ -222,9 +222,22 @@ static gboolean pts_precondition(Pts *p, PtsSub *s, GError **error)
         }
         return TRUE;
     }
-    if (!pts_segment(p, "rw=write,bs=128k,iodepth=32,loops=2", error))
+    /* a status line with an ETA while it runs (it can take most of the
+     * test), then one line that stays */
+    gboolean show = !p->o->quiet;
+    g_autoptr(Progress) pr = progress_new(stderr, show && isatty(fileno(stderr)));
+    runner_set_clock(p->run, SIM_SEC, 0, NULL, pr);
+    gint64 wall0 = g_get_monotonic_time();
+    gboolean ok = pts_segment(p, "rw=write,bs=128k,iodepth=32,loops=2", error);
+    runner_set_clock(p->run, 0, 0, NULL, NULL);
+    progress_finish(pr);
+    if (!ok)
         return FALSE;
     s->precond_s = (double)(sim_now(p->e) - t0) / 1e9;
+    if (show)
+        fprintf(stderr, "%s precondition: 2 x capacity in 128 KiB sequential writes, %.0f s "
+                        "simulated in %.1f s\n",
+                p->t->name, s->precond_s, (double)(g_get_monotonic_time() - wall0) / 1e6);
     return TRUE;
 }
 
@@ -283,23 +296,27 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
     return TRUE;
 }
 
-/* One line a round on stderr (unless quiet): rewritten in place on a
- * terminal, a line each otherwise (logs of long tests). */
-static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
+/* One line a finished round on stderr (unless quiet), kept, so that the
+ * history of the rounds stays on the screen: the test, the tracked cell's
+ * block size and mix, its value, and the verdict so far. */
+static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v, gboolean judged)
 {
     if (p->o->quiet)
         return;
-    gboolean tty = isatty(fileno(stderr));
     const PtsCell *c = &p->cells[s->track];
     g_autofree char *bs = pts_bs_label(c->bs);
     const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, r - 1);
-    fprintf(stderr, "%sround %u: %s %u/%u %.6g %s", tty ? "\r\033[K" : "", r, bs, c->read_pct,
-            100 - c->read_pct, v,
-            p->t->unit);
+    fprintf(stderr, "%s round %u: %s %u/%u %.6g %s", p->t->name, r, bs, c->read_pct,
+            100 - c->read_pct, v, p->t->unit);
     if (w->last)
-        fprintf(stderr, ", window %zu-%zu range %.1f%% slope %.1f%%%s", w->first, w->last,
-                100 * w->excursion, 100 * w->slope_excursion, w->steady ? ": steady" : "");
-    fputs(tty && !w->steady ? "" : "\n", stderr);
+        fprintf(stderr, ", window %zu-%zu range %.1f%% slope %.1f%%: %s", w->first, w->last,
+                100 * w->excursion, 100 * w->slope_excursion,
+                w->steady ? "steady"
+                : judged  ? "not steady yet"
+                          : "not judged (the window began before one capacity was written)");
+    else
+        fprintf(stderr, ": not judged before round %d", STEADY_WINDOW);
+    fputc('\n', stderr);
     fflush(stderr);
 }
 
@@ -328,12 +345,15 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
         double v = p->t->track(&g_array_index(p->rows, PtsRow, row_track));
         g_array_append_val(s->values, v);
         SteadyWindow w = {0};
+        gboolean judged = TRUE;
         size_t n = s->values->len;
         if (n >= STEADY_WINDOW) {
             steady_judge((double *)s->values->data + n - STEADY_WINDOW, STEADY_WINDOW,
                          n - STEADY_WINDOW + 1, STEADY_MAX_EXCURSION, STEADY_MAX_SLOPE, &w);
-            if (p->t->fills > 0 && (!eligible || w.first < eligible))
+            if (p->t->fills > 0 && (!eligible || w.first < eligible)) {
                 w.steady = false;
+                judged = FALSE;
+            }
         }
         g_array_append_val(s->windows, w);
         s->rounds = r;
@@ -341,7 +361,7 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
             s->steady_round = r;
             s->win = w;
         }
-        pts_show_round(p, s, r, v);
+        pts_show_round(p, s, r, v, judged);
         if (p->t->fills == 0 && w.steady)
             break;
         if (p->t->fills > 0 && (double)drive_stats(p->d)->host_bytes[IO_WRITE] >= p->t->fills * cap)
@@ -360,8 +380,6 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
     if (!s->steady_round) {
         steady_last((double *)s->values->data, s->values->len, STEADY_WINDOW, &s->win);
     }
-    if (!p->o->quiet && isatty(fileno(stderr)) && !s->steady_round)
-        fputc('\n', stderr);
     return TRUE;
 }
 
@@ -404,6 +422,7 @@ static void pts_results(Pts *p, uint32_t sub)
         res->p99_us = (double)lat_hist_percentile(h, 99) / 1e3;
         res->p999_us = (double)lat_hist_percentile(h, 99.9) / 1e3;
         res->p9999_us = (double)lat_hist_percentile(h, 99.99) / 1e3;
+        res->p99999_us = (double)lat_hist_percentile(h, 99.999) / 1e3;
         res->max_us = (double)lat_hist_max(h) / 1e3;
     }
 }
@@ -496,6 +515,8 @@ gboolean pts_run(const PtsOptions *o, GError **error)
     ok = TRUE;
     if (od && o->plot)
         pts_plot(&p);
+    if (od)
+        pts_write_html(&p);
 out:
     pts_free(&p);
     return ok;

@@ -52,6 +52,7 @@ typedef struct PtsResult {
     double iops, MBps, mean_us;
     double waf;                               /* NAN for cells without writes */
     double p99_us, p999_us, p9999_us, max_us; /* lat only: over the window's merged latencies */
+    double p99999_us;                         /* lat only: five nines */
 } PtsResult;
 
 struct Pts {
@@ -111,5 +112,11 @@ gboolean pts_write_results(const Pts *p, OutDir *od, GError **error);
 void pts_summary_text(const Pts *p, GString *out);
 /* Draw the figures into the results folder; problems are reported on stderr. */
 void pts_plot(const Pts *p);
+/* The same figures in fmt; problems said on stderr only when warn. */
+void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn);
+
+/* pts_html.c: report.html of the committed results folder (after the
+ * figures); problems are said on stderr. */
+void pts_write_html(const Pts *p);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *pts_access(const PtsCell *c)
 {
@@ -207,7 +208,27 @@ gboolean pts_write_results(const Pts *p, OutDir *od, GError **error)
     return outdir_write_text(od, "summary.json", json_writer_str(jw), error);
 }
 
-static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, GError **error)
+/* The column of rounds.csv that holds the tracking variable. */
+static const char *pts_track_column(const Pts *p)
+{
+    if (strcmp(p->t->track_unit, "IOPS") == 0)
+        return "iops";
+    return strcmp(p->t->track_unit, "MB/s") == 0 ? "MBps" : "mean_us";
+}
+
+/* The convergence plot of PTS-E: the tracked mix's value per round for
+ * every block size, from rounds.csv. */
+static gboolean pts_plot_convergence(const Pts *p, PlotFormat fmt, GError **error)
+{
+    const PtsCell *c = &p->cells[p->subs[0].track];
+    g_autofree char *vars = g_strdup_printf("track_pct=%u; ycol='%s'; unit='%s'; what='%s'; ",
+                                            c->read_pct, pts_track_column(p), p->t->track_unit,
+                                            p->t->title);
+    return plot_script(p->o->out, p->o->script_dir, "pts_convergence", "convergence", vars, fmt,
+                       error);
+}
+
+static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, PlotFormat fmt, GError **error)
 {
     const PtsCell *c = &p->cells[s->track];
     g_autofree char *bs = pts_bs_label(c->bs);
@@ -215,23 +236,33 @@ static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, GError **error)
         p->t->seq ? g_strdup_printf("steady_state_%s", bs) : g_strdup("steady_state");
     g_autofree char *vars = g_strdup_printf(
         "bs=%" G_GUINT64_FORMAT "; wfirst=%zu; wlast=%zu; avg=%.17g; slope=%.17g; "
-        "intercept=%.17g; steady=%d; steady_round=%u; what='%s %s %u/%u'; unit='%s'; ",
+        "intercept=%.17g; steady=%d; steady_round=%u; what='%s %s %u/%u'; unit='%s'; "
+        "excursion=%.17g; slope_excursion=%.17g; track_pct=%u; ycol='%s'; ",
         c->bs, s->win.first, s->win.last, s->win.avg, s->win.slope, s->win.intercept,
         s->steady_round != 0, s->steady_round, bs, c->seq ? "sequential" : "random", c->read_pct,
-        100 - c->read_pct, p->t->track_unit);
-    return plot_script(p->o->out, p->o->script_dir, "pts_steady", base, vars, p->o->plot_format,
-                       error);
+        100 - c->read_pct, p->t->track_unit, 100 * s->win.excursion, 100 * s->win.slope_excursion,
+        c->read_pct, pts_track_column(p));
+    return plot_script(p->o->out, p->o->script_dir, "pts_steady", base, vars, fmt, error);
+}
+
+void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
+{
+    g_autofree char *figure = g_strdup_printf("pts_%s", p->t->name);
+    GError *e = NULL;
+    pts_plot_convergence(p, fmt, &e);
+    for (uint32_t s = 0; s < p->n_subs && !e; s++)
+        pts_plot_steady(p, &p->subs[s], fmt, &e);
+    if (!e)
+        plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, fmt, &e);
+    if (!e && strcmp(p->t->name, "iops") == 0)
+        plot_script(p->o->out, p->o->script_dir, "pts_iops_3d", "iops_3d", NULL, fmt, &e);
+    if (e && warn)
+        plot_warn(e);
+    else if (e)
+        g_error_free(e);
 }
 
 void pts_plot(const Pts *p)
 {
-    g_autofree char *figure = g_strdup_printf("pts_%s", p->t->name);
-    GError *e = NULL;
-    for (uint32_t s = 0; s < p->n_subs && !e; s++)
-        pts_plot_steady(p, &p->subs[s], &e);
-    if (!e)
-        plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, p->o->plot_format,
-                    &e);
-    if (e)
-        plot_warn(e);
+    pts_plot_format(p, p->o->plot_format, TRUE);
 }

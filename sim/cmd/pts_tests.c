@@ -141,25 +141,27 @@ static double track_mean_us(const PtsRow *row)
 
 static void lat_csv(const Pts *p, GString *out)
 {
-    g_string_append(out, "bs_bytes,read_pct,iops,mean_us,p99_us,p99_9_us,p99_99_us,max_us\n");
+    g_string_append(out,
+                    "bs_bytes,read_pct,iops,mean_us,p99_us,p99_9_us,p99_99_us,p99_999_us,max_us\n");
     for (uint32_t c = 0; c < p->n_cells; c++) {
         const PtsResult *r = &p->results[c];
-        g_string_append_printf(out, "%" G_GUINT64_FORMAT ",%u,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f\n",
+        g_string_append_printf(out, "%" G_GUINT64_FORMAT ",%u,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n",
                                p->cells[c].bs, p->cells[c].read_pct, r->iops, r->mean_us, r->p99_us,
-                               r->p999_us, r->p9999_us, r->max_us);
+                               r->p999_us, r->p9999_us, r->p99999_us, r->max_us);
     }
 }
 
 static void lat_summary(const Pts *p, GString *out)
 {
-    g_string_append(out, "response times (us)     IOPS     mean      p99    p99.9   p99.99      "
-                         "max\n");
+    g_string_append(out, "response times (us)     IOPS     mean      p99    p99.9   p99.99  "
+                         "p99.999      max\n");
     for (uint32_t c = 0; c < p->n_cells; c++) {
         const PtsResult *r = &p->results[c];
         g_autofree char *bs = pts_bs_label(p->cells[c].bs);
-        g_string_append_printf(out, "  %-7s %3u/%-3u %9.0f %8.1f %8.1f %8.1f %8.1f %8.1f\n", bs,
-                               p->cells[c].read_pct, 100 - p->cells[c].read_pct, r->iops,
-                               r->mean_us, r->p99_us, r->p999_us, r->p9999_us, r->max_us);
+        g_string_append_printf(out, "  %-7s %3u/%-3u %9.0f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+                               bs, p->cells[c].read_pct, 100 - p->cells[c].read_pct, r->iops,
+                               r->mean_us, r->p99_us, r->p999_us, r->p9999_us, r->p99999_us,
+                               r->max_us);
     }
 }
 

@@ -444,6 +444,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     if ((!o->quiet || o->output) && !print_results(o, &res, error))
         goto out;
     if (runner_interrupted(sr)) {
+        if (od)
+            run_write_report(o, &res);
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s at %.3f s simulated; %s%s%s", runner_signal() == SIGINT ? "SIGINT" : "SIGTERM",
                     res.sim_time_s, o->out ? "the results so far are in " : "the summary so far is above",
@@ -456,6 +458,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         if (!plot_results(o->out, o->script_dir, o->plot_format, &perr))
             plot_warn(perr);
     }
+    if (od)
+        run_write_report(o, &res);
 out:
     if (od)
         workload_close_logs(w, log_close, od, NULL); /* after a failure: nothing is kept */

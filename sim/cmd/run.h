@@ -128,4 +128,27 @@ gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GEr
 gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const char *script_dir,
                            guint *missing, GError **error);
 
+/* ---- report.html (run_report.c) --------------------------------------- */
+typedef struct HtmlPage HtmlPage;
+typedef struct RunResult RunResult;
+
+/* Suffixes of the files a report links to (NULL-terminated). */
+extern const char *const run_report_files[];
+/* Write o->out/report.html for a run whose folder is committed (and whose
+ * figures are drawn, with --plot); a failure is said on stderr, never an
+ * error of the run. */
+void run_write_report(const RunOptions *o, const RunResult *res);
+/* The drive's derived figures (ftlsim check) as a section of page. */
+void run_report_drive(HtmlPage *page, const DriveParams *p);
+/* A "Figures" section: dir/NAME.svg of names inline (drawn as SVG for the
+ * page; removed after unless fmt is PLOT_SVG), or why there are none. */
+void run_report_figures(HtmlPage *page, const char *dir, const char *const *names,
+                        const char *const *captions, gboolean plot, PlotFormat fmt);
+
+/* report.html of a sweep's folder dir (sweep_report.c): sweep.csv, the
+ * overlay of the runs in dirs (their folders; a trailing NULL is
+ * skipped) and links to each run's report. */
+void sweep_write_report(const char *dir, GPtrArray *dirs, gboolean plot, PlotFormat fmt,
+                        const char *script_dir);
+
 #endif

@@ -545,6 +545,7 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
     printf("sweep     %u of %u runs finished, table %s\n", runs - *missing, runs, csv);
     if (plot && dirs->len > 0)
         draw_overlay(dirs, dir, script_dir, fmt, FALSE);
+    sweep_write_report(dir, dirs, plot, fmt, script_dir);
     return TRUE;
 }
 
@@ -626,6 +627,7 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
         printf("sweep     %u runs in %s, table %s/sweep.csv\n", runs, o->out, o->out);
     if (o->plot)
         draw_overlay(dirs, o->out, o->script_dir, o->plot_format, o->quiet);
+    sweep_write_report(o->out, dirs, o->plot, o->plot_format, o->script_dir);
     return TRUE;
 }
 

@@ -13,6 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Characters of a title line that fit a figure's width. */
+#define PLOT_TITLE_CHARS 100
+
 /* clang-format off */
 G_DEFINE_QUARK(ftlsim-plot-error-quark, plot_error)
 /* clang-format on */
@@ -192,13 +195,49 @@ static gboolean plot_figure(const char *dir, const char *script_dir, const char 
 
 static char *plot_drive_from_json(const char *dir);
 
+/* A drive name for a title line: one that would not fit a figure's width
+ * (several --set overrides) breaks after each override's comma, so that
+ * the title is never cut at the edges. g_free it. */
+static char *plot_title_name(const char *drive)
+{
+    const char *sets = strstr(drive, " (");
+    if (strlen(drive) <= PLOT_TITLE_CHARS || !sets)
+        return g_strdup(drive);
+    GString *out = g_string_new_len(drive, sets - drive);
+    g_string_append(out, "\n(");
+    size_t line = 1;
+    for (const char *p = sets + 2; *p; p++) {
+        if (p[0] == ',' && p[1] == ' ' && line > PLOT_TITLE_CHARS / 2) {
+            g_string_append(out, ",\n");
+            p++;
+            line = 0;
+            continue;
+        }
+        g_string_append_c(out, *p);
+        line++;
+    }
+    return g_string_free(out, FALSE);
+}
+
 /* dir='...'; and the drive's name for the titles, when summary.json has it. */
 static void plot_dir_vars(GString *vars, const char *dir)
 {
     plot_var(vars, "dir", dir);
     g_autofree char *drive = plot_drive_from_json(dir);
-    if (drive)
-        plot_var(vars, "drive", drive);
+    if (drive) {
+        /* double quotes: gnuplot turns the \n of a broken title into lines */
+        g_autofree char *title = plot_title_name(drive);
+        g_string_append(vars, "drive=\"");
+        for (const char *p = title; *p; p++) {
+            if (*p == '\n')
+                g_string_append(vars, "\\n");
+            else if (*p == '"' || *p == '\\')
+                g_string_append_printf(vars, "\\%c", *p);
+            else
+                g_string_append_c(vars, *p);
+        }
+        g_string_append(vars, "\"; ");
+    }
 }
 
 gboolean plot_script(const char *dir, const char *script_dir, const char *script,
@@ -365,7 +404,7 @@ gboolean plot_overlay(const char *const *dirs, const char *out_file, const char 
 }
 
 gboolean plot_calibration(const char *dir, const char *out_file, const char *script_dir,
-                          GError **error)
+                          const char *title, PlotFormat fmt, GError **error)
 {
     if (!plot_available()) {
         g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
@@ -375,13 +414,18 @@ gboolean plot_calibration(const char *dir, const char *out_file, const char *scr
     if (!script)
         return FALSE;
     g_autofree char *csv = g_build_filename(dir, "curves.csv", NULL);
-    if (!plot_has_rows(csv)) {
-        g_set_error(error, PLOT_ERROR, PLOT_ERROR_INPUT, "%s: missing or empty", csv);
+    g_autofree char *figs = g_build_filename(dir, "figures.csv", NULL);
+    gboolean curve = plot_has_rows(csv);
+    if (!curve && !plot_has_rows(figs)) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_INPUT, "%s and %s: missing or empty", csv, figs);
         return FALSE;
     }
     g_autoptr(GString) vars = g_string_new(NULL);
     plot_var(vars, "dir", dir);
-    return plot_render(script, vars, out_file, PLOT_PNG, error);
+    if (title)
+        plot_var(vars, "title", title);
+    g_string_append_printf(vars, "curve=%d; ", curve);
+    return plot_render(script, vars, out_file, fmt, error);
 }
 
 /* ---- Live write curve ---------------------------------------------------- */

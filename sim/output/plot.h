@@ -50,10 +50,11 @@ gboolean plot_overlay(const char *const *dirs, const char *out_file, const char 
                       PlotFormat fmt, GError **error);
 
 /* The figure of a calibration (ftlsim calibrate): dir/curves.csv, the
- * measured curve against the stock and the calibrated runs, into out_file
- * (PNG). */
+ * measured curve against the stock and the calibrated runs, or without
+ * one dir/figures.csv, each figure's three values as points; titled title
+ * (plain text, may be NULL) into out_file. */
 gboolean plot_calibration(const char *dir, const char *out_file, const char *script_dir,
-                          GError **error);
+                          const char *title, PlotFormat fmt, GError **error);
 
 /* The drive name of a results folder: the "drive" string of summary.json,
  * followed by its "overrides" (the run's --set options) in parentheses when

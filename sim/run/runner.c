@@ -14,6 +14,7 @@ struct Runner {
     Drive *d;
     Workload *w; /* bound; not owned */
     SimTime interval, max_time; /* the clock; interval 0: none */
+    SimEventId tick_id;         /* the clock's next tick, 0: none pending */
     Sampler *sampler;           /* or NULL */
     Progress *progress;         /* or NULL */
     gboolean finished;
@@ -157,7 +158,7 @@ static void show_progress(Runner *r)
         .sim_time_s = (double)sim_now(r->e) / 1e9,
         .host_written_gb = (double)drive_stats(r->d)->host_bytes[IO_WRITE] / 1e9,
         .write_mbps = row ? row->write_MBps : 0,
-        .phase = drive_phase_name(row ? row->phase : PHASE_IDLE),
+        .phase = row ? drive_phase_name(row->phase) : NULL, /* no sampler: not known */
     };
     progress_update(r->progress, &info);
 }
@@ -178,6 +179,7 @@ static void tick(void *ctx, uint64_t arg)
 {
     Runner *r = ctx;
     (void)arg;
+    r->tick_id = 0;
     if (r->finished)
         return;
     if (run_signal) {
@@ -200,7 +202,7 @@ static void tick(void *ctx, uint64_t arg)
     if (r->sampler && !sampler_tick(r->sampler))
         run_stop(r);
     show_progress(r);
-    sim_schedule_in(r->e, r->interval, tick, r, 0);
+    r->tick_id = sim_schedule_in(r->e, r->interval, tick, r, 0);
 }
 
 gboolean runner_go(Runner *r)
@@ -210,12 +212,18 @@ gboolean runner_go(Runner *r)
      * error) completes no command: it is finished already */
     r->finished = workload_finished(r->w);
     if (r->interval)
-        sim_schedule_in(r->e, r->interval, tick, r, 0);
+        r->tick_id = sim_schedule_in(r->e, r->interval, tick, r, 0);
     while (!r->finished) {
         if (!sim_run(r->e, SIM_TIME_MAX) && !r->finished) {
             r->stalled = TRUE;
             break;
         }
+    }
+    /* a run may bind another workload and go again (pts): the old clock
+     * must not tick on beside the new one */
+    if (r->tick_id) {
+        sim_cancel(r->e, r->tick_id);
+        r->tick_id = 0;
     }
     return !r->stalled;
 }

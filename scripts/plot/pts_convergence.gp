@@ -1,0 +1,45 @@
+# pts_convergence.gp - the PTS report's steady-state convergence plot: the
+# tracking variable's mix (track_pct % reads) per round, one line per block
+# size, from rounds.csv (for tp, a line per block size: each has its own
+# purge and rounds).
+#
+#   gnuplot -e "dir='results/pts'; track_pct=0; ycol='iops'; unit='IOPS'" scripts/plot/pts_convergence.gp
+#
+# Variables: dir, out, fmt, drive, track_pct, ycol (iops, MBps or mean_us),
+# unit, what (the test's name).
+if (!exists("dir")) dir = '.'
+if (!exists("drive")) drive = ''
+if (!exists("out")) out = dir.'/convergence.png'
+if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
+if (!exists("track_pct")) track_pct = 0
+if (!exists("ycol")) ycol = 'iops'
+if (!exists("unit")) unit = 'IOPS'
+if (!exists("what")) what = 'PTS'
+if (fmt eq 'svg') {
+    set terminal svg size 1100,650 dynamic enhanced font 'sans,12' background rgb 'white'
+} else {
+    set terminal pngcairo size 1100,650 enhanced font 'sans,11'
+}
+set output out
+set datafile separator ','
+set datafile columnheaders
+data = dir.'/rounds.csv'
+# the block sizes of the tracked mix, largest first
+bss = system(sprintf("awk -F, 'NR > 1 && $3 == %d { print $2 }' '%s' | sort -un -r | tr '\\n' ' '", track_pct, data))
+bslabel(b) = b >= 1048576 ? sprintf('%.0f MiB', b / 1048576.0) : b >= 1024 ? sprintf('%.0f KiB', b / 1024.0) : sprintf('%.1f KiB', b / 1024.0)
+set title (drive eq '' ? '' : drive."\n").'PTS '.what.': steady-state convergence, '.sprintf('%d/%d', track_pct, 100 - track_pct).' R/W, all block sizes' noenhanced
+set xlabel 'Round'
+set ylabel unit
+stats data using (column("round")) nooutput
+set xrange [0.5:STATS_max + 0.5]
+xstep = STATS_max > 150 ? 20 : STATS_max > 60 ? 10 : STATS_max > 30 ? 5 : 1
+set xtics xstep
+set logscale y
+set format y '%.0s%c'
+set grid back lc rgb '#dddddd'
+set key outside right top title 'block size'
+# each block size's rows on their own, so that its line joins its rounds
+ycolno = ycol eq 'iops' ? 7 : ycol eq 'MBps' ? 8 : 9
+rows(b) = sprintf("< awk -F, 'NR > 1 && $2 == %s && $3 == %d { print $1 \",\" $%d }' '%s'", b, track_pct, ycolno, data)
+set datafile nocolumnheaders
+plot for [b in bss] rows(b) using 1:2 with linespoints lw 2 pt 7 ps 0.8 title bslabel(b + 0)

@@ -1,0 +1,249 @@
+/*
+ * pts_html.c - report.html of a PTS test's results folder: the header of
+ * the PTS-E 1.1 report (specification, drive, purge, write cache, active
+ * range, data pattern, test parameters), warnings where the steady-state
+ * verdict says little, the results in the specification's orientation
+ * (block sizes down, R/W mixes across), the steady-state tables, the
+ * figures, the drive's derived bounds and the files.
+ */
+#include "sim/cmd/pts_impl.h"
+
+#include "sim/cmd/run.h"
+#include "sim/output/html.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void pts_html_row(GPtrArray *rows, const char *label, const char *value)
+{
+    char **r = g_new0(char *, 3);
+    r[0] = g_strdup(label);
+    r[1] = g_strdup(value);
+    g_ptr_array_add(rows, r);
+}
+
+/* The report header of PTS-E 1.1 (its "Test and Device Information"). */
+static void pts_html_header(HtmlPage *page, const Pts *p)
+{
+    const PtsOptions *o = p->o;
+    static const char *const header[] = {"item", "value", NULL};
+    GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    g_autofree char *drive = g_strdup_printf("%s (%s), %.1f GB user capacity", p->params.name,
+                                             o->drive, (double)p->capacity / 1e9);
+    pts_html_row(rows, "specification", "SNIA Solid State Storage Performance Test "
+                                        "Specification, Enterprise (PTS-E) 1.1");
+    g_autofree char *test = g_strdup_printf("%s (%s)", p->t->title, p->t->about);
+    pts_html_row(rows, "test", test);
+    pts_html_row(rows, "drive", drive);
+    pts_html_row(rows, "purge method",
+                 p->t->seq ? "the simulated drive made new before each block size (every block "
+                             "erased, the mapping empty), as a Secure Erase leaves it"
+                           : "the simulated drive made new (every block erased, the mapping "
+                             "empty), as a Secure Erase leaves it");
+    g_autofree char *wc = g_strdup_printf(
+        "enabled: %.1f MiB of host data held before it is programmed (the drive's write buffer)",
+        (double)drive_params_write_buffer(&p->params) / (1 << 20));
+    pts_html_row(rows, "write cache", wc);
+    pts_html_row(rows, "active range", "100% of the LBAs (0 to the user capacity), for "
+                                       "preconditioning and for the test");
+    pts_html_row(rows, "data pattern", "random; the simulated drive does not compress or "
+                                       "deduplicate, so every pattern gives the same result");
+    const char *pre = p->t->fills > 0 ? "none: WSAT starts from the purged drive"
+                      : o->precondition == PTS_PRECOND_FAST
+                          ? "workload independent: the state of a sequential fill (fast, not "
+                            "simulated)"
+                      : o->precondition == PTS_PRECOND_RANDOM
+                          ? "workload independent: the state of a fill and a capacity of random "
+                            "overwrites (not simulated)"
+                          : "workload independent: 2 x capacity in 128 KiB sequential writes "
+                            "(simulated); workload dependent: the test's rounds";
+    pts_html_row(rows, "preconditioning", pre);
+    uint32_t oio = p->threads * p->iodepth;
+    g_autofree char *tq = g_strdup_printf("%u thread%s x QD %u = %u outstanding%s", p->threads,
+                                          p->threads == 1 ? "" : "s", p->iodepth, oio,
+                                          oio > p->queue_limit ? " (the rest wait in the host)"
+                                                               : "");
+    pts_html_row(rows, "threads x queue depth", tq);
+    g_autofree char *rounds =
+        p->max_rounds != UINT32_MAX
+            ? g_strdup_printf("%g s of simulated time a cell, at most %u rounds",
+                              (double)o->round_time / 1e9, p->max_rounds)
+            : g_strdup_printf("%g s of simulated time a cell, until %.0f x capacity written",
+                              (double)o->round_time / 1e9, p->t->fills);
+    pts_html_row(rows, "rounds", rounds);
+    pts_html_row(rows, "steady state", "a window of 5 rounds of the tracking variable: its range "
+                                       "within 20% of the window's average (±10%), and the "
+                                       "least-squares line's change over the window within 10% "
+                                       "(±5%)");
+    g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, o->seed);
+    pts_html_row(rows, "seed", seed);
+    html_heading(page, "Test and device");
+    html_table(page, header, rows, NULL);
+    g_ptr_array_free(rows, TRUE);
+}
+
+/* Warnings where a verdict of steady state tells little: a write cell that
+ * never made the drive collect garbage (its WAF stays at 1, so the rounds
+ * never reached the state the test is about), WSAT's rounds before one
+ * capacity was written (not judged), no steady state at all. */
+static void pts_html_warnings(HtmlPage *page, const Pts *p)
+{
+    for (uint32_t s = 0; s < p->n_subs; s++) {
+        const PtsSub *sub = &p->subs[s];
+        const PtsCell *c = &p->cells[sub->track];
+        g_autofree char *bs = pts_bs_label(c->bs);
+        if (!sub->steady_round) {
+            g_autofree char *w = g_strdup_printf(
+                "%s %u/%u: steady state was not reached in %u rounds; the results are those of "
+                "the last 5 rounds, not of a steady drive.",
+                bs, c->read_pct, 100 - c->read_pct, sub->rounds);
+            html_warning(page, w);
+        }
+    }
+    gboolean no_gc = FALSE;
+    for (uint32_t c = 0; c < p->n_cells; c++) {
+        double waf = p->results[c].waf;
+        if (p->cells[c].read_pct < 100 && !isnan(waf) && waf < 1.02 && !p->t->seq)
+            no_gc = TRUE;
+    }
+    if (no_gc)
+        html_warning(page, "Steady before it could be judged: cells with writes kept a write "
+                           "amplification of 1.0 over the window, so the drive never collected "
+                           "garbage in these rounds. Longer rounds (--round-time) or full "
+                           "preconditioning reach the state the test is about.");
+    if (p->t->fills > 0)
+        html_paragraph(page, "WSAT judges only windows that begin after one capacity has been "
+                             "written: the rounds before are not judged (\"-\" in "
+                             "steady_state.csv).");
+}
+
+static char *pts_html_mix(uint32_t read_pct)
+{
+    return g_strdup_printf("%u/%u", read_pct, 100 - read_pct);
+}
+
+/* One value per cell as a table: block sizes down, R/W mixes across, as
+ * PTS-E's tables. value returns NAN for a cell it leaves empty. */
+static void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
+                           double (*value)(const Pts *p, uint32_t c), const char *fmt)
+{
+    GPtrArray *mixes = g_ptr_array_new_with_free_func(g_free);
+    GArray *mix_pct = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    GArray *bss = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (uint32_t c = 0; c < p->n_cells; c++) {
+        gboolean seen = FALSE;
+        for (guint i = 0; i < mix_pct->len; i++)
+            seen |= g_array_index(mix_pct, uint32_t, i) == p->cells[c].read_pct;
+        if (!seen) {
+            g_array_append_val(mix_pct, p->cells[c].read_pct);
+            g_ptr_array_add(mixes, pts_html_mix(p->cells[c].read_pct));
+        }
+        seen = FALSE;
+        for (guint i = 0; i < bss->len; i++)
+            seen |= g_array_index(bss, uint64_t, i) == p->cells[c].bs;
+        if (!seen)
+            g_array_append_val(bss, p->cells[c].bs);
+    }
+    GPtrArray *header = g_ptr_array_new();
+    g_ptr_array_add(header, "block size");
+    for (guint i = 0; i < mixes->len; i++)
+        g_ptr_array_add(header, g_ptr_array_index(mixes, i));
+    g_ptr_array_add(header, NULL);
+    GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    for (guint b = 0; b < bss->len; b++) {
+        char **r = g_new0(char *, mix_pct->len + 2);
+        r[0] = pts_bs_label(g_array_index(bss, uint64_t, b));
+        for (guint m = 0; m < mix_pct->len; m++) {
+            double v = NAN;
+            for (uint32_t c = 0; c < p->n_cells; c++)
+                if (p->cells[c].bs == g_array_index(bss, uint64_t, b) &&
+                    p->cells[c].read_pct == g_array_index(mix_pct, uint32_t, m))
+                    v = value(p, c);
+            r[m + 1] = isnan(v) ? g_strdup("") : g_strdup_printf(fmt, v);
+        }
+        g_ptr_array_add(rows, r);
+    }
+    html_table(page, (const char *const *)header->pdata, rows, caption);
+    g_ptr_array_free(rows, TRUE);
+    g_ptr_array_free(header, TRUE);
+    g_ptr_array_free(mixes, TRUE);
+    g_array_free(mix_pct, TRUE);
+    g_array_free(bss, TRUE);
+}
+
+static double pts_v_iops(const Pts *p, uint32_t c) { return p->results[c].iops; }
+static double pts_v_mbps(const Pts *p, uint32_t c) { return p->results[c].MBps; }
+static double pts_v_mean(const Pts *p, uint32_t c) { return p->results[c].mean_us; }
+static double pts_v_max(const Pts *p, uint32_t c) { return p->results[c].max_us; }
+static double pts_v_p999(const Pts *p, uint32_t c) { return p->results[c].p999_us; }
+static double pts_v_p9999(const Pts *p, uint32_t c) { return p->results[c].p9999_us; }
+static double pts_v_p99999(const Pts *p, uint32_t c) { return p->results[c].p99999_us; }
+
+static void pts_html_tables(HtmlPage *page, const Pts *p)
+{
+    html_heading(page, "Results");
+    if (strcmp(p->t->name, "iops") == 0) {
+        pts_html_pivot(page, p, "IOPS, steady-state window average: block size by R/W mix",
+                       pts_v_iops, "%.0f");
+    } else if (strcmp(p->t->name, "tp") == 0) {
+        pts_html_pivot(page, p, "Throughput (MB/s), steady-state window average: block size by "
+                                "R/W mix (100/0 read, 0/100 write)",
+                       pts_v_mbps, "%.1f");
+    } else if (strcmp(p->t->name, "lat") == 0) {
+        pts_html_pivot(page, p, "Average response time (us)", pts_v_mean, "%.1f");
+        pts_html_pivot(page, p, "Maximum response time (us)", pts_v_max, "%.1f");
+        pts_html_pivot(page, p, "99.9% response time, three nines (us)", pts_v_p999, "%.1f");
+        pts_html_pivot(page, p, "99.99% response time, four nines (us)", pts_v_p9999, "%.1f");
+        pts_html_pivot(page, p, "99.999% response time, five nines (us)", pts_v_p99999, "%.1f");
+        pts_html_pivot(page, p, "IOPS", pts_v_iops, "%.0f");
+    }
+    g_autofree char *table = g_strdup_printf("%s.csv", p->t->name);
+    g_autofree char *path = g_build_filename(p->o->out, table, NULL);
+    g_autofree char *caption = g_strdup_printf("%s (every column)", table);
+    html_csv_file(page, path, caption, 200);
+    g_autofree char *steady = g_build_filename(p->o->out, "steady_state.csv", NULL);
+    html_heading(page, "Steady state");
+    html_csv_file(page, steady, "steady_state.csv: the tracking variable and the window ending "
+                                "at each round",
+                  200);
+}
+
+void pts_write_html(const Pts *p)
+{
+    const PtsOptions *o = p->o;
+    if (o->plot && o->plot_format != PLOT_SVG)
+        pts_plot_format(p, PLOT_SVG, FALSE);
+    g_autofree char *title =
+        g_strdup_printf("SNIA PTS-E 1.1 %s: %s", p->t->title, p->params.name);
+    g_autoptr(HtmlPage) page = html_page_new(title);
+    pts_html_header(page, p);
+    pts_html_warnings(page, p);
+    g_autoptr(GString) summary = g_string_new(NULL);
+    pts_summary_text(p, summary);
+    html_heading(page, "Summary");
+    html_pre(page, summary->str);
+    pts_html_tables(page, p);
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(names, g_strdup("convergence"));
+    for (uint32_t s = 0; s < p->n_subs; s++) {
+        g_autofree char *bs = pts_bs_label(p->cells[p->subs[s].track].bs);
+        g_ptr_array_add(names, p->t->seq ? g_strdup_printf("steady_state_%s", bs)
+                                         : g_strdup("steady_state"));
+    }
+    g_ptr_array_add(names, g_strdup(p->t->name));
+    if (strcmp(p->t->name, "iops") == 0)
+        g_ptr_array_add(names, g_strdup("iops_3d"));
+    g_ptr_array_add(names, NULL);
+    run_report_figures(page, o->out, (const char *const *)names->pdata, NULL, o->plot,
+                       o->plot_format);
+    g_ptr_array_free(names, TRUE);
+    run_report_drive(page, &p->params);
+    html_heading(page, "Files");
+    html_file_links(page, o->out, run_report_files);
+    GError *e = NULL;
+    if (!html_page_write(page, o->out, &e)) {
+        fprintf(stderr, "ftlsim: %s: %s\n", HTML_REPORT_NAME, e->message);
+        g_error_free(e);
+    }
+}
