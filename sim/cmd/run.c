@@ -341,7 +341,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     pf.seed = o->seed;
     MemoryClass mc;
     run_memory_class(o->prefill ? &pf : NULL, w, p.user_capacity, &mc);
-    if (!run_check_fits(o->drive, &p, &mc, error))
+    if (!run_check_fits(o->drive, &p, &mc, error) ||
+        !run_check_setup_fits(o->job ? o->job : "--workload", w, &p, &mc, error))
         return FALSE;
     g_autoptr(Runner) sr = runner_new(&p, o->seed);
     if (!sr) {

@@ -87,6 +87,13 @@ void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capaci
  * swap) or the drive has more slots than the tables can number. */
 gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryClass *c,
                         GError **error);
+/* Can this machine also set up the jobs of w (what, the job file or
+ * "--workload", names them in the error): every numjobs clone's record
+ * and command slots (workload_setup_bytes()) beside the drive's estimate
+ * for class c, against the same memory? FALSE with a one-line
+ * RUN_ERROR_INPUT error naming both figures if not. */
+gboolean run_check_setup_fits(const char *what, const Workload *w, const DriveParams *p,
+                              const MemoryClass *c, GError **error);
 /* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
  * mean bad input). The summary text goes to stdout unless quiet. After
  * runner_catch_signals(), a signal stops the run at its next event: what

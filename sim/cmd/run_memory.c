@@ -3,7 +3,8 @@
  * run (what its prefill and workload do to the mapping), the model's
  * estimate for it (models/drive.c: drive_memory_estimate()) against the
  * memory available; a run that cannot fit is refused before anything is
- * allocated.
+ * allocated. The jobs of a workload are held to the same memory, beside
+ * the drive.
  */
 #include "sim/cmd/run.h"
 
@@ -119,6 +120,43 @@ gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryCla
                     "%s: simulating this drive needs about %.1f GiB of memory, the machine has "
                     "%.1f GiB available%s; expected a drive that fits (a smaller user_capacity)",
                     drive, (double)need / 1073741824.0, (double)have / 1073741824.0,
+                    g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* bytes as "12.3 MiB" or "4.5 GiB" into buf. */
+static const char *mem_text(uint64_t bytes, char *buf, gsize len)
+{
+    if (bytes < (10ull << 30))
+        g_snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
+    else
+        g_snprintf(buf, len, "%.1f GiB", (double)bytes / 1073741824.0);
+    return buf;
+}
+
+gboolean run_check_setup_fits(const char *what, const Workload *w, const DriveParams *p,
+                              const MemoryClass *c, GError **error)
+{
+    if (!w)
+        return TRUE;
+    GError *e = NULL;
+    uint64_t have = memory_available(&e);
+    if (e) {
+        g_propagate_error(error, e);
+        return FALSE;
+    }
+    uint64_t clones = 0, jobs = workload_setup_bytes(w, &clones);
+    uint64_t drive = drive_memory_estimate(p, c);
+    if (have && add_sat(jobs, drive) > have) {
+        char a[32], b[32], c_[32];
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: setting up its %" G_GUINT64_FORMAT " jobs (numjobs clones) needs about "
+                    "%s of memory besides the drive's %s, the machine has %s available%s; "
+                    "expected fewer jobs (a smaller numjobs, fewer sections)",
+                    what, clones, mem_text(jobs, a, sizeof a), mem_text(drive, b, sizeof b),
+                    mem_text(have, c_, sizeof c_),
                     g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
         return FALSE;
     }

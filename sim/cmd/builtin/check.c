@@ -33,7 +33,13 @@ static gboolean check_run_memory(const DriveParams *p, const char *spec, const c
     if (!trace && !w) /* only a prefill */
         mc.random_bytes = 0;
     config_describe_run_memory(p, &mc, out);
-    return TRUE;
+    if (w && workload_job_count(w) > 0) {
+        uint64_t clones = 0, bytes = workload_setup_bytes(w, &clones);
+        g_string_append_printf(out, "%-20s %" G_GUINT64_FORMAT " (numjobs clones), about %.1f MiB "
+                               "to set up\n", "jobs", clones, (double)bytes / 1048576.0);
+    }
+    /* a job set run would refuse is refused here too */
+    return run_check_setup_fits(job ? job : "--workload", w, p, &mc, error);
 }
 
 int cmd_check(int argc, char **argv)
