@@ -81,6 +81,10 @@ gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
  * replay, or no workload, is the worst case (every page mapped at random). */
 void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capacity,
                       MemoryClass *out);
+/* The most host bytes the write jobs of w write on a drive of capacity
+ * bytes (io_size, else size x loops, times numjobs); UINT64_MAX when a
+ * job only ends with its runtime. */
+uint64_t run_write_bytes(const Workload *w, uint64_t capacity);
 /* Can this machine simulate the drive for a run of class c? FALSE with a
  * one-line RUN_ERROR_INPUT error if the estimate exceeds the memory
  * available (FTLSIM_MEMORY_LIMIT when set, else MemAvailable plus free

@@ -41,6 +41,21 @@ static uint64_t job_write_bytes(const WorkloadJobSpec *j, uint64_t capacity, uin
     return bytes > UINT64_MAX / n ? UINT64_MAX : bytes * n;
 }
 
+uint64_t run_write_bytes(const Workload *w, uint64_t capacity)
+{
+    uint64_t sum = 0;
+    for (guint i = 0; w && i < workload_job_count(w); i++) {
+        const WorkloadJobSpec *j = workload_job_spec(w, i);
+        if (j->idle || j->engine_null || !(j->rw == WL_RW_WRITE || j->rw == WL_RW_RW ||
+                                           j->rw == WL_RW_RANDWRITE || j->rw == WL_RW_RANDRW ||
+                                           j->rw == WL_RW_TRIMWRITE))
+            continue;
+        uint64_t region;
+        sum = add_sat(sum, job_write_bytes(j, capacity, &region));
+    }
+    return sum;
+}
+
 void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capacity,
                       MemoryClass *out)
 {
