@@ -178,9 +178,12 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
     if (!runner_bind(p->run, w, seed, error))
         return FALSE;
     if (!runner_go(p->run)) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
-                    "the simulation stalled at %.6f s running \"%s\"",
-                    (double)sim_now(p->e) / 1e9, spec);
+        /* a drive whose free blocks explain the stall cannot work: bad input */
+        char why[320];
+        gboolean locked = drive_stall_reason(p->d, why, sizeof why);
+        g_set_error(error, RUN_ERROR, locked ? RUN_ERROR_INPUT : RUN_ERROR_FAILED,
+                    "%s: the simulation stalled at %.6f s running \"%s\" (%s)", p->o->drive,
+                    (double)sim_now(p->e) / 1e9, spec, why);
         return FALSE;
     }
     lat_hist_reset(p->seg_hist);
