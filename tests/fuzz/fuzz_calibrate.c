@@ -50,8 +50,11 @@ static void fuzz_setup(void)
         tokens[i] = files[i];
 }
 
+/* --dry-run goes first, where no option before it can take it for its
+ * value (a trailing "-o" would, and the search would run for real). */
 static int fuzz_finish(char **args, int n)
 {
-    args[n++] = g_strdup("--dry-run");
-    return n;
+    memmove(args + 3, args + 2, sizeof(char *) * (size_t)(n - 2));
+    args[2] = g_strdup("--dry-run");
+    return n + 1;
 }

@@ -63,9 +63,10 @@ static int fuzz_finish(char **args, int n)
         args[k++] = args[i];
     }
     n = k;
-    if (!run) {
-        args[n++] = g_strdup("--dry-run");
-        return n;
+    if (!run) { /* first, where no option before it can take it for its value */
+        memmove(args + 3, args + 2, sizeof(char *) * (size_t)(n - 2));
+        args[2] = g_strdup("--dry-run");
+        return n + 1;
     }
     if (fuzz_long_rounds(args, n)) {
         args[n++] = g_strdup("--round-time");
