@@ -289,6 +289,54 @@ static const struct {
     {"controller", ctrl_check},      /* ctrl.c: each core's pieces of work */
 };
 
+/* A best GC victim that frees less than 1 / DRIVE_CRAWL_SHARE of its
+ * slots: each block freed costs over a hundred slots of relocation. */
+#define DRIVE_CRAWL_SHARE 100u
+
+bool drive_stall_reason(const Drive *d, char *why, size_t why_len)
+{
+    const Geom *g = drive_geom(d);
+    uint32_t hard = drive_params(d)->gc_hard_blocks, worst = 0, fewest = UINT32_MAX;
+    for (uint32_t i = 0; i < g->dies; i++)
+        if (die_nfree(d, i) < fewest) {
+            fewest = die_nfree(d, i);
+            worst = i;
+        }
+    /* the most a GC victim of that die would give back, slots */
+    uint32_t best = 0, cap = 0, full = 0;
+    for (uint32_t b = worst * g->blocks_per_die; b < (worst + 1) * g->blocks_per_die; b++) {
+        uint8_t st = blk_state(d)[b];
+        if (nand_is_static(d, b) || (st != BLK_FULL && st != BLK_VICTIM))
+            continue;
+        full++;
+        uint32_t c = nand_block_capacity(d, b), v = blk_valid(d)[b];
+        if (c - MIN(v, c) >= best) {
+            best = c - MIN(v, c);
+            cap = c;
+        }
+    }
+    if (fewest > hard) {
+        g_snprintf(why, why_len, "every die has free blocks (%u or more, above hard_blocks = %u)",
+                   fewest, hard);
+        return false;
+    }
+    if (best == 0)
+        g_snprintf(why, why_len,
+                   "no free block can be made: die %u has %u free block%s (host writes wait at "
+                   "hard_blocks = %u) and its %u full blocks hold only valid data, so GC has "
+                   "nothing to reclaim",
+                   worst, fewest, fewest == 1 ? "" : "s", hard, full);
+    else
+        g_snprintf(why, why_len,
+                   "die %u has %u free block%s (host writes wait at hard_blocks = %u) and the "
+                   "best of its %u full blocks as a GC victim frees %u of its %u slots: each "
+                   "block GC frees costs %.0f slots of relocation",
+                   worst, fewest, fewest == 1 ? "" : "s", hard, full, best, cap,
+                   (double)(cap - best) / best);
+    /* a victim that frees a useful share is GC at work, not a lock-up */
+    return best == 0 || best * DRIVE_CRAWL_SHARE < cap;
+}
+
 bool drive_check(const Drive *d, char *why, size_t why_len)
 {
     for (size_t k = 0; k < G_N_ELEMENTS(part_checks); k++) {

@@ -225,6 +225,14 @@ void drive_account(Drive *d);
  * counter agrees with what it counts. O(drive size). On failure it writes
  * the first broken invariant into why, after the part's name ("map: ..."). */
 bool drive_check(const Drive *d, char *why, size_t why_len);
+/* Why the drive can make no progress, for the message of a run that
+ * stalled or crawled: the die with the fewest free blocks, against GC's
+ * hard threshold, and how much its best GC victim would give back (every
+ * full block holding only valid data: nothing). Writes one clause into
+ * why; true when the free blocks explain it (a die at the hard threshold
+ * whose best victim frees under 1% of its slots: the configuration cannot
+ * work), false when they do not (why then describes them anyway). */
+bool drive_stall_reason(const Drive *d, char *why, size_t why_len);
 
 #define DRIVE_UNMAPPED UINT64_MAX
 #define DRIVE_BUFFERED (UINT64_MAX - 1)

@@ -37,7 +37,7 @@ expect_error "calibrate needs at least one --fit" calibrate "${c[@]}"
 expect_error "two.csv: found 2 points, expected at least 3" calibrate -d "$drive" -w "$wl" --curve "$tmp/two.csv" --fit timing.tlc.t_prog=1ms..3ms
 expect_error "cell.csv:3: found \"0.2,fast\", expected two numbers GB,MBps" calibrate -d "$drive" -w "$wl" --curve "$tmp/cell.csv" --fit timing.tlc.t_prog=1ms..3ms
 expect_error "far.csv:4: GB 5 is beyond the stock run" calibrate -d "$drive" -w "$wl" --curve "$tmp/far.csv" --fit timing.tlc.t_prog=1ms..3ms
-expect_error "--figure rate@GB=1..2: the stock run does not yield it" calibrate -d "$drive" -w "$wl" --figure rate@GB=1..2=100 --fit timing.tlc.t_prog=1ms..3ms
+expect_error "--figure rate@GB=1..2: found 2 GB, beyond the 0.629 GB the workload writes at most" calibrate -d "$drive" -w "$wl" --figure rate@GB=1..2=100 --fit timing.tlc.t_prog=1ms..3ms
 expect_error "--figure \"speed=3\": unknown figure" calibrate -d "$drive" -w "$wl" --figure speed=3 --fit timing.tlc.t_prog=1ms..3ms
 expect_error "calibrate needs a --curve CSV or at least one --figure" calibrate -d "$drive" -w "$wl" --fit timing.tlc.t_prog=1ms..3ms
 

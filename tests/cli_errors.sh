@@ -15,9 +15,9 @@ expect_error "--set \"nand.page_size=16KB2\": expected" run -d "$drive" --set na
 
 # --vary sweeps: every combination is checked before a folder is made.
 expect_error "--vary \"gc.policy\": expected GROUP.KEY=V1,V2" run -d "$drive" --vary gc.policy -w fill
-# fewer spare blocks per die than gc.soft_blocks: a full drive would lock up
-expect_error "configs/p5336-61tb.ini: [gc] soft_blocks = 8: expected at most the 2 spare blocks per die" run -d configs/p5336-61tb.ini --set nand.blocks_per_plane=28 --set drive.user_capacity=1.968TB --prefill 100%:random -w fill
-expect_error --no-out "configs/p5336-61tb.ini: [gc] soft_blocks = 8: expected at most the 2 spare blocks per die" check configs/p5336-61tb.ini --set nand.blocks_per_plane=28 --set drive.user_capacity=1.968TB
+# fewer spare blocks per die than gc.soft_blocks and the open blocks: a full drive would lock up
+expect_error "configs/p5336-61tb.ini: [gc] soft_blocks = 8: the drive has 2 spare blocks per die" run -d configs/p5336-61tb.ini --set nand.blocks_per_plane=28 --set drive.user_capacity=1.968TB --prefill 100%:random -w fill
+expect_error --no-out "configs/p5336-61tb.ini: [gc] soft_blocks = 8: the drive has 2 spare blocks per die" check configs/p5336-61tb.ini --set nand.blocks_per_plane=28 --set drive.user_capacity=1.968TB
 expect_error "--vary gc.policy=best: --set \"gc.policy=best\": expected one of" run -d "$drive" --vary gc.policy=greedy,best -w fill
 expect_error "--vary \"gc.policy=fifo\": the key is also given by --set" run -d "$drive" --set gc.policy=greedy --vary gc.policy=fifo -w fill
 expect_error "--vary timing.tlc.t_prog=2ms,gc.policy=x: " run -d "$drive" --vary timing.tlc.t_prog=2ms,1ms --vary gc.policy=fifo,x -w fill

@@ -460,18 +460,20 @@ static void test_cross_key_rules(void)
     g_autofree char *fits =
         g_strdup_printf("native_mode = tlc\n[pslc]\nstatic = %" G_GUINT64_FORMAT "\n", op / 3);
     CU_ASSERT_FALSE(load_edited("native_mode = tlc\n", fits, &p, &e));
-    CU_ASSERT(e && strstr(e->message, "[gc] soft_blocks = 4: expected at most the 0 spare blocks per die"));
-    /* a capacity that leaves fewer spare blocks than soft_blocks locks a
-     * full drive up: refused; one that leaves exactly that many loads */
+    CU_ASSERT(e && strstr(e->message, "[gc] soft_blocks = 4: the drive has 0 spare blocks per die"));
+    /* a capacity that leaves fewer spare blocks than soft_blocks and the
+     * host's and GC's open blocks locks a full drive up: refused; one that
+     * leaves exactly that many loads (this drive has no pSLC cache and
+     * keeps its map in DRAM: two open blocks a die) */
     g_clear_error(&e);
     CU_ASSERT(load_edited(NULL, NULL, &p, &e));
     uint32_t spare = pslc_spare_blocks(&p);
     CU_ASSERT(spare > 4);
-    g_autofree char *tight = g_strdup_printf("native_mode = tlc\n[gc]\nsoft_blocks = %u\nhard_blocks = 2\n", spare + 1);
+    g_autofree char *tight = g_strdup_printf("native_mode = tlc\n[gc]\nsoft_blocks = %u\nhard_blocks = 2\n", spare - 1);
     CU_ASSERT_FALSE(load_edited("native_mode = tlc\n", tight, &p, &e));
-    CU_ASSERT(e && strstr(e->message, "spare blocks per die"));
+    CU_ASSERT(e && strstr(e->message, "2 of them held open for writing"));
     g_clear_error(&e);
-    g_autofree char *holds = g_strdup_printf("native_mode = tlc\n[gc]\nsoft_blocks = %u\nhard_blocks = 2\n", spare);
+    g_autofree char *holds = g_strdup_printf("native_mode = tlc\n[gc]\nsoft_blocks = %u\nhard_blocks = 2\n", spare - 2);
     CU_ASSERT(load_edited("native_mode = tlc\n", holds, &p, &e));
 }
 

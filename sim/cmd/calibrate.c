@@ -47,6 +47,56 @@ static gboolean cal_bad(GError **error, const char *fmt, ...)
 
 /* ---- Inputs ---------------------------------------------------------------- */
 
+/* Whether text is a plain number other than 0 with no unit. */
+static gboolean cal_bare(const char *text)
+{
+    while (*text == ' ')
+        text++;
+    gboolean digits = FALSE, nonzero = FALSE;
+    for (; g_ascii_isdigit(*text) || *text == '.'; text++) {
+        digits |= g_ascii_isdigit(*text);
+        nonzero |= g_ascii_isdigit(*text) && *text != '0';
+    }
+    while (*text == ' ')
+        text++;
+    return digits && nonzero && *text == '\0';
+}
+
+/* LO and HI of a range, parsed into p->lo and p->hi: LO below HI, and
+ * with a unit where the key has one (a bare 20 of a size is 20 bytes,
+ * of a percentage 2000%: never what was meant). example is a range of
+ * the kind, for the messages. */
+static gboolean cal_range_checks(const char *spec, const char *lo, const char *hi,
+                                 const CalParam *p, const char *example, GError **error)
+{
+    const char *bare = cal_bare(lo) ? lo : cal_bare(hi) ? hi : NULL;
+    if (bare && p->k.kind == CONFIG_NUM_BYTES)
+        return cal_bad(error,
+                       "--fit \"%s\": found \"%s\" without a unit, expected sizes with units "
+                       "such as %s (a bare number would be bytes)",
+                       spec, bare, example);
+    if (bare && p->k.kind == CONFIG_NUM_FRACTION && (p->lo > 1 || p->hi > 1))
+        return cal_bad(error,
+                       "--fit \"%s\": found \"%s\" without %%, expected percentages such as "
+                       "20%%..60%% (or fractions 0.2..0.6)",
+                       spec, bare);
+    gboolean host = g_str_has_prefix(p->name, "workload.") || g_str_has_prefix(p->name, "env.");
+    if (p->lo == p->hi && host)
+        return cal_bad(error,
+                       "--fit \"%s\": LO is not below HI (both are %s), a range of one value; "
+                       "expected a wider range such as %s, or the value in the workload itself",
+                       spec, lo, example);
+    if (p->lo == p->hi)
+        return cal_bad(error,
+                       "--fit \"%s\": LO is not below HI (both are %s), a range of one value; "
+                       "expected a wider range such as %s, or --set %s=%s to hold the key fixed",
+                       spec, lo, example, p->name, lo);
+    if (!(p->lo < p->hi))
+        return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
+                       spec, hi, lo);
+    return TRUE;
+}
+
 /* "workload.thinktime=LO..HI": the host tool's pause after each command
  * completes (fio's thinktime), added to every phase of an inline workload
  * that does I/O. The stock value is the workload's own (none). */
@@ -73,10 +123,7 @@ static gboolean cal_parse_workload_fit(const CalibOptions *o, const char *spec, 
                        "--fit \"%s\": found \"%s..%s\", expected two times such as "
                        "100us..2ms",
                        spec, lo, dots + 2);
-    if (!(p->lo < p->hi))
-        return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
-                       spec, dots + 2, lo);
-    return TRUE;
+    return cal_range_checks(spec, lo, dots + 2, p, "100us..2ms", error);
 }
 
 /* "env.NAME=LO..HI": a host-tool parameter of a job file, which reads it as
@@ -111,9 +158,9 @@ static gboolean cal_parse_env_fit(const char *spec, const char *eq, const char *
                        "--fit \"%s\": found \"%s..%s\", expected two times (100us..2ms) or two "
                        "bandwidths (500MB/s..3GB/s)",
                        spec, lo, hi);
-    if (!(p->lo < p->hi))
-        return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
-                       spec, hi, lo);
+    if (!cal_range_checks(spec, lo, hi, p,
+                          p->k.kind == CONFIG_NUM_NS ? "100us..2ms" : "500MB/s..3GB/s", error))
+        return FALSE;
     p->workload = p->env = TRUE;
     g_strlcpy(p->k.group, "env", sizeof p->k.group);
     g_strlcpy(p->k.key, name, sizeof p->k.key);
@@ -183,9 +230,10 @@ static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, cons
                        "--fit \"%s\": found \"%s..%s\", expected two values of the key's "
                        "kind (%s)",
                        spec, lo, hi, config_numeric_si_unit(p->k.kind));
-    if (!(p->lo < p->hi))
-        return cal_bad(error, "--fit \"%s\": LO is not below HI; expected a range such as %s..%s",
-                       spec, hi, lo);
+    static const char *const examples[] = {"20GB..60GB", "1ms..3ms", "400MT/s..800MT/s",
+                                           "500MB/s..3GB/s", "20%..60%", "2..40"};
+    if (!cal_range_checks(spec, lo, hi, p, examples[p->k.kind], error))
+        return FALSE;
     for (int end = 0; end < 2; end++) {
         char v[CONFIG_VALUE_LEN];
         config_numeric_format(p->k.kind, end ? p->hi : p->lo, v, sizeof v);
@@ -220,6 +268,33 @@ static gboolean cal_check_out(const CalibOptions *o, GError **error)
                        "--out %s: the folder exists and is not empty; expected a new folder "
                        "(or --force)",
                        o->run.out);
+    return TRUE;
+}
+
+/* A figure at more GB than the workload writes can never be yielded
+ * (cliff_gb=142 of a 64 GB workload would "fit" with no cliff at all):
+ * refused before any run. A workload that does not load here (a job
+ * file's ${NAME} the fits set) is left to the runs to report. */
+static gboolean cal_check_reach(const Cal *c, const DriveParams *dp, GError **error)
+{
+    const CalibOptions *o = c->o;
+    g_autoptr(Workload) w = o->run.spec  ? workload_from_spec(o->run.spec, NULL)
+                            : o->run.job ? workload_from_jobfile(o->run.job, NULL)
+                                         : NULL;
+    if (!w)
+        return TRUE;
+    uint64_t most = run_write_bytes(w, dp->user_capacity);
+    if (most == UINT64_MAX)
+        return TRUE;
+    for (guint i = 0; i < c->nf; i++) {
+        const Figure *f = &c->fig[i];
+        double gb = f->kind == FIG_CLIFF_GB ? f->value : f->kind == FIG_RATE_GB ? f->b : 0;
+        if (gb * 1e9 > (double)most)
+            return cal_bad(error,
+                           "--figure %s: found %g GB, beyond the %.3g GB the workload writes at "
+                           "most; expected a figure within the workload (or a longer workload)",
+                           f->id, gb, (double)most / 1e9);
+    }
     return TRUE;
 }
 
@@ -267,6 +342,8 @@ static gboolean cal_inputs(Cal *c, GError **error)
     }
     if (!c->curve && c->nf == 0)
         return cal_bad(error, "calibrate needs a --curve CSV or at least one --figure ID=VALUE");
+    if (!cal_check_reach(c, &dp, error))
+        return FALSE;
     c->nres = (c->curve ? c->curve->n : 0) + c->nf;
     return cal_check_out(o, error);
 }
@@ -950,6 +1027,27 @@ static void cal_report(const Cal *c)
     }
 }
 
+/* A fitted value within CAL_AT_BOUND of the range's width from an end:
+ * the best value may lie beyond it, and the range should be widened. */
+#define CAL_AT_BOUND 0.01
+
+static void cal_warn_bounds(const Cal *c)
+{
+    for (guint i = 0; i < c->np && !c->o->run.quiet; i++) {
+        const CalParam *p = &c->p[i];
+        double w = p->hi - p->lo;
+        gboolean low = p->fitted - p->lo <= CAL_AT_BOUND * w;
+        if (!low && p->hi - p->fitted > CAL_AT_BOUND * w)
+            continue;
+        char v[CONFIG_VALUE_LEN];
+        config_numeric_format(p->k.kind, low ? p->lo : p->hi, v, sizeof v);
+        fprintf(stderr,
+                "ftlsim: warning: --fit %s ended at its %s bound %s: the best value may lie "
+                "beyond the range; widen it to find out\n",
+                p->name, low ? "lower" : "upper", v);
+    }
+}
+
 gboolean run_calibration(const CalibOptions *co, GError **error)
 {
     CalibOptions o = *co;
@@ -977,6 +1075,8 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
             c.p[i].fitted = c.best->theta[i];
         cal_report(&c);
         ok = cal_write_results(&c, error);
+        if (ok)
+            cal_warn_bounds(&c);
     }
     cal_free(&c);
     return ok;

@@ -13,6 +13,7 @@
 
 #include "sim/cmd/run.h"
 #include "sim/config/config.h"
+#include "sim/output/report.h"
 
 #include <math.h>
 #include <string.h>
@@ -177,9 +178,12 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
     if (!runner_bind(p->run, w, seed, error))
         return FALSE;
     if (!runner_go(p->run)) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
-                    "the simulation stalled at %.6f s running \"%s\"",
-                    (double)sim_now(p->e) / 1e9, spec);
+        /* a drive whose free blocks explain the stall cannot work: bad input */
+        char why[320];
+        gboolean locked = drive_stall_reason(p->d, why, sizeof why);
+        g_set_error(error, RUN_ERROR, locked ? RUN_ERROR_INPUT : RUN_ERROR_FAILED,
+                    "%s: the simulation stalled at %.6f s running \"%s\" (%s)", p->o->drive,
+                    (double)sim_now(p->e) / 1e9, spec, why);
         return FALSE;
     }
     lat_hist_reset(p->seg_hist);
@@ -259,20 +263,19 @@ static void pts_cell_spec(const Pts *p, const PtsCell *c, GString *spec)
 static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError **error)
 {
     const DriveStats *st = drive_stats(p->d);
+    drive_account(p->d); /* the buffer's held bytes, for the WAF */
     DriveStats s0 = *st;
     SimTime t0 = sim_now(p->e);
     g_autoptr(GString) spec = g_string_new(NULL);
     pts_cell_spec(p, &p->cells[cell], spec);
     if (!pts_segment(p, spec->str, error))
         return FALSE;
+    drive_account(p->d);
     double secs = (double)(sim_now(p->e) - t0) / 1e9;
     uint64_t ios = st->host_ios[IO_READ] + st->host_ios[IO_WRITE] - s0.host_ios[IO_READ] -
                    s0.host_ios[IO_WRITE];
     uint64_t bytes = st->host_bytes[IO_READ] + st->host_bytes[IO_WRITE] - s0.host_bytes[IO_READ] -
                      s0.host_bytes[IO_WRITE];
-    uint64_t host_w = st->host_bytes[IO_WRITE] - s0.host_bytes[IO_WRITE], nand_w = 0;
-    for (int c = 0; c < CAUSES; c++)
-        nand_w += st->nand_write_bytes[c] - s0.nand_write_bytes[c];
     PtsRow row = {
         .sub = sub,
         .round = r,
@@ -285,7 +288,8 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
         .p99_us = (double)lat_hist_percentile(p->seg_hist, 99) / 1e3,
         .max_us = (double)lat_hist_max(p->seg_hist) / 1e3,
         .host_written = (double)st->host_bytes[IO_WRITE],
-        .waf = host_w ? (double)nand_w / (double)host_w : NAN,
+        /* as run reports it: what the buffer absorbed never needed storing */
+        .waf = report_waf(st, &s0),
     };
     g_array_append_val(p->rows, row);
     if (p->win_hist) {
@@ -453,9 +457,10 @@ static gboolean pts_check_options(const PtsOptions *o, GError **error)
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--test: expected %s", names);
         return FALSE;
     }
-    if (o->round_time == 0) {
+    if (o->round_time < PTS_ROUND_TIME_MIN) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "--round-time: found 0, expected a duration greater than 0");
+                    "--round-time: found %" G_GUINT64_FORMAT "ns, expected at least 1ms",
+                    (uint64_t)o->round_time);
         return FALSE;
     }
     return TRUE;

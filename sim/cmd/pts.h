@@ -27,6 +27,10 @@ typedef enum PtsPrecondition {
     PTS_PRECOND_RANDOM = 2, /* after a fill and a capacity of random overwrites, set at once */
 } PtsPrecondition;
 
+/* The shortest --round-time: every cell of a round must complete commands
+ * to be measured (and a cell's runtime is given to its jobs in us). */
+#define PTS_ROUND_TIME_MIN (SIM_SEC / 1000)
+
 typedef struct PtsOptions {
     const char *drive;       /* INI file */
     const char *const *sets; /* --set GROUP.KEY=VALUE, or NULL */

@@ -219,6 +219,45 @@ static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError *
     return outdir_close_file(od, series, error);
 }
 
+/* A run into the series row bound at a write amplification of this or
+ * more is taken for a drive that cannot make progress, not a short
+ * interval. */
+#define RUN_CRAWL_WAF 1000.0
+
+/* Write amplification so far: NAND bytes programmed for every cause per
+ * host byte written (0 before any host write). */
+static double run_waf(const Drive *d)
+{
+    const DriveStats *st = drive_stats(d);
+    uint64_t nand = 0;
+    for (int c = 0; c < CAUSES; c++)
+        nand += st->nand_write_bytes[c];
+    return st->host_bytes[IO_WRITE] ? (double)nand / (double)st->host_bytes[IO_WRITE] : 0.0;
+}
+
+/* A run that stalled (stalled) or crawled into the series row bound: when
+ * the drive's free blocks explain it, the configuration cannot work (bad
+ * input, the reason named); FALSE otherwise, error left alone. */
+static gboolean run_cannot_progress(const Run *r, gboolean stalled, GError **error)
+{
+    char why[320];
+    double waf = run_waf(r->d);
+    /* a crawl: GC relocating far more than the host writes */
+    if (!drive_stall_reason(r->d, why, sizeof why) || (!stalled && waf < RUN_CRAWL_WAF))
+        return FALSE;
+    SimEngine *e = runner_engine(r->sr);
+    g_autofree char *what =
+        stalled ? g_strdup_printf("%u command%s outstanding", drive_outstanding(r->d),
+                                  drive_outstanding(r->d) == 1 ? "" : "s")
+                : g_strdup_printf("a write amplification of %.0f", waf);
+    g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                "%s: the drive cannot make progress (at %.3f s simulated, %s): %s; expected "
+                "more spare blocks (a smaller user_capacity) or lower [gc] soft_blocks and "
+                "hard_blocks",
+                r->o->drive, (double)sim_now(e) / 1e9, what, why);
+    return TRUE;
+}
+
 static gboolean run_engine(Run *r, GError **error)
 {
     const RunOptions *o = r->o;
@@ -244,12 +283,18 @@ static gboolean run_engine(Run *r, GError **error)
                     (double)RUN_DRAIN_MAX / 1e9);
         return FALSE;
     }
+    if (!ended && run_cannot_progress(r, TRUE, error))
+        return FALSE;
     if (!ended) {
+        char blocks[320];
+        drive_stall_reason(r->d, blocks, sizeof blocks);
         g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
-                    "the simulation stalled at %.6f s with %u commands outstanding",
-                    (double)sim_now(e) / 1e9, drive_outstanding(r->d));
+                    "the simulation stalled at %.6f s with %u commands outstanding (%s)",
+                    (double)sim_now(e) / 1e9, drive_outstanding(r->d), blocks);
         return FALSE;
     }
+    if (sampler_full(r->s) && run_cannot_progress(r, FALSE, error))
+        return FALSE;
     if (sampler_full(r->s)) {
         g_autofree char *by = o->interval_bytes
                                   ? g_strdup_printf("--interval-bytes %" G_GUINT64_FORMAT " bytes",
@@ -341,7 +386,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     pf.seed = o->seed;
     MemoryClass mc;
     run_memory_class(o->prefill ? &pf : NULL, w, p.user_capacity, &mc);
-    if (!run_check_fits(o->drive, &p, &mc, error))
+    if (!run_check_fits(o->drive, &p, &mc, error) ||
+        !run_check_setup_fits(o->job ? o->job : "--workload", w, &p, &mc, error))
         return FALSE;
     g_autoptr(Runner) sr = runner_new(&p, o->seed);
     if (!sr) {

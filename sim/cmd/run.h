@@ -81,12 +81,23 @@ gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
  * replay, or no workload, is the worst case (every page mapped at random). */
 void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capacity,
                       MemoryClass *out);
+/* The most host bytes the write jobs of w write on a drive of capacity
+ * bytes (io_size, else size x loops, times numjobs); UINT64_MAX when a
+ * job only ends with its runtime. */
+uint64_t run_write_bytes(const Workload *w, uint64_t capacity);
 /* Can this machine simulate the drive for a run of class c? FALSE with a
  * one-line RUN_ERROR_INPUT error if the estimate exceeds the memory
  * available (FTLSIM_MEMORY_LIMIT when set, else MemAvailable plus free
  * swap) or the drive has more slots than the tables can number. */
 gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryClass *c,
                         GError **error);
+/* Can this machine also set up the jobs of w (what, the job file or
+ * "--workload", names them in the error): every numjobs clone's record
+ * and command slots (workload_setup_bytes()) beside the drive's estimate
+ * for class c, against the same memory? FALSE with a one-line
+ * RUN_ERROR_INPUT error naming both figures if not. */
+gboolean run_check_setup_fits(const char *what, const Workload *w, const DriveParams *p,
+                              const MemoryClass *c, GError **error);
 /* Run. On failure error is in RUN_ERROR (or a loader's domain, all of which
  * mean bad input). The summary text goes to stdout unless quiet. After
  * runner_catch_signals(), a signal stops the run at its next event: what

@@ -3,7 +3,8 @@
  * run (what its prefill and workload do to the mapping), the model's
  * estimate for it (models/drive.c: drive_memory_estimate()) against the
  * memory available; a run that cannot fit is refused before anything is
- * allocated.
+ * allocated. The jobs of a workload are held to the same memory, beside
+ * the drive.
  */
 #include "sim/cmd/run.h"
 
@@ -38,6 +39,21 @@ static uint64_t job_write_bytes(const WorkloadJobSpec *j, uint64_t capacity, uin
         bytes = bytes == UINT64_MAX ? bytes : bytes / 100 * (100 - MIN(j->rwmixread, 100u));
     uint64_t n = MAX(j->numjobs, 1u);
     return bytes > UINT64_MAX / n ? UINT64_MAX : bytes * n;
+}
+
+uint64_t run_write_bytes(const Workload *w, uint64_t capacity)
+{
+    uint64_t sum = 0;
+    for (guint i = 0; w && i < workload_job_count(w); i++) {
+        const WorkloadJobSpec *j = workload_job_spec(w, i);
+        if (j->idle || j->engine_null || !(j->rw == WL_RW_WRITE || j->rw == WL_RW_RW ||
+                                           j->rw == WL_RW_RANDWRITE || j->rw == WL_RW_RANDRW ||
+                                           j->rw == WL_RW_TRIMWRITE))
+            continue;
+        uint64_t region;
+        sum = add_sat(sum, job_write_bytes(j, capacity, &region));
+    }
+    return sum;
 }
 
 void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capacity,
@@ -119,6 +135,43 @@ gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryCla
                     "%s: simulating this drive needs about %.1f GiB of memory, the machine has "
                     "%.1f GiB available%s; expected a drive that fits (a smaller user_capacity)",
                     drive, (double)need / 1073741824.0, (double)have / 1073741824.0,
+                    g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* bytes as "12.3 MiB" or "4.5 GiB" into buf. */
+static const char *mem_text(uint64_t bytes, char *buf, gsize len)
+{
+    if (bytes < (10ull << 30))
+        g_snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
+    else
+        g_snprintf(buf, len, "%.1f GiB", (double)bytes / 1073741824.0);
+    return buf;
+}
+
+gboolean run_check_setup_fits(const char *what, const Workload *w, const DriveParams *p,
+                              const MemoryClass *c, GError **error)
+{
+    if (!w)
+        return TRUE;
+    GError *e = NULL;
+    uint64_t have = memory_available(&e);
+    if (e) {
+        g_propagate_error(error, e);
+        return FALSE;
+    }
+    uint64_t clones = 0, jobs = workload_setup_bytes(w, &clones);
+    uint64_t drive = drive_memory_estimate(p, c);
+    if (have && add_sat(jobs, drive) > have) {
+        char a[32], b[32], c_[32];
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s: setting up its %" G_GUINT64_FORMAT " jobs (numjobs clones) needs about "
+                    "%s of memory besides the drive's %s, the machine has %s available%s; "
+                    "expected fewer jobs (a smaller numjobs, fewer sections)",
+                    what, clones, mem_text(jobs, a, sizeof a), mem_text(drive, b, sizeof b),
+                    mem_text(have, c_, sizeof c_),
                     g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
         return FALSE;
     }

@@ -136,16 +136,31 @@ static gboolean check_policies(const DriveParams *p, const char *name, GError **
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [gc] soft_blocks = %u: expected more than hard_blocks = %u", name,
                     p->gc_soft_blocks, p->gc_hard_blocks);
-    /* A full drive keeps its spare blocks free at best: with fewer than the
-     * soft threshold, every die stays below it, GC finds only full victims
-     * and host writes stall at the hard threshold for good. */
+    /* A full drive keeps its spare blocks free at best, less the blocks
+     * its write streams hold open (taken from the free list: host and GC
+     * relocation always; dynamic SLC and the fold destination with a pSLC
+     * cache; translation pages with a mapping cache). With fewer than the
+     * soft threshold left, every die stays below it, GC finds only victims
+     * full of valid data and host writes stall at the hard threshold, or
+     * crawl at a write amplification of thousands. */
     uint32_t spare = pslc_spare_blocks(p);
-    if (spare < p->gc_soft_blocks)
+    uint32_t open = 2 + (p->pslc_rule != PSLC_RULE_NONE) + pslc_params_cache(p) +
+                    (p->l2p_kind != L2P_DRAM);
+    if (spare < p->gc_hard_blocks + 1 + open)
         return fail(error, CONFIG_ERROR_INVALID,
-                    "%s: [gc] soft_blocks = %u: expected at most the %u spare blocks per die the "
-                    "drive has (blocks_per_plane less the static SLC blocks and those the user "
-                    "capacity fills); lower soft_blocks and hard_blocks or the user capacity",
-                    name, p->gc_soft_blocks, spare);
+                    "%s: [gc] soft_blocks = %u: the drive has %u spare blocks per die "
+                    "(blocks_per_plane less the static SLC blocks and those the user capacity "
+                    "fills), %u of them held open for writing, which leaves none above "
+                    "hard_blocks = %u for GC to keep free; expected a smaller user_capacity or "
+                    "more blocks_per_plane",
+                    name, p->gc_soft_blocks, spare, open, p->gc_hard_blocks);
+    if (spare < p->gc_soft_blocks + open)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [gc] soft_blocks = %u: expected at most %u: the drive has %u spare "
+                    "blocks per die (blocks_per_plane less the static SLC blocks and those the "
+                    "user capacity fills), %u of them held open for writing; lower soft_blocks "
+                    "and hard_blocks or the user capacity",
+                    name, p->gc_soft_blocks, spare - open, spare, open);
     if ((p->l2p_kind == L2P_HMB || p->l2p_kind == L2P_SRAM) && p->l2p_cache == 0)
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [controller] l2p_cache = 0: l2p_kind = %s needs a mapping cache above "

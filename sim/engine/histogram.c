@@ -24,6 +24,11 @@ struct LatHist {
     uint64_t buckets[LAT_BUCKETS]; /* values per bucket */
 };
 
+size_t lat_hist_bytes(void)
+{
+    return sizeof(LatHist);
+}
+
 LatHist *lat_hist_new(void)
 {
     LatHist *h = g_new(LatHist, 1);

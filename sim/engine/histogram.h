@@ -15,6 +15,8 @@
 typedef struct LatHist LatHist;
 
 LatHist *lat_hist_new(void);
+/* Bytes one histogram takes (for memory estimates). */
+size_t lat_hist_bytes(void);
 void lat_hist_free(LatHist *h); /* accepts NULL */
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LatHist, lat_hist_free)
 

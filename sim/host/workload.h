@@ -299,6 +299,11 @@ uint64_t workload_submitted_ios(const Workload *w, IoOp op);
 /* The parsed jobs in order (numjobs clones not expanded); owned by w. */
 guint workload_job_count(const Workload *w);
 const WorkloadJobSpec *workload_job_spec(const Workload *w, guint i);
+/* Memory that binding the jobs takes: every numjobs clone's record, its
+ * latency histograms and its iodepth command slots, bytes (0 for a trace);
+ * *clones gets the number of clones. Known before binding, so that a job
+ * set that cannot be set up is refused before it is tried. */
+uint64_t workload_setup_bytes(const Workload *w, uint64_t *clones);
 
 /* ---- fio units (also used by other option parsers) --------------------- */
 

@@ -437,6 +437,21 @@ typedef struct WlParse {
 
 static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, GError **error);
 
+/* A job file is text: a NUL byte would end it early, silently dropping the
+ * rest of the job (a 16 MB job would become one that writes the drive). */
+static gboolean wl_check_text(const char *text, gsize len, const char *path, GError **error)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (!nul)
+        return TRUE;
+    guint line = 1;
+    for (const char *q = text; q < nul; q++)
+        line += *q == '\n';
+    g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                "%s:%u: found a NUL byte, expected text (a job file of fio options)", path, line);
+    return FALSE;
+}
+
 static gboolean wl_include(WlParse *p, const char *arg, const char *path, const char *where,
                            GError **error)
 {
@@ -453,13 +468,14 @@ static gboolean wl_include(WlParse *p, const char *arg, const char *path, const 
             return FALSE;
         }
     }
-    if (!g_file_get_contents(inc, &text, NULL, &err)) {
+    gsize len = 0;
+    if (!g_file_get_contents(inc, &text, &len, &err)) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_FILE, "%s: include \"%s\": %s", where,
                     arg, err->message);
         g_error_free(err);
         return FALSE;
     }
-    return wl_parse_lines(p, text, inc, error);
+    return wl_check_text(text, len, inc, error) && wl_parse_lines(p, text, inc, error);
 }
 
 /* "[name]": start a job (or return to [global]). */
@@ -552,11 +568,14 @@ GArray *wl_fio_parse_file(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     GError *err = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &err)) {
+    gsize len = 0;
+    if (!g_file_get_contents(path, &text, &len, &err)) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_FILE, "%s", err->message);
         g_error_free(err);
         return NULL;
     }
+    if (!wl_check_text(text, len, path, error))
+        return NULL;
     return wl_fio_parse_text(text, path, error);
 }
 

@@ -89,6 +89,23 @@ const WorkloadJobSpec *workload_job_spec(const Workload *w, guint i)
     return &g_array_index(w->specs, WorkloadJobSpec, i);
 }
 
+uint64_t workload_setup_bytes(const Workload *w, uint64_t *clones)
+{
+    g_return_val_if_fail(w != NULL, 0);
+    uint64_t bytes = 0, n = 0;
+    uint64_t per_job = sizeof(WlJob) + sizeof(uint32_t) + IO_OPS * (lat_hist_bytes() + 16);
+    uint64_t per_slot = sizeof(WlIo) + sizeof(uint32_t);
+    for (guint i = 0; w->specs && i < w->specs->len; i++) {
+        const WorkloadJobSpec *s = &g_array_index(w->specs, WorkloadJobSpec, i);
+        /* at most 4096 clones of at most 65536 slots a spec: no overflow */
+        n += s->numjobs;
+        bytes += (uint64_t)s->numjobs * (per_job + (s->idle ? 0 : s->iodepth * per_slot));
+    }
+    if (clones)
+        *clones = n;
+    return bytes;
+}
+
 /* Time the job measured (after its ramp), ns. */
 static SimTime wl_job_runtime(const WlJob *j, SimTime now)
 {

@@ -108,6 +108,14 @@ void report_phases_csv(const RunResult *r, GString *out);
  * the last three. */
 #define REPORT_TEXT_PHASES 16
 void report_summary_text(const RunResult *r, GString *out);
+/* Write amplification between two snapshots of a drive's counters (from
+ * NULL: since the start), both taken after drive_account(): NAND bytes
+ * programmed, with the host data the write buffer still holds counted as
+ * programmed, per byte of host data the flash has to store (host writes
+ * less those overwritten or trimmed while still in the buffer, which never
+ * reach NAND). NAN when nothing was written. run's summary and pts's
+ * rounds both use it (docs/outputs.md). */
+double report_waf(const DriveStats *now, const DriveStats *before);
 /* steady_state.csv: one line a round of the ss=pts job: round, t_end_s,
  * iops, waf, host_GB_written, and from round 5 the window's first round,
  * average, excursion_pct, slope_pct and steady (yes, no; - before). */

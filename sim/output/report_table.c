@@ -140,14 +140,22 @@ static FigValue get_nand_total(const RunResult *r, int arg)
  * the buffer, which never needs storing, is not host data to store. So a
  * run too short to empty the buffer does not show a WAF below 1; see
  * docs/outputs.md. */
+double report_waf(const DriveStats *now, const DriveStats *before)
+{
+    static const DriveStats zero;
+    const DriveStats *b = before ? before : &zero;
+    double nand = (double)nand_total(now) - (double)nand_total(b) + (double)now->buf_held_bytes -
+                  (double)b->buf_held_bytes;
+    double host = (double)(now->host_bytes[IO_WRITE] - b->host_bytes[IO_WRITE]);
+    double absorbed = (double)(now->buf_absorbed_bytes - b->buf_absorbed_bytes);
+    double stored = host > absorbed ? host - absorbed : 0;
+    return stored > 0 ? nand / stored : NAN;
+}
+
 static FigValue get_waf(const RunResult *r, int arg)
 {
     (void)arg;
-    const DriveStats *st = r->stats;
-    uint64_t nand = st->buf_held_bytes + nand_total(st);
-    uint64_t host = st->host_bytes[IO_WRITE];
-    uint64_t stored = host > st->buf_absorbed_bytes ? host - st->buf_absorbed_bytes : 0;
-    return f64v(stored ? (double)nand / (double)stored : NAN);
+    return f64v(report_waf(r->stats, NULL));
 }
 
 /* arg: group (0 pool, 1 static SLC) * 8 + what (blocks, erases, min, mean, max). */

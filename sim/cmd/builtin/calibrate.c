@@ -30,7 +30,8 @@ int cmd_calibrate(int argc, char **argv)
          "Measured figure (repeatable): cliff_gb[:PCT], rate@GB=A..B, rate@t=A..B, iops@t=A..B, "
          "phase_rate:N, waf or summary:NAME, e.g. --figure cliff_gb=42", "ID=VALUE[:WEIGHT]"},
         {"fit", 0, 0, G_OPTION_ARG_STRING_ARRAY, &fits,
-         "Drive key to fit within a range (repeatable), e.g. --fit pslc.dynamic_cap=20GB..60GB; "
+         "Drive key to fit within a range (repeatable), e.g. --fit pslc.dynamic_cap=20GB..60GB "
+         "(sizes with their unit, LO below HI); "
          "workload.thinktime fits the host's pause after each command, env.NAME a job "
          "file's ${NAME} (a time or a bandwidth)",
          "GROUP.KEY=LO..HI"},

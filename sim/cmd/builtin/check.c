@@ -33,7 +33,13 @@ static gboolean check_run_memory(const DriveParams *p, const char *spec, const c
     if (!trace && !w) /* only a prefill */
         mc.random_bytes = 0;
     config_describe_run_memory(p, &mc, out);
-    return TRUE;
+    if (w && workload_job_count(w) > 0) {
+        uint64_t clones = 0, bytes = workload_setup_bytes(w, &clones);
+        g_string_append_printf(out, "%-20s %" G_GUINT64_FORMAT " (numjobs clones), about %.1f MiB "
+                               "to set up\n", "jobs", clones, (double)bytes / 1048576.0);
+    }
+    /* a job set run would refuse is refused here too */
+    return run_check_setup_fits(job ? job : "--workload", w, p, &mc, error);
 }
 
 int cmd_check(int argc, char **argv)
@@ -60,7 +66,8 @@ int cmd_check(int argc, char **argv)
              "drive written in order; an empty drive filled sequentially; a drive prefilled\n"
              "sequentially, then given 20 GB of 4 KiB random writes; a fully fragmented drive\n"
              "(every page mapped at random: the worst case). With --workload, --job, --trace\n"
-             "or --prefill, also for that run. The map costs what a run writes, not the\n"
+             "or --prefill, also for that run, and the memory the jobs take to set up (a\n"
+             "job set that does not fit is refused, exit 2). The map costs what a run writes, not the\n"
              "drive's capacity; its entries are 8 bytes wide where the drive's 4 KiB slots or\n"
              "pages outnumber 32 bits, 4 otherwise. A run refuses up front (exit 2) a\n"
              "drive whose estimate exceeds the memory available (FTLSIM_MEMORY_LIMIT, or\n"

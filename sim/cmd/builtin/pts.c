@@ -54,6 +54,13 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
                         round_time);
             return FALSE;
         }
+        if (o->round_time < PTS_ROUND_TIME_MIN) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "--round-time \"%s\": expected at least 1ms, enough for every cell of a "
+                        "round to complete commands (the PTS runs 60s; 10s for quick runs)",
+                        round_time);
+            return FALSE;
+        }
     }
     static const char *const precond_names[] = {"full", "fast", "random"};
     int k = 0;
@@ -101,7 +108,8 @@ int cmd_pts(int argc, char **argv)
         {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads, threads_help, "N"},
         {"iodepth", 'Q', 0, G_OPTION_ARG_STRING, &iodepth, iodepth_help, "N"},
         {"round-time", 0, 0, G_OPTION_ARG_STRING, &round_time,
-         "Time each cell runs in a round (60s, as the PTS; 10s for quick runs)", "TIME"},
+         "Time each cell runs in a round (60s, as the PTS; 10s for quick runs; at least 1ms)",
+         "TIME"},
         {"max-rounds", 0, 0, G_OPTION_ARG_STRING, &max_rounds,
          "Rounds before giving up on steady state (25; wsat: until 4 x capacity written)", "N"},
         {"precondition", 0, 0, G_OPTION_ARG_STRING, &precond,
