@@ -305,11 +305,11 @@ bool drive_stall_reason(const Drive *d, char *why, size_t why_len)
     /* the most a GC victim of that die would give back, slots */
     uint32_t best = 0, cap = 0, full = 0;
     for (uint32_t b = worst * g->blocks_per_die; b < (worst + 1) * g->blocks_per_die; b++) {
-        uint8_t st = blk_state(d)[b];
+        int st = blk_state(d, b);
         if (nand_is_static(d, b) || (st != BLK_FULL && st != BLK_VICTIM))
             continue;
         full++;
-        uint32_t c = nand_block_capacity(d, b), v = blk_valid(d)[b];
+        uint32_t c = nand_block_capacity(d, b), v = blk_valid(d, b);
         if (c - MIN(v, c) >= best) {
             best = c - MIN(v, c);
             cap = c;
