@@ -249,6 +249,8 @@ static void wl_job_submit(WlJob *j)
     wl_rate_gate(j, io, true);
     wl_think_check(j, j->spec->thinktime_issue);
     wl_fio_stat_submit(&j->st.fio, io->submit, j->busy, (IoOp)io->op);
+    if (j->log)
+        wl_log_submit(j, (IoOp)io->op, io->offset, io->length);
     wl_submit(w, io->op, io->offset, io->length, (uint64_t)j->index << 32 | slot);
 }
 

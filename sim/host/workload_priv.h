@@ -201,6 +201,7 @@ void wl_disk_done(Workload *w, IoOp op, SimTime latency);
 
 /* workload_log.c */
 void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency);
+void wl_log_submit(WlJob *j, IoOp op, uint64_t offset, uint64_t length); /* at issue */
 void wl_log_free(WlLog *log);
 
 /* workload_core.c: shared by every source */
