@@ -426,6 +426,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
         io->op = IO_WRITE;
         io->then_write = 0;
         io->submit = now;
+        wl_fio_stat_submit(&j->st.fio, now, j->busy, IO_WRITE);
         wl_submit(w, IO_WRITE, io->offset, io->length, (uint64_t)j->index << 32 | slot);
         return;
     }

@@ -192,6 +192,16 @@ static void fio_lat_buckets(JsonWriter *jw, const char *key, const uint64_t *v, 
     json_end_object(jw);
 }
 
+/* Where fio lists an option: it parses a section's options sorted by
+ * their priority (kb_base and unit_base first, filename last), and lists
+ * them in that order; the others as written. */
+static int fio_option_rank(const char *key)
+{
+    if (strcmp(key, "kb_base") == 0 || strcmp(key, "unit_base") == 0)
+        return 0;
+    return strcmp(key, "filename") == 0 ? 2 : 1;
+}
+
 /* "job options" / "global options": the section's options as written. */
 static void fio_options(JsonWriter *jw, const char *key, const char *opts)
 {
@@ -199,12 +209,16 @@ static void fio_options(JsonWriter *jw, const char *key, const char *opts)
         return; /* fio leaves the object out when the section has none */
     json_begin_object(jw, key);
     g_auto(GStrv) lines = g_strsplit(opts, "\n", -1);
-    for (guint i = 0; lines[i]; i++) {
-        char *eq = strchr(lines[i], '=');
-        if (!eq)
-            continue;
-        *eq = '\0';
-        json_str(jw, lines[i], eq + 1);
+    for (int rank = 0; rank <= 2; rank++) {
+        for (guint i = 0; lines[i]; i++) {
+            char *eq = strchr(lines[i], '=');
+            if (!eq)
+                continue;
+            *eq = '\0';
+            if (fio_option_rank(lines[i]) == rank)
+                json_str(jw, lines[i], eq + 1);
+            *eq = '=';
+        }
     }
     json_end_object(jw);
 }
@@ -322,10 +336,10 @@ static void fio_disk_util(JsonWriter *jw, const Workload *w, const FioJsonOption
 {
     WorkloadDiskStat ds;
     workload_disk_stat(w, &ds);
-    uint64_t msec = (uint64_t)(o->sim_time_s * 1000.0);
+    double run_ns = o->sim_time_s * 1e9;
     json_begin_array(jw, "disk_util");
-    if (msec) { /* fio writes no entry for a disk it watched for no time */
-        double util = MIN(100.0, 100.0 * ((double)ds.busy_ns / 1e6) / (double)msec);
+    if (run_ns > 0) { /* fio writes no entry for a disk it watched for no time */
+        double util = MIN(100.0, 100.0 * (double)ds.busy_ns / run_ns);
         json_begin_object(jw, NULL);
         json_str(jw, "name", o->disk_name ? o->disk_name : "");
         json_u64(jw, "read_ios", ds.ios[IO_READ]);
