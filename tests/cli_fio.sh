@@ -49,7 +49,7 @@ jobs = {j["name"]: j for j in summ["jobs"]}
 v = jobs["fill-and-verify"]["verify"]
 assert v["reads"] > 0 and v["mismatches"] == 0, v
 for i, c in enumerate(("steady.0", "steady.1")):
-    assert fio["jobs"][names.index("steady") + i]["steadystate"]["attained"] is True
+    assert fio["jobs"][names.index("steady") + i]["steadystate"]["attained"] == 1
     assert jobs[c]["runtime_s"] < 30, jobs[c]["runtime_s"]
 assert jobs["flow-a"]["runtime_s"] < 1.01, jobs["flow-a"]["runtime_s"]  # exitall of "paced"
 PY

@@ -20,7 +20,7 @@ import sys
 # block-size splits, a job shorter than fio's 1 ms runtime unit.
 # Jobs whose random choices differ from fio's (its generator is not
 # ftlsim's) are not compared on their per-direction counts.
-RANDOM = {"randrw", "group", "bssplit", "rate"}
+RANDOM = {"randrw", "group", "bssplit", "rate", "steady"}
 JOBS = {
     "read": "[global]\nbs=128k\nsize=8m\n[seqread]\nrw=read\n",
     "write": "[global]\nsize=8m\n[seqwrite]\nrw=write\nbs=64k\niodepth=4\n",
@@ -37,6 +37,9 @@ JOBS = {
     # 1.2 s at a fixed rate: fio's 500 ms windows give two samples a direction
     "rate": "[paced]\nrw=randread\nrate_iops=2000\nbs=4k\nsize=64m\ntime_based\nruntime=1200ms\n"
             "[paced-write]\nrw=write\nrate=4m\nbs=8k\nsize=64m\ntime_based\nruntime=1200ms\n",
+    # fio's steady-state detection: a paced job is steady once 2 s of samples are in
+    "steady": "[s]\nrw=randread\nbs=4k\nsize=64m\nrate_iops=1000\ntime_based\nruntime=4s\n"
+              "ss=iops:20%\nss_dur=2s\n",
     "options": "; a comment\n[global]\nkb_base=1000\nsize=2m\n[as-written]\nrw=randread   # trailing\n"
                "filename=/dev/null\nbs=4k\nbs=8k\niodepth = 2\nnorandommap\n[bare]\n",
 }
@@ -137,6 +140,11 @@ def check_values(name, f, s, errs):
                 for k in ("bw_mean", "iops_mean"):  # fio's own vary by a few %
                     if not math.isclose(a[k], b[k], rel_tol=0.05):
                         errs.append(f"{where}: {d}.{k} {b[k]}, fio {a[k]}")
+        if "steadystate" in fj:
+            a, b = fj["steadystate"], sj["steadystate"]
+            if (a["ss"], a["duration"], a["attained"]) != (b["ss"], b["duration"], b["attained"]) \
+                    or not math.isclose(a["data"]["iops_mean"], b["data"]["iops_mean"], rel_tol=0.05):
+                errs.append(f"{where}: steadystate {b}, fio {a}")
         depth = sum(sj["iodepth_level"].values())
         lat = sum(sj["latency_ns"].values()) + sum(sj["latency_us"].values()) + \
             sum(sj["latency_ms"].values())

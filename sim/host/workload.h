@@ -297,6 +297,14 @@ typedef struct WorkloadJobResult {
     uint64_t verify_reads, verify_bytes, verify_mismatches;
     gboolean ss_attained;      /* ss= job: the criterion was met */
     double ss_criterion;       /* the last value computed */
+    /* ss= (fio's kinds, not pts), as fio reports it: the job's (all its
+     * clones') samples of the last ss_dur seconds, oldest first */
+    uint32_t ss_samples;       /* held: up to ss_dur */
+    const uint64_t *ss_iops;   /* I/Os per second; ss_samples entries from ss_first in a
+                                  ring of ss_dur; owned by w */
+    const uint64_t *ss_bw;     /* bytes per second, likewise */
+    uint32_t ss_first, ss_ring;
+    double ss_deviation, ss_slope; /* of the last window judged */
     uint64_t sync_ios;         /* FLUSH commands (fsync=) completed */
     const LatHist *sync_lat;   /* their latencies */
     double sync_lat_sq;        /* ns^2 */

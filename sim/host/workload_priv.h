@@ -179,6 +179,7 @@ void wl_ss_start(WlJob *j);
 void wl_ss_free(WlSs *ss);
 void wl_ss_json(const WlSs *ss, JsonWriter *jw);
 bool wl_ss_attained(const WlSs *ss, double *criterion);
+void wl_ss_result(const WlSs *ss, WorkloadJobResult *out); /* the ss_ fields */
 /* ss=pts: a completion's latency, into the running round's histogram */
 void wl_ss_pts_record(WlSs *ss, SimTime latency);
 

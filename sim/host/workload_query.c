@@ -134,6 +134,7 @@ void wl_jobs_result(const Workload *w, guint i, WorkloadJobResult *out)
     out->verify_mismatches = j->verify_bad;
     const WlJob *leader = j - j->clone; /* clones are consecutive; the first holds ss */
     out->ss_attained = wl_ss_attained(leader->ss, &out->ss_criterion);
+    wl_ss_result(leader->ss, out);
 }
 
 static void wl_job_json(const WlJob *j, JsonWriter *jw, SimTime now)

@@ -192,6 +192,21 @@ static void fio_lat_buckets(JsonWriter *jw, const char *key, const uint64_t *v, 
     json_end_object(jw);
 }
 
+/* fio lists an option under its own name, not the alias written. */
+static const char *fio_option_name(const char *key)
+{
+    static const char *const alias[][2] = {
+        {"blockalign", "ba"},         {"fill_fs", "fill_device"},
+        {"io_limit", "io_size"},      {"ratecycle", "rate_cycle"},
+        {"ratemin", "rate_min"},      {"ss", "steadystate"},
+        {"ss_dur", "steadystate_duration"}, {"ss_ramp", "steadystate_ramp_time"},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(alias); i++)
+        if (strcmp(key, alias[i][0]) == 0)
+            return alias[i][1];
+    return key;
+}
+
 /* Where fio lists an option: it parses a section's options sorted by
  * their priority (kb_base and unit_base first, filename last), and lists
  * them in that order; the others as written. */
@@ -202,7 +217,8 @@ static int fio_option_rank(const char *key)
     return strcmp(key, "filename") == 0 ? 2 : 1;
 }
 
-/* "job options" / "global options": the section's options as written. */
+/* "job options" / "global options": the section's options as written,
+ * named and ordered as fio lists them. */
 static void fio_options(JsonWriter *jw, const char *key, const char *opts)
 {
     if (!opts || !opts[0])
@@ -215,8 +231,9 @@ static void fio_options(JsonWriter *jw, const char *key, const char *opts)
             if (!eq)
                 continue;
             *eq = '\0';
-            if (fio_option_rank(lines[i]) == rank)
-                json_str(jw, lines[i], eq + 1);
+            const char *name = fio_option_name(lines[i]);
+            if (fio_option_rank(name) == rank)
+                json_str(jw, name, eq + 1);
             *eq = '=';
         }
     }
@@ -274,6 +291,42 @@ static void fio_direction(JsonWriter *jw, const char *key, const FioEntry *e, co
     json_end_object(jw);
 }
 
+/* fio's steadystate object: the criterion as fio prints it, and the
+ * samples of the last ss_dur seconds (I/Os and bytes per second, oldest
+ * first, zeros where the window is not yet full) with their means. */
+static void fio_steadystate(JsonWriter *jw, const WorkloadJobResult *r, gboolean attained)
+{
+    const WorkloadJobSpec *s = r->spec;
+    char buf[96];
+    json_begin_object(jw, "steadystate");
+    g_snprintf(buf, sizeof buf, "%s%s:%f%s", s->ss == WL_SS_IOPS ? "iops" : "bw",
+               s->ss_slope ? "_slope" : "", s->ss_limit, s->ss_pct ? "%" : "");
+    json_str(jw, "ss", buf);
+    json_u64(jw, "duration", s->ss_dur / SIM_SEC);
+    json_u64(jw, "attained", attained ? 1 : 0);
+    g_snprintf(buf, sizeof buf, "%f%s", r->ss_criterion, s->ss_pct ? "%" : "");
+    json_str(jw, "criterion", buf);
+    json_fixed(jw, "max_deviation", r->ss_deviation);
+    json_fixed(jw, "slope", r->ss_slope);
+    json_begin_object(jw, "data");
+    uint64_t sum_bw = 0, sum_iops = 0;
+    for (uint32_t i = 0; i < r->ss_ring; i++) {
+        sum_bw += r->ss_bw[i];
+        sum_iops += r->ss_iops[i];
+    }
+    json_u64(jw, "bw_mean", r->ss_ring ? sum_bw / r->ss_ring : 0);
+    json_u64(jw, "iops_mean", r->ss_ring ? sum_iops / r->ss_ring : 0);
+    for (int k = 0; k < 2; k++) {
+        const uint64_t *v = k == 0 ? r->ss_iops : r->ss_bw;
+        json_begin_array(jw, k == 0 ? "iops" : "bw");
+        for (uint32_t i = 0; i < r->ss_ring; i++)
+            json_u64(jw, NULL, v[(r->ss_first + i) % r->ss_ring]);
+        json_end_array(jw);
+    }
+    json_end_object(jw);
+    json_end_object(jw);
+}
+
 static void fio_entry_json(JsonWriter *jw, const FioEntry *e, const FioGroup *g, uint64_t elapsed_s,
                            gboolean plus)
 {
@@ -320,11 +373,13 @@ static void fio_entry_json(JsonWriter *jw, const FioEntry *e, const FioGroup *g,
         json_u64(jw, "mismatches", e->verify_mismatches);
         json_end_object(jw);
     }
-    if (s->ss) {
+    if (s->ss == WL_SS_PTS) { /* ftlsim's own: summary.json has the rounds */
         json_begin_object(jw, "steadystate");
         json_bool(jw, "attained", e->ss_attained);
         json_double(jw, "criterion", e->first.ss_criterion);
         json_end_object(jw);
+    } else if (s->ss) {
+        fio_steadystate(jw, &e->first, e->ss_attained);
     }
     json_end_object(jw);
 }
