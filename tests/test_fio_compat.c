@@ -566,6 +566,27 @@ static void test_logs(void)
     CU_ASSERT_STRING_EQUAL(sink.buf[0], "250, 40000, 1, 0, 0\n500, 40000, 1, 0, 0\n"
                                         "750, 40000, 1, 0, 0\n1000, 40000, 1, 0, 0\n");
     CU_ASSERT(g_str_has_prefix(sink.buf[1], "250, 100000, 1, 0, 0\n"));
+    /* fio's JSON figures of the same second: two 500 ms windows (the
+     * log's own averaging does not change them), 10,000 I/Os a second
+     * in each, every latency 100 us (fio's bucket "250": 100-249 us),
+     * one command in flight, one I/O an instant */
+    WorkloadJobResult res;
+    workload_result(m.w, 0, &res);
+    CUTEST_EQ(res.fio.bw[IO_WRITE].samples, 2);
+    CUTEST_EQ(res.fio.bw[IO_WRITE].min, 40000);
+    CUTEST_EQ(res.fio.bw[IO_WRITE].max, 40000);
+    CUTEST_EQ(res.fio.iops[IO_WRITE].samples, 2);
+    CU_ASSERT_DOUBLE_EQUAL(res.fio.iops[IO_WRITE].mean, 10000, 1e-9);
+    CUTEST_EQ(res.fio.bw[IO_READ].samples, 0);
+    CUTEST_EQ(res.fio.lat_u[6], res.ios[IO_WRITE]);
+    CUTEST_EQ(res.fio.depth[0], res.ios[IO_WRITE]);
+    CUTEST_EQ(res.fio.submit[1], res.fio.total_submit);
+    CUTEST_EQ(res.fio.total_complete, res.ios[IO_WRITE]);
+    WorkloadDiskStat ds;
+    workload_disk_stat(m.w, &ds);
+    CUTEST_EQ(ds.ios[IO_WRITE], res.ios[IO_WRITE]);
+    CUTEST_EQ(ds.ticks_ns[IO_WRITE], res.ios[IO_WRITE] * 100 * SIM_US);
+    CUTEST_EQ(ds.busy_ns, res.ios[IO_WRITE] * 100 * SIM_US); /* back to back, never overlapping */
     for (int i = 0; i < sink.n; i++) {
         free(sink.buf[i]);
         g_free(sink.name[i]);
