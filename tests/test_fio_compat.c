@@ -566,23 +566,76 @@ static void test_logs(void)
     CU_ASSERT_STRING_EQUAL(sink.buf[0], "250, 40000, 1, 0, 0\n500, 40000, 1, 0, 0\n"
                                         "750, 40000, 1, 0, 0\n1000, 40000, 1, 0, 0\n");
     CU_ASSERT(g_str_has_prefix(sink.buf[1], "250, 100000, 1, 0, 0\n"));
+    /* fio's JSON figures of the same second: two 500 ms windows (the
+     * log's own averaging does not change them), 10,000 I/Os a second
+     * in each, every latency 100 us (fio's bucket "250": 100-249 us),
+     * one command in flight, one I/O an instant */
+    WorkloadJobResult res;
+    workload_result(m.w, 0, &res);
+    CUTEST_EQ(res.fio.bw[IO_WRITE].samples, 2);
+    CUTEST_EQ(res.fio.bw[IO_WRITE].min, 40000);
+    CUTEST_EQ(res.fio.bw[IO_WRITE].max, 40000);
+    CUTEST_EQ(res.fio.iops[IO_WRITE].samples, 2);
+    CU_ASSERT_DOUBLE_EQUAL(res.fio.iops[IO_WRITE].mean, 10000, 1e-9);
+    CUTEST_EQ(res.fio.bw[IO_READ].samples, 0);
+    CUTEST_EQ(res.fio.lat_u[6], res.ios[IO_WRITE]);
+    CUTEST_EQ(res.fio.depth[0], res.ios[IO_WRITE]);
+    CUTEST_EQ(res.fio.submit[1], res.fio.total_submit);
+    CUTEST_EQ(res.fio.total_complete, res.ios[IO_WRITE]);
+    WorkloadDiskStat ds;
+    workload_disk_stat(m.w, &ds);
+    CUTEST_EQ(ds.ios[IO_WRITE], res.ios[IO_WRITE]);
+    CUTEST_EQ(ds.ticks_ns[IO_WRITE], res.ios[IO_WRITE] * 100 * SIM_US);
+    CUTEST_EQ(ds.busy_ns, res.ios[IO_WRITE] * 100 * SIM_US); /* back to back, never overlapping */
     for (int i = 0; i < sink.n; i++) {
         free(sink.buf[i]);
         g_free(sink.name[i]);
     }
     mock_clear(&m);
-    /* without log_avg_msec: a latency row per I/O */
+    /* without log_avg_msec: a row per I/O in every log, as fio 3.33: the
+     * bandwidth fio's bytes x 10^6 / clat ns, IOPS 1; with log_prio the
+     * priority as fio prints it */
     memset(&sink, 0, sizeof sink);
     m.e = sim_engine_new();
     m.subs = g_array_new(FALSE, FALSE, sizeof(Sub));
-    m.w = workload_from_spec("rw=read,bs=4k,size=12k,write_lat_log=z,log_offset", NULL);
+    m.w = workload_from_spec("rw=read,bs=4k,size=12k,write_lat_log=z,log_offset,"
+                             "write_bw_log=z,write_iops_log=z", NULL);
     CU_ASSERT_TRUE(workload_bind(m.w, m.e, &t, 1, NULL));
     CU_ASSERT_TRUE(workload_open_logs(m.w, sink_open, &sink, NULL));
     workload_start(m.w);
     sim_run(m.e, SIM_TIME_MAX);
     CU_ASSERT_TRUE(workload_close_logs(m.w, sink_close, &sink, NULL));
-    CU_ASSERT_STRING_EQUAL(sink.buf[0], "0, 100000, 0, 4096, 0, 0\n0, 100000, 0, 4096, 4096, 0\n"
+    CUTEST_EQ(sink.n, 5);
+    CU_ASSERT_STRING_EQUAL(sink.buf[0], "0, 40960, 0, 4096, 0, 0\n0, 40960, 0, 4096, 4096, 0\n"
+                                        "0, 40960, 0, 4096, 8192, 0\n");
+    CU_ASSERT_STRING_EQUAL(sink.buf[1], "0, 1, 0, 4096, 0, 0\n0, 1, 0, 4096, 4096, 0\n"
+                                        "0, 1, 0, 4096, 8192, 0\n");
+    CU_ASSERT_STRING_EQUAL(sink.buf[2], "0, 100000, 0, 4096, 0, 0\n0, 100000, 0, 4096, 4096, 0\n"
                                         "0, 100000, 0, 4096, 8192, 0\n");
+    CU_ASSERT_STRING_EQUAL(sink.buf[4], "0, 0, 0, 4096, 0, 0\n0, 0, 0, 4096, 4096, 0\n"
+                                        "0, 0, 0, 4096, 8192, 0\n");
+    /* the job's statistics take the same samples: one per I/O */
+    WorkloadJobResult r;
+    workload_result(m.w, 0, &r);
+    CUTEST_EQ(r.fio.bw[IO_READ].samples, 3);
+    CUTEST_EQ(r.fio.bw[IO_READ].min, 40960);
+    CUTEST_EQ(r.fio.iops[IO_READ].samples, 3);
+    CUTEST_EQ(r.fio.iops[IO_READ].max, 1);
+    for (int i = 0; i < sink.n; i++) {
+        free(sink.buf[i]);
+        g_free(sink.name[i]);
+    }
+    mock_clear(&m);
+    memset(&sink, 0, sizeof sink);
+    m.e = sim_engine_new();
+    m.subs = g_array_new(FALSE, FALSE, sizeof(Sub));
+    m.w = workload_from_spec("rw=write,bs=8k,size=8k,write_lat_log=p,log_prio", NULL);
+    CU_ASSERT_TRUE(workload_bind(m.w, m.e, &t, 1, NULL));
+    CU_ASSERT_TRUE(workload_open_logs(m.w, sink_open, &sink, NULL));
+    workload_start(m.w);
+    sim_run(m.e, SIM_TIME_MAX);
+    CU_ASSERT_TRUE(workload_close_logs(m.w, sink_close, &sink, NULL));
+    CU_ASSERT_STRING_EQUAL(sink.buf[0], "0, 100000, 1, 8192, 0x0000\n");
     for (int i = 0; i < sink.n; i++) {
         free(sink.buf[i]);
         g_free(sink.name[i]);

@@ -132,6 +132,20 @@ static void test_doubles(void)
     }
 }
 
+/* json_fixed: fio's "%f", so a whole number still reads as a float. */
+static void test_fixed(void)
+{
+    g_autoptr(JsonWriter) w = json_writer_new();
+    json_begin_object(w, NULL);
+    json_fixed(w, "a", 100.0);
+    json_fixed(w, "b", 0.0244140625);
+    json_fixed(w, "c", -2.5);
+    json_fixed(w, "d", NAN);
+    json_end_object(w);
+    CU_ASSERT_STRING_EQUAL(json_writer_str(w), "{\n  \"a\": 100.000000,\n  \"b\": 0.024414,\n"
+                                               "  \"c\": -2.500000,\n  \"d\": null\n}\n");
+}
+
 static void test_top_level_and_empty(void)
 {
     g_autoptr(JsonWriter) w = json_writer_new();
@@ -155,6 +169,7 @@ int main(void)
         {"nested document exact text", test_nested_document},
         {"string escaping", test_escaping},
         {"doubles", test_doubles},
+        {"fixed-point doubles, as fio prints them", test_fixed},
         {"top-level values and empty containers", test_top_level_and_empty},
         CU_TEST_INFO_NULL,
     };

@@ -73,8 +73,11 @@ static gboolean print_results(const RunOptions *o, const RunResult *res, GError 
         if (o->out)
             g_string_append_printf(text, "results   %s\n", o->out);
     } else {
-        fio_json_write(res->workload, ftlsim_version(), o->output_format == RUN_OUTPUT_JSON_PLUS,
-                       text);
+        FioJsonOptions fo = {.version = ftlsim_version(),
+                             .plus = o->output_format == RUN_OUTPUT_JSON_PLUS,
+                             .disk_name = res->params->name,
+                             .sim_time_s = res->sim_time_s};
+        fio_json_write(res->workload, &fo, text);
     }
     if (!o->output) {
         fputs(text->str, stdout);

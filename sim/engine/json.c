@@ -216,6 +216,17 @@ void json_double(JsonWriter *w, const char *key, double value)
     json_raw(w, key, buf);
 }
 
+void json_fixed(JsonWriter *w, const char *key, double value)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE + 320]; /* %f of DBL_MAX has 309 digits */
+    if (!isfinite(value)) {
+        json_raw(w, key, "null");
+        return;
+    }
+    g_ascii_formatd(buf, sizeof buf, "%f", value);
+    json_raw(w, key, buf);
+}
+
 void json_bool(JsonWriter *w, const char *key, gboolean value)
 {
     json_raw(w, key, value ? "true" : "false");

@@ -27,6 +27,8 @@ void json_str(JsonWriter *w, const char *key, const char *value); /* value NULL:
 void json_u64(JsonWriter *w, const char *key, uint64_t value);
 void json_i64(JsonWriter *w, const char *key, int64_t value);
 void json_double(JsonWriter *w, const char *key, double value);
+/* value with six decimals ("%f", as fio prints its floats); null when not finite. */
+void json_fixed(JsonWriter *w, const char *key, double value);
 void json_bool(JsonWriter *w, const char *key, gboolean value);
 void json_null(JsonWriter *w, const char *key);
 

@@ -200,6 +200,7 @@ static void wl_replay_submit(Workload *w, const HostIo *io)
     if (r->t_first == SIM_TIME_MAX)
         r->t_first = s->submit;
     w->outstanding++;
+    wl_fio_stat_submit(&r->st.fio, s->submit, w->outstanding, (IoOp)io->op);
     wl_submit(w, (IoOp)io->op, io->offset, io->length, slot);
 }
 
@@ -269,6 +270,7 @@ static void wl_replay_done(Workload *w, uint64_t tag)
     g_return_if_fail(tag < r->nslots);
     WlIo *s = &r->slots[tag];
     SimTime now = sim_now(w->e);
+    wl_disk_done(w, (IoOp)s->op, now - s->submit);
     wl_record(w, &r->st, (IoOp)s->op, s->length, now - s->submit);
     r->t_last = now;
     r->free_slots[r->nfree++] = (uint32_t)tag;
@@ -322,6 +324,10 @@ static void wl_replay_result(const Workload *w, guint i, WorkloadJobResult *out)
         out->lat_sq[d] = r->st.lat_sq[d];
         out->lat_stddev_ns[d] = var > 0 ? sqrt(var) : 0;
     }
+    out->sync_ios = r->st.ios[IO_FLUSH];
+    out->sync_lat = r->st.lat[IO_FLUSH];
+    out->sync_lat_sq = r->st.lat_sq[IO_FLUSH];
+    wl_fio_stat_result(&r->st.fio, r->t_last, &out->fio);
     out->ss_criterion = NAN;
 }
 

@@ -248,6 +248,9 @@ static void wl_job_submit(WlJob *j)
     j->flow_count += j->spec->flow != 0;
     wl_rate_gate(j, io, true);
     wl_think_check(j, j->spec->thinktime_issue);
+    wl_fio_stat_submit(&j->st.fio, io->submit, j->busy, (IoOp)io->op);
+    if (j->log)
+        wl_log_submit(j, (IoOp)io->op, io->offset, io->length);
     wl_submit(w, io->op, io->offset, io->length, (uint64_t)j->index << 32 | slot);
 }
 
@@ -368,6 +371,7 @@ static void ev_job_start(void *ctx, uint64_t arg)
         sim_schedule(w->e, j->t_end, ev_end, w, j->index);
     if (j->ss)
         wl_ss_start(j);
+    wl_fio_stat_start(&j->st.fio, s, j->t_ramp_end);
     wl_rate_min_start(j);
     wl_job_fill(j);
 }
@@ -404,6 +408,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
 {
     WlIo *io = &j->slots[slot];
     SimTime now = sim_now(w->e);
+    wl_disk_done(w, (IoOp)io->op, now - io->submit);
     if (w->stamp) {
         if (io->op == IO_READ && (j->verifying || j->verify_all))
             wl_verify_check(w, j, io->offset, io->length);
@@ -421,6 +426,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
         io->op = IO_WRITE;
         io->then_write = 0;
         io->submit = now;
+        wl_fio_stat_submit(&j->st.fio, now, j->busy, IO_WRITE);
         wl_submit(w, IO_WRITE, io->offset, io->length, (uint64_t)j->index << 32 | slot);
         return;
     }

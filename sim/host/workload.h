@@ -177,6 +177,12 @@ typedef struct WorkloadJobSpec {
     SimTime ratecycle_ns;        /* default 1 s */
     gboolean group_reporting;    /* fio JSON: one entry for the job's reporting group */
     gboolean new_group;          /* starts a reporting group (as stonewall does) */
+    /* The options as written, for fio's JSON "job options" and "global
+     * options": one "KEY=VALUE" a line, in order (options without a value
+     * are left out, as fio does). Interned strings (g_intern_string), so
+     * copies of the spec share them; NULL: none. */
+    const char *opts;            /* the job's own section */
+    const char *global_opts;     /* every [global] section of its file */
 } WorkloadJobSpec;
 
 /* ---- Trace replay options ----------------------------------------------- */
@@ -238,6 +244,45 @@ void workload_set_latency_sink(Workload *w, WorkloadLatencyFn fn, void *ctx);
  * as if their runtime were over, later ones do not start. Before start. */
 void workload_set_stop_time(Workload *w, SimTime t);
 
+/* fio's statistics of bandwidth or IOPS samples (its io_stat): a sample
+ * per window of bw_avg_time / iops_avg_time (500 ms) in which the job
+ * moved data, or one per I/O when the job writes that log without
+ * log_avg_msec (sim/host/workload_fiostat.c). */
+typedef struct WorkloadRateStat {
+    uint64_t samples;
+    uint64_t min, max; /* KiB/s (bw), 1/s (iops); per I/O: bytes x 10^6 / ns, and 1 */
+    double mean, S;    /* running mean; sum of squared deviations from it */
+} WorkloadRateStat;
+
+#define WL_FIO_DEPTHS 7 /* fio's iodepth_level, _submit, _complete buckets */
+#define WL_FIO_LAT_N 10 /* latency_ns buckets: 2, 4, 10, ... 1000 */
+#define WL_FIO_LAT_U 10 /* latency_us */
+#define WL_FIO_LAT_M 12 /* latency_ms: ... 2000, >=2000 */
+
+/* What fio's JSON reports of a job beyond its counts and latencies,
+ * counted from the simulated submissions and completions after ramp_time. */
+typedef struct WorkloadFioStat {
+    WorkloadRateStat bw[WL_DIRS], iops[WL_DIRS];
+    uint64_t depth[WL_FIO_DEPTHS];    /* I/Os by the job's commands in flight at submission,
+                                         itself included: 1, 2-3, 4-7, ... 32-63, >=64 */
+    uint64_t submit[WL_FIO_DEPTHS];   /* submissions at one instant, by how many: 0, 1-4,
+                                         5-8, 9-16, 17-32, 33-64, >64 */
+    uint64_t complete[WL_FIO_DEPTHS]; /* completions at one instant, by how many */
+    uint64_t total_submit, total_complete; /* those instants */
+    uint64_t lat_n[WL_FIO_LAT_N], lat_u[WL_FIO_LAT_U], lat_m[WL_FIO_LAT_M]; /* I/Os by latency */
+} WorkloadFioStat;
+
+/* The simulated drive as the host's block layer counts it (what fio's
+ * disk_util reads from /proc/diskstats), over the whole run. */
+typedef struct WorkloadDiskStat {
+    uint64_t ios[WL_DIRS];      /* commands completed: read, write, trim */
+    uint64_t ticks_ns[WL_DIRS]; /* their latencies summed */
+    uint64_t in_queue_ns;       /* every command's latency summed (flushes too) */
+    uint64_t busy_ns;           /* time with at least one command outstanding */
+} WorkloadDiskStat;
+/* Up to now (a command still outstanding counts until now). */
+void workload_disk_stat(const Workload *w, WorkloadDiskStat *out);
+
 /* What one job (a numjobs clone) did, for fio's JSON output. */
 typedef struct WorkloadJobResult {
     const char *name;
@@ -252,6 +297,18 @@ typedef struct WorkloadJobResult {
     uint64_t verify_reads, verify_bytes, verify_mismatches;
     gboolean ss_attained;      /* ss= job: the criterion was met */
     double ss_criterion;       /* the last value computed */
+    /* ss= (fio's kinds, not pts), as fio reports it: the job's (all its
+     * clones') samples of the last ss_dur seconds, oldest first */
+    uint32_t ss_samples;       /* held: up to ss_dur */
+    const uint64_t *ss_iops;   /* I/Os per second; ss_samples entries from ss_first in a
+                                  ring of ss_dur; owned by w */
+    const uint64_t *ss_bw;     /* bytes per second, likewise */
+    uint32_t ss_first, ss_ring;
+    double ss_deviation, ss_slope; /* of the last window judged */
+    uint64_t sync_ios;         /* FLUSH commands (fsync=) completed */
+    const LatHist *sync_lat;   /* their latencies */
+    double sync_lat_sq;        /* ns^2 */
+    WorkloadFioStat fio;
 } WorkloadJobResult;
 guint workload_result_count(const Workload *w); /* bound jobs, clones expanded; 1 for a replay */
 void workload_result(const Workload *w, guint i, WorkloadJobResult *out);

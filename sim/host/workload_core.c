@@ -14,6 +14,7 @@ void wl_stats_init(WlStats *s)
     memset(s, 0, sizeof *s);
     for (int i = 0; i < IO_OPS; i++)
         s->lat[i] = lat_hist_new();
+    wl_fio_stat_init(&s->fio);
 }
 
 void wl_stats_clear(WlStats *s)
@@ -47,6 +48,7 @@ void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t 
 {
     w->sub_bytes[op] += length;
     w->sub_ios[op]++;
+    wl_disk_submit(w);
     w->t.submit(w->t.ctx, op, offset, length, tag);
 }
 
@@ -57,6 +59,7 @@ void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latenc
     lat_hist_record(s->lat[op], latency);
     s->lat_sq[op] += (double)latency * (double)latency;
     lat_hist_record(w->overall[op], latency);
+    wl_fio_stat_record(&s->fio, sim_now(w->e), op, length, latency);
     if (w->lat_sink)
         w->lat_sink(w->lat_sink_ctx, op, latency);
 }

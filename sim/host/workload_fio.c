@@ -405,6 +405,28 @@ static gboolean wl_apply_line(WorkloadJobSpec *s, const char *line, const char *
     return wl_apply(s, key, val, where, error);
 }
 
+/* Note "key=value" as written for fio's JSON "job options": the key
+ * trimmed, the value as it follows '=' (fio keeps its leading blanks);
+ * an option without a value is not listed, as in fio. */
+static void wl_opts_note(GString *opts, const char *line)
+{
+    const char *eq = strchr(line, '=');
+    if (!eq)
+        return;
+    g_autofree char *key = g_strstrip(g_strndup(line, (gsize)(eq - line)));
+    g_string_append_printf(opts, "%s=%s\n", key, eq + 1);
+}
+
+static void wl_opts_free(gpointer opts)
+{
+    g_string_free(opts, TRUE);
+}
+
+static const char *wl_opts_intern(const GString *opts)
+{
+    return opts->len ? g_intern_string(opts->str) : NULL;
+}
+
 void wl_spec_defaults(WorkloadJobSpec *s)
 {
     memset(s, 0, sizeof *s);
@@ -431,6 +453,9 @@ typedef struct WlParse {
     GArray *jobs;            /* WorkloadJobSpec */
     WorkloadJobSpec global;
     WorkloadJobSpec *cur;    /* the section being read: &global or a job */
+    GString *gopts;          /* the options of every [global] section, as written */
+    GPtrArray *jopts;        /* GString per job: its own options, as written */
+    GString *cur_opts;       /* gopts or the current job's */
     gboolean in_section;
     GPtrArray *stack;        /* paths being read, for include loops */
 } WlParse;
@@ -493,12 +518,15 @@ static gboolean wl_section(WlParse *p, const char *line, const char *where, GErr
     p->in_section = TRUE;
     if (strcmp(name, "global") == 0) {
         p->cur = &p->global;
+        p->cur_opts = p->gopts;
         return TRUE;
     }
     WorkloadJobSpec s = p->global;
     g_strlcpy(s.name, name, sizeof s.name);
     g_array_append_val(p->jobs, s);
     p->cur = &g_array_index(p->jobs, WorkloadJobSpec, p->jobs->len - 1);
+    p->cur_opts = g_string_new(NULL);
+    g_ptr_array_add(p->jopts, p->cur_opts);
     return TRUE;
 }
 
@@ -529,7 +557,10 @@ static gboolean wl_parse_line(WlParse *p, char *line, const char *path, guint li
                     where, line);
         return FALSE;
     }
-    return wl_apply_line(p->cur, line, where, error);
+    if (!wl_apply_line(p->cur, line, where, error))
+        return FALSE;
+    wl_opts_note(p->cur_opts, line);
+    return TRUE;
 }
 
 static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, GError **error)
@@ -547,11 +578,21 @@ static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, G
 GArray *wl_fio_parse_text(const char *text, const char *where, GError **error)
 {
     WlParse p = {.jobs = g_array_new(FALSE, FALSE, sizeof(WorkloadJobSpec)),
-                 .stack = g_ptr_array_new_with_free_func(g_free)};
+                 .stack = g_ptr_array_new_with_free_func(g_free),
+                 .gopts = g_string_new(NULL),
+                 .jopts = g_ptr_array_new_with_free_func(wl_opts_free)};
     wl_spec_defaults(&p.global);
     p.cur = &p.global;
+    p.cur_opts = p.gopts;
     gboolean ok = wl_parse_lines(&p, text, where, error);
     g_ptr_array_unref(p.stack);
+    for (guint i = 0; ok && i < p.jobs->len; i++) {
+        WorkloadJobSpec *s = &g_array_index(p.jobs, WorkloadJobSpec, i);
+        s->opts = wl_opts_intern(p.jopts->pdata[i]);
+        s->global_opts = wl_opts_intern(p.gopts);
+    }
+    g_ptr_array_unref(p.jopts);
+    g_string_free(p.gopts, TRUE);
     if (ok && p.jobs->len == 0) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
                     "%s: found no job section, expected at least one [JOBNAME]", where);
@@ -596,6 +637,7 @@ static gboolean wl_spec_job(WorkloadJobSpec *s, const char *text, guint n, GErro
 {
     g_autofree char *where = g_strdup_printf("workload spec, job %u", n);
     g_auto(GStrv) items = g_strsplit(text, ",", -1);
+    g_autoptr(GString) written = g_string_new(NULL);
     GString *opt = NULL;
     gboolean ok = TRUE;
     for (guint i = 0; ok && items[i]; i++) {
@@ -604,16 +646,17 @@ static gboolean wl_spec_job(WorkloadJobSpec *s, const char *text, guint n, GErro
             g_string_append(opt, items[i]);
             continue;
         }
-        if (opt)
-            ok = wl_apply_line(s, opt->str, where, error);
+        if (opt && (ok = wl_apply_line(s, opt->str, where, error)))
+            wl_opts_note(written, opt->str);
         if (opt)
             g_string_free(opt, TRUE);
         opt = g_string_new(items[i]);
     }
-    if (ok && opt)
-        ok = wl_apply_line(s, opt->str, where, error);
+    if (ok && opt && (ok = wl_apply_line(s, opt->str, where, error)))
+        wl_opts_note(written, opt->str);
     if (opt)
         g_string_free(opt, TRUE);
+    s->opts = wl_opts_intern(written);
     return ok;
 }
 

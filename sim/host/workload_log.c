@@ -3,12 +3,14 @@
  *
  * fio's file names (PREFIX_bw.N.log, PREFIX_lat.N.log, PREFIX_clat.N.log,
  * PREFIX_slat.N.log, PREFIX_iops.N.log, N the job's number from 1) and
- * format: "time (ms), value, direction (0 read, 1 write, 2 trim), block size,
- * [offset,] priority". Latency logs (ns) have a row per I/O, or with
- * log_avg_msec the mean of each window; bandwidth (KiB/s) and IOPS logs a
- * row per window of log_avg_msec (500 ms when unset, fio's bw_avg_time),
- * one per direction seen in it, with block size and offset 0. The
- * simulated submission is instant, so slat is 0 and clat equals lat.
+ * format, as fio 3.33 writes them: "time (ms since the job's ramp_time
+ * ended), value, direction (0 read, 1 write, 2 trim), block size, [offset,]
+ * priority" (0, or with log_prio fio's 0x0000: ftlsim issues every I/O at
+ * one priority). Without log_avg_msec every log has a row per I/O: latency
+ * in ns (slat at submission, 0 here; clat and lat at completion, equal
+ * here), bandwidth as fio computes it per I/O (bytes x 10^6 / clat ns) and
+ * IOPS as 1. With log_avg_msec each window's mean, one row per direction
+ * seen in it, with block size and offset 0.
  */
 #include "sim/host/workload_priv.h"
 
@@ -27,7 +29,7 @@ struct WlLog {
     SimTime bw_win;      /* ns: window of the bw and iops logs */
     SimTime lat_win;     /* ns; 0: a row per I/O */
     WlWindow bw, lat;
-    bool offset;
+    bool offset, prio;
 };
 
 void wl_log_free(WlLog *log)
@@ -68,9 +70,10 @@ gboolean workload_open_logs(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, G
         if (!s->bw_log[0] && !s->lat_log[0] && !s->iops_log[0])
             continue;
         j->log = g_new0(WlLog, 1);
-        j->log->bw_win = s->log_avg_ns ? s->log_avg_ns : 500 * SIM_MS;
+        j->log->bw_win = s->log_avg_ns; /* 0: a row per I/O */
         j->log->lat_win = s->log_avg_ns;
         j->log->offset = s->log_offset;
+        j->log->prio = s->log_prio;
         if ((s->bw_log[0] && !wl_log_open(j, WL_LOG_BW, s->bw_log, open_fn, ctx, error)) ||
             (s->iops_log[0] && !wl_log_open(j, WL_LOG_IOPS, s->iops_log, open_fn, ctx, error)))
             return FALSE;
@@ -86,12 +89,24 @@ static void wl_log_row(const WlLog *log, FILE *f, SimTime t, double value, int d
 {
     if (!f)
         return;
+    const char *prio = log->prio ? "0x0000" : "0";
     if (log->offset)
         fprintf(f, "%" G_GUINT64_FORMAT ", %.0f, %d, %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-                   ", 0\n", t / SIM_MS, value, dir, bs, offset);
+                   ", %s\n", t / SIM_MS, value, dir, bs, offset, prio);
     else
-        fprintf(f, "%" G_GUINT64_FORMAT ", %.0f, %d, %" G_GUINT64_FORMAT ", 0\n", t / SIM_MS,
-                value, dir, bs);
+        fprintf(f, "%" G_GUINT64_FORMAT ", %.0f, %d, %" G_GUINT64_FORMAT ", %s\n", t / SIM_MS,
+                value, dir, bs, prio);
+}
+
+/* fio logs an I/O's submission latency when it is issued: the row's time
+ * is then, its value 0 (the simulated submission is instant). */
+void wl_log_submit(WlJob *j, IoOp op, uint64_t offset, uint64_t length)
+{
+    WlLog *log = j->log;
+    SimTime now = sim_now(j->w->e);
+    if (log->lat_win || !log->f[WL_LOG_SLAT] || op >= WL_DIRS || now < j->t_ramp_end)
+        return; /* time 0 of the rows: the end of the job's ramp_time */
+    wl_log_row(log, log->f[WL_LOG_SLAT], now - j->t_ramp_end, 0, op, length, offset);
 }
 
 /* Write the rows of the windows that ended by now (at most one with data:
@@ -99,7 +114,7 @@ static void wl_log_row(const WlLog *log, FILE *f, SimTime t, double value, int d
 static void wl_log_flush(WlLog *log, SimTime now, bool force)
 {
     WlWindow *b = &log->bw, *l = &log->lat;
-    if (b->end && (force || now > b->end)) {
+    if (log->bw_win && b->end && (force || now > b->end)) {
         double sec = (double)log->bw_win / 1e9;
         for (int d = 0; d < WL_DIRS; d++) {
             if (!b->ios[d])
@@ -125,18 +140,25 @@ static void wl_log_flush(WlLog *log, SimTime now, bool force)
 void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency)
 {
     WlLog *log = j->log;
-    SimTime now = sim_now(j->w->e), rel = now - j->t_start;
+    SimTime now = sim_now(j->w->e);
     if (op >= WL_DIRS)
         return;
+    SimTime rel = now > j->t_ramp_end ? now - j->t_ramp_end : 0; /* logged after the ramp */
     wl_log_flush(log, rel, false);
-    if (!log->bw.end) /* windows (end - win, end]: a completion at the end is in */
-        log->bw.end = rel ? (rel - 1) / log->bw_win * log->bw_win + log->bw_win : log->bw_win;
-    log->bw.bytes[op] += length;
-    log->bw.ios[op]++;
+    if (!log->bw_win) { /* fio's add_bw_sample() and add_iops_sample() per I/O */
+        double bw = latency ? (double)(length * 1000000 / latency) : 0;
+        wl_log_row(log, log->f[WL_LOG_BW], rel, bw, op, length, offset);
+        wl_log_row(log, log->f[WL_LOG_IOPS], rel, 1, op, length, offset);
+    } else {
+        if (!log->bw.end) /* windows (end - win, end]: a completion at the end is in */
+            log->bw.end = rel ? (rel - 1) / log->bw_win * log->bw_win + log->bw_win
+                              : log->bw_win;
+        log->bw.bytes[op] += length;
+        log->bw.ios[op]++;
+    }
     if (!log->lat_win) {
         wl_log_row(log, log->f[WL_LOG_LAT], rel, (double)latency, op, length, offset);
         wl_log_row(log, log->f[WL_LOG_CLAT], rel, (double)latency, op, length, offset);
-        wl_log_row(log, log->f[WL_LOG_SLAT], rel, 0, op, length, offset);
         return;
     }
     if (!log->lat.end)

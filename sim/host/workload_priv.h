@@ -11,12 +11,26 @@
 
 #include <stdbool.h>
 
+/* fio's per-job statistics being counted (workload_fiostat.c): the
+ * public figures and the windows and instants still open. */
+typedef struct WlFioStat {
+    WorkloadFioStat pub;
+    SimTime origin;          /* ns: where the bw and iops windows start (after ramp_time) */
+    SimTime win[2];          /* ns: bw_avg_time, iops_avg_time; 0: a sample per I/O instead */
+    SimTime win_end[2];      /* ns: end of the open window; 0: none open */
+    uint64_t win_bytes[WL_DIRS], win_ios[WL_DIRS]; /* in the open windows */
+    SimTime last_submit, last_complete; /* ns: the instants being counted */
+    uint32_t n_submit, n_complete;      /* I/Os at them so far; 0: none yet */
+    bool started;
+} WlFioStat;
+
 /* Completed I/O counters and latencies of one job (or the replay). */
 typedef struct WlStats {
     LatHist *lat[IO_OPS];
     double lat_sq[IO_OPS]; /* ns^2: sum of squared latencies, for the deviation */
     uint64_t ios[IO_OPS];
     uint64_t bytes[IO_OPS];
+    WlFioStat fio;
 } WlStats;
 
 /* One I/O, chosen but maybe not yet submitted, or in flight in a slot. */
@@ -135,6 +149,9 @@ struct Workload {
     WlSs *pts;        /* the ss=pts job's detector; NULL: none */
     WorkloadRoundFn round_fn; /* NULL: none */
     void *round_ctx;
+    WorkloadDiskStat disk; /* the drive as the block layer counts it (workload_fiostat.c) */
+    uint32_t disk_inflight;
+    SimTime disk_busy_since; /* ns: when disk_inflight last rose from 0 */
     uint8_t *stamp;   /* per 4 KiB page: 1 written by the workload, 0 not; NULL: no verify */
     uint64_t stamp_pages;
     GError *run_error;
@@ -162,14 +179,30 @@ void wl_ss_start(WlJob *j);
 void wl_ss_free(WlSs *ss);
 void wl_ss_json(const WlSs *ss, JsonWriter *jw);
 bool wl_ss_attained(const WlSs *ss, double *criterion);
+void wl_ss_result(const WlSs *ss, WorkloadJobResult *out); /* the ss_ fields */
 /* ss=pts: a completion's latency, into the running round's histogram */
 void wl_ss_pts_record(WlSs *ss, SimTime latency);
 
 /* workload_ss.c: rate_min, checked like steady state once a ratecycle */
 void wl_rate_min_start(WlJob *j);
 
+/* workload_fiostat.c: fio's per-job statistics and the drive's block-layer
+ * counts, fed by the sources at each submission and completion */
+void wl_fio_stat_init(WlFioStat *f); /* a replay's defaults: windows from its first I/O */
+/* A job's start of measurement (its ramp_time's end) and its logs' effect
+ * on the samples, as fio has it. */
+void wl_fio_stat_start(WlFioStat *f, const WorkloadJobSpec *s, SimTime origin);
+void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op);
+void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency);
+/* The figures up to end (ns; the job's end or now), the open window and
+ * instants included. */
+void wl_fio_stat_result(const WlFioStat *f, SimTime end, WorkloadFioStat *out);
+void wl_disk_submit(Workload *w);
+void wl_disk_done(Workload *w, IoOp op, SimTime latency);
+
 /* workload_log.c */
 void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency);
+void wl_log_submit(WlJob *j, IoOp op, uint64_t offset, uint64_t length); /* at issue */
 void wl_log_free(WlLog *log);
 
 /* workload_core.c: shared by every source */

@@ -141,11 +141,17 @@ void wl_jobs_result(const Workload *w, guint i, WorkloadJobResult *out)
         double var = n > 1 ? (j->st.lat_sq[d] - (double)n * mean * mean) / (double)(n - 1) : 0;
         out->lat_stddev_ns[d] = var > 0 ? sqrt(var) : 0;
     }
+    out->sync_ios = j->st.ios[IO_FLUSH];
+    out->sync_lat = j->st.lat[IO_FLUSH];
+    out->sync_lat_sq = j->st.lat_sq[IO_FLUSH];
+    SimTime now = w->e ? sim_now(w->e) : 0;
+    wl_fio_stat_result(&j->st.fio, j->state == WL_JOB_DONE ? j->t_finish : now, &out->fio);
     out->verify_reads = j->verify_reads;
     out->verify_bytes = j->verify_bytes;
     out->verify_mismatches = j->verify_bad;
     const WlJob *leader = j - j->clone; /* clones are consecutive; the first holds ss */
     out->ss_attained = wl_ss_attained(leader->ss, &out->ss_criterion);
+    wl_ss_result(leader->ss, out);
 }
 
 static void wl_job_json(const WlJob *j, JsonWriter *jw, SimTime now)

@@ -31,6 +31,7 @@ struct WlSs {
     WlJob *leader;       /* the first clone; the others share its spec */
     uint32_t dur;        /* samples in the window (seconds) */
     double *data;        /* ring of the last dur samples */
+    uint64_t *iops, *bw; /* the same seconds' I/Os and bytes, for fio's report */
     uint32_t head, n;    /* oldest sample, samples held */
     uint64_t last_ios, last_bytes;
     bool attained;
@@ -84,6 +85,8 @@ gboolean wl_ss_bind(Workload *w, WlJob *j, GError **error)
     ss->leader = j;
     ss->dur = (uint32_t)(s->ss_dur / SIM_SEC);
     ss->data = g_new0(double, ss->dur);
+    ss->iops = g_new0(uint64_t, ss->dur);
+    ss->bw = g_new0(uint64_t, ss->dur);
     ss->criterion = NAN;
     j->ss = ss;
     return TRUE;
@@ -94,6 +97,8 @@ void wl_ss_free(WlSs *ss)
     if (!ss)
         return;
     g_free(ss->data);
+    g_free(ss->iops);
+    g_free(ss->bw);
     g_free(ss->round_iops);
     g_free(ss->round_end);
     for (int i = 0; i < WL_SS_RING; i++)
@@ -162,6 +167,9 @@ static void ev_ss_sample(void *ctx, uint64_t arg)
     wl_ss_totals(ss, &ios, &bytes);
     double v = j->spec->ss == WL_SS_IOPS ? (double)(ios - ss->last_ios)
                                          : (double)(bytes - ss->last_bytes) / 1024.0;
+    uint32_t at = ss->n < ss->dur ? ss->n : ss->head;
+    ss->iops[at] = ios - ss->last_ios;
+    ss->bw[at] = bytes - ss->last_bytes;
     ss->last_ios = ios;
     ss->last_bytes = bytes;
     if (ss->n < ss->dur) {
@@ -304,6 +312,19 @@ bool wl_ss_attained(const WlSs *ss, double *criterion)
 {
     *criterion = ss ? ss->criterion : NAN;
     return ss && ss->attained;
+}
+
+void wl_ss_result(const WlSs *ss, WorkloadJobResult *out)
+{
+    if (!ss || ss->pts)
+        return;
+    out->ss_samples = ss->n;
+    out->ss_iops = ss->iops;
+    out->ss_bw = ss->bw;
+    out->ss_first = ss->n < ss->dur ? 0 : ss->head;
+    out->ss_ring = ss->dur;
+    out->ss_deviation = ss->deviation;
+    out->ss_slope = ss->slope;
 }
 
 void wl_ss_json(const WlSs *ss, JsonWriter *jw)

@@ -1,0 +1,217 @@
+/*
+ * workload_fiostat.c - the figures of fio's JSON that fio counts as I/Os
+ * come and go, counted here from the simulated submissions and completions:
+ * bandwidth and IOPS samples per averaging window (bw_avg_time and
+ * iops_avg_time, 500 ms) or per I/O, the I/O depth at submission, how many
+ * I/Os are submitted and completed at one instant, latencies in fio's
+ * coarse buckets, and the drive's counts as /proc/diskstats would show
+ * them. Constant work per I/O, nothing allocated.
+ */
+#include "sim/host/workload_priv.h"
+
+#include <string.h>
+
+enum { FS_BW, FS_IOPS };
+
+#define FS_AVG_DEFAULT (500 * SIM_MS) /* fio's bw_avg_time and iops_avg_time */
+
+void wl_fio_stat_init(WlFioStat *f)
+{
+    memset(f, 0, sizeof *f);
+    f->win[FS_BW] = f->win[FS_IOPS] = FS_AVG_DEFAULT;
+}
+
+void wl_fio_stat_start(WlFioStat *f, const WorkloadJobSpec *s, SimTime origin)
+{
+    wl_fio_stat_init(f);
+    f->origin = origin;
+    f->started = true;
+    /* fio: a bw or iops log without log_avg_msec takes a sample per I/O
+     * into the job's statistics too, in place of the windows */
+    if (s->bw_log[0] && !s->log_avg_ns)
+        f->win[FS_BW] = 0;
+    if (s->iops_log[0] && !s->log_avg_ns)
+        f->win[FS_IOPS] = 0;
+}
+
+/* fio's add_stat_sample(): Welford's running mean and squared deviations. */
+static void fs_sample(WorkloadRateStat *r, uint64_t v)
+{
+    double val = (double)v, delta;
+    if (r->samples == 0 || v < r->min)
+        r->min = v;
+    if (v > r->max)
+        r->max = v;
+    delta = val - r->mean;
+    if (delta != 0) {
+        r->mean += delta / ((double)r->samples + 1.0);
+        r->S += delta * (val - r->mean);
+    }
+    r->samples++;
+}
+
+/* The samples of the window ending at f->win_end[k] (a direction that
+ * moved nothing in it has none): KiB/s for bandwidth, 1/s for IOPS, in
+ * fio's integer arithmetic over the window's milliseconds. */
+static void fs_close(WorkloadFioStat *out, const WlFioStat *f, int k)
+{
+    uint64_t ms = f->win[k] / SIM_MS;
+    for (int d = 0; d < WL_DIRS && ms; d++) {
+        if (k == FS_BW && f->win_bytes[d])
+            fs_sample(&out->bw[d], f->win_bytes[d] * 1000 / ms / 1024);
+        if (k == FS_IOPS && f->win_ios[d])
+            fs_sample(&out->iops[d], f->win_ios[d] * 1000 / ms);
+    }
+}
+
+/* fio's io_u_mark_submit() and _complete(): 0, 1-4, 5-8, ... 33-64, more. */
+static unsigned fs_batch_bucket(uint32_t n)
+{
+    if (n == 0)
+        return 0;
+    unsigned b = 1;
+    for (uint32_t hi = 4; b < 6 && n > hi; hi *= 2)
+        b++;
+    return b;
+}
+
+/* fio's io_u_mark_depth(): 1, 2-3, 4-7, ... 32-63, 64 and more. */
+static unsigned fs_depth_bucket(uint32_t depth)
+{
+    unsigned b = 0;
+    while (b < 6 && depth >= (2u << b))
+        b++;
+    return b;
+}
+
+void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op)
+{
+    if (!f->started) { /* a replay: measured from its first I/O */
+        f->origin = now;
+        f->started = true;
+    }
+    if (now < f->origin || op >= WL_DIRS)
+        return;
+    f->pub.depth[fs_depth_bucket(depth)]++;
+    if (f->n_submit && now == f->last_submit) {
+        f->n_submit++;
+        return;
+    }
+    if (f->n_submit) {
+        f->pub.submit[fs_batch_bucket(f->n_submit)]++;
+        f->pub.total_submit++;
+    }
+    f->last_submit = now;
+    f->n_submit = 1;
+}
+
+/* fio's io_u_mark_latency(): below 1 us by ns, below 1 ms by us, then by
+ * ms; each bucket named by its upper bound, the ranges as fio's. */
+static void fs_latency(WorkloadFioStat *p, SimTime ns)
+{
+    static const uint32_t edge[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
+    uint64_t v;
+    uint64_t *bucket;
+    unsigned n;
+    if (ns < 1000) {
+        v = ns, bucket = p->lat_n, n = WL_FIO_LAT_N;
+    } else if (ns < 1000000) {
+        v = ns / 1000, bucket = p->lat_u, n = WL_FIO_LAT_U;
+    } else {
+        v = ns / 1000000, bucket = p->lat_m, n = WL_FIO_LAT_M;
+    }
+    unsigned i = 0;
+    while (i + 1 < n && v >= edge[i])
+        i++;
+    bucket[i]++;
+}
+
+void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency)
+{
+    WorkloadFioStat *p = &f->pub;
+    if (op >= WL_DIRS)
+        return; /* FLUSH: fio's sync figures, kept with the latencies */
+    fs_latency(p, latency);
+    if (f->n_complete && now == f->last_complete) {
+        f->n_complete++;
+    } else {
+        if (f->n_complete) {
+            p->complete[fs_batch_bucket(f->n_complete)]++;
+            p->total_complete++;
+        }
+        f->last_complete = now;
+        f->n_complete = 1;
+    }
+    SimTime rel = now > f->origin ? now - f->origin : 0;
+    for (int k = FS_BW; k <= FS_IOPS; k++) {
+        if (!f->win[k]) { /* per I/O: fio's bytes x 10^6 / ns, and 1 */
+            if (k == FS_BW)
+                fs_sample(&p->bw[op], latency ? length * 1000000 / latency : 0);
+            else
+                fs_sample(&p->iops[op], 1);
+            continue;
+        }
+        /* windows (end - win, end]: a completion at the end is in */
+        if (f->win_end[k] && rel > f->win_end[k]) {
+            fs_close(p, f, k);
+            for (int d = 0; d < WL_DIRS; d++) {
+                if (k == FS_BW)
+                    f->win_bytes[d] = 0;
+                else
+                    f->win_ios[d] = 0;
+            }
+            f->win_end[k] = 0;
+        }
+        if (!f->win_end[k])
+            f->win_end[k] = rel ? (rel - 1) / f->win[k] * f->win[k] + f->win[k] : f->win[k];
+    }
+    f->win_bytes[op] += length;
+    f->win_ios[op]++;
+}
+
+void wl_fio_stat_result(const WlFioStat *f, SimTime end, WorkloadFioStat *out)
+{
+    *out = f->pub;
+    SimTime rel = end > f->origin ? end - f->origin : 0;
+    /* the open window counts when it is whole: fio samples on its timer,
+     * so the part of a window after the job ended has no sample */
+    for (int k = FS_BW; k <= FS_IOPS; k++)
+        if (f->win[k] && f->win_end[k] && f->win_end[k] <= rel)
+            fs_close(out, f, k);
+    if (f->n_submit) {
+        out->submit[fs_batch_bucket(f->n_submit)]++;
+        out->total_submit++;
+    }
+    if (f->n_complete) {
+        out->complete[fs_batch_bucket(f->n_complete)]++;
+        out->total_complete++;
+    }
+}
+
+/* ---- The drive, as /proc/diskstats counts it ----------------------------- */
+
+void wl_disk_submit(Workload *w)
+{
+    if (w->disk_inflight++ == 0)
+        w->disk_busy_since = sim_now(w->e);
+}
+
+void wl_disk_done(Workload *w, IoOp op, SimTime latency)
+{
+    g_return_if_fail(w->disk_inflight > 0);
+    if (op < WL_DIRS) {
+        w->disk.ios[op]++;
+        w->disk.ticks_ns[op] += latency;
+    }
+    w->disk.in_queue_ns += latency;
+    if (--w->disk_inflight == 0)
+        w->disk.busy_ns += sim_now(w->e) - w->disk_busy_since;
+}
+
+void workload_disk_stat(const Workload *w, WorkloadDiskStat *out)
+{
+    g_return_if_fail(w && out);
+    *out = w->disk;
+    if (w->disk_inflight && w->e)
+        out->busy_ns += sim_now(w->e) - w->disk_busy_since;
+}
