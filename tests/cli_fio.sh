@@ -181,11 +181,18 @@ rc=$?
     grep -qF -- "--max-time 1 s: the drive still had 1 command in flight at 31.000 s simulated" "$tmp/err" ||
     fail "--max-time with a command in flight: exit $rc, $(cat "$tmp/err")"
 
-# 6. ioengine=null: simulated as nothing, zero I/O.
+# 6. ioengine=null: the job issues its I/Os as fio's null engine does, each
+# complete at once, and the drive sees none of them; time_based with it
+# would never end and is refused.
 "$bin" run -d "$drive" -w 'rw=randread,ioengine=null,size=1g' --output-format=json \
-    >"$tmp/null.json" || fail "ioengine=null: exit $?"
+    -o "$tmp/null" >"$tmp/null.json" || fail "ioengine=null: exit $?"
 python3 -c "
 import json,sys; j=json.load(open('$tmp/null.json'))['jobs'][0]
-assert j['read']['total_ios'] == 0 and j['read']['io_bytes'] == 0" || fail "ioengine=null moved data"
+s=json.load(open('$tmp/null/summary.json'))['host']
+assert j['read']['total_ios'] == 262144 and j['read']['io_bytes'] == 1 << 30, j['read']
+assert j['read']['lat_ns']['mean'] == 0, j['read']['lat_ns']
+assert s['read_ios'] == 0 and s['read_bytes'] == 0, s" || fail "ioengine=null: not fio's null engine"
+expect_error 'option "time_based": found it with ioengine=null' \
+    run -d "$drive" -w 'rw=read,ioengine=null,size=1g,runtime=1s,time_based'
 
 finish "all passed"

@@ -221,6 +221,8 @@ static void test_jobfile(void)
     CUTEST_EQ(b->bs[IO_TRIM], 64 * KiB); /* the last value carries on */
     for (int d = 0; d < WL_DIRS; d++) { /* one value: every direction */
         CUTEST_EQ(b->n_bssplit[d], 3);
+        /* ordered by share as fio does, an empty share last: 64k, 4k, 1m */
+        CUTEST_EQ(b->bssplit[d][0].bs, 64 * KiB);
         CUTEST_EQ(b->bssplit[d][2].bs, MiB);
         CUTEST_EQ(b->bssplit[d][2].pct, 10);
     }
@@ -347,10 +349,10 @@ static void test_inline_errors(void)
         {"rw=write,exec_prerun=x",
          "workload spec, job 1: option \"exec_prerun\": not supported by ftlsim"},
         {"rw=write;;rw=read", "workload spec, job 2: found nothing, expected OPTION=VALUE,..."},
-        {"rw=randread,bssplit=4k/50:8k/40",
-         "workload spec, job 1: option \"bssplit\": found \"4k/50:8k/40\", expected "
-         "SIZE/PERCENT:SIZE/PERCENT... adding up to 100 (at most 16 entries; R,W,T for each "
-         "direction)"},
+        {"rw=randread,bssplit=4k/60:8k/50:16k:32k",
+         "workload spec, job 1: option \"bssplit\": found \"4k/60:8k/50:16k:32k\", expected "
+         "SIZE/PERCENT:SIZE/PERCENT... (at most 16 entries; R,W,T for each direction; shares "
+         "left empty split the rest of 100)"},
         {"rw=randread,random_distribution=zipf:1",
          "workload spec, job 1: option \"random_distribution\": found \"zipf:1\", expected "
          "random, zipf:THETA (>0, not 1), pareto:H (0..1), normal:STDDEV% (0..100), zoned:, "

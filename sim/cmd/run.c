@@ -409,7 +409,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         return FALSE;
     if (workload_wants_logs(w) && !o->out) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "the job asks for fio logs (write_bw_log, write_lat_log or write_iops_log): "
+                    "the job asks for fio logs (write_bw_log, write_lat_log, write_iops_log or "
+                    "write_iolog): "
                     "give --out DIR to write them into");
         return FALSE;
     }

@@ -18,9 +18,13 @@
 
 /* ---- Choosing the next I/O ---------------------------------------------- */
 
+/* fio's get_rw_ddir: a mixed job keeps a direction for a number of I/Os set
+ * when it switches (that direction's share of the I/Os issued in the other
+ * one), and draws again once it has issued them. */
 static IoOp wl_pick_op(WlJob *j)
 {
-    switch (j->spec->rw) {
+    const WorkloadJobSpec *s = j->spec;
+    switch (s->rw) {
     case WL_RW_READ:
     case WL_RW_RANDREAD:
         return IO_READ;
@@ -29,28 +33,36 @@ static IoOp wl_pick_op(WlJob *j)
         return IO_WRITE;
     case WL_RW_RW:
     case WL_RW_RANDRW:
-        return sim_rng_below(&j->rng, 100) < j->spec->rwmixread ? IO_READ : IO_WRITE;
+        if (j->dir_issues[j->rwmix_dir] >= j->rwmix_issues) {
+            uint8_t d = 1 + sim_rng_below(&j->rng, 100) <= s->rwmixread ? IO_READ : IO_WRITE;
+            if (d != j->rwmix_dir) {
+                uint32_t share = d == IO_READ ? s->rwmixread : 100 - s->rwmixread;
+                j->rwmix_issues = j->dir_issues[j->rwmix_dir] * share / 100;
+            }
+            j->rwmix_dir = d;
+        }
+        return (IoOp)j->rwmix_dir;
     default:
         return IO_TRIM;
     }
 }
 
-static uint64_t wl_pick_len(WlJob *j, IoOp op)
+/* The end of a pass over the region (fio's keep_running): another pass
+ * while loops remain, or io_size is not yet done (by at least the largest
+ * block), or the job is time based; false when the job is done. */
+static bool wl_next_pass(WlJob *j)
 {
     const WorkloadJobSpec *s = j->spec;
-    if (op < WL_DIRS && s->n_bssplit[op]) {
-        const WorkloadBsSplit *b = s->bssplit[op];
-        uint64_t r = sim_rng_below(&j->rng, 100), acc = 0;
-        for (uint32_t i = 0; i < s->n_bssplit[op]; i++) {
-            acc += b[i].pct;
-            if (r < acc)
-                return b[i].bs;
-        }
-        return b[s->n_bssplit[op] - 1].bs;
+    bool empty = j->pass_ios == 0;
+    j->passes++;
+    if (empty && j->passes > 1)
+        return false; /* a fresh pass found nothing to do: it never will */
+    if (s->time_based || j->passes < s->loops ||
+        (s->io_size && j->issued < s->io_size && s->io_size - j->issued >= j->max_bs)) {
+        wl_pass_reset(j);
+        return true;
     }
-    if (s->bs_min[op])
-        return s->bs_min[op] * (1 + sim_rng_below(&j->rng, s->bs_max[op] / s->bs_min[op]));
-    return s->bs[op];
+    return false;
 }
 
 /* Choose the next I/O into j->pick; false when the job has done its amount. */
@@ -59,28 +71,47 @@ static bool wl_pick(WlJob *j)
     WlIo *p = &j->pick;
     if (j->verifying)
         return wl_verify_pick(j);
-    if (!j->flush_due && (j->issued >= j->limit ||
-                          (j->spec->number_ios && j->ios_issued >= j->spec->number_ios)))
+    /* a due flush goes before the next I/O, as fio picks its sync: none when
+     * the job has no I/O left */
+    if (j->issued >= j->limit || (j->spec->number_ios && j->ios_issued >= j->spec->number_ios))
         return false;
     memset(p, 0, sizeof *p);
     if (j->flush_due) {
         j->flush_due = false;
         p->op = IO_FLUSH;
+        p->offset = j->last_write;
         j->have_pick = true;
         return true;
     }
-    IoOp op = wl_pick_op(j);
-    p->op = (uint8_t)op;
-    p->length = wl_pick_len(j, op);
-    p->offset = wl_offset(j, p->length);
-    if (j->w->t.warm)
+    if (j->iolog_in) {
+        if (!wl_iolog_pick(j))
+            return false;
+    } else {
+        IoOp op;
+        uint64_t off, len;
+        for (;;) {
+            op = wl_pick_op(j);
+            if (wl_next_io(j, op, &off, &len))
+                break;
+            if (!wl_next_pass(j))
+                return false;
+        }
+        p->op = (uint8_t)op;
+        p->length = len;
+        p->offset = off;
+        j->dir_issues[op]++;
+    }
+    if (j->w->t.warm && p->op != IO_FLUSH)
         j->w->t.warm(j->w->t.ctx, p->offset);
-    p->then_write = j->spec->rw == WL_RW_TRIMWRITE;
+    p->then_write = j->spec->rw == WL_RW_TRIMWRITE && !j->iolog_in;
     j->issued += p->length;
     j->ios_issued++;
-    if (op == IO_WRITE && j->spec->fsync && ++j->writes_since_flush >= j->spec->fsync) {
-        j->writes_since_flush = 0;
-        j->flush_due = true;
+    if (p->op == IO_WRITE) {
+        j->last_write = p->offset;
+        if (j->spec->fsync && ++j->writes_since_flush >= j->spec->fsync) {
+            j->writes_since_flush = 0;
+            j->flush_due = true;
+        }
     }
     j->have_pick = true;
     return true;
@@ -235,6 +266,27 @@ static SimTime wl_rate_gate(WlJob *j, const WlIo *p, bool charge)
     return next;
 }
 
+static void ev_null_done(void *ctx, uint64_t tag);
+
+/* Hand an I/O to the drive; ioengine=null completes it at once instead, as
+ * fio's null engine does, without the drive. */
+/* An I/O leaves the job: fio's counters, the slat log row (not for the
+ * write half of trimwrite, which fio logs with its trim), the iolog, then
+ * the drive or the null engine. */
+static void wl_io_issue(WlJob *j, const WlIo *io, uint32_t slot, bool log_slat)
+{
+    uint64_t tag = (uint64_t)j->index << 32 | slot;
+    wl_fio_stat_submit(&j->st.fio, io->submit, j->busy, (IoOp)io->op);
+    if (log_slat && j->log)
+        wl_log_submit(j, (IoOp)io->op, io->offset, io->length);
+    if (j->iolog)
+        wl_iolog_write(j, io->op, io->offset, io->length);
+    if (j->spec->engine_null)
+        sim_schedule(j->w->e, sim_now(j->w->e), ev_null_done, j->w, tag);
+    else
+        wl_submit(j->w, io->op, io->offset, io->length, tag);
+}
+
 static void wl_job_submit(WlJob *j)
 {
     Workload *w = j->w;
@@ -244,14 +296,11 @@ static void wl_job_submit(WlJob *j)
     io->submit = sim_now(w->e);
     j->have_pick = false;
     j->busy++;
-    w->outstanding++;
+    w->outstanding += !j->spec->engine_null;
     j->flow_count += j->spec->flow != 0;
     wl_rate_gate(j, io, true);
     wl_think_check(j, j->spec->thinktime_issue);
-    wl_fio_stat_submit(&j->st.fio, io->submit, j->busy, (IoOp)io->op);
-    if (j->log)
-        wl_log_submit(j, (IoOp)io->op, io->offset, io->length);
-    wl_submit(w, io->op, io->offset, io->length, (uint64_t)j->index << 32 | slot);
+    wl_io_issue(j, io, slot, true);
 }
 
 /* fio's flow: a job of a flow_id keeps its share of the flow's I/Os to
@@ -325,14 +374,14 @@ void wl_job_fill(WlJob *j)
         }
         if (wl_flow_held(j))
             break;
-        SimTime at = wl_rate_gate(j, &j->pick, false);
+        SimTime at = MAX(wl_rate_gate(j, &j->pick, false), j->iolog_at);
         if (at > now) {
             if (!j->wake_pending)
                 sim_schedule(w->e, at, ev_wake, w, j->index);
             j->wake_pending = true;
             break;
         }
-        if (w->outstanding >= w->t.queue_limit) {
+        if (w->outstanding >= w->t.queue_limit && !j->spec->engine_null) {
             if (!j->queued) {
                 w->wait_ring[(w->wait_head + w->wait_len++) % w->njobs] = j->index;
                 j->queued = true;
@@ -359,9 +408,9 @@ static void ev_job_start(void *ctx, uint64_t arg)
     j->t_ramp_end = now + s->ramp_ns;
     j->t_end = s->runtime_ns ? now + s->ramp_ns + s->runtime_ns : SIM_TIME_MAX;
     j->t_end = MIN(j->t_end, w->stop_at);
-    if (s->idle || s->engine_null || now >= w->stop_at) {
-        /* Nothing to submit (an idle phase; ioengine=null moves no data):
-         * the job is done when its one "think" ends. */
+    if (s->idle || now >= w->stop_at) {
+        /* Nothing to submit (an idle phase): the job is done when its one
+         * "think" ends. */
         j->stopping = true;
         j->thinking = 1;
         sim_schedule(w->e, s->idle ? MAX(j->t_end, now) : now, ev_think, w, j->index);
@@ -426,14 +475,15 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
         io->op = IO_WRITE;
         io->then_write = 0;
         io->submit = now;
-        wl_fio_stat_submit(&j->st.fio, now, j->busy, IO_WRITE);
-        wl_submit(w, IO_WRITE, io->offset, io->length, (uint64_t)j->index << 32 | slot);
+        wl_io_issue(j, io, slot, false);
         return;
     }
     j->free_slots[j->nfree++] = slot;
     j->busy--;
-    w->outstanding--;
-    wl_kick(w);
+    if (!j->spec->engine_null) {
+        w->outstanding--;
+        wl_kick(w);
+    }
     wl_think_check(j, !j->spec->thinktime_issue);
     if (j->think_due && !j->stopping) {
         if (!j->busy && !j->thinking) { /* the last in flight: the pause begins */
@@ -444,6 +494,12 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
         wl_job_fill(j);
     }
     wl_job_maybe_finish(j);
+}
+
+static void ev_null_done(void *ctx, uint64_t tag)
+{
+    Workload *w = ctx;
+    wl_job_done(w, &w->jobs[tag >> 32], (uint32_t)tag);
 }
 
 static void wl_jobs_io_done(Workload *w, uint64_t tag)
@@ -500,6 +556,7 @@ static gboolean wl_job_region(WlJob *j, uint64_t cap, GError **error)
     const WorkloadJobSpec *s = j->spec;
     uint64_t hi;
     wl_bs_bounds(s, &j->unit, &hi);
+    j->max_bs = hi;
     if (s->blockalign)
         j->unit = s->blockalign;
     j->start = s->offset_pct > 0 ? (uint64_t)((double)cap * s->offset_pct / 100.0) : s->offset;
@@ -555,6 +612,19 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
                     "zonesize=SIZE as well", j->name);
         return FALSE;
     }
+    if (s->zonesize_set && !s->zone_strided) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                    "job \"%s\": option \"zonesize\": found zonesize without a zone mode, expected "
+                    "zonemode=strided as well (fio refuses zonesize with zonemode=none)", j->name);
+        return FALSE;
+    }
+    if (s->engine_null && s->time_based) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                    "job \"%s\": option \"time_based\": found it with ioengine=null, expected one "
+                    "or the other: null I/Os complete in no simulated time, so the job would never "
+                    "reach its runtime", j->name);
+        return FALSE;
+    }
     unsigned dirs = wl_dirs_used(s->rw);
     j->verify_pending = s->verify && s->do_verify && (dirs & 1u << IO_WRITE);
     j->verify_all = s->verify && s->do_verify && !(dirs & 1u << IO_WRITE);
@@ -566,7 +636,7 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     }
     if (!wl_job_region(j, w->t.capacity, error))
         return FALSE;
-    if (s->time_based)
+    if (s->time_based || s->iolog_in[0])
         j->limit = UINT64_MAX;
     else
         j->limit = s->io_size ? s->io_size : j->size * s->loops;
@@ -575,9 +645,19 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     for (uint32_t i = 0; i < s->iodepth; i++)
         j->free_slots[i] = s->iodepth - 1 - i;
     j->nfree = s->iodepth;
-    sim_rng_init(&j->rng, s->has_randseed ? s->randseed : seed, WL_STREAM | j->index);
+    /* randrepeat=0 (and no randseed): a seed of its own every run, as fio
+     * takes one from the system's entropy; it is in summary.json */
+    j->seed = s->has_randseed ? s->randseed
+              : s->randrepeat ? seed
+                              : (uint64_t)g_random_int() << 32 | g_random_int();
+    sim_rng_init(&j->rng, j->seed, WL_STREAM | j->index);
     j->perm_bits = wl_bits_for(j->nblocks);
-    j->perm_i = 1ull << MIN(j->perm_bits, 63); /* fresh keys on the first draw */
+    j->seq_nr_left = 1; /* the first I/O of a random job is at random */
+    j->rwmix_dir = IO_READ;
+    wl_map_bind(j);
+    wl_pass_reset(j);
+    if (s->iolog_in[0] && !wl_iolog_bind(j, error))
+        return FALSE;
     for (int k = 0; k < 3; k++)
         j->scatter_key[k] = sim_rng_next(&j->rng);
     wl_job_dist(j);
@@ -594,6 +674,9 @@ static void wl_jobs_free(Workload *w)
         wl_stats_clear(&w->jobs[i].st);
         wl_ss_free(w->jobs[i].ss);
         wl_log_free(w->jobs[i].log);
+        g_free(w->jobs[i].map);
+        g_free(w->jobs[i].map_full);
+        wl_iolog_free(&w->jobs[i]);
     }
     w->pts = NULL;
     g_clear_pointer(&w->stamp, g_free);

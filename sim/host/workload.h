@@ -84,6 +84,7 @@ typedef enum WorkloadDist {
 #define WL_ZONES_MAX 16
 #define WL_SEQUENCE_MAX 64
 #define WL_LOG_NAME_MAX 128
+#define WL_PATH_MAX 256
 
 /* One zone of random_distribution=zoned / zoned_abs. */
 typedef struct WorkloadZone {
@@ -183,6 +184,16 @@ typedef struct WorkloadJobSpec {
      * copies of the spec share them; NULL: none. */
     const char *opts;            /* the job's own section */
     const char *global_opts;     /* every [global] section of its file */
+    /* fio's I/O generation beyond the basics (workload_offset.c) */
+    uint32_t seq_nr;             /* rw=randread:N: a new random offset every N I/Os; 0 none */
+    gboolean rw_seq_identical;   /* rw_sequencer=identical: the I/Os between repeat the offset */
+    uint32_t perc_rand[WL_DIRS]; /* percentage_random: % of a random job's I/Os at random */
+    gboolean zonesize_set;       /* zonesize given (refused without zonemode=strided) */
+    char filename[WL_PATH_MAX];  /* filename=: the file named in write_iolog; "" the job's */
+    char iolog_out[WL_PATH_MAX]; /* write_iolog: file in the results folder; "" none */
+    char iolog_in[WL_PATH_MAX];  /* read_iolog: the I/Os to issue, from this iolog; "" none */
+    gboolean replay_no_stall;    /* read_iolog: ignore the log's times, issue at once */
+    gboolean lfsr;               /* random_generator=lfsr: each block once without a map */
 } WorkloadJobSpec;
 
 /* ---- Trace replay options ----------------------------------------------- */

@@ -16,9 +16,11 @@ G_DEFINE_QUARK(ftlsim-workload-error-quark, workload_error)
 
 /* ---- Option handlers: each parses one value into the spec -------------- */
 
-/* rw=NAME[:SKIP]: fio's names, in fio's order so that a prefix ("r", "w")
- * picks what fio picks; SKIP (e.g. 8k, -8k) is added to the offset after
- * each sequential I/O: a gap, or with a negative value a walk backwards. */
+/* rw=NAME[:N]: fio's names, in fio's order so that a prefix ("r", "w")
+ * picks what fio picks. For a sequential job N (e.g. 8k, -8k) is added to
+ * the offset after each I/O: a gap, or with a negative value a walk
+ * backwards; for a random job N is a count: a new random offset every N
+ * I/Os, the ones between go on sequentially (fio's ddir_seq_nr). */
 static gboolean opt_rw(WorkloadJobSpec *s, const char *v, GError **error)
 {
     static const struct {
@@ -48,7 +50,17 @@ static gboolean opt_rw(WorkloadJobSpec *s, const char *v, GError **error)
         return FALSE;
     }
     s->seq_add = 0;
-    if (colon) {
+    s->seq_nr = 1;
+    gboolean random = s->rw == WL_RW_RANDREAD || s->rw == WL_RW_RANDWRITE ||
+                      s->rw == WL_RW_RANDRW || s->rw == WL_RW_RANDTRIM;
+    if (colon && random) {
+        if (!wl_fio_u32(colon + 1, 0, UINT32_MAX, &s->seq_nr, NULL)) {
+            g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                        "found \"%s\", expected NAME:N with a count N of I/Os per random offset "
+                        "such as randread:8", v);
+            return FALSE;
+        }
+    } else if (colon) {
         const char *num = colon[1] == '-' || colon[1] == '+' ? colon + 2 : colon + 1;
         uint64_t add;
         if (!workload_parse_bytes(num, s->kb_base, &add, NULL) || add > INT64_MAX) {
@@ -137,37 +149,50 @@ static gboolean opt_bsrange(WorkloadJobSpec *s, const char *v, GError **e) { ret
 static gboolean opt_rate(WorkloadJobSpec *s, const char *v, GError **e) { return wl_per_dir(s, v, dir_rate, e); }
 static gboolean opt_rate_iops(WorkloadJobSpec *s, const char *v, GError **e) { return wl_per_dir(s, v, dir_rate_iops, e); }
 
-/* bssplit=4k/50:64k/40:1m/10 for one direction; at most one entry may
- * leave its share empty and gets what the others leave of 100%. */
+/* bssplit=4k/50:64k/40:1m/10 for one direction, as fio reads it: entries
+ * that leave their share empty split what the others leave of 100%
+ * evenly; the entries are ordered by share, smallest first (fio sorts
+ * them), and a draw beyond the sum of the shares falls to the last one, so
+ * shares adding up to less than 100% give the rest to the largest share and
+ * more than 100% cut the largest. fio refuses more than 100% only with
+ * several empty shares. */
 static gboolean dir_bssplit(WorkloadJobSpec *s, int d, const char *v, GError **error)
 {
     g_auto(GStrv) parts = g_strsplit(v, ":", -1);
-    guint n = g_strv_length(parts), empty = n, sum = 0;
+    guint n = g_strv_length(parts), missing = 0, sum = 0;
     gboolean ok = n > 0 && n <= WL_BSSPLIT_MAX;
+    WorkloadBsSplit e[WL_BSSPLIT_MAX];
     for (guint i = 0; ok && i < n; i++) {
         char *slash = strchr(parts[i], '/');
         if (slash)
             *slash = '\0';
-        WorkloadBsSplit *b = &s->bssplit[d][i];
-        ok = workload_parse_bytes(parts[i], s->kb_base, &b->bs, NULL) && b->bs > 0;
+        ok = workload_parse_bytes(parts[i], s->kb_base, &e[i].bs, NULL) && e[i].bs > 0;
         if (ok && (!slash || slash[1] == '\0')) {
-            ok = empty == n;
-            empty = i;
-            b->pct = 0;
+            e[i].pct = UINT32_MAX; /* sorts last, as fio's unset share */
+            missing++;
         } else if (ok) {
-            ok = wl_fio_u32(slash + 1, 0, 100, &b->pct, NULL);
-            sum += b->pct;
+            ok = wl_fio_u32(slash + 1, 0, 100, &e[i].pct, NULL);
+            sum += e[i].pct;
         }
     }
-    if (ok && empty < n && sum <= 100)
-        s->bssplit[d][empty].pct = 100 - sum;
-    else if (ok && sum != 100)
-        ok = FALSE;
-    if (!ok || sum > 100) {
+    if (!ok || (sum > 100 && missing > 1)) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
-                    "found \"%s\", expected SIZE/PERCENT:SIZE/PERCENT... adding up to 100 "
-                    "(at most %d entries; R,W,T for each direction)", v, WL_BSSPLIT_MAX);
+                    "found \"%s\", expected SIZE/PERCENT:SIZE/PERCENT... (at most %d entries; "
+                    "R,W,T for each direction; shares left empty split the rest of 100)", v,
+                    WL_BSSPLIT_MAX);
         return FALSE;
+    }
+    for (guint i = 1; i < n; i++) { /* stable: equal shares keep their order */
+        WorkloadBsSplit x = e[i];
+        guint k = i;
+        for (; k > 0 && e[k - 1].pct > x.pct; k--)
+            e[k] = e[k - 1];
+        e[k] = x;
+    }
+    for (guint i = 0; i < n; i++) {
+        if (e[i].pct == UINT32_MAX)
+            e[i].pct = sum >= 100 ? 0 : (100 - sum) / missing;
+        s->bssplit[d][i] = e[i];
     }
     s->n_bssplit[d] = n;
     return TRUE;
@@ -319,6 +344,19 @@ static gboolean opt_kb_base(WorkloadJobSpec *s, const char *v, GError **error)
     return FALSE;
 }
 
+/* The file named in write_iolog's rows; the drive stands in for it. */
+static gboolean opt_filename(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    if (strlen(v) >= sizeof s->filename || strpbrk(v, " \t")) {
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE,
+                    "found \"%s\", expected a file name without blanks, up to %d characters", v,
+                    (int)sizeof s->filename - 1);
+        return FALSE;
+    }
+    g_strlcpy(s->filename, v, sizeof s->filename);
+    return TRUE;
+}
+
 static gboolean opt_ignored(WorkloadJobSpec *s, const char *v, GError **e)
 {
     (void)s, (void)v, (void)e;
@@ -345,7 +383,7 @@ static const WlOpt wl_opts[] = {
     {"idle", opt_idle, FALSE},             {"timeout", opt_runtime, FALSE},
     /* Meaningless for a simulated drive: accepted and ignored. */
     {"direct", opt_ignored, TRUE},
-    {"filename", opt_ignored, FALSE},      {"directory", opt_ignored, FALSE},
+    {"filename", opt_filename, FALSE},      {"directory", opt_ignored, FALSE},
     {"group_reporting", opt_group_reporting, TRUE}, {"buffered", opt_ignored, TRUE},
     {"invalidate", opt_ignored, TRUE},     {"thread", opt_ignored, TRUE},
     {"sync", opt_ignored, TRUE},           {"description", opt_ignored, FALSE},
@@ -445,6 +483,9 @@ void wl_spec_defaults(WorkloadJobSpec *s)
     s->thinktime_blocks = 1;
     s->ss_round = 60 * SIM_SEC; /* the PTS's round */
     s->ss_rounds = 25;          /* the PTS's round limit */
+    s->seq_nr = 1;
+    for (int d = 0; d < WL_DIRS; d++)
+        s->perc_rand[d] = 100;
 }
 
 /* ---- Job files ---------------------------------------------------------- */

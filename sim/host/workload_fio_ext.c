@@ -39,6 +39,65 @@ static gboolean opt_ioengine(WorkloadJobSpec *s, const char *v, GError **error)
                   "posixaio, mmap, splice) or null; other engines do not do block I/O on a drive");
 }
 
+/* ---- I/O generation ------------------------------------------------------ */
+
+/* rw_sequencer: how the I/Os between the random offsets of rw=randread:N
+ * are placed: after the previous one (sequential) or at its offset again. */
+static gboolean opt_rw_sequencer(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    if (strcmp(v, "sequential") && strcmp(v, "identical"))
+        return wl_bad(error, v, "sequential or identical");
+    s->rw_seq_identical = strcmp(v, "identical") == 0;
+    return TRUE;
+}
+
+/* percentage_random=R[,W,T]: the share of a random job's I/Os at a random
+ * offset, the rest after the previous I/O of its direction (fio's form:
+ * a last value given applies to the directions after it). */
+static gboolean opt_percentage_random(WorkloadJobSpec *s, const char *v, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit(v, ",", -1);
+    guint n = g_strv_length(parts);
+    if (n == 0 || n > WL_DIRS)
+        return wl_bad(error, v, "a percentage from 0 to 100, or R,W,T");
+    for (guint i = 0; i < n; i++) {
+        uint32_t p;
+        g_strstrip(parts[i]);
+        if (parts[i][0] == '\0')
+            continue;
+        if (!wl_fio_u32(parts[i], 0, 100, &p, NULL))
+            return wl_bad(error, v, "a percentage from 0 to 100, or R,W,T");
+        for (int d = (int)i; d < (i == n - 1 ? WL_DIRS : (int)i + 1); d++)
+            s->perc_rand[d] = p;
+    }
+    return TRUE;
+}
+
+/* ---- fio's iolog ---------------------------------------------------------- */
+
+static gboolean wl_path_opt(char *dst, size_t size, const char *v, GError **error)
+{
+    if (v[0] == '\0' || strlen(v) >= size)
+        return wl_bad(error, v, "a file name of 1 to 255 characters");
+    g_strlcpy(dst, v, size);
+    return TRUE;
+}
+
+static gboolean opt_write_iolog(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    return wl_path_opt(s->iolog_out, sizeof s->iolog_out, v, e);
+}
+
+static gboolean opt_read_iolog(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    return wl_path_opt(s->iolog_in, sizeof s->iolog_in, v, e);
+}
+
+static gboolean opt_replay_no_stall(WorkloadJobSpec *s, const char *v, GError **e)
+{
+    return wl_fio_bool(v, &s->replay_no_stall, e);
+}
+
 /* ---- Sizes and offsets -------------------------------------------------- */
 
 static gboolean opt_filesize(WorkloadJobSpec *s, const char *v, GError **e)
@@ -90,6 +149,7 @@ static gboolean opt_zonemode(WorkloadJobSpec *s, const char *v, GError **error)
 
 static gboolean opt_zonesize(WorkloadJobSpec *s, const char *v, GError **error)
 {
+    s->zonesize_set = TRUE;
     if (!workload_parse_bytes(v, s->kb_base, &s->zonesize, error))
         return FALSE;
     return s->zonesize ? TRUE : wl_bad(error, v, "a zone size above 0");
@@ -180,8 +240,8 @@ static gboolean opt_sequence_stride(WorkloadJobSpec *s, const char *v, GError **
 
 static gboolean opt_random_generator(WorkloadJobSpec *s, const char *v, GError **error)
 {
-    (void)s;
-    if (strcmp(v, "tausworthe") == 0 || strcmp(v, "lfsr") == 0 || strcmp(v, "tausworthe64") == 0)
+    s->lfsr = strcmp(v, "lfsr") == 0;
+    if (strcmp(v, "tausworthe") == 0 || s->lfsr || strcmp(v, "tausworthe64") == 0)
         return TRUE;
     return wl_bad(error, v, "tausworthe, lfsr or tausworthe64");
 }
@@ -444,6 +504,11 @@ static gboolean opt_unsupported(WorkloadJobSpec *s, const char *v, GError **erro
 
 static const WlOpt wl_ext_opts[] = {
     {"ioengine", opt_ioengine, FALSE},
+    {"rw_sequencer", opt_rw_sequencer, FALSE},
+    {"percentage_random", opt_percentage_random, FALSE},
+    {"write_iolog", opt_write_iolog, FALSE},
+    {"read_iolog", opt_read_iolog, FALSE},
+    {"replay_no_stall", opt_replay_no_stall, TRUE},
     {"filesize", opt_filesize, FALSE},
     {"fill_device", opt_fill_device, TRUE},
     {"fill_fs", opt_fill_device, TRUE},

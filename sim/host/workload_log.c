@@ -42,7 +42,7 @@ gboolean workload_wants_logs(const Workload *w)
     g_return_val_if_fail(w != NULL, FALSE);
     for (guint i = 0; w->specs && i < w->specs->len; i++) {
         const WorkloadJobSpec *s = &g_array_index(w->specs, WorkloadJobSpec, i);
-        if (s->bw_log[0] || s->lat_log[0] || s->iops_log[0])
+        if (s->bw_log[0] || s->lat_log[0] || s->iops_log[0] || s->iolog_out[0])
             return TRUE;
     }
     return FALSE;
@@ -64,6 +64,8 @@ static gboolean wl_log_open(WlJob *j, int kind, const char *prefix, WorkloadLogO
 gboolean workload_open_logs(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, GError **error)
 {
     g_return_val_if_fail(w && w->bound && !w->started, FALSE);
+    if (!wl_iolog_open_all(w, open_fn, ctx, error))
+        return FALSE;
     for (uint32_t i = 0; i < w->njobs; i++) {
         WlJob *j = &w->jobs[i];
         const WorkloadJobSpec *s = j->spec;
@@ -170,7 +172,7 @@ void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime 
 gboolean workload_close_logs(Workload *w, WorkloadLogCloseFn close_fn, void *ctx, GError **error)
 {
     g_return_val_if_fail(w != NULL, FALSE);
-    gboolean ok = TRUE;
+    gboolean ok = wl_iolog_close_all(w, close_fn, ctx, error);
     for (uint32_t i = 0; i < w->njobs; i++) {
         WlLog *log = w->jobs[i].log;
         if (!log)

@@ -1,12 +1,16 @@
 /*
- * workload_offset.c - where a job's next I/O goes: sequential with fio's
- * offset modifier and strided zones, or random by the random map, zipf,
- * pareto, normal, zoned or sequence distributions; and the constants these
+ * workload_offset.c - where a job's next I/O goes and how long it is, as
+ * fio's io_u.c chooses them: sequential per direction with fio's offset
+ * modifier, its end-of-file rule and strided zones; random by the random
+ * map (a permutation for one block size, fio's bitmap for several), zipf,
+ * pareto, normal, zoned or sequence distributions, mixed with sequential
+ * runs by rw=randread:N and percentage_random; and the constants these
  * need, made at bind time.
  */
 #include "sim/host/workload_priv.h"
 
 #include <math.h>
+#include <string.h>
 
 #define WL_ZIPF_EXACT 1000000 /* zeta(n) summed exactly up to here */
 
@@ -123,39 +127,305 @@ static bool wl_rw_random(WorkloadRw rw)
            rw == WL_RW_RANDTRIM;
 }
 
-uint64_t wl_offset(WlJob *j, uint64_t len)
+/* ---- The random map with varying block sizes ------------------------------
+ * fio's axmap: a bit per unit of the region, set when an I/O covered it. A
+ * random pick that lands on a done unit moves to the next free one; an I/O
+ * is shortened to the free units in a row from its start, so a pass covers
+ * every byte once. map_full has a bit per word of map, set when the word is
+ * full, so that finding the next free unit skips done stretches 64 words at
+ * a time. */
+
+static void wl_map_set(WlJob *j, uint64_t b)
+{
+    uint64_t w = b >> 6;
+    j->map[w] |= 1ull << (b & 63);
+    if (j->map[w] == UINT64_MAX ||
+        (w == j->map_words - 1 && j->map[w] == (UINT64_MAX >> (64 - (j->map_n - w * 64)))))
+        j->map_full[w >> 6] |= 1ull << (w & 63);
+}
+
+static bool wl_map_isset(const WlJob *j, uint64_t b)
+{
+    return j->map[b >> 6] >> (b & 63) & 1;
+}
+
+/* The first word at or after w whose map_full bit is clear; map_words if none. */
+static uint64_t wl_map_open_word(const WlJob *j, uint64_t w)
+{
+    uint64_t nfull = (j->map_words + 63) >> 6;
+    uint64_t i = w >> 6, m = j->map_full[i] | ((1ull << (w & 63)) - 1);
+    while (m == UINT64_MAX) {
+        if (++i >= nfull)
+            return j->map_words;
+        m = j->map_full[i];
+    }
+    w = i << 6 | (uint64_t)__builtin_ctzll(~m);
+    return w < j->map_words ? w : j->map_words;
+}
+
+/* The first free unit at or after b, wrapping once; UINT64_MAX when none. */
+static uint64_t wl_map_next_free(const WlJob *j, uint64_t b)
+{
+    uint64_t w = b >> 6, m = j->map[w] | ((1ull << (b & 63)) - 1);
+    if (m != UINT64_MAX && (w << 6 | (uint64_t)__builtin_ctzll(~m)) < j->map_n)
+        return w << 6 | (uint64_t)__builtin_ctzll(~m);
+    for (int pass = 0; pass < 2; pass++) {
+        uint64_t from = pass ? 0 : w + 1;
+        uint64_t o = from < j->map_words ? wl_map_open_word(j, from) : j->map_words;
+        if (o < j->map_words) {
+            uint64_t f = o << 6 | (uint64_t)__builtin_ctzll(~j->map[o]);
+            if (f < j->map_n)
+                return f;
+        }
+    }
+    return UINT64_MAX;
+}
+
+/* fio keeps its map for uniform random jobs (not with norandommap). Here a
+ * job of one block size walks the keyed permutation instead: each block
+ * once per pass as with the map (and as fio's random_generator=lfsr), with
+ * no memory and no cache miss per I/O (the map of a 1 TB drive is 32 MB,
+ * and its random probes tripled the CPU time of 4 KiB random writes); what
+ * it leaves out is fio's move to the next free block, which makes short
+ * sequential runs late in a pass. Several block sizes need the map to cut
+ * I/Os to its gaps; in strided zones it covers a zone and starts again
+ * with each. */
+void wl_map_bind(WlJob *j)
 {
     const WorkloadJobSpec *s = j->spec;
-    uint64_t off;
-    if (!wl_rw_random(s->rw)) {
-        if (j->seq_pos + len > j->size)
-            j->seq_pos = 0;
-        off = j->start + j->seq_pos;
-        /* rw=read:SKIP: a gap (or with SKIP < 0 a step back) after each I/O */
-        int64_t next = (int64_t)(j->seq_pos + len) + s->seq_add;
-        if (next < 0)
-            next += (int64_t)(j->size / j->unit * j->unit);
-        j->seq_pos = next < 0 ? 0 : (uint64_t)next;
-    } else if (s->zone_strided) {
-        uint64_t zb = MAX(s->zonesize / j->unit, 1);
-        uint64_t rel = j->zone_base + wl_random_block(j) % zb * j->unit;
-        off = j->start + (rel + len > j->size ? (j->size - len) / j->unit * j->unit : rel);
-    } else {
-        uint64_t rel = wl_random_block(j) * j->unit;
-        if (rel + len > j->size)
-            rel = (j->size - len) / j->unit * j->unit;
-        off = j->start + rel;
+    if (!wl_rw_random(s->rw) || s->dist != WL_DIST_RANDOM || s->norandommap)
+        return;
+    if (s->zone_strided)
+        j->map_n = MIN(MAX(s->zonesize / j->unit, 1), j->nblocks);
+    else if (j->max_bs == j->unit)
+        return;
+    else
+        j->map_n = j->nblocks;
+    j->map_words = (j->map_n + 63) / 64;
+    j->map = g_new0(uint64_t, j->map_words);
+    j->map_full = g_new0(uint64_t, (j->map_words + 63) / 64);
+}
+
+/* Mark len bytes from unit b done, stopping at the first unit done before;
+ * returns the length that fits (fio's mark_random_map). A direction of one
+ * block size keeps its length: fio counts its map in that size, so its
+ * blocks never overlap one another. */
+static uint64_t wl_map_mark(WlJob *j, uint64_t b, uint64_t len, bool fixed)
+{
+    uint64_t n = (len + j->unit - 1) / j->unit, k = 0;
+    if (fixed) {
+        for (; k < n && b + k < j->map_n; k++)
+            if (!wl_map_isset(j, b + k))
+                wl_map_set(j, b + k);
+        return len;
     }
-    if (s->zone_strided && (j->zone_done += len) >= s->zonesize) {
-        /* zonemode=strided: zonesize bytes, then skip zoneskip */
+    while (k < n && b + k < j->map_n && !wl_map_isset(j, b + k))
+        wl_map_set(j, b + k++);
+    return MIN(len, MAX(k, 1) * j->unit);
+}
+
+/* ---- Positions ------------------------------------------------------------ */
+
+/* fio_file_reset: every direction back to the start of the current zone (or
+ * region), no last offset, the random map empty. */
+static void wl_file_reset(WlJob *j)
+{
+    for (int d = 0; d < WL_DIRS; d++) {
+        j->last_pos[d] = j->start + j->zone_base;
+        j->last_start[d] = UINT64_MAX;
+    }
+    if (j->map) {
+        memset(j->map, 0, j->map_words * sizeof *j->map);
+        memset(j->map_full, 0, (j->map_words + 63) / 64 * sizeof *j->map_full);
+    }
+    j->perm_i = 1ull << MIN(j->perm_bits, 63); /* fresh keys on the next draw */
+}
+
+void wl_pass_reset(WlJob *j)
+{
+    j->zone_base = 0;
+    j->zone_done = 0;
+    j->pass_ios = 0;
+    wl_file_reset(j);
+}
+
+/* fio's get_next_seq_offset, on fio's own terms: the job's region is the
+ * file, [start, start + size); fo is the file offset (start, moved on by
+ * strided zones); positions are absolute. Sets the offset relative to fo;
+ * false at the end of the file. The quirks are fio's: a backward walk
+ * from a non-zero offset starts at size (not at offset + size), a gap that
+ * passes the end wraps to fo (as a relative offset). */
+static bool wl_seq_offset(WlJob *j, int d, uint64_t *rel)
+{
+    const WorkloadJobSpec *s = j->spec;
+    uint64_t fo = j->start + j->zone_base, io = j->size, real = j->start + j->size;
+    uint64_t add = (uint64_t)s->seq_add, lp = j->last_pos[d];
+    bool mixed = s->rw == WL_RW_RW || s->rw == WL_RW_RANDRW;
+    if (lp >= io + j->start && (s->time_based || (mixed && s->io_size > j->size)))
+        lp = j->last_pos[d] = fo;
+    if (lp >= real)
+        return false;
+    bool rewound = lp == fo && fo && s->seq_add < 0;
+    if (rewound)
+        lp = real > io ? io : real;
+    uint64_t pos = lp - fo;
+    if (pos && add) {
+        pos += add;
+        if (pos >= real && s->seq_add < 0 && j->start && !rewound)
+            return false; /* fio ends a backward walk from an offset where it wraps */
+        if (pos >= real)
+            pos = s->seq_add > 0 ? fo : (real > io ? io : real) + add;
+    }
+    *rel = pos;
+    return true;
+}
+
+/* A random unit relative to fo; false when the random map has none left. */
+static bool wl_rand_offset(WlJob *j, uint64_t *rel, uint64_t *block)
+{
+    const WorkloadJobSpec *s = j->spec;
+    uint64_t b;
+    if (j->map) {
+        b = sim_rng_below(&j->rng, j->map_n);
+        if (wl_map_isset(j, b) && (b = wl_map_next_free(j, b)) == UINT64_MAX)
+            return false;
+    } else if (s->zone_strided) {
+        b = wl_random_block(j) % MAX(s->zonesize / j->unit, 1);
+    } else {
+        b = wl_random_block(j);
+    }
+    *block = b;
+    *rel = b * j->unit;
+    return true;
+}
+
+/* percentage_random: is this I/O of a random job at a random offset? */
+static bool wl_should_random(WlJob *j, int d)
+{
+    uint32_t p = j->spec->perc_rand[d];
+    return p >= 100 || 1 + sim_rng_below(&j->rng, 100) <= p;
+}
+
+static void wl_bs_dir(const WorkloadJobSpec *s, int d, uint64_t *lo, uint64_t *hi)
+{
+    if (s->n_bssplit[d]) {
+        *lo = UINT64_MAX;
+        *hi = 0;
+        for (uint32_t i = 0; i < s->n_bssplit[d]; i++) {
+            *lo = MIN(*lo, s->bssplit[d][i].bs);
+            *hi = MAX(*hi, s->bssplit[d][i].bs);
+        }
+    } else if (s->bs_min[d]) {
+        *lo = s->bs_min[d];
+        *hi = s->bs_max[d];
+    } else {
+        *lo = *hi = s->bs[d];
+    }
+}
+
+/* fio's get_next_buflen: a length for an I/O at off (absolute) that ends
+ * within the region; 0 when not even the smallest fits. bsrange draws
+ * LOW + U * HIGH rounded down to LOW (at most HIGH); bssplit takes the first
+ * entry at or after the drawn share that fits. */
+static uint64_t wl_buflen(WlJob *j, int d, uint64_t off)
+{
+    const WorkloadJobSpec *s = j->spec;
+    uint64_t lo, hi, end = j->start + j->size, len;
+    wl_bs_dir(s, d, &lo, &hi);
+    if (lo == hi)
+        return lo;
+    if (off + lo > end)
+        return 0;
+    do {
+        double u = sim_rng_double(&j->rng);
+        if (!s->n_bssplit[d]) {
+            len = lo + (uint64_t)((double)hi * u);
+        } else {
+            uint32_t acc = 0;
+            len = lo;
+            for (uint32_t i = 0; i < s->n_bssplit[d]; i++) {
+                const WorkloadBsSplit *b = &s->bssplit[d][i];
+                if (!b->pct)
+                    continue;
+                len = b->bs;
+                acc += b->pct;
+                if (u * 100.0 < (double)acc && off + len <= end)
+                    break;
+            }
+        }
+        len -= len % lo;
+        len = MIN(len, hi);
+    } while (off + len > end);
+    return len;
+}
+
+/* zonemode=strided, before each I/O (fio's setup_strided_zone_mode): after
+ * zonesize bytes the next zone, zoneskip further, wrapping at the end of the
+ * region; each zone starts with fresh positions. */
+static void wl_zone_step(WlJob *j, int d)
+{
+    const WorkloadJobSpec *s = j->spec;
+    if (j->zone_done >= s->zonesize) {
         j->zone_done = 0;
         j->zone_base += s->zonesize + s->zoneskip;
         if (j->zone_base >= j->size)
             j->zone_base = 0;
-        if (!wl_rw_random(s->rw))
-            j->seq_pos = j->zone_base;
+        j->last_pos[d] = j->start + j->zone_base;
     }
-    return off;
+    if (j->last_pos[d] >= j->start + j->zone_base + s->zonesize)
+        j->last_pos[d] = j->start + j->zone_base;
+    if (j->zone_done % s->zonesize == 0)
+        wl_file_reset(j);
+}
+
+bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
+{
+    const WorkloadJobSpec *s = j->spec;
+    int d = op < WL_DIRS ? (int)op : IO_WRITE;
+    uint64_t rel = 0, block = UINT64_MAX, fo;
+    bool random = false, hit = true;
+    if (s->zone_strided)
+        wl_zone_step(j, d);
+    fo = j->start + j->zone_base;
+    /* rw=randread:N: a random offset every N I/Os, the rest go on from it */
+    if (s->seq_nr == 0 || --j->seq_nr_left > 0)
+        hit = false;
+    else
+        j->seq_nr_left = s->seq_nr;
+    if (hit && wl_rw_random(s->rw) && wl_should_random(j, d)) {
+        if (!wl_rand_offset(j, &rel, &block))
+            return false;
+        random = true;
+    } else if (!hit && s->rw_seq_identical && wl_rw_random(s->rw)) {
+        rel = j->last_start[d] != UINT64_MAX ? j->last_start[d] - fo : 0;
+    } else if (!wl_seq_offset(j, d, &rel)) {
+        if (!wl_rw_random(s->rw) || !wl_rand_offset(j, &rel, &block))
+            return false;
+    }
+    if (rel >= j->size || fo + rel >= j->start + j->size)
+        return false;
+    uint64_t o = fo + rel, l;
+    if (random && !j->map) { /* fio's last_block: the smallest block fits at the end */
+        uint64_t lo, hi;
+        wl_bs_dir(s, d, &lo, &hi);
+        if (o + lo > j->start + j->size)
+            o = j->start + (j->size - lo) / j->unit * j->unit;
+    }
+    l = wl_buflen(j, d, o);
+    if (!l || o + l > j->start + j->size)
+        return false;
+    if (random && j->map) {
+        uint64_t lo, hi;
+        wl_bs_dir(s, d, &lo, &hi);
+        l = wl_map_mark(j, block, l, lo == hi);
+    }
+    j->last_start[d] = o;
+    j->last_pos[d] = o + l;
+    j->zone_done += l;
+    j->pass_ios++;
+    *off = o;
+    *len = l;
+    return true;
 }
 
 /* The block range of each zone of random_distribution=zoned / zoned_abs. */

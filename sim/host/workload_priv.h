@@ -99,6 +99,27 @@ struct WlJob {
     WlSs *ss_pts;         /* ss=pts: the first clone's detector, on every clone */
     WlLog *log;           /* write_*_log; NULL: none */
     uint64_t rate_mark[WL_DIRS]; /* rate_min: bytes completed at the last check */
+    /* fio's generation state (workload_offset.c) */
+    uint64_t last_pos[WL_DIRS];   /* bytes, absolute: end of the direction's last I/O */
+    uint64_t last_start[WL_DIRS]; /* bytes, absolute: its start; UINT64_MAX: none yet */
+    uint64_t dir_issues[WL_DIRS]; /* I/Os issued per direction */
+    uint64_t rwmix_issues;        /* rw mix: keep rwmix_dir until its issues reach this */
+    uint8_t rwmix_dir;
+    uint32_t seq_nr_left;         /* rw=randread:N: I/Os until the next random offset */
+    uint64_t max_bs;              /* bytes: largest block size the job issues */
+    uint64_t *map;                /* random map with varying block sizes: a bit per unit */
+    uint64_t *map_full;           /* a bit per map word: all its units done */
+    uint64_t map_words;
+    uint64_t map_n;               /* units in the map: the region, or a strided zone */
+    uint32_t passes;              /* passes over the region ended */
+    uint64_t pass_ios;            /* I/Os of the current pass */
+    uint64_t seed;                /* what the job's generator was seeded with */
+    FILE *iolog;                  /* write_iolog; NULL: none */
+    char *iolog_file;             /* the file its rows name */
+    uint64_t last_write;          /* bytes: offset of the last write, for sync rows */
+    TraceReader *iolog_in;        /* read_iolog; NULL: none */
+    SimTime iolog_at;             /* ns: the picked record's time (not before) */
+    uint64_t iolog_line;          /* the picked record's line, for errors */
 };
 
 
@@ -161,7 +182,13 @@ struct Workload {
 void wl_job_fill(WlJob *j);
 
 /* workload_offset.c */
-uint64_t wl_offset(WlJob *j, uint64_t len); /* bytes: where the next I/O of len goes */
+/* The next I/O of direction op into *off, *len (bytes), as fio's get_next_offset and
+ * get_next_buflen choose them; false when the current pass over the region is over. */
+bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len);
+/* A new pass over the region: positions and the random map start again. */
+void wl_pass_reset(WlJob *j);
+/* The random map of a job with varying block sizes (NULL when not needed). */
+void wl_map_bind(WlJob *j);
 uint32_t wl_bits_for(uint64_t n);           /* smallest b with 2^b >= n */
 gboolean wl_job_zones(WlJob *j, GError **error);
 void wl_job_dist(WlJob *j);
@@ -204,6 +231,15 @@ void wl_disk_done(Workload *w, IoOp op, SimTime latency);
 void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency);
 void wl_log_submit(WlJob *j, IoOp op, uint64_t offset, uint64_t length); /* at issue */
 void wl_log_free(WlLog *log);
+
+/* workload_iolog.c: fio's iolog, written (write_iolog) and read (read_iolog) */
+gboolean wl_iolog_open_all(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, GError **error);
+gboolean wl_iolog_close_all(Workload *w, WorkloadLogCloseFn close_fn, void *ctx, GError **error);
+void wl_iolog_write(WlJob *j, IoOp op, uint64_t offset, uint64_t length);
+gboolean wl_iolog_bind(WlJob *j, GError **error);
+/* The next record of a read_iolog job into j->pick; false at the end of the log. */
+bool wl_iolog_pick(WlJob *j);
+void wl_iolog_free(WlJob *j);
 
 /* workload_core.c: shared by every source */
 void wl_stats_init(WlStats *s);

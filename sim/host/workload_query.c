@@ -168,6 +168,8 @@ static void wl_job_json(const WlJob *j, JsonWriter *jw, SimTime now)
         json_u64(jw, "iodepth", s->iodepth);
         json_u64(jw, "offset", j->start);
         json_u64(jw, "size", j->size);
+        if (!s->randrepeat || s->has_randseed) /* a seed not from --seed: to run it again */
+            json_u64(jw, "seed", j->seed);
         for (int op = 0; op < WL_DIRS; op++)
             wl_stats_json(jw, &j->st, (IoOp)op, rt);
         if (s->verify) {

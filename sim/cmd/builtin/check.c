@@ -9,6 +9,23 @@
 
 #include <stdio.h>
 
+static void check_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+{
+    (void)ctx, (void)op, (void)offset, (void)length, (void)tag;
+}
+
+/* Bind the workload to the drive as run does (without running it), so that
+ * jobs that do not fit it (an offset past its end, a region too small for
+ * the block size) are refused here too. */
+static gboolean check_fits(const DriveParams *p, Workload *w, GError **error)
+{
+    g_autoptr(SimEngine) e = sim_engine_new();
+    WorkloadTarget t = {.submit = check_submit,
+                        .capacity = p->user_capacity,
+                        .queue_limit = MAX(p->queue_depth, 1)};
+    return workload_bind(w, e, &t, 1, error);
+}
+
 /* check's estimate for one run: its prefill and workload, as run takes them. */
 static gboolean check_run_memory(const DriveParams *p, const char *spec, const char *job,
                                  const char *trace, const char *prefill, GString *out,
@@ -26,6 +43,8 @@ static gboolean check_run_memory(const DriveParams *p, const char *spec, const c
     if (spec && !(w = workload_from_spec(spec, error)))
         return FALSE;
     if (job && !(w = workload_from_jobfile(job, error)))
+        return FALSE;
+    if (w && !check_fits(p, w, error))
         return FALSE;
     MemoryClass mc;
     /* a trace (w NULL) is the worst case: its addresses are not read up front */
