@@ -439,6 +439,8 @@ static void cal_collect(Cal *c, CalPoint *pt, int fd, int status, const char *di
     pt->done = TRUE;
     if (run_child_result(fd, status, row, &pt->error))
         cal_score(c, pt, dir, row->str);
+    else if (g_error_matches(pt->error, RUN_ERROR, RUN_ERROR_INTERRUPTED))
+        pt->done = FALSE; /* stopped part way: no loss, and not in the history */
     g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
     for (const char *n; d && (n = g_dir_read_name(d));) {
         g_autofree char *f = g_build_filename(dir, n, NULL);
@@ -449,6 +451,8 @@ static void cal_collect(Cal *c, CalPoint *pt, int fd, int status, const char *di
 
 static void cal_show(Cal *c, const CalPoint *pt)
 {
+    if (!pt->done)
+        return; /* a run a signal stopped */
     if (pt->ok && (!c->best || pt->loss < c->best->loss))
         c->best = (CalPoint *)pt;
     if (c->o->run.quiet)
@@ -480,7 +484,8 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
     int *fd = g_new0(int, k);
     char **dir = g_new0(char *, k);
     for (;;) {
-        while (next < k && running < c->o->jobs) {
+        /* after a signal no run starts; those running stop (they got it too) */
+        while (next < k && running < c->o->jobs && !runner_signal()) {
             CalPoint *pt = pts[next];
             guint me = next++;
             dir[me] = g_strdup_printf("%s/e%u", c->scratch, c->launched++);
@@ -490,6 +495,7 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
                 pt->done = TRUE;
                 continue;
             }
+            runner_watch_child(p);
             pid[me] = p;
             running++;
         }
@@ -502,6 +508,7 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
                 continue;
             break;
         }
+        runner_forget_child(p);
         for (guint i = 0; i < k; i++)
             if (pid[i] == p) {
                 pid[i] = 0;
@@ -512,7 +519,9 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
             }
     }
     for (guint i = 0; i < k; i++) {
-        if (!pts[i]->done) {
+        if (!pts[i]->done && runner_signal()) {
+            g_clear_error(&pts[i]->error); /* not started: not done either */
+        } else if (!pts[i]->done) {
             g_set_error_literal(&pts[i]->error, RUN_ERROR, RUN_ERROR_FAILED,
                                 "its process could not be waited for");
             pts[i]->done = TRUE;
@@ -627,6 +636,12 @@ static gboolean cal_first_batch(Cal *c, GError **error)
         g_free(th[i]);
     g_free(th);
     c->stock = pts[0];
+    if (!c->stock->ok && runner_signal()) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before the stock run ended; nothing written",
+                    runner_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+        return FALSE;
+    }
     if (!c->stock->ok) {
         g_propagate_prefixed_error(error, g_steal_pointer(&c->stock->error), "the stock run: ");
         return FALSE;
@@ -651,6 +666,12 @@ static gboolean cal_first_batch(Cal *c, GError **error)
     for (guint i = inside ? 0 : 1; i < k; i++)
         if (pts[i]->ok && (!c->best || pts[i]->loss < c->best->loss))
             c->best = pts[i];
+    if (!c->best && runner_signal()) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before a start point ended; nothing written",
+                    runner_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+        return FALSE;
+    }
     if (!c->best)
         return cal_bad(error, "no start point ran: %s",
                        pts[1]->error ? pts[1]->error->message : "unknown");
@@ -689,7 +710,7 @@ static gboolean cal_search(Cal *c, GError **error)
     gsl_set_error_handler_off();
     int status = gsl_multimin_fminimizer_set(s, &f, y0, step);
     guint idle = 0; /* steps in a row that ran no new simulation */
-    while (status == GSL_SUCCESS && c->sims < c->o->max_evals) {
+    while (status == GSL_SUCCESS && c->sims < c->o->max_evals && !runner_signal()) {
         guint before = c->sims;
         status = gsl_multimin_fminimizer_iterate(s);
         if (status != GSL_SUCCESS)
@@ -823,13 +844,19 @@ static void cal_report(const Cal *c)
         return;
     printf("search    %u simulations in %.0f s, %u simplex steps, %s; loss %.6g (stock %.6g)\n",
            c->sims, (double)(g_get_monotonic_time() - c->wall0) / 1e6, c->nm_iters,
-           c->converged ? "converged" : "stopped at --max-evals", c->best->loss, c->stock->loss);
+           c->interrupted ? (runner_signal() == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM")
+           : c->converged ? "converged"
+                          : "stopped at --max-evals",
+           c->best->loss, c->stock->loss);
     for (guint i = 0; i < c->np; i++) {
         const CalParam *p = &c->p[i];
         char v[CONFIG_VALUE_LEN], was[CONFIG_VALUE_LEN];
         config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
         config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
-        if (p->flat)
+        if (c->interrupted)
+            printf("fitted    %s = %s (config %s; the best so far, identifiability not judged)\n",
+                   p->name, v, was);
+        else if (p->flat)
             printf("fitted    %s: unidentifiable (flat: 1%% moves the loss by nothing measurable; "
                    "config %s)\n",
                    p->name, was);
@@ -863,12 +890,27 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
         ok = c.scratch != NULL;
     }
     ok = ok && cal_first_batch(&c, error) && cal_search(&c, error);
+    int sig = runner_signal();
     if (ok) {
-        cal_identify(&c);
-        for (guint i = 0; i < c.np; i++)
+        /* a signal leaves the best point so far, its identifiability not
+         * judged (that takes 2 runs a key more) */
+        c.interrupted = sig != 0;
+        if (!c.interrupted)
+            cal_identify(&c);
+        for (guint i = 0; i < c.np; i++) {
             c.p[i].fitted = c.best->theta[i];
+            if (c.interrupted)
+                c.p[i].sensitivity = NAN;
+        }
         cal_report(&c);
         ok = cal_write_results(&c, error);
+    }
+    if (ok && c.interrupted) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s after %u simulations; the best point so far is in %s "
+                    "(\"interrupted\": true in fit.json)",
+                    sig == SIGINT ? "SIGINT" : "SIGTERM", c.sims, o.run.out);
+        ok = FALSE;
     }
     cal_free(&c);
     return ok;

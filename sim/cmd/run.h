@@ -100,7 +100,11 @@ gboolean run_simulation(const RunOptions *o, GError **error);
 pid_t run_child_spawn(const RunOptions *o, void (*setup)(void *), void *ctx, int *fd,
                       GError **error);
 /* Once the child has exited (status from waitpid): read its result from fd
- * (closed here); TRUE with its sweep row in row, FALSE with error set. */
+ * (closed here); TRUE with its sweep row in row, FALSE with error set. A run
+ * a signal stopped fails with RUN_ERROR_INTERRUPTED and its row (marked
+ * interrupted) in row; empty when it stopped before it began. Children
+ * catch signals as runner_child_start() says; register them with
+ * runner_watch_child() so that a signal to the parent reaches them. */
 gboolean run_child_result(int fd, int status, GString *row, GError **error);
 
 /* Run o once for every combination of values of the keys in vary, each

@@ -502,7 +502,8 @@ static const ReportFigure table[] = {
      .present = has_trace},
     {FIG("", "seed", "", "--seed", TJ), GET(get_run, R_SEED)},
     {FIG("", "prefill", "", "--prefill, or null", TJ), GET(get_text, S_PREFILL)},
-    {FIG("", "interrupted", "", "SIGINT or SIGTERM stopped the run", OUT_JSON), GET(get_run, R_INTERRUPTED)},
+    {FIG("", "interrupted", "", "SIGINT or SIGTERM stopped the run (the sweep table: 1, else 0)",
+         OUT_JSON | OUT_SWEEP), GET(get_run, R_INTERRUPTED), SWEEP(22, "interrupted", 0, NULL)},
     {FIG("", "sim_time_s", "s", "simulated time (series.csv: at the end of the interval)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_run, R_SIM_TIME), TEXT("%.3f", 0, 0),
      SERIES(1, "t_s", ROW_F64, t_s, "%.3f"), FILL(fill_time, 0), SWEEP(1, "sim_time_s", 0, "%.6f")},
@@ -818,7 +819,7 @@ void report_sweep_cell(GString *out, const ReportFigure *f, const RunResult *r)
     FigValue v = report_figure_value(f, r);
     if (v.kind == FIG_NULL)
         return;
-    if (v.kind == FIG_U64 && !f->sweep_fmt) {
+    if ((v.kind == FIG_U64 || v.kind == FIG_BOOL) && !f->sweep_fmt) {
         g_string_append_printf(out, "%" G_GUINT64_FORMAT, v.u);
         return;
     }

@@ -100,9 +100,12 @@ int cmd_calibrate(int argc, char **argv)
     co.jobs = (guint)jobs;
     co.max_evals = (guint)max_evals;
     co.starts = starts < 0 ? G_MAXUINT : (guint)starts;
+    runner_catch_signals();
     if (!run_calibration(&co, &error)) {
-        rc = cmd_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? CMD_EXIT_FAILED
-                                                                            : CMD_EXIT_INPUT);
+        int sig = runner_signal();
+        rc = cmd_fail(error, sig ? 128 + sig
+                             : g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? CMD_EXIT_FAILED
+                                                                                   : CMD_EXIT_INPUT);
         goto out;
     }
     rc = 0;
