@@ -151,9 +151,13 @@ int cmd_pts(int argc, char **argv)
     o.plot = plot;
     o.script_dir = scripts;
     o.dry_run = dry_run;
-    if (!pts_run(&o, &error))
-        return cmd_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED)
+    runner_catch_signals();
+    if (!pts_run(&o, &error)) {
+        int sig = runner_signal();
+        return cmd_fail(error, sig ? 128 + sig
+                               : g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED)
                                    ? CMD_EXIT_FAILED
                                    : CMD_EXIT_INPUT);
+    }
     return 0;
 }
