@@ -182,6 +182,7 @@ gboolean runner_bind(Runner *r, Workload *w, uint64_t seed, GError **error)
     WorkloadTarget t = {target_submit, r->d, drive_capacity(r->d), drive_queue_limit(r->d),
                         target_warm};
     workload_set_lookup(w, target_lookup);
+    workload_set_stop(w, runner_signal);
     if (!workload_bind(w, r->e, &t, seed, error))
         return FALSE;
     r->w = w;
