@@ -81,7 +81,7 @@ static gboolean print_results(const RunOptions *o, const RunResult *res, GError 
         return TRUE;
     }
     GError *err = NULL;
-    if (!g_file_set_contents(o->output, text->str, (gssize)text->len, &err)) {
+    if (!outdir_write_dest(o->output, text->str, text->len, &err)) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--output \"%s\": %s", o->output,
                     err->message);
         g_error_free(err);
@@ -316,11 +316,20 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     }
     if (o->output) {
         /* checked before the run, so a bad --output does not cost a run */
-        g_autofree char *dir = g_path_get_dirname(o->output);
-        if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || g_file_test(o->output, G_FILE_TEST_IS_DIR)) {
+        gboolean special;
+        GError *err = NULL;
+        g_autofree char *target = outdir_dest_resolve(o->output, &special, &err);
+        if (!target) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--output \"%s\": %s", o->output,
+                        err->message);
+            g_error_free(err);
+            return FALSE;
+        }
+        g_autofree char *dir = g_path_get_dirname(target);
+        if (!special && !g_file_test(dir, G_FILE_TEST_IS_DIR)) {
             g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                        "--output \"%s\": found no such folder or a folder, expected a file "
-                        "in an existing folder", o->output);
+                        "--output \"%s\": found no folder %s, expected a file in an existing "
+                        "folder", o->output, dir);
             return FALSE;
         }
     }

@@ -582,8 +582,8 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
         return FALSE;
     }
     g_autofree char *csv = g_build_filename(dir, "sweep.csv", NULL);
-    if (!g_file_set_contents(csv, table->str, (gssize)table->len, &e)) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s", e->message);
+    if (!outdir_write_dest(csv, table->str, table->len, &e)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s: %s", csv, e->message);
         g_error_free(e);
         return FALSE;
     }
