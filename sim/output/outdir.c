@@ -460,20 +460,53 @@ void outdir_abort(OutDir *od)
 
 /* ---- A file the user named ------------------------------------------------ */
 
+/* Where a chain of links from path ends when its last name does not exist
+ * (realpath() fails there): that name in its folder, which must exist;
+ * NULL with errno set otherwise. */
+static char *outdir_follow_dangling(const char *path)
+{
+    g_autofree char *cur = g_strdup(path);
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+            if (errno != ENOENT && lstat(cur, &st) != 0)
+                return NULL;
+            g_autofree char *dir = g_path_get_dirname(cur);
+            g_autofree char *base = g_path_get_basename(cur);
+            g_autofree char *real_dir = realpath(dir, NULL);
+            if (!real_dir)
+                return NULL;
+            return g_build_filename(real_dir, base, NULL);
+        }
+        g_autofree char *to = g_file_read_link(cur, NULL);
+        if (!to)
+            return NULL;
+        g_autofree char *dir = g_path_get_dirname(cur);
+        g_free(cur);
+        cur = g_path_is_absolute(to) ? g_strdup(to) : g_build_filename(dir, to, NULL);
+    }
+    errno = ELOOP;
+    return NULL;
+}
+
 char *outdir_dest_resolve(const char *path, gboolean *special, GError **error)
 {
     *special = FALSE;
     struct stat st;
     char *target = NULL;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        /* followed, so that the link stays a link */
+        /* followed, so that the link stays a link; a link to a name not
+         * there yet makes that file, as a shell's redirection does */
         target = realpath(path, NULL);
+        if (!target)
+            target = outdir_follow_dangling(path);
         if (!target) {
             int e = errno;
             g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
                         "a symbolic link to %s (%s); expected a link to a file, a pipe or a "
                         "character device",
-                        e == ENOENT ? "nothing" : "what cannot be reached", g_strerror(e));
+                        e == ENOENT ? "a missing folder" : "what cannot be reached",
+                        g_strerror(e));
             return NULL;
         }
     } else {

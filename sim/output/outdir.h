@@ -62,8 +62,8 @@ char *outdir_file_path(const OutDir *od, const char *name);
  * before the work: the path to write, with a symbolic link followed (the
  * link itself is never replaced) and *special set for a character device
  * or a FIFO, which are written to as they are. A new name or a regular
- * file is fine; a dangling link, a folder, a block device or a socket is
- * refused (NULL, error without the path: the caller says which option). */
+ * file is fine (also at the end of a link to a name not there yet, in an
+ * existing folder); a folder, a block device or a socket is refused (NULL, error without the path: the caller says which option). */
 char *outdir_dest_resolve(const char *path, gboolean *special, GError **error);
 /* Write data to such a file: a regular file (or a new one) through a
  * temporary beside it renamed over it, so that it is whole or as it was;
