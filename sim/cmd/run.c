@@ -25,6 +25,23 @@
 G_DEFINE_QUARK(ftlsim-run-error-quark, run_error)
 /* clang-format on */
 
+static char *invoked_as;
+
+void run_set_invoked_as(const char *argv0)
+{
+    g_free(invoked_as);
+    invoked_as = argv0 && *argv0 ? g_shell_quote(argv0) : NULL;
+    if (invoked_as && argv0[strcspn(argv0, " \t\n'\"\\$`*?[]{}()<>|&;#~!")] == '\0') {
+        g_free(invoked_as);
+        invoked_as = g_strdup(argv0);
+    }
+}
+
+const char *run_invoked_as(void)
+{
+    return invoked_as ? invoked_as : "ftlsim";
+}
+
 void run_options_init(RunOptions *o)
 {
     memset(o, 0, sizeof(*o));

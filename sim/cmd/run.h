@@ -71,6 +71,12 @@ enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };
 
 void run_options_init(RunOptions *o);
 
+/* How the user started ftlsim (argv[0] as typed: build/ftlsim, ftlsim),
+ * for the commands printed as next steps and in hints, so that they can
+ * be pasted; shell-quoted when it needs it. "ftlsim" until set. */
+void run_set_invoked_as(const char *argv0);
+const char *run_invoked_as(void);
+
 /* Parse a --prefill SPEC, PCT%[:random][:slc=SIZE] (e.g. 90%:random,
  * 50%:slc=10GB), into pf (seed left to the caller). */
 gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);

@@ -362,7 +362,7 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
             "# cluster wants. Submit with\n"
             "#   sbatch %s/sweep.slurm\n"
             "# and once the tasks are done, build sweep.csv with\n"
-            "#   ftlsim sweep collect %s\n"
+            "#   %s sweep collect %s\n"
             "#SBATCH --job-name=ftlsim-sweep\n"
             "#SBATCH --array=0-%u\n"
             "#SBATCH --ntasks=1\n"
@@ -376,7 +376,7 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
             "    exit 2\n"
             "fi\n"
             "exec bash -c \"$line\"\n",
-            runs, out, out, runs - 1, logs, q_jobs, jobs_path);
+            runs, out, q_exe, out, runs - 1, logs, q_jobs, jobs_path);
         if (!outdir_write_text(od, "sweep.slurm", script, error))
             return FALSE;
     }
@@ -397,7 +397,7 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
             printf("submit    sbatch %s/sweep.slurm\n", out);
         else
             printf("run       parallel --joblog %s/joblog < %s\n", q_out, q_jobs);
-        printf("then      ftlsim sweep collect %s\n", q_out);
+        printf("then      %s sweep collect %s\n", run_invoked_as(), q_out);
     }
     return TRUE;
 }
@@ -533,6 +533,19 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
     table_header(table, (const char *const *)head, ncol - 1);
     g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
     guint runs = 0, interrupted = 0;
+    /* the whole manifest first: a bad row is refused before any run is said */
+    for (guint l = 1; l < nlines; l++) {
+        if (lines[l][0] == '\0')
+            continue;
+        g_auto(GStrv) f = csv_split(lines[l]);
+        if (g_strv_length(f) != ncol || f[ncol - 1][0] == '\0' || strchr(f[ncol - 1], '/') ||
+            f[ncol - 1][0] == '.') {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "%s:%u: expected %u fields, the last a run folder's name", mpath, l + 1,
+                        ncol);
+            return FALSE;
+        }
+    }
     for (guint l = 1; l < nlines; l++) {
         if (lines[l][0] == '\0')
             continue;
