@@ -320,6 +320,7 @@ static void run_notes(const Run *r, const RunOptions *o)
 
 gboolean run_simulation(const RunOptions *o, GError **error)
 {
+    gint64 setup0 = g_get_monotonic_time();
     DriveParams p;
     if (!config_load_file_set(o->drive, o->sets, &p, error))
         return FALSE;
@@ -453,6 +454,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         .workload = w,
         .sim_time_s = (double)sim_now(e) / 1e9,
         .wall_s = (double)(g_get_monotonic_time() - wall0) / 1e6,
+        .setup_wall_s = (double)(wall0 - setup0) / 1e6,
         .events = sim_fired(e),
         .peak_rss = peak_rss(),
         .rows = sampler_rows(s),

@@ -65,7 +65,7 @@ static FigValue get_text(const RunResult *r, int arg)
     }
 }
 
-enum { R_SEED, R_INTERRUPTED, R_SIM_TIME, R_WALL, R_EVENTS, R_RSS };
+enum { R_SEED, R_INTERRUPTED, R_SIM_TIME, R_WALL, R_SETUP_WALL, R_TOTAL_WALL, R_EVENTS, R_RSS };
 static FigValue get_run(const RunResult *r, int arg)
 {
     switch (arg) {
@@ -77,6 +77,10 @@ static FigValue get_run(const RunResult *r, int arg)
         return f64v(r->sim_time_s);
     case R_WALL:
         return f64v(r->wall_s);
+    case R_SETUP_WALL:
+        return f64v(r->setup_wall_s);
+    case R_TOTAL_WALL:
+        return f64v(r->setup_wall_s + r->wall_s);
     case R_EVENTS:
         return u64v(r->events);
     default:
@@ -509,6 +513,10 @@ static const ReportFigure table[] = {
      SERIES(1, "t_s", ROW_F64, t_s, "%.3f"), FILL(fill_time, 0), SWEEP(1, "sim_time_s", 0, "%.6f")},
     {FIG("", "wall_time_s", "s", "wall-clock time of the simulation", TJ), GET(get_run, R_WALL),
      TEXT("%.2f", 0, 0)},
+    {FIG("", "setup_wall_s", "s", "wall-clock time before it: loading, --prefill, binding the workload", TJ),
+     GET(get_run, R_SETUP_WALL), TEXT("%.2f", 0, 0)},
+    {FIG("", "total_wall_s", "s", "wall-clock time of the run, set-up and simulation", TJ),
+     GET(get_run, R_TOTAL_WALL), TEXT("%.2f", 0, 0)},
     {FIG("", "events", "", "engine events fired", TJ), GET(get_run, R_EVENTS)},
     {FIG("", "peak_rss_bytes", "bytes", "peak resident memory (summary.txt: MiB)", TJ), GET(get_run, R_RSS),
      TEXT("%.0f", 1048576.0, 0)},
