@@ -156,7 +156,7 @@ static void cal_json_point(const Cal *c, JsonWriter *w, const char *key, const C
 {
     json_begin_object(w, key);
     json_double(w, "loss", pt->loss);
-    if (c->curve)
+    if (c->curve && pt->sim) /* a failed run has no curve */
         json_double(w, "curve_nrmse", cal_nrmse(c, pt));
     json_begin_object(w, "params");
     for (guint i = 0; i < c->np; i++)

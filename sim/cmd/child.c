@@ -38,7 +38,8 @@ pid_t run_child_spawn(const RunOptions *o, void (*setup)(void *), void *ctx, int
         g_autoptr(GString) msg = g_string_new(NULL);
         if (run_simulation(o, &e))
             g_string_printf(msg, "R%s", o->sweep_row ? o->sweep_row->str : "");
-        else if (g_error_matches(e, RUN_ERROR, RUN_ERROR_INTERRUPTED))
+        else if (g_error_matches(e, RUN_ERROR, RUN_ERROR_INTERRUPTED) || runner_signal())
+            /* also a set-up a signal stopped, which fails as the loader's error */
             g_string_printf(msg, "S%s%s%s", o->sweep_row ? o->sweep_row->str : "",
                             o->sweep_row && o->sweep_row->len ? "" : "\n", e->message);
         else
