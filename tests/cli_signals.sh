@@ -79,7 +79,7 @@ done
 
 # 6, 7: pts after two rounds: the whole rounds, marked
 for sig in TERM INT; do
-    "$bin" pts -d "$drive" -t iops --round-time 200ms --bs 4k,128k --mix 100/0,0/100 \
+    "$bin" pts -d "$drive" -t iops --round-time 1s --bs 4k,128k --mix 100/0,0/100 \
         --precondition fast -o "$tmp/pts$sig" >/dev/null 2>"$tmp/pts$sig.log" &
     pid=$!
     wait_for lines_at_least "$tmp/pts$sig.log" '^round' 2
@@ -99,7 +99,7 @@ for sig in TERM INT; do
 done
 
 # 8: pts without a folder: the summary so far on stdout, marked stopped
-"$bin" pts -d "$drive" -t iops --round-time 200ms --bs 4k,128k --mix 100/0,0/100 --precondition fast \
+"$bin" pts -d "$drive" -t iops --round-time 2s --bs 4k,128k --mix 100/0,0/100 --precondition fast \
     >"$tmp/ptsout.txt" 2>"$tmp/ptsout.log" &
 pid=$!
 wait_for lines_at_least "$tmp/ptsout.log" '^round' 1
