@@ -554,7 +554,8 @@ static char *strip_wall(const char *dir)
     g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
     GString *out = g_string_new(NULL);
     for (int i = 0; lines[i]; i++)
-        if (!strstr(lines[i], "\"wall_time_s\":") && !strstr(lines[i], "\"peak_rss_bytes\":"))
+        if (!strstr(lines[i], "\"wall_time_s\":") && !strstr(lines[i], "\"setup_wall_s\":") &&
+            !strstr(lines[i], "\"total_wall_s\":") && !strstr(lines[i], "\"peak_rss_bytes\":"))
             g_string_append_printf(out, "%s\n", lines[i]);
     return g_string_free(out, FALSE);
 }

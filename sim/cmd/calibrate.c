@@ -516,6 +516,8 @@ static void cal_collect(Cal *c, CalPoint *pt, int fd, int status, const char *di
     pt->done = TRUE;
     if (run_child_result(fd, status, row, &pt->error))
         cal_score(c, pt, dir, row->str);
+    else if (g_error_matches(pt->error, RUN_ERROR, RUN_ERROR_INTERRUPTED))
+        pt->done = FALSE; /* stopped part way: no loss, and not in the history */
     g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
     for (const char *n; d && (n = g_dir_read_name(d));) {
         g_autofree char *f = g_build_filename(dir, n, NULL);
@@ -526,6 +528,8 @@ static void cal_collect(Cal *c, CalPoint *pt, int fd, int status, const char *di
 
 static void cal_show(Cal *c, const CalPoint *pt)
 {
+    if (!pt->done)
+        return; /* a run a signal stopped */
     if (pt->ok && (!c->best || pt->loss < c->best->loss))
         c->best = (CalPoint *)pt;
     if (c->o->run.quiet)
@@ -557,7 +561,8 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
     int *fd = g_new0(int, k);
     char **dir = g_new0(char *, k);
     for (;;) {
-        while (next < k && running < c->o->jobs) {
+        /* after a signal no run starts; those running stop (they got it too) */
+        while (next < k && running < c->o->jobs && !runner_signal()) {
             CalPoint *pt = pts[next];
             guint me = next++;
             dir[me] = g_strdup_printf("%s/e%u", c->scratch, c->launched++);
@@ -567,6 +572,7 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
                 pt->done = TRUE;
                 continue;
             }
+            runner_watch_child(p);
             pid[me] = p;
             running++;
         }
@@ -579,6 +585,7 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
                 continue;
             break;
         }
+        runner_forget_child(p);
         for (guint i = 0; i < k; i++)
             if (pid[i] == p) {
                 pid[i] = 0;
@@ -589,7 +596,9 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
             }
     }
     for (guint i = 0; i < k; i++) {
-        if (!pts[i]->done) {
+        if (!pts[i]->done && runner_signal()) {
+            g_clear_error(&pts[i]->error); /* not started: not done either */
+        } else if (!pts[i]->done) {
             g_set_error_literal(&pts[i]->error, RUN_ERROR, RUN_ERROR_FAILED,
                                 "its process could not be waited for");
             pts[i]->done = TRUE;
@@ -704,6 +713,12 @@ static gboolean cal_first_batch(Cal *c, GError **error)
         g_free(th[i]);
     g_free(th);
     c->stock = pts[0];
+    if (!c->stock->ok && runner_signal()) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before the stock run ended; nothing written",
+                    runner_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+        return FALSE;
+    }
     if (!c->stock->ok) {
         g_propagate_prefixed_error(error, g_steal_pointer(&c->stock->error), "the stock run: ");
         return FALSE;
@@ -728,6 +743,12 @@ static gboolean cal_first_batch(Cal *c, GError **error)
     for (guint i = inside ? 0 : 1; i < k; i++)
         if (pts[i]->ok && (!c->best || pts[i]->loss < c->best->loss))
             c->best = pts[i];
+    if (!c->best && runner_signal()) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before a start point ended; nothing written",
+                    runner_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+        return FALSE;
+    }
     if (!c->best)
         return cal_bad(error, "no start point ran: %s",
                        pts[1]->error ? pts[1]->error->message : "unknown");
@@ -766,7 +787,7 @@ static gboolean cal_search(Cal *c, GError **error)
     gsl_set_error_handler_off();
     int status = gsl_multimin_fminimizer_set(s, &f, y0, step);
     guint idle = 0; /* steps in a row that ran no new simulation */
-    while (status == GSL_SUCCESS && c->sims < c->o->max_evals) {
+    while (status == GSL_SUCCESS && c->sims < c->o->max_evals && !runner_signal()) {
         guint before = c->sims;
         status = gsl_multimin_fminimizer_iterate(s);
         if (status != GSL_SUCCESS)
@@ -998,7 +1019,10 @@ static void cal_report(const Cal *c)
         return;
     printf("search    %u simulations in %.0f s, %u simplex steps, %s; loss %.6g (stock %.6g)\n",
            c->sims, (double)(g_get_monotonic_time() - c->wall0) / 1e6, c->nm_iters,
-           c->converged ? "converged" : "stopped at --max-evals", c->best->loss, c->stock->loss);
+           c->interrupted ? (runner_signal() == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM")
+           : c->converged ? "converged"
+                          : "stopped at --max-evals",
+           c->best->loss, c->stock->loss);
     for (guint i = 0; i < c->nf; i++) {
         const Figure *f = &c->fig[i];
         char st[32] = "-", ca[32] = "-";
@@ -1013,8 +1037,11 @@ static void cal_report(const Cal *c)
         char v[CONFIG_VALUE_LEN], was[CONFIG_VALUE_LEN], sd[CONFIG_VALUE_LEN];
         config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
         config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
-        g_autofree char *words = cal_identity_words(c, p);
-        if (p->flat || p->correlated >= 0) {
+        g_autofree char *words = c->interrupted ? NULL : cal_identity_words(c, p);
+        if (c->interrupted) {
+            printf("fitted    %s = %s (config %s; the best so far, identifiability not judged)\n",
+                   p->name, v, was);
+        } else if (p->flat || p->correlated >= 0) {
             printf("fitted    %s: unidentifiable (%s; config %s)\n", p->name, words, was);
         } else if (!isnan(p->sigma)) {
             cal_format_sigma(p, sd, sizeof sd);
@@ -1069,14 +1096,29 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
         ok = c.scratch != NULL;
     }
     ok = ok && cal_first_batch(&c, error) && cal_search(&c, error);
+    int sig = runner_signal();
     if (ok) {
-        cal_identify(&c);
-        for (guint i = 0; i < c.np; i++)
+        /* a signal leaves the best point so far, its identifiability not
+         * judged (that takes 2 runs a key more) */
+        c.interrupted = sig != 0;
+        if (!c.interrupted)
+            cal_identify(&c);
+        for (guint i = 0; i < c.np; i++) {
             c.p[i].fitted = c.best->theta[i];
+            if (c.interrupted)
+                c.p[i].sensitivity = c.p[i].sigma = NAN;
+        }
         cal_report(&c);
         ok = cal_write_results(&c, error);
         if (ok)
             cal_warn_bounds(&c);
+    }
+    if (ok && c.interrupted) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s after %u simulations; the best point so far is in %s "
+                    "(\"interrupted\": true in fit.json)",
+                    sig == SIGINT ? "SIGINT" : "SIGTERM", c.sims, o.run.out);
+        ok = FALSE;
     }
     cal_free(&c);
     return ok;

@@ -103,6 +103,10 @@ static char *cal_ini(const Cal *c, GError **error)
                                     : c->o->run.job ? c->o->run.job
                                                     : c->o->run.trace,
                                     c->o->run.seed));
+    if (c->interrupted)
+        g_ptr_array_add(lines, g_strdup("# Interrupted by a signal: the fitted keys are the best "
+                                        "point the search had reached, their identifiability "
+                                        "not judged."));
     for (guint i = 0; src[i]; i++)
         if (src[i + 1] || src[i][0])
             g_ptr_array_add(lines, g_strdup(src[i]));
@@ -154,7 +158,7 @@ static void cal_json_point(const Cal *c, JsonWriter *w, const char *key, const C
 {
     json_begin_object(w, key);
     json_double(w, "loss", pt->loss);
-    if (c->curve)
+    if (c->curve && pt->sim) /* a failed run has no curve */
         json_double(w, "curve_nrmse", cal_nrmse(c, pt));
     json_begin_object(w, "params");
     for (guint i = 0; i < c->np; i++)
@@ -223,6 +227,7 @@ static char *cal_json(const Cal *c)
 {
     g_autoptr(JsonWriter) w = json_writer_new();
     json_begin_object(w, NULL);
+    json_bool(w, "interrupted", c->interrupted);
     json_str(w, "drive", c->o->run.drive);
     json_str(w, "workload", c->o->run.spec);
     json_str(w, "job", c->o->run.job);

@@ -3,14 +3,18 @@
  *
  * Sweeps and calibration run their simulations in child processes (the
  * simulator is single-threaded). The child writes one message to a pipe:
- * "R<sweep row>" when the run succeeded, "I<message>" for bad input or
- * "F<message>" when the simulation failed, and exits; the parent reads it
- * once the child has exited.
+ * "R<sweep row>" when the run succeeded, "I<message>" for bad input,
+ * "F<message>" when the simulation failed or "S<sweep row>\n<message>" when
+ * a signal stopped it (the row empty when it stopped before the run began),
+ * and exits; the parent reads it once the child has exited.
  */
 #include "sim/cmd/run.h"
 #include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <unistd.h>
 
 pid_t run_child_spawn(const RunOptions *o, void (*setup)(void *), void *ctx, int *fd,
@@ -26,12 +30,18 @@ pid_t run_child_spawn(const RunOptions *o, void (*setup)(void *), void *ctx, int
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
+        runner_child_start();
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* a parent killed outright stops its runs */
         if (setup)
             setup(ctx);
         GError *e = NULL;
         g_autoptr(GString) msg = g_string_new(NULL);
         if (run_simulation(o, &e))
             g_string_printf(msg, "R%s", o->sweep_row ? o->sweep_row->str : "");
+        else if (g_error_matches(e, RUN_ERROR, RUN_ERROR_INTERRUPTED) || runner_signal())
+            /* also a set-up a signal stopped, which fails as the loader's error */
+            g_string_printf(msg, "S%s%s%s", o->sweep_row ? o->sweep_row->str : "",
+                            o->sweep_row && o->sweep_row->len ? "" : "\n", e->message);
         else
             g_string_printf(msg, "%c%s",
                             g_error_matches(e, RUN_ERROR, RUN_ERROR_FAILED) ? 'F' : 'I',
@@ -74,6 +84,13 @@ gboolean run_child_result(int fd, int status, GString *row, GError **error)
     if (msg->len > 0 && msg->str[0] == 'R') {
         g_string_assign(row, msg->str + 1);
         return TRUE;
+    }
+    if (msg->len > 0 && msg->str[0] == 'S' && strchr(msg->str, '\n')) {
+        const char *nl = strchr(msg->str, '\n');
+        g_string_assign(row, "");
+        g_string_append_len(row, msg->str + 1, nl == msg->str + 1 ? 0 : nl - msg->str);
+        g_set_error_literal(error, RUN_ERROR, RUN_ERROR_INTERRUPTED, nl + 1);
+        return FALSE;
     }
     if (msg->len > 0 && (msg->str[0] == 'I' || msg->str[0] == 'F'))
         g_set_error_literal(error, RUN_ERROR,

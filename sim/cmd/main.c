@@ -7,6 +7,7 @@
  * simulation failed, 2 bad input (options, drive file, workload, trace).
  */
 #include "sim/cmd/builtin/builtin.h"
+#include "sim/cmd/run.h"
 #include "sim/engine/version.h"
 
 #include <stdio.h>
@@ -39,6 +40,7 @@ static void print_help(FILE *f)
 
 int main(int argc, char **argv)
 {
+    run_set_invoked_as(argv[0]);
     if (argc < 2) {
         print_help(stderr);
         return CMD_EXIT_INPUT;
@@ -58,6 +60,6 @@ int main(int argc, char **argv)
             g_set_prgname(prg);
             return commands[i].fn(argc - 1, argv + 1);
         }
-    fprintf(stderr, "ftlsim: unknown command \"%s\" (see ftlsim --help)\n", argv[1]);
+    fprintf(stderr, "ftlsim: unknown command \"%s\" (see %s --help)\n", argv[1], run_invoked_as());
     return CMD_EXIT_INPUT;
 }

@@ -16,6 +16,7 @@
 #include "sim/output/report.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -177,7 +178,13 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
     uint64_t seed = p->o->seed + UINT64_C(0x9e3779b97f4a7c15) * ++p->segments;
     if (!runner_bind(p->run, w, seed, error))
         return FALSE;
-    if (!runner_go(p->run)) {
+    gboolean went = runner_go(p->run);
+    if (runner_interrupted(p->run)) {
+        p->interrupted = TRUE;
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED, "interrupted running \"%s\"", spec);
+        return FALSE;
+    }
+    if (!went) {
         /* a drive whose free blocks explain the stall cannot work: bad input */
         char why[320];
         gboolean locked = drive_stall_reason(p->d, why, sizeof why);
@@ -293,7 +300,7 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
     };
     g_array_append_val(p->rows, row);
     if (p->win_hist) {
-        LatHist *h = p->win_hist[cell * STEADY_WINDOW + (r - 1) % STEADY_WINDOW];
+        LatHist *h = p->win_hist[cell * PTS_RING + (r - 1) % PTS_RING];
         lat_hist_reset(h);
         lat_hist_merge(h, p->seg_hist);
     }
@@ -339,12 +346,18 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
         double written0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
         if (p->t->fills > 0 && !eligible && written0 >= cap)
             eligible = r;
-        guint row_track = 0;
-        for (uint32_t c = s->first_cell; c < s->first_cell + s->n_cells; c++) {
+        guint row_track = 0, round_rows = p->rows->len;
+        for (uint32_t c = s->first_cell; c < s->first_cell + s->n_cells && !p->interrupted; c++) {
             if (c == s->track)
                 row_track = p->rows->len;
-            if (!pts_cell(p, sub, r, c, error))
+            if (!pts_cell(p, sub, r, c, error) && !p->interrupted)
                 return FALSE;
+        }
+        if (p->interrupted) {
+            /* a round cut short is no round: the rounds before it are judged */
+            g_clear_error(error);
+            g_array_set_size(p->rows, round_rows);
+            break;
         }
         double v = p->t->track(&g_array_index(p->rows, PtsRow, row_track));
         g_array_append_val(s->values, v);
@@ -421,7 +434,7 @@ static void pts_results(Pts *p, uint32_t sub)
         /* the window is the last rounds run: the ring holds exactly them */
         g_autoptr(LatHist) h = lat_hist_new();
         for (uint32_t r = s->win.first; r <= s->win.last; r++)
-            lat_hist_merge(h, p->win_hist[c * STEADY_WINDOW + (r - 1) % STEADY_WINDOW]);
+            lat_hist_merge(h, p->win_hist[c * PTS_RING + (r - 1) % PTS_RING]);
         res->mean_us = lat_hist_mean(h) / 1e3;
         res->p99_us = (double)lat_hist_percentile(h, 99) / 1e3;
         res->p999_us = (double)lat_hist_percentile(h, 99.9) / 1e3;
@@ -436,7 +449,7 @@ static void pts_free(Pts *p)
     g_clear_pointer(&p->run, runner_free);
     g_clear_pointer(&p->seg_hist, lat_hist_free);
     if (p->win_hist) {
-        for (unsigned i = 0; i < p->n_cells * STEADY_WINDOW; i++)
+        for (unsigned i = 0; i < p->n_win_hist; i++)
             lat_hist_free(p->win_hist[i]);
         g_free(p->win_hist);
     }
@@ -482,8 +495,9 @@ gboolean pts_run(const PtsOptions *o, GError **error)
         p.subs[i].windows = g_array_new(FALSE, FALSE, sizeof(SteadyWindow));
     }
     if (p.t->window_latency) {
-        p.win_hist = g_new0(LatHist *, p.n_cells * STEADY_WINDOW);
-        for (unsigned i = 0; i < p.n_cells * STEADY_WINDOW; i++)
+        p.n_win_hist = p.n_cells * PTS_RING;
+        p.win_hist = g_new0(LatHist *, p.n_win_hist);
+        for (unsigned i = 0; i < p.n_win_hist; i++)
             p.win_hist[i] = lat_hist_new();
     }
     /* the first purge checks that the drive takes the test's jobs before
@@ -499,13 +513,34 @@ gboolean pts_run(const PtsOptions *o, GError **error)
     if (o->out && !(od = outdir_open(o->out, o->force, error)))
         goto out;
     gint64 wall0 = g_get_monotonic_time();
+    uint32_t done = 0; /* subtests with at least one whole round */
     for (uint32_t sub = 0; sub < p.n_subs; sub++) {
-        if ((sub > 0 && !pts_purge(&p, error)) || !pts_precondition(&p, &p.subs[sub], error) || !pts_rounds(&p, sub, error))
-            goto out;
+        if ((sub > 0 && !pts_purge(&p, error)) || !pts_precondition(&p, &p.subs[sub], error) ||
+            (!p.interrupted && !pts_rounds(&p, sub, error))) {
+            if (!p.interrupted)
+                goto out;
+            g_clear_error(error);
+        }
+        if (p.interrupted && p.subs[sub].rounds == 0)
+            break;
         pts_results(&p, sub);
         drive_account(p.d);
         p.events += sim_fired(p.e);
         p.sim_s += (double)sim_now(p.e) / 1e9;
+        done = sub + 1;
+        if (p.interrupted)
+            break;
+    }
+    const char *sig = runner_signal() == SIGINT ? "SIGINT" : "SIGTERM";
+    if (p.interrupted && done == 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before the first round ended; nothing written", sig);
+        goto out;
+    }
+    if (p.interrupted) {
+        /* report the subtests that ran rounds; the others' cells are left out */
+        p.n_subs = done;
+        p.n_cells = p.subs[done - 1].first_cell + p.subs[done - 1].n_cells;
     }
     p.wall_s = (double)(g_get_monotonic_time() - wall0) / 1e6;
     if (od && (!pts_write_results(&p, od, error) || !outdir_commit(od, error)))
@@ -516,6 +551,14 @@ gboolean pts_run(const PtsOptions *o, GError **error)
         fputs(text->str, stdout);
         if (o->out)
             printf("results      %s\n", o->out);
+    }
+    if (p.interrupted) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s after %u round%s; %s%s%s", sig, p.subs[done - 1].rounds,
+                    p.subs[done - 1].rounds == 1 ? "" : "s",
+                    o->out ? "the rounds so far are in " : "the summary so far is above",
+                    o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
+        goto out;
     }
     ok = TRUE;
     if (od && o->plot)

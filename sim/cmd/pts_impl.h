@@ -15,6 +15,9 @@
 #include "sim/engine/steady.h"
 
 #define PTS_MAX_CELLS 64
+/* lat: rounds of latencies kept per cell, the window's and one more, for
+ * the round a signal cuts short */
+#define PTS_RING (STEADY_WINDOW + 1)
 #define PTS_MAX_SUBS 4
 
 /* One block size and read/write mix. */
@@ -67,7 +70,9 @@ struct Pts {
     PtsResult results[PTS_MAX_CELLS];
     GArray *rows;       /* PtsRow, every cell of every round, in order */
     LatHist *seg_hist;  /* the last segment's latencies */
-    LatHist **win_hist; /* lat: per cell, a ring of the last 5 rounds' latencies */
+    LatHist **win_hist; /* lat: per cell, a ring of the last PTS_RING rounds' latencies */
+    uint32_t n_win_hist;
+    gboolean interrupted; /* a signal stopped the test: the whole rounds before it are reported */
     uint32_t queue_limit;
     uint64_t capacity; /* user bytes */
     double sim_s, wall_s;

@@ -107,6 +107,8 @@ void pts_summary_text(const Pts *p, GString *out)
                                "precondition 2 x capacity in 128 KiB sequential writes: %.0f s "
                                "simulated\n",
                                p->subs[0].precond_s);
+    if (p->interrupted)
+        g_string_append(out, "stopped      by a signal: the whole rounds before it\n");
     for (uint32_t s = 0; s < p->n_subs; s++)
         pts_steady_line(p, &p->subs[s], out);
     p->t->summary(p, out);
@@ -126,6 +128,7 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_str(jw, NULL, o->sets[i]);
     json_end_array(jw);
     json_str(jw, "test", pts_test_name(o->test));
+    json_bool(jw, "interrupted", p->interrupted);
     json_u64(jw, "threads", p->threads);
     json_u64(jw, "iodepth", p->iodepth);
     json_u64(jw, "queue_limit", p->queue_limit);

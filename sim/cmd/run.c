@@ -25,6 +25,23 @@
 G_DEFINE_QUARK(ftlsim-run-error-quark, run_error)
 /* clang-format on */
 
+static char *invoked_as;
+
+void run_set_invoked_as(const char *argv0)
+{
+    g_free(invoked_as);
+    invoked_as = argv0 && *argv0 ? g_shell_quote(argv0) : NULL;
+    if (invoked_as && argv0[strcspn(argv0, " \t\n'\"\\$`*?[]{}()<>|&;#~!")] == '\0') {
+        g_free(invoked_as);
+        invoked_as = g_strdup(argv0);
+    }
+}
+
+const char *run_invoked_as(void)
+{
+    return invoked_as ? invoked_as : "ftlsim";
+}
+
 void run_options_init(RunOptions *o)
 {
     memset(o, 0, sizeof(*o));
@@ -84,7 +101,7 @@ static gboolean print_results(const RunOptions *o, const RunResult *res, GError 
         return TRUE;
     }
     GError *err = NULL;
-    if (!g_file_set_contents(o->output, text->str, (gssize)text->len, &err)) {
+    if (!outdir_write_dest(o->output, text->str, text->len, &err)) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--output \"%s\": %s", o->output,
                     err->message);
         g_error_free(err);
@@ -351,6 +368,7 @@ static void run_notes(const Run *r, const RunOptions *o)
 
 gboolean run_simulation(const RunOptions *o, GError **error)
 {
+    gint64 setup0 = g_get_monotonic_time();
     DriveParams p;
     if (!config_load_file_set(o->drive, o->sets, &p, error))
         return FALSE;
@@ -364,11 +382,20 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     }
     if (o->output) {
         /* checked before the run, so a bad --output does not cost a run */
-        g_autofree char *dir = g_path_get_dirname(o->output);
-        if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || g_file_test(o->output, G_FILE_TEST_IS_DIR)) {
+        gboolean special;
+        GError *err = NULL;
+        g_autofree char *target = outdir_dest_resolve(o->output, &special, &err);
+        if (!target) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--output \"%s\": %s", o->output,
+                        err->message);
+            g_error_free(err);
+            return FALSE;
+        }
+        g_autofree char *dir = g_path_get_dirname(target);
+        if (!special && !g_file_test(dir, G_FILE_TEST_IS_DIR)) {
             g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                        "--output \"%s\": found no such folder or a folder, expected a file "
-                        "in an existing folder", o->output);
+                        "--output \"%s\": found no folder %s, expected a file in an existing "
+                        "folder", o->output, dir);
             return FALSE;
         }
     }
@@ -477,6 +504,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         .workload = w,
         .sim_time_s = (double)sim_now(e) / 1e9,
         .wall_s = (double)(g_get_monotonic_time() - wall0) / 1e6,
+        .setup_wall_s = (double)(wall0 - setup0) / 1e6,
         .events = sim_fired(e),
         .peak_rss = peak_rss(),
         .rows = sampler_rows(s),

@@ -71,6 +71,12 @@ enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };
 
 void run_options_init(RunOptions *o);
 
+/* How the user started ftlsim (argv[0] as typed: build/ftlsim, ftlsim),
+ * for the commands printed as next steps and in hints, so that they can
+ * be pasted; shell-quoted when it needs it. "ftlsim" until set. */
+void run_set_invoked_as(const char *argv0);
+const char *run_invoked_as(void);
+
 /* Parse a --prefill SPEC, PCT%[:random][:slc=SIZE] (e.g. 90%:random,
  * 50%:slc=10GB), into pf (seed left to the caller). */
 gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
@@ -111,7 +117,11 @@ gboolean run_simulation(const RunOptions *o, GError **error);
 pid_t run_child_spawn(const RunOptions *o, void (*setup)(void *), void *ctx, int *fd,
                       GError **error);
 /* Once the child has exited (status from waitpid): read its result from fd
- * (closed here); TRUE with its sweep row in row, FALSE with error set. */
+ * (closed here); TRUE with its sweep row in row, FALSE with error set. A run
+ * a signal stopped fails with RUN_ERROR_INTERRUPTED and its row (marked
+ * interrupted) in row; empty when it stopped before it began. Children
+ * catch signals as runner_child_start() says; register them with
+ * runner_watch_child() so that a signal to the parent reaches them. */
 gboolean run_child_result(int fd, int status, GString *row, GError **error);
 
 /* Run o once for every combination of values of the keys in vary, each

@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -183,7 +184,8 @@ static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrAr
 {
     guint next = 0, running = 0, shown = 0;
     while (next < runs || running > 0) {
-        while (next < runs && running < jobs) {
+        /* after a signal no run starts; those running stop (they got it too) */
+        while (next < runs && running < jobs && !runner_signal()) {
             SweepRun *s = &sr[next];
             RunOptions ro = *o;
             ro.sets = (const char *const *)s->sets;
@@ -196,6 +198,7 @@ static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrAr
                 next++;
                 continue;
             }
+            runner_watch_child(pid);
             s->pid = pid;
             next++;
             running++;
@@ -209,6 +212,7 @@ static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrAr
                 continue;
             break;
         }
+        runner_forget_child(pid);
         for (guint k = 0; k < runs; k++)
             if (sr[k].pid == pid) {
                 child_report(&sr[k], status);
@@ -219,7 +223,9 @@ static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrAr
             show_run(o, sr, shown++, runs);
     }
     for (guint k = 0; k < runs; k++)
-        if ((sr[k].pid != -1 || k >= next) && !sr[k].error)
+        if (k >= next && runner_signal() && !sr[k].error)
+            g_set_error_literal(&sr[k].error, RUN_ERROR, RUN_ERROR_INTERRUPTED, "not started");
+        else if ((sr[k].pid != -1 || k >= next) && !sr[k].error)
             g_set_error_literal(&sr[k].error, RUN_ERROR, RUN_ERROR_FAILED,
                                 "its process could not be waited for");
     return TRUE;
@@ -356,7 +362,7 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
             "# cluster wants. Submit with\n"
             "#   sbatch %s/sweep.slurm\n"
             "# and once the tasks are done, build sweep.csv with\n"
-            "#   ftlsim sweep collect %s\n"
+            "#   %s sweep collect %s\n"
             "#SBATCH --job-name=ftlsim-sweep\n"
             "#SBATCH --array=0-%u\n"
             "#SBATCH --ntasks=1\n"
@@ -370,7 +376,7 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
             "    exit 2\n"
             "fi\n"
             "exec bash -c \"$line\"\n",
-            runs, out, out, runs - 1, logs, q_jobs, jobs_path);
+            runs, out, q_exe, out, runs - 1, logs, q_jobs, jobs_path);
         if (!outdir_write_text(od, "sweep.slurm", script, error))
             return FALSE;
     }
@@ -391,7 +397,7 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
             printf("submit    sbatch %s/sweep.slurm\n", out);
         else
             printf("run       parallel --joblog %s/joblog < %s\n", q_out, q_jobs);
-        printf("then      ftlsim sweep collect %s\n", q_out);
+        printf("then      %s sweep collect %s\n", run_invoked_as(), q_out);
     }
     return TRUE;
 }
@@ -428,27 +434,56 @@ static GStrv csv_split(const char *line)
     return (GStrv)g_ptr_array_free(f, FALSE);
 }
 
-/* The measures row of a finished run folder, or NULL (not finished). */
-static char *finished_row(const char *run_dir, GError **error)
+/* The measures row of a run folder that has results, or NULL (none yet;
+ * with error: a damaged sweep-row.csv, refused). *stopped: a signal
+ * stopped the run part way (its "interrupted" column is 1). */
+static char *finished_row(const char *run_dir, gboolean *stopped, GError **error)
 {
+    *stopped = FALSE;
     g_autofree char *summary = g_build_filename(run_dir, "summary.json", NULL);
     g_autofree char *path = g_build_filename(run_dir, "sweep-row.csv", NULL);
     if (!g_file_test(summary, G_FILE_TEST_EXISTS) || !g_file_test(path, G_FILE_TEST_EXISTS))
         return NULL;
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, NULL))
+    gsize len = 0;
+    if (!g_file_get_contents(path, &text, &len, NULL))
         return NULL;
     char *nl = strchr(text, '\n');
     const char *header = report_sweep_header();
-    if (!nl || (size_t)(nl - text) != strlen(header) || strncmp(text, header, strlen(header)) != 0 ||
-        nl[1] == '\0' || !strchr(nl + 1, '\n')) {
+    if (!nl || (size_t)(nl - text) != strlen(header) || strncmp(text, header, strlen(header)) != 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "%s: expected the header \"%.30s...\" and one row (written by another "
-                    "version of ftlsim?)",
+                    "%s:1: expected the header \"%.30s...\" (written by another version of "
+                    "ftlsim?)",
                     path, header);
         return NULL;
     }
-    return g_strdup(nl + 1);
+    char *row = nl + 1, *end = strchr(row, '\n');
+    if (strlen(text) != len || !end || end[1] != '\0') {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s:2: found %s, expected one row ending in a newline", path,
+                    strlen(text) != len ? "a NUL byte"
+                    : !end               ? "a row without its newline"
+                                         : "more than one row");
+        return NULL;
+    }
+    *end = '\0';
+    g_auto(GStrv) f = csv_split(row);
+    g_auto(GStrv) h = csv_split(header);
+    guint nf = g_strv_length(f), nh = g_strv_length(h);
+    if (nf != nh) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s:2: found %u fields, expected %u as in the header (a damaged row)", path,
+                    nf, nh);
+        return NULL;
+    }
+    int col = report_sweep_column("interrupted");
+    if (col >= 0 && strcmp(f[col], "0") != 0 && strcmp(f[col], "1") != 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "%s:2: found \"%s\" in column interrupted, expected 0 or 1", path, f[col]);
+        return NULL;
+    }
+    *stopped = col >= 0 && strcmp(f[col], "1") == 0;
+    return g_strdup_printf("%s\n", row);
 }
 
 /* The first line of a run's log, sanitised, or NULL when it has none. */
@@ -497,7 +532,20 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
     g_autoptr(GString) table = g_string_new(NULL);
     table_header(table, (const char *const *)head, ncol - 1);
     g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
-    guint runs = 0;
+    guint runs = 0, interrupted = 0;
+    /* the whole manifest first: a bad row is refused before any run is said */
+    for (guint l = 1; l < nlines; l++) {
+        if (lines[l][0] == '\0')
+            continue;
+        g_auto(GStrv) f = csv_split(lines[l]);
+        if (g_strv_length(f) != ncol || f[ncol - 1][0] == '\0' || strchr(f[ncol - 1], '/') ||
+            f[ncol - 1][0] == '.') {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                        "%s:%u: expected %u fields, the last a run folder's name", mpath, l + 1,
+                        ncol);
+            return FALSE;
+        }
+    }
     for (guint l = 1; l < nlines; l++) {
         if (lines[l][0] == '\0')
             continue;
@@ -512,9 +560,19 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
         runs++;
         const char *label = f[ncol - 1];
         g_autofree char *run_dir = g_build_filename(dir, label, NULL);
-        g_autofree char *row = finished_row(run_dir, error);
-        if (!row && error && *error)
+        gboolean stopped = FALSE;
+        GError *row_err = NULL;
+        g_autofree char *row = finished_row(run_dir, &stopped, &row_err);
+        if (row_err) {
+            g_propagate_error(error, row_err);
             return FALSE;
+        }
+        if (stopped) {
+            fprintf(stderr, "ftlsim: sweep collect: %s interrupted: a signal stopped it part "
+                            "way (its row is in the table, interrupted 1)\n", label);
+            (*missing)++;
+            interrupted++;
+        }
         if (!row) {
             g_autofree char *why = log_line(dir, label);
             if (why)
@@ -537,12 +595,16 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
         return FALSE;
     }
     g_autofree char *csv = g_build_filename(dir, "sweep.csv", NULL);
-    if (!g_file_set_contents(csv, table->str, (gssize)table->len, &e)) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s", e->message);
+    if (!outdir_write_dest(csv, table->str, table->len, &e)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s: %s", csv, e->message);
         g_error_free(e);
         return FALSE;
     }
-    printf("sweep     %u of %u runs finished, table %s\n", runs - *missing, runs, csv);
+    if (interrupted)
+        printf("sweep     %u of %u runs finished, %u interrupted, table %s\n", runs - *missing,
+               runs, interrupted, csv);
+    else
+        printf("sweep     %u of %u runs finished, table %s\n", runs - *missing, runs, csv);
     if (plot && dirs->len > 0)
         draw_overlay(dirs, dir, script_dir, fmt, FALSE);
     sweep_write_report(dir, dirs, plot, fmt, script_dir);
@@ -587,8 +649,11 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
         g_ptr_array_add(dirs, g_build_filename(o->out, sr[k].label, NULL));
     }
     gboolean ok = jobs > 1 ? run_forked(o, sr, runs, dirs, jobs) : TRUE;
+    guint finished = 0, stopped = 0; /* runs in the table: whole, and stopped by a signal */
     for (guint k = 0; ok && k < runs; k++) {
-        if (jobs <= 1) {
+        if (jobs <= 1 && runner_signal()) {
+            g_set_error_literal(&sr[k].error, RUN_ERROR, RUN_ERROR_INTERRUPTED, "not started");
+        } else if (jobs <= 1) {
             RunOptions ro = *o;
             ro.sets = (const char *const *)sr[k].sets;
             ro.out = g_ptr_array_index(dirs, k);
@@ -597,7 +662,10 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
             ro.sweep_row = sr[k].row;
             run_simulation(&ro, &sr[k].error);
         }
-        if (sr[k].error) {
+        gboolean cut = g_error_matches(sr[k].error, RUN_ERROR, RUN_ERROR_INTERRUPTED);
+        if (cut && sr[k].row->len == 0)
+            continue; /* stopped before it began: no folder, no row */
+        if (sr[k].error && !cut) {
             g_propagate_prefixed_error(error, g_steal_pointer(&sr[k].error),
                                        "--vary %s: ", sr[k].label);
             ok = FALSE;
@@ -610,7 +678,12 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
         }
         csv_field(table, sr[k].label);
         g_string_append_printf(table, ",%s", sr[k].row->str);
-        show_run(o, sr, k, runs);
+        if (cut)
+            stopped++;
+        else
+            finished++;
+        if (!cut)
+            show_run(o, sr, k, runs);
     }
     for (guint k = 0; k < runs; k++) {
         g_strfreev(sr[k].sets);
@@ -621,8 +694,22 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
     g_free(sr);
     if (!ok)
         return FALSE;
+    int sig = runner_signal();
+    const char *sig_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    if (sig && finished + stopped == 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before any run began; nothing written", sig_name);
+        return FALSE;
+    }
     if (!outdir_write_text(od, "sweep.csv", table->str, error) || !outdir_commit(od, error))
         return FALSE;
+    if (sig) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s: %u of %u runs finished, %u stopped part way "
+                    "(interrupted 1 in %s/sweep.csv, \"interrupted\": true in its summary.json)",
+                    sig_name, finished, runs, stopped, o->out);
+        return FALSE;
+    }
     if (!o->quiet)
         printf("sweep     %u runs in %s, table %s/sweep.csv\n", runs, o->out, o->out);
     if (o->plot)

@@ -7,6 +7,7 @@
  * row is loaded, and config_validate() checks the rules across keys.
  */
 #include "sim/config/config.h"
+#include "sim/engine/textfile.h"
 
 #include <string.h>
 
@@ -498,7 +499,7 @@ gboolean config_load_file_set(const char *path, const char *const *sets, DrivePa
 {
     g_autofree char *data = NULL;
     gsize len = 0;
-    if (!g_file_get_contents(path, &data, &len, error))
+    if (!text_file_read(path, TEXT_FILE_MAX_CONFIG, "a drive file", &data, &len, error))
         return FALSE;
     return load_data(data, len, path, sets, out, error);
 }

@@ -104,10 +104,18 @@ static int fill(TraceReader *r, GError **error)
     return got;
 }
 
-/* Drop the rest of a line longer than the buffer. */
+/* Drop the rest of a line longer than the buffer; a "line" that has no
+ * newline within TRACE_SKIP_MAX (a binary file, /dev/zero) is an error. */
 static int skip_rest_of_line(TraceReader *r, GError **error)
 {
-    for (;;) {
+    for (uint64_t skipped = 0;; skipped += r->end) {
+        if (skipped > TRACE_SKIP_MAX) {
+            g_set_error(error, TRACE_ERROR, TRACE_ERROR_READ,
+                        "%s:%" G_GUINT64_FORMAT ": found no newline in %d MiB, expected lines "
+                        "of at most %d bytes (a binary file or an endless stream?)",
+                        r->path, r->p.line, TRACE_SKIP_MAX >> 20, TRACE_LINE_MAX);
+            return -1;
+        }
         r->start = r->end = 0;
         int got = fill(r, error);
         if (got < 0)
@@ -216,7 +224,14 @@ static const TraceFormat *format_by_name(const char *name)
 static GPtrArray *sniff_lines(TraceReader *r, GError **error)
 {
     g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
-    while (lines->len < SNIFF_LINES) {
+    for (uint64_t read = 0; lines->len < SNIFF_LINES; read++) {
+        if (read == TRACE_IDLE_LINES_MAX) {
+            g_set_error(error, TRACE_ERROR, TRACE_ERROR_READ,
+                        "%s:%" G_GUINT64_FORMAT ": found %d lines without %d data lines, "
+                        "expected trace records (an endless stream of blank lines?)",
+                        r->path, r->p.line, TRACE_IDLE_LINES_MAX, SNIFF_LINES);
+            return NULL;
+        }
         char *line;
         GError *err = NULL;
         int got = next_line(r, &line, &err);
@@ -499,9 +514,17 @@ static int parse_line(TraceReader *r, HostIo *io, uint64_t *t, GError **error)
 int trace_next(TraceReader *r, HostIo *io, GError **error)
 {
     g_return_val_if_fail(r != NULL && io != NULL, -1);
-    for (;;) {
+    for (uint64_t idle = 0;; idle++) {
         GError *err = NULL;
         uint64_t t = 0;
+        if (idle == TRACE_IDLE_LINES_MAX) {
+            g_set_error(error, TRACE_ERROR, TRACE_ERROR_READ,
+                        "%s:%" G_GUINT64_FORMAT ": found %d lines in a row without a record "
+                        "(blank, comments%s), expected trace records (an endless stream?)",
+                        r->path, r->p.line, TRACE_IDLE_LINES_MAX,
+                        r->opt.skip_bad_lines ? ", malformed lines skipped" : "");
+            return -1;
+        }
         int rc = parse_line(r, io, &t, &err);
         if (rc == 2)
             return 0;
@@ -514,8 +537,12 @@ int trace_next(TraceReader *r, HostIo *io, GError **error)
             g_clear_error(&err);
             continue;
         }
-        if (rc == 0 || (r->opt.device >= 0 && (int64_t)io->dev != r->opt.device))
+        if (rc == 0)
             continue;
+        if (r->opt.device >= 0 && (int64_t)io->dev != r->opt.device) {
+            idle = 0; /* another device's record: the file moves on */
+            continue;
+        }
         io->time = relative_time(r, t);
         r->record_line = r->p.line;
         return 1;

@@ -25,6 +25,11 @@ typedef enum TraceErrorCode {
 } TraceErrorCode;
 
 #define TRACE_LINE_MAX 65536 /* bytes, without the newline */
+/* An input with no newline in this much (binary, /dev/zero) is refused. */
+#define TRACE_SKIP_MAX (64 << 20) /* bytes */
+/* Lines in a row that hold no record (blank, comments, malformed ones
+ * skipped): more than a trace has, an endless stream of nothing. */
+#define TRACE_IDLE_LINES_MAX (1 << 22)
 #define TRACE_FIELDS_MAX 16
 
 /* Per-reader parse state; formats use the parts they need. */

@@ -12,6 +12,7 @@
 #include "sim/host/workload_priv.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 #define WL_STREAM 0x574b4c4400000000ull /* RNG streams of jobs: this | job index */
@@ -741,6 +742,14 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
     wl_jobs_make(w);
     w->job_stop = wl_job_stop;
     for (uint32_t i = 0; i < w->njobs; i++) {
+        int sig = w->stop ? w->stop() : 0; /* a job costs more than the call */
+        if (sig) {
+            g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                        "interrupted by %s while setting up job %u of %u; nothing written",
+                        sig == SIGINT ? "SIGINT" : "SIGTERM", i + 1, w->njobs);
+            wl_jobs_free(w);
+            return FALSE;
+        }
         if (!wl_job_bind(w, &w->jobs[i], seed, error) || !wl_job_wait_for(w, &w->jobs[i], error)) {
             wl_jobs_free(w);
             return FALSE;

@@ -53,6 +53,12 @@ typedef struct WorkloadTarget {
 typedef uint64_t (*WorkloadLookupFn)(void *ctx, uint64_t lpn);
 void workload_set_lookup(Workload *w, WorkloadLookupFn fn);
 
+/* Asked now and then during a long set-up (binding tens of thousands of
+ * jobs): the signal (SIGINT, SIGTERM) that asks the run to stop, or 0. A
+ * set-up it stops fails with WORKLOAD_ERROR_BIND. NULL: never asked. */
+typedef int (*WorkloadStopFn)(void);
+void workload_set_stop(Workload *w, WorkloadStopFn fn);
+
 /* ---- Parsed jobs (plain data, read-only for callers) -------------------- */
 
 typedef enum WorkloadRw {

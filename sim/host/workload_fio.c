@@ -6,6 +6,7 @@
  * names the file and line (or the job of the inline spec).
  */
 #include "sim/host/workload_priv.h"
+#include "sim/engine/textfile.h"
 
 #include <math.h>
 #include <string.h>
@@ -535,7 +536,7 @@ static gboolean wl_include(WlParse *p, const char *arg, const char *path, const 
         }
     }
     gsize len = 0;
-    if (!g_file_get_contents(inc, &text, &len, &err)) {
+    if (!text_file_read(inc, TEXT_FILE_MAX_JOB, "an included job file", &text, &len, &err)) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_FILE, "%s: include \"%s\": %s", where,
                     arg, err->message);
         g_error_free(err);
@@ -651,7 +652,7 @@ GArray *wl_fio_parse_file(const char *path, GError **error)
     g_autofree char *text = NULL;
     GError *err = NULL;
     gsize len = 0;
-    if (!g_file_get_contents(path, &text, &len, &err)) {
+    if (!text_file_read(path, TEXT_FILE_MAX_JOB, "a job file", &text, &len, &err)) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_FILE, "%s", err->message);
         g_error_free(err);
         return NULL;

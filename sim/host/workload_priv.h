@@ -155,6 +155,7 @@ struct Workload {
     uint32_t wait_head, wait_len;
     SimEngine *e;
     WorkloadTarget t;
+    WorkloadStopFn stop; /* workload_set_stop(); NULL: none */
     bool bound, started;
     uint32_t outstanding; /* commands at the target */
     LatHist *overall[IO_OPS];

@@ -21,6 +21,12 @@ void workload_set_lookup(Workload *w, WorkloadLookupFn fn)
     w->lookup = fn;
 }
 
+void workload_set_stop(Workload *w, WorkloadStopFn fn)
+{
+    g_return_if_fail(w != NULL);
+    w->stop = fn;
+}
+
 gboolean wl_verify_bind(Workload *w, GError **error)
 {
     (void)error;

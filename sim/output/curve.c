@@ -3,6 +3,7 @@
  * calibration loss (see curve.h and docs/calibration.md).
  */
 #include "sim/output/curve.h"
+#include "sim/engine/textfile.h"
 
 #include "sim/output/report.h"
 
@@ -146,8 +147,12 @@ Curve *curve_load(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     GError *e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_set_error(error, CURVE_ERROR, CURVE_ERROR_INPUT, "%s: %s", path, e->message);
+    if (!text_file_read(path, TEXT_FILE_MAX_CURVE, "a curve CSV", &text, NULL, &e)) {
+        /* a file too big is named in the message already */
+        if (g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_FAILED))
+            g_set_error(error, CURVE_ERROR, CURVE_ERROR_INPUT, "%s", e->message);
+        else
+            g_set_error(error, CURVE_ERROR, CURVE_ERROR_INPUT, "%s: %s", path, e->message);
         g_error_free(e);
         return NULL;
     }

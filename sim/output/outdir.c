@@ -14,7 +14,9 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef enum OutFileState {
@@ -186,8 +188,11 @@ static int outdir_lock(const char *path, GError **error)
 /* A fresh sibling of path for the new results: .BASE.new-PID. */
 static char *outdir_make_sibling(const char *path, GError **error)
 {
-    g_autofree char *dir = g_path_get_dirname(path);
-    g_autofree char *base = g_path_get_basename(path);
+    /* beside the folder itself, not a link to it: the files are renamed
+     * into the folder, which a rename cannot do across file systems */
+    g_autofree char *real = realpath(path, NULL);
+    g_autofree char *dir = g_path_get_dirname(real ? real : path);
+    g_autofree char *base = g_path_get_basename(real ? real : path);
     g_autofree char *name = g_strdup_printf(".%s.new-%ld", base, (long)getpid());
     char *sib = g_build_filename(dir, name, NULL);
     if (g_mkdir(sib, 0755) != 0) {
@@ -458,4 +463,159 @@ void outdir_abort(OutDir *od)
         g_rmdir(od->wdir);
     if (od->created)
         g_rmdir(od->path); /* fails, harmlessly, unless empty */
+}
+
+/* ---- A file the user named ------------------------------------------------ */
+
+/* Where a chain of links from path ends when its last name does not exist
+ * (realpath() fails there): that name in its folder, which must exist;
+ * NULL with errno set otherwise. */
+static char *outdir_follow_dangling(const char *path)
+{
+    g_autofree char *cur = g_strdup(path);
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+            if (errno != ENOENT && lstat(cur, &st) != 0)
+                return NULL;
+            g_autofree char *dir = g_path_get_dirname(cur);
+            g_autofree char *base = g_path_get_basename(cur);
+            g_autofree char *real_dir = realpath(dir, NULL);
+            if (!real_dir)
+                return NULL;
+            return g_build_filename(real_dir, base, NULL);
+        }
+        g_autofree char *to = g_file_read_link(cur, NULL);
+        if (!to)
+            return NULL;
+        g_autofree char *dir = g_path_get_dirname(cur);
+        g_free(cur);
+        cur = g_path_is_absolute(to) ? g_strdup(to) : g_build_filename(dir, to, NULL);
+    }
+    errno = ELOOP;
+    return NULL;
+}
+
+char *outdir_dest_resolve(const char *path, gboolean *special, GError **error)
+{
+    *special = FALSE;
+    struct stat st;
+    char *target = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        /* followed, so that the link stays a link; a link to a name not
+         * there yet makes that file, as a shell's redirection does */
+        target = realpath(path, NULL);
+        if (!target)
+            target = outdir_follow_dangling(path);
+        if (!target) {
+            int e = errno;
+            g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                        "a symbolic link to %s (%s); expected a link to a file, a pipe or a "
+                        "character device",
+                        e == ENOENT ? "a missing folder" : "what cannot be reached",
+                        g_strerror(e));
+            return NULL;
+        }
+    } else {
+        target = g_strdup(path);
+    }
+    if (stat(target, &st) != 0) {
+        if (errno == ENOENT)
+            return target; /* a new file */
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "cannot reach it: %s",
+                    g_strerror(e));
+        g_free(target);
+        return NULL;
+    }
+    if (S_ISREG(st.st_mode))
+        return target;
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+        *special = TRUE;
+        return target;
+    }
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                "found %s, expected a file, a pipe or a character device",
+                S_ISDIR(st.st_mode) ? "a folder" : S_ISBLK(st.st_mode) ? "a block device"
+                                                                       : "a socket");
+    g_free(target);
+    return NULL;
+}
+
+/* All of data to fd; 0 or the errno of the write that failed. */
+static int write_all(int fd, const char *data, gsize len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        data += n;
+        len -= (gsize)n;
+    }
+    return 0;
+}
+
+/* A new regular file at target through a temporary beside it, renamed
+ * over it; an existing file's permissions are kept. */
+static gboolean write_atomic(const char *target, const char *data, gsize len, GError **error)
+{
+    g_autofree char *dir = g_path_get_dirname(target);
+    g_autofree char *base = g_path_get_basename(target);
+    g_autofree char *tmpl = g_strdup_printf("%s/.%s.XXXXXX.tmp", dir, base);
+    int fd = g_mkstemp_full(tmpl, O_WRONLY | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "cannot create a file in %s: %s", dir, g_strerror(e));
+        return FALSE;
+    }
+    struct stat st;
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, stat(target, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask));
+    int e = write_all(fd, data, len);
+    if (!e && fsync(fd) != 0)
+        e = errno;
+    if (close(fd) != 0 && !e)
+        e = errno;
+    if (!e && rename(tmpl, target) != 0)
+        e = errno;
+    if (e) {
+        unlink(tmpl);
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "write failed: %s",
+                    g_strerror(e));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean outdir_write_dest(const char *path, const char *data, gsize len, GError **error)
+{
+    gboolean special;
+    g_autofree char *target = outdir_dest_resolve(path, &special, error);
+    if (!target)
+        return FALSE;
+    if (!special)
+        return write_atomic(target, data, len, error);
+    /* a device or a pipe is written to, never replaced; a pipe's reader
+     * takes what comes (no O_NONBLOCK: waiting for one is what a shell's
+     * redirection does too) */
+    int fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "cannot open: %s",
+                    g_strerror(e));
+        return FALSE;
+    }
+    int e = write_all(fd, data, len);
+    if (close(fd) != 0 && !e && errno != EINTR)
+        e = errno;
+    if (e) {
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "write failed: %s",
+                    g_strerror(e));
+        return FALSE;
+    }
+    return TRUE;
 }

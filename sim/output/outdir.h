@@ -58,4 +58,16 @@ const char *outdir_path(const OutDir *od);
 /* DIR/NAME, the final path of a file; g_free it. */
 char *outdir_file_path(const OutDir *od, const char *name);
 
+/* A single file the user names (--output FILE, plot --out FILE), checked
+ * before the work: the path to write, with a symbolic link followed (the
+ * link itself is never replaced) and *special set for a character device
+ * or a FIFO, which are written to as they are. A new name or a regular
+ * file is fine (also at the end of a link to a name not there yet, in an
+ * existing folder); a folder, a block device or a socket is refused (NULL, error without the path: the caller says which option). */
+char *outdir_dest_resolve(const char *path, gboolean *special, GError **error);
+/* Write data to such a file: a regular file (or a new one) through a
+ * temporary beside it renamed over it, so that it is whole or as it was;
+ * a device or FIFO by writing to it. Errors are without the path. */
+gboolean outdir_write_dest(const char *path, const char *data, gsize len, GError **error);
+
 #endif

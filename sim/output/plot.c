@@ -6,6 +6,8 @@
  */
 #include "sim/output/plot.h"
 
+#include "sim/output/outdir.h"
+
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -153,10 +155,25 @@ static gboolean plot_run(const char *script, const char *vars, GError **error)
 static gboolean plot_render(const char *script, GString *vars, const char *out_path, PlotFormat fmt,
                             GError **error)
 {
-    g_autofree char *dir = g_path_get_dirname(out_path);
-    g_autofree char *base = g_path_get_basename(out_path);
-    g_autofree char *tmp_name = g_strdup_printf(".%s.tmp", base);
-    g_autofree char *tmp = g_build_filename(dir, tmp_name, NULL);
+    /* a link is followed, a device or pipe written to (outdir_dest_resolve) */
+    gboolean special = FALSE;
+    g_autofree char *target = outdir_dest_resolve(out_path, &special, error);
+    if (!target) {
+        g_prefix_error(error, "%s: ", out_path);
+        return FALSE;
+    }
+    g_autofree char *tmp = NULL;
+    if (special) {
+        int fd = g_file_open_tmp("ftlsim-figure-XXXXXX", &tmp, error);
+        if (fd < 0)
+            return FALSE;
+        close(fd);
+    } else {
+        g_autofree char *dir = g_path_get_dirname(target);
+        g_autofree char *base = g_path_get_basename(target);
+        g_autofree char *tmp_name = g_strdup_printf(".%s.tmp", base);
+        tmp = g_build_filename(dir, tmp_name, NULL);
+    }
     plot_var(vars, "fmt", plot_ext(fmt));
     plot_var(vars, "out", tmp);
     if (!plot_run(script, vars->str, error)) {
@@ -170,10 +187,20 @@ static gboolean plot_render(const char *script, GString *vars, const char *out_p
         g_unlink(tmp);
         return FALSE;
     }
-    if (g_rename(tmp, out_path) != 0) {
+    if (special) {
+        g_autofree char *data = NULL;
+        gsize len = 0;
+        gboolean ok = g_file_get_contents(tmp, &data, &len, error) &&
+                      outdir_write_dest(target, data, len, error);
+        g_unlink(tmp);
+        if (!ok)
+            g_prefix_error(error, "%s: ", out_path);
+        return ok;
+    }
+    if (g_rename(tmp, target) != 0) {
         int e = errno;
         g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: cannot rename to %s: %s",
-                    tmp, out_path, g_strerror(e));
+                    tmp, target, g_strerror(e));
         g_unlink(tmp);
         return FALSE;
     }

@@ -547,8 +547,9 @@ static const struct {
     {NULL, "seed      {seed}\n", NULL},
     {was_interrupted, "stopped   interrupted (SIGINT or SIGTERM): the results so far\n", NULL},
     {has_prefill, "prefill   {prefill}\n", NULL},
-    {NULL, "simulated {sim_time_s} s in {wall_time_s} s wall ({events} events, peak RSS "
-           "{peak_rss_bytes} MiB)\n", NULL},
+    {NULL, "simulated {sim_time_s} s in {wall_time_s} s wall ({setup_wall_s} s set-up and prefill "
+           "before it, {total_wall_s} s in all; {events} events, peak RSS {peak_rss_bytes} MiB)\n",
+     NULL},
     {NULL, "host      wrote {host.write_bytes} GB ({host.write_ios} IOs), read {host.read_bytes} GB "
            "({host.read_ios} IOs), trimmed {host.trim_bytes} GB\n", NULL},
     {NULL, "nand      wrote {nand.write_bytes.total} GB (host {nand.write_bytes.by_cause.host}, gc "

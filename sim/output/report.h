@@ -80,7 +80,8 @@ typedef struct RunResult {
     DriveWear wear; /* erase counts per block at the end */
     const Workload *workload;
     double sim_time_s;
-    double wall_s;
+    double wall_s;       /* s, wall clock: the simulation */
+    double setup_wall_s; /* s, wall clock before it: loading, --prefill, binding the workload */
     uint64_t events;
     uint64_t peak_rss; /* bytes, of the whole process */
     GArray *rows;   /* SeriesRow */

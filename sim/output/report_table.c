@@ -65,7 +65,7 @@ static FigValue get_text(const RunResult *r, int arg)
     }
 }
 
-enum { R_SEED, R_INTERRUPTED, R_SIM_TIME, R_WALL, R_EVENTS, R_RSS };
+enum { R_SEED, R_INTERRUPTED, R_SIM_TIME, R_WALL, R_SETUP_WALL, R_TOTAL_WALL, R_EVENTS, R_RSS };
 static FigValue get_run(const RunResult *r, int arg)
 {
     switch (arg) {
@@ -77,6 +77,10 @@ static FigValue get_run(const RunResult *r, int arg)
         return f64v(r->sim_time_s);
     case R_WALL:
         return f64v(r->wall_s);
+    case R_SETUP_WALL:
+        return f64v(r->setup_wall_s);
+    case R_TOTAL_WALL:
+        return f64v(r->setup_wall_s + r->wall_s);
     case R_EVENTS:
         return u64v(r->events);
     default:
@@ -510,12 +514,17 @@ static const ReportFigure table[] = {
      .present = has_trace},
     {FIG("", "seed", "", "--seed", TJ), GET(get_run, R_SEED)},
     {FIG("", "prefill", "", "--prefill, or null", TJ), GET(get_text, S_PREFILL)},
-    {FIG("", "interrupted", "", "SIGINT or SIGTERM stopped the run", OUT_JSON), GET(get_run, R_INTERRUPTED)},
+    {FIG("", "interrupted", "", "SIGINT or SIGTERM stopped the run (the sweep table: 1, else 0)",
+         OUT_JSON | OUT_SWEEP), GET(get_run, R_INTERRUPTED), SWEEP(22, "interrupted", 0, NULL)},
     {FIG("", "sim_time_s", "s", "simulated time (series.csv: at the end of the interval)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_run, R_SIM_TIME), TEXT("%.3f", 0, 0),
      SERIES(1, "t_s", ROW_F64, t_s, "%.3f"), FILL(fill_time, 0), SWEEP(1, "sim_time_s", 0, "%.6f")},
     {FIG("", "wall_time_s", "s", "wall-clock time of the simulation", TJ), GET(get_run, R_WALL),
      TEXT("%.2f", 0, 0)},
+    {FIG("", "setup_wall_s", "s", "wall-clock time before it: loading, --prefill, binding the workload", TJ),
+     GET(get_run, R_SETUP_WALL), TEXT("%.2f", 0, 0)},
+    {FIG("", "total_wall_s", "s", "wall-clock time of the run, set-up and simulation", TJ),
+     GET(get_run, R_TOTAL_WALL), TEXT("%.2f", 0, 0)},
     {FIG("", "events", "", "engine events fired", TJ), GET(get_run, R_EVENTS)},
     {FIG("", "peak_rss_bytes", "bytes", "peak resident memory (summary.txt: MiB)", TJ), GET(get_run, R_RSS),
      TEXT("%.0f", 1048576.0, 0)},
@@ -826,7 +835,7 @@ void report_sweep_cell(GString *out, const ReportFigure *f, const RunResult *r)
     FigValue v = report_figure_value(f, r);
     if (v.kind == FIG_NULL)
         return;
-    if (v.kind == FIG_U64 && !f->sweep_fmt) {
+    if ((v.kind == FIG_U64 || v.kind == FIG_BOOL) && !f->sweep_fmt) {
         g_string_append_printf(out, "%" G_GUINT64_FORMAT, v.u);
         return;
     }

@@ -6,6 +6,7 @@
  */
 #include "sim/run/runner.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 
@@ -28,9 +29,52 @@ struct Runner {
 /* The signal (SIGINT, SIGTERM) that asked the run to stop; 0: none. */
 static volatile sig_atomic_t run_signal;
 
+/* Child processes running simulations for this one (sweeps, calibration),
+ * which get the signal too: a SIGTERM sent to the parent alone (Slurm's,
+ * kill PID) stops them as it stops a run here. 0: a free slot. */
+#define RUNNER_CHILDREN_MAX 512
+static volatile sig_atomic_t run_children[RUNNER_CHILDREN_MAX];
+
 static void on_signal(int sig)
 {
+    int saved = errno;
     run_signal = sig;
+    for (int i = 0; i < RUNNER_CHILDREN_MAX; i++)
+        if (run_children[i] > 0)
+            kill((pid_t)run_children[i], sig);
+    errno = saved;
+}
+
+static void catch_signals(int flags);
+
+void runner_watch_child(pid_t pid)
+{
+    for (int i = 0; i < RUNNER_CHILDREN_MAX; i++)
+        if (run_children[i] == 0) {
+            run_children[i] = pid;
+            break;
+        }
+    /* a signal that came between the fork and here has not reached it */
+    if (run_signal)
+        kill(pid, run_signal);
+}
+
+void runner_forget_child(pid_t pid)
+{
+    for (int i = 0; i < RUNNER_CHILDREN_MAX; i++)
+        if (run_children[i] == pid)
+            run_children[i] = 0;
+}
+
+void runner_child_start(void)
+{
+    for (int i = 0; i < RUNNER_CHILDREN_MAX; i++)
+        run_children[i] = 0;
+    /* no reset: a signal sent to the whole process group (Ctrl-C) or job
+     * (Slurm) comes twice, directly and from the parent; the parent's
+     * second signal ends the parent, and its death (PR_SET_PDEATHSIG) this
+     * run */
+    catch_signals(0);
 }
 
 int runner_signal(void)
@@ -38,15 +82,20 @@ int runner_signal(void)
     return run_signal;
 }
 
-void runner_catch_signals(void)
+static void catch_signals(int flags)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND; /* a second signal ends the process at once */
+    sa.sa_flags = flags;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void runner_catch_signals(void)
+{
+    catch_signals(SA_RESETHAND); /* a second signal ends the process at once */
 }
 
 /* Stop the engine: the run ends here, whole or not. */
@@ -134,6 +183,7 @@ gboolean runner_bind(Runner *r, Workload *w, uint64_t seed, GError **error)
     WorkloadTarget t = {target_submit, r->d, drive_capacity(r->d), drive_queue_limit(r->d),
                         target_warm};
     workload_set_lookup(w, target_lookup);
+    workload_set_stop(w, runner_signal);
     if (!workload_bind(w, r->e, &t, seed, error))
         return FALSE;
     r->w = w;

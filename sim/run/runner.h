@@ -14,6 +14,7 @@
 #include "sim/run/sampler.h"
 
 #include <glib.h>
+#include <sys/types.h>
 
 /* --max-time: how long past it the commands in flight may take. A host
  * gives up on a command after its I/O timeout (Linux: 30 s for NVMe and
@@ -61,5 +62,13 @@ gboolean runner_interrupted(const Runner *r);
 void runner_catch_signals(void);
 /* The signal that interrupted the run, or 0. */
 int runner_signal(void);
+/* A child process that runs a simulation for this one: a caught signal is
+ * sent on to it (at once, from the handler), also one caught before the
+ * call. Forget it once it has been waited for. */
+void runner_watch_child(pid_t pid);
+void runner_forget_child(pid_t pid);
+/* In a child, first: forget the parent's children and catch SIGINT and
+ * SIGTERM (a second one does not end it; see runner.c). */
+void runner_child_start(void);
 
 #endif

@@ -96,6 +96,7 @@ int cmd_calibrate(int argc, char **argv)
     co.jobs = (guint)jobs;
     co.max_evals = (guint)max_evals;
     co.starts = starts < 0 ? G_MAXUINT : (guint)starts;
+    runner_catch_signals();
     if (!run_calibration(&co, &error)) {
         rc = cmd_fail_run(error);
         goto out;

@@ -154,6 +154,7 @@ int cmd_pts(int argc, char **argv)
     o.plot = plot;
     o.script_dir = scripts;
     o.dry_run = dry_run;
+    runner_catch_signals();
     if (!pts_run(&o, &error))
         return cmd_fail_run(error);
     return 0;

@@ -37,11 +37,20 @@ int cmd_fail(GError *error, int code)
     return code;
 }
 
+/* "see build/ftlsim run --help": the command's own help, by the path the
+ * user typed. */
+static char *help_hint(void)
+{
+    const char *prg = g_get_prgname(); /* "ftlsim COMMAND", set by main() */
+    const char *cmd = prg && g_str_has_prefix(prg, "ftlsim ") ? prg + strlen("ftlsim ") : NULL;
+    return g_strdup_printf("see %s%s%s --help", run_invoked_as(), cmd ? " " : "", cmd ? cmd : "");
+}
+
 int cmd_usage(GOptionContext *ctx, const char *msg)
 {
     (void)ctx;
-    const char *prg = g_get_prgname(); /* "ftlsim COMMAND", set by main() */
-    fprintf(stderr, "ftlsim: %s (see %s --help)\n", msg, prg ? prg : "ftlsim");
+    g_autofree char *hint = help_hint();
+    fprintf(stderr, "ftlsim: %s (%s)\n", msg, hint);
     return CMD_EXIT_INPUT;
 }
 
@@ -159,6 +168,10 @@ gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv)
     GError *error = NULL;
     if (g_option_context_parse(ctx, argc, argv, &error))
         return TRUE;
+    g_autofree char *hint = help_hint();
+    g_autofree char *msg = g_strdup_printf("%s (%s)", error->message, hint);
+    g_clear_error(&error);
+    g_set_error_literal(&error, RUN_ERROR, RUN_ERROR_INPUT, msg);
     cmd_fail(error, CMD_EXIT_INPUT);
     return FALSE;
 }
@@ -186,8 +199,13 @@ GOptionContext *cmd_options(const char *summary, GOptionEntry *entries, const ch
     return ctx;
 }
 
+/* A run's error: 128 + the signal that stopped it, else a failed run or
+ * bad input. */
 int cmd_fail_run(GError *error)
 {
+    int sig = runner_signal();
+    if (sig)
+        return cmd_fail(error, 128 + sig);
     return cmd_fail(error, g_error_matches(error, RUN_ERROR, RUN_ERROR_FAILED) ? CMD_EXIT_FAILED
                                                                           : CMD_EXIT_INPUT);
 }
