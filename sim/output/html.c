@@ -313,7 +313,8 @@ static char *html_href(const char *name)
     return g_uri_escape_string(name, "/=,+", FALSE);
 }
 
-void html_link(HtmlPage *page, const char *href, const char *text)
+/* A link to a relative path with a text. */
+static void html_link(HtmlPage *page, const char *href, const char *text)
 {
     g_autofree char *h = html_href(href);
     g_autofree char *eh = g_markup_escape_text(h, -1);

@@ -63,8 +63,6 @@ guint html_figure_count(const HtmlPage *page);
 /* Links to the files of dir whose names end in one of the NULL-terminated
  * suffixes (".csv", ".json", ...), sorted by name, with their sizes. */
 void html_file_links(HtmlPage *page, const char *dir, const char *const *suffixes);
-/* A link to a relative path with a text. */
-void html_link(HtmlPage *page, const char *href, const char *text);
 /* A list of links: hrefs and texts, parallel, NULL-terminated. */
 void html_link_list(HtmlPage *page, const char *const *hrefs, const char *const *texts);
 
