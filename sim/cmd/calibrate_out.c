@@ -289,6 +289,57 @@ static char *cal_curves_csv(const Cal *c)
     return g_string_free(s, FALSE);
 }
 
+void cal_format_sigma(const CalParam *p, char *buf, size_t size)
+{
+    static const char *const units[] = {"B", "s", "/s", "B/s", "", ""};
+    double v = config_numeric_si(p->k.kind, p->sigma);
+    const char *unit = units[p->k.kind];
+    static const struct {
+        double f;
+        const char *pre;
+    } big[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}},
+      small[] = {{1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}};
+    if (!*unit || v == 0 || !isfinite(v)) {
+        g_snprintf(buf, size, "%.3g%s", v, unit);
+        return;
+    }
+    for (unsigned i = 0; i < G_N_ELEMENTS(big); i++)
+        if (fabs(v) >= big[i].f) {
+            g_snprintf(buf, size, "%.3g%s%s", v / big[i].f, big[i].pre, unit);
+            return;
+        }
+    for (unsigned i = 0; i < G_N_ELEMENTS(small) && p->k.kind == CONFIG_NUM_NS; i++)
+        if (fabs(v) >= small[i].f || i + 1 == G_N_ELEMENTS(small)) {
+            g_snprintf(buf, size, "%.3g%s%s", v / small[i].f, small[i].pre, unit);
+            return;
+        }
+    g_snprintf(buf, size, "%.3g%s", v, unit);
+}
+
+char *cal_identity_words(const Cal *c, const CalParam *p)
+{
+    if (p->flat)
+        return g_strdup("flat: 1% of it moves the loss by nothing measurable");
+    if (p->correlated < 0)
+        return g_strdup("determined");
+    const CalParam *q = &c->p[p->correlated];
+    gboolean same = p->k.kind == q->k.kind;
+    if (same && fabs(p->combo - 1) < 0.15) {
+        char v[CONFIG_VALUE_LEN];
+        config_numeric_format(p->k.kind, p->fitted + q->fitted, v, sizeof v);
+        return g_strdup_printf("correlated with %s, r = %.3f: only their sum is determined, "
+                               "%s + %s = %s",
+                               q->name, p->corr, p->name, q->name, v);
+    }
+    if (same && fabs(p->combo + 1) < 0.15)
+        return g_strdup_printf("correlated with %s, r = %.3f: only their difference %s - %s "
+                               "is determined",
+                               q->name, p->corr, p->name, q->name);
+    return g_strdup_printf("correlated with %s, r = %.3f: only one combination is "
+                           "determined, %.3g x %s + %s",
+                           q->name, p->corr, p->combo, p->name, q->name);
+}
+
 /* figures.csv: each figure's measured, stock and calibrated value. */
 static char *cal_figures_csv(const Cal *c)
 {

@@ -28,7 +28,7 @@ void sweep_write_report(const char *dir, GPtrArray *dirs, gboolean plot, PlotFor
     }
     g_autofree char *base = g_path_get_basename(dir);
     g_autofree char *title = g_strdup_printf("ftlsim sweep: %s", base);
-    g_autoptr(HtmlPage) page = html_page_new(title);
+    HtmlPage *page = html_page_new(title);
     g_autofree char *what = g_strdup_printf("%u runs, one row each in sweep.csv; each run's "
                                             "folder has its own report.",
                                             runs->len);
@@ -73,4 +73,5 @@ void sweep_write_report(const char *dir, GPtrArray *dirs, gboolean plot, PlotFor
         fprintf(stderr, "ftlsim: %s: %s\n", HTML_REPORT_NAME, e->message);
         g_error_free(e);
     }
+    html_page_free(page);
 }

@@ -252,7 +252,11 @@ static void html_svg_ids(GString *out, const char *svg, const char *pre)
     }
 }
 
-gboolean html_svg_file(HtmlPage *page, const char *path, const char *caption)
+/* An SVG file (gnuplot's svg terminal) inline as a figure with caption,
+ * its ids made unique to the page, so that several figures' <defs> never
+ * collide. FALSE (nothing added) when the file cannot be read or holds no
+ * <svg> element. */
+static gboolean html_svg_file(HtmlPage *page, const char *path, const char *caption)
 {
     g_autofree char *text = NULL;
     if (!g_file_get_contents(path, &text, NULL, NULL) || !g_utf8_validate(text, -1, NULL))
@@ -313,7 +317,8 @@ static char *html_href(const char *name)
     return g_uri_escape_string(name, "/=,+", FALSE);
 }
 
-void html_link(HtmlPage *page, const char *href, const char *text)
+/* A link to a relative path with a text. */
+static void html_link(HtmlPage *page, const char *href, const char *text)
 {
     g_autofree char *h = html_href(href);
     g_autofree char *eh = g_markup_escape_text(h, -1);

@@ -46,11 +46,6 @@ gboolean html_csv_file(HtmlPage *page, const char *path, const char *caption, gu
  * of NULL-terminated string vectors (GStrv), plain text. */
 void html_table(HtmlPage *page, const char *const *header, GPtrArray *rows, const char *caption);
 
-/* An SVG file (gnuplot's svg terminal) inline as a figure with caption.
- * Its ids are made unique to the page, so that several figures' <defs>
- * never collide. FALSE (nothing added) when the file cannot be read or
- * holds no <svg> element. */
-gboolean html_svg_file(HtmlPage *page, const char *path, const char *caption);
 /* The figures dir/NAME.svg for each of names (NULL-terminated), those
  * that exist, inline in that order with captions[i] (captions may be
  * NULL); each file is removed after when !keep (figures drawn only for
@@ -63,8 +58,6 @@ guint html_figure_count(const HtmlPage *page);
 /* Links to the files of dir whose names end in one of the NULL-terminated
  * suffixes (".csv", ".json", ...), sorted by name, with their sizes. */
 void html_file_links(HtmlPage *page, const char *dir, const char *const *suffixes);
-/* A link to a relative path with a text. */
-void html_link(HtmlPage *page, const char *href, const char *text);
 /* A list of links: hrefs and texts, parallel, NULL-terminated. */
 void html_link_list(HtmlPage *page, const char *const *hrefs, const char *const *texts);
 
