@@ -342,7 +342,9 @@ bool gc_paced(const Drive *d, uint32_t die)
 }
 
 /* Pacing as after a victim with that valid ratio (prefill's last one). */
-void gc_set_ratio(Drive *d, uint32_t die, double ratio) { gc(d)->ratio[die] = MIN(ratio, gc(d)->ratio_ss); }
+void gc_set_ratio(Drive *d, uint32_t die, double ratio) { gc(d)->ratio[die] = ratio; }
+
+double gc_ratio_cap(const Drive *d) { return gc(d)->ratio_ss; }
 
 void gc_release(Drive *d)
 {
@@ -360,8 +362,9 @@ bool gc_check(const Drive *d, char *why, size_t why_len)
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         CHECK(isfinite(g->debt[i]) && g->debt[i] >= 0, "die %u owes GC %g slots", i, g->debt[i]);
         CHECK(isfinite(g->ratio[i]) && g->ratio[i] >= 0 &&
-                  g->ratio[i] <= drive_geom(d)->slots_per_block,
-              "die %u's GC ratio is %g", i, g->ratio[i]);
+                  g->ratio[i] <= MIN(g->ratio_ss, (double)drive_geom(d)->slots_per_block),
+              "die %u's GC ratio is %g, above a full drive's steady state %g", i, g->ratio[i],
+              g->ratio_ss);
         uint32_t v = die_victim(d, i);
         CHECK(v == NO_BLOCK || !nand_is_static(d, v), "die %u's GC victim %u is a static SLC block",
               i, v);

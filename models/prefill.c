@@ -193,7 +193,7 @@ static bool pf_gc_one(Prefill *f, uint32_t die)
     if (v == NO_BLOCK || blk_is_map(d, v))
         return false;
     uint32_t left = blk_valid(d, v), cap = drive_geom(d)->slots_per_block;
-    gc_set_ratio(d, die, (double)left / (double)(cap - left));
+    gc_set_ratio(d, die, MIN((double)left / (double)(cap - left), gc_ratio_cap(d)));
     blk_set_state(d, v, BLK_VICTIM); /* not a destination */
     while (left > 0) {
         uint32_t n = pf_write(f, die, PF_GC, left, &s0);

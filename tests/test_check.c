@@ -204,7 +204,7 @@ static void test_gc(void)
     CU_ASSERT_TRUE(drive_stats(d)->nand_write_bytes[CAUSE_GC] > 0);
     gc_set_ratio(d, 2, INFINITY);
     assert_caught(d, gc_check, "GC");
-    gc_set_ratio(d, 2, 0.5);
+    gc_set_ratio(d, 2, MIN(gc_ratio_cap(d), 1.0) / 2);
     assert_holds(d);
     busy_close(&b);
 }

@@ -269,11 +269,10 @@ static SimTime wl_rate_gate(WlJob *j, const WlIo *p, bool charge)
 
 static void ev_null_done(void *ctx, uint64_t tag);
 
-/* Hand an I/O to the drive; ioengine=null completes it at once instead, as
- * fio's null engine does, without the drive. */
 /* An I/O leaves the job: fio's counters, the slat log row (not for the
  * write half of trimwrite, which fio logs with its trim), the iolog, then
- * the drive or the null engine. */
+ * the drive; ioengine=null completes it at once instead, as fio's null
+ * engine does, without the drive (nor its disk_util counts). */
 static void wl_io_issue(WlJob *j, const WlIo *io, uint32_t slot, bool log_slat)
 {
     uint64_t tag = (uint64_t)j->index << 32 | slot;
@@ -458,7 +457,8 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
 {
     WlIo *io = &j->slots[slot];
     SimTime now = sim_now(w->e);
-    wl_disk_done(w, (IoOp)io->op, now - io->submit);
+    if (!j->spec->engine_null)
+        wl_disk_done(w, (IoOp)io->op, now - io->submit);
     if (w->stamp) {
         if (io->op == IO_READ && (j->verifying || j->verify_all))
             wl_verify_check(w, j, io->offset, io->length);

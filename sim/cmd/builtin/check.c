@@ -44,8 +44,6 @@ static gboolean check_run_memory(const DriveParams *p, const char *spec, const c
         return FALSE;
     if (job && !(w = workload_from_jobfile(job, error)))
         return FALSE;
-    if (w && !check_fits(p, w, error))
-        return FALSE;
     MemoryClass mc;
     /* a trace (w NULL) is the worst case: its addresses are not read up front */
     run_memory_class(prefill ? &pf : NULL, w, p->user_capacity, &mc);
@@ -57,8 +55,11 @@ static gboolean check_run_memory(const DriveParams *p, const char *spec, const c
         g_string_append_printf(out, "%-20s %" G_GUINT64_FORMAT " (numjobs clones), about %.1f MiB "
                                "to set up\n", "jobs", clones, (double)bytes / 1048576.0);
     }
-    /* a job set run would refuse is refused here too */
-    return run_check_setup_fits(job ? job : "--workload", w, p, &mc, error);
+    /* a job set run would refuse is refused here too, before binding
+     * sets its jobs up */
+    if (!run_check_setup_fits(job ? job : "--workload", w, p, &mc, error))
+        return FALSE;
+    return !w || check_fits(p, w, error);
 }
 
 int cmd_check(int argc, char **argv)
