@@ -142,6 +142,18 @@ const char *drive_phase_name(DrivePhase p);
 
 typedef struct Drive Drive;
 
+/* FDP statistics of one reclaim unit handle (models/fdp.c), over the run.
+ * The handle's write amplification is (host_bytes + gc_bytes) / host_bytes. */
+typedef struct DriveFdpHandle {
+    uint64_t host_bytes;   /* host data written naming the handle */
+    uint64_t media_bytes;  /* programmed into its reclaim units: its host data, and GC's copies
+                            * kept within them (persistently isolated) */
+    uint64_t gc_bytes;     /* valid data GC moved out of its reclaim units */
+    uint64_t moved_across; /* of gc_bytes: into reclaim units the handles share */
+    uint64_t blocks;       /* blocks taken for it (host and GC) */
+    bool persistent;       /* persistently isolated (else initially) */
+} DriveFdpHandle;
+
 /* Called when a command completes: tag is what drive_submit() was given. */
 typedef void (*DriveDoneFn)(void *ctx, uint64_t tag);
 
@@ -180,9 +192,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)
 
 void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx);
 
+/* Reclaim unit handles of an FDP drive (0 without FDP), and handle h's
+ * statistics; h == drive_fdp_handles(): the reclaim units the handles share
+ * (GC's destination for initially isolated handles; prefilled data). */
+uint32_t drive_fdp_handles(const Drive *d);
+const DriveFdpHandle *drive_fdp_handle(const Drive *d, uint32_t h);
+
 /* Submit a command now. length and offset must lie within the user
  * capacity (callers check). At most drive_queue_limit() may be outstanding. */
 void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
+/* The same, a write naming placement identifier pid (FDP; below
+ * drive_params_fdp_pids(), and ignored by a drive without FDP). */
+void drive_submit_placed(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid);
 
 /* A command at offset will be submitted soon: fetch its map entry into the
  * cache meanwhile. Changes nothing but speed: the table is hundreds of MB,

@@ -143,6 +143,13 @@ typedef struct DriveParams {
     /* [trim] */
     TrimPolicy trim_policy;
     uint64_t trim_entry_cost; /* ns of controller work per mapped 4 KiB unit */
+
+    /* [fdp] NVMe Flexible Data Placement (TP4146); models/fdp.c */
+    uint32_t fdp_handles;    /* reclaim unit handles; 0: no FDP */
+    uint32_t fdp_groups;     /* reclaim groups: the dies split into this many sets */
+    uint64_t fdp_ru_size;    /* bytes of one reclaim unit, a whole number of blocks */
+    char fdp_isolation[256]; /* "initial" or "persistent" for every handle, or one per handle
+                              * separated by commas */
 } DriveParams;
 
 /* ---- Derived quantities (models/drive_params.c) ------------------------ */
@@ -175,5 +182,13 @@ uint32_t drive_params_map_unit(const DriveParams *p);
 /* Bytes of the full L2P table (4 bytes per map unit of user capacity). */
 uint64_t drive_params_l2p_bytes(const DriveParams *p);
 const char *cell_mode_name(CellMode m);
+/* Placement identifiers an FDP drive takes: reclaim groups x handles (0
+ * without FDP). Identifier pid is handle pid % handles of group pid / handles. */
+uint32_t drive_params_fdp_pids(const DriveParams *p);
+/* Whether FDP handle h is persistently isolated ([fdp] isolation), -1 when
+ * the key does not parse for this handle. */
+int drive_params_fdp_persistent(const DriveParams *p, uint32_t h);
+/* Bytes of one multi-plane block in the native mode. */
+uint64_t drive_params_block_bytes(const DriveParams *p);
 
 #endif

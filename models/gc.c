@@ -24,6 +24,7 @@
 #include "models/l2p_cache.h"
 #include "models/sched_rank.h"
 #include "models/wear.h"
+#include "models/fdp.h"
 
 /* Pacing, per die. */
 typedef struct Gc {
@@ -150,14 +151,17 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
     return best;
 }
 
-/* The GC stream's open block on die, opening one if needed. */
-static uint32_t gc_dest(Drive *d, uint32_t die)
+/* The GC stream's open block on die (*open; with FDP, the stream of victim
+ * v's handle where it is persistently isolated), opening one if needed. */
+static uint32_t gc_dest(Drive *d, uint32_t die, uint32_t *open, uint32_t tag)
 {
-    uint32_t b = die_open(d, die)[STREAM_GC];
+    uint32_t b = *open;
     if (b != NO_BLOCK && blk_wp(d)[b] < nand_block_capacity(d, b))
         return b;
     b = nand_take_free(d, die, drive_geom(d)->native);
-    die_open(d, die)[STREAM_GC] = b;
+    *open = b;
+    if (b != NO_BLOCK && fdp_on(d))
+        fdp_block_taken(d, b, tag);
     return b;
 }
 
@@ -200,11 +204,13 @@ static bool gc_step(Drive *d, uint32_t die)
         erase_victim(d, die, v);
         return true;
     }
-    uint32_t dst = gc_dest(d, die);
+    uint32_t tag = FDP_SHARED;
+    uint32_t *open = fdp_on(d) ? fdp_gc_open(d, die, v, &tag) : &die_open(d, die)[STREAM_GC];
+    uint32_t dst = gc_dest(d, die, open, tag);
     if (dst == NO_BLOCK)
         return false; /* no erased block to relocate into: stuck until TRIM */
     uint32_t pages;
-    uint32_t n = map_relocate(d, v, die_victim_cursor(d, die), dst, &die_open(d, die)[STREAM_GC], &pages);
+    uint32_t n = map_relocate(d, v, die_victim_cursor(d, die), dst, open, &pages);
     if (n == 0) {
         /* the cursor passed the last valid slot: nothing left to move */
         g_assert(blk_valid(d)[v] == 0);
@@ -218,6 +224,8 @@ static bool gc_step(Drive *d, uint32_t die)
     SimTime moved = ctrl_relocate(d, die, sensed, n);
     drive_counters(d)->nand_read_bytes += bytes;
     drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
+    if (fdp_on(d))
+        fdp_gc_moved(d, fdp_block_tag(d, v), tag, bytes);
     sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
     return true;
 }

@@ -99,6 +99,12 @@ static void send(Drive *d, uint32_t c)
 
 void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
 {
+    drive_submit_placed(d, op, offset, length, tag, 0);
+}
+
+void drive_submit_placed(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid)
+{
+    g_return_if_fail(pid == 0 || pid < drive_params_fdp_pids(drive_params(d)));
     g_return_if_fail(drive_outstanding(d) < drive_queue_limit(d));
     g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= drive_params(d)->user_capacity));
     if (l2p_cache_on(d))
@@ -111,6 +117,7 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
                  .offset = offset,
                  .length = length,
                  .op = (uint8_t)op,
+                 .pid = (uint16_t)pid,
                  .next = NO_IDX,
                  .t_sub = sim_now(drive_engine(d))};
     if (length > 0)

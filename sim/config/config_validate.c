@@ -178,9 +178,54 @@ static gboolean check_timing(const DriveParams *p, const char *name, GError **er
     return TRUE;
 }
 
+/* [fdp]: the handles' types parse, one or one per handle; the dies split
+ * evenly into reclaim groups; a reclaim unit is whole blocks; and the
+ * features whose placement FDP does not model are off. */
+static gboolean check_fdp(const DriveParams *p, const char *name, GError **error)
+{
+    if (p->fdp_handles == 0)
+        return TRUE;
+    uint32_t dies = drive_params_dies(p);
+    if (dies % p->fdp_groups != 0)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] reclaim_groups = %u: expected a divisor of the drive's %u dies", name,
+                    p->fdp_groups, dies);
+    uint32_t words = 1;
+    for (const char *c = p->fdp_isolation; *c; c++)
+        words += *c == ',';
+    if (words != 1 && words != p->fdp_handles)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] isolation: found %u types, expected one or one per handle (%u)", name,
+                    words, p->fdp_handles);
+    for (uint32_t h = 0; h < p->fdp_handles; h++)
+        if (drive_params_fdp_persistent(p, h) < 0)
+            return fail(error, CONFIG_ERROR_INVALID,
+                        "%s: [fdp] isolation = %s: expected initial or persistent (for handle %u)",
+                        name, p->fdp_isolation, h);
+    uint64_t blk = drive_params_block_bytes(p);
+    if (p->fdp_ru_size % blk != 0) {
+        char v[CONFIG_VALUE_LEN], b[CONFIG_VALUE_LEN];
+        config_format_size(p->fdp_ru_size, v, sizeof v);
+        config_format_size(blk, b, sizeof b);
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] ru_size = %s: expected a whole number of blocks of %s", name, v, b);
+    }
+    if (drive_params_map_unit(p) != SLOT_SIZE)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] handles = %u: expected [ftl] map_unit = 4KiB with FDP", name,
+                    p->fdp_handles);
+    if (p->pslc_static > 0 || p->pslc_rule != PSLC_RULE_NONE)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] handles = %u: expected no pSLC cache with FDP ([pslc] static = 0, "
+                    "dynamic_rule = none)",
+                    name, p->fdp_handles);
+    return TRUE;
+}
+
 gboolean config_validate(const DriveParams *p, const char *name, GError **error)
 {
     g_return_val_if_fail(p && name, FALSE);
     return check_geometry(p, name, error) && check_capacity(p, name, error) &&
-           check_policies(p, name, error) && check_timing(p, name, error);
+           check_policies(p, name, error) && check_timing(p, name, error) &&
+           check_fdp(p, name, error);
 }
