@@ -52,7 +52,7 @@ static inline gboolean simrun_spec(SimRun *r, const char *spec)
 {
     GError *error = NULL;
     Workload *w = workload_from_spec(spec, &error);
-    WorkloadTarget t = {simrun_submit, r->d, drive_capacity(r->d), drive_queue_limit(r->d), NULL};
+    WorkloadTarget t = {simrun_submit, r->d, drive_capacity(r->d), drive_queue_limit(r->d), NULL, NULL, 0};
     if (!w || !workload_bind(w, r->e, &t, 1, &error)) {
         fprintf(stderr, "%s\n", error->message);
         g_error_free(error);

@@ -248,7 +248,11 @@ static void wl_job_submit(WlJob *j)
     j->flow_count += j->spec->flow != 0;
     wl_rate_gate(j, io, true);
     wl_think_check(j, j->spec->thinktime_issue);
-    wl_submit(w, io->op, io->offset, io->length, (uint64_t)j->index << 32 | slot);
+    if (j->spec->fdp.on && io->op == IO_WRITE)
+        wl_submit_placed(w, io->op, io->offset, io->length, (uint64_t)j->index << 32 | slot,
+                         wl_fdp_next(j->spec, &w->t, &j->fdp_rr, &j->rng));
+    else
+        wl_submit(w, io->op, io->offset, io->length, (uint64_t)j->index << 32 | slot);
 }
 
 /* fio's flow: a job of a flow_id keeps its share of the flow's I/Os to
@@ -543,6 +547,8 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     wl_stats_init(&j->st);
     if (s->idle)
         return TRUE;
+    if (!wl_fdp_bind(s, j->name, &w->t, error))
+        return FALSE;
     if (s->zone_strided && !s->zonesize) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                     "job \"%s\": option \"zonemode\": found strided without a zone size, expected "

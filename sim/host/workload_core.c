@@ -50,6 +50,13 @@ void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t 
     w->t.submit(w->t.ctx, op, offset, length, tag);
 }
 
+void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid)
+{
+    w->sub_bytes[op] += length;
+    w->sub_ios[op]++;
+    w->t.submit_placed(w->t.ctx, op, offset, length, tag, pid);
+}
+
 void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency)
 {
     s->ios[op]++;
