@@ -19,6 +19,7 @@
 #include "models/bigmem.h"
 #include "models/ftl.h"
 #include "models/fdp.h"
+#include "models/zns.h"
 #include "models/gc.h"
 #include "models/fold.h"
 #include "models/l2p_cache.h"
@@ -79,6 +80,7 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     trim_init(d);
     gc_init(d);
     fold_init(d);
+    zns_init(d);
     fdp_init(d);
     ftl_init(d);
     return d;
@@ -240,6 +242,7 @@ void drive_free(Drive *d)
     cmd_release(d);
     ftl_release(d);
     fdp_release(d);
+    zns_release(d);
     drive_record_free(d);
 }
 
@@ -359,7 +362,7 @@ bool drive_check(const Drive *d, char *why, size_t why_len)
           "%" G_GUINT64_FORMAT,
           w.pool.min, w.pool.max, w.pool.erases, drive_stats(d)->wear_min, drive_stats(d)->wear_max,
           drive_stats(d)->wear_erases);
-    if (!ftl_check(d, why, why_len) || !fdp_check(d, why, why_len))
+    if (!ftl_check(d, why, why_len) || !fdp_check(d, why, why_len) || !zns_check(d, why, why_len))
         return false;
     return !l2p_cache_on(d) || l2p_check(d, why, why_len);
 }

@@ -25,10 +25,10 @@ uint64_t drive_params_raw_capacity(const DriveParams *p)
 
 double drive_params_op(const DriveParams *p)
 {
-    if (p->user_capacity == 0)
+    if (drive_params_writable(p) == 0)
         return 0;
-    return ((double)drive_params_raw_capacity(p) - (double)p->user_capacity) /
-           (double)p->user_capacity;
+    return ((double)drive_params_raw_capacity(p) - (double)drive_params_writable(p)) /
+           (double)drive_params_writable(p);
 }
 
 uint64_t drive_params_program_unit(const DriveParams *p, CellMode m)
@@ -187,4 +187,18 @@ int drive_params_fdp_persistent(const DriveParams *p, uint32_t h)
 uint64_t drive_params_block_bytes(const DriveParams *p)
 {
     return (uint64_t)p->planes * p->pages_per_block * p->page_size;
+}
+
+uint32_t drive_params_streams(const DriveParams *p)
+{
+    if (p->zns_zone_size)
+        return 2 * p->zns_max_active;
+    return drive_params_fdp_pids(p);
+}
+
+uint64_t drive_params_writable(const DriveParams *p)
+{
+    if (p->zns_zone_size == 0)
+        return p->user_capacity;
+    return p->user_capacity / p->zns_zone_size * (p->zns_zone_cap ? p->zns_zone_cap : p->zns_zone_size);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 typedef struct Fdp {
+    bool zoned;            /* the streams of a zoned drive's zones, not FDP's handles */
     uint32_t handles, groups, dies_per_group;
     uint32_t *host_open;   /* [die * handles + h] */
     uint32_t *gc_open;     /* [die * handles + h], persistent handles only */
@@ -31,12 +32,13 @@ uint32_t fdp_handles(const Drive *d) { return fdp(d) ? fdp(d)->handles : 0; }
 void fdp_init(Drive *d)
 {
     const DriveParams *p = drive_params(d);
-    if (p->fdp_handles == 0)
+    if (p->fdp_handles == 0 && p->zns_zone_size == 0)
         return;
     const Geom *g = drive_geom(d);
     Fdp *f = g_new0(Fdp, 1);
-    f->handles = p->fdp_handles;
-    f->groups = p->fdp_groups ? p->fdp_groups : 1;
+    f->zoned = p->zns_zone_size > 0;
+    f->handles = drive_params_streams(p); /* a zoned drive's streams: persistent handles */
+    f->groups = f->zoned || !p->fdp_groups ? 1 : p->fdp_groups;
     f->dies_per_group = g->dies / f->groups;
     size_t n = (size_t)g->dies * f->handles;
     f->host_open = g_new(uint32_t, n);
@@ -47,7 +49,7 @@ void fdp_init(Drive *d)
     memset(f->tag, FDP_SHARED, g->nblocks);
     f->stat = g_new0(DriveFdpHandle, f->handles + 1);
     for (uint32_t h = 0; h < f->handles; h++)
-        f->stat[h].persistent = drive_params_fdp_persistent(p, h) == 1;
+        f->stat[h].persistent = f->zoned || drive_params_fdp_persistent(p, h) == 1;
     drive_set_part(d, DP_FDP, f);
 }
 
@@ -108,7 +110,23 @@ void fdp_gc_moved(Drive *d, uint32_t from, uint32_t to, uint64_t bytes)
     f->stat[to == FDP_SHARED ? f->handles : to].media_bytes += bytes;
 }
 
-uint32_t drive_fdp_handles(const Drive *d) { return fdp_handles(d); }
+uint32_t drive_fdp_handles(const Drive *d) { return fdp(d) && !fdp(d)->zoned ? fdp(d)->handles : 0; }
+
+void fdp_close_handle(Drive *d, uint32_t h)
+{
+    Fdp *f = fdp(d);
+    for (uint32_t die = 0; die < drive_geom(d)->dies; die++) {
+        uint32_t *open = &f->host_open[(size_t)die * f->handles + h];
+        uint32_t b = *open;
+        if (b == NO_BLOCK)
+            continue;
+        blk_state(d)[b] = BLK_FULL; /* the rest of it stays unwritten until its erase */
+        blk_stamp(d)[b] = sim_now(drive_engine(d));
+        *open = NO_BLOCK;
+        if (blk_valid(d)[b] == 0)
+            die_push_dead(d, b);
+    }
+}
 
 const DriveFdpHandle *drive_fdp_handle(const Drive *d, uint32_t h)
 {

@@ -33,6 +33,9 @@ uint32_t *fdp_gc_open(const Drive *d, uint32_t die, uint32_t v, uint32_t *tag);
  * tagged from into one tagged to. */
 void fdp_host_written(Drive *d, uint32_t h, uint64_t bytes);
 void fdp_gc_moved(Drive *d, uint32_t from, uint32_t to, uint64_t bytes);
+/* Close every open host block of stream h, written or not to its end: a
+ * zone that starts on a stream begins with erased blocks (models/zns.c). */
+void fdp_close_handle(Drive *d, uint32_t h);
 /* Open blocks tagged as their handle, counters adding up to the drive's. */
 bool fdp_check(const Drive *d, char *why, size_t why_len);
 

@@ -945,7 +945,7 @@ void ftl_init(Drive *d)
     if (w->unit_lpns > 1)
         w->flag = g_new0(uint8_t, w->ring_cap);
     w->merge_free = NO_IDX;
-    w->npid = fdp_on(d) ? drive_params_fdp_pids(drive_params(d)) : 0;
+    w->npid = fdp_on(d) ? drive_params_streams(drive_params(d)) : 0;
     if (w->npid) {
         w->pid = g_new0(uint16_t, w->ring_cap);
         w->pid_live = g_new0(uint32_t, w->npid);

@@ -243,6 +243,24 @@ static const ConfigKey schema[] = {
              "commas: initial (initially isolated: GC may move a handle's valid data into "
              "reclaim units shared by the handles) or persistent (persistently isolated: GC "
              "keeps it in reclaim units of its handle)."},
+    /* [zns] */
+    {.group = "zns", .key = "zone_size", .type = CT_SIZE, FIELD(zns_zone_size), .def = "0",
+     .example = "2GiB",
+     .help = "NVMe Zoned Namespace: bytes of LBA space per zone (user_capacity is a whole number "
+             "of zones); 0: a conventional namespace. Writes go in order at each zone's write "
+             "pointer; reset, finish, open and close act on whole zones."},
+    {.group = "zns", .key = "zone_capacity", .type = CT_SIZE, FIELD(zns_zone_cap), .def = "0",
+     .example = "1077MiB",
+     .help = "Bytes of each zone the host may write, from its start (at most zone_size); 0: "
+             "zone_size."},
+    {.group = "zns", .key = "max_open", .type = CT_INT, FIELD(zns_max_open), .def = "14",
+     .min = 1, .max = 4096,
+     .help = "Zones open (implicitly or explicitly) at once; a write that would open one more "
+             "closes an implicitly opened zone, or fails with Too Many Open Zones."},
+    {.group = "zns", .key = "max_active", .type = CT_INT, FIELD(zns_max_active), .def = "14",
+     .min = 1, .max = 4096,
+     .help = "Zones open or closed at once (at least max_open); opening an empty zone beyond it "
+             "fails with Too Many Active Zones."},
 };
 
 /* clang-format on */
@@ -250,7 +268,7 @@ static const ConfigKey schema[] = {
 static const char *const groups[] = {"drive",      "host",       "controller", "ftl",
                                      "nand",       "timing.slc", "timing.mlc", "timing.tlc",
                                      "timing.qlc", "pslc",       "gc",         "wear",
-                                     "trim",       "fdp",        NULL};
+                                     "trim",       "fdp",        "zns",        NULL};
 
 static const char *const group_help[] = {
     "The drive as a product.",
@@ -267,6 +285,8 @@ static const char *const group_help[] = {
     "Wear leveling: which blocks take the erases.",
     "TRIM handling.",
     "NVMe Flexible Data Placement: reclaim units, groups and handles (absent: no FDP).",
+    "NVMe Zoned Namespace: zones, their writable capacity, open and active limits (absent: "
+    "not zoned).",
 };
 
 const ConfigKey *config_schema(gsize *n)
@@ -301,6 +321,8 @@ gboolean config_group_in_use(const char *group, const DriveParams *p)
 {
     if (strcmp(group, "fdp") == 0)
         return p->fdp_handles > 0;
+    if (strcmp(group, "zns") == 0)
+        return p->zns_zone_size > 0;
     return TRUE;
 }
 
