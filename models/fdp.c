@@ -37,7 +37,7 @@ void fdp_init(Drive *d)
     const Geom *g = drive_geom(d);
     Fdp *f = g_new0(Fdp, 1);
     f->zoned = p->zns_zone_size > 0;
-    f->handles = drive_params_streams(p); /* a zoned drive's streams: persistent handles */
+    f->handles = f->zoned ? drive_params_streams(p) : p->fdp_handles; /* a zoned drive: its streams */
     f->groups = f->zoned || !p->fdp_groups ? 1 : p->fdp_groups;
     f->dies_per_group = g->dies / f->groups;
     size_t n = (size_t)g->dies * f->handles;
