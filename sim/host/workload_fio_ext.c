@@ -86,7 +86,8 @@ static gboolean opt_zonemode(WorkloadJobSpec *s, const char *v, GError **error)
         s->zone_strided = strcmp(v, "strided") == 0;
         return TRUE;
     }
-    return wl_bad(error, v, "none or strided (zbd needs a zoned drive, which ftlsim does not model)");
+    return wl_bad(error, v, "none or strided (fio's zbd mode is not simulated yet; zoned drives take "
+                            "zone commands through the model, docs/placement.md)");
 }
 
 static gboolean opt_zonesize(WorkloadJobSpec *s, const char *v, GError **error)

@@ -4,7 +4,8 @@
  * written, media bytes erased), and per reclaim unit handle its host and
  * media bytes, what GC moved out of its reclaim units and how much of that
  * across into units the handles share, and its write amplification
- * (host + GC bytes) / host bytes.
+ * (host + GC bytes) / host bytes. On a zoned drive: its zones by state,
+ * the zone commands accepted and those failed, by NVMe status.
  */
 #include "sim/output/report.h"
 
@@ -99,4 +100,54 @@ void report_fdp_text(const RunResult *r, GString *out)
         handle_line(out, r, f, name, f->persistent ? "persistent" : "initial");
     }
     handle_line(out, r, &r->fdp[r->fdp_handles], "shared", "-");
+}
+
+gboolean report_has_zns(const RunResult *r) { return r->zns != NULL; }
+
+static const char *const zop_names[ZONE_OPS] = {"write", "open", "close", "finish", "reset", "append"};
+
+void report_zns_json(const RunResult *r, JsonWriter *w, const char *key)
+{
+    const DriveZns *z = r->zns;
+    json_begin_object(w, key);
+    json_u64(w, "zones", z->zones);
+    json_u64(w, "zone_bytes", r->params->zns_zone_size);
+    json_u64(w, "zone_capacity_bytes", r->params->zns_zone_cap);
+    json_begin_object(w, "by_state");
+    for (int s = 0; s < ZONE_STATES; s++)
+        json_u64(w, zone_state_name(s), z->by_state[s]);
+    json_end_object(w);
+    json_begin_object(w, "commands");
+    for (int o = 0; o < ZONE_OPS; o++)
+        json_u64(w, zop_names[o], z->ops[o]);
+    json_end_object(w);
+    json_u64(w, "implicit_opens", z->implicit_opens);
+    json_u64(w, "implicit_closes", z->implicit_closes);
+    json_begin_object(w, "errors");
+    for (int s = 1; s < ZNS_STATUSES; s++)
+        json_u64(w, zns_status_name(s), z->errors[s]);
+    json_end_object(w);
+    json_end_object(w);
+}
+
+void report_zns_text(const RunResult *r, GString *out)
+{
+    const DriveZns *z = r->zns;
+    g_string_append_printf(out, "zns       %u zones:", z->zones);
+    for (int s = 0; s < ZONE_STATES; s++)
+        g_string_append_printf(out, "%s %u %s", s ? "," : "", z->by_state[s], zone_state_name(s));
+    g_string_append(out, "\n          commands:");
+    for (int o = 0; o < ZONE_OPS; o++)
+        g_string_append_printf(out, "%s %" G_GUINT64_FORMAT " %s", o ? "," : "", z->ops[o], zop_names[o]);
+    g_string_append_printf(out, "; %" G_GUINT64_FORMAT " implicit opens, %" G_GUINT64_FORMAT " implicit closes\n",
+                           z->implicit_opens, z->implicit_closes);
+    uint64_t failed = 0;
+    for (int s = 1; s < ZNS_STATUSES; s++)
+        failed += z->errors[s];
+    g_string_append_printf(out, "          failed: %" G_GUINT64_FORMAT, failed);
+    for (int s = 1; s < ZNS_STATUSES; s++)
+        if (z->errors[s])
+            g_string_append_printf(out, ", %" G_GUINT64_FORMAT " %s (0x%02X)", z->errors[s], zns_status_name(s),
+                                   zns_status_code(s));
+    g_string_append(out, "\n");
 }
