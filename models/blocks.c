@@ -49,6 +49,8 @@ void blocks_init(Drive *d)
         k->mode[b] = (uint8_t)(nand_is_static(d, b) ? CELL_SLC : g->native);
 }
 
+void blocks_set_held(Drive *d, BlocksHeldFn held) { blocks(d)->held = held; }
+
 void blocks_release(Drive *d)
 {
     Blocks *k = blocks(d);
@@ -262,6 +264,8 @@ static bool open_check(const Drive *d, uint32_t i, char *why, size_t why_len)
               i, s, b);
         opens++;
     }
+    if (k->held)
+        opens += k->held(d, i);
     for (uint32_t b = first; b < first + drive_geom(d)->blocks_per_die; b++)
         opens -= k->state[b] == BLK_OPEN && !blk_is_map(d, b);
     CHECK(opens == 0, "die %u has open data blocks no stream writes", i);

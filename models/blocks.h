@@ -92,11 +92,18 @@ void die_push_dead(Drive *d, uint32_t b);
 uint32_t die_pop_dead(Drive *d, uint32_t die); /* NO_BLOCK if none */
 uint32_t die_ndead(const Drive *d, uint32_t die);
 
+/* A part that keeps open data blocks of its own, outside the die's
+ * streams (FDP's reclaim unit handles, models/fdp.c), registers how many
+ * it holds on a die, so that blocks_check() counts them with the streams'
+ * (registered, not called by name: the part reads the blocks). */
+typedef uint32_t (*BlocksHeldFn)(const Drive *d, uint32_t die);
+void blocks_set_held(Drive *d, BlocksHeldFn held);
+
 /* The block state's invariants: per block, a state and write pointer its
  * mode allows and no more valid slots than written; per die, the free
  * stacks (erased blocks of the die, each once, as many as the counts and
  * the free-blocks gauge say), the open blocks (open, of the die, with
- * room), the victim and its cursor, the dead stack; the counts over all
+ * room; with those a part holds), the victim and its cursor, the dead stack; the counts over all
  * dies the scheduler asks (drive_check()). */
 bool blocks_check(const Drive *d, char *why, size_t why_len);
 

@@ -28,6 +28,7 @@ typedef struct Blocks {
     uint32_t dies_low; /* dies with fewer than gc_soft_blocks free */
     uint32_t victims;  /* dies with a victim */
     uint32_t ndead;    /* blocks on the dead stacks */
+    BlocksHeldFn held; /* open blocks a part keeps outside the streams (blocks_set_held()) */
 } Blocks;
 
 /* The block state of d (parts.c). */

@@ -24,6 +24,9 @@ typedef struct Cmd {
     uint32_t sent, landed;   /* a write: its 4 KiB units given buffer room, and arrived in it */
     uint32_t merge;          /* its map units' merge reads (ftl.c), NO_IDX if none */
     uint8_t op;
+    uint16_t pid;            /* a write's FDP placement identifier (0 without FDP) */
+    uint8_t zop;             /* ZoneOp of a zone command (ZOP_NONE otherwise) */
+    uint8_t status;          /* ZnsStatus it completes with */
     /* where a read's time goes (DriveStats.read_parts_ns) */
     SimTime t_sub;      /* submitted */
     SimTime t_start;    /* reached the FTL (link and controller done) */

@@ -18,6 +18,8 @@
 #include "models/map.h"
 #include "models/bigmem.h"
 #include "models/ftl.h"
+#include "models/fdp.h"
+#include "models/zns.h"
 #include "models/gc.h"
 #include "models/fold.h"
 #include "models/l2p_cache.h"
@@ -78,6 +80,8 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     trim_init(d);
     gc_init(d);
     fold_init(d);
+    zns_init(d);
+    fdp_init(d);
     ftl_init(d);
     return d;
 }
@@ -237,6 +241,8 @@ void drive_free(Drive *d)
     hostif_release(d);
     cmd_release(d);
     ftl_release(d);
+    fdp_release(d);
+    zns_release(d);
     drive_record_free(d);
 }
 
@@ -287,6 +293,8 @@ static const struct {
     {"TRIM", trim_check},            /* trim.c: the deferred work's queue */
     {"scheduler", sched_check},      /* sched.c: idle dies, read queues */
     {"controller", ctrl_check},      /* ctrl.c: each core's pieces of work */
+    {"FDP", fdp_check},              /* fdp.c: handles' open blocks and tags, their counters */
+    {"ZNS", zns_check},              /* zns.c: zone states, open and active counts */
 };
 
 /* A best GC victim that frees less than 1 / DRIVE_CRAWL_SHARE of its

@@ -142,6 +142,81 @@ const char *drive_phase_name(DrivePhase p);
 
 typedef struct Drive Drive;
 
+/* Zoned namespaces (models/zns.c). Zone states as NVMe ZNS names them
+ * (read-only and offline zones are not modelled). */
+typedef enum ZoneState {
+    ZONE_EMPTY = 0,
+    ZONE_IMPLICIT_OPEN = 1,
+    ZONE_EXPLICIT_OPEN = 2,
+    ZONE_CLOSED = 3,
+    ZONE_FULL = 4,
+} ZoneState;
+#define ZONE_STATES 5
+const char *zone_state_name(ZoneState s);
+
+/* Zone commands besides writes and reads (Zone Management Send actions,
+ * and Zone Append). */
+typedef enum ZoneOp {
+    ZOP_NONE = 0,
+    ZOP_OPEN = 1,
+    ZOP_CLOSE = 2,
+    ZOP_FINISH = 3,
+    ZOP_RESET = 4,
+    ZOP_APPEND = 5,
+} ZoneOp;
+#define ZONE_OPS 6
+
+/* NVMe status codes a zoned command completes with (ZNS command set 1.1,
+ * Command Specific Status Values; and the generic ones it uses). */
+typedef enum ZnsStatus {
+    ZNS_OK = 0,                   /* 0x00 Successful Completion */
+    ZNS_INVALID_FIELD = 1,        /* 0x02 Invalid Field in Command (an append or action not at a zone start) */
+    ZNS_LBA_OUT_OF_RANGE = 2,     /* 0x80 LBA Out of Range */
+    ZNS_BOUNDARY = 3,             /* 0xB8 Zone Boundary Error: past the zone's writable capacity */
+    ZNS_FULL = 4,                 /* 0xB9 Zone Is Full */
+    ZNS_INVALID_WRITE = 5,        /* 0xBC Zone Invalid Write: not at the write pointer */
+    ZNS_TOO_MANY_ACTIVE = 6,      /* 0xBD Too Many Active Zones */
+    ZNS_TOO_MANY_OPEN = 7,        /* 0xBE Too Many Open Zones */
+    ZNS_INVALID_TRANSITION = 8,   /* 0xBF Invalid Zone State Transition */
+} ZnsStatus;
+#define ZNS_STATUSES 9
+const char *zns_status_name(ZnsStatus s);
+uint8_t zns_status_code(ZnsStatus s); /* the NVMe status code */
+
+/* A zoned drive's counters over the run. */
+typedef struct DriveZns {
+    uint64_t ops[ZONE_OPS];          /* commands accepted, by op (ZOP_NONE: writes) */
+    uint64_t errors[ZNS_STATUSES];   /* commands failed, by status (ZNS_OK: unused) */
+    uint64_t implicit_opens;         /* zones a write opened */
+    uint64_t implicit_closes;        /* implicitly open zones closed to open another */
+    uint32_t zones;                  /* zones in the namespace */
+    uint32_t by_state[ZONE_STATES];  /* gauge: zones in each state */
+} DriveZns;
+
+/* Submit a zone command now (a Zone Management Send action on the zone
+ * starting at zone_offset, or a Zone Append of length bytes to it); it
+ * completes through the done callback like any command.
+ * drive_last_status() gives the status of the last command completed, and
+ * drive_append_offset() where an append of tag wrote. */
+void drive_submit_zone(Drive *d, ZoneOp op, uint64_t zone_offset, uint64_t length, uint64_t tag);
+ZnsStatus drive_last_status(const Drive *d);
+uint64_t drive_append_offset(const Drive *d);
+/* A zone's state and write pointer (bytes from its start); the counters. */
+ZoneState drive_zone_state(const Drive *d, uint64_t zone_offset, uint64_t *wp);
+const DriveZns *drive_zns(const Drive *d); /* NULL on a drive without zones */
+
+/* FDP statistics of one reclaim unit handle (models/fdp.c), over the run.
+ * The handle's write amplification is (host_bytes + gc_bytes) / host_bytes. */
+typedef struct DriveFdpHandle {
+    uint64_t host_bytes;   /* host data written naming the handle */
+    uint64_t media_bytes;  /* programmed into its reclaim units: its host data, and GC's copies
+                            * kept within them (persistently isolated) */
+    uint64_t gc_bytes;     /* valid data GC moved out of its reclaim units */
+    uint64_t moved_across; /* of gc_bytes: into reclaim units the handles share */
+    uint64_t blocks;       /* blocks taken for it (host and GC) */
+    bool persistent;       /* persistently isolated (else initially) */
+} DriveFdpHandle;
+
 /* Called when a command completes: tag is what drive_submit() was given. */
 typedef void (*DriveDoneFn)(void *ctx, uint64_t tag);
 
@@ -180,9 +255,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)
 
 void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx);
 
+/* Reclaim unit handles of an FDP drive (0 without FDP), and handle h's
+ * statistics; h == drive_fdp_handles(): the reclaim units the handles share
+ * (GC's destination for initially isolated handles; prefilled data). */
+uint32_t drive_fdp_handles(const Drive *d);
+const DriveFdpHandle *drive_fdp_handle(const Drive *d, uint32_t h);
+
 /* Submit a command now. length and offset must lie within the user
  * capacity (callers check). At most drive_queue_limit() may be outstanding. */
 void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
+/* The same, a write naming placement identifier pid (FDP; below
+ * drive_params_fdp_pids(), and ignored by a drive without FDP). */
+void drive_submit_placed(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid);
 
 /* A command at offset will be submitted soon: fetch its map entry into the
  * cache meanwhile. Changes nothing but speed: the table is hundreds of MB,

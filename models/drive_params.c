@@ -6,6 +6,8 @@
  */
 #include "models/drive_params.h"
 
+#include <string.h>
+
 uint32_t drive_params_dies(const DriveParams *p)
 {
     return p->channels * p->ces_per_channel * p->dies_per_ce;
@@ -23,10 +25,10 @@ uint64_t drive_params_raw_capacity(const DriveParams *p)
 
 double drive_params_op(const DriveParams *p)
 {
-    if (p->user_capacity == 0)
+    if (drive_params_writable(p) == 0)
         return 0;
-    return ((double)drive_params_raw_capacity(p) - (double)p->user_capacity) /
-           (double)p->user_capacity;
+    return ((double)drive_params_raw_capacity(p) - (double)drive_params_writable(p)) /
+           (double)drive_params_writable(p);
 }
 
 uint64_t drive_params_program_unit(const DriveParams *p, CellMode m)
@@ -142,4 +144,61 @@ const char *cell_mode_name(CellMode m)
         return "qlc";
     }
     return "?";
+}
+
+uint32_t drive_params_fdp_pids(const DriveParams *p)
+{
+    return p->fdp_handles * (p->fdp_groups ? p->fdp_groups : 1);
+}
+
+/* The k-th comma-separated word of s (leading and trailing blanks off)
+ * into out; false if s has fewer words. */
+static bool word_at(const char *s, uint32_t k, char *out, size_t len)
+{
+    for (uint32_t i = 0; i < k; i++) {
+        s = strchr(s, ',');
+        if (!s)
+            return false;
+        s++;
+    }
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strcspn(s, ",");
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n >= len)
+        return false;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return true;
+}
+
+int drive_params_fdp_persistent(const DriveParams *p, uint32_t h)
+{
+    char w[32];
+    bool list = strchr(p->fdp_isolation, ',') != NULL;
+    if (!word_at(p->fdp_isolation, list ? h : 0, w, sizeof w))
+        return -1;
+    if (strcmp(w, "persistent") == 0)
+        return 1;
+    return strcmp(w, "initial") == 0 ? 0 : -1;
+}
+
+uint64_t drive_params_block_bytes(const DriveParams *p)
+{
+    return (uint64_t)p->planes * p->pages_per_block * p->page_size;
+}
+
+uint32_t drive_params_streams(const DriveParams *p)
+{
+    if (p->zns_zone_size)
+        return 2 * p->zns_max_active;
+    return drive_params_fdp_pids(p);
+}
+
+uint64_t drive_params_writable(const DriveParams *p)
+{
+    if (p->zns_zone_size == 0)
+        return p->user_capacity;
+    return p->user_capacity / p->zns_zone_size * (p->zns_zone_cap ? p->zns_zone_cap : p->zns_zone_size);
 }

@@ -145,6 +145,19 @@ typedef struct DriveParams {
     /* [trim] */
     TrimPolicy trim_policy;
     uint64_t trim_entry_cost; /* ns of controller work per mapped 4 KiB unit */
+
+    /* [fdp] NVMe Flexible Data Placement (TP4146); models/fdp.c */
+    uint32_t fdp_handles;    /* reclaim unit handles; 0: no FDP */
+    uint32_t fdp_groups;     /* reclaim groups: the dies split into this many sets */
+    uint64_t fdp_ru_size;    /* bytes of one reclaim unit, a whole number of blocks */
+    char fdp_isolation[256]; /* "initial" or "persistent" for every handle, or one per handle
+                              * separated by commas */
+
+    /* [zns] NVMe Zoned Namespace; models/zns.c */
+    uint64_t zns_zone_size;  /* bytes of LBA space per zone; 0: not zoned */
+    uint64_t zns_zone_cap;   /* bytes of a zone the host may write (<= zone size) */
+    uint32_t zns_max_open;   /* zones open at once (implicitly or explicitly) */
+    uint32_t zns_max_active; /* zones open or closed at once */
 } DriveParams;
 
 /* ---- Derived quantities (models/drive_params.c) ------------------------ */
@@ -177,5 +190,19 @@ uint32_t drive_params_map_unit(const DriveParams *p);
 /* Bytes of the full L2P table (4 bytes per map unit of user capacity). */
 uint64_t drive_params_l2p_bytes(const DriveParams *p);
 const char *cell_mode_name(CellMode m);
+/* Placement identifiers an FDP drive takes: reclaim groups x handles (0
+ * without FDP). Identifier pid is handle pid % handles of group pid / handles. */
+uint32_t drive_params_fdp_pids(const DriveParams *p);
+/* Whether FDP handle h is persistently isolated ([fdp] isolation), -1 when
+ * the key does not parse for this handle. */
+int drive_params_fdp_persistent(const DriveParams *p, uint32_t h);
+/* Write streams the FTL keeps apart: FDP's placement identifiers, or on a
+ * zoned drive two per active zone (each active zone writes its own). */
+uint32_t drive_params_streams(const DriveParams *p);
+/* Bytes the host may write: user_capacity, or on a zoned drive its zones'
+ * capacity (its LBA space, user_capacity, is zones x zone_size). */
+uint64_t drive_params_writable(const DriveParams *p);
+/* Bytes of one multi-plane block in the native mode. */
+uint64_t drive_params_block_bytes(const DriveParams *p);
 
 #endif

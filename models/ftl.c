@@ -33,6 +33,7 @@
 #include "models/gc.h"
 #include "models/l2p_cache.h"
 #include "models/sched_rank.h"
+#include "models/fdp.h"
 
 #include <string.h>
 
@@ -74,6 +75,9 @@ typedef struct Wbuf {
     Merge *merges;         /* pool, grown to the run's peak */
     uint32_t merge_cap, merge_free;
     uint32_t rmw_reader;   /* sched_read() client of merge reads */
+    uint16_t *pid;         /* FDP: per ring position, the placement identifier of its write */
+    uint32_t *pid_live;    /* FDP: live ring entries per placement identifier */
+    uint32_t npid;         /* FDP: placement identifiers (0 without FDP) */
     /* ready_entries()'s last walk, while entries are held: every dequeue,
      * append, trim or hold changes one of head, len, live or held */
     struct {
@@ -224,12 +228,17 @@ static void idle_flush(void *ctx, uint64_t arg)
     sched_kick_all(d);
 }
 
-/* Append lpn to the ring, its L2P entry pointing there. */
-static void ring_append(Drive *d, uint64_t lpn, uint8_t flag)
+/* Append lpn to the ring, its L2P entry pointing there; pid: the
+ * placement identifier of its write (FDP). */
+static void ring_append(Drive *d, uint64_t lpn, uint8_t flag, uint16_t pid)
 {
     Wbuf *w = wbuf(d);
     uint32_t pos = ring_at(w, w->ring_head, w->ring_len);
     w->ring[pos] = lpn;
+    if (w->npid) {
+        w->pid[pos] = pid;
+        w->pid_live[pid]++;
+    }
     if (w->unit_lpns > 1)
         w->flag[pos] = flag;
     w->ring_len++;
@@ -277,7 +286,7 @@ static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t a, uint32_t b, uint32_t pos
             if (old >= BUF_MARK)
                 continue;
             map_invalidate_slot(d, old);
-            ring_append(d, lpn, RING_RMW);
+            ring_append(d, lpn, RING_RMW, cmd->pid);
             taken++;
         }
     w->buf_used -= budget - taken;
@@ -319,6 +328,11 @@ static void write_arrived(void *ctx, uint64_t arg)
         uint64_t old = map_get(d, lpn);
         if (old >= BUF_MARK && old != NO_SLOT) {
             wbuf(d)->buf_used--; /* coalesced: the space reserved for it is not needed */
+            if (wbuf(d)->npid) { /* the entry now holds this write's data, of its handle */
+                wbuf(d)->pid_live[wbuf(d)->pid[old - BUF_MARK]]--;
+                wbuf(d)->pid[old - BUF_MARK] = cmd->pid;
+                wbuf(d)->pid_live[cmd->pid]++;
+            }
             uint64_t lo = MAX(cmd->offset, lpn * SLOT_SIZE);
             uint64_t hi = MIN(cmd->offset + cmd->length, (lpn + 1) * SLOT_SIZE);
             drive_counters(d)->buf_absorbed_bytes += hi - lo;
@@ -328,7 +342,7 @@ static void write_arrived(void *ctx, uint64_t arg)
             ++*drive_mapped(d);
         else
             map_invalidate_slot(d, old);
-        ring_append(d, lpn, 0);
+        ring_append(d, lpn, 0, cmd->pid);
         appended++;
     }
     if (cmd->rmw || cmd->merge != NO_IDX)
@@ -680,6 +694,8 @@ uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end)
         if (v >= BUF_MARK) {
             wbuf(d)->ring[v - BUF_MARK] = NO_LPN;
             wbuf(d)->ring_live--;
+            if (wbuf(d)->npid)
+                wbuf(d)->pid_live[wbuf(d)->pid[v - BUF_MARK]]--;
             wbuf(d)->buf_used--;
             drive_counters(d)->buf_absorbed_bytes += SLOT_SIZE;
         } else {
@@ -742,18 +758,109 @@ static uint32_t max_room(const Drive *d)
  * apart; held to one block they wait on each other at every block boundary,
  * which with small SLC blocks costs a tenth of the throughput. */
 #define BALANCE_SLACK 4
+
+/* Most room any die of die i's reclaim group has (FDP: a group's dies
+ * fill apart from the others'). */
+static uint32_t max_room_group(const Drive *d, uint32_t i)
+{
+    if (!fdp_on(d))
+        return max_room(d);
+    uint32_t g = fdp_group_of_die(d, i), m = 0;
+    for (uint32_t k = 0; k < drive_geom(d)->dies; k++)
+        if (fdp_group_of_die(d, k) == g)
+            m = MAX(m, die_room(d, k));
+    return m;
+}
+
+/* FDP: take up to max live entries of placement identifier pid into the
+ * stage, oldest first, wherever they are in the ring (their positions
+ * become dead entries); then drop the dead entries at its head. */
+static uint32_t take_pid(Drive *d, uint32_t max, uint32_t pid)
+{
+    Wbuf *w = wbuf(d);
+    uint32_t n = 0;
+    w->stage_rmw = 0;
+    for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len && n < max; k++, pos = ring_at(w, pos, 1)) {
+        if (w->ring[pos] == NO_LPN || w->pid[pos] != pid)
+            continue;
+        w->stage[n++] = w->ring[pos];
+        w->ring[pos] = NO_LPN;
+        w->ring_live--;
+        w->pid_live[pid]--;
+    }
+    while (w->ring_len > 0 && w->ring[w->ring_head] == NO_LPN) {
+        w->ring_head = ring_at(w, w->ring_head, 1);
+        w->ring_len--;
+    }
+    return n;
+}
+
+/* FDP: the placement identifier a program on die i takes, -1 if none yet.
+ * A handle's entries wait in the buffer until they fill a program unit, as
+ * each handle's own staging buffer would. The oldest entry's identifier
+ * goes first when it has a unit, and also with less when the ring is
+ * nearly full of entries waiting behind it (dead ones included: they free
+ * their room only when the head passes them); else the identifier with the
+ * most data and a whole unit; with buf_force (flush, idle) any. */
+static int fdp_pick(const Drive *d, uint32_t i, uint32_t unit)
+{
+    const Wbuf *w = wbuf(d);
+    uint32_t h = fdp_handles(d), g = fdp_group_of_die(d, i);
+    int head = -1;
+    for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len; k++, pos = ring_at(w, pos, 1))
+        if (w->ring[pos] != NO_LPN) {
+            head = w->pid[pos] / h == g ? w->pid[pos] : -1;
+            break;
+        }
+    bool tight = w->ring_len + w->ring_pending + unit > w->ring_cap;
+    if (head >= 0 && (w->pid_live[head] >= unit || tight))
+        return head;
+    int best = -1;
+    uint32_t best_n = 0;
+    for (uint32_t p = g * h; p < (g + 1) * h; p++)
+        if (w->pid_live[p] > best_n) {
+            best_n = w->pid_live[p];
+            best = (int)p;
+        }
+    return best_n >= unit || (best_n > 0 && w->buf_force) ? best : -1;
+}
+
+/* Program one unit of buffered host data on die i, if the buffer has one and
+ * the die has room for it without eating into the GC reserve; true if it
+ * started, with the slots programmed in *slots. Units go to whichever die is free
+ * first, but a die opens a new block for host data only while it has
+ * nearly as much room (erased blocks, static SLC ones included) as any
+ * other (within BALANCE_SLACK), so the dies fill evenly and a die that fell
+ * behind (busy with GC, or slower on a crowded channel) is not overtaken by
+ * the others until the drive is full. The slack lets dies run a few blocks
+ * apart; held to one block they wait on each other at every block boundary,
+ * which with small SLC blocks costs a tenth of the throughput. With FDP the
+ * unit holds data of one placement identifier, into its handle's block. */
 static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
 {
     if (wbuf(d)->ring_live == 0)
         return false; /* before asking the cache: with no data it must not decide exhaustion */
-    int stream = pslc_host_stream(d, i);
-    CellMode mode = stream == STREAM_HOST ? drive_geom(d)->native : CELL_SLC;
-    uint32_t unit = drive_geom(d)->unit_slots[mode];
-    if (!unit_ready(d, unit))
-        return false;
-    uint32_t b = die_open(d, i, stream);
+    int stream, pid = -1;
+    CellMode mode;
+    uint32_t unit, *open = NULL; /* with FDP: the handle's open block; else the die's stream */
+    if (fdp_on(d)) {
+        stream = STREAM_HOST;
+        mode = drive_geom(d)->native;
+        unit = drive_geom(d)->unit_slots[mode];
+        pid = fdp_pick(d, i, unit);
+        if (pid < 0)
+            return false;
+        open = fdp_host_open(d, i, (uint32_t)pid % fdp_handles(d));
+    } else {
+        stream = pslc_host_stream(d, i);
+        mode = stream == STREAM_HOST ? drive_geom(d)->native : CELL_SLC;
+        unit = drive_geom(d)->unit_slots[mode];
+        if (!unit_ready(d, unit))
+            return false;
+    }
+    uint32_t b = open ? *open : die_open(d, i, stream);
     if (b == NO_BLOCK) {
-        if (die_room(d, i) + BALANCE_SLACK < max_room(d))
+        if (die_room(d, i) + BALANCE_SLACK < max_room_group(d, i))
             return false; /* let the other dies catch up */
         if (stream == STREAM_SSLC)
             b = nand_take_static(d, i);
@@ -761,11 +868,16 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
             b = nand_take_free(d, i, mode);
         if (b == NO_BLOCK)
             return false;
-        die_set_open(d, i, stream, b);
+        if (open)
+            *open = b;
+        else
+            die_set_open(d, i, stream, b);
+        if (pid >= 0)
+            fdp_block_taken(d, b, (uint32_t)pid % fdp_handles(d));
     }
     uint32_t cap = nand_block_capacity(d, b);
     uint32_t room = cap - blk_wp(d, b);
-    uint32_t n = take_unit(d, unit < room ? unit : room);
+    uint32_t n = pid < 0 ? take_unit(d, unit < room ? unit : room) : take_pid(d, unit < room ? unit : room, (uint32_t)pid);
     uint64_t first = nand_slot(d, b, blk_wp(d, b));
     map_prefetch(d, wbuf(d)->stage, n);
     map_set_run(d, wbuf(d)->stage, n, first);
@@ -774,7 +886,10 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
         drive_place_hook(d)(drive_place_ctx(d), wbuf(d)->stage[k], first + k, NO_SLOT);
     if (blk_wp(d, b) == cap) {
         blk_set_full(d, b, sim_now(drive_engine(d)));
-        die_set_open(d, i, stream, NO_BLOCK);
+        if (open)
+            *open = NO_BLOCK;
+        else
+            die_set_open(d, i, stream, NO_BLOCK);
     }
     uint64_t bytes = (uint64_t)n * SLOT_SIZE;
     SimTime in = chan_xfer(d, i, sim_now(drive_engine(d)), bytes);
@@ -782,6 +897,8 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     drive_counters(d)->nand_write_bytes[CAUSE_RMW] += (uint64_t)wbuf(d)->stage_rmw * SLOT_SIZE;
     if (mode == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->host_slc_bytes += bytes;
+    if (pid >= 0)
+        fdp_host_written(d, (uint32_t)pid % fdp_handles(d), bytes);
     pslc_host_programmed(d, i, stream, n);
     sched_program(d, i, WORK_HOST, program_done, d, n, in, bytes, mode);
     *slots = n;
@@ -810,6 +927,8 @@ static bool any_host_program(void *ctx)
     Drive *d = ctx;
     if (wbuf(d)->ring_live == 0)
         return false;
+    if (fdp_on(d))
+        return true; /* fdp_pick() decides per die and group */
     return pslc_has_cache(d) || unit_ready(d, drive_geom(d)->unit_slots[drive_geom(d)->native]);
 }
 
@@ -830,6 +949,11 @@ void ftl_init(Drive *d)
     if (w->unit_lpns > 1)
         w->flag = g_new0(uint8_t, w->ring_cap);
     w->merge_free = NO_IDX;
+    w->npid = fdp_on(d) ? drive_params_streams(drive_params(d)) : 0;
+    if (w->npid) {
+        w->pid = g_new0(uint16_t, w->ring_cap);
+        w->pid_live = g_new0(uint32_t, w->npid);
+    }
     drive_set_part(d, DP_WBUF, w);
     w->host_reader = sched_read_client(d, read_piece, d);
     w->rmw_reader = sched_read_client(d, rmw_read_done, d);
@@ -846,6 +970,8 @@ void ftl_release(Drive *d)
     g_free(wbuf(d)->stage);
     g_free(wbuf(d)->flag);
     g_free(wbuf(d)->merges);
+    g_free(wbuf(d)->pid);
+    g_free(wbuf(d)->pid_live);
     g_free(wbuf(d));
     drive_set_part(d, DP_WBUF, NULL);
 }
@@ -867,6 +993,13 @@ bool ftl_check(const Drive *d, char *why, size_t why_len)
             live++;
             CHECK(map_get(d, w->ring[pos]) == BUF_MARK + pos, "buffer entry %u is stale but live", pos);
         }
+    for (uint32_t p = 0; p < w->npid; p++) {
+        uint32_t n = 0;
+        for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len; k++, pos = ring_at(w, pos, 1))
+            n += w->ring[pos] != NO_LPN && w->pid[pos] == p;
+        CHECK(n == w->pid_live[p], "buffer has %u live entries of placement identifier %u, counter says %u",
+              n, p, w->pid_live[p]);
+    }
     CHECK(live == w->ring_live, "buffer has %" G_GUINT64_FORMAT " live entries, counter says %u",
           live, w->ring_live);
     uint32_t held = 0;

@@ -24,6 +24,7 @@
 #include "models/l2p_cache.h"
 #include "models/sched_rank.h"
 #include "models/wear.h"
+#include "models/fdp.h"
 
 #include <math.h>
 
@@ -179,14 +180,21 @@ uint32_t gc_pick_victim(Drive *d, uint32_t die)
     return best;
 }
 
-/* The GC stream's open block on die, opening one if needed. */
-static uint32_t gc_dest(Drive *d, uint32_t die)
+/* The GC stream's open block on die (with FDP, *open: the block of victim
+ * v's handle where it is persistently isolated; open NULL: the die's GC
+ * stream), opening one if needed. */
+static uint32_t gc_dest(Drive *d, uint32_t die, uint32_t *open, uint32_t tag)
 {
-    uint32_t b = die_open(d, die, STREAM_GC);
+    uint32_t b = open ? *open : die_open(d, die, STREAM_GC);
     if (b != NO_BLOCK && blk_wp(d, b) < nand_block_capacity(d, b))
         return b;
     b = nand_take_free(d, die, drive_geom(d)->native);
-    die_set_open(d, die, STREAM_GC, b);
+    if (open)
+        *open = b;
+    else
+        die_set_open(d, die, STREAM_GC, b);
+    if (b != NO_BLOCK && fdp_on(d))
+        fdp_block_taken(d, b, tag);
     return b;
 }
 
@@ -229,13 +237,17 @@ static bool gc_step(Drive *d, uint32_t die)
         erase_victim(d, die, v);
         return true;
     }
-    uint32_t dst = gc_dest(d, die);
+    uint32_t tag = FDP_SHARED;
+    uint32_t *open = fdp_on(d) ? fdp_gc_open(d, die, v, &tag) : NULL; /* NULL: the die's GC stream */
+    uint32_t dst = gc_dest(d, die, open, tag);
     if (dst == NO_BLOCK)
         return false; /* no erased block to relocate into: stuck until TRIM */
     uint32_t pages;
     uint32_t cursor = die_cursor(d, die);
-    uint32_t n = map_relocate(d, v, &cursor, dst, STREAM_GC, &pages);
+    uint32_t n = map_relocate(d, v, &cursor, dst, open ? MAP_OWN_BLOCK : STREAM_GC, &pages);
     die_set_cursor(d, die, cursor);
+    if (open && blk_state(d, dst) == BLK_FULL)
+        *open = NO_BLOCK; /* the handle's GC block filled */
     if (n == 0) {
         /* the cursor passed the last valid slot: nothing left to move */
         g_assert(blk_valid(d, v) == 0);
@@ -249,6 +261,8 @@ static bool gc_step(Drive *d, uint32_t die)
     SimTime moved = ctrl_relocate(d, die, sensed, n);
     drive_counters(d)->nand_read_bytes += bytes;
     drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
+    if (fdp_on(d))
+        fdp_gc_moved(d, fdp_block_tag(d, v), tag, bytes);
     sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
     return true;
 }

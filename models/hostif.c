@@ -17,6 +17,7 @@
 #include "models/ftl.h"
 #include "models/l2p_cache.h"
 #include "models/trim.h"
+#include "models/zns.h"
 
 /* The queue as the host sees it (the records are cmd.c's). */
 typedef struct HostIf {
@@ -30,11 +31,35 @@ typedef struct HostIf {
 
 static HostIf *hostif(const Drive *d) { return drive_part(d, DP_HOSTIF); }
 
+/* On a zoned drive, a write or zone command is checked against its zone
+ * first: one that fails, or a zone action with nothing more to do,
+ * completes now. True if it goes on. */
+static bool zoned_arrive(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
+    SimTime now = sim_now(drive_engine(d));
+    if (!zns_arrive(d, c)) {
+        cmd->length = 0;
+        cmd_complete(d, c, now);
+        return false;
+    }
+    if (cmd->zop == ZOP_OPEN || cmd->zop == ZOP_CLOSE || cmd->zop == ZOP_FINISH ||
+        (cmd->zop == ZOP_RESET && cmd->length == 0)) {
+        cmd_complete(d, c, now);
+        return false;
+    }
+    if (cmd->zop == ZOP_RESET) /* its data unmapped as a TRIM of the zone's written part */
+        cmd->slots = (uint32_t)((cmd->length - 1) / SLOT_SIZE + 1);
+    return true;
+}
+
 static void cmd_arrive(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg;
     Cmd *cmd = cmd_at(d, c);
+    if (zns_on(d) && (cmd->op == IO_WRITE || cmd->zop != ZOP_NONE) && !zoned_arrive(d, c))
+        return;
     switch (cmd->op) {
     case IO_READ:
         ftl_read_start(d, c);
@@ -99,6 +124,34 @@ static void send(Drive *d, uint32_t c)
 
 void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
 {
+    drive_submit_placed(d, op, offset, length, tag, 0);
+}
+
+void drive_submit_zone(Drive *d, ZoneOp op, uint64_t zone_offset, uint64_t length, uint64_t tag)
+{
+    g_return_if_fail(zns_on(d) && op != ZOP_NONE && drive_outstanding(d) < drive_queue_limit(d));
+    g_return_if_fail(zone_offset < drive_params(d)->user_capacity);
+    g_return_if_fail(op != ZOP_APPEND || (length > 0 && zone_offset + length <= drive_params(d)->user_capacity));
+    IoOp io = op == ZOP_APPEND ? IO_WRITE : IO_TRIM;
+    uint32_t c = cmd_take(d, io);
+    if (io == IO_WRITE)
+        pslc_host_busy(d);
+    *cmd_at(d, c) = (Cmd){.tag = tag,
+                          .offset = zone_offset,
+                          .length = op == ZOP_APPEND ? length : 0,
+                          .op = (uint8_t)io,
+                          .zop = (uint8_t)op,
+                          .next = NO_IDX,
+                          .t_sub = sim_now(drive_engine(d))};
+    if (op == ZOP_APPEND)
+        cmd_at(d, c)->slots = (uint32_t)((zone_offset + length - 1) / SLOT_SIZE - zone_offset / SLOT_SIZE + 1);
+    send(d, c);
+}
+
+void drive_submit_placed(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid)
+{
+    g_return_if_fail(pid == 0 || pid < drive_params_fdp_pids(drive_params(d)));
+    g_return_if_fail(!zns_on(d) || op != IO_WRITE || pid == 0); /* zones place their own data */
     g_return_if_fail(drive_outstanding(d) < drive_queue_limit(d));
     g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= drive_params(d)->user_capacity));
     if (l2p_cache_on(d))
@@ -111,6 +164,7 @@ void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t 
                  .offset = offset,
                  .length = length,
                  .op = (uint8_t)op,
+                 .pid = (uint16_t)pid,
                  .next = NO_IDX,
                  .t_sub = sim_now(drive_engine(d))};
     if (length > 0)
@@ -149,8 +203,12 @@ static void cmd_done(void *ctx, uint64_t arg)
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg;
     Cmd *cmd = cmd_at(d, c);
-    drive_counters(d)->host_bytes[cmd->op] += cmd->length;
-    drive_counters(d)->host_ios[cmd->op]++;
+    if (cmd->status == 0 && (cmd->zop == ZOP_NONE || cmd->zop == ZOP_APPEND)) {
+        drive_counters(d)->host_bytes[cmd->op] += cmd->length;
+        drive_counters(d)->host_ios[cmd->op]++;
+    }
+    if (zns_on(d))
+        zns_done(d, c);
     uint64_t tag = cmd->tag;
     nq_progress(d, c);
     if (cmd_put(d, c))

@@ -1413,8 +1413,8 @@ static void relocate_run(Drive *d, uint32_t dst, const uint64_t *lpns, const uin
 
 /* Move up to one native program unit of valid slots of block v, scanning
  * from *cursor, into dst (GC and folding both relocate this way). dst,
- * the open block of its die's stream, is marked full and closed when it
- * fills. Returns the slots moved and in *pages the distinct source pages
+ * the open block of its die's stream (or, MAP_OWN_BLOCK, one its caller
+ * keeps), is marked full and closed when it fills. Returns the slots moved and in *pages the distinct source pages
  * that had to be read. */
 uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int stream,
                       uint32_t *pages)
@@ -1462,7 +1462,8 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int 
     relocate_run(d, dst, lpns, srcs, got);
     if (blk_wp(d, dst) == nand_block_capacity(d, dst)) {
         blk_set_full(d, dst, sim_now(drive_engine(d)));
-        die_set_open(d, nand_die_of_block(d, dst), stream, NO_BLOCK);
+        if (stream != MAP_OWN_BLOCK)
+            die_set_open(d, nand_die_of_block(d, dst), stream, NO_BLOCK);
     }
     return n;
 }

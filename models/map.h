@@ -32,7 +32,12 @@ void map_block_erased(Drive *d, uint32_t b); /* b holds nothing the formula or a
 /* The map's own structure (chunks, runs, hashes, counts), then its
  * entries: L2P and P2L agree, the valid counts and mapped pages match. */
 bool map_check(const Drive *d, char *why, size_t why_len);
-/* Move up to one native unit of valid slots of block v from *cursor into dst. */
+/* Move up to one native unit of valid slots of block v from *cursor into
+ * dst, the open block of its die's stream (closed there when it fills),
+ * or, with stream MAP_OWN_BLOCK, a block the caller keeps open itself
+ * (FDP's per-handle GC blocks): marked full when it fills, and the caller
+ * lets go of it when blk_state() says so. */
+#define MAP_OWN_BLOCK (-1)
 uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int stream,
                       uint32_t *pages);
 

@@ -33,6 +33,8 @@ typedef enum DrivePart {
     DP_TRIM,   /* struct TrimQueue (trim.c) */
     DP_WBUF,   /* struct Wbuf (ftl.c) */
     DP_MAP,    /* struct Map: the map's store, who is told of changes (map.c) */
+    DP_ZNS,    /* struct Zns: zone states and write pointers (zns.c); NULL without zones */
+    DP_FDP,    /* struct Fdp: reclaim unit handles, their open blocks and counts (fdp.c); NULL without FDP */
     DRIVE_PARTS
 } DrivePart;
 

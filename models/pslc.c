@@ -91,7 +91,7 @@ static void sizing_from_params(const DriveParams *p, PslcSizing *s)
     uint64_t nstatic = s->bits >= 2 ? div_up(p->pslc_static, slc_bytes * s->dies) : 0;
     s->nstatic = (uint32_t)MIN(nstatic, p->blocks_per_plane ? p->blocks_per_plane - 1 : 0);
     s->pool = p->blocks_per_plane - s->nstatic;
-    s->user_slots = p->user_capacity / SLOT_SIZE;
+    s->user_slots = drive_params_writable(p) / SLOT_SIZE;
     uint64_t user_blocks = div_up(s->user_slots, (uint64_t)s->block_slots * s->dies);
     uint32_t op_blocks = user_blocks < s->pool ? s->pool - (uint32_t)user_blocks : 0;
     uint64_t extra = div_up(p->pslc_reserve, (uint64_t)s->block_slots * SLOT_SIZE * s->dies);

@@ -138,8 +138,8 @@ static void test_fio_syntax(void)
                                            "\"0\", expected a round from 1 ms to 1 day such as "
                                            "60s"},
         {"rw=read,zonemode=zbd", "workload spec, job 1: option \"zonemode\": found \"zbd\", "
-                                 "expected none or strided (zbd needs a zoned drive, which ftlsim "
-                                 "does not model)"},
+                                 "expected none or strided (fio's zbd mode is not simulated yet; "
+                                 "zoned drives take zone commands through the model, docs/placement.md)"},
         {"rw=read,exit_what=some", "workload spec, job 1: option \"exit_what\": found \"some\", "
                                    "expected group, stonewall or all"},
         {"rw=read,iodepth_mode=stepped:10-130/5,5/30",

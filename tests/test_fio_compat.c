@@ -91,7 +91,7 @@ static gboolean mock_run_ramp(Mock *m, const char *spec, const char *text, uint6
     } else {
         m->w = workload_from_spec(spec, &err);
     }
-    WorkloadTarget t = {mock_submit, m, cap, 256, NULL};
+    WorkloadTarget t = {mock_submit, m, cap, 256, NULL, NULL, 0};
     if (m->w) {
         workload_set_lookup(m->w, mock_lookup);
         if (workload_bind(m->w, m->e, &t, 1, &err)) {
@@ -351,7 +351,7 @@ static void test_verify(void)
     m.subs = g_array_new(FALSE, FALSE, sizeof(Sub));
     m.lost_lpn = 5;
     m.w = workload_from_spec("rw=write,bs=4k,size=64k,verify=md5", NULL);
-    WorkloadTarget t = {mock_submit, &m, MiB, 32, NULL};
+    WorkloadTarget t = {mock_submit, &m, MiB, 32, NULL, NULL, 0};
     workload_set_lookup(m.w, mock_lookup);
     CU_ASSERT_TRUE(workload_bind(m.w, m.e, &t, 1, NULL));
     workload_start(m.w);
@@ -550,7 +550,7 @@ static void test_logs(void)
     m.subs = g_array_new(FALSE, FALSE, sizeof(Sub));
     m.w = workload_from_spec("name=j,rw=write,bs=4k,size=1m,time_based,runtime=1s,"
                              "write_lat_log=x,write_bw_log=y,log_avg_msec=250", NULL);
-    WorkloadTarget t = {mock_submit, &m, MiB, 32, NULL};
+    WorkloadTarget t = {mock_submit, &m, MiB, 32, NULL, NULL, 0};
     LogSink sink = {0};
     CU_ASSERT_TRUE(workload_wants_logs(m.w));
     CU_ASSERT_TRUE(workload_bind(m.w, m.e, &t, 1, NULL));

@@ -671,7 +671,7 @@ static void test_latency_sink(void)
     g_autoptr(Workload) w = workload_from_spec(
         "rw=randrw,rwmixread=30,bs=16k,iodepth=8,io_size=8m;rw=trim,bs=1m,size=4m", NULL);
     CU_ASSERT_PTR_NOT_NULL(w);
-    WorkloadTarget t = {sink_submit, d, drive_capacity(d), drive_queue_limit(d), NULL};
+    WorkloadTarget t = {sink_submit, d, drive_capacity(d), drive_queue_limit(d), NULL, NULL, 0};
     CU_ASSERT_TRUE(workload_bind(w, e, &t, 3, NULL));
     drive_set_done(d, sink_done, NULL);
     sink_w = w;

@@ -63,7 +63,7 @@ static void mock_clear(Mock *m)
 
 static gboolean mock_bind(Mock *m, Workload *w, uint64_t cap, uint32_t qlimit, GError **err)
 {
-    WorkloadTarget t = {mock_submit, m, cap, qlimit, NULL};
+    WorkloadTarget t = {mock_submit, m, cap, qlimit, NULL, NULL, 0};
     m->w = w;
     return workload_bind(w, m->e, &t, 1, err);
 }

@@ -511,6 +511,9 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         .phases = phases,
         .interrupted = runner_interrupted(sr),
         .steady = sampler_steady(s, &steady, steady_lat) ? &steady : NULL,
+        .fdp = drive_fdp_handles(d) ? drive_fdp_handle(d, 0) : NULL,
+        .fdp_handles = drive_fdp_handles(d),
+        .zns = drive_zns(d),
     };
     drive_wear(d, &res.wear);
     if (o->sweep_row)

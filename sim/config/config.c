@@ -485,6 +485,8 @@ static gboolean load_data(const char *data, gsize len, const char *name,
     for (gsize i = 0; i < n; i++)
         if (!load_key(kf, &rows[i], out, name, error))
             return FALSE;
+    if (out->zns_zone_size && !out->zns_zone_cap) /* [zns] zone_capacity 0: the whole zone */
+        out->zns_zone_cap = out->zns_zone_size;
     return config_validate(out, name, error);
 }
 

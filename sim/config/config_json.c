@@ -43,6 +43,8 @@ void config_write_json(const DriveParams *p, JsonWriter *w)
     const char *const *groups = config_schema_groups();
     json_begin_object(w, "drive_config");
     for (gsize g = 0; groups[g]; g++) {
+        if (!config_group_in_use(groups[g], p))
+            continue; /* a feature the drive lacks: its outputs stay as they were */
         json_begin_object(w, groups[g]);
         for (gsize i = 0; i < n; i++)
             if (strcmp(rows[i].group, groups[g]) == 0)

@@ -235,6 +235,44 @@ static const ConfigKey schema[] = {
      .help = "Pay the mapping work of a TRIM when it arrives, or defer it to idle time."},
     {.group = "trim", .key = "entry_cost", .type = CT_TIME, FIELD(trim_entry_cost), .def = "0",
      .example = "20ns", .help = "Firmware work per mapped 4 KiB unit trimmed, on a controller core."},
+    /* [fdp] */
+    {.group = "fdp", .key = "handles", .type = CT_INT, FIELD(fdp_handles), .def = "0",
+     .example = "8", .max = 128,
+     .help = "NVMe Flexible Data Placement: reclaim unit handles, each filling reclaim units of "
+             "its own with the writes that name it (placement identifiers); 0 turns FDP off. "
+             "Needs 4 KiB map units and no pSLC cache."},
+    {.group = "fdp", .key = "reclaim_groups", .type = CT_INT, FIELD(fdp_groups), .def = "1",
+     .min = 1, .max = 64,
+     .help = "Reclaim groups: the dies split into this many equal sets; placement identifier p "
+             "writes handle p % handles on the dies of group p / handles."},
+    {.group = "fdp", .key = "ru_size", .type = CT_SIZE, FIELD(fdp_ru_size), .def = "0",
+     .example = "1GiB",
+     .help = "Bytes of one reclaim unit, a whole number of (multi-plane) blocks; a handle's "
+             "unit is that many blocks taken in turn on the dies of its group. 0: one block."},
+    {.group = "fdp", .key = "isolation", .type = CT_STRING, FIELD(fdp_isolation),
+     .def = "initial", .example = "persistent",
+     .help = "Reclaim unit handle type, one for all handles or one per handle separated by "
+             "commas: initial (initially isolated: GC may move a handle's valid data into "
+             "reclaim units shared by the handles) or persistent (persistently isolated: GC "
+             "keeps it in reclaim units of its handle)."},
+    /* [zns] */
+    {.group = "zns", .key = "zone_size", .type = CT_SIZE, FIELD(zns_zone_size), .def = "0",
+     .example = "2GiB",
+     .help = "NVMe Zoned Namespace: bytes of LBA space per zone (user_capacity is a whole number "
+             "of zones); 0: a conventional namespace. Writes go in order at each zone's write "
+             "pointer; reset, finish, open and close act on whole zones."},
+    {.group = "zns", .key = "zone_capacity", .type = CT_SIZE, FIELD(zns_zone_cap), .def = "0",
+     .example = "1077MiB",
+     .help = "Bytes of each zone the host may write, from its start (at most zone_size); 0: "
+             "zone_size."},
+    {.group = "zns", .key = "max_open", .type = CT_INT, FIELD(zns_max_open), .def = "14",
+     .min = 1, .max = 4096,
+     .help = "Zones open (implicitly or explicitly) at once; a write that would open one more "
+             "closes an implicitly opened zone, or fails with Too Many Open Zones."},
+    {.group = "zns", .key = "max_active", .type = CT_INT, FIELD(zns_max_active), .def = "14",
+     .min = 1, .max = 4096,
+     .help = "Zones open or closed at once (at least max_open); opening an empty zone beyond it "
+             "fails with Too Many Active Zones."},
 };
 
 /* clang-format on */
@@ -242,7 +280,7 @@ static const ConfigKey schema[] = {
 static const char *const groups[] = {"drive",      "host",       "controller", "ftl",
                                      "nand",       "timing.slc", "timing.mlc", "timing.tlc",
                                      "timing.qlc", "pslc",       "gc",         "wear",
-                                     "trim",       NULL};
+                                     "trim",       "fdp",        "zns",        NULL};
 
 static const char *const group_help[] = {
     "The drive as a product.",
@@ -258,6 +296,9 @@ static const char *const group_help[] = {
     "Garbage collection.",
     "Wear leveling: which blocks take the erases.",
     "TRIM handling.",
+    "NVMe Flexible Data Placement: reclaim units, groups and handles (absent: no FDP).",
+    "NVMe Zoned Namespace: zones, their writable capacity, open and active limits (absent: "
+    "not zoned).",
 };
 
 const ConfigKey *config_schema(gsize *n)
@@ -286,6 +327,15 @@ gboolean config_schema_group_required(const char *group, const DriveParams *p)
     if (g_str_has_prefix(group, "timing."))
         return strcmp(group + 7, cell_mode_name(p->native_mode)) == 0;
     return FALSE;
+}
+
+gboolean config_group_in_use(const char *group, const DriveParams *p)
+{
+    if (strcmp(group, "fdp") == 0)
+        return p->fdp_handles > 0;
+    if (strcmp(group, "zns") == 0)
+        return p->zns_zone_size > 0;
+    return TRUE;
 }
 
 uint64_t config_key_max(const ConfigKey *k)

@@ -61,6 +61,10 @@ const char *config_schema_group_help(const char *group);
  * of the native mode); p holds the keys loaded before the group. */
 gboolean config_schema_group_required(const char *group, const DriveParams *p);
 
+/* Whether a drive of p uses the group at all: an optional feature's group
+ * ([fdp]) is left out of the resolved config when the drive lacks it. */
+gboolean config_group_in_use(const char *group, const DriveParams *p);
+
 /* The largest value a row's field holds. */
 uint64_t config_key_max(const ConfigKey *k);
 

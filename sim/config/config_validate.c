@@ -83,7 +83,8 @@ static gboolean check_capacity(const DriveParams *p, const char *name, GError **
     uint64_t raw = drive_params_raw_capacity(p);
     if (p->name[0] == '\0')
         return fail(error, CONFIG_ERROR_INVALID, "%s: [drive] name = \"\": expected a name", name);
-    if (p->user_capacity == 0 || p->user_capacity > raw) {
+    uint64_t writable = drive_params_writable(p);
+    if (p->user_capacity == 0 || writable > raw) {
         config_format_size(p->user_capacity, v, sizeof v);
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [drive] user_capacity = %s: expected above 0 and at most the raw "
@@ -91,7 +92,7 @@ static gboolean check_capacity(const DriveParams *p, const char *name, GError **
                     name, v, gb((double)raw, a, sizeof a), (double)raw / (1 << 30));
     }
     u128 need = (u128)p->pslc_static * (uint64_t)p->native_mode;
-    uint64_t op = raw - p->user_capacity;
+    uint64_t op = raw - writable;
     if (need > op) {
         config_format_size(p->pslc_static, v, sizeof v);
         return fail(error, CONFIG_ERROR_INVALID,
@@ -193,9 +194,95 @@ static gboolean check_timing(const DriveParams *p, const char *name, GError **er
     return TRUE;
 }
 
+/* [fdp]: the handles' types parse, one or one per handle; the dies split
+ * evenly into reclaim groups; a reclaim unit is whole blocks; and the
+ * features whose placement FDP does not model are off. */
+static gboolean check_fdp(const DriveParams *p, const char *name, GError **error)
+{
+    if (p->fdp_handles == 0)
+        return TRUE;
+    uint32_t dies = drive_params_dies(p);
+    if (dies % p->fdp_groups != 0)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] reclaim_groups = %u: expected a divisor of the drive's %u dies", name,
+                    p->fdp_groups, dies);
+    uint32_t words = 1;
+    for (const char *c = p->fdp_isolation; *c; c++)
+        words += *c == ',';
+    if (words != 1 && words != p->fdp_handles)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] isolation: found %u types, expected one or one per handle (%u)", name,
+                    words, p->fdp_handles);
+    for (uint32_t h = 0; h < p->fdp_handles; h++)
+        if (drive_params_fdp_persistent(p, h) < 0)
+            return fail(error, CONFIG_ERROR_INVALID,
+                        "%s: [fdp] isolation = %s: expected initial or persistent (for handle %u)",
+                        name, p->fdp_isolation, h);
+    uint64_t blk = drive_params_block_bytes(p);
+    if (p->fdp_ru_size % blk != 0) {
+        char v[CONFIG_VALUE_LEN], b[CONFIG_VALUE_LEN];
+        config_format_size(p->fdp_ru_size, v, sizeof v);
+        config_format_size(blk, b, sizeof b);
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] ru_size = %s: expected a whole number of blocks of %s", name, v, b);
+    }
+    if (drive_params_map_unit(p) != SLOT_SIZE)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] handles = %u: expected [ftl] map_unit = 4KiB with FDP", name,
+                    p->fdp_handles);
+    if (p->pslc_static > 0 || p->pslc_rule != PSLC_RULE_NONE)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] handles = %u: expected no pSLC cache with FDP ([pslc] static = 0, "
+                    "dynamic_rule = none)",
+                    name, p->fdp_handles);
+    return TRUE;
+}
+
+/* [zns]: whole zones of 4 KiB units, a capacity within the zone, limits
+ * in order, an NVMe drive without FDP or a pSLC cache, and room on the
+ * NAND for every zone's capacity besides a block per die for each stream
+ * and the GC reserve. */
+static gboolean check_zns(const DriveParams *p, const char *name, GError **error)
+{
+    if (p->zns_zone_size == 0)
+        return TRUE;
+    char v[CONFIG_VALUE_LEN], c[CONFIG_VALUE_LEN];
+    config_format_size(p->zns_zone_size, v, sizeof v);
+    if (p->zns_zone_size % SLOT_SIZE != 0 || p->user_capacity % p->zns_zone_size != 0)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [zns] zone_size = %s: expected a multiple of 4KiB that divides "
+                    "[drive] user_capacity", name, v);
+    config_format_size(p->zns_zone_cap, c, sizeof c);
+    if (p->zns_zone_cap > p->zns_zone_size || p->zns_zone_cap % SLOT_SIZE != 0)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [zns] zone_capacity = %s: expected a multiple of 4KiB up to zone_size (%s)",
+                    name, c, v);
+    if (p->zns_max_active < p->zns_max_open)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [zns] max_active = %u: expected at least max_open (%u)", name,
+                    p->zns_max_active, p->zns_max_open);
+    if (p->interface != HOSTIF_NVME || p->fdp_handles > 0 || p->pslc_static > 0 ||
+        p->pslc_rule != PSLC_RULE_NONE || drive_params_map_unit(p) != SLOT_SIZE)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [zns] zone_size = %s: expected an NVMe drive ([host] interface = nvme) "
+                    "without [fdp] handles, a pSLC cache or map units above 4KiB", name, v);
+    uint64_t blk = drive_params_block_bytes(p), dies = drive_params_dies(p);
+    u128 need = (u128)(p->user_capacity / p->zns_zone_size) * p->zns_zone_cap +
+                (u128)(2u * p->zns_max_active + p->gc_soft_blocks) * dies * blk;
+    if (need > raw_capacity_wide(p)) {
+        char a[32], b[32];
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [zns] zone_capacity = %s: the zones need %s of NAND with their streams' "
+                    "blocks, expected at most the raw %s", name, c, gb((double)need, a, sizeof a),
+                    gb((double)raw_capacity_wide(p), b, sizeof b));
+    }
+    return TRUE;
+}
+
 gboolean config_validate(const DriveParams *p, const char *name, GError **error)
 {
     g_return_val_if_fail(p && name, FALSE);
     return check_geometry(p, name, error) && check_capacity(p, name, error) &&
-           check_policies(p, name, error) && check_timing(p, name, error);
+           check_policies(p, name, error) && check_timing(p, name, error) &&
+           check_fdp(p, name, error) && check_zns(p, name, error);
 }

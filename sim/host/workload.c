@@ -283,6 +283,9 @@ static void wl_io_issue(WlJob *j, const WlIo *io, uint32_t slot, bool log_slat)
         wl_iolog_write(j, io->op, io->offset, io->length);
     if (j->spec->engine_null)
         sim_schedule(j->w->e, sim_now(j->w->e), ev_null_done, j->w, tag);
+    else if (j->spec->fdp.on && io->op == IO_WRITE)
+        wl_submit_placed(j->w, io->op, io->offset, io->length, tag,
+                         wl_fdp_next(j->spec, &j->w->t, &j->fdp_rr, &j->rng));
     else
         wl_submit(j->w, io->op, io->offset, io->length, tag);
 }
@@ -607,6 +610,8 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     wl_stats_init(&j->st);
     if (s->idle)
         return TRUE;
+    if (!wl_fdp_bind(s, j->name, &w->t, error))
+        return FALSE;
     if (s->zone_strided && !s->zonesize) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                     "job \"%s\": option \"zonemode\": found strided without a zone size, expected "

@@ -45,6 +45,10 @@ typedef struct WorkloadTarget {
      * (after the commands queued before it); the target may fetch what it
      * will need meanwhile. Must not change anything the target does. */
     void (*warm)(void *ctx, uint64_t offset);
+    /* Optional: submit a write naming FDP placement identifier pid (below
+     * placement_ids); jobs with fdp=1 need it. */
+    void (*submit_placed)(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid);
+    uint32_t placement_ids; /* FDP placement identifiers the target takes; 0: no FDP */
 } WorkloadTarget;
 
 /* Where logical 4 KiB page lpn lives on the target (DRIVE_UNMAPPED when
@@ -111,6 +115,17 @@ typedef struct WorkloadBsSplit {
     uint64_t bs;  /* bytes */
     uint32_t pct; /* share of I/Os, % */
 } WorkloadBsSplit;
+
+/* fio's data placement options: fdp=1 (dataplacement=fdp) and the placement
+ * identifiers a job's writes name, fdp_pli= (plids=) as indices into the
+ * drive's list of them, chosen per write by fdp_pli_select= (plid_select=). */
+#define WL_FDP_PLI_MAX 16 /* fio's FIO_MAX_DP_IDS */
+typedef struct WorkloadFdp {
+    gboolean on;
+    uint32_t n;                    /* indices given; 0: every identifier of the drive */
+    uint16_t pli[WL_FDP_PLI_MAX];
+    gboolean random;               /* fdp_pli_select=random (default roundrobin) */
+} WorkloadFdp;
 
 typedef struct WorkloadJobSpec {
     char name[WL_NAME_MAX];
@@ -180,6 +195,7 @@ typedef struct WorkloadJobSpec {
     char bw_log[WL_LOG_NAME_MAX], lat_log[WL_LOG_NAME_MAX], iops_log[WL_LOG_NAME_MAX];
     SimTime log_avg_ns;          /* log_avg_msec; 0: per I/O (lat) or 500 ms (bw, iops) */
     gboolean log_offset, log_prio;
+    WorkloadFdp fdp;             /* fdp=1, fdp_pli=, fdp_pli_select= (sim/host/workload_fdp.c) */
     uint64_t rate_min[WL_DIRS];  /* bytes/s the job must keep up over each ratecycle; 0: none */
     SimTime ratecycle_ns;        /* default 1 s */
     gboolean group_reporting;    /* fio JSON: one entry for the job's reporting group */

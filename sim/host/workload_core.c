@@ -52,6 +52,14 @@ void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t 
     w->t.submit(w->t.ctx, op, offset, length, tag);
 }
 
+void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid)
+{
+    w->sub_bytes[op] += length;
+    w->sub_ios[op]++;
+    wl_disk_submit(w);
+    w->t.submit_placed(w->t.ctx, op, offset, length, tag, pid);
+}
+
 void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency)
 {
     s->ios[op]++;

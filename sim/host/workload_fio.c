@@ -230,6 +230,11 @@ static gboolean opt_size(WorkloadJobSpec *s, const char *v, GError **e)
 
 static gboolean opt_offset(WorkloadJobSpec *s, const char *v, GError **e)
 {
+    if (strcmp(v, "0%") == 0) { /* fio's examples start jobs at offset=0% */
+        s->offset = 0;
+        s->offset_pct = 0;
+        return TRUE;
+    }
     if (!wl_bytes_or_pct(s, v, &s->offset, &s->offset_pct, e))
         return FALSE;
     if (s->offset_pct >= 100) {

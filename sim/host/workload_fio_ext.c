@@ -27,6 +27,7 @@ static gboolean opt_ioengine(WorkloadJobSpec *s, const char *v, GError **error)
     static const char *const block[] = {
         "sync",  "psync",   "vsync",      "pvsync",    "pvsync2",   "libaio",
         "io_uring", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
+        "io_uring_cmd", "xnvme",
     };
     s->engine_null = strcmp(v, "null") == 0;
     for (unsigned i = 0; !s->engine_null && i < G_N_ELEMENTS(block); i++)
@@ -144,7 +145,8 @@ static gboolean opt_zonemode(WorkloadJobSpec *s, const char *v, GError **error)
         s->zone_strided = strcmp(v, "strided") == 0;
         return TRUE;
     }
-    return wl_bad(error, v, "none or strided (zbd needs a zoned drive, which ftlsim does not model)");
+    return wl_bad(error, v, "none or strided (fio's zbd mode is not simulated yet; zoned drives take "
+                            "zone commands through the model, docs/placement.md)");
 }
 
 static gboolean opt_zonesize(WorkloadJobSpec *s, const char *v, GError **error)
@@ -605,5 +607,5 @@ const WlOpt *wl_fio_ext_find(const char *name)
     for (unsigned i = 0; i < G_N_ELEMENTS(wl_ext_opts); i++)
         if (strcmp(wl_ext_opts[i].name, name) == 0)
             return &wl_ext_opts[i];
-    return NULL;
+    return wl_fdp_find(name);
 }

@@ -74,6 +74,7 @@ struct WlJob {
     uint32_t *free_slots; /* stack of free slot numbers */
     uint32_t nfree;
     SimRng rng;
+    uint32_t fdp_rr;      /* fdp_pli_select=roundrobin: the next index */
     uint32_t perm_bits;   /* random map: a keyed bijection on 2^perm_bits values */
     uint64_t perm_i, perm_key[3];
     uint64_t scatter_key[3];
@@ -267,6 +268,13 @@ typedef struct WlOpt {
 
 /* workload_fio_ext.c: the options fio's example jobs need beyond the core */
 const WlOpt *wl_fio_ext_find(const char *name);
+/* workload_fdp.c: fio's data placement options, a job's check against its
+ * target, and the identifier its next write names (*rr: its round-robin
+ * position) */
+const WlOpt *wl_fdp_find(const char *name);
+gboolean wl_fdp_bind(const WorkloadJobSpec *s, const char *job, const WorkloadTarget *t, GError **error);
+uint32_t wl_fdp_next(const WorkloadJobSpec *s, const WorkloadTarget *t, uint32_t *rr, SimRng *rng);
+void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid);
 /* zoned:, zoned_abs:, sequence:; FALSE without error when v is none of them. */
 gboolean wl_fio_distribution_ext(WorkloadJobSpec *s, const char *v, GError **error);
 

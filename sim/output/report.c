@@ -596,6 +596,8 @@ static const struct {
     {has_lookups, "; {mapping_cache.hits} hits, {mapping_cache.misses} misses "
                   "({mapping_cache.hit_percent}% hit), {mapping_cache.writebacks} write-backs", NULL},
     {NULL, "\n", NULL},
+    {report_has_fdp, NULL, report_fdp_text},
+    {report_has_zns, NULL, report_zns_text},
     {has_steady, NULL, steady_piece},
     {has_phases, NULL, phases_text},
 };

@@ -88,7 +88,20 @@ typedef struct RunResult {
     GArray *phases; /* PhaseSpan */
     gboolean interrupted; /* stopped by SIGINT or SIGTERM before the workload ended */
     const RunSteady *steady; /* the ss=pts job's rounds; NULL: none */
+    const DriveFdpHandle *fdp; /* FDP: fdp_handles + 1 rows (the last: shared units); NULL: none */
+    uint32_t fdp_handles;
+    const DriveZns *zns;       /* a zoned drive's zones and commands; NULL: not zoned */
 } RunResult;
+
+/* report_fdp.c: the FDP statistics, per handle, in summary.json and
+ * summary.txt (present only on a drive with FDP). */
+gboolean report_has_fdp(const RunResult *r);
+void report_fdp_json(const RunResult *r, JsonWriter *w, const char *key);
+void report_fdp_text(const RunResult *r, GString *out);
+/* ... and a zoned drive's zones and zone commands, with their errors. */
+gboolean report_has_zns(const RunResult *r);
+void report_zns_json(const RunResult *r, JsonWriter *w, const char *key);
+void report_zns_text(const RunResult *r, GString *out);
 
 /* The header line of series.csv, with the latency columns when asked. */
 void report_series_header(FILE *f, gboolean latency);

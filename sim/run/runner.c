@@ -173,6 +173,12 @@ static void target_warm(void *ctx, uint64_t offset)
     drive_warm(ctx, offset);
 }
 
+static void target_submit_placed(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag,
+                                 uint32_t pid)
+{
+    drive_submit_placed(ctx, op, offset, length, tag, pid);
+}
+
 static uint64_t target_lookup(void *ctx, uint64_t lpn)
 {
     return drive_lookup(ctx, lpn);
@@ -181,7 +187,8 @@ static uint64_t target_lookup(void *ctx, uint64_t lpn)
 gboolean runner_bind(Runner *r, Workload *w, uint64_t seed, GError **error)
 {
     WorkloadTarget t = {target_submit, r->d, drive_capacity(r->d), drive_queue_limit(r->d),
-                        target_warm};
+                        target_warm, target_submit_placed,
+                        drive_params_fdp_pids(drive_params(r->d))};
     workload_set_lookup(w, target_lookup);
     workload_set_stop(w, runner_signal);
     if (!workload_bind(w, r->e, &t, seed, error))

@@ -1,0 +1,43 @@
+/*
+ * fdp.h - NVMe Flexible Data Placement (TP4146) in the FTL (models/fdp.c).
+ *
+ * A write names a placement identifier: a reclaim group (a set of dies)
+ * and a reclaim unit handle. Each handle fills blocks of its own on each
+ * die of its group; a block remembers the handle it was taken for (its
+ * tag). GC keeps a persistently isolated handle's data in blocks of that
+ * handle; an initially isolated handle's data GC moves into blocks the
+ * handles share (FDP_SHARED), and that is counted as moved across.
+ */
+#ifndef FTLSIM_FDP_H
+#define FTLSIM_FDP_H
+
+#include "models/parts.h"
+
+#define FDP_SHARED 0xFFu /* block tag: shared by the handles (GC of initial handles, prefill) */
+
+void fdp_init(Drive *d); /* nothing without [fdp] handles */
+void fdp_release(Drive *d);
+bool fdp_on(const Drive *d);
+uint32_t fdp_handles(const Drive *d);
+/* The reclaim group die belongs to (dies split into equal runs). */
+uint32_t fdp_group_of_die(const Drive *d, uint32_t die);
+/* Slot of handle h's open block for host data on die (NO_BLOCK if none). */
+uint32_t *fdp_host_open(const Drive *d, uint32_t die, uint32_t h);
+/* Block b was taken for handle tag (or FDP_SHARED). */
+void fdp_block_taken(Drive *d, uint32_t b, uint32_t tag);
+uint8_t fdp_block_tag(const Drive *d, uint32_t b);
+/* Where GC moves victim v's data on die: the slot of the handle's own
+ * open block for GC, or NULL for the die's GC stream (STREAM_GC, shared
+ * by the handles); in *tag the tag a new block there takes. */
+uint32_t *fdp_gc_open(const Drive *d, uint32_t die, uint32_t v, uint32_t *tag);
+/* Counters: host bytes written with handle h; bytes GC moved from a block
+ * tagged from into one tagged to. */
+void fdp_host_written(Drive *d, uint32_t h, uint64_t bytes);
+void fdp_gc_moved(Drive *d, uint32_t from, uint32_t to, uint64_t bytes);
+/* Close every open host block of stream h, written or not to its end: a
+ * zone that starts on a stream begins with erased blocks (models/zns.c). */
+void fdp_close_handle(Drive *d, uint32_t h);
+/* Open blocks tagged as their handle, counters adding up to the drive's. */
+bool fdp_check(const Drive *d, char *why, size_t why_len);
+
+#endif

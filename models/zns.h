@@ -1,0 +1,23 @@
+/*
+ * zns.h - an NVMe Zoned Namespace's zones (models/zns.c): the state
+ * machine and the host rules a ZNS drive enforces, checked as each command
+ * reaches the controller, in order.
+ */
+#ifndef FTLSIM_ZNS_H
+#define FTLSIM_ZNS_H
+
+#include "models/parts.h"
+
+void zns_init(Drive *d); /* nothing without [zns] zone_size */
+void zns_release(Drive *d);
+bool zns_on(const Drive *d);
+/* Command c (a write, a zone append or a zone management command) reached
+ * the controller: check it against its zone and move the zone on. False
+ * when it fails: its status is in cmd->status, and the caller completes it. */
+bool zns_arrive(Drive *d, uint32_t c);
+/* Command c completes: its status is the last (drive_last_status()). */
+void zns_done(Drive *d, uint32_t c);
+/* Zone states, counts, streams and counters agree. */
+bool zns_check(const Drive *d, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,275 @@
+/*
+ * test_zns.c - the zoned namespace's state machine (models/zns.c) through
+ * the drive's commands: every zone state transition a write, an append and
+ * each management action makes, every error status and the limits on open
+ * and active zones, with the FTL invariants (zns_check among them) after
+ * each command; then zones written and reset many times over: no GC moves
+ * a byte.
+ */
+#include "models/drive.h"
+#include "tests/cutest.h"
+#include "tests/tiny_drive.h"
+
+#define KiB 1024u
+#define ZONE (1024 * KiB)
+#define ZCAP (768 * KiB)
+
+typedef struct Z {
+    SimEngine *e;
+    Drive *d;
+    uint64_t done;
+} Z;
+
+static void z_done(void *ctx, uint64_t tag)
+{
+    Z *z = ctx;
+    (void)tag;
+    z->done++;
+}
+
+/* 2 dies of 64 blocks of 384 KiB; 32 zones of 1 MiB, 768 KiB writable;
+ * 2 open and 3 active at most. */
+static void z_init(Z *z)
+{
+    DriveParams p;
+    tiny_drive(&p, 64, 0.3);
+    p.interface = HOSTIF_NVME;
+    p.pcie_gen = 3;
+    p.pcie_lanes = 4;
+    p.user_capacity = 32 * ZONE;
+    p.zns_zone_size = ZONE;
+    p.zns_zone_cap = ZCAP;
+    p.zns_max_open = 2;
+    p.zns_max_active = 3;
+    z->e = sim_engine_new();
+    z->d = drive_new(z->e, &p, 1);
+    z->done = 0;
+    drive_set_done(z->d, z_done, z);
+}
+
+static void z_free(Z *z)
+{
+    drive_free(z->d);
+    sim_engine_free(z->e);
+}
+
+static void z_wait(Z *z, uint64_t before)
+{
+    while (z->done == before && sim_run(z->e, SIM_TIME_MAX))
+        ;
+    CUTEST_EQ(z->done, before + 1);
+    char why[256];
+    if (!drive_check(z->d, why, sizeof why))
+        fprintf(stderr, "%s\n", why);
+    CU_ASSERT_TRUE(drive_check(z->d, why, sizeof why));
+}
+
+static ZnsStatus z_write(Z *z, uint64_t off, uint64_t len)
+{
+    uint64_t before = z->done;
+    drive_submit(z->d, IO_WRITE, off, len, before);
+    z_wait(z, before);
+    return drive_last_status(z->d);
+}
+
+static ZnsStatus z_op(Z *z, ZoneOp op, uint64_t zone, uint64_t len)
+{
+    uint64_t before = z->done;
+    drive_submit_zone(z->d, op, zone, len, before);
+    z_wait(z, before);
+    return drive_last_status(z->d);
+}
+
+static ZoneState z_state(Z *z, uint32_t k, uint64_t *wp) { return drive_zone_state(z->d, (uint64_t)k * ZONE, wp); }
+
+static void test_write_transitions(void)
+{
+    Z z;
+    z_init(&z);
+    uint64_t wp;
+    CUTEST_EQ(z_state(&z, 0, &wp), ZONE_EMPTY);
+    CUTEST_EQ(z_write(&z, 0, 64 * KiB), ZNS_OK); /* empty -> implicitly open */
+    CUTEST_EQ(z_state(&z, 0, &wp), ZONE_IMPLICIT_OPEN);
+    CUTEST_EQ(wp, 64 * KiB);
+    CUTEST_EQ(z_write(&z, 0, 4 * KiB), ZNS_INVALID_WRITE);        /* behind the write pointer */
+    CUTEST_EQ(z_write(&z, 128 * KiB, 4 * KiB), ZNS_INVALID_WRITE); /* ahead of it */
+    CUTEST_EQ(z_write(&z, 64 * KiB, ZCAP), ZNS_BOUNDARY);          /* past the capacity */
+    CUTEST_EQ(z_state(&z, 0, &wp), ZONE_IMPLICIT_OPEN);
+    CUTEST_EQ(wp, 64 * KiB); /* failed writes change nothing */
+    CUTEST_EQ(z_write(&z, 64 * KiB, ZCAP - 64 * KiB), ZNS_OK);     /* to the capacity: full */
+    CUTEST_EQ(z_state(&z, 0, &wp), ZONE_FULL);
+    CUTEST_EQ(wp, ZCAP);
+    CUTEST_EQ(z_write(&z, ZCAP, 4 * KiB), ZNS_FULL);
+    CUTEST_EQ(z_write(&z, 0, 4 * KiB), ZNS_FULL);
+    const DriveZns *s = drive_zns(z.d);
+    CUTEST_EQ(s->ops[ZOP_NONE], 2);
+    CUTEST_EQ(s->errors[ZNS_INVALID_WRITE], 2);
+    CUTEST_EQ(s->errors[ZNS_BOUNDARY], 1);
+    CUTEST_EQ(s->errors[ZNS_FULL], 2);
+    CUTEST_EQ(s->implicit_opens, 1);
+    CUTEST_EQ(drive_stats(z.d)->host_bytes[IO_WRITE], ZCAP); /* failed writes count no host bytes */
+    CUTEST_EQ(s->by_state[ZONE_FULL], 1);
+    CUTEST_EQ(s->by_state[ZONE_EMPTY], 31);
+    z_free(&z);
+}
+
+static void test_open_close_finish(void)
+{
+    Z z;
+    z_init(&z);
+    /* open: empty, implicitly open, closed and explicitly open zones */
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, 0, 0), ZNS_OK);
+    CUTEST_EQ(z_state(&z, 0, NULL), ZONE_EXPLICIT_OPEN);
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, 0, 0), ZNS_OK); /* already: nothing to do */
+    CUTEST_EQ(z_write(&z, ZONE, 8 * KiB), ZNS_OK);
+    CUTEST_EQ(z_state(&z, 1, NULL), ZONE_IMPLICIT_OPEN);
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, ZONE, 0), ZNS_OK);
+    CUTEST_EQ(z_state(&z, 1, NULL), ZONE_EXPLICIT_OPEN);
+    /* close: open zones close; a closed one stays; empty and full ones cannot */
+    CUTEST_EQ(z_op(&z, ZOP_CLOSE, ZONE, 0), ZNS_OK);
+    CUTEST_EQ(z_state(&z, 1, NULL), ZONE_CLOSED);
+    CUTEST_EQ(z_op(&z, ZOP_CLOSE, ZONE, 0), ZNS_OK);
+    CUTEST_EQ(z_op(&z, ZOP_CLOSE, 5 * ZONE, 0), ZNS_INVALID_TRANSITION);
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, ZONE, 0), ZNS_OK); /* closed -> explicitly open */
+    CUTEST_EQ(z_state(&z, 1, NULL), ZONE_EXPLICIT_OPEN);
+    CUTEST_EQ(z_op(&z, ZOP_CLOSE, ZONE, 0), ZNS_OK);
+    CUTEST_EQ(z_write(&z, ZONE + 8 * KiB, 4 * KiB), ZNS_OK); /* closed -> implicitly open */
+    CUTEST_EQ(z_state(&z, 1, NULL), ZONE_IMPLICIT_OPEN);
+    CUTEST_EQ(z_op(&z, ZOP_CLOSE, ZONE, 0), ZNS_OK);
+    /* finish: closed, explicitly open, implicitly open, empty and full zones */
+    CUTEST_EQ(z_op(&z, ZOP_FINISH, ZONE, 0), ZNS_OK);
+    CUTEST_EQ(z_state(&z, 1, NULL), ZONE_FULL);
+    CUTEST_EQ(z_op(&z, ZOP_FINISH, 0, 0), ZNS_OK);
+    CUTEST_EQ(z_state(&z, 0, NULL), ZONE_FULL);
+    CUTEST_EQ(z_write(&z, 2 * ZONE, 4 * KiB), ZNS_OK);
+    CUTEST_EQ(z_op(&z, ZOP_FINISH, 2 * ZONE, 0), ZNS_OK);
+    CUTEST_EQ(z_state(&z, 2, NULL), ZONE_FULL);
+    CUTEST_EQ(z_op(&z, ZOP_FINISH, 3 * ZONE, 0), ZNS_OK); /* empty -> full */
+    CUTEST_EQ(z_op(&z, ZOP_FINISH, 3 * ZONE, 0), ZNS_OK); /* full stays full */
+    CUTEST_EQ(z_state(&z, 3, NULL), ZONE_FULL);
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, 3 * ZONE, 0), ZNS_INVALID_TRANSITION);
+    CUTEST_EQ(z_op(&z, ZOP_CLOSE, 3 * ZONE, 0), ZNS_INVALID_TRANSITION);
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, 3 * ZONE + 4096, 0), ZNS_INVALID_FIELD); /* not a zone start */
+    CUTEST_EQ(drive_zns(z.d)->by_state[ZONE_FULL], 4);
+    z_free(&z);
+}
+
+static void test_reset(void)
+{
+    Z z;
+    z_init(&z);
+    CUTEST_EQ(z_write(&z, 0, 256 * KiB), ZNS_OK);
+    CU_ASSERT(drive_lookup(z.d, 0) != DRIVE_UNMAPPED);
+    CUTEST_EQ(z_op(&z, ZOP_RESET, 0, 0), ZNS_OK); /* implicitly open -> empty */
+    uint64_t wp;
+    CUTEST_EQ(z_state(&z, 0, &wp), ZONE_EMPTY);
+    CUTEST_EQ(wp, 0);
+    for (uint64_t lpn = 0; lpn < 256 * KiB / 4096; lpn++)
+        CUTEST_EQ(drive_lookup(z.d, lpn), DRIVE_UNMAPPED);
+    CUTEST_EQ(z_write(&z, 0, 4 * KiB), ZNS_OK); /* from the start again */
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, 0, 0), ZNS_OK);
+    CUTEST_EQ(z_op(&z, ZOP_RESET, 0, 0), ZNS_OK); /* explicitly open -> empty */
+    CUTEST_EQ(z_write(&z, 0, 4 * KiB), ZNS_OK);
+    CUTEST_EQ(z_op(&z, ZOP_CLOSE, 0, 0), ZNS_OK);
+    CUTEST_EQ(z_op(&z, ZOP_RESET, 0, 0), ZNS_OK); /* closed -> empty */
+    CUTEST_EQ(z_op(&z, ZOP_FINISH, 0, 0), ZNS_OK);
+    CUTEST_EQ(z_op(&z, ZOP_RESET, 0, 0), ZNS_OK); /* full -> empty */
+    CUTEST_EQ(z_op(&z, ZOP_RESET, 0, 0), ZNS_OK); /* empty stays empty */
+    CUTEST_EQ(z_state(&z, 0, NULL), ZONE_EMPTY);
+    CUTEST_EQ(z_op(&z, ZOP_RESET, 4096, 0), ZNS_INVALID_FIELD);
+    CUTEST_EQ(drive_zns(z.d)->ops[ZOP_RESET], 5);
+    z_free(&z);
+}
+
+static void test_limits(void)
+{
+    Z z;
+    z_init(&z);
+    /* two explicitly open zones: no room for a third, explicit or implicit */
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, 0, 0), ZNS_OK);
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, ZONE, 0), ZNS_OK);
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, 2 * ZONE, 0), ZNS_TOO_MANY_OPEN);
+    CUTEST_EQ(z_write(&z, 2 * ZONE, 4 * KiB), ZNS_TOO_MANY_OPEN);
+    /* a closed zone stays active: with two open, three are active */
+    CUTEST_EQ(z_op(&z, ZOP_CLOSE, ZONE, 0), ZNS_OK);
+    CUTEST_EQ(z_write(&z, 2 * ZONE, 4 * KiB), ZNS_OK);
+    CUTEST_EQ(z_op(&z, ZOP_OPEN, 3 * ZONE, 0), ZNS_TOO_MANY_ACTIVE);
+    CUTEST_EQ(z_write(&z, 3 * ZONE, 4 * KiB), ZNS_TOO_MANY_ACTIVE);
+    /* writing the closed zone again needs an open slot: the implicitly
+     * opened zone 2 is closed to make room */
+    CUTEST_EQ(z_write(&z, ZONE, 4 * KiB), ZNS_OK);
+    CUTEST_EQ(z_state(&z, 2, NULL), ZONE_CLOSED);
+    CUTEST_EQ(z_state(&z, 1, NULL), ZONE_IMPLICIT_OPEN);
+    CUTEST_EQ(drive_zns(z.d)->implicit_closes, 1);
+    /* a full zone gives its resources back */
+    CUTEST_EQ(z_op(&z, ZOP_FINISH, 0, 0), ZNS_OK);
+    CUTEST_EQ(z_write(&z, 3 * ZONE, 4 * KiB), ZNS_OK);
+    const DriveZns *s = drive_zns(z.d);
+    CUTEST_EQ(s->errors[ZNS_TOO_MANY_OPEN], 2);
+    CUTEST_EQ(s->errors[ZNS_TOO_MANY_ACTIVE], 2);
+    z_free(&z);
+}
+
+static void test_append(void)
+{
+    Z z;
+    z_init(&z);
+    CUTEST_EQ(z_op(&z, ZOP_APPEND, 4 * ZONE, 16 * KiB), ZNS_OK);
+    CUTEST_EQ(drive_append_offset(z.d), 4 * ZONE);
+    CUTEST_EQ(z_op(&z, ZOP_APPEND, 4 * ZONE, 8 * KiB), ZNS_OK);
+    CUTEST_EQ(drive_append_offset(z.d), 4 * ZONE + 16 * KiB);
+    uint64_t wp;
+    CUTEST_EQ(z_state(&z, 4, &wp), ZONE_IMPLICIT_OPEN);
+    CUTEST_EQ(wp, 24 * KiB);
+    CU_ASSERT(drive_lookup(z.d, (4 * ZONE + 16 * KiB) / 4096) != DRIVE_UNMAPPED);
+    CUTEST_EQ(z_op(&z, ZOP_APPEND, 4 * ZONE + 4096, 4 * KiB), ZNS_INVALID_FIELD);
+    CUTEST_EQ(z_op(&z, ZOP_APPEND, 4 * ZONE, ZCAP), ZNS_BOUNDARY);
+    CUTEST_EQ(z_op(&z, ZOP_APPEND, 4 * ZONE, ZCAP - 24 * KiB), ZNS_OK);
+    CUTEST_EQ(z_state(&z, 4, NULL), ZONE_FULL);
+    CUTEST_EQ(z_op(&z, ZOP_APPEND, 4 * ZONE, 4 * KiB), ZNS_FULL);
+    CUTEST_EQ(drive_zns(z.d)->ops[ZOP_APPEND], 3);
+    CUTEST_EQ(drive_stats(z.d)->host_bytes[IO_WRITE], ZCAP);
+    z_free(&z);
+}
+
+/* Three zones at a time written in 64 KiB pieces, each full zone reset
+ * later, FIFO, many times the NAND over: no GC moves a byte, the blocks are
+ * erased as the resets empty them. */
+static void test_no_gc(void)
+{
+    Z z;
+    z_init(&z);
+    uint32_t next = 0, oldest = 0, filled = 0;
+    uint64_t piece = 64 * KiB;
+    for (int round = 0; round < 600; round++) {
+        uint32_t k = next % 32;
+        for (uint64_t off = 0; off < ZCAP; off += piece)
+            CUTEST_EQ(z_write(&z, (uint64_t)k * ZONE + off, piece), ZNS_OK);
+        next++;
+        filled++;
+        if (filled > 24) { /* keep 24 zones of data: most of the writable space */
+            CUTEST_EQ(z_op(&z, ZOP_RESET, (uint64_t)(oldest % 32) * ZONE, 0), ZNS_OK);
+            oldest++;
+            filled--;
+        }
+    }
+    const DriveStats *st = drive_stats(z.d);
+    CU_ASSERT(st->host_bytes[IO_WRITE] > 8 * 48 * 1024 * KiB); /* eight times the raw NAND */
+    CUTEST_EQ(st->nand_write_bytes[CAUSE_GC], 0);
+    CU_ASSERT(st->nand_erases > 500);
+    z_free(&z);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"write_transitions", test_write_transitions},
+        {"open_close_finish", test_open_close_finish},
+        {"reset", test_reset},
+        {"limits", test_limits},
+        {"append", test_append},
+        {"no_gc", test_no_gc},
+        CU_TEST_INFO_NULL,
+    };
+    return cutest_run("zns", tests);
+}
