@@ -161,7 +161,7 @@ expect_error "$tmp/bad_engine.fio:2: option \"ioengine\": found \"cpuio\", expec
 printf '[j]\nrw=write\nsize=1m\nwrite_bw_log=x\n' >"$tmp/log.fio"
 expect_error --no-out "give --out DIR to write them into" run -d "$drive" --job "$tmp/log.fio"
 expect_error '--output-format "xml": expected one of normal, json, json+' run -d "$drive" -w rw=read --output-format xml
-expect_error '--output "'"$tmp"'/no/such.json": found no such folder or a folder' \
+expect_error '--output "'"$tmp"'/no/such.json": found no folder' \
     run -d "$drive" -w rw=read --output-format json --output "$tmp/no/such.json"
 
 expect_error "--max-time goes with --workload or --job" \
