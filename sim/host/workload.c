@@ -458,7 +458,8 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
 {
     WlIo *io = &j->slots[slot];
     SimTime now = sim_now(w->e);
-    wl_disk_done(w, (IoOp)io->op, now - io->submit);
+    if (!j->spec->engine_null) /* a null I/O never reached the drive */
+        wl_disk_done(w, (IoOp)io->op, now - io->submit);
     if (w->stamp) {
         if (io->op == IO_READ && (j->verifying || j->verify_all))
             wl_verify_check(w, j, io->offset, io->length);
