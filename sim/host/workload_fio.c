@@ -396,6 +396,8 @@ static const WlOpt wl_opts[] = {
     {"numa_cpu_nodes", opt_ignored, FALSE}, {"numa_mem_policy", opt_ignored, FALSE},
     {"cpus_allowed", opt_ignored, FALSE},  {"cpus_allowed_policy", opt_ignored, FALSE},
     {"cpumask", opt_ignored, FALSE},       {"gtod_reduce", opt_ignored, TRUE},
+    /* fio's own alias of offset (not ignored). */
+    {"fileoffset", opt_offset, FALSE},
 };
 
 static const WlOpt *wl_opt_find(const char *name)

@@ -534,6 +534,7 @@ static const WlOpt wl_ext_opts[] = {
     {"rate_process", opt_rate_process, FALSE},
     {"rate_min", opt_rate_min, FALSE},
     {"ratemin", opt_rate_min, FALSE},
+    {"rate_cycle", opt_ratecycle, FALSE},
     {"ratecycle", opt_ratecycle, FALSE},
     {"rate_poisson", opt_rate_poisson, TRUE},
     {"io_submit_mode", opt_io_submit_mode, FALSE},
