@@ -44,7 +44,11 @@ grep -q "3 of 3 runs finished" "$tmp/c.out" || fail "collect: $(cat "$tmp/c.out"
 long=${jobs[1]//\'100ms\'/\'100000s\'}
 bash -c "exec ${long#*&& }" &
 pid=$!
-for _ in $(seq 600); do [ -e "$sw/gc.policy=fifo/.series.csv.tmp" ] && break; sleep 0.1; done
+# a --force run writes beside its folder until it ends: wait for its series
+for _ in $(seq 600); do
+    compgen -G "$sw/.gc.policy=fifo.new-*/.series.csv.tmp" >/dev/null && break
+    sleep 0.1
+done
 kill -TERM $pid
 wait $pid
 [ $? -eq 143 ] || fail "the job stopped by SIGTERM did not exit 143"
