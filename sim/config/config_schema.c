@@ -297,8 +297,8 @@ static const char *const group_help[] = {
     "Wear leveling: which blocks take the erases.",
     "TRIM handling.",
     "NVMe Flexible Data Placement: reclaim units, groups and handles (absent: no FDP).",
-    "NVMe Zoned Namespace: zones, their writable capacity, open and active limits (absent: "
-    "not zoned).",
+    ("NVMe Zoned Namespace: zones, their writable capacity, open and active limits (absent: "
+     "not zoned)."),
 };
 
 const ConfigKey *config_schema(gsize *n)
