@@ -82,7 +82,7 @@ for sig in TERM INT; do
     "$bin" pts -d "$drive" -t iops --round-time 1s --bs 4k,128k --mix 100/0,0/100 \
         --precondition fast -o "$tmp/pts$sig" >/dev/null 2>"$tmp/pts$sig.log" &
     pid=$!
-    wait_for lines_at_least "$tmp/pts$sig.log" '^round' 2
+    wait_for lines_at_least "$tmp/pts$sig.log" '^iops round' 2
     : >"$tmp/pts$sig.err"
     n=$((n + 1))
     kill -$sig $pid
@@ -102,7 +102,7 @@ done
 "$bin" pts -d "$drive" -t iops --round-time 2s --bs 4k,128k --mix 100/0,0/100 --precondition fast \
     >"$tmp/ptsout.txt" 2>"$tmp/ptsout.log" &
 pid=$!
-wait_for lines_at_least "$tmp/ptsout.log" '^round' 1
+wait_for lines_at_least "$tmp/ptsout.log" '^iops round' 1
 n=$((n + 1))
 kill -TERM $pid
 wait $pid
