@@ -138,7 +138,8 @@ done
 "$bin" calibrate -d "$drive" -w "$long" --figure cliff_gb=1 --fit timing.tlc.t_prog=1ms..5ms \
     -o "$tmp/calnone" >/dev/null 2>"$tmp/calnone.err" &
 pid=$!
-wait_for test -n "$(ls -A "$TMPDIR")"
+nonempty() { [ -n "$(ls -A "$1")" ]; }
+wait_for nonempty "$TMPDIR"
 sleep 0.5
 stopped calnone $pid TERM 143
 grep -q "nothing written" "$tmp/calnone.err" || fail "calnone: $(cat "$tmp/calnone.err")"
