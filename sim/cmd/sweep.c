@@ -549,14 +549,7 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
     for (guint l = 1; l < nlines; l++) {
         if (lines[l][0] == '\0')
             continue;
-        g_auto(GStrv) f = csv_split(lines[l]);
-        if (g_strv_length(f) != ncol || f[ncol - 1][0] == '\0' || strchr(f[ncol - 1], '/') ||
-            f[ncol - 1][0] == '.') {
-            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                        "%s:%u: expected %u fields, the last a run folder's name", mpath, l + 1,
-                        ncol);
-            return FALSE;
-        }
+        g_auto(GStrv) f = csv_split(lines[l]); /* checked above */
         runs++;
         const char *label = f[ncol - 1];
         g_autofree char *run_dir = g_build_filename(dir, label, NULL);
