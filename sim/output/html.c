@@ -55,33 +55,24 @@ static void html_escaped(GString *out, const char *text)
     g_string_append(out, e);
 }
 
-void html_heading(HtmlPage *page, const char *text)
+/* text, escaped, between an opening and a closing tag */
+static void html_element(HtmlPage *page, const char *open, const char *close, const char *text)
 {
-    g_string_append(page->body, "<h2>");
+    g_string_append(page->body, open);
     html_escaped(page->body, text);
-    g_string_append(page->body, "</h2>\n");
+    g_string_append(page->body, close);
 }
 
-void html_paragraph(HtmlPage *page, const char *text)
-{
-    g_string_append(page->body, "<p>");
-    html_escaped(page->body, text);
-    g_string_append(page->body, "</p>\n");
-}
+void html_heading(HtmlPage *page, const char *text) { html_element(page, "<h2>", "</h2>\n", text); }
+
+void html_paragraph(HtmlPage *page, const char *text) { html_element(page, "<p>", "</p>\n", text); }
 
 void html_warning(HtmlPage *page, const char *text)
 {
-    g_string_append(page->body, "<p class=\"warn\">");
-    html_escaped(page->body, text);
-    g_string_append(page->body, "</p>\n");
+    html_element(page, "<p class=\"warn\">", "</p>\n", text);
 }
 
-void html_pre(HtmlPage *page, const char *text)
-{
-    g_string_append(page->body, "<pre>");
-    html_escaped(page->body, text);
-    g_string_append(page->body, "</pre>\n");
-}
+void html_pre(HtmlPage *page, const char *text) { html_element(page, "<pre>", "</pre>\n", text); }
 
 void html_label_table(HtmlPage *page, const char *text)
 {
