@@ -411,6 +411,16 @@ static const BadCase bad_cases[] = {
     {"wiscsee", "1 D flush 0 4096 0.1 0 False",
      "1: field op: found \"flush\", expected read, write or discard"},
     {"wiscsee", "1 X read 0 4096 0.1 0 False", "1: field action: found \"X\", expected D or C"},
+    {"systor", "1456095145.133076000,0.000806000,T,0,899056122368,131072",
+     "1: field IOType: found \"T\", expected R, W or blank"},
+    {"systor", "1456095145.133076000,-1,R,0,899056122368,131072",
+     "1: field Response: found \"-1\", expected a time in seconds"},
+    {"systor", "1456095145.133076000,0.000806000,W,0,899056122368,0",
+     "1: field Size: found \"0\", expected a length > 0"},
+    {"systor", "1456095145.133076000,0.000806000,W,LUN0,0,4096",
+     "1: field LUN: found \"LUN0\", expected a LUN number"},
+    {"systor", "1456095145.133076000,0.000806000,W,0,0",
+     "1: field count: found \"5\", expected 6 comma-separated fields"},
 };
 
 /* Each malformed line gives its exact error; with skip_bad_lines it is
@@ -647,12 +657,12 @@ static void test_detect(void)
     expect_refused("y.csv", "Time,Offset\nhello,world\n",
                    "y.csv: cannot detect the trace format: the first lines after the header line "
                    "\"Time,Offset\" fit none of msr, blkparse, fio2, fio3, spc, disksim, mqsim, "
-                   "ssdsim, alibaba, tencent, fiu, wiscsee; name it with --trace-format");
+                   "ssdsim, alibaba, tencent, fiu, wiscsee, systor; name it with --trace-format");
 
     expect_refused("x.txt", "hello world\n",
                    "x.txt: cannot detect the trace format: the first lines fit none of msr, "
                    "blkparse, fio2, fio3, spc, disksim, mqsim, ssdsim, alibaba, tencent, fiu, "
-                   "wiscsee; name it with --trace-format");
+                   "wiscsee, systor; name it with --trace-format");
     expect_refused("e.txt", "\n  \n# only a comment\n",
                    "e.txt: cannot detect the trace format: the file has no data lines");
 }
@@ -664,7 +674,8 @@ static void test_open_errors(void)
     CU_ASSERT_PTR_NULL(trace_open("t.csv", &opt, &error));
     CU_ASSERT_STRING_EQUAL(error->message,
                            "t.csv: unknown trace format \"nope\" (known: msr, blkparse, fio2, "
-                           "fio3, spc, disksim, mqsim, ssdsim, alibaba, tencent, fiu, wiscsee)");
+                           "fio3, spc, disksim, mqsim, ssdsim, alibaba, tencent, fiu, wiscsee, "
+                           "systor)");
     g_clear_error(&error);
     opt.format = "msr";
     CU_ASSERT_PTR_NULL(trace_open("/nonexistent/t.csv", &opt, &error));
@@ -677,9 +688,10 @@ static void test_open_errors(void)
     int n = 0;
     while (names[n])
         n++;
-    CUTEST_EQ(n, 12);
+    CUTEST_EQ(n, 13);
     CU_ASSERT_STRING_EQUAL(names[0], "msr");
     CU_ASSERT_STRING_EQUAL(names[11], "wiscsee");
+    CU_ASSERT_STRING_EQUAL(names[12], "systor");
 }
 
 /* A truncated .gz file is a read error, not a silent end. */
@@ -705,6 +717,45 @@ static void test_truncated_gz(void)
     g_unlink(tmp);
 }
 
+/* SYSTOR '17: Unix seconds with nine fraction digits, LUN as the device,
+ * byte offsets and sizes; a line with a blank IOType is passed over and
+ * does not set the first record's time. */
+static void test_systor(void)
+{
+    static const char text[] = "Timestamp,Response,IOType,LUN,Offset,Size\n"
+                               "1456095145.133070000,0.000100000,,0,0,4096\n"
+                               "1456095145.133076000,0.000806000,R,0,899056122368,131072\n"
+                               "1456095145.233076500,0.000010000,W,4,8192,4096\n"
+                               "1456095146.000000000,0.000200000,w,4,12288,512\n";
+    g_autoptr(GError) error = NULL;
+    TraceOptions opt = {.device = -1};
+    g_autoptr(TraceReader) r = trace_open_memory("2016022219-LUN4.csv", text, strlen(text), &opt,
+                                                 &error);
+    CU_ASSERT_PTR_NOT_NULL(r);
+    if (!r)
+        return;
+    CU_ASSERT_STRING_EQUAL(trace_format_name(r), "systor");
+    CU_ASSERT(trace_format_was_detected(r));
+    CU_ASSERT(trace_header_skipped(r));
+    Tally t;
+    CU_ASSERT(tally_reader(r, &t, &error));
+    CUTEST_EQ(t.records, 3);
+    CUTEST_EQ(t.n[IO_READ], 1);
+    CUTEST_EQ(t.n[IO_WRITE], 2);
+    CUTEST_EQ(t.bytes[IO_READ], 131072);
+    CUTEST_EQ(t.bytes[IO_WRITE], 4608);
+    expect_io(&t.first, 0, 0, IO_READ, 899056122368ull, 131072);
+    expect_io(&t.last, 866924000ull, 4, IO_WRITE, 12288, 512);
+    CUTEST_EQ(t.last_line, 5);
+
+    /* Only LUN 4. */
+    TraceOptions lun = {.format = "systor", .device = 4};
+    g_autoptr(TraceReader) l = trace_open_memory("h.csv", text, strlen(text), &lun, &error);
+    CU_ASSERT(tally_reader(l, &t, &error));
+    CUTEST_EQ(t.records, 2);
+    expect_io(&t.first, 0, 4, IO_WRITE, 8192, 4096);
+}
+
 static CU_TestInfo tests[] = {
     {"mqsim", test_mqsim},
     {"ssdsim", test_ssdsim},
@@ -718,6 +769,7 @@ static CU_TestInfo tests[] = {
     {"tencent", test_tencent},
     {"spc", test_spc},
     {"wiscsee", test_wiscsee},
+    {"systor", test_systor},
     {"disksim", test_disksim},
     {"device filter", test_device_filter},
     {"gzip equals plain", test_gzip},

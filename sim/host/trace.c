@@ -17,11 +17,12 @@
 /* Every format, in detection order: its name is a --trace-format value,
  * and the list of names (trace_formats(), the --help text, errors) comes
  * from here. Each is defined beside its parser (trace_csv.c, trace_text.c,
- * trace_blkparse.c, trace_fio.c): a new format is its parser and a row. */
+ * trace_blkparse.c, trace_fio.c, trace_systor.c): a new format is its parser
+ * and a row. */
 extern const TraceFormat trace_format_msr, trace_format_blkparse, trace_format_fio2,
     trace_format_fio3, trace_format_spc, trace_format_disksim, trace_format_mqsim,
     trace_format_ssdsim, trace_format_alibaba, trace_format_tencent, trace_format_fiu,
-    trace_format_wiscsee;
+    trace_format_wiscsee, trace_format_systor;
 static const TraceFormat *const formats[] = {
     &trace_format_msr,
     &trace_format_blkparse,
@@ -35,6 +36,7 @@ static const TraceFormat *const formats[] = {
     &trace_format_tencent,
     &trace_format_fiu,
     &trace_format_wiscsee,
+    &trace_format_systor,
 };
 #define N_FORMATS G_N_ELEMENTS(formats)
 
