@@ -1,12 +1,13 @@
-/* fuzz_argv.h - the machinery of the harnesses that fuzz one command's
- * options (fuzz_pts.c, fuzz_calibrate.c): the input is an argument vector,
- * one argument a line; a line "$N" stands for token N of the harness's
- * table. The command runs in process in a scratch folder emptied after
- * every input; it must return 0, 1, 2 or 128 + a signal, never crash, and
- * a failure prints exactly one line, "ftlsim..." (fuzz_cli.c holds the same
- * contract for the whole command). A harness defines FUZZ_COMMAND, the
- * token table, fuzz_setup() (its data files, in the data folder) and
- * fuzz_finish() (the arguments it appends, such as --dry-run). */
+/* fuzz_argv.h - the machinery of the harnesses that fuzz argument vectors
+ * (fuzz_cli.c, the whole command; fuzz_pts.c and fuzz_calibrate.c, one
+ * command's options): the input is an argument vector, one argument a
+ * line; a line "$N" stands for token N of the harness's table. The command
+ * runs in process in a scratch folder emptied after every input; it must
+ * return 0, 1, 2 or 128 + a signal, never crash, and a failure prints
+ * exactly one line, "ftlsim...". A harness defines the token table,
+ * fuzz_setup() (its data files, in the data folder) and fuzz_finish() (the
+ * arguments it appends, such as --dry-run), and FUZZ_COMMAND when it fuzzes
+ * one command (without it the input's first line is the command). */
 #define main ftlsim_main
 int ftlsim_main(int argc, char **argv);
 #include "sim/cmd/main.c"
@@ -89,11 +90,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* Whether arg would leave the process, fork or start another program. */
+/* Whether arg would leave the process, fork or start another program
+ * (for the whole command also --live and the plot and help commands). */
 static gboolean fuzz_refused(const char *arg)
 {
     static const char *const out[] = {"--help", "-h", "-?", "--help-all", "--plot", "-p",
-                                      "--jobs", "-J", NULL};
+                                      "--jobs", "-J",
+#ifndef FUZZ_COMMAND
+                                      "--live", "plot", "help",
+#endif
+                                      NULL};
     for (int i = 0; out[i]; i++)
         if (g_str_has_prefix(arg, out[i]) && strcmp(arg, "--plot-format") != 0 &&
             !g_str_has_prefix(arg, "--plot-format="))
@@ -104,12 +110,14 @@ static gboolean fuzz_refused(const char *arg)
 }
 
 /* The command's stderr after a failure: exactly one line, "ftlsim...";
- * a run stopped by a signal may print notes before it. */
-static void fuzz_check_stderr(int rc)
+ * a run stopped by a signal may print notes before it, and libFuzzer's
+ * notice that it was asked to stop (SIGUSR1, scripts/fuzz) may land while
+ * an input runs. No command at all prints the usage instead. */
+static void fuzz_check_stderr(int rc, int argc)
 {
     gchar *text = NULL;
     gsize len = 0;
-    if (rc == 0 || !g_file_get_contents(err_path, &text, &len, NULL))
+    if (rc == 0 || argc < 2 || !g_file_get_contents(err_path, &text, &len, NULL))
         return;
     gsize lines = 0, start = 0;
     gboolean foreign = FALSE;
@@ -157,7 +165,7 @@ static void fuzz_run(char **args, int n)
     close(out), close(err), close(null), close(log);
     if (!(rc == 0 || rc == 1 || rc == 2 || rc == 130 || rc == 143))
         abort();
-    fuzz_check_stderr(rc);
+    fuzz_check_stderr(rc, n);
     fuzz_clear(scratch);
 }
 
@@ -169,7 +177,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *args[ARGS_MAX + ARGS_EXTRA + 3];
     int n = 0;
     args[n++] = g_strdup("ftlsim");
+#ifdef FUZZ_COMMAND
     args[n++] = g_strdup(FUZZ_COMMAND);
+#endif
     size_t ntok;
     const char *const *tokens = fuzz_tokens(&ntok);
     const char *p = (const char *)data, *end = p + size;
