@@ -234,6 +234,10 @@ void pts_write_html(const Pts *p)
     g_ptr_array_add(names, g_strdup(p->t->name));
     if (strcmp(p->t->name, "iops") == 0)
         g_ptr_array_add(names, g_strdup("iops_3d"));
+    if (p->t->window_latency) {
+        g_ptr_array_add(names, g_strdup("lat_3d_mean"));
+        g_ptr_array_add(names, g_strdup("lat_3d_max"));
+    }
     g_ptr_array_add(names, NULL);
     run_report_figures(page, o->out, (const char *const *)names->pdata, NULL, o->plot,
                        o->plot_format);

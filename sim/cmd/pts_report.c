@@ -259,6 +259,14 @@ void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
         plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, fmt, &e);
     if (!e && strcmp(p->t->name, "iops") == 0)
         plot_script(p->o->out, p->o->script_dir, "pts_iops_3d", "iops_3d", NULL, fmt, &e);
+    /* PTS-E's LAT report draws its average and its maximum response time
+     * tables as 3D bars too */
+    if (!e && p->t->window_latency)
+        plot_script(p->o->out, p->o->script_dir, "pts_lat_3d", "lat_3d_mean", "stat='mean'; ",
+                    fmt, &e);
+    if (!e && p->t->window_latency)
+        plot_script(p->o->out, p->o->script_dir, "pts_lat_3d", "lat_3d_max", "stat='max'; ",
+                    fmt, &e);
     if (e && warn)
         plot_warn(e);
     else if (e)
