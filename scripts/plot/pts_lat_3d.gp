@@ -22,6 +22,8 @@ set datafile columnheaders
 data = dir.'/lat.csv'
 col = stat eq 'max' ? 'max_us' : 'mean_us'
 what = stat eq 'max' ? 'Maximum' : 'Average'
+# before any range is set, which stats would apply
+stats data using (column(col)) nooutput
 # the LAT test's mixes (read %) and block sizes as grid positions; with
 # three by three cells and this view every bar's top stays in sight
 mixx(r) = r == 100 ? 0 : r == 65 ? 1 : 2
@@ -36,13 +38,25 @@ set ylabel 'Block size' offset 2,0
 set zlabel what.' response time (us)' rotate parallel offset -3,0
 set logscale z
 set logscale cb
+# at QD 1 the times often span one decade or two: label 2, 3 and 5 x each
+# power of ten as well, or the bars' heights could not be read
+if (STATS_min > 0 && STATS_max / STATS_min < 100) {
+    d0 = 10**floor(log10(STATS_min))
+    do for [k = 0:2] {
+        do for [m in "2 3 5"] {
+            v = d0 * 10**k * (m + 0)
+            set ztics add (gprintf('%g', v) v)
+            set cbtics add (gprintf('%g', v) v)
+        }
+    }
+}
 set xyplane 0
 set view 60, 30, 1, 1
 set boxwidth 0.4 absolute
 set boxdepth 0.4
 set style fill solid 0.9 border lc rgb '#333333'
 set palette defined (0 '#fdd0a2', 1 '#f16913', 2 '#7f2704')
-set cblabel what.' response time (us)'
+set cblabel what.' response time (us)' offset 1.5,0
 set grid z back lc rgb '#dddddd'
 unset key
 splot data using (mixx(column("read_pct"))):(bsy(column("bs_bytes"))):(column(col)) with boxes fc palette z
