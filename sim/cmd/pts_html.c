@@ -120,10 +120,16 @@ static void pts_html_warnings(HtmlPage *page, const Pts *p)
             no_gc = TRUE;
     }
     if (no_gc)
-        html_warning(page, "Steady before it could be judged: cells with writes kept a write "
-                           "amplification of 1.0 over the window, so the drive never collected "
-                           "garbage in these rounds. Longer rounds (--round-time) or full "
-                           "preconditioning reach the state the test is about.");
+        html_warning(page, p->o->precondition == PTS_PRECOND_FULL
+                               ? "Steady before it could be judged: cells with writes kept a "
+                                 "write amplification of 1.0 over the window, so the drive never "
+                                 "collected garbage in these rounds: what they wrote fitted in "
+                                 "its spare area. Longer rounds (--round-time) write more."
+                               : "Steady before it could be judged: cells with writes kept a "
+                                 "write amplification of 1.0 over the window, so the drive never "
+                                 "collected garbage in these rounds. Longer rounds "
+                                 "(--round-time) or full preconditioning reach the state the "
+                                 "test is about.");
     if (p->t->fills > 0)
         html_paragraph(page, "WSAT judges only windows that begin after one capacity has been "
                              "written: the rounds before are not judged (\"-\" in "
