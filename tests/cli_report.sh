@@ -99,7 +99,7 @@ PY
 }
 
 check_page "$tmp/run" 5 "Phases" "bounded by" "The drive, derived" "sequential writes" "summary.txt"
-check_page "$tmp/pts" 3 "PTS-E 1.1" "purge method" "write cache" "active range" "data pattern" \
+check_page "$tmp/pts" 5 "PTS-E 1.1" "purge method" "write cache" "active range" "data pattern" \
     "99.99% response time" "Steady state"
 check_page "$tmp/cal" 1 "measured" "stock" "calibrated" "uncertainty" "figures.csv" \
     "timing.tlc.t_prog"
@@ -204,7 +204,7 @@ PY
 
 if [ -n "$browser" ]; then
     render "$tmp/run" 5
-    render "$tmp/pts" 3
+    render "$tmp/pts" 5
     render "$tmp/cal" 1
     render "$tmp/sweep" 1
 fi

@@ -40,6 +40,20 @@ set grid back lc rgb '#dddddd'
 set key outside right top title 'block size'
 # each block size's rows on their own, so that its line joins its rounds
 ycolno = ycol eq 'iops' ? 7 : ycol eq 'MBps' ? 8 : 9
+# values within a decade or two (tp's MB/s) get 2, 3 and 5 x labels too:
+# with the powers of ten alone their level could not be read
+ymm = system(sprintf("awk -F, 'NR > 1 && $3 == %d { v = $%d + 0; if (n++ == 0 || v < lo) lo = v; if (v > hi) hi = v } END { print lo + 0, hi + 0 }' '%s'", track_pct, ycolno, data))
+ylo = word(ymm, 1) + 0.0
+yhi = word(ymm, 2) + 0.0
+if (ylo > 0 && yhi / ylo < 100) {
+    d0 = 10**floor(log10(ylo))
+    do for [k = 0:2] {
+        do for [m in "2 3 5"] {
+            v = d0 * 10**k * (m + 0)
+            set ytics add (gprintf('%.0s%c', v) v)
+        }
+    }
+}
 rows(b) = sprintf("< awk -F, 'NR > 1 && $2 == %s && $3 == %d { print $1 \",\" $%d }' '%s'", b, track_pct, ycolno, data)
 set datafile nocolumnheaders
 plot for [b in bss] rows(b) using 1:2 with linespoints lw 2 pt 7 ps 0.8 title bslabel(b + 0)

@@ -24,6 +24,20 @@ cell(b, r) = bslabel(b).' '.sprintf('%d/%d', r, 100 - r)
 set multiplot layout 2,1 title (drive eq '' ? '' : drive."\n").'PTS latency at 1 thread QD 1 (steady-state window)' noenhanced
 set logscale y
 set grid ytics back lc rgb '#dddddd'
+# times within two decades (QD 1 often) get 2, 3 and 5 x labels too: with
+# the powers of ten alone the bars could not be read
+ymm = system(sprintf("awk -F, 'NR > 1 { for (i = 4; i <= 9; i++) { v = $i + 0; if (n++ == 0 || v < lo) lo = v; if (v > hi) hi = v } } END { print lo + 0, hi + 0 }' '%s'", data))
+ylo = word(ymm, 1) + 0.0
+yhi = word(ymm, 2) + 0.0
+if (ylo > 0 && yhi / ylo < 100) {
+    d0 = 10**floor(log10(ylo))
+    do for [k = 0:2] {
+        do for [m in "2 3 5"] {
+            v = d0 * 10**k * (m + 0)
+            set ytics add (gprintf('%g', v) v)
+        }
+    }
+}
 set style data histograms
 set style histogram clustered gap 1.5
 set style fill solid 0.9 border -1

@@ -21,6 +21,8 @@ set xlabel 'Spare factor: physical space holding data / user space - 1 (%)'
 set ylabel 'Write amplification (NAND writes / host writes)'
 set logscale y
 set yrange [1:20]
+# the values lie between 1.3 and 10: label 2, 3 and 5 as well as the decades
+set ytics ('1' 1, '2' 2, '3' 3, '5' 5, '10' 10, '20' 20)
 set xrange [0:45]
 set key top right
 pick(d, p) = (strcol(1) eq d && strcol(2) eq p)

@@ -67,7 +67,9 @@ static gboolean pts_parse_mix(const char *text, uint32_t *read_pct)
 static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_mask, GError **error)
 {
     const PtsTestDesc *t = o->test;
-    *bs_mask = (1u << t->n_bs) - 1;
+    /* PTS-C runs fewer block sizes of some tests (tp: 1024 KiB only) */
+    unsigned n_bs = o->spec == PTS_SPEC_CLIENT ? t->client_n_bs : t->n_bs;
+    *bs_mask = (1u << n_bs) - 1;
     *mix_mask = (1u << t->n_mix) - 1;
     if (o->bs) {
         *bs_mask = 0;
@@ -76,18 +78,19 @@ static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_m
             uint64_t b = 0;
             unsigned k = 0;
             if (pts_parse_bs(items[i], &b))
-                while (k < t->n_bs && t->bs[k] != b)
+                while (k < n_bs && t->bs[k] != b)
                     k++;
-            if (!pts_parse_bs(items[i], &b) || k == t->n_bs) {
+            if (!pts_parse_bs(items[i], &b) || k == n_bs) {
                 g_autoptr(GString) list = g_string_new(NULL);
-                for (unsigned j = 0; j < t->n_bs; j++) {
+                for (unsigned j = 0; j < n_bs; j++) {
                     g_autofree char *l = pts_bs_label(t->bs[j]);
                     g_string_append_printf(list, "%s%s", j ? ", " : "", l);
                 }
                 g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                             "--bs \"%s\": found \"%s\", expected block sizes of the %s "
-                            "test: %s",
-                            o->bs, items[i], t->name, list->str);
+                            "test%s: %s",
+                            o->bs, items[i], t->name,
+                            o->spec == PTS_SPEC_CLIENT ? " of PTS-C" : "", list->str);
                 return FALSE;
             }
             *bs_mask |= 1u << k;
@@ -132,8 +135,10 @@ static gboolean pts_plan(Pts *p, GError **error)
     if (!pts_pick(o, &bs_mask, &mix_mask, error))
         return FALSE;
     const PtsTestDesc *t = o->test;
-    p->threads = o->threads ? o->threads : t->threads;
-    p->iodepth = o->iodepth ? o->iodepth : t->iodepth;
+    gboolean client = o->spec == PTS_SPEC_CLIENT;
+    p->threads = o->threads ? o->threads : client ? t->client_threads : t->threads;
+    p->iodepth = o->iodepth ? o->iodepth : client ? t->client_iodepth : t->iodepth;
+    p->active_pct = client ? PTS_CLIENT_ACTIVE_PCT : 100;
     p->max_rounds = o->max_rounds ? o->max_rounds : t->max_rounds;
     if (t->seq) {
         /* one purge a block size; a round is its read then its write */
@@ -262,8 +267,41 @@ static void pts_cell_spec(const Pts *p, const PtsCell *c, GString *spec)
                     p->iodepth, p->threads);
     if (!c->seq && c->read_pct != 0 && c->read_pct != 100)
         g_string_append_printf(spec, ",rwmixread=%u", c->read_pct);
+    /* PTS-C's active range: the stimulus stays on the first LBAs */
+    if (p->active_pct < 100)
+        g_string_append_printf(spec, ",size=%u%%", p->active_pct);
     g_string_append_printf(spec, ",runtime=%" G_GUINT64_FORMAT "us,time_based",
                            p->o->round_time / 1000);
+}
+
+/* The drive's place hook during the rounds: a page programmed from the
+ * write buffer is one the host wrote (GC and folding copy from a slot).
+ * Two compares a page, no allocation: cheap enough for the event loop. */
+static void pts_placed(void *ctx, uint64_t lpn, uint64_t dst, uint64_t src)
+{
+    Pts *p = ctx;
+    (void)dst;
+    if (src != DRIVE_UNMAPPED || lpn >= p->skip_lo)
+        return;
+    if (lpn < p->written_lo)
+        p->written_lo = lpn;
+    if (lpn + 1 > p->written_hi)
+        p->written_hi = lpn + 1;
+}
+
+/* Watch what the rounds write. The preconditioning's last writes may still
+ * be in the buffer; it wrote in order, so they are among the last pages
+ * (the last few may be missing: its last command was cut at the end), and
+ * from the lowest of them up the pages are left out of the count. */
+static void pts_watch_writes(Pts *p)
+{
+    uint64_t pages = drive_capacity(p->d) / 4096;
+    uint64_t window = 2 * drive_params_write_buffer(&p->params) / 4096 + 64;
+    p->skip_lo = pages;
+    for (uint64_t lpn = pages > window ? pages - window : 0; lpn < pages; lpn++)
+        if (drive_lookup(p->d, lpn) == DRIVE_BUFFERED && lpn < p->skip_lo)
+            p->skip_lo = lpn;
+    drive_set_place_hook(p->d, pts_placed, p);
 }
 
 /* Run one cell of round r and append its row. */
@@ -341,6 +379,7 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
 {
     PtsSub *s = &p->subs[sub];
     double cap = (double)drive_capacity(p->d);
+    pts_watch_writes(p);
     uint32_t eligible = 0; /* wsat: first round that began after one capacity written */
     for (uint32_t r = 1; r <= p->max_rounds; r++) {
         double written0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
@@ -481,7 +520,7 @@ static gboolean pts_check_options(const PtsOptions *o, GError **error)
 
 gboolean pts_run(const PtsOptions *o, GError **error)
 {
-    Pts p = {.o = o, .t = o->test};
+    Pts p = {.o = o, .t = o->test, .written_lo = UINT64_MAX};
     gboolean ok = FALSE;
     g_autoptr(OutDir) od = NULL;
     if (!pts_check_options(o, error) ||

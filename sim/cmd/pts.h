@@ -27,6 +27,18 @@ typedef enum PtsPrecondition {
     PTS_PRECOND_RANDOM = 2, /* after a fill and a capacity of random overwrites, set at once */
 } PtsPrecondition;
 
+/* Which PTS: Enterprise (PTS-E 1.1) or Client (PTS-C 1.2). The tests are
+ * the same; the client's stimulus, active range and TP block sizes differ
+ * (docs/pts.md, "PTS-C"). */
+typedef enum PtsSpec {
+    PTS_SPEC_ENTERPRISE = 0,
+    PTS_SPEC_CLIENT = 1,
+} PtsSpec;
+
+/* PTS-C: the test stimulus runs on the first 75% of the LBAs (its active
+ * range); preconditioning writes all of them. */
+#define PTS_CLIENT_ACTIVE_PCT 75
+
 /* The shortest --round-time: every cell of a round must complete commands
  * to be measured (and a cell's runtime is given to its jobs in us). */
 #define PTS_ROUND_TIME_MIN (SIM_SEC / 1000)
@@ -35,6 +47,7 @@ typedef struct PtsOptions {
     const char *drive;       /* INI file */
     const char *const *sets; /* --set GROUP.KEY=VALUE, or NULL */
     const PtsTestDesc *test; /* NULL: none given */
+    PtsSpec spec;            /* --spec; enterprise by default */
     const char *out; /* results folder; NULL: no files */
     gboolean force;
     uint32_t threads;    /* 0: the test's default */
@@ -61,8 +74,8 @@ const char *pts_test_name(const PtsTestDesc *test);
  * measures, for --help). */
 char *pts_test_names(gboolean about);
 /* Newly allocated: each test's default threads (iodepth: queue depth),
- * "wsat 8, iops 16, ...", for --help. */
-char *pts_test_defaults(gboolean iodepth);
+ * "wsat 8, iops 16, ...", for --help; client: under --spec client. */
+char *pts_test_defaults(gboolean iodepth, gboolean client);
 
 /* Run the test. Errors are in RUN_ERROR (RUN_ERROR_INPUT: bad input, exit
  * 2; RUN_ERROR_FAILED: the simulation failed, exit 1) or a loader's domain

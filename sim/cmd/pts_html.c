@@ -1,6 +1,6 @@
 /*
  * pts_html.c - report.html of a PTS test's results folder: the header of
- * the PTS-E 1.1 report (specification, drive, purge, write cache, active
+ * the PTS-E 1.1 (or PTS-C 1.2) report (specification, drive, purge, write cache, active
  * range, data pattern, test parameters), warnings where the steady-state
  * verdict says little, the results in the specification's orientation
  * (block sizes down, R/W mixes across), the steady-state tables, the
@@ -23,7 +23,8 @@ static void pts_html_row(GPtrArray *rows, const char *label, const char *value)
     g_ptr_array_add(rows, r);
 }
 
-/* The report header of PTS-E 1.1 (its "Test and Device Information"). */
+/* The report header of PTS-E 1.1 or PTS-C 1.2 (their "Test and Device
+ * Information"). */
 static void pts_html_header(HtmlPage *page, const Pts *p)
 {
     const PtsOptions *o = p->o;
@@ -31,8 +32,12 @@ static void pts_html_header(HtmlPage *page, const Pts *p)
     GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
     g_autofree char *drive = g_strdup_printf("%s (%s), %.1f GB user capacity", p->params.name,
                                              o->drive, (double)p->capacity / 1e9);
-    pts_html_row(rows, "specification", "SNIA Solid State Storage Performance Test "
-                                        "Specification, Enterprise (PTS-E) 1.1");
+    gboolean client = o->spec == PTS_SPEC_CLIENT;
+    pts_html_row(rows, "specification",
+                 client ? "SNIA Solid State Storage Performance Test Specification, Client "
+                          "(PTS-C) 1.2"
+                        : "SNIA Solid State Storage Performance Test Specification, Enterprise "
+                          "(PTS-E) 1.1");
     g_autofree char *test = g_strdup_printf("%s (%s)", p->t->title, p->t->about);
     pts_html_row(rows, "test", test);
     pts_html_row(rows, "drive", drive);
@@ -45,8 +50,15 @@ static void pts_html_header(HtmlPage *page, const Pts *p)
         "enabled: %.1f MiB of host data held before it is programmed (the drive's write buffer)",
         (double)drive_params_write_buffer(&p->params) / (1 << 20));
     pts_html_row(rows, "write cache", wc);
-    pts_html_row(rows, "active range", "100% of the LBAs (0 to the user capacity), for "
-                                       "preconditioning and for the test");
+    g_autofree char *written = pts_written_range(p);
+    g_autofree char *range =
+        client ? g_strdup_printf("preconditioning: 100%% of the LBAs; test stimulus: the first "
+                                 "%u%% (0 to %.1f GB); measured: %s",
+                                 p->active_pct, pts_active_bytes(p) / 1e9, written)
+               : g_strdup_printf("100%% of the LBAs (0 to the user capacity), for "
+                                 "preconditioning and for the test; measured: %s",
+                                 written);
+    pts_html_row(rows, "active range", range);
     pts_html_row(rows, "data pattern", "random; the simulated drive does not compress or "
                                        "deduplicate, so every pattern gives the same result");
     const char *pre = p->t->fills > 0 ? "none: WSAT starts from the purged drive"
@@ -108,10 +120,16 @@ static void pts_html_warnings(HtmlPage *page, const Pts *p)
             no_gc = TRUE;
     }
     if (no_gc)
-        html_warning(page, "Steady before it could be judged: cells with writes kept a write "
-                           "amplification of 1.0 over the window, so the drive never collected "
-                           "garbage in these rounds. Longer rounds (--round-time) or full "
-                           "preconditioning reach the state the test is about.");
+        html_warning(page, p->o->precondition == PTS_PRECOND_FULL
+                               ? "Steady before it could be judged: cells with writes kept a "
+                                 "write amplification of 1.0 over the window, so the drive never "
+                                 "collected garbage in these rounds: what they wrote fitted in "
+                                 "its spare area. Longer rounds (--round-time) write more."
+                               : "Steady before it could be judged: cells with writes kept a "
+                                 "write amplification of 1.0 over the window, so the drive never "
+                                 "collected garbage in these rounds. Longer rounds "
+                                 "(--round-time) or full preconditioning reach the state the "
+                                 "test is about.");
     if (p->t->fills > 0)
         html_paragraph(page, "WSAT judges only windows that begin after one capacity has been "
                              "written: the rounds before are not judged (\"-\" in "
@@ -215,7 +233,7 @@ void pts_write_html(const Pts *p)
     if (o->plot && o->plot_format != PLOT_SVG)
         pts_plot_format(p, PLOT_SVG, FALSE);
     g_autofree char *title =
-        g_strdup_printf("SNIA PTS-E 1.1 %s: %s", p->t->title, p->params.name);
+        g_strdup_printf("SNIA %s %s: %s", pts_spec_short(o->spec), p->t->title, p->params.name);
     g_autoptr(HtmlPage) page = html_page_new(title);
     pts_html_header(page, p);
     pts_html_warnings(page, p);
@@ -234,6 +252,10 @@ void pts_write_html(const Pts *p)
     g_ptr_array_add(names, g_strdup(p->t->name));
     if (strcmp(p->t->name, "iops") == 0)
         g_ptr_array_add(names, g_strdup("iops_3d"));
+    if (p->t->window_latency) {
+        g_ptr_array_add(names, g_strdup("lat_3d_mean"));
+        g_ptr_array_add(names, g_strdup("lat_3d_max"));
+    }
     g_ptr_array_add(names, NULL);
     run_report_figures(page, o->out, (const char *const *)names->pdata, NULL, o->plot,
                        o->plot_format);

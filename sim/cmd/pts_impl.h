@@ -63,6 +63,11 @@ struct Pts {
     const PtsTestDesc *t; /* o->test */
     DriveParams params;
     uint32_t threads, iodepth, max_rounds;
+    uint32_t active_pct;   /* the test stimulus's active range: % of the LBAs from 0 */
+    /* the LBAs the rounds wrote, as 4 KiB pages programmed from the write
+     * buffer (the place hook): [written_lo, written_hi); lo > hi: none.
+     * Pages the preconditioning left buffered (skip_lo up) are not counted. */
+    uint64_t written_lo, written_hi, skip_lo;
     PtsCell cells[PTS_MAX_CELLS];
     uint32_t n_cells;
     PtsSub subs[PTS_MAX_SUBS];
@@ -97,6 +102,8 @@ struct PtsTestDesc {
     const uint32_t *mix; /* read percentages, in the PTS's order (outer to block sizes) */
     unsigned n_mix;
     uint32_t threads, iodepth; /* defaults */
+    uint32_t client_threads, client_iodepth; /* defaults under --spec client (PTS-C) */
+    unsigned client_n_bs; /* PTS-C: the first this many of bs (tp: 1024 KiB only) */
     uint32_t max_rounds;       /* default; UINT32_MAX: until fills x capacity written */
     double fills; /* > 0: rounds until this many capacities written, judging only windows that
                      start after one, and steady only when it holds to the end (wsat) */
@@ -110,11 +117,16 @@ struct PtsTestDesc {
 };
 
 /* pts_tests.c: "0.5KiB", "4KiB", "1MiB"; g_free it. */
+/* The report's name of the specification: "PTS-E 1.1" or "PTS-C 1.2". */
+const char *pts_spec_short(PtsSpec spec);
 char *pts_bs_label(uint64_t bs);
 
 /* pts_report.c */
 gboolean pts_write_results(const Pts *p, OutDir *od, GError **error);
 void pts_summary_text(const Pts *p, GString *out);
+/* The active range in bytes; "the rounds wrote LBAs from A to B GB ..." (g_free it). */
+double pts_active_bytes(const Pts *p);
+char *pts_written_range(const Pts *p);
 /* Draw the figures into the results folder; problems are reported on stderr. */
 void pts_plot(const Pts *p);
 /* The same figures in fmt; problems said on stderr only when warn. */

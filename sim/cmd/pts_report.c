@@ -56,6 +56,20 @@ static void pts_steady_csv(const Pts *p, GString *out)
 }
 
 
+double pts_active_bytes(const Pts *p)
+{
+    return (double)p->capacity * p->active_pct / 100;
+}
+
+char *pts_written_range(const Pts *p)
+{
+    if (p->written_lo > p->written_hi)
+        return g_strdup("the rounds wrote nothing");
+    return g_strdup_printf("the rounds wrote LBAs from %.1f to %.1f GB (%.1f%% of the capacity)",
+                           (double)p->written_lo * 4096 / 1e9, (double)p->written_hi * 4096 / 1e9,
+                           100.0 * (double)p->written_hi * 4096 / (double)p->capacity);
+}
+
 static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
 {
     const PtsCell *c = &p->cells[s->track];
@@ -82,8 +96,9 @@ void pts_summary_text(const Pts *p, GString *out)
 {
     const PtsOptions *o = p->o;
     g_string_append_printf(out, "drive        %s (%s)\n", p->params.name, o->drive);
-    g_string_append_printf(out, "test         SNIA PTS %s, %u thread%s x QD %u", p->t->title,
-                           p->threads, p->threads == 1 ? "" : "s", p->iodepth);
+    g_string_append_printf(out, "test         SNIA %s %s, %u thread%s x QD %u",
+                           o->spec == PTS_SPEC_CLIENT ? pts_spec_short(o->spec) : "PTS",
+                           p->t->title, p->threads, p->threads == 1 ? "" : "s", p->iodepth);
     uint32_t oio = p->threads * p->iodepth;
     if (oio > p->queue_limit)
         g_string_append_printf(out,
@@ -107,6 +122,12 @@ void pts_summary_text(const Pts *p, GString *out)
                                "precondition 2 x capacity in 128 KiB sequential writes: %.0f s "
                                "simulated\n",
                                p->subs[0].precond_s);
+    if (p->active_pct < 100) {
+        g_autofree char *written = pts_written_range(p);
+        g_string_append_printf(out, "active range %u%% of the LBAs (0 to %.1f GB) for the rounds; "
+                                    "%s\n",
+                               p->active_pct, pts_active_bytes(p) / 1e9, written);
+    }
     if (p->interrupted)
         g_string_append(out, "stopped      by a signal: the whole rounds before it\n");
     for (uint32_t s = 0; s < p->n_subs; s++)
@@ -128,6 +149,8 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_str(jw, NULL, o->sets[i]);
     json_end_array(jw);
     json_str(jw, "test", pts_test_name(o->test));
+    json_str(jw, "spec", o->spec == PTS_SPEC_CLIENT ? "client" : "enterprise");
+    json_str(jw, "specification", pts_spec_short(o->spec));
     json_bool(jw, "interrupted", p->interrupted);
     json_u64(jw, "threads", p->threads);
     json_u64(jw, "iodepth", p->iodepth);
@@ -141,6 +164,16 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
     static const char *const precond[] = {"full", "fast", "random"};
     json_str(jw, "precondition", p->t->fills > 0 ? "none" : precond[o->precondition]);
     json_u64(jw, "capacity_bytes", p->capacity);
+    /* what the stimulus may touch, and what the rounds wrote (4 KiB pages
+     * programmed from the write buffer) */
+    json_begin_object(jw, "active_range");
+    json_u64(jw, "pct", p->active_pct);
+    json_u64(jw, "bytes", (uint64_t)pts_active_bytes(p));
+    if (p->written_lo <= p->written_hi) {
+        json_u64(jw, "written_first_byte", p->written_lo * 4096);
+        json_u64(jw, "written_end_byte", p->written_hi * 4096);
+    }
+    json_end_object(jw);
     json_begin_array(jw, "steady_state");
     for (uint32_t s = 0; s < p->n_subs; s++) {
         const PtsSub *sub = &p->subs[s];
@@ -259,6 +292,14 @@ void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
         plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, fmt, &e);
     if (!e && strcmp(p->t->name, "iops") == 0)
         plot_script(p->o->out, p->o->script_dir, "pts_iops_3d", "iops_3d", NULL, fmt, &e);
+    /* PTS-E's LAT report draws its average and its maximum response time
+     * tables as 3D bars too */
+    if (!e && p->t->window_latency)
+        plot_script(p->o->out, p->o->script_dir, "pts_lat_3d", "lat_3d_mean", "stat='mean'; ",
+                    fmt, &e);
+    if (!e && p->t->window_latency)
+        plot_script(p->o->out, p->o->script_dir, "pts_lat_3d", "lat_3d_max", "stat='max'; ",
+                    fmt, &e);
     if (e && warn)
         plot_warn(e);
     else if (e)

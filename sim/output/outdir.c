@@ -103,6 +103,10 @@ static const char *const outdir_known_names[] = {
     "tp.svg",
     "lat.png",
     "lat.svg",
+    "lat_3d_mean.png",
+    "lat_3d_mean.svg",
+    "lat_3d_max.png",
+    "lat_3d_max.svg",
     OUTDIR_MANIFEST,
 };
 

@@ -32,8 +32,14 @@ static gboolean pts_count(const char *text, const char *opt, guint64 max, uint32
 
 static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, const char *iodepth,
                           const char *round_time, const char *max_rounds, const char *precond,
-                          const char *fmt, GError **error)
+                          const char *fmt, const char *spec, GError **error)
 {
+    if (spec && strcmp(spec, "enterprise") != 0 && strcmp(spec, "client") != 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--spec \"%s\": expected enterprise (PTS-E 1.1) or client (PTS-C 1.2)", spec);
+        return FALSE;
+    }
+    o->spec = spec && strcmp(spec, "client") == 0 ? PTS_SPEC_CLIENT : PTS_SPEC_ENTERPRISE;
     if (!(o->test = pts_test_find(test))) {
         g_autofree char *names = pts_test_names(FALSE);
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--test \"%s\": expected %s", test, names);
@@ -87,14 +93,19 @@ int cmd_pts(int argc, char **argv)
     pts_options_init(&o);
     g_autofree char *drive = NULL, *test = NULL, *out = NULL, *threads = NULL, *iodepth = NULL;
     g_autofree char *round_time = NULL, *max_rounds = NULL, *precond = NULL, *bs = NULL;
-    g_autofree char *mix = NULL, *fmt = NULL;
+    g_autofree char *mix = NULL, *fmt = NULL, *spec = NULL;
     g_auto(GStrv) sets = NULL;
     gint64 seed = 1;
     gboolean force = FALSE, quiet = FALSE, plot = FALSE, dry_run = FALSE;
     /* what each test is and its defaults, from the tests' descriptors */
     g_autofree char *test_help = pts_test_names(TRUE);
-    g_autofree char *threads_defaults = pts_test_defaults(FALSE);
-    g_autofree char *iodepth_defaults = pts_test_defaults(TRUE);
+    g_autofree char *threads_defaults = pts_test_defaults(FALSE, FALSE);
+    g_autofree char *iodepth_defaults = pts_test_defaults(TRUE, FALSE);
+    g_autofree char *client_defaults = pts_test_defaults(FALSE, TRUE);
+    g_autofree char *spec_help = g_strdup_printf(
+        "enterprise: SNIA PTS-E 1.1 (default); client: PTS-C 1.2, its threads x QD by default "
+        "(%s), the stimulus on the first %d%% of the LBAs, TP at 1024 KiB only",
+        client_defaults, PTS_CLIENT_ACTIVE_PCT);
     g_autofree char *threads_help =
         g_strdup_printf("Threads (fio jobs) per cell (%s)", threads_defaults);
     g_autofree char *iodepth_help =
@@ -103,6 +114,7 @@ int cmd_pts(int argc, char **argv)
     GOptionEntry entries[] = {
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
         {"test", 't', 0, G_OPTION_ARG_STRING, &test, test_help, "NAME"},
+        {"spec", 0, 0, G_OPTION_ARG_STRING, &spec, spec_help, "enterprise|client"},
         {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder", "DIR"},
         {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing results folder", NULL},
         {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads, threads_help, "N"},
@@ -136,12 +148,14 @@ int cmd_pts(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = cmd_options(
         "- run a SNIA PTS test (purge, precondition, rounds to steady state)", entries, "Example:\n  ftlsim pts --drive configs/pm863a.ini --test iops --round-time 10s "
              "--out results/pts-iops --plot\n  ftlsim pts -d configs/860pro.ini --test wsat "
-             "--round-time 10s -o results/wsat\n", TRUE, &argc, &argv);
+             "--round-time 10s -o results/wsat\n  ftlsim pts -d configs/860evo.ini --spec client "
+             "--test iops --round-time 10s -o results/pts-c-iops\n", TRUE, &argc, &argv);
     if (!ctx)
         return CMD_EXIT_INPUT;
     if (!drive || !test)
         return cmd_usage(ctx, drive ? "pts needs --test NAME" : "pts needs --drive FILE");
-    if (!pts_parse(&o, test, threads, iodepth, round_time, max_rounds, precond, fmt, &error))
+    if (!pts_parse(&o, test, threads, iodepth, round_time, max_rounds, precond, fmt, spec,
+                   &error))
         return cmd_fail(error, CMD_EXIT_INPUT);
     o.drive = drive;
     o.sets = (const char *const *)sets;
