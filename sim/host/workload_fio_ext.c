@@ -27,7 +27,7 @@ static gboolean opt_ioengine(WorkloadJobSpec *s, const char *v, GError **error)
     static const char *const block[] = {
         "sync",  "psync",   "vsync",      "pvsync",    "pvsync2",   "libaio",
         "io_uring", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
-        "io_uring_cmd", "xnvme",
+        "io_uring_cmd", "xnvme", "libzbc", /* libzbc: reads, writes and zone commands on a zoned drive */
     };
     s->engine_null = strcmp(v, "null") == 0;
     for (unsigned i = 0; !s->engine_null && i < G_N_ELEMENTS(block); i++)
@@ -37,7 +37,7 @@ static gboolean opt_ioengine(WorkloadJobSpec *s, const char *v, GError **error)
         return TRUE;
     return wl_bad(error, v,
                   "a block I/O engine (sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, "
-                  "posixaio, mmap, splice) or null; other engines do not do block I/O on a drive");
+                  "posixaio, mmap, splice, libzbc) or null; other engines do not do block I/O on a drive");
 }
 
 /* ---- I/O generation ------------------------------------------------------ */
@@ -297,8 +297,8 @@ static gboolean opt_flow(WorkloadJobSpec *s, const char *v, GError **error)
 {
     char *end = NULL;
     gint64 f = g_ascii_strtoll(v, &end, 10);
-    if (!end || end == v || *end || f < -100 || f > 100)
-        return wl_bad(error, v, "a flow weight from -100 to 100");
+    if (!end || end == v || *end || f < -1000 || f > 1000) /* fio 3.33: 0..1000; older fio signed */
+        return wl_bad(error, v, "a flow weight from -1000 to 1000");
     s->flow = (int32_t)f;
     return TRUE;
 }
