@@ -214,8 +214,6 @@ static ZnsStatus zone_write(Drive *d, Zns *z, Cmd *cmd)
     z->wp[k] += cmd->length;
     cmd->pid = z->stream[k];
     cmd->slots = (uint32_t)((cmd->offset + cmd->length - 1) / SLOT_SIZE - cmd->offset / SLOT_SIZE + 1);
-    if (cmd->zop == ZOP_APPEND)
-        z->last_append = cmd->offset;
     if (z->wp[k] == z->cap)
         fill_zone(z, k);
     return ZNS_OK;
@@ -272,7 +270,10 @@ bool zns_arrive(Drive *d, uint32_t c)
 void zns_done(Drive *d, uint32_t c)
 {
     Zns *z = zns(d);
-    z->last_status = (ZnsStatus)cmd_at(d, c)->status;
+    const Cmd *cmd = cmd_at(d, c);
+    z->last_status = (ZnsStatus)cmd->status;
+    if (cmd->zop == ZOP_APPEND) /* where this append wrote, as its completion reports */
+        z->last_append = cmd->offset;
 }
 
 ZnsStatus drive_last_status(const Drive *d) { return zns(d) ? zns(d)->last_status : ZNS_OK; }

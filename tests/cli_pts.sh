@@ -83,6 +83,7 @@ fi
 expect_error '--test "bogus": expected wsat, iops, tp or lat' pts -d $drive -t bogus
 expect_error '--bs "3k": found "3k", expected block sizes of the iops test' pts -d $drive -t iops --bs 3k
 expect_error '--bs "1m,2m": found "2m"' pts -d $drive -t tp --bs 1m,2m
+expect_error 'found a zoned namespace, expected a conventional one' pts -d configs/zn540.ini -t iops
 expect_error '--mix "60/40": found "60/40", expected read/write mixes of the lat test' pts -d $drive -t lat --mix 60/40
 expect_error '--mix "70/20"' pts -d $drive -t iops --mix 70/20
 expect_error '--round-time "0": expected a duration greater than 0' pts -d $drive -t iops --round-time 0

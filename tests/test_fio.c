@@ -127,7 +127,7 @@ static void test_fio_syntax(void)
          "expected sequence:I,J,K... with 1 to 64 block indices"},
         {"ioengine=net", "workload spec, job 1: option \"ioengine\": found \"net\", expected a "
                          "block I/O engine (sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, "
-                         "posixaio, mmap, splice) or null; other engines do not do block I/O on a "
+                         "posixaio, mmap, splice, libzbc) or null; other engines do not do block I/O on a "
                          "drive"},
         {"rw=read,ss=iops", "workload spec, job 1: option \"ss\": found \"iops\", expected "
                             "iops:LIMIT, iops_slope:LIMIT, bw:LIMIT or bw_slope:LIMIT, the limit "
@@ -137,9 +137,8 @@ static void test_fio_syntax(void)
         {"rw=randwrite,ss=pts,ss_round=0", "workload spec, job 1: option \"ss_round\": found "
                                            "\"0\", expected a round from 1 ms to 1 day such as "
                                            "60s"},
-        {"rw=read,zonemode=zbd", "workload spec, job 1: option \"zonemode\": found \"zbd\", "
-                                 "expected none or strided (fio's zbd mode is not simulated yet; "
-                                 "zoned drives take zone commands through the model, docs/placement.md)"},
+        {"rw=read,zonemode=zoned", "workload spec, job 1: option \"zonemode\": found \"zoned\", "
+                                   "expected none, strided or zbd"},
         {"rw=read,exit_what=some", "workload spec, job 1: option \"exit_what\": found \"some\", "
                                    "expected group, stonewall or all"},
         {"rw=read,iodepth_mode=stepped:10-130/5,5/30",

@@ -518,13 +518,25 @@ static gboolean pts_check_options(const PtsOptions *o, GError **error)
     return TRUE;
 }
 
+/* The PTS writes at random over the whole LBA space, which a zoned
+ * namespace refuses write by write: say so before anything runs. */
+static gboolean pts_conventional(const PtsOptions *o, const DriveParams *p, GError **error)
+{
+    if (!p->zns_zone_size)
+        return TRUE;
+    g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                "%s: [zns] zone_size: found a zoned namespace, expected a conventional one (the PTS "
+                "writes at random over the whole drive, which zones refuse)", o->drive);
+    return FALSE;
+}
+
 gboolean pts_run(const PtsOptions *o, GError **error)
 {
     Pts p = {.o = o, .t = o->test, .written_lo = UINT64_MAX};
     gboolean ok = FALSE;
     g_autoptr(OutDir) od = NULL;
     if (!pts_check_options(o, error) ||
-        !config_load_file_set(o->drive, o->sets, &p.params, error) ||
+        !config_load_file_set(o->drive, o->sets, &p.params, error) || !pts_conventional(o, &p.params, error) ||
         !run_check_fits(o->drive, &p.params, NULL, error) || !pts_plan(&p, error))
         goto out; /* the worst case: the PTS tests write every page at random */
     p.rows = g_array_new(FALSE, FALSE, sizeof(PtsRow));

@@ -92,8 +92,11 @@ static bool wl_pick(WlJob *j)
         uint64_t off, len;
         for (;;) {
             op = wl_pick_op(j);
-            if (wl_next_io(j, op, &off, &len))
-                break;
+            if (wl_next_io(j, op, &off, &len)) {
+                if (!wl_zbd_skip_gap(j, op, off))
+                    break;
+                continue;
+            }
             if (!wl_next_pass(j))
                 return false;
         }
@@ -281,8 +284,12 @@ static void wl_io_issue(WlJob *j, const WlIo *io, uint32_t slot, bool log_slat)
         wl_log_submit(j, (IoOp)io->op, io->offset, io->length);
     if (j->iolog)
         wl_iolog_write(j, io->op, io->offset, io->length);
+    if (j->spec->zbd.on)
+        wl_zbd_issued(j, io);
     if (j->spec->engine_null)
         sim_schedule(j->w->e, sim_now(j->w->e), ev_null_done, j->w, tag);
+    else if (io->zop != ZOP_NONE)
+        wl_zbd_submit(j, io, tag);
     else if (j->spec->fdp.on && io->op == IO_WRITE)
         wl_submit_placed(j->w, io->op, io->offset, io->length, tag,
                          wl_fdp_next(j->spec, &j->w->t, &j->fdp_rr, &j->rng));
@@ -391,6 +398,16 @@ void wl_job_fill(WlJob *j)
             }
             break;
         }
+        if (j->spec->zbd.on) { /* fio's zbd_adjust_block, as the I/O goes */
+            int r = wl_zbd_ready(j);
+            if (r == WL_ZBD_WAIT)
+                break; /* woken when a zone's write or reset ends */
+            if (r == WL_ZBD_EOF) {
+                j->have_pick = false;
+                j->stopping = true;
+                break;
+            }
+        }
         wl_job_submit(j);
         if (j->spec->flow)
             wl_flow_kick(j);
@@ -462,20 +479,40 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
     SimTime now = sim_now(w->e);
     if (!j->spec->engine_null)
         wl_disk_done(w, (IoOp)io->op, now - io->submit);
-    if (w->stamp) {
+    bool failed = false;
+    if (j->spec->zbd.on) {
+        failed = !wl_zbd_done(j, io);
+        for (uint32_t i = 0; i < w->njobs; i++) /* a zone's write or reset ended */
+            if (w->jobs[i].zparked) {
+                w->jobs[i].zparked = false;
+                wl_wake(&w->jobs[i]);
+            }
+        if (!failed && io->zop == ZOP_RESET && io->then_write) { /* the reset before a write */
+            io->op = IO_WRITE;
+            io->zop = j->spec->zbd.append ? ZOP_APPEND : ZOP_NONE;
+            io->then_write = 0;
+            io->submit = now;
+            wl_io_issue(j, io, slot, false);
+            return;
+        }
+    }
+    if (failed) {
+        /* the drive refused it: nothing recorded, and the job ends, as fio
+         * ends a job on an I/O error */
+    } else if (w->stamp) {
         if (io->op == IO_READ && (j->verifying || j->verify_all))
             wl_verify_check(w, j, io->offset, io->length);
         else
             wl_verify_written(w, io->op, io->offset, io->length);
     }
-    if (now >= j->t_ramp_end) {
+    if (now >= j->t_ramp_end && !failed) {
         wl_record(w, &j->st, io->op, io->length, now - io->submit);
         if (j->ss_pts && io->op != IO_TRIM)
             wl_ss_pts_record(j->ss_pts, now - io->submit);
         if (j->log)
             wl_log_record(j, io->op, io->offset, io->length, now - io->submit);
     }
-    if (io->then_write) {
+    if (io->then_write && !failed) {
         io->op = IO_WRITE;
         io->then_write = 0;
         io->submit = now;
@@ -494,6 +531,8 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
             j->thinking = 1;
             sim_schedule_in(w->e, j->spec->thinktime_ns, ev_think, w, j->index);
         }
+    } else if (failed) {
+        wl_job_stop(j);
     } else {
         wl_job_fill(j);
     }
@@ -618,10 +657,10 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
                     "zonesize=SIZE as well", j->name);
         return FALSE;
     }
-    if (s->zonesize_set && !s->zone_strided) {
+    if (s->zonesize_set && !s->zone_strided && !s->zbd.on) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                     "job \"%s\": option \"zonesize\": found zonesize without a zone mode, expected "
-                    "zonemode=strided as well (fio refuses zonesize with zonemode=none)", j->name);
+                    "zonemode=strided or zbd as well (fio refuses zonesize with zonemode=none)", j->name);
         return FALSE;
     }
     if (s->engine_null && s->time_based) {
@@ -646,6 +685,8 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
         j->limit = UINT64_MAX;
     else
         j->limit = s->io_size ? s->io_size : j->size * s->loops;
+    if (!wl_zbd_job_bind(j, error))
+        return FALSE;
     j->slots = g_new0(WlIo, s->iodepth);
     j->free_slots = g_new(uint32_t, s->iodepth);
     for (uint32_t i = 0; i < s->iodepth; i++)
@@ -686,6 +727,7 @@ static void wl_jobs_free(Workload *w)
     }
     w->pts = NULL;
     g_clear_pointer(&w->stamp, g_free);
+    wl_zbd_free(w);
     g_clear_pointer(&w->jobs, g_free);
     g_clear_pointer(&w->wait_ring, g_free);
     w->njobs = 0;
@@ -746,6 +788,10 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
     wl_jobs_free(w);
     wl_jobs_make(w);
     w->job_stop = wl_job_stop;
+    if (!wl_zbd_bind(w, error)) {
+        wl_jobs_free(w);
+        return FALSE;
+    }
     for (uint32_t i = 0; i < w->njobs; i++) {
         int sig = w->stop ? w->stop() : 0; /* a job costs more than the call */
         if (sig) {

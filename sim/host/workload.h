@@ -51,6 +51,20 @@ typedef struct WorkloadTarget {
     uint32_t placement_ids; /* FDP placement identifiers the target takes; 0: no FDP */
 } WorkloadTarget;
 
+/* A zoned target (models/zns.c), for zonemode=zbd jobs: its zones, a zone
+ * command (a reset, or a Zone Append of length bytes to the zone at
+ * zone_offset), and, asked while the completion of a command is reported,
+ * its ZnsStatus and where an append wrote. Called with the target's ctx.
+ * Without it (the default), zbd jobs are refused. Before bind; copied. */
+typedef struct WorkloadZoned {
+    uint64_t zone_size, zone_cap;  /* bytes */
+    uint32_t max_open_zones;       /* the drive's limit; 0: none */
+    void (*submit_zone)(void *ctx, ZoneOp op, uint64_t zone_offset, uint64_t length, uint64_t tag);
+    uint32_t (*status)(void *ctx);
+    uint64_t (*append_offset)(void *ctx);
+} WorkloadZoned;
+void workload_set_zoned(Workload *w, const WorkloadZoned *z);
+
 /* Where logical 4 KiB page lpn lives on the target (DRIVE_UNMAPPED when
  * nowhere), for verify; without it verify checks only what the workload
  * itself wrote. Called with the target's ctx. */
@@ -126,6 +140,21 @@ typedef struct WorkloadFdp {
     uint16_t pli[WL_FDP_PLI_MAX];
     gboolean random;               /* fdp_pli_select=random (default roundrobin) */
 } WorkloadFdp;
+
+/* fio's zonemode=zbd and its options (sim/host/workload_zbd.c); sizes
+ * given in zones ("8z") are resolved against the drive's zone size. */
+typedef struct WorkloadZbd {
+    gboolean on;                   /* zonemode=zbd */
+    uint64_t zonecapacity, zonerange; /* bytes; checked, the drive's zones rule */
+    gboolean read_beyond_wp;
+    gboolean ignore_zone_limits;
+    uint32_t max_open_zones;       /* 0: the drive's limit */
+    uint32_t job_max_open_zones;   /* 0: none */
+    double reset_threshold;        /* zone_reset_threshold, 0..1 */
+    double reset_frequency;        /* zone_reset_frequency, 0..1; 0: no threshold resets */
+    gboolean append;               /* zone_append=1 (ftlsim's): writes as Zone Append */
+    uint64_t size_nz, offset_nz, io_size_nz, offset_increment_nz; /* in zones; 0: not so given */
+} WorkloadZbd;
 
 typedef struct WorkloadJobSpec {
     char name[WL_NAME_MAX];
@@ -216,6 +245,7 @@ typedef struct WorkloadJobSpec {
     char iolog_in[WL_PATH_MAX];  /* read_iolog: the I/Os to issue, from this iolog; "" none */
     gboolean replay_no_stall;    /* read_iolog: ignore the log's times, issue at once */
     gboolean lfsr;               /* random_generator=lfsr: each block once without a map */
+    WorkloadZbd zbd;             /* zonemode=zbd (sim/host/workload_zbd.c) */
 } WorkloadJobSpec;
 
 /* ---- Trace replay options ----------------------------------------------- */

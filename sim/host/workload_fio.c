@@ -225,6 +225,8 @@ static gboolean wl_bytes_or_pct(WorkloadJobSpec *s, const char *v, uint64_t *byt
 
 static gboolean opt_size(WorkloadJobSpec *s, const char *v, GError **e)
 {
+    if (wl_zbd_zones_value(v, &s->zbd.size_nz)) /* zones, for zonemode=zbd */
+        return TRUE;
     return wl_bytes_or_pct(s, v, &s->size, &s->size_pct, e);
 }
 
@@ -235,6 +237,8 @@ static gboolean opt_offset(WorkloadJobSpec *s, const char *v, GError **e)
         s->offset_pct = 0;
         return TRUE;
     }
+    if (wl_zbd_zones_value(v, &s->zbd.offset_nz))
+        return TRUE;
     if (!wl_bytes_or_pct(s, v, &s->offset, &s->offset_pct, e))
         return FALSE;
     if (s->offset_pct >= 100) {
@@ -247,6 +251,8 @@ static gboolean opt_offset(WorkloadJobSpec *s, const char *v, GError **e)
 
 static gboolean opt_io_size(WorkloadJobSpec *s, const char *v, GError **e)
 {
+    if (wl_zbd_zones_value(v, &s->zbd.io_size_nz))
+        return TRUE;
     return workload_parse_bytes(v, s->kb_base, &s->io_size, e);
 }
 

@@ -27,7 +27,7 @@ static gboolean opt_ioengine(WorkloadJobSpec *s, const char *v, GError **error)
     static const char *const block[] = {
         "sync",  "psync",   "vsync",      "pvsync",    "pvsync2",   "libaio",
         "io_uring", "posixaio", "solarisaio", "windowsaio", "mmap", "splice",
-        "io_uring_cmd", "xnvme",
+        "io_uring_cmd", "xnvme", "libzbc", /* libzbc: reads, writes and zone commands on a zoned drive */
     };
     s->engine_null = strcmp(v, "null") == 0;
     for (unsigned i = 0; !s->engine_null && i < G_N_ELEMENTS(block); i++)
@@ -37,7 +37,7 @@ static gboolean opt_ioengine(WorkloadJobSpec *s, const char *v, GError **error)
         return TRUE;
     return wl_bad(error, v,
                   "a block I/O engine (sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, "
-                  "posixaio, mmap, splice) or null; other engines do not do block I/O on a drive");
+                  "posixaio, mmap, splice, libzbc) or null; other engines do not do block I/O on a drive");
 }
 
 /* ---- I/O generation ------------------------------------------------------ */
@@ -113,6 +113,8 @@ static gboolean opt_fill_device(WorkloadJobSpec *s, const char *v, GError **e)
 
 static gboolean opt_offset_increment(WorkloadJobSpec *s, const char *v, GError **e)
 {
+    if (wl_zbd_zones_value(v, &s->zbd.offset_increment_nz))
+        return TRUE;
     return workload_parse_bytes(v, s->kb_base, &s->offset_increment, e);
 }
 
@@ -138,15 +140,15 @@ static gboolean opt_blockalign(WorkloadJobSpec *s, const char *v, GError **error
     return TRUE;
 }
 
-/* zonemode=none|strided (zbd needs a zoned drive). */
+/* zonemode=none|strided|zbd (zbd: sim/host/workload_zbd.c, on a zoned drive). */
 static gboolean opt_zonemode(WorkloadJobSpec *s, const char *v, GError **error)
 {
-    if (strcmp(v, "none") == 0 || strcmp(v, "strided") == 0) {
+    if (strcmp(v, "none") == 0 || strcmp(v, "strided") == 0 || strcmp(v, "zbd") == 0) {
         s->zone_strided = strcmp(v, "strided") == 0;
+        s->zbd.on = strcmp(v, "zbd") == 0;
         return TRUE;
     }
-    return wl_bad(error, v, "none or strided (fio's zbd mode is not simulated yet; zoned drives take "
-                            "zone commands through the model, docs/placement.md)");
+    return wl_bad(error, v, "none, strided or zbd");
 }
 
 static gboolean opt_zonesize(WorkloadJobSpec *s, const char *v, GError **error)
@@ -295,8 +297,8 @@ static gboolean opt_flow(WorkloadJobSpec *s, const char *v, GError **error)
 {
     char *end = NULL;
     gint64 f = g_ascii_strtoll(v, &end, 10);
-    if (!end || end == v || *end || f < -100 || f > 100)
-        return wl_bad(error, v, "a flow weight from -100 to 100");
+    if (!end || end == v || *end || f < -1000 || f > 1000) /* fio 3.33: 0..1000; older fio signed */
+        return wl_bad(error, v, "a flow weight from -1000 to 1000");
     s->flow = (int32_t)f;
     return TRUE;
 }
@@ -608,5 +610,6 @@ const WlOpt *wl_fio_ext_find(const char *name)
     for (unsigned i = 0; i < G_N_ELEMENTS(wl_ext_opts); i++)
         if (strcmp(wl_ext_opts[i].name, name) == 0)
             return &wl_ext_opts[i];
-    return wl_fdp_find(name);
+    const WlOpt *o = wl_fdp_find(name);
+    return o ? o : wl_zbd_find(name);
 }

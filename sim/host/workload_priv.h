@@ -40,6 +40,7 @@ typedef struct WlIo {
     uint64_t length; /* bytes */
     uint8_t op;      /* IoOp */
     uint8_t then_write; /* trimwrite: write the same range when the trim is done */
+    uint8_t zop;     /* ZoneOp: a zone reset (before a write, or a zbd trim), an append */
 } WlIo;
 
 /* A job's steady-state detector (workload_ss.c) and logs (workload_log.c). */
@@ -121,10 +122,16 @@ struct WlJob {
     TraceReader *iolog_in;        /* read_iolog; NULL: none */
     SimTime iolog_at;             /* ns: the picked record's time (not before) */
     uint64_t iolog_line;          /* the picked record's line, for errors */
+    /* zonemode=zbd (workload_zbd.c) */
+    uint32_t zmin, zmax;          /* the job's zones: [zmin, zmax) */
+    uint32_t zopen;               /* zones this job opened (job_max_open_zones) */
+    bool zparked;                 /* waiting for a zone's write or reset to end */
+    uint64_t zresets, zerrors;    /* zone resets issued; commands the drive failed */
 };
 
 
 typedef struct WlReplay WlReplay; /* replay.c */
+typedef struct WlZbd WlZbd;       /* workload_zbd.c */
 
 /* A source of I/O: what fio jobs (workload.c, workload_query.c) and trace
  * replay (replay.c) each do behind the public calls of workload.h, which
@@ -175,6 +182,8 @@ struct Workload {
     WorkloadDiskStat disk; /* the drive as the block layer counts it (workload_fiostat.c) */
     uint32_t disk_inflight;
     SimTime disk_busy_since; /* ns: when disk_inflight last rose from 0 */
+    WorkloadZoned zoned; /* workload_set_zoned(); zone_size 0: none */
+    WlZbd *zbd;       /* zonemode=zbd: the host's view of the zones; NULL: no zbd job */
     uint8_t *stamp;   /* per 4 KiB page: 1 written by the workload, 0 not; NULL: no verify */
     uint64_t stamp_pages;
     GError *run_error;
@@ -275,6 +284,27 @@ const WlOpt *wl_fdp_find(const char *name);
 gboolean wl_fdp_bind(const WorkloadJobSpec *s, const char *job, const WorkloadTarget *t, GError **error);
 uint32_t wl_fdp_next(const WorkloadJobSpec *s, const WorkloadTarget *t, uint32_t *rr, SimRng *rng);
 void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid);
+/* workload_zbd.c: fio's zonemode=zbd (zbd.c's rules, on the host's view
+ * of the zones, shared by every job as fio shares one per device) */
+const WlOpt *wl_zbd_find(const char *name);
+/* "8z": a count of zones into *n; FALSE when v is not of that form. */
+gboolean wl_zbd_zones_value(const char *v, uint64_t *n);
+gboolean wl_zbd_bind(Workload *w, GError **error);      /* before the jobs are bound */
+gboolean wl_zbd_job_bind(WlJob *j, GError **error);     /* after its region is placed */
+void wl_zbd_free(Workload *w);
+/* A sequential write job's next offset past a zone's capacity: jumps to the
+ * zone's end (as fio's setup_zbd_zone_mode); true if it did, so pick again. */
+bool wl_zbd_skip_gap(WlJob *j, IoOp op, uint64_t off);
+enum { WL_ZBD_GO = 0, WL_ZBD_WAIT, WL_ZBD_EOF };
+/* j->pick adjusted as fio's zbd_adjust_block does, at the moment it would
+ * go: WL_ZBD_GO, WL_ZBD_WAIT (a write or reset on its zone is in flight:
+ * j->zparked) or WL_ZBD_EOF (nothing more this job can do). */
+int wl_zbd_ready(WlJob *j);
+void wl_zbd_submit(WlJob *j, const WlIo *io, uint64_t tag); /* a zone command of the job */
+void wl_zbd_issued(WlJob *j, const WlIo *io);              /* any of its I/Os left */
+/* io completed; false when the drive failed it (counted). */
+bool wl_zbd_done(WlJob *j, WlIo *io);
+void wl_zbd_json(const WlJob *j, JsonWriter *jw);
 /* zoned:, zoned_abs:, sequence:; FALSE without error when v is none of them. */
 gboolean wl_fio_distribution_ext(WorkloadJobSpec *s, const char *v, GError **error);
 

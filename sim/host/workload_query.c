@@ -181,6 +181,7 @@ static void wl_job_json(const WlJob *j, JsonWriter *jw, SimTime now)
         }
         if (j->ss)
             wl_ss_json(j->ss, jw);
+        wl_zbd_json(j, jw);
     }
     json_double(jw, "runtime_s", rt);
     json_end_object(jw);

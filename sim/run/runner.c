@@ -179,6 +179,21 @@ static void target_submit_placed(void *ctx, IoOp op, uint64_t offset, uint64_t l
     drive_submit_placed(ctx, op, offset, length, tag, pid);
 }
 
+static void target_submit_zone(void *ctx, ZoneOp op, uint64_t zone_offset, uint64_t length, uint64_t tag)
+{
+    drive_submit_zone(ctx, op, zone_offset, length, tag);
+}
+
+static uint32_t target_status(void *ctx)
+{
+    return drive_last_status(ctx);
+}
+
+static uint64_t target_append_offset(void *ctx)
+{
+    return drive_append_offset(ctx);
+}
+
 static uint64_t target_lookup(void *ctx, uint64_t lpn)
 {
     return drive_lookup(ctx, lpn);
@@ -189,6 +204,12 @@ gboolean runner_bind(Runner *r, Workload *w, uint64_t seed, GError **error)
     WorkloadTarget t = {target_submit, r->d, drive_capacity(r->d), drive_queue_limit(r->d),
                         target_warm, target_submit_placed,
                         drive_params_fdp_pids(drive_params(r->d))};
+    const DriveParams *p = drive_params(r->d);
+    if (p->zns_zone_size) { /* a zoned drive, for zonemode=zbd jobs */
+        WorkloadZoned z = {p->zns_zone_size, p->zns_zone_cap, p->zns_max_open, target_submit_zone,
+                           target_status, target_append_offset};
+        workload_set_zoned(w, &z);
+    }
     workload_set_lookup(w, target_lookup);
     workload_set_stop(w, runner_signal);
     if (!workload_bind(w, r->e, &t, seed, error))

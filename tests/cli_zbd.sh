@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# cli_zbd.sh - fio's zonemode=zbd on the ZN540 cut down to 64 zones of
+# 64 MiB (48 MiB writable), every run with the drive's checks (zns_check
+# among them) every 500 events: random writes over at most 4 open zones
+# (no write off its write pointer, never more zones open), resets past
+# zone_reset_threshold and trims as resets counted alike by the jobs and
+# the drive, reads kept to written data, Zone Append, the drive's refusal
+# of a zone beyond its active limit counted and the run still done, and
+# what fio refuses refused with one line.
+# Usage: bash tests/cli_zbd.sh PATH/TO/ftlsim (from the source root)
+set -u
+source tests/lib.sh "$@"
+drive=configs/zn540.ini
+small=(--set zns.zone_size=64MiB --set zns.zone_capacity=48MiB --set drive.user_capacity=4GiB)
+
+# zbd NAME JOBTEXT: run the job; its summary.json in $tmp/NAME
+zbd() {
+    printf '%s\n' "$2" >"$tmp/$1.fio"
+    "$bin" run -d "$drive" "${small[@]}" --job "$tmp/$1.fio" --check-every 500 -o "$tmp/$1" -q \
+        >"$tmp/$1.log" 2>&1 || fail "$1: exit $? ($(head -n 3 "$tmp/$1.log"))"
+}
+# check NAME EXPR: a Python expression over s (summary.json), jobs and zns
+check() {
+    n=$((n + 1))
+    local why
+    why=$(python3 - "$tmp/$1/summary.json" "$2" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); jobs = s["jobs"]; zns = s["zns"]
+print("ok" if eval(sys.argv[2]) else "no")
+PY
+)
+    [ "$why" = ok ] || fail "$1: expected $2"
+}
+
+zbd rand "[w]
+zonemode=zbd
+rw=randwrite
+bs=128k
+iodepth=4
+numjobs=3
+max_open_zones=4
+size=32z
+time_based
+runtime=200ms"
+check rand 'sum(j["write"]["ios"] for j in jobs) > 100'
+check rand 'sum(zns["errors"].values()) == 0'                  # every write at its write pointer
+check rand 'all(j["zbd"]["open_zones_peak"] == 4 for j in jobs)' # the limit reached, never passed
+check rand 'zns["by_state"]["implicit_open"] <= 4'
+
+zbd reset "[w]
+zonemode=zbd
+rw=randwrite
+bs=1m
+size=8z
+zone_reset_threshold=0.7
+zone_reset_frequency=0.125
+time_based
+runtime=1s"
+check reset 'jobs[0]["zbd"]["zone_resets"] > 5'
+check reset 'zns["commands"]["reset"] == jobs[0]["zbd"]["zone_resets"]'
+check reset 'sum(zns["errors"].values()) == 0'
+
+zbd trim "[fill]
+zonemode=zbd
+rw=write
+bs=1m
+size=6z
+[trim]
+stonewall
+zonemode=zbd
+rw=randtrim
+bs=64m
+size=6z
+number_ios=4"
+check trim 'jobs[1]["trim"]["ios"] == 4 and jobs[1]["zbd"]["zone_resets"] == 4'
+check trim 'zns["commands"]["reset"] == 4 and zns["by_state"]["empty"] == 64 - 2'
+
+zbd read "[w]
+zonemode=zbd
+rw=write
+bs=1m
+size=1z
+io_size=20m
+[r]
+stonewall
+zonemode=zbd
+rw=read
+bs=256k
+size=4z"
+check read 'jobs[1]["read"]["bytes"] == 20 * 2**20' # what was written, no more
+
+zbd append "[a]
+zonemode=zbd
+zone_append=1
+rw=write
+bs=128k
+iodepth=16
+size=4z
+io_size=300m"
+check append 'zns["commands"]["append"] > 0 and zns["commands"]["write"] == 0'
+check append 'sum(zns["errors"].values()) == 0 and zns["commands"]["reset"] > 0'
+
+zbd limits "[w]
+zonemode=zbd
+rw=randwrite
+bs=128k
+max_open_zones=20
+ignore_zone_limits=1
+size=32z
+time_based
+runtime=100ms"
+check limits 'zns["errors"]["too_many_active_zones"] == 1 and jobs[0]["zbd"]["errors"] == 1'
+
+job() { printf '%s\n' "$2" >"$tmp/$1.fio"; }
+job badsize "[w]
+zonemode=zbd
+zonesize=256m
+rw=write"
+expect_error 'does not match disk zone size' run -d "$drive" --job "$tmp/badsize.fio"
+job badopen "[w]
+zonemode=zbd
+max_open_zones=32
+rw=randwrite"
+expect_error 'expected at most the drive'"'"'s 14 open zones' run -d "$drive" --job "$tmp/badopen.fio"
+expect_error 'found zbd on a drive without zones' run -d tests/data/drives/small_tlc.ini --job "$tmp/badopen.fio"
+job badtrim "[w]
+zonemode=zbd
+rw=trim
+bs=1m"
+expect_error 'expected the zone size' run -d "$drive" --job "$tmp/badtrim.fio"
+job small "[w]
+zonemode=zbd
+rw=write
+size=1g"
+expect_error 'expected at least one whole zone' run -d "$drive" --job "$tmp/small.fio"
+job nz "[w]
+rw=write
+size=2z"
+expect_error 'expected zonemode=zbd as well' run -d "$drive" --job "$tmp/nz.fio"
+finish "$n checks"
