@@ -39,22 +39,22 @@ typedef struct Fdp {
     uint8_t *tag;          /* per block: its handle, or FDP_SHARED */
     DriveFdpHandle *stat;  /* [handles + 1]; the last: the shared units */
     /* gc_unit = reclaim_unit only (NULL otherwise); allocated at creation */
-    uint32_t ru_blocks;    /* blocks of a reclaim unit */
-    uint32_t nru;          /* records: one per block bounds the units with a block */
-    FdpRu *ru;             /* [nru] */
-    uint32_t *members;     /* [nru * ru_blocks]: each unit's blocks in the order taken */
+    uint32_t ru_blocks;          /* blocks of a reclaim unit */
+    uint32_t nru;                /* records: one per block bounds the units with a block */
+    FdpRu *ru;                   /* [nru] */
+    uint32_t *members;           /* [nru * ru_blocks]: each unit's blocks in the order taken */
     uint32_t *free_ru, nfree_ru; /* stack of unused records */
-    uint32_t *open_ru;     /* [(group * (handles + 1) + handle) * 2 + gc]: the unit being filled */
-    uint32_t *ru_of;       /* per block: the unit it was last taken into, or NO_RU */
-    uint32_t *pend_next;   /* per block: next on its die's list to reclaim */
-    uint32_t *pend_head;   /* per die: that list (NO_BLOCK: empty) */
-    uint32_t *pend_n;      /* per die: its length */
-    uint64_t npending;     /* blocks on every die's list */
+    uint32_t *open_ru;   /* [(group * (handles + 1) + handle) * 2 + gc]: the unit being filled */
+    uint32_t *ru_of;     /* per block: the unit it was last taken into, or NO_RU */
+    uint32_t *pend_next; /* per block: next on its die's list to reclaim */
+    uint32_t *pend_head; /* per die: that list (NO_BLOCK: empty) */
+    uint32_t *pend_n;    /* per die: its length */
+    uint64_t npending;   /* blocks on every die's list */
     /* victim choice's scratch, per unit */
     uint32_t *seen, epoch, *seen_list;
     uint64_t *sum_v, *sum_cap;
     SimTime *stamp;
-    uint8_t *flags;        /* RU_SEEN_ON_DIE, RU_SEEN_BUSY */
+    uint8_t *flags; /* RU_ON_DIE, RU_BUSY */
 } Fdp;
 
 #define RU_ON_DIE 1u /* has a full block on the die choosing */
@@ -183,7 +183,10 @@ static void ru_join(Drive *d, Fdp *f, uint32_t b, uint32_t tag, bool gc)
         f->free_ru[f->nfree_ru++] = old;
     }
     uint32_t group = fdp_group_of_die(d, nand_die_of_block(d, b));
-    uint32_t *open = &f->open_ru[((size_t)group * (f->handles + 1) + (tag == FDP_SHARED ? f->handles : tag)) * 2 + gc];
+    uint32_t *open =
+        &f->open_ru[((size_t)group * (f->handles + 1) + (tag == FDP_SHARED ? f->handles : tag)) *
+                        2 +
+                    gc];
     if (*open == NO_RU || f->ru[*open].taken == f->ru_blocks) {
         g_assert(f->nfree_ru > 0); /* a record per block: a unit with a block has one */
         *open = f->free_ru[--f->nfree_ru];
@@ -204,13 +207,28 @@ static void block_taken(Drive *d, uint32_t b, uint32_t tag, bool gc)
         ru_join(d, f, b, tag, gc);
 }
 
-void fdp_block_taken(Drive *d, uint32_t b, uint32_t tag) { block_taken(d, b, tag, false); }
-void fdp_gc_block_taken(Drive *d, uint32_t b, uint32_t tag) { block_taken(d, b, tag, true); }
+void fdp_block_taken(Drive *d, uint32_t b, uint32_t tag)
+{
+    block_taken(d, b, tag, false);
+}
+void fdp_gc_block_taken(Drive *d, uint32_t b, uint32_t tag)
+{
+    block_taken(d, b, tag, true);
+}
 
-bool fdp_ru_gc(const Drive *d) { return fdp(d) && fdp(d)->ru; }
+bool fdp_ru_gc(const Drive *d)
+{
+    return fdp(d) && fdp(d)->ru;
+}
 
-uint32_t fdp_pending(const Drive *d, uint32_t die) { return fdp(d) && fdp(d)->ru ? fdp(d)->pend_n[die] : 0; }
-bool fdp_pending_any(const Drive *d) { return fdp(d) && fdp(d)->npending > 0; }
+uint32_t fdp_pending(const Drive *d, uint32_t die)
+{
+    return fdp(d) && fdp(d)->ru ? fdp(d)->pend_n[die] : 0;
+}
+bool fdp_pending_any(const Drive *d)
+{
+    return fdp(d) && fdp(d)->npending > 0;
+}
 
 /* GC chose unit r: its full blocks go on their dies' lists to reclaim. A
  * unit still being filled (all its blocks full, the next not yet taken) is
@@ -287,7 +305,8 @@ uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, 
             if (st == BLK_FREE)
                 continue;
             uint32_t r = f->ru_of[x];
-            bool alone = r == NO_RU || blk_is_map(d, x); /* a map block taken again after its unit's erase */
+            bool alone =
+                r == NO_RU || blk_is_map(d, x); /* a map block taken again after its unit's erase */
             if (alone || f->ru[r].reclaiming) {
                 if (alone && k == die && st == BLK_FULL) {
                     double sc = score(d, g->slots_per_block, moved(d, x), blk_stamp(d, x), now);
@@ -414,26 +433,30 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
     uint64_t free_records = 0, pending = 0, waiting = 0;
     for (uint32_t r = 0; r < f->nru; r++)
         free_records += f->ru[r].live == 0;
-    CHECK(free_records == f->nfree_ru, "%" G_GUINT64_FORMAT " reclaim unit records without blocks, %u on the free stack",
+    CHECK(free_records == f->nfree_ru,
+          "%" G_GUINT64_FORMAT " reclaim unit records without blocks, %u on the free stack",
           free_records, f->nfree_ru);
     for (uint32_t b = 0; b < g->nblocks; b++) {
         uint32_t r = f->ru_of[b];
         if (r == NO_RU)
             continue;
-        CHECK(r < f->nru && f->ru[r].live > 0, "block %u is in reclaim unit %u, which has no blocks", b, r);
-        CHECK(f->tag[b] == f->ru[r].tag, "block %u has tag %u, its reclaim unit %u tag %u", b, f->tag[b], r,
-              f->ru[r].tag);
+        CHECK(r < f->nru && f->ru[r].live > 0,
+              "block %u is in reclaim unit %u, which has no blocks", b, r);
+        CHECK(f->tag[b] == f->ru[r].tag, "block %u has tag %u, its reclaim unit %u tag %u", b,
+              f->tag[b], r, f->ru[r].tag);
     }
     for (uint32_t r = 0; r < f->nru; r++) {
         const FdpRu *u = &f->ru[r];
         if (u->live == 0)
             continue;
         uint32_t own = 0;
-        CHECK(u->taken <= f->ru_blocks, "reclaim unit %u holds %u blocks, more than %u", r, u->taken, f->ru_blocks);
+        CHECK(u->taken <= f->ru_blocks, "reclaim unit %u holds %u blocks, more than %u", r,
+              u->taken, f->ru_blocks);
         for (uint32_t k = 0; k < u->taken; k++) {
             uint32_t b = f->members[(size_t)r * f->ru_blocks + k];
             if (f->ru_of[b] != r) {
-                CHECK(u->reclaiming, "block %u left reclaim unit %u before GC chose the unit", b, r);
+                CHECK(u->reclaiming, "block %u left reclaim unit %u before GC chose the unit", b,
+                      r);
                 continue;
             }
             own++;
@@ -441,18 +464,22 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
             CHECK(u->reclaiming || st == BLK_OPEN || st == BLK_FULL,
                   "block %u of reclaim unit %u, which GC has not chosen, is %s", b, r,
                   st == BLK_FREE ? "erased" : "a GC victim");
-            CHECK(!u->reclaiming || st != BLK_OPEN, "block %u of reclaim unit %u is open while GC reclaims the unit", b, r);
+            CHECK(!u->reclaiming || st != BLK_OPEN,
+                  "block %u of reclaim unit %u is open while GC reclaims the unit", b, r);
             waiting += u->reclaiming && st == BLK_FULL && !blk_is_map(d, b);
         }
         CHECK(own == u->live, "reclaim unit %u counts %u blocks, %u are its own", r, u->live, own);
     }
     for (uint32_t die = 0; die < g->dies; die++) {
         uint32_t n = 0;
-        for (uint32_t b = f->pend_head[die]; b != NO_BLOCK && n <= g->blocks_per_die; b = f->pend_next[b], n++)
-            CHECK(nand_die_of_block(d, b) == die && blk_state(d, b) == BLK_FULL && f->ru_of[b] != NO_RU &&
-                      f->ru[f->ru_of[b]].reclaiming,
-                  "die %u's list to reclaim holds block %u, not a full block of a unit GC chose", die, b);
-        CHECK(n == f->pend_n[die], "die %u's list to reclaim holds %u blocks, counted %u", die, n, f->pend_n[die]);
+        for (uint32_t b = f->pend_head[die]; b != NO_BLOCK && n <= g->blocks_per_die;
+             b = f->pend_next[b], n++)
+            CHECK(nand_die_of_block(d, b) == die && blk_state(d, b) == BLK_FULL &&
+                      f->ru_of[b] != NO_RU && f->ru[f->ru_of[b]].reclaiming,
+                  "die %u's list to reclaim holds block %u, not a full block of a unit GC chose",
+                  die, b);
+        CHECK(n == f->pend_n[die], "die %u's list to reclaim holds %u blocks, counted %u", die, n,
+              f->pend_n[die]);
         pending += n;
     }
     CHECK(pending == f->npending && pending == waiting,

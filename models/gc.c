@@ -342,7 +342,8 @@ static bool try_background(void *ctx, uint32_t die)
 static bool any_gc(void *ctx)
 {
     Drive *d = ctx;
-    return blocks_dies_low(d) > 0 || blocks_victims(d) > 0 || wear_cold_any(d) || fdp_pending_any(d);
+    return blocks_dies_low(d) > 0 || blocks_victims(d) > 0 || wear_cold_any(d) ||
+           fdp_pending_any(d);
 }
 
 static bool any_dead(void *ctx) { return blocks_dead(ctx) > 0; }

@@ -10,8 +10,8 @@
  * A block's record starts again when its first slot is written (blocks
  * fill from slot 0 after each erase). --stress runs 10^7 operations.
  */
-#include "models/drive.h"
 #include "models/blocks.h"
+#include "models/drive.h"
 #include "models/fdp.h"
 #include "tests/cutest.h"
 #include "tests/oracle.h"
@@ -174,7 +174,8 @@ static void ru_drive(DriveParams *p, uint32_t handles, const char *isolation, ui
 {
     fdp_drive(p, handles, isolation, groups);
     p->fdp_gc_unit = FDP_GC_RU;
-    p->fdp_ru_size = drive_params_block_bytes(p) * (p->channels * p->ces_per_channel * p->dies_per_ce / groups);
+    p->fdp_ru_size =
+        drive_params_block_bytes(p) * (p->channels * p->ces_per_channel * p->dies_per_ce / groups);
 }
 
 static void test_ru_persistent(void)
@@ -205,7 +206,8 @@ static void test_ru_break(void)
     sim_rng_init(&r, 11, 0);
     for (int i = 0; i < 3000; i++) {
         uint64_t before = o.done;
-        drive_submit_placed(o.d, IO_WRITE, sim_rng_below(&r, o.nlpn - 1) * 4096, 4096, o.done, i % 2);
+        drive_submit_placed(o.d, IO_WRITE, sim_rng_below(&r, o.nlpn - 1) * 4096, 4096, o.done,
+                            i % 2);
         while (o.done == before && sim_run(o.e, SIM_TIME_MAX))
             ;
     }

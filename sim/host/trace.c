@@ -255,7 +255,8 @@ static GPtrArray *sniff_lines(TraceReader *r, GError **error)
 
 /* Whether every sniffed line fits the format's grammar (with plid: and a
  * placement identifier column last, named by a CSV header). */
-static gboolean format_fits(const TraceFormat *f, const GPtrArray *lines, const char *path, gboolean plid)
+static gboolean format_fits(const TraceFormat *f, const GPtrArray *lines, const char *path,
+                            gboolean plid)
 {
     TraceParser p = {.path = path, .blk = TRACE_BLK_Q, .plid = plid};
     gboolean ok = TRUE;
