@@ -28,6 +28,7 @@ typedef struct HostIo {
     uint64_t length; /* bytes; 0 for FLUSH */
     uint32_t dev;    /* device or volume number from a trace (0 otherwise) */
     uint8_t op;      /* IoOp */
+    uint16_t pid;    /* FDP placement identifier of a write (a trace's plid column) */
 } HostIo;
 
 /* Why the NAND was written. */

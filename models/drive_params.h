@@ -55,6 +55,12 @@ typedef enum GcPacing {
     GC_PACE_BURST = 1,  /* consumer: host first, GC in idle die time, a stall at the reserve */
 } GcPacing;
 
+/* What FDP's GC reclaims at a time ([fdp] gc_unit, models/fdp.c). */
+typedef enum FdpGcUnit {
+    FDP_GC_BLOCK = 0, /* a block, die by die, as any drive */
+    FDP_GC_RU = 1,    /* a whole reclaim unit: its blocks on every die, erased together */
+} FdpGcUnit;
+
 typedef enum TrimPolicy {
     TRIM_IMMEDIATE = 0,
     TRIM_DEFERRED = 1,
@@ -152,6 +158,7 @@ typedef struct DriveParams {
     uint64_t fdp_ru_size;    /* bytes of one reclaim unit, a whole number of blocks */
     char fdp_isolation[256]; /* "initial" or "persistent" for every handle, or one per handle
                               * separated by commas */
+    FdpGcUnit fdp_gc_unit;   /* GC victims: blocks or whole reclaim units */
 
     /* [zns] NVMe Zoned Namespace; models/zns.c */
     uint64_t zns_zone_size;  /* bytes of LBA space per zone; 0: not zoned */

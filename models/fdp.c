@@ -5,15 +5,31 @@
  * A reclaim unit here is ru_size / block bytes blocks of its handle, taken
  * in turn on the dies of its reclaim group: a handle keeps one open block
  * per die of its group for host data and, persistently isolated, one for
- * GC's copies. GC works block by block on its die (models/gc.c), so every
- * block holding data of one handle is what keeps its reclaim units
- * unmixed. Invariant (fdp_check): an open block is tagged with its handle;
- * the per-handle counters add up to the drive's host and GC bytes.
+ * GC's copies. With [fdp] gc_unit = block GC works block by block on its
+ * die (models/gc.c), so every block holding data of one handle is what
+ * keeps its reclaim units unmixed. With gc_unit = reclaim_unit the units
+ * are records: a handle's next ru_blocks blocks in its group (host data,
+ * or GC's copies, apart) form its open unit; GC picks a whole unit, every
+ * block of it goes on its die's list of blocks to reclaim, and each die
+ * moves and erases its own. Invariant (fdp_check): an open block is tagged
+ * with its handle; the per-handle counters add up to the drive's host and
+ * GC bytes; a unit's blocks carry its tag, none leaves it before GC chose
+ * it, and the lists to reclaim hold exactly the full blocks of chosen units.
  */
 #include "models/fdp.h"
 #include "models/blocks.h"
 
 #include <string.h>
+
+#define NO_RU UINT32_MAX
+
+/* A reclaim unit (gc_unit = reclaim_unit). */
+typedef struct FdpRu {
+    uint32_t taken;  /* blocks taken into it (members[]), at most ru_blocks */
+    uint32_t live;   /* of those, blocks still its own (not taken again since their erase) */
+    uint8_t tag;     /* its handle, or FDP_SHARED */
+    bool reclaiming; /* GC chose it: each of its blocks is moved and erased */
+} FdpRu;
 
 typedef struct Fdp {
     bool zoned;            /* the streams of a zoned drive's zones, not FDP's handles */
@@ -22,7 +38,27 @@ typedef struct Fdp {
     uint32_t *gc_open;     /* [die * handles + h], persistent handles only */
     uint8_t *tag;          /* per block: its handle, or FDP_SHARED */
     DriveFdpHandle *stat;  /* [handles + 1]; the last: the shared units */
+    /* gc_unit = reclaim_unit only (NULL otherwise); allocated at creation */
+    uint32_t ru_blocks;          /* blocks of a reclaim unit */
+    uint32_t nru;                /* records: one per block bounds the units with a block */
+    FdpRu *ru;                   /* [nru] */
+    uint32_t *members;           /* [nru * ru_blocks]: each unit's blocks in the order taken */
+    uint32_t *free_ru, nfree_ru; /* stack of unused records */
+    uint32_t *open_ru;   /* [(group * (handles + 1) + handle) * 2 + gc]: the unit being filled */
+    uint32_t *ru_of;     /* per block: the unit it was last taken into, or NO_RU */
+    uint32_t *pend_next; /* per block: next on its die's list to reclaim */
+    uint32_t *pend_head; /* per die: that list (NO_BLOCK: empty) */
+    uint32_t *pend_n;    /* per die: its length */
+    uint64_t npending;   /* blocks on every die's list */
+    /* victim choice's scratch, per unit */
+    uint32_t *seen, epoch, *seen_list;
+    uint64_t *sum_v, *sum_cap;
+    SimTime *stamp;
+    uint8_t *flags; /* RU_ON_DIE, RU_BUSY */
 } Fdp;
+
+#define RU_ON_DIE 1u /* has a full block on the die choosing */
+#define RU_BUSY 2u   /* has an open block, or one GC is moving */
 
 static Fdp *fdp(const Drive *d) { return drive_part(d, DP_FDP); }
 
@@ -41,6 +77,37 @@ static uint32_t fdp_open_blocks(const Drive *d, uint32_t die)
         n += c != NO_BLOCK && blk_state(d, c) == BLK_OPEN;
     }
     return n;
+}
+
+static void ru_init(Fdp *f, const DriveParams *p, const Geom *g)
+{
+    uint64_t blk = drive_params_block_bytes(p);
+    f->ru_blocks = p->fdp_ru_size ? (uint32_t)(p->fdp_ru_size / blk) : 1;
+    f->nru = g->nblocks;
+    f->ru = g_new0(FdpRu, f->nru);
+    f->members = g_new(uint32_t, (size_t)f->nru * f->ru_blocks);
+    f->free_ru = g_new(uint32_t, f->nru);
+    for (uint32_t r = 0; r < f->nru; r++)
+        f->free_ru[r] = f->nru - 1 - r;
+    f->nfree_ru = f->nru;
+    size_t nopen = (size_t)f->groups * (f->handles + 1) * 2;
+    f->open_ru = g_new(uint32_t, nopen);
+    for (size_t i = 0; i < nopen; i++)
+        f->open_ru[i] = NO_RU;
+    f->ru_of = g_new(uint32_t, g->nblocks);
+    f->pend_next = g_new(uint32_t, g->nblocks);
+    for (uint32_t b = 0; b < g->nblocks; b++)
+        f->ru_of[b] = f->pend_next[b] = NO_RU;
+    f->pend_head = g_new(uint32_t, g->dies);
+    for (uint32_t i = 0; i < g->dies; i++)
+        f->pend_head[i] = NO_BLOCK;
+    f->pend_n = g_new0(uint32_t, g->dies);
+    f->seen = g_new0(uint32_t, f->nru);
+    f->seen_list = g_new(uint32_t, f->nru);
+    f->sum_v = g_new(uint64_t, f->nru);
+    f->sum_cap = g_new(uint64_t, f->nru);
+    f->stamp = g_new(SimTime, f->nru);
+    f->flags = g_new(uint8_t, f->nru);
 }
 
 void fdp_init(Drive *d)
@@ -64,6 +131,8 @@ void fdp_init(Drive *d)
     f->stat = g_new0(DriveFdpHandle, f->handles + 1);
     for (uint32_t h = 0; h < f->handles; h++)
         f->stat[h].persistent = f->zoned || drive_params_fdp_persistent(p, h) == 1;
+    if (!f->zoned && p->fdp_gc_unit == FDP_GC_RU)
+        ru_init(f, p, g);
     drive_set_part(d, DP_FDP, f);
     blocks_set_held(d, fdp_open_blocks);
 }
@@ -77,6 +146,20 @@ void fdp_release(Drive *d)
     g_free(f->gc_open);
     g_free(f->tag);
     g_free(f->stat);
+    g_free(f->ru);
+    g_free(f->members);
+    g_free(f->free_ru);
+    g_free(f->open_ru);
+    g_free(f->ru_of);
+    g_free(f->pend_next);
+    g_free(f->pend_head);
+    g_free(f->pend_n);
+    g_free(f->seen);
+    g_free(f->seen_list);
+    g_free(f->sum_v);
+    g_free(f->sum_cap);
+    g_free(f->stamp);
+    g_free(f->flags);
     g_free(f);
     drive_set_part(d, DP_FDP, NULL);
 }
@@ -88,11 +171,203 @@ uint32_t *fdp_host_open(const Drive *d, uint32_t die, uint32_t h)
     return &fdp(d)->host_open[(size_t)die * fdp(d)->handles + h];
 }
 
-void fdp_block_taken(Drive *d, uint32_t b, uint32_t tag)
+/* Block b, just taken for tag (host data, or GC's copies), joins the unit
+ * that tag fills in its group, a new one when that is complete; it leaves
+ * the unit it was in before its erase, whose record goes back to the free
+ * stack with its last block. */
+static void ru_join(Drive *d, Fdp *f, uint32_t b, uint32_t tag, bool gc)
+{
+    uint32_t old = f->ru_of[b];
+    if (old != NO_RU && --f->ru[old].live == 0) {
+        f->ru[old].reclaiming = false;
+        f->free_ru[f->nfree_ru++] = old;
+    }
+    uint32_t group = fdp_group_of_die(d, nand_die_of_block(d, b));
+    uint32_t *open =
+        &f->open_ru[((size_t)group * (f->handles + 1) + (tag == FDP_SHARED ? f->handles : tag)) *
+                        2 +
+                    gc];
+    if (*open == NO_RU || f->ru[*open].taken == f->ru_blocks) {
+        g_assert(f->nfree_ru > 0); /* a record per block: a unit with a block has one */
+        *open = f->free_ru[--f->nfree_ru];
+        f->ru[*open] = (FdpRu){.tag = (uint8_t)tag};
+    }
+    FdpRu *r = &f->ru[*open];
+    f->members[(size_t)*open * f->ru_blocks + r->taken++] = b;
+    r->live++;
+    f->ru_of[b] = *open;
+}
+
+static void block_taken(Drive *d, uint32_t b, uint32_t tag, bool gc)
 {
     Fdp *f = fdp(d);
     f->tag[b] = (uint8_t)tag;
     f->stat[tag == FDP_SHARED ? f->handles : tag].blocks++;
+    if (f->ru)
+        ru_join(d, f, b, tag, gc);
+}
+
+void fdp_block_taken(Drive *d, uint32_t b, uint32_t tag)
+{
+    block_taken(d, b, tag, false);
+}
+void fdp_gc_block_taken(Drive *d, uint32_t b, uint32_t tag)
+{
+    block_taken(d, b, tag, true);
+}
+
+bool fdp_ru_gc(const Drive *d)
+{
+    return fdp(d) && fdp(d)->ru;
+}
+
+uint32_t fdp_pending(const Drive *d, uint32_t die)
+{
+    return fdp(d) && fdp(d)->ru ? fdp(d)->pend_n[die] : 0;
+}
+bool fdp_pending_any(const Drive *d)
+{
+    return fdp(d) && fdp(d)->npending > 0;
+}
+
+/* GC chose unit r: its full blocks go on their dies' lists to reclaim. A
+ * unit still being filled (all its blocks full, the next not yet taken) is
+ * closed: its handle's next block starts a new one. */
+static void ru_reclaim(Drive *d, Fdp *f, uint32_t r)
+{
+    f->ru[r].reclaiming = true;
+    size_t nopen = (size_t)f->groups * (f->handles + 1) * 2;
+    for (size_t i = 0; i < nopen; i++)
+        if (f->open_ru[i] == r)
+            f->open_ru[i] = NO_RU;
+    for (uint32_t k = 0; k < f->ru[r].taken; k++) {
+        uint32_t b = f->members[(size_t)r * f->ru_blocks + k];
+        if (f->ru_of[b] != r || blk_state(d, b) != BLK_FULL)
+            continue;
+        uint32_t die = nand_die_of_block(d, b);
+        f->pend_next[b] = f->pend_head[die];
+        f->pend_head[die] = b;
+        f->pend_n[die]++;
+        f->npending++;
+    }
+}
+
+/* The next block of a chosen unit on die, off its list; NO_BLOCK if none. */
+static uint32_t ru_take_pending(Fdp *f, uint32_t die)
+{
+    uint32_t b = f->pend_head[die];
+    if (b == NO_BLOCK)
+        return NO_BLOCK;
+    f->pend_head[die] = f->pend_next[b];
+    f->pend_next[b] = NO_RU;
+    f->pend_n[die]--;
+    f->npending--;
+    return b;
+}
+
+/* Whether unit r may be chosen now: no block of it open or being moved. */
+static bool ru_idle(const Drive *d, const Fdp *f, uint32_t r)
+{
+    if (f->ru[r].reclaiming)
+        return false;
+    for (uint32_t k = 0; k < f->ru[r].taken; k++) {
+        uint32_t b = f->members[(size_t)r * f->ru_blocks + k];
+        if (f->ru_of[b] == r && blk_state(d, b) != BLK_FULL)
+            return false;
+    }
+    return true;
+}
+
+uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, FdpScoreFn score)
+{
+    Fdp *f = fdp(d);
+    const Geom *g = drive_geom(d);
+    if (cold != NO_BLOCK) {
+        /* static wear leveling's block: its whole unit, when it may go */
+        if (f->ru_of[cold] == NO_RU)
+            return cold;
+        if (ru_idle(d, f, f->ru_of[cold]))
+            ru_reclaim(d, f, f->ru_of[cold]);
+    }
+    uint32_t b = ru_take_pending(f, die);
+    if (b != NO_BLOCK)
+        return b;
+    /* every unit with a full block on die, scored over all its blocks in
+     * the group; a block in no unit (prefilled, or a map block) alone */
+    uint32_t group = fdp_group_of_die(d, die), nseen = 0, best = NO_BLOCK, best_ru = NO_RU;
+    double best_score = -1;
+    SimTime now = sim_now(drive_engine(d));
+    f->epoch++;
+    for (uint32_t k = group * f->dies_per_group; k < (group + 1) * f->dies_per_group; k++) {
+        uint32_t lo = k * g->blocks_per_die + g->static_per_die, hi = (k + 1) * g->blocks_per_die;
+        for (uint32_t x = lo; x < hi; x++) {
+            int st = blk_state(d, x);
+            if (st == BLK_FREE)
+                continue;
+            uint32_t r = f->ru_of[x];
+            bool alone =
+                r == NO_RU || blk_is_map(d, x); /* a map block taken again after its unit's erase */
+            if (alone || f->ru[r].reclaiming) {
+                if (alone && k == die && st == BLK_FULL) {
+                    double sc = score(d, g->slots_per_block, moved(d, x), blk_stamp(d, x), now);
+                    if (sc >= 0 && sc > best_score) {
+                        best_score = sc;
+                        best = x;
+                        best_ru = NO_RU;
+                    }
+                }
+                continue;
+            }
+            if (f->seen[r] != f->epoch) {
+                f->seen[r] = f->epoch;
+                f->seen_list[nseen++] = r;
+                f->sum_v[r] = f->sum_cap[r] = 0;
+                f->stamp[r] = 0;
+                f->flags[r] = 0;
+            }
+            if (st != BLK_FULL) {
+                f->flags[r] |= RU_BUSY;
+                continue;
+            }
+            f->sum_v[r] += moved(d, x);
+            f->sum_cap[r] += g->slots_per_block;
+            f->stamp[r] = MAX(f->stamp[r], blk_stamp(d, x));
+            if (k == die)
+                f->flags[r] |= RU_ON_DIE;
+        }
+    }
+    for (uint32_t i = 0; i < nseen; i++) {
+        uint32_t r = f->seen_list[i];
+        if (f->flags[r] != RU_ON_DIE)
+            continue;
+        double sc = score(d, f->sum_cap[r], f->sum_v[r], f->stamp[r], now);
+        if (sc >= 0 && sc > best_score) {
+            best_score = sc;
+            best_ru = r;
+            best = NO_BLOCK;
+        }
+    }
+    if (best_ru == NO_RU)
+        return best;
+    ru_reclaim(d, f, best_ru);
+    return ru_take_pending(f, die);
+}
+
+bool fdp_ru_dead(Drive *d, uint32_t b)
+{
+    Fdp *f = fdp(d);
+    uint32_t r = f->ru_of[b];
+    if (r == NO_RU)
+        return true; /* in no unit: erased alone */
+    if (!ru_idle(d, f, r))
+        return false;
+    for (uint32_t k = 0; k < f->ru[r].taken; k++) {
+        uint32_t x = f->members[(size_t)r * f->ru_blocks + k];
+        if (f->ru_of[x] == r && blk_valid(d, x) != 0)
+            return false;
+    }
+    ru_reclaim(d, f, r);
+    return false;
 }
 
 uint8_t fdp_block_tag(const Drive *d, uint32_t b) { return fdp(d)->tag[b]; }
@@ -148,6 +423,72 @@ const DriveFdpHandle *drive_fdp_handle(const Drive *d, uint32_t h)
     return &fdp(d)->stat[h];
 }
 
+/* The reclaim units: each block's unit holds it and carries its tag; a
+ * unit GC has not chosen has lost no block and has none erased or being
+ * moved (its blocks are erased together); one it chose has no open block
+ * and as many full ones as the dies' lists hold, which hold only those. */
+static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
+{
+    const Geom *g = drive_geom(d);
+    uint64_t free_records = 0, pending = 0, waiting = 0;
+    for (uint32_t r = 0; r < f->nru; r++)
+        free_records += f->ru[r].live == 0;
+    CHECK(free_records == f->nfree_ru,
+          "%" G_GUINT64_FORMAT " reclaim unit records without blocks, %u on the free stack",
+          free_records, f->nfree_ru);
+    for (uint32_t b = 0; b < g->nblocks; b++) {
+        uint32_t r = f->ru_of[b];
+        if (r == NO_RU)
+            continue;
+        CHECK(r < f->nru && f->ru[r].live > 0,
+              "block %u is in reclaim unit %u, which has no blocks", b, r);
+        CHECK(f->tag[b] == f->ru[r].tag, "block %u has tag %u, its reclaim unit %u tag %u", b,
+              f->tag[b], r, f->ru[r].tag);
+    }
+    for (uint32_t r = 0; r < f->nru; r++) {
+        const FdpRu *u = &f->ru[r];
+        if (u->live == 0)
+            continue;
+        uint32_t own = 0;
+        CHECK(u->taken <= f->ru_blocks, "reclaim unit %u holds %u blocks, more than %u", r,
+              u->taken, f->ru_blocks);
+        for (uint32_t k = 0; k < u->taken; k++) {
+            uint32_t b = f->members[(size_t)r * f->ru_blocks + k];
+            if (f->ru_of[b] != r) {
+                CHECK(u->reclaiming, "block %u left reclaim unit %u before GC chose the unit", b,
+                      r);
+                continue;
+            }
+            own++;
+            int st = blk_state(d, b);
+            CHECK(u->reclaiming || st == BLK_OPEN || st == BLK_FULL,
+                  "block %u of reclaim unit %u, which GC has not chosen, is %s", b, r,
+                  st == BLK_FREE ? "erased" : "a GC victim");
+            CHECK(!u->reclaiming || st != BLK_OPEN,
+                  "block %u of reclaim unit %u is open while GC reclaims the unit", b, r);
+            waiting += u->reclaiming && st == BLK_FULL && !blk_is_map(d, b);
+        }
+        CHECK(own == u->live, "reclaim unit %u counts %u blocks, %u are its own", r, u->live, own);
+    }
+    for (uint32_t die = 0; die < g->dies; die++) {
+        uint32_t n = 0;
+        for (uint32_t b = f->pend_head[die]; b != NO_BLOCK && n <= g->blocks_per_die;
+             b = f->pend_next[b], n++)
+            CHECK(nand_die_of_block(d, b) == die && blk_state(d, b) == BLK_FULL &&
+                      f->ru_of[b] != NO_RU && f->ru[f->ru_of[b]].reclaiming,
+                  "die %u's list to reclaim holds block %u, not a full block of a unit GC chose",
+                  die, b);
+        CHECK(n == f->pend_n[die], "die %u's list to reclaim holds %u blocks, counted %u", die, n,
+              f->pend_n[die]);
+        pending += n;
+    }
+    CHECK(pending == f->npending && pending == waiting,
+          "the lists to reclaim hold %" G_GUINT64_FORMAT " blocks, counted %" G_GUINT64_FORMAT
+          "; units GC chose have %" G_GUINT64_FORMAT " full blocks",
+          pending, f->npending, waiting);
+    return true;
+}
+
 bool fdp_check(const Drive *d, char *why, size_t why_len)
 {
     const Fdp *f = fdp(d);
@@ -176,6 +517,8 @@ bool fdp_check(const Drive *d, char *why, size_t why_len)
               "persistently isolated handle %u had %" G_GUINT64_FORMAT " bytes moved across", h,
               f->stat[h].moved_across);
     }
+    if (f->ru && !ru_check(d, f, why, why_len))
+        return false;
     const DriveStats *s = drive_stats(d);
     CHECK(host == s->nand_write_bytes[CAUSE_HOST] && gc == s->nand_write_bytes[CAUSE_GC] &&
               media == host + gc,

@@ -23,8 +23,28 @@ uint32_t fdp_handles(const Drive *d);
 uint32_t fdp_group_of_die(const Drive *d, uint32_t die);
 /* Slot of handle h's open block for host data on die (NO_BLOCK if none). */
 uint32_t *fdp_host_open(const Drive *d, uint32_t die, uint32_t h);
-/* Block b was taken for handle tag (or FDP_SHARED). */
+/* Block b was taken for handle tag's host data (or FDP_SHARED); the same
+ * for GC's copies (the reclaim unit it joins is GC's, not the host's). */
 void fdp_block_taken(Drive *d, uint32_t b, uint32_t tag);
+void fdp_gc_block_taken(Drive *d, uint32_t b, uint32_t tag);
+/* [fdp] gc_unit = reclaim_unit: GC reclaims whole units. */
+bool fdp_ru_gc(const Drive *d);
+/* Blocks of units GC chose, waiting on die (any die), to be moved and erased. */
+uint32_t fdp_pending(const Drive *d, uint32_t die);
+bool fdp_pending_any(const Drive *d);
+/* GC's victim on die with whole units: the next block of a unit chosen
+ * before, else the best unit by score (over all its blocks' cap and
+ * moved slots, their latest fill time) with a full block on die, all of
+ * whose blocks go to be reclaimed; a block in no unit is scored alone.
+ * cold: static wear leveling's block (or NO_BLOCK), whose unit goes first
+ * when none of its blocks is open. NO_BLOCK when nothing can go. */
+typedef uint32_t (*FdpMovedFn)(const Drive *d, uint32_t b);
+typedef double (*FdpScoreFn)(const Drive *d, uint64_t cap, uint64_t v, SimTime stamp, SimTime now);
+uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, FdpScoreFn score);
+/* Dead block b (full, no valid data): whether it may be erased alone (it
+ * is in no unit); else its unit goes to be reclaimed when all of its
+ * blocks are dead, and false. */
+bool fdp_ru_dead(Drive *d, uint32_t b);
 uint8_t fdp_block_tag(const Drive *d, uint32_t b);
 /* Where GC moves victim v's data on die: the slot of the handle's own
  * open block for GC, or NULL for the die's GC stream (STREAM_GC, shared

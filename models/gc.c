@@ -13,7 +13,9 @@
  * with little valid data wins. Static SLC blocks are left to folding, as
  * freeing them gives the die no native block. Map blocks (translation
  * pages, models/l2p_cache.c) are candidates as well; l2p_gc_step() moves
- * their live pages into another map block.
+ * their live pages into another map block. With FDP's gc_unit =
+ * reclaim_unit the victim is a whole reclaim unit (models/fdp.c): its
+ * blocks wait on their dies' lists and each die moves and erases its own.
  */
 #include "models/gc.h"
 #include "models/blocks.h"
@@ -80,7 +82,7 @@ static bool gc_needed(const Drive *d, uint32_t die, bool hard)
     if (hard)
         return die_nfree(d, die) <= drive_params(d)->gc_hard_blocks;
     return die_victim(d, die) != NO_BLOCK || die_nfree(d, die) < drive_params(d)->gc_soft_blocks ||
-           wear_cold_waiting(d, die);
+           wear_cold_waiting(d, die) || fdp_pending(d, die) > 0;
 }
 
 /* Native slots the valid data of block b takes once moved: translation
@@ -140,10 +142,31 @@ static double victim_score(const Drive *d, uint32_t b, SimTime now)
     return gc_policies[drive_params(d)->gc_policy].score(d, b, cap, v, now);
 }
 
+/* A reclaim unit's score by the policy (FDP, gc_unit = reclaim_unit):
+ * cap the native slots erasing its blocks returns, v what must move,
+ * stamp when its last block filled. Greedy takes the lowest valid share,
+ * which for units of one block is the fewest slots to move, as above. */
+static double score_unit(const Drive *d, uint64_t cap, uint64_t v, SimTime stamp, SimTime now)
+{
+    if (v >= cap)
+        return -1; /* nothing to gain */
+    double u = (double)v / (double)cap;
+    switch (drive_params(d)->gc_policy) {
+    case GC_COST_BENEFIT:
+        return (1.0 - u) * ((double)(now - stamp) + 1.0) / (1.0 + u);
+    case GC_FIFO:
+        return 1e19 - (double)stamp;
+    default:
+        return 1.0 - u;
+    }
+}
+
 /* The cold block static wear leveling chose, else the policy's best. */
 uint32_t gc_pick_victim(Drive *d, uint32_t die)
 {
     uint32_t wl = wear_take_cold(d, die);
+    if (fdp_ru_gc(d))
+        return fdp_ru_victim(d, die, wl, moved_slots, score_unit);
     if (wl != NO_BLOCK)
         return wl;
     SimTime now = sim_now(drive_engine(d));
@@ -194,7 +217,7 @@ static uint32_t gc_dest(Drive *d, uint32_t die, uint32_t *open, uint32_t tag)
     else
         die_set_open(d, die, STREAM_GC, b);
     if (b != NO_BLOCK && fdp_on(d))
-        fdp_block_taken(d, b, tag);
+        fdp_gc_block_taken(d, b, tag);
     return b;
 }
 
@@ -278,6 +301,8 @@ static bool gc_reclaim_dead(Drive *d, uint32_t die)
     for (uint32_t b; (b = die_pop_dead(d, die)) != NO_BLOCK;) {
         if (blk_state(d, b) != BLK_FULL || blk_valid(d, b) != 0 || blk_is_map(d, b))
             continue;
+        if (fdp_ru_gc(d) && !fdp_ru_dead(d, b))
+            continue; /* a reclaim unit's blocks are erased together, as GC's victims */
         blk_set_state(d, b, BLK_VICTIM); /* until its erase ends */
         gc_erase(d, die, b);
         return true;
@@ -312,11 +337,13 @@ static bool try_background(void *ctx, uint32_t die)
 }
 
 /* Whether any die may want GC: one below the soft threshold (the hard one
- * lies below it), one with a victim, or a cold block waiting to move. */
+ * lies below it), one with a victim, a cold block waiting to move, or a
+ * block of a reclaim unit GC chose. */
 static bool any_gc(void *ctx)
 {
     Drive *d = ctx;
-    return blocks_dies_low(d) > 0 || blocks_victims(d) > 0 || wear_cold_any(d);
+    return blocks_dies_low(d) > 0 || blocks_victims(d) > 0 || wear_cold_any(d) ||
+           fdp_pending_any(d);
 }
 
 static bool any_dead(void *ctx) { return blocks_dead(ctx) > 0; }

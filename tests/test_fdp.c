@@ -10,7 +10,9 @@
  * A block's record starts again when its first slot is written (blocks
  * fill from slot 0 after each erase). --stress runs 10^7 operations.
  */
+#include "models/blocks.h"
 #include "models/drive.h"
+#include "models/fdp.h"
 #include "tests/cutest.h"
 #include "tests/oracle.h"
 #include "tests/tiny_drive.h"
@@ -165,6 +167,66 @@ static void test_initial_groups(void)
     run_iso(&p, 40000, 100);
 }
 
+/* GC by whole reclaim units (gc_unit = reclaim_unit): a unit of a block on
+ * each die of its group, under the oracle with every check (fdp_check's
+ * of the units among them) after every hundred commands. */
+static void ru_drive(DriveParams *p, uint32_t handles, const char *isolation, uint32_t groups)
+{
+    fdp_drive(p, handles, isolation, groups);
+    p->fdp_gc_unit = FDP_GC_RU;
+    p->fdp_ru_size =
+        drive_params_block_bytes(p) * (p->channels * p->ces_per_channel * p->dies_per_ce / groups);
+}
+
+static void test_ru_persistent(void)
+{
+    DriveParams p;
+    ru_drive(&p, 4, "persistent", 1);
+    run_iso(&p, 40000, 100);
+}
+
+static void test_ru_mixed_groups(void)
+{
+    DriveParams p;
+    ru_drive(&p, 3, "persistent,initial,initial", 2);
+    run_iso(&p, 40000, 100);
+}
+
+/* The units' check fails on a block taken again while its unit holds it
+ * (as a caller that took a block in use would): the unit GC has not
+ * chosen loses a block. */
+static void test_ru_break(void)
+{
+    DriveParams p;
+    ru_drive(&p, 2, "initial", 1);
+    Oracle o;
+    oracle_init(&o, &p, false);
+    o.last_op = IO_WRITE;
+    SimRng r;
+    sim_rng_init(&r, 11, 0);
+    for (int i = 0; i < 3000; i++) {
+        uint64_t before = o.done;
+        drive_submit_placed(o.d, IO_WRITE, sim_rng_below(&r, o.nlpn - 1) * 4096, 4096, o.done,
+                            i % 2);
+        while (o.done == before && sim_run(o.e, SIM_TIME_MAX))
+            ;
+    }
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(o.d, why, sizeof why));
+    uint32_t victim = NO_BLOCK;
+    for (uint32_t b = 0; b < drive_geom(o.d)->nblocks && victim == NO_BLOCK; b++)
+        if (blk_state(o.d, b) == BLK_FULL && fdp_block_tag(o.d, b) == 1)
+            victim = b;
+    CU_ASSERT_FATAL(victim != NO_BLOCK);
+    fdp_block_taken(o.d, victim, 1);
+    why[0] = '\0';
+    CU_ASSERT_FALSE(fdp_check(o.d, why, sizeof why));
+    CU_ASSERT_FALSE(drive_check(o.d, why, sizeof why));
+    CU_ASSERT(strstr(why, "FDP") != NULL && strstr(why, "reclaim unit") != NULL);
+    fprintf(stderr, "broken: %s\n", why);
+    oracle_release(&o);
+}
+
 /* A drive without FDP ignores no placement: drive_submit_placed with pid 0
  * is drive_submit, and its results do not move (the FDP code is not on
  * its path). */
@@ -252,6 +314,9 @@ int main(int argc, char **argv)
         {"initial_groups", test_initial_groups},
         {"no_fdp_same", test_no_fdp_same},
         {"hot_cold", test_hot_cold},
+        {"ru_persistent", test_ru_persistent},
+        {"ru_mixed_groups", test_ru_mixed_groups},
+        {"ru_break", test_ru_break},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("fdp", tests);

@@ -33,6 +33,8 @@ static const ConfigChoice gc_choices[] = {
     {"greedy", GC_GREEDY}, {"cost_benefit", GC_COST_BENEFIT}, {"fifo", GC_FIFO}, {NULL, 0}};
 static const ConfigChoice pacing_choices[] = {
     {"steady", GC_PACE_STEADY}, {"burst", GC_PACE_BURST}, {NULL, 0}};
+static const ConfigChoice gc_unit_choices[] = {
+    {"block", FDP_GC_BLOCK}, {"reclaim_unit", FDP_GC_RU}, {NULL, 0}};
 static const ConfigChoice trim_choices[] = {
     {"immediate", TRIM_IMMEDIATE}, {"deferred", TRIM_DEFERRED}, {NULL, 0}};
 
@@ -255,6 +257,12 @@ static const ConfigKey schema[] = {
              "commas: initial (initially isolated: GC may move a handle's valid data into "
              "reclaim units shared by the handles) or persistent (persistently isolated: GC "
              "keeps it in reclaim units of its handle)."},
+    {.group = "fdp", .key = "gc_unit", .type = CT_ENUM, FIELD(fdp_gc_unit), .def = "block",
+     .choices = gc_unit_choices, .example = "reclaim_unit",
+     .help = "What GC reclaims: block (a victim block at a time on the die that needs space, "
+             "as on a drive without FDP) or reclaim_unit (a whole reclaim unit, chosen by "
+             "[gc] policy over its blocks' valid data; its valid data moves and all its "
+             "blocks, on every die, are erased)."},
     /* [zns] */
     {.group = "zns", .key = "zone_size", .type = CT_SIZE, FIELD(zns_zone_size), .def = "0",
      .example = "2GiB",

@@ -135,6 +135,20 @@ static gboolean wl_replay_map(Workload *w, HostIo *io)
         io->offset = io->length = 0;
         return TRUE;
     }
+    if (io->op == IO_WRITE && io->pid >= MAX(w->t.placement_ids, 1)) {
+        /* as a job with fdp=1 is refused on a drive without FDP */
+        if (w->t.placement_ids == 0)
+            g_set_error(&w->run_error, WORKLOAD_ERROR, WORKLOAD_ERROR_TRACE,
+                        "%s:%" G_GUINT64_FORMAT ": field plid: found \"%u\", expected 0 on a drive "
+                        "without FDP (or one with an [fdp] group)",
+                        r->path, trace_line(r->reader), io->pid);
+        else
+            g_set_error(&w->run_error, WORKLOAD_ERROR, WORKLOAD_ERROR_TRACE,
+                        "%s:%" G_GUINT64_FORMAT ": field plid: found \"%u\", expected below the "
+                        "drive's %u placement identifiers",
+                        r->path, trace_line(r->reader), io->pid, w->t.placement_ids);
+        return FALSE;
+    }
     if (io->length <= cap && io->offset <= cap - io->length)
         return TRUE;
     if (r->ro.lba_map == LBA_ERROR || io->length > cap) {
@@ -201,7 +215,10 @@ static void wl_replay_submit(Workload *w, const HostIo *io)
         r->t_first = s->submit;
     w->outstanding++;
     wl_fio_stat_submit(&r->st.fio, s->submit, w->outstanding, (IoOp)io->op);
-    wl_submit(w, (IoOp)io->op, io->offset, io->length, slot);
+    if (io->op == IO_WRITE && w->t.placement_ids > 0)
+        wl_submit_placed(w, (IoOp)io->op, io->offset, io->length, slot, io->pid);
+    else
+        wl_submit(w, (IoOp)io->op, io->offset, io->length, slot);
 }
 
 static bool wl_replay_room(const Workload *w)

@@ -255,10 +255,12 @@ static GPtrArray *sniff_lines(TraceReader *r, GError **error)
     return g_steal_pointer(&lines);
 }
 
-/* Whether every sniffed line fits the format's grammar. */
-static gboolean format_fits(const TraceFormat *f, const GPtrArray *lines, const char *path)
+/* Whether every sniffed line fits the format's grammar (with plid: and a
+ * placement identifier column last, named by a CSV header). */
+static gboolean format_fits(const TraceFormat *f, const GPtrArray *lines, const char *path,
+                            gboolean plid)
 {
-    TraceParser p = {.path = path, .blk = TRACE_BLK_Q};
+    TraceParser p = {.path = path, .blk = TRACE_BLK_Q, .plid = plid};
     gboolean ok = TRUE;
     for (guint i = 0; ok && i < lines->len; i++) {
         g_autofree char *copy = g_strdup(lines->pdata[i]);
@@ -291,14 +293,15 @@ static gboolean looks_like_header(const char *line)
 }
 
 /* The formats whose grammar lines [from, len) fit, into fit; how many. */
-static size_t fitting(const GPtrArray *lines, guint from, const char *path, const char **fit)
+static size_t fitting(const GPtrArray *lines, guint from, const char *path, gboolean plid,
+                      const char **fit)
 {
     g_autoptr(GPtrArray) rest = g_ptr_array_new();
     for (guint i = from; i < lines->len; i++)
         g_ptr_array_add(rest, lines->pdata[i]);
     size_t n = 0;
     for (size_t i = 0; i < N_FORMATS; i++)
-        if (format_fits(formats[i], rest, path))
+        if (format_fits(formats[i], rest, path, plid))
             fit[n++] = formats[i]->name;
     fit[n] = NULL;
     return n;
@@ -324,14 +327,16 @@ static const TraceFormat *detect(TraceReader *r, GError **error)
                     "%s: cannot detect the trace format: the file has no data lines", r->path);
         return NULL;
     }
-    size_t n = fitting(lines, 0, r->path, fit);
-    gboolean header = FALSE;
+    size_t n = fitting(lines, 0, r->path, FALSE, fit);
+    gboolean header = FALSE, plid = FALSE;
     if (n != 1 && !mqsim_twins(fit, n) && lines->len > 1 && looks_like_header(lines->pdata[0])) {
         header = TRUE;
-        n = fitting(lines, 1, r->path, fit);
+        plid = trace_csv_plid_header(lines->pdata[0]);
+        n = fitting(lines, 1, r->path, plid, fit);
     }
     if (n == 1 || mqsim_twins(fit, n)) {
         r->twin = n == 2;
+        r->p.plid = plid;
         r->header = r->header_pending = header;
         return format_by_name(fit[0]);
     }
@@ -359,7 +364,8 @@ static gboolean sniff_header(TraceReader *r, GError **error)
     if (lines->len > 1 && looks_like_header(lines->pdata[0])) {
         g_autoptr(GPtrArray) one = g_ptr_array_new();
         g_ptr_array_add(one, lines->pdata[0]);
-        r->header = r->header_pending = !format_fits(r->fmt, one, r->path);
+        r->header = r->header_pending = !format_fits(r->fmt, one, r->path, FALSE);
+        r->p.plid = r->header && trace_csv_plid_header(lines->pdata[0]);
     }
     return TRUE;
 }

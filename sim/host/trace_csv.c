@@ -2,7 +2,9 @@
  * trace_csv.c - the comma-separated formats: MSR Cambridge, SPC/UMass,
  * Alibaba block traces and Tencent CBS. Each line is one I/O; times are
  * parsed as integers (with an exact fixed-point fraction where the format
- * writes decimals), so large timestamps never lose precision.
+ * writes decimals), so large timestamps never lose precision. A header
+ * whose last column is `plid` adds a last field to every line: the FDP
+ * placement identifier of the record (trace_csv_plid_header()).
  */
 #include "sim/host/trace_impl.h"
 
@@ -16,6 +18,37 @@ static int sectors_to_bytes(const TraceParser *p, GError **error, const char *na
     if (!trace_u64(s, &v) || !trace_mul(v, SECTOR, bytes))
         return trace_bad(p, error, name, s, expected);
     return 0;
+}
+
+/* Whether a CSV header names a placement identifier column: its last
+ * column is "plid" (any case), fio's and xNVMe's name for NVMe's
+ * Placement Identifier (PID). The plain "pid" would clash with the
+ * process-ID columns other traces carry (FIU, WiscSee, blkparse). */
+gboolean trace_csv_plid_header(const char *line)
+{
+    const char *last = strrchr(line, ',');
+    if (!last)
+        return FALSE;
+    last++;
+    while (*last == ' ' || *last == '\t')
+        last++;
+    return g_ascii_strcasecmp(last, "plid") == 0;
+}
+
+/* Split a CSV line; with a plid column its last field is the record's
+ * placement identifier, taken off the count the format checks. -1: a
+ * malformed identifier (error set). */
+static int csv_split(TraceParser *p, char *line, HostIo *io, GError **error)
+{
+    char **f = p->fields;
+    int n = trace_split(line, ',', f, TRACE_FIELDS_MAX);
+    if (!p->plid || n < 2 || n > TRACE_FIELDS_MAX)
+        return n;
+    uint64_t v;
+    if (!trace_u64(f[n - 1], &v) || v > UINT16_MAX)
+        return trace_bad(p, error, "plid", f[n - 1], "a placement identifier (0 to 65535)");
+    io->pid = (uint16_t)v;
+    return n - 1;
 }
 
 static int read_or_write(const TraceParser *p, GError **error, const char *name, const char *s,
@@ -36,7 +69,9 @@ static int trace_parse_msr(TraceParser *p, char *line, HostIo *io, uint64_t *t, 
 {
     char **f = p->fields;
     uint64_t ticks, rt;
-    int n = trace_split(line, ',', f, TRACE_FIELDS_MAX);
+    int n = csv_split(p, line, io, error);
+    if (n < 0)
+        return -1;
     if (n != 7)
         return trace_bad_count(p, error, n, 7, FALSE, "comma-separated fields");
     if (!trace_u64(f[0], &ticks) || !trace_mul(ticks, 100, t))
@@ -61,7 +96,9 @@ static int trace_parse_msr(TraceParser *p, char *line, HostIo *io, uint64_t *t, 
 static int trace_parse_spc(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
-    int n = trace_split(line, ',', f, TRACE_FIELDS_MAX);
+    int n = csv_split(p, line, io, error);
+    if (n < 0)
+        return -1;
     if (n < 5 || n > TRACE_FIELDS_MAX)
         return trace_bad_count(p, error, n, 5, TRUE, "comma-separated fields");
     if (!trace_dev(f[0], &io->dev))
@@ -85,7 +122,9 @@ static int trace_parse_alibaba(TraceParser *p, char *line, HostIo *io, uint64_t 
 {
     char **f = p->fields;
     uint64_t us;
-    int n = trace_split(line, ',', f, TRACE_FIELDS_MAX);
+    int n = csv_split(p, line, io, error);
+    if (n < 0)
+        return -1;
     if (n != 5)
         return trace_bad_count(p, error, n, 5, FALSE, "comma-separated fields");
     if (!trace_dev(f[0], &io->dev))
@@ -108,7 +147,9 @@ static int trace_parse_alibaba(TraceParser *p, char *line, HostIo *io, uint64_t 
 static int trace_parse_tencent(TraceParser *p, char *line, HostIo *io, uint64_t *t, GError **error)
 {
     char **f = p->fields;
-    int n = trace_split(line, ',', f, TRACE_FIELDS_MAX);
+    int n = csv_split(p, line, io, error);
+    if (n < 0)
+        return -1;
     if (n != 5)
         return trace_bad_count(p, error, n, 5, FALSE, "comma-separated fields");
     if (!trace_fixed(f[0], 9, t))

@@ -40,6 +40,7 @@ typedef struct TraceParser {
     gboolean blk_summary;  /* blkparse: inside the summary block at the end */
     gboolean fio_header;   /* fio: header line seen */
     GHashTable *fio_files; /* fio: file name -> index + 1, in order of `add` */
+    gboolean plid;         /* CSV: the header's last column is plid, every line's last field */
     char *fields[TRACE_FIELDS_MAX];
 } TraceParser;
 
@@ -54,6 +55,9 @@ typedef struct TraceFormat {
     /* Extra condition for detection on a line parse accepted (NULL: none). */
     gboolean (*sniff)(TraceParser *p, char *line);
 } TraceFormat;
+
+/* CSV: whether a header line's last column is "plid" (trace_csv.c). */
+gboolean trace_csv_plid_header(const char *line);
 
 /* blkparse: whether a line is a Q event (for TRACE_BLK_AUTO). */
 gboolean trace_blkparse_is_queue(char *line);
