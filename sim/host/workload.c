@@ -19,6 +19,25 @@
 
 /* ---- Choosing the next I/O ---------------------------------------------- */
 
+/* fio's rate_ddir: a mixed job whose direction is ahead of its rate goes
+ * on with the other one if that one is behind its own (or has none), else
+ * with whichever may go first; the choice becomes the job's current
+ * direction. So rate_iops=2000,1000 gives each direction its own rate
+ * instead of holding both to the one that waits. */
+static IoOp wl_rate_dir(WlJob *j, IoOp d)
+{
+    const WorkloadJobSpec *s = j->spec;
+    IoOp o = d == IO_READ ? IO_WRITE : IO_READ;
+    SimTime now = sim_now(j->w->e);
+    uint32_t other_share = o == IO_READ ? s->rwmixread : 100 - s->rwmixread;
+    if (j->rate_next[d] <= now || !other_share)
+        return d;
+    if (j->rate_next[o] <= now || j->rate_next[o] < j->rate_next[d])
+        d = o;
+    j->rwmix_dir = (uint8_t)d;
+    return d;
+}
+
 /* fio's get_rw_ddir: a mixed job keeps a direction for a number of I/Os set
  * when it switches (that direction's share of the I/Os issued in the other
  * one), and draws again once it has issued them. */
@@ -42,7 +61,7 @@ static IoOp wl_pick_op(WlJob *j)
             }
             j->rwmix_dir = d;
         }
-        return (IoOp)j->rwmix_dir;
+        return wl_rate_dir(j, (IoOp)j->rwmix_dir);
     default:
         return IO_TRIM;
     }
