@@ -886,13 +886,18 @@ Workload *workload_from_spec(const char *spec, GError **error)
         return NULL;
     if (named) {
         g_autofree char *where = g_strdup_printf("workload \"%s\"", spec);
-        return wl_from_specs(wl_fio_parse_text(text, where, error), g_strstrip(g_strdup(spec)));
+        return wl_from_specs(wl_fio_parse_text(text, where, NULL, error), g_strstrip(g_strdup(spec)));
     }
     return wl_from_specs(wl_fio_parse_spec(spec, error), NULL);
 }
 
 Workload *workload_from_jobfile(const char *path, GError **error)
 {
+    return workload_from_jobfile_stoppable(path, NULL, error);
+}
+
+Workload *workload_from_jobfile_stoppable(const char *path, WorkloadStopFn stop, GError **error)
+{
     g_return_val_if_fail(path != NULL, NULL);
-    return wl_from_specs(wl_fio_parse_file(path, error), NULL);
+    return wl_from_specs(wl_fio_parse_file(path, stop, error), NULL);
 }

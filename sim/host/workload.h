@@ -239,6 +239,9 @@ typedef struct ReplayOptions {
 Workload *workload_from_spec(const char *spec, GError **error);
 /* An fio job file. */
 Workload *workload_from_jobfile(const char *path, GError **error);
+/* The same, stop (may be NULL) asked before each line: a signal it returns
+ * ends the parse of a file of many jobs with an error, nothing made. */
+Workload *workload_from_jobfile_stoppable(const char *path, WorkloadStopFn stop, GError **error);
 /* A trace replay. topt and ropt are copied. */
 Workload *workload_from_trace(const char *path, const TraceOptions *topt, const ReplayOptions *ropt,
                               GError **error);

@@ -9,6 +9,7 @@
 #include "sim/engine/textfile.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 G_DEFINE_QUARK(ftlsim-workload-error-quark, workload_error)
@@ -507,6 +508,7 @@ typedef struct WlParse {
     GString *cur_opts;       /* gopts or the current job's */
     gboolean in_section;
     gboolean began;          /* the line just read was a section header */
+    WorkloadStopFn stop;     /* asked before each line: a signal ends the parse */
     GPtrArray *stack;        /* paths being read, for include loops */
 } WlParse;
 
@@ -647,6 +649,14 @@ static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, G
     gboolean ok = TRUE;
     g_ptr_array_add(p->stack, g_strdup(path));
     for (guint i = 0; ok && lines[i]; i++) {
+        int sig = p->stop ? p->stop() : 0; /* a line costs more than the call */
+        if (sig) {
+            g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                        "interrupted by %s while reading %s (line %u); nothing written",
+                        sig == SIGINT ? "SIGINT" : "SIGTERM", path, i + 1);
+            ok = FALSE;
+            break;
+        }
         p->began = FALSE;
         ok = wl_parse_line(p, lines[i], path, i + 1, error);
         if (ok && p->began) {
@@ -659,10 +669,13 @@ static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, G
     return ok;
 }
 
-/* Job-file text; where names the file in messages. */
-GArray *wl_fio_parse_text(const char *text, const char *where, GError **error)
+/* Job-file text; where names the file in messages; stop (may be NULL) is
+ * asked before each line, so a signal stops the parse of a huge file. */
+GArray *wl_fio_parse_text(const char *text, const char *where, WorkloadStopFn stop,
+                          GError **error)
 {
     WlParse p = {.jobs = g_array_new(FALSE, FALSE, sizeof(WorkloadJobSpec)),
+                 .stop = stop,
                  .stack = g_ptr_array_new_with_free_func(g_free),
                  .gopts = g_string_new(NULL),
                  .jopts = g_ptr_array_new_with_free_func(wl_opts_free)};
@@ -690,7 +703,7 @@ GArray *wl_fio_parse_text(const char *text, const char *where, GError **error)
     return p.jobs;
 }
 
-GArray *wl_fio_parse_file(const char *path, GError **error)
+GArray *wl_fio_parse_file(const char *path, WorkloadStopFn stop, GError **error)
 {
     g_autofree char *text = NULL;
     GError *err = NULL;
@@ -702,7 +715,7 @@ GArray *wl_fio_parse_file(const char *path, GError **error)
     }
     if (!wl_check_text(text, len, path, error))
         return NULL;
-    return wl_fio_parse_text(text, path, error);
+    return wl_fio_parse_text(text, path, stop, error);
 }
 
 /* ---- Inline spec -------------------------------------------------------- */

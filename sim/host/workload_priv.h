@@ -291,8 +291,9 @@ gboolean wl_fio_eval(const char *text, uint32_t kb_base, uint64_t *out, GError *
 /* workload_fio.c */
 void wl_spec_defaults(WorkloadJobSpec *s);
 GArray *wl_fio_parse_spec(const char *spec, GError **error);
-GArray *wl_fio_parse_text(const char *text, const char *where, GError **error);
-GArray *wl_fio_parse_file(const char *path, GError **error);
+GArray *wl_fio_parse_text(const char *text, const char *where, WorkloadStopFn stop,
+                          GError **error);
+GArray *wl_fio_parse_file(const char *path, WorkloadStopFn stop, GError **error);
 const char *wl_rw_name(WorkloadRw rw);
 
 /* workload_named.c: job-file text for a named workload, or NULL. Sets
