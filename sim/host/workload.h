@@ -194,6 +194,7 @@ typedef struct WorkloadJobSpec {
     uint32_t ss_rounds;          /* ss=pts: rounds before giving up (default 25) */
     char bw_log[WL_LOG_NAME_MAX], lat_log[WL_LOG_NAME_MAX], iops_log[WL_LOG_NAME_MAX];
     SimTime log_avg_ns;          /* log_avg_msec; 0: per I/O (lat) or 500 ms (bw, iops) */
+    SimTime bw_avg_ns, iops_avg_ns; /* fio's bwavgtime, iopsavgtime: sample windows; 0: 500 ms */
     gboolean log_offset, log_prio;
     WorkloadFdp fdp;             /* fdp=1, fdp_pli=, fdp_pli_select= (sim/host/workload_fdp.c) */
     uint64_t rate_min[WL_DIRS];  /* bytes/s the job must keep up over each ratecycle; 0: none */
