@@ -85,6 +85,23 @@ static bool wl_next_pass(WlJob *j)
     return false;
 }
 
+/* fio's should_fsync: a sync is due before any I/O while the writes issued
+ * are a multiple of fsync and the last I/O was not a sync (flush_due marks
+ * it, any other I/O clears it), so each read of a mixed job between two
+ * writes finds it due again, and a new pass (which clears it) too. */
+static bool wl_pick_sync(WlJob *j)
+{
+    uint32_t n = j->spec->fsync;
+    if (!n || j->flush_due || j->iolog_in || !j->dir_issues[IO_WRITE] ||
+        j->dir_issues[IO_WRITE] % n != 0)
+        return false;
+    j->flush_due = true;
+    j->pick.op = IO_FLUSH;
+    j->pick.offset = j->last_write;
+    j->have_pick = true;
+    return true;
+}
+
 /* Choose the next I/O into j->pick; false when the job has done its amount. */
 static bool wl_pick(WlJob *j)
 {
@@ -96,13 +113,8 @@ static bool wl_pick(WlJob *j)
     if (j->issued >= j->limit || (j->spec->number_ios && j->ios_issued >= j->spec->number_ios))
         return false;
     memset(p, 0, sizeof *p);
-    if (j->flush_due) {
-        j->flush_due = false;
-        p->op = IO_FLUSH;
-        p->offset = j->last_write;
-        j->have_pick = true;
+    if (wl_pick_sync(j))
         return true;
-    }
     if (j->iolog_in) {
         if (!wl_iolog_pick(j))
             return false;
@@ -115,6 +127,9 @@ static bool wl_pick(WlJob *j)
                 break;
             if (!wl_next_pass(j))
                 return false;
+            j->flush_due = false; /* fio's reset_io_counters: last_was_sync = 0 */
+            if (wl_pick_sync(j))
+                return true;
         }
         p->op = (uint8_t)op;
         p->length = len;
@@ -126,12 +141,10 @@ static bool wl_pick(WlJob *j)
     p->then_write = j->spec->rw == WL_RW_TRIMWRITE && !j->iolog_in;
     j->issued += p->length;
     j->ios_issued++;
+    j->flush_due = false;
     if (p->op == IO_WRITE) {
         j->last_write = p->offset;
-        if (j->spec->fsync && ++j->writes_since_flush >= j->spec->fsync) {
-            j->writes_since_flush = 0;
-            j->flush_due = true;
-        }
+
     }
     j->have_pick = true;
     return true;

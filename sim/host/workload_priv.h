@@ -65,7 +65,6 @@ struct WlJob {
     WlIo pick;            /* chosen, not yet submitted */
     uint64_t issued;      /* bytes counted against limit */
     uint64_t seq_pos;     /* bytes from start: next sequential offset */
-    uint32_t writes_since_flush;
     uint32_t busy, thinking; /* slots in flight; 1 while the job pauses (thinktime, idle) */
     uint64_t think_cnt;   /* I/Os counted for thinktime_blocks (completed, or issued) */
     uint64_t think_last;  /* think_cnt when the last pause was decided */
