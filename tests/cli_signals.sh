@@ -5,7 +5,8 @@
 # 130 or 143 with exactly one "ftlsim:" line on stderr, write what it has
 # marked "interrupted": true (a sweep: its interrupted column), leave no
 # temporaries (.tmp files, calibrate's scratch folder, child processes)
-# and, when it has nothing yet, write nothing.
+# and, when it has nothing yet, write nothing. The parse of a huge job file
+# stops too.
 # Usage: bash tests/cli_signals.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
 source tests/lib.sh "$@"
@@ -160,5 +161,20 @@ sleep 1.5
 stopped setup $pid TERM 143
 [ "$(md5sum <"$tmp/keep/summary.json")" = "$before" ] || fail "setup: the earlier result changed"
 clean setup "$tmp/keep"
+
+# 13: the parse itself of a job file too big to read in a second (400,000
+# sections: several seconds on a quick machine) stops at the line it was on
+{
+    printf '[global]\nrw=randwrite\nbs=4k\nsize=1m\n'
+    seq 400000 | sed 's/.*/[j&]/'
+} >"$tmp/huge.fio"
+"$bin" run -q -d "$drive" -j "$tmp/huge.fio" -o "$tmp/parse" 2>"$tmp/parse.err" &
+pid=$!
+sleep 1
+stopped parse $pid INT 130
+grep -q "while reading .*huge.fio (line [0-9]*); nothing written" "$tmp/parse.err" ||
+    fail "parse: not stopped while reading: $(cat "$tmp/parse.err")"
+[ -e "$tmp/parse" ] && fail "parse: a results folder was made"
+clean parse "$tmp/parse"
 
 finish "$n interrupted commands stopped cleanly and marked"

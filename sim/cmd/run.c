@@ -189,7 +189,7 @@ static gboolean load_workload(const RunOptions *o, Workload **w, GError **error)
     if (o->spec)
         *w = workload_from_spec(o->spec, error);
     else if (o->job)
-        *w = workload_from_jobfile(o->job, error);
+        *w = workload_from_jobfile_stoppable(o->job, runner_signal, error);
     else
         *w = workload_from_trace(o->trace, &o->trace_opt, &o->replay, error);
     return *w != NULL;

@@ -19,6 +19,25 @@
 
 /* ---- Choosing the next I/O ---------------------------------------------- */
 
+/* fio's rate_ddir: a mixed job whose direction is ahead of its rate goes
+ * on with the other one if that one is behind its own (or has none), else
+ * with whichever may go first; the choice becomes the job's current
+ * direction. So rate_iops=2000,1000 gives each direction its own rate
+ * instead of holding both to the one that waits. */
+static IoOp wl_rate_dir(WlJob *j, IoOp d)
+{
+    const WorkloadJobSpec *s = j->spec;
+    IoOp o = d == IO_READ ? IO_WRITE : IO_READ;
+    SimTime now = sim_now(j->w->e);
+    uint32_t other_share = o == IO_READ ? s->rwmixread : 100 - s->rwmixread;
+    if (j->rate_next[d] <= now || !other_share)
+        return d;
+    if (j->rate_next[o] <= now || j->rate_next[o] < j->rate_next[d])
+        d = o;
+    j->rwmix_dir = (uint8_t)d;
+    return d;
+}
+
 /* fio's get_rw_ddir: a mixed job keeps a direction for a number of I/Os set
  * when it switches (that direction's share of the I/Os issued in the other
  * one), and draws again once it has issued them. */
@@ -42,7 +61,7 @@ static IoOp wl_pick_op(WlJob *j)
             }
             j->rwmix_dir = d;
         }
-        return (IoOp)j->rwmix_dir;
+        return wl_rate_dir(j, (IoOp)j->rwmix_dir);
     default:
         return IO_TRIM;
     }
@@ -66,6 +85,23 @@ static bool wl_next_pass(WlJob *j)
     return false;
 }
 
+/* fio's should_fsync: a sync is due before any I/O while the writes issued
+ * are a multiple of fsync and the last I/O was not a sync (flush_due marks
+ * it, any other I/O clears it), so each read of a mixed job between two
+ * writes finds it due again, and a new pass (which clears it) too. */
+static bool wl_pick_sync(WlJob *j)
+{
+    uint32_t n = j->spec->fsync;
+    if (!n || j->flush_due || j->iolog_in || !j->dir_issues[IO_WRITE] ||
+        j->dir_issues[IO_WRITE] % n != 0)
+        return false;
+    j->flush_due = true;
+    j->pick.op = IO_FLUSH;
+    j->pick.offset = j->last_write;
+    j->have_pick = true;
+    return true;
+}
+
 /* Choose the next I/O into j->pick; false when the job has done its amount. */
 static bool wl_pick(WlJob *j)
 {
@@ -77,13 +113,8 @@ static bool wl_pick(WlJob *j)
     if (j->issued >= j->limit || (j->spec->number_ios && j->ios_issued >= j->spec->number_ios))
         return false;
     memset(p, 0, sizeof *p);
-    if (j->flush_due) {
-        j->flush_due = false;
-        p->op = IO_FLUSH;
-        p->offset = j->last_write;
-        j->have_pick = true;
+    if (wl_pick_sync(j))
         return true;
-    }
     if (j->iolog_in) {
         if (!wl_iolog_pick(j))
             return false;
@@ -99,6 +130,9 @@ static bool wl_pick(WlJob *j)
             }
             if (!wl_next_pass(j))
                 return false;
+            j->flush_due = false; /* fio's reset_io_counters: last_was_sync = 0 */
+            if (wl_pick_sync(j))
+                return true;
         }
         p->op = (uint8_t)op;
         p->length = len;
@@ -110,12 +144,10 @@ static bool wl_pick(WlJob *j)
     p->then_write = j->spec->rw == WL_RW_TRIMWRITE && !j->iolog_in;
     j->issued += p->length;
     j->ios_issued++;
+    j->flush_due = false;
     if (p->op == IO_WRITE) {
         j->last_write = p->offset;
-        if (j->spec->fsync && ++j->writes_since_flush >= j->spec->fsync) {
-            j->writes_since_flush = 0;
-            j->flush_due = true;
-        }
+
     }
     j->have_pick = true;
     return true;
@@ -913,13 +945,18 @@ Workload *workload_from_spec(const char *spec, GError **error)
         return NULL;
     if (named) {
         g_autofree char *where = g_strdup_printf("workload \"%s\"", spec);
-        return wl_from_specs(wl_fio_parse_text(text, where, error), g_strstrip(g_strdup(spec)));
+        return wl_from_specs(wl_fio_parse_text(text, where, NULL, error), g_strstrip(g_strdup(spec)));
     }
     return wl_from_specs(wl_fio_parse_spec(spec, error), NULL);
 }
 
 Workload *workload_from_jobfile(const char *path, GError **error)
 {
+    return workload_from_jobfile_stoppable(path, NULL, error);
+}
+
+Workload *workload_from_jobfile_stoppable(const char *path, WorkloadStopFn stop, GError **error)
+{
     g_return_val_if_fail(path != NULL, NULL);
-    return wl_from_specs(wl_fio_parse_file(path, error), NULL);
+    return wl_from_specs(wl_fio_parse_file(path, stop, error), NULL);
 }

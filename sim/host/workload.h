@@ -223,6 +223,7 @@ typedef struct WorkloadJobSpec {
     uint32_t ss_rounds;          /* ss=pts: rounds before giving up (default 25) */
     char bw_log[WL_LOG_NAME_MAX], lat_log[WL_LOG_NAME_MAX], iops_log[WL_LOG_NAME_MAX];
     SimTime log_avg_ns;          /* log_avg_msec; 0: per I/O (lat) or 500 ms (bw, iops) */
+    SimTime bw_avg_ns, iops_avg_ns; /* fio's bwavgtime, iopsavgtime: sample windows; 0: 500 ms */
     gboolean log_offset, log_prio;
     WorkloadFdp fdp;             /* fdp=1, fdp_pli=, fdp_pli_select= (sim/host/workload_fdp.c) */
     uint64_t rate_min[WL_DIRS];  /* bytes/s the job must keep up over each ratecycle; 0: none */
@@ -269,6 +270,9 @@ typedef struct ReplayOptions {
 Workload *workload_from_spec(const char *spec, GError **error);
 /* An fio job file. */
 Workload *workload_from_jobfile(const char *path, GError **error);
+/* The same, stop (may be NULL) asked before each line: a signal it returns
+ * ends the parse of a file of many jobs with an error, nothing made. */
+Workload *workload_from_jobfile_stoppable(const char *path, WorkloadStopFn stop, GError **error);
 /* A trace replay. topt and ropt are copied. */
 Workload *workload_from_trace(const char *path, const TraceOptions *topt, const ReplayOptions *ropt,
                               GError **error);

@@ -9,6 +9,7 @@
 #include "sim/engine/textfile.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 G_DEFINE_QUARK(ftlsim-workload-error-quark, workload_error)
@@ -512,6 +513,8 @@ typedef struct WlParse {
     GPtrArray *jopts;        /* GString per job: its own options, as written */
     GString *cur_opts;       /* gopts or the current job's */
     gboolean in_section;
+    gboolean began;          /* the line just read was a section header */
+    WorkloadStopFn stop;     /* asked before each line: a signal ends the parse */
     GPtrArray *stack;        /* paths being read, for include loops */
 } WlParse;
 
@@ -571,6 +574,7 @@ static gboolean wl_section(WlParse *p, const char *line, const char *where, GErr
         return FALSE;
     }
     p->in_section = TRUE;
+    p->began = TRUE;
     if (strcmp(name, "global") == 0) {
         p->cur = &p->global;
         p->cur_opts = p->gopts;
@@ -618,21 +622,66 @@ static gboolean wl_parse_line(WlParse *p, char *line, const char *path, guint li
     return TRUE;
 }
 
+/* The kb_base a section sets, or 0. fio sorts a section's options so that
+ * kb_base is applied first (its prio): "bs=4k" then "kb_base=1000" is 4000
+ * bytes; the last kb_base of the section wins. A section's kb_base does not
+ * reach back into [global]'s sizes, already read in global's base. A bad
+ * value is left for the line itself to report. */
+static uint32_t wl_section_kb_base(char **lines)
+{
+    uint32_t kb = 0;
+    for (guint i = 0; lines[i]; i++) {
+        g_autofree char *line = g_strdup(lines[i]);
+        wl_fio_strip_comment(line);
+        g_autofree char *x = wl_fio_expand_env(line, NULL);
+        char *t = x ? g_strstrip(x) : NULL;
+        if (!t || t[0] == '[')
+            break;
+        char *eq = strchr(t, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        g_strstrip(t);
+        g_strstrip(eq + 1);
+        if (strcmp(t, "kb_base") == 0 && (!strcmp(eq + 1, "1000") || !strcmp(eq + 1, "1024")))
+            kb = strcmp(eq + 1, "1000") == 0 ? 1000 : 1024;
+    }
+    return kb;
+}
+
 static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, GError **error)
 {
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     gboolean ok = TRUE;
     g_ptr_array_add(p->stack, g_strdup(path));
-    for (guint i = 0; ok && lines[i]; i++)
+    for (guint i = 0; ok && lines[i]; i++) {
+        int sig = p->stop ? p->stop() : 0; /* a line costs more than the call */
+        if (sig) {
+            g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                        "interrupted by %s while reading %s (line %u); nothing written",
+                        sig == SIGINT ? "SIGINT" : "SIGTERM", path, i + 1);
+            ok = FALSE;
+            break;
+        }
+        p->began = FALSE;
         ok = wl_parse_line(p, lines[i], path, i + 1, error);
+        if (ok && p->began) {
+            uint32_t kb = wl_section_kb_base(lines + i + 1);
+            if (kb)
+                p->cur->kb_base = kb;
+        }
+    }
     g_ptr_array_remove_index(p->stack, p->stack->len - 1);
     return ok;
 }
 
-/* Job-file text; where names the file in messages. */
-GArray *wl_fio_parse_text(const char *text, const char *where, GError **error)
+/* Job-file text; where names the file in messages; stop (may be NULL) is
+ * asked before each line, so a signal stops the parse of a huge file. */
+GArray *wl_fio_parse_text(const char *text, const char *where, WorkloadStopFn stop,
+                          GError **error)
 {
     WlParse p = {.jobs = g_array_new(FALSE, FALSE, sizeof(WorkloadJobSpec)),
+                 .stop = stop,
                  .stack = g_ptr_array_new_with_free_func(g_free),
                  .gopts = g_string_new(NULL),
                  .jopts = g_ptr_array_new_with_free_func(wl_opts_free)};
@@ -660,7 +709,7 @@ GArray *wl_fio_parse_text(const char *text, const char *where, GError **error)
     return p.jobs;
 }
 
-GArray *wl_fio_parse_file(const char *path, GError **error)
+GArray *wl_fio_parse_file(const char *path, WorkloadStopFn stop, GError **error)
 {
     g_autofree char *text = NULL;
     GError *err = NULL;
@@ -672,7 +721,7 @@ GArray *wl_fio_parse_file(const char *path, GError **error)
     }
     if (!wl_check_text(text, len, path, error))
         return NULL;
-    return wl_fio_parse_text(text, path, error);
+    return wl_fio_parse_text(text, path, stop, error);
 }
 
 /* ---- Inline spec -------------------------------------------------------- */
@@ -695,6 +744,11 @@ static gboolean wl_spec_job(WorkloadJobSpec *s, const char *text, guint n, GErro
     g_autoptr(GString) written = g_string_new(NULL);
     GString *opt = NULL;
     gboolean ok = TRUE;
+    for (guint i = 0; items[i]; i++) { /* kb_base first, as in a job file */
+        g_autofree char *it = g_strstrip(g_strdup(items[i]));
+        if (!strcmp(it, "kb_base=1000") || !strcmp(it, "kb_base=1024"))
+            s->kb_base = strcmp(it, "kb_base=1000") == 0 ? 1000 : 1024;
+    }
     for (guint i = 0; ok && items[i]; i++) {
         if (opt && !wl_item_is_option(items[i])) {
             g_string_append_c(opt, ',');

@@ -473,6 +473,21 @@ static gboolean opt_log_avg_msec(WorkloadJobSpec *s, const char *v, GError **e)
 static gboolean opt_log_offset(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->log_offset, e); }
 static gboolean opt_log_prio(WorkloadJobSpec *s, const char *v, GError **e) { return wl_fio_bool(v, &s->log_prio, e); }
 
+/* bwavgtime=MS, iopsavgtime=MS: the window of each bandwidth or IOPS
+ * sample of fio's JSON (bw_min ... bw_samples, iops_*), whole
+ * milliseconds as fio takes them (its default 500). */
+static gboolean wl_avg_time(SimTime *out, const char *v, GError **error)
+{
+    uint32_t ms;
+    if (!wl_fio_u32(v, 1, 86400000, &ms, NULL))
+        return wl_bad(error, v, "a window in whole milliseconds from 1 (fio's default: 500)");
+    *out = (SimTime)ms * SIM_MS;
+    return TRUE;
+}
+
+static gboolean opt_bwavgtime(WorkloadJobSpec *s, const char *v, GError **e) { return wl_avg_time(&s->bw_avg_ns, v, e); }
+static gboolean opt_iopsavgtime(WorkloadJobSpec *s, const char *v, GError **e) { return wl_avg_time(&s->iops_avg_ns, v, e); }
+
 /* new_group: a reporting group starts here (fio JSON with group_reporting). */
 static gboolean opt_new_group(WorkloadJobSpec *s, const char *v, GError **e)
 {
@@ -556,6 +571,8 @@ static const WlOpt wl_ext_opts[] = {
     {"log_avg_msec", opt_log_avg_msec, FALSE},
     {"log_offset", opt_log_offset, TRUE},
     {"log_prio", opt_log_prio, TRUE},
+    {"bwavgtime", opt_bwavgtime, FALSE},
+    {"iopsavgtime", opt_iopsavgtime, FALSE},
     /* Priorities: the simulated drives have no command priority. */
     {"prio", opt_noop_int, FALSE},
     {"prioclass", opt_noop_int, FALSE},

@@ -39,8 +39,9 @@ static gboolean wl_number(const char *text, double *out, uint64_t *iout, const c
     return TRUE;
 }
 
-/* Multiplier of a byte suffix (lowercase), 0 when unknown. fio reads "k" and
- * "kb" in kb_base and "kib" in the other base. */
+/* Multiplier of a byte suffix (lowercase), 0 when unknown. fio reads "k",
+ * "ki" and "kb" in kb_base and only "kib" in the other base (fio 3.33's
+ * get_mult_bytes: "ki" is not an IEC suffix to it). */
 static uint64_t wl_byte_mult(const char *suf, uint32_t kb_base)
 {
     static const char letters[] = "kmgtp";
@@ -52,9 +53,9 @@ static uint64_t wl_byte_mult(const char *suf, uint32_t kb_base)
         return 0;
     int pow = (int)(p - letters) + 1;
     uint64_t base;
-    if (suf[1] == '\0' || strcmp(suf + 1, "b") == 0)
+    if (suf[1] == '\0' || strcmp(suf + 1, "b") == 0 || strcmp(suf + 1, "i") == 0)
         base = kb_base;
-    else if (strcmp(suf + 1, "i") == 0 || strcmp(suf + 1, "ib") == 0)
+    else if (strcmp(suf + 1, "ib") == 0)
         base = other;
     else
         return 0;

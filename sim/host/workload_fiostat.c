@@ -1,8 +1,8 @@
 /*
  * workload_fiostat.c - the figures of fio's JSON that fio counts as I/Os
  * come and go, counted here from the simulated submissions and completions:
- * bandwidth and IOPS samples per averaging window (bw_avg_time and
- * iops_avg_time, 500 ms) or per I/O, the I/O depth at submission, how many
+ * bandwidth and IOPS samples per averaging window (bwavgtime and
+ * iopsavgtime, 500 ms by default) or per I/O, the I/O depth at submission, how many
  * I/Os are submitted and completed at one instant, latencies in fio's
  * coarse buckets, and the drive's counts as /proc/diskstats would show
  * them. Constant work per I/O, nothing allocated.
@@ -13,7 +13,7 @@
 
 enum { FS_BW, FS_IOPS };
 
-#define FS_AVG_DEFAULT (500 * SIM_MS) /* fio's bw_avg_time and iops_avg_time */
+#define FS_AVG_DEFAULT (500 * SIM_MS) /* fio's default bwavgtime and iopsavgtime */
 
 void wl_fio_stat_init(WlFioStat *f)
 {
@@ -26,6 +26,10 @@ void wl_fio_stat_start(WlFioStat *f, const WorkloadJobSpec *s, SimTime origin)
     wl_fio_stat_init(f);
     f->origin = origin;
     f->started = true;
+    if (s->bw_avg_ns)
+        f->win[FS_BW] = s->bw_avg_ns;
+    if (s->iops_avg_ns)
+        f->win[FS_IOPS] = s->iops_avg_ns;
     /* fio: a bw or iops log without log_avg_msec takes a sample per I/O
      * into the job's statistics too, in place of the windows */
     if (s->bw_log[0] && !s->log_avg_ns)

@@ -66,7 +66,6 @@ struct WlJob {
     WlIo pick;            /* chosen, not yet submitted */
     uint64_t issued;      /* bytes counted against limit */
     uint64_t seq_pos;     /* bytes from start: next sequential offset */
-    uint32_t writes_since_flush;
     uint32_t busy, thinking; /* slots in flight; 1 while the job pauses (thinktime, idle) */
     uint64_t think_cnt;   /* I/Os counted for thinktime_blocks (completed, or issued) */
     uint64_t think_last;  /* think_cnt when the last pause was decided */
@@ -321,8 +320,9 @@ gboolean wl_fio_eval(const char *text, uint32_t kb_base, uint64_t *out, GError *
 /* workload_fio.c */
 void wl_spec_defaults(WorkloadJobSpec *s);
 GArray *wl_fio_parse_spec(const char *spec, GError **error);
-GArray *wl_fio_parse_text(const char *text, const char *where, GError **error);
-GArray *wl_fio_parse_file(const char *path, GError **error);
+GArray *wl_fio_parse_text(const char *text, const char *where, WorkloadStopFn stop,
+                          GError **error);
+GArray *wl_fio_parse_file(const char *path, WorkloadStopFn stop, GError **error);
 const char *wl_rw_name(WorkloadRw rw);
 
 /* workload_named.c: job-file text for a named workload, or NULL. Sets

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = g_strndup((const char *)data, size);
     if (!strstr(text, "include")) {
         GError *err = NULL;
-        GArray *jobs = wl_fio_parse_text(text, "fuzz.fio", &err);
+        GArray *jobs = wl_fio_parse_text(text, "fuzz.fio", NULL, &err);
         if (jobs)
             g_array_unref(jobs);
         g_clear_error(&err);
