@@ -24,6 +24,8 @@ typedef struct PslcSizing {
     uint32_t nstatic;     /* static SLC blocks per die */
     uint32_t pool;        /* N: blocks per die outside the static part */
     uint32_t reserve;     /* R: blocks per die the dynamic part leaves free */
+    uint32_t base;        /* R's part from over-provisioning (and GC's hard reserve) */
+    uint32_t extra;       /* R's part from [pslc] reserve, once there is data to keep it for */
     uint32_t cap_blocks;  /* dynamic SLC blocks per die under dynamic_cap */
     double share;         /* dynamic_share (free_share) */
     uint64_t user_slots;
@@ -44,6 +46,17 @@ static uint32_t free_bound(const PslcSizing *s, uint32_t g, double share)
         return 0;
     double sb = share * s->bits;
     return (uint32_t)floor(sb * (double)(g - s->reserve) / (1.0 + sb) + 1e-9);
+}
+
+/* R on a die that holds `used` blocks other than free and dynamic SLC
+ * ones (native data, map blocks, open blocks): the [pslc] reserve is space
+ * kept to move native data (GC, and folding's room beside it), so a die
+ * keeps no more of it than it holds. An empty drive gives the cache all
+ * its free space above the over-provisioning; once the die holds more
+ * native data than the reserve, the reserve is whole. */
+static void set_reserve(PslcSizing *s, uint64_t used)
+{
+    s->reserve = (uint32_t)MIN((uint64_t)s->base + MIN(s->extra, used), s->pool);
 }
 
 static uint32_t rule_none(const PslcSizing *s, uint32_t g)
@@ -95,7 +108,9 @@ static void sizing_from_params(const DriveParams *p, PslcSizing *s)
     uint64_t user_blocks = div_up(s->user_slots, (uint64_t)s->block_slots * s->dies);
     uint32_t op_blocks = user_blocks < s->pool ? s->pool - (uint32_t)user_blocks : 0;
     uint64_t extra = div_up(p->pslc_reserve, (uint64_t)s->block_slots * SLOT_SIZE * s->dies);
-    s->reserve = (uint32_t)MIN(MAX(op_blocks, p->gc_hard_blocks + 1) + extra, s->pool);
+    s->base = MAX(op_blocks, p->gc_hard_blocks + 1);
+    s->extra = (uint32_t)MIN(extra, s->pool);
+    s->reserve = (uint32_t)MIN((uint64_t)s->base + s->extra, s->pool);
     s->cap_blocks = UINT32_MAX;
     if (p->pslc_rule == PSLC_RULE_CAPPED && slc_bytes)
         s->cap_blocks = (uint32_t)MIN(p->pslc_dynamic_cap / s->dies / slc_bytes, UINT32_MAX);
@@ -161,6 +176,7 @@ uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill)
     uint64_t blocks = 0;
     for (uint32_t i = 0; i < s.dies; i++) {
         uint64_t used = data + map_blocks_of_die(p, &s, mapped, i);
+        set_reserve(&s, used);
         blocks += rule_of(p)->blocks(&s, used < s.pool ? s.pool - (uint32_t)used : 0);
     }
     return blocks * s.slc_slots * SLOT_SIZE;
@@ -171,13 +187,13 @@ uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill)
 typedef struct PslcDie {
     uint32_t dyn_limit;  /* dynamic SLC blocks the sizing rule allows now */
     int64_t fold_credit; /* active folding: host slots x 1 - folded slots x (bits - 1) */
+    uint32_t reserve;    /* R now (set_reserve) */
     bool exhausted;      /* cache ran out; host data goes native until the host idles or trims */
 } PslcDie;
 
 typedef struct Pslc {
     bool has_cache;           /* a static or dynamic part exists */
     uint32_t slc_block_slots; /* slots an SLC block holds */
-    uint32_t slc_reserve;     /* R: blocks per die the dynamic part never takes */
     uint64_t dyn_limit_sum;   /* sum of PslcDie.dyn_limit */
     SimTime quiet_since;      /* ns; when the last host command completed */
     bool fold_timer;          /* the idle timer is pending */
@@ -194,7 +210,6 @@ void pslc_init(Drive *d)
     PslcSizing s;
     sizing_from_params(drive_params(d), &s);
     pslc(d)->slc_block_slots = s.slc_slots;
-    pslc(d)->slc_reserve = s.reserve;
     pslc(d)->has_cache = pslc_params_cache(drive_params(d));
     drive_counters(d)->pslc_static = (uint64_t)drive_geom(d)->static_per_die * drive_geom(d)->dies * s.slc_slots * SLOT_SIZE;
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
@@ -211,7 +226,10 @@ void pslc_update_limit(Drive *d, uint32_t die)
     PslcDie *pd = &pslc(d)->die[die];
     PslcSizing s;
     sizing_from_params(drive_params(d), &s);
-    uint32_t lim = rule_of(drive_params(d))->blocks(&s, die_nfree(d, die) + die_slc_dyn(d, die));
+    uint32_t g = die_nfree(d, die) + die_slc_dyn(d, die);
+    set_reserve(&s, g < s.pool ? s.pool - g : 0);
+    pd->reserve = s.reserve;
+    uint32_t lim = rule_of(drive_params(d))->blocks(&s, g);
     pslc(d)->dyn_limit_sum = pslc(d)->dyn_limit_sum - pd->dyn_limit + lim;
     pd->dyn_limit = lim;
     drive_counters(d)->pslc_limit = drive_counters(d)->pslc_static + pslc(d)->dyn_limit_sum * pslc(d)->slc_block_slots * SLOT_SIZE;
@@ -258,7 +276,7 @@ bool pslc_fold_forced(const Drive *d, uint32_t die)
 {
     if (!pslc(d)->has_cache || die_slc_dyn(d, die) == 0)
         return false;
-    return (int64_t)drive_geom(d)->native * ((int64_t)die_nfree(d, die) - pslc(d)->slc_reserve) < (int64_t)die_slc_dyn(d, die);
+    return (int64_t)drive_geom(d)->native * ((int64_t)die_nfree(d, die) - pslc(d)->die[die].reserve) < (int64_t)die_slc_dyn(d, die);
 }
 
 /* Account a host program: fold credit (fold_first: (b - 1) folded slots per
