@@ -87,7 +87,7 @@ static uint32_t fold_move(Drive *d, uint32_t die, uint32_t dst, uint32_t *pages)
 /* One fold operation on die (a program unit moved, or an empty SLC block
  * erased). dyn_only restricts victims to dynamic blocks; take_open allows
  * closing an open SLC block to fold it. False if nothing could start. */
-static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
+static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open, bool pays)
 {
     Fold *f = fold(d);
     if (f->victim[die] == NO_BLOCK) {
@@ -119,7 +119,8 @@ static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
     SimTime moved = ctrl_relocate(d, die, sensed, n);
     drive_counters(d)->nand_read_bytes += bytes;
     drive_counters(d)->nand_write_bytes[CAUSE_FOLD] += bytes;
-    pslc_folded(d, die, n);
+    if (pays)
+        pslc_folded(d, die, n);
     sched_program(d, die, WORK_FOLD, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
     return true;
 }
@@ -131,14 +132,14 @@ static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open)
 static bool try_forced(void *ctx, uint32_t die)
 {
     Drive *d = ctx;
-    return pslc_fold_forced(d, die) && fold_step(d, die, true, true);
+    return pslc_fold_forced(d, die) && fold_step(d, die, true, true, false);
 }
 
 /* Active folding owed for host data written (pslc_host_programmed). */
 static bool try_owed(void *ctx, uint32_t die)
 {
     Drive *d = ctx;
-    return pslc_fold_owed(d, die) && fold_step(d, die, false, pslc_exhausted(d, die));
+    return pslc_fold_owed(d, die) && fold_step(d, die, false, pslc_exhausted(d, die), true);
 }
 
 /* fold_background: the host writes, but no host program is ready for this
@@ -147,14 +148,14 @@ static bool try_owed(void *ctx, uint32_t die)
 static bool try_background(void *ctx, uint32_t die)
 {
     Drive *d = ctx;
-    return pslc_fold_background(d, die) && fold_step(d, die, false, false);
+    return pslc_fold_background(d, die) && fold_step(d, die, false, false, true);
 }
 
 /* The host has been quiet for fold_idle_delay: fold whatever is in SLC. */
 static bool try_idle(void *ctx, uint32_t die)
 {
     Drive *d = ctx;
-    return pslc_idle_folding(d) && pslc_slc_blocks(d, die) > 0 && fold_step(d, die, false, true);
+    return pslc_idle_folding(d) && pslc_slc_blocks(d, die) > 0 && fold_step(d, die, false, true, true);
 }
 
 /* Without a pSLC cache no die holds SLC data to fold (idle folding is

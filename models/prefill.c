@@ -10,6 +10,7 @@
 #include "models/nand.h"
 #include "models/map.h"
 #include "models/gc.h"
+#include "models/l2p_cache.h"
 #include "models/pslc.h"
 #include "models/wear.h"
 
@@ -344,6 +345,11 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
             if (blk_mode(d, b) == CELL_SLC)
                 slc += blk_valid(d, b);
     drive_counters(d)->pslc_used = slc * SLOT_SIZE;
+    /* A table in NAND is stored now, not at the first command, so that the
+     * cache at the start is what the first host program finds: its map
+     * blocks come out of the free space the cache is sized from. */
+    if (l2p_cache_on(d) && n > 0)
+        l2p_host_command(d);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         pslc_update_limit(d, i);
     drive_counters(d)->pslc_limit_start = drive_counters(d)->pslc_limit;

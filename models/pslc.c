@@ -24,6 +24,8 @@ typedef struct PslcSizing {
     uint32_t nstatic;     /* static SLC blocks per die */
     uint32_t pool;        /* N: blocks per die outside the static part */
     uint32_t reserve;     /* R: blocks per die the dynamic part leaves free */
+    uint32_t base;        /* R's part from over-provisioning (and GC's hard reserve) */
+    uint32_t extra;       /* R's part from [pslc] reserve, once there is data to keep it for */
     uint32_t cap_blocks;  /* dynamic SLC blocks per die under dynamic_cap */
     double share;         /* dynamic_share (free_share) */
     uint64_t user_slots;
@@ -44,6 +46,17 @@ static uint32_t free_bound(const PslcSizing *s, uint32_t g, double share)
         return 0;
     double sb = share * s->bits;
     return (uint32_t)floor(sb * (double)(g - s->reserve) / (1.0 + sb) + 1e-9);
+}
+
+/* R on a die that holds `used` blocks other than free and dynamic SLC
+ * ones (native data, map blocks, open blocks): the [pslc] reserve is space
+ * kept to move native data (GC, and folding's room beside it), so a die
+ * keeps no more of it than it holds. An empty drive gives the cache all
+ * its free space above the over-provisioning; once the die holds more
+ * native data than the reserve, the reserve is whole. */
+static void set_reserve(PslcSizing *s, uint64_t used)
+{
+    s->reserve = (uint32_t)MIN((uint64_t)s->base + MIN(s->extra, used), s->pool);
 }
 
 static uint32_t rule_none(const PslcSizing *s, uint32_t g)
@@ -95,7 +108,9 @@ static void sizing_from_params(const DriveParams *p, PslcSizing *s)
     uint64_t user_blocks = div_up(s->user_slots, (uint64_t)s->block_slots * s->dies);
     uint32_t op_blocks = user_blocks < s->pool ? s->pool - (uint32_t)user_blocks : 0;
     uint64_t extra = div_up(p->pslc_reserve, (uint64_t)s->block_slots * SLOT_SIZE * s->dies);
-    s->reserve = (uint32_t)MIN(MAX(op_blocks, p->gc_hard_blocks + 1) + extra, s->pool);
+    s->base = MAX(op_blocks, p->gc_hard_blocks + 1);
+    s->extra = (uint32_t)MIN(extra, s->pool);
+    s->reserve = (uint32_t)MIN((uint64_t)s->base + s->extra, s->pool);
     s->cap_blocks = UINT32_MAX;
     if (p->pslc_rule == PSLC_RULE_CAPPED && slc_bytes)
         s->cap_blocks = (uint32_t)MIN(p->pslc_dynamic_cap / s->dies / slc_bytes, UINT32_MAX);
@@ -129,8 +144,26 @@ uint64_t pslc_static_capacity(const DriveParams *p)
     return (uint64_t)s.nstatic * s.dies * s.slc_slots * SLOT_SIZE;
 }
 
+/* Map blocks die holds for the translation pages of the first `mapped`
+ * 4 KiB units, on a drive whose table lives in NAND (hmb, sram): one page
+ * per l2p_tp_entries units, dealt to the dies in turn, in SLC-mode blocks
+ * that each take a native block out of the free space (l2p_cache.c). */
+static uint64_t map_blocks_of_die(const DriveParams *p, const PslcSizing *s, uint64_t mapped, uint32_t die)
+{
+    if (p->l2p_kind == L2P_DRAM || p->page_size < SLOT_SIZE)
+        return 0;
+    uint64_t per_tp = p->l2p_tp_entries ? p->l2p_tp_entries : p->page_size / 4;
+    uint64_t pages = div_up(mapped, per_tp);
+    uint64_t mine = pages > die ? div_up(pages - die, s->dies) : 0;
+    uint64_t per_block = s->slc_slots / (p->page_size / SLOT_SIZE);
+    return per_block ? div_up(mine, per_block) : 0;
+}
+
 /* The drive filled sequentially to logical_fill, everything folded: each
- * die holds ceil(fill x user slots / dies / block slots) native blocks. */
+ * die holds ceil(fill x user slots / dies / block slots) native blocks,
+ * and, if its table lives in NAND, the map blocks of that data: without
+ * them `check` promised a cache the run's first command took away (the
+ * 990 at 85%: 0.6 GB, where its 5 map blocks a die leave none). */
 uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill)
 {
     PslcSizing s;
@@ -139,9 +172,14 @@ uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill)
         return 0;
     double fill = logical_fill < 0 ? 0 : logical_fill > 1 ? 1 : logical_fill;
     uint64_t data = (uint64_t)ceil(fill * (double)s.user_slots / s.dies / s.block_slots - 1e-9);
-    uint32_t g = data < s.pool ? s.pool - (uint32_t)data : 0;
-    uint64_t blocks = rule_of(p)->blocks(&s, g);
-    return blocks * s.dies * s.slc_slots * SLOT_SIZE;
+    uint64_t mapped = (uint64_t)(fill * (double)s.user_slots + 0.5);
+    uint64_t blocks = 0;
+    for (uint32_t i = 0; i < s.dies; i++) {
+        uint64_t used = data + map_blocks_of_die(p, &s, mapped, i);
+        set_reserve(&s, used);
+        blocks += rule_of(p)->blocks(&s, used < s.pool ? s.pool - (uint32_t)used : 0);
+    }
+    return blocks * s.slc_slots * SLOT_SIZE;
 }
 
 /* ---- Run time ----------------------------------------------------------- */
@@ -149,13 +187,13 @@ uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill)
 typedef struct PslcDie {
     uint32_t dyn_limit;  /* dynamic SLC blocks the sizing rule allows now */
     int64_t fold_credit; /* active folding: host slots x 1 - folded slots x (bits - 1) */
+    uint32_t reserve;    /* R now (set_reserve) */
     bool exhausted;      /* cache ran out; host data goes native until the host idles or trims */
 } PslcDie;
 
 typedef struct Pslc {
     bool has_cache;           /* a static or dynamic part exists */
     uint32_t slc_block_slots; /* slots an SLC block holds */
-    uint32_t slc_reserve;     /* R: blocks per die the dynamic part never takes */
     uint64_t dyn_limit_sum;   /* sum of PslcDie.dyn_limit */
     SimTime quiet_since;      /* ns; when the last host command completed */
     bool fold_timer;          /* the idle timer is pending */
@@ -172,7 +210,6 @@ void pslc_init(Drive *d)
     PslcSizing s;
     sizing_from_params(drive_params(d), &s);
     pslc(d)->slc_block_slots = s.slc_slots;
-    pslc(d)->slc_reserve = s.reserve;
     pslc(d)->has_cache = pslc_params_cache(drive_params(d));
     drive_counters(d)->pslc_static = (uint64_t)drive_geom(d)->static_per_die * drive_geom(d)->dies * s.slc_slots * SLOT_SIZE;
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
@@ -189,7 +226,10 @@ void pslc_update_limit(Drive *d, uint32_t die)
     PslcDie *pd = &pslc(d)->die[die];
     PslcSizing s;
     sizing_from_params(drive_params(d), &s);
-    uint32_t lim = rule_of(drive_params(d))->blocks(&s, die_nfree(d, die) + die_slc_dyn(d, die));
+    uint32_t g = die_nfree(d, die) + die_slc_dyn(d, die);
+    set_reserve(&s, g < s.pool ? s.pool - g : 0);
+    pd->reserve = s.reserve;
+    uint32_t lim = rule_of(drive_params(d))->blocks(&s, g);
     pslc(d)->dyn_limit_sum = pslc(d)->dyn_limit_sum - pd->dyn_limit + lim;
     pd->dyn_limit = lim;
     drive_counters(d)->pslc_limit = drive_counters(d)->pslc_static + pslc(d)->dyn_limit_sum * pslc(d)->slc_block_slots * SLOT_SIZE;
@@ -236,7 +276,7 @@ bool pslc_fold_forced(const Drive *d, uint32_t die)
 {
     if (!pslc(d)->has_cache || die_slc_dyn(d, die) == 0)
         return false;
-    return (int64_t)drive_geom(d)->native * ((int64_t)die_nfree(d, die) - pslc(d)->slc_reserve) < (int64_t)die_slc_dyn(d, die);
+    return (int64_t)drive_geom(d)->native * ((int64_t)die_nfree(d, die) - pslc(d)->die[die].reserve) < (int64_t)die_slc_dyn(d, die);
 }
 
 /* Account a host program: fold credit (fold_first: (b - 1) folded slots per

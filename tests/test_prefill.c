@@ -6,6 +6,7 @@
  */
 #include "models/drive.h"
 #include "models/blocks.h"
+#include "models/pslc.h"
 #include "sim/config/config.h"
 #include "tests/cutest.h"
 #include "tests/runspec.h"
@@ -324,6 +325,50 @@ static void test_workload_after_prefill(void)
     run_after_prefill(&p, &slc, "rw=randwrite,bs=64k,iodepth=16,io_size=300m");
 }
 
+/* A table that lives in NAND (hmb) is stored by the prefill, and its map
+ * blocks come out of the free space the cache is sized from: the cache at
+ * the start is what pslc_dynamic_limit_at() (`check`) says for the fill,
+ * and what the first host programs find. Before, the translation pages
+ * were stored at the first command: the 990 at 85% started with 0.6 GB
+ * of cache by both counts and wrote nothing to SLC. */
+static void test_map_blocks_in_cache(void)
+{
+    DriveParams p;
+    CU_ASSERT_TRUE_FATAL(load_small(&p));
+    with_cache(&p, 0);
+    p.l2p_kind = L2P_HMB;
+    p.l2p_cache = 64 * 1024;
+    p.l2p_tp_entries = 256; /* a translation page per MiB: ~11 map blocks a die when full */
+    DriveParams dram = p;
+    dram.l2p_kind = L2P_DRAM;
+    const double fills[] = {0.3, 0.5, 0.6, 0.7};
+    unsigned smaller = 0;
+    for (size_t k = 0; k < G_N_ELEMENTS(fills); k++) {
+        uint64_t want = pslc_dynamic_limit_at(&p, fills[k]);
+        CU_ASSERT_TRUE(want <= pslc_dynamic_limit_at(&dram, fills[k]));
+        smaller += want < pslc_dynamic_limit_at(&dram, fills[k]);
+        TestRun r;
+        CU_ASSERT_FATAL(testrun_new(&r, &p));
+        DrivePrefill pf = {.fill = fills[k], .seed = 1};
+        CU_ASSERT_TRUE(drive_prefill(r.d, &pf));
+        const DriveStats *st = drive_stats(r.d);
+        CUTEST_EQ(st->pslc_limit_start, want);
+        char spec[96];
+        g_snprintf(spec, sizeof spec, "rw=write,bs=128k,iodepth=4,offset=%.0f%%,size=8m", 100 * fills[k]);
+        CU_ASSERT_TRUE(testrun_spec(&r, spec));
+        CU_ASSERT_TRUE(check_ok(r.d));
+        /* 8 MiB fits every cache of 16 MiB and more: all programmed there;
+         * none in SLC without a cache */
+        CU_ASSERT_TRUE(st->nand_write_bytes[CAUSE_HOST] > 0);
+        if (want >= 16ull << 20)
+            CUTEST_EQ(st->host_slc_bytes, st->nand_write_bytes[CAUSE_HOST]);
+        if (want == 0)
+            CUTEST_EQ(st->host_slc_bytes, 0);
+        testrun_close(&r);
+    }
+    CU_ASSERT_TRUE(smaller > 0); /* the map blocks move the sizing at some fill */
+}
+
 static unsigned criticals;
 
 static void count_criticals(const char *domain, GLogLevelFlags level, const char *msg, gpointer data)
@@ -398,6 +443,7 @@ int main(void)
         {"random deterministic", test_random_deterministic},
         {"random with pSLC data", test_random_slc},
         {"workload after prefill", test_workload_after_prefill},
+        {"map blocks in the cache's size", test_map_blocks_in_cache},
         {"misuse", test_misuse},
         {"1 TB wall time", test_time_1tb},
         CU_TEST_INFO_NULL,

@@ -33,18 +33,19 @@ static void slc_drive(DriveParams *p, uint32_t blocks, uint32_t nstatic, PslcRul
 }
 
 /* Dynamic limit by the documented formula: per die N = blocks - static,
- * U = ceil(user slots / (dies x 96)), R = max(N - U, hard + 1) + ceil(reserve
- * / (dies x 96 x 4 KiB)),
+ * U = ceil(user slots / (dies x 96)),
  * D = ceil(fill x user slots / (dies x 96)), G = N - D,
+ * R = max(N - U, hard + 1) + min(ceil(reserve / (dies x 96 x 4 KiB)), D),
  * S = floor(share b (G - R) / (1 + share b)), capped at cap / dies / SLC block. */
 static uint64_t expect_dynamic(const DriveParams *p, uint32_t nstatic, double fill)
 {
     double user = (double)(p->user_capacity / 4096);
     int64_t n = p->blocks_per_plane - nstatic;
     int64_t u = (int64_t)ceil(user / (DIES * 96));
+    int64_t data = (int64_t)ceil(fill * user / (DIES * 96) - 1e-9);
     int64_t r = MAX(n - u, (int64_t)p->gc_hard_blocks + 1) +
-                (int64_t)((p->pslc_reserve + DIES * 96 * 4096 - 1) / (DIES * 96 * 4096));
-    int64_t g = n - (int64_t)ceil(fill * user / (DIES * 96) - 1e-9);
+                MIN((int64_t)((p->pslc_reserve + DIES * 96 * 4096 - 1) / (DIES * 96 * 4096)), data);
+    int64_t g = n - data;
     double share = p->pslc_rule == PSLC_RULE_FREE_SHARE ? p->pslc_dynamic_share : 1.0;
     int64_t s = g > r ? (int64_t)floor(share * 3 * (double)(g - r) / (1 + share * 3) + 1e-9) : 0;
     if (p->pslc_rule == PSLC_RULE_CAPPED)
@@ -98,17 +99,21 @@ static void test_sizing_rules(void)
 }
 
 /* [pslc] reserve: native free space the dynamic part leaves beyond the
- * over-provisioning. 5 native blocks per die (10 in all, less a byte:
- * rounded up) take floor(3 x 5 / 4) = 3 or 4 SLC blocks per die off the
- * limit at every fill level where the free space allows one; a die whose
- * free space the reserve covers keeps no dynamic part. */
+ * over-provisioning, as much of it as the die holds native data. 5 native
+ * blocks per die (10 in all, less a byte: rounded up) take floor(3 x 5 /
+ * 4) = 3 or 4 SLC blocks per die off the limit at every fill level from 5
+ * data blocks a die where the free space allows one, none on the empty
+ * drive; a die whose free space the reserve covers keeps no dynamic
+ * part. */
 static void test_sizing_reserve(void)
 {
     DriveParams p;
     slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
     p.pslc_reserve = 10 * 96 * 4096 - 1;
-    /* by hand: R = 12 + 5 = 17, G - R = 45 when empty: floor(3 x 45 / 4) = 33 */
-    CUTEST_EQ(pslc_dynamic_limit_at(&p, 0), 33 * DIES * SLC_BLOCK);
+    /* by hand: empty, no data to keep the reserve for: R = 12, as without
+     * it: 37; at 25% D = 13: R = 12 + 5 = 17, G - R = 32: floor(3 x 32 / 4) = 24 */
+    CUTEST_EQ(pslc_dynamic_limit_at(&p, 0), 37 * DIES * SLC_BLOCK);
+    CUTEST_EQ(pslc_dynamic_limit_at(&p, 0.25), 24 * DIES * SLC_BLOCK);
     const double fills[] = {0, 0.25, 0.5, 0.75, 0.9, 1.0};
     for (unsigned k = 0; k < G_N_ELEMENTS(fills); k++)
         CUTEST_EQ(pslc_dynamic_limit_at(&p, fills[k]), expect_dynamic(&p, 2, fills[k]));
@@ -117,7 +122,7 @@ static void test_sizing_reserve(void)
     /* the run-time limit starts where the formula says */
     SimEngine *e = sim_engine_new();
     Drive *d = drive_new(e, &p, 1);
-    CUTEST_EQ(drive_stats(d)->pslc_limit_start, 4 * SLC_BLOCK + 33 * DIES * SLC_BLOCK);
+    CUTEST_EQ(drive_stats(d)->pslc_limit_start, 4 * SLC_BLOCK + 37 * DIES * SLC_BLOCK);
     drive_free(d);
     sim_engine_free(e);
 }
@@ -311,6 +316,48 @@ static uint64_t cache_at_pace(const DriveParams *p, SimTime gap)
     CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
     writer_release(&w);
     return at;
+}
+
+
+/* Host data written when the fill's folding phase ended. */
+static uint64_t fold_end(const Writer *w)
+{
+    uint64_t end = 0;
+    for (guint i = 0; i < w->samples->len; i++)
+        if (g_array_index(w->samples, Sample, i).phase == PHASE_FOLDING)
+            end = g_array_index(w->samples, Sample, i).host;
+    return end;
+}
+
+/* A fill of the empty drive with a reserve: the cache is the one without
+ * it (no native data to keep the reserve for), and as the folded data
+ * makes the reserve whole, forced folding restores it on top of the
+ * (b - 1) : 1 that keeps the free space level, so folding ends sooner.
+ * Forced folds that paid that share's credit left the end where it was
+ * without the reserve. */
+static void test_fill_reserve(void)
+{
+    uint64_t cache[2], span[2];
+    for (int k = 0; k < 2; k++) {
+        DriveParams p;
+        slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+        p.fold_idle_delay = 1000 * SIM_SEC;
+        p.pslc_reserve = k ? 10 * 96 * 4096 - 1 : 0;
+        uint64_t user = p.user_capacity / (128 * KIB) * (128 * KIB);
+        Writer w;
+        writer_init(&w, &p);
+        writer_run(&w, user, 128 * KIB, 4, false);
+        char why[256];
+        CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
+        const DriveStats *st = drive_stats(w.d);
+        CU_ASSERT_FATAL(st->pslc_first_exhausted != UINT64_MAX);
+        cache[k] = st->pslc_first_exhausted;
+        CU_ASSERT_FATAL(fold_end(&w) > cache[k]);
+        span[k] = fold_end(&w) - cache[k];
+        writer_release(&w);
+    }
+    CUTEST_NEAR((double)cache[1], (double)cache[0], DIES * SLC_BLOCK);
+    CU_ASSERT(span[1] + 2 * DIES * SLC_BLOCK < span[0]);
 }
 
 /* fold_background: folding in the die time host writes leave frees cache
@@ -608,6 +655,7 @@ int main(void)
         {"sizing with a reserve", test_sizing_reserve},
         {"fold_background: the cache grows the slower the host writes", test_fold_background_pace},
         {"fill_fold_first", test_fill_fold_first},
+        {"fill with a reserve: the empty drive's cache, folding restores the reserve", test_fill_reserve},
         {"fill_native_first", test_fill_native_first},
         {"idle_fold_valid_only", test_idle_fold_valid_only},
         {"trim_rearms_cache", test_trim_rearms_cache},
