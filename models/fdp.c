@@ -412,7 +412,10 @@ void fdp_close_handle(Drive *d, uint32_t h)
             continue;
         blk_set_full(d, b, sim_now(drive_engine(d))); /* the rest of it stays unwritten until its erase */
         *open = NO_BLOCK;
-        if (blk_valid(d, b) == 0)
+        /* as map_invalidate_slot(): a block is stacked once (the flag of a
+         * dead block GC erased as its victim stays up until the stack's
+         * entry is popped) */
+        if (blk_valid(d, b) == 0 && !blk_is_dead(d, b))
             die_push_dead(d, b);
     }
 }
