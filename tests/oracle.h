@@ -89,6 +89,20 @@ static inline void oracle_release(Oracle *o)
 }
 
 /* One random command at QD 1, run to completion. */
+/* Submit one command (a write naming placement identifier pid), remember
+ * it for the failure message, and run until it completes: QD 1. */
+static inline void oracle_submit(Oracle *o, int op, uint64_t off, uint64_t len, uint32_t pid)
+{
+    o->last_op = op;
+    o->last_off = off;
+    o->last_len = len;
+    uint64_t before = o->done;
+    drive_submit_placed(o->d, (IoOp)op, off, len, o->done, op == IO_WRITE ? pid : 0);
+    while (o->done == before && sim_run(o->e, SIM_TIME_MAX))
+        ;
+    CUTEST_EQ(o->done, before + 1);
+}
+
 static inline void oracle_step(Oracle *o, SimRng *r, const OracleMix *mix)
 {
     uint64_t x = sim_rng_below(r, 100);
@@ -110,14 +124,7 @@ static inline void oracle_step(Oracle *o, SimRng *r, const OracleMix *mix)
     } else if (op == IO_FLUSH) {
         off = len = 0;
     }
-    o->last_op = op;
-    o->last_off = off;
-    o->last_len = len;
-    uint64_t before = o->done;
-    drive_submit(o->d, op, off, len, o->done);
-    while (o->done == before && sim_run(o->e, SIM_TIME_MAX))
-        ;
-    CUTEST_EQ(o->done, before + 1);
+    oracle_submit(o, op, off, len, 0);
 }
 
 static void oracle_nop(void *ctx, uint64_t arg)
