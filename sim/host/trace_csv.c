@@ -80,11 +80,7 @@ static int trace_parse_msr(TraceParser *p, char *line, HostIo *io, uint64_t *t, 
         return trace_bad(p, error, "DiskNumber", f[2], "a disk number");
     if (read_or_write(p, error, "Type", f[3], "Read", "Write", "Read or Write", io) < 0)
         return -1;
-    if (!trace_u64(f[4], &io->offset))
-        return trace_bad(p, error, "Offset", f[4], "a byte offset");
-    if (!trace_u64(f[5], &io->length))
-        return trace_bad(p, error, "Size", f[5], "a byte count");
-    if (trace_check_length(p, error, "Size", f[5], io->length) < 0)
+    if (trace_bytes(p, error, "Offset", f[4], "Size", f[5], io) < 0)
         return -1;
     if (!trace_u64(f[6], &rt))
         return trace_bad(p, error, "ResponseTime", f[6], "a time in 100 ns ticks");
@@ -131,11 +127,7 @@ static int trace_parse_alibaba(TraceParser *p, char *line, HostIo *io, uint64_t 
         return trace_bad(p, error, "device_id", f[0], "a device number");
     if (read_or_write(p, error, "opcode", f[1], "R", "W", "R or W", io) < 0)
         return -1;
-    if (!trace_u64(f[2], &io->offset))
-        return trace_bad(p, error, "offset", f[2], "a byte offset");
-    if (!trace_u64(f[3], &io->length))
-        return trace_bad(p, error, "length", f[3], "a byte count");
-    if (trace_check_length(p, error, "length", f[3], io->length) < 0)
+    if (trace_bytes(p, error, "offset", f[2], "length", f[3], io) < 0)
         return -1;
     if (!trace_u64(f[4], &us) || !trace_mul(us, 1000, t))
         return trace_bad(p, error, "timestamp", f[4], "a time in microseconds");

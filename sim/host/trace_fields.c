@@ -175,3 +175,13 @@ int trace_check_length(const TraceParser *p, GError **error, const char *field, 
         return trace_bad(p, error, field, found, "a length > 0");
     return 0;
 }
+
+int trace_bytes(const TraceParser *p, GError **error, const char *off_name, const char *off,
+                const char *len_name, const char *len, HostIo *io)
+{
+    if (!trace_u64(off, &io->offset))
+        return trace_bad(p, error, off_name, off, "a byte offset");
+    if (!trace_u64(len, &io->length))
+        return trace_bad(p, error, len_name, len, "a byte count");
+    return trace_check_length(p, error, len_name, len, io->length);
+}

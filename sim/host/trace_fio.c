@@ -49,11 +49,7 @@ static int range(TraceParser *p, char **f, int n, HostIo *io, GError **error)
     if (n != 4)
         return trace_bad_count(p, error, n, 4, FALSE,
                                "fields after the time (FILE ACTION OFFSET LENGTH)");
-    if (!trace_u64(f[2], &io->offset))
-        return trace_bad(p, error, "offset", f[2], "a byte offset");
-    if (!trace_u64(f[3], &io->length))
-        return trace_bad(p, error, "length", f[3], "a byte count");
-    return trace_check_length(p, error, "length", f[3], io->length);
+    return trace_bytes(p, error, "offset", f[2], "length", f[3], io);
 }
 
 /* FILE ACTION [offset length], the part after the v3 time. */

@@ -89,6 +89,10 @@ int trace_bad_count(const TraceParser *p, GError **error, int n, int want, gbool
  * malformed); returns -1 with the error set otherwise. */
 int trace_check_length(const TraceParser *p, GError **error, const char *field, const char *found,
                        uint64_t bytes);
+/* A byte offset and a byte length > 0 into io, from the fields named
+ * off_name and len_name; returns -1 with the error set otherwise. */
+int trace_bytes(const TraceParser *p, GError **error, const char *off_name, const char *off,
+                const char *len_name, const char *len, HostIo *io);
 
 /* Open a reader over a memory buffer (plain text; for the fuzz harness and
  * tests). data must outlive the reader; name stands for the path in errors. */

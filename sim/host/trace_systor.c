@@ -35,11 +35,7 @@ static int trace_parse_systor(TraceParser *p, char *line, HostIo *io, uint64_t *
         return trace_bad(p, error, "IOType", f[2], "R, W or blank");
     if (!trace_dev(f[3], &io->dev))
         return trace_bad(p, error, "LUN", f[3], "a LUN number");
-    if (!trace_u64(f[4], &io->offset))
-        return trace_bad(p, error, "Offset", f[4], "a byte offset");
-    if (!trace_u64(f[5], &io->length))
-        return trace_bad(p, error, "Size", f[5], "a byte count");
-    if (trace_check_length(p, error, "Size", f[5], io->length) < 0)
+    if (trace_bytes(p, error, "Offset", f[4], "Size", f[5], io) < 0)
         return -1;
     return blank ? 0 : 1;
 }

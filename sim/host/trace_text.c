@@ -164,11 +164,7 @@ static int trace_parse_wiscsee(TraceParser *p, char *line, HostIo *io, uint64_t 
         io->op = IO_TRIM;
     else
         return trace_bad(p, error, "op", f[2], "read, write or discard");
-    if (!trace_u64(f[3], &io->offset))
-        return trace_bad(p, error, "offset", f[3], "a byte offset");
-    if (!trace_u64(f[4], &io->length))
-        return trace_bad(p, error, "size", f[4], "a byte count");
-    if (trace_check_length(p, error, "size", f[4], io->length) < 0)
+    if (trace_bytes(p, error, "offset", f[3], "size", f[4], io) < 0)
         return -1;
     if (!trace_fixed(f[5], 9, t))
         return trace_bad(p, error, "time", f[5], "a time in seconds");
