@@ -192,8 +192,15 @@ uint64_t drive_params_block_bytes(const DriveParams *p)
 uint32_t drive_params_streams(const DriveParams *p)
 {
     if (p->zns_zone_size)
-        return 2 * p->zns_max_active;
+        return (uint32_t)(p->user_capacity / p->zns_zone_size);
     return drive_params_fdp_pids(p);
+}
+
+uint32_t drive_params_zone_blocks(const DriveParams *p)
+{
+    uint64_t per_die = drive_params_dies(p) * drive_params_block_bytes(p);
+    uint64_t cap = p->zns_zone_cap ? p->zns_zone_cap : p->zns_zone_size;
+    return (uint32_t)((cap + per_die - 1) / per_die);
 }
 
 uint64_t drive_params_writable(const DriveParams *p)

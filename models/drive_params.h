@@ -204,8 +204,11 @@ uint32_t drive_params_fdp_pids(const DriveParams *p);
  * the key does not parse for this handle. */
 int drive_params_fdp_persistent(const DriveParams *p, uint32_t h);
 /* Write streams the FTL keeps apart: FDP's placement identifiers, or on a
- * zoned drive two per active zone (each active zone writes its own). */
+ * zoned drive its zones (each zone writes blocks of its own). */
 uint32_t drive_params_streams(const DriveParams *p);
+/* Blocks a zone owns on each die: its capacity over the dies' blocks,
+ * rounded up (a zone's data fills blocks of its own, die by die). */
+uint32_t drive_params_zone_blocks(const DriveParams *p);
 /* Bytes the host may write: user_capacity, or on a zoned drive its zones'
  * capacity (its LBA space, user_capacity, is zones x zone_size). */
 uint64_t drive_params_writable(const DriveParams *p);

@@ -19,7 +19,6 @@
 #include "models/fdp.h"
 #include "models/blocks.h"
 
-#include <string.h>
 
 #define NO_RU UINT32_MAX
 
@@ -27,16 +26,16 @@
 typedef struct FdpRu {
     uint32_t taken;  /* blocks taken into it (members[]), at most ru_blocks */
     uint32_t live;   /* of those, blocks still its own (not taken again since their erase) */
-    uint8_t tag;     /* its handle, or FDP_SHARED */
+    uint16_t tag;    /* its handle, or FDP_SHARED */
     bool reclaiming; /* GC chose it: each of its blocks is moved and erased */
 } FdpRu;
 
 typedef struct Fdp {
-    bool zoned;            /* the streams of a zoned drive's zones, not FDP's handles */
+    bool zoned;            /* a zoned drive's zones, a handle each, not FDP's handles */
     uint32_t handles, groups, dies_per_group;
     uint32_t *host_open;   /* [die * handles + h] */
     uint32_t *gc_open;     /* [die * handles + h], persistent handles only */
-    uint8_t *tag;          /* per block: its handle, or FDP_SHARED */
+    uint16_t *tag;         /* per block: its handle (a zone on a zoned drive), or FDP_SHARED */
     DriveFdpHandle *stat;  /* [handles + 1]; the last: the shared units */
     /* gc_unit = reclaim_unit only (NULL otherwise); allocated at creation */
     uint32_t ru_blocks;          /* blocks of a reclaim unit */
@@ -118,7 +117,7 @@ void fdp_init(Drive *d)
     const Geom *g = drive_geom(d);
     Fdp *f = g_new0(Fdp, 1);
     f->zoned = p->zns_zone_size > 0;
-    f->handles = f->zoned ? drive_params_streams(p) : p->fdp_handles; /* a zoned drive: its streams */
+    f->handles = f->zoned ? drive_params_streams(p) : p->fdp_handles; /* a zoned drive: its zones */
     f->groups = f->zoned || !p->fdp_groups ? 1 : p->fdp_groups;
     f->dies_per_group = g->dies / f->groups;
     size_t n = (size_t)g->dies * f->handles;
@@ -126,8 +125,9 @@ void fdp_init(Drive *d)
     f->gc_open = g_new(uint32_t, n);
     for (size_t i = 0; i < n; i++)
         f->host_open[i] = f->gc_open[i] = NO_BLOCK;
-    f->tag = g_malloc(g->nblocks);
-    memset(f->tag, FDP_SHARED, g->nblocks);
+    f->tag = g_new(uint16_t, g->nblocks);
+    for (uint32_t b = 0; b < g->nblocks; b++)
+        f->tag[b] = FDP_SHARED;
     f->stat = g_new0(DriveFdpHandle, f->handles + 1);
     for (uint32_t h = 0; h < f->handles; h++)
         f->stat[h].persistent = f->zoned || drive_params_fdp_persistent(p, h) == 1;
@@ -190,7 +190,7 @@ static void ru_join(Drive *d, Fdp *f, uint32_t b, uint32_t tag, bool gc)
     if (*open == NO_RU || f->ru[*open].taken == f->ru_blocks) {
         g_assert(f->nfree_ru > 0); /* a record per block: a unit with a block has one */
         *open = f->free_ru[--f->nfree_ru];
-        f->ru[*open] = (FdpRu){.tag = (uint8_t)tag};
+        f->ru[*open] = (FdpRu){.tag = (uint16_t)tag};
     }
     FdpRu *r = &f->ru[*open];
     f->members[(size_t)*open * f->ru_blocks + r->taken++] = b;
@@ -201,7 +201,7 @@ static void ru_join(Drive *d, Fdp *f, uint32_t b, uint32_t tag, bool gc)
 static void block_taken(Drive *d, uint32_t b, uint32_t tag, bool gc)
 {
     Fdp *f = fdp(d);
-    f->tag[b] = (uint8_t)tag;
+    f->tag[b] = (uint16_t)tag;
     f->stat[tag == FDP_SHARED ? f->handles : tag].blocks++;
     if (f->ru)
         ru_join(d, f, b, tag, gc);
@@ -370,7 +370,7 @@ bool fdp_ru_dead(Drive *d, uint32_t b)
     return false;
 }
 
-uint8_t fdp_block_tag(const Drive *d, uint32_t b) { return fdp(d)->tag[b]; }
+uint32_t fdp_block_tag(const Drive *d, uint32_t b) { return fdp(d)->tag[b]; }
 
 uint32_t *fdp_gc_open(const Drive *d, uint32_t die, uint32_t v, uint32_t *tag)
 {

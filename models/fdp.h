@@ -13,7 +13,7 @@
 
 #include "models/parts.h"
 
-#define FDP_SHARED 0xFFu /* block tag: shared by the handles (GC of initial handles, prefill) */
+#define FDP_SHARED 0xFFFFu /* block tag: shared by the handles (GC of initial handles, prefill) */
 
 void fdp_init(Drive *d); /* nothing without [fdp] handles */
 void fdp_release(Drive *d);
@@ -45,7 +45,7 @@ uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, 
  * is in no unit); else its unit goes to be reclaimed when all of its
  * blocks are dead, and false. */
 bool fdp_ru_dead(Drive *d, uint32_t b);
-uint8_t fdp_block_tag(const Drive *d, uint32_t b);
+uint32_t fdp_block_tag(const Drive *d, uint32_t b);
 /* Where GC moves victim v's data on die: the slot of the handle's own
  * open block for GC, or NULL for the die's GC stream (STREAM_GC, shared
  * by the handles); in *tag the tag a new block there takes. */
@@ -54,8 +54,8 @@ uint32_t *fdp_gc_open(const Drive *d, uint32_t die, uint32_t v, uint32_t *tag);
  * tagged from into one tagged to. */
 void fdp_host_written(Drive *d, uint32_t h, uint64_t bytes);
 void fdp_gc_moved(Drive *d, uint32_t from, uint32_t to, uint64_t bytes);
-/* Close every open host block of stream h, written or not to its end: a
- * zone that starts on a stream begins with erased blocks (models/zns.c). */
+/* Close every open host block of handle h, written or not to its end: a
+ * reset zone's blocks, erased once empty (models/zns.c). */
 void fdp_close_handle(Drive *d, uint32_t h);
 /* Open blocks tagged as their handle, counters adding up to the drive's. */
 bool fdp_check(const Drive *d, char *why, size_t why_len);

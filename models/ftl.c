@@ -34,6 +34,7 @@
 #include "models/l2p_cache.h"
 #include "models/sched_rank.h"
 #include "models/fdp.h"
+#include "models/zns.h"
 
 #include <string.h>
 
@@ -795,6 +796,13 @@ static uint32_t take_pid(Drive *d, uint32_t max, uint32_t pid)
     return n;
 }
 
+/* Whether die i may take data of placement identifier pid: always, but on
+ * a zoned drive only into the zone's own blocks there (models/zns.c). */
+static bool placeable(const Drive *d, uint32_t i, uint32_t pid)
+{
+    return !zns_on(d) || *fdp_host_open(d, i, pid) != NO_BLOCK || zns_zone_room(d, pid, i);
+}
+
 /* FDP: the placement identifier a program on die i takes, -1 if none yet.
  * A handle's entries wait in the buffer until they fill a program unit, as
  * each handle's own staging buffer would. The oldest entry's identifier
@@ -809,7 +817,7 @@ static int fdp_pick(const Drive *d, uint32_t i, uint32_t unit)
     int head = -1;
     for (uint32_t k = 0, pos = w->ring_head; k < w->ring_len; k++, pos = ring_at(w, pos, 1))
         if (w->ring[pos] != NO_LPN) {
-            head = w->pid[pos] / h == g ? w->pid[pos] : -1;
+            head = w->pid[pos] / h == g && placeable(d, i, w->pid[pos]) ? w->pid[pos] : -1;
             break;
         }
     bool tight = w->ring_len + w->ring_pending + unit > w->ring_cap;
@@ -818,7 +826,7 @@ static int fdp_pick(const Drive *d, uint32_t i, uint32_t unit)
     int best = -1;
     uint32_t best_n = 0;
     for (uint32_t p = g * h; p < (g + 1) * h; p++)
-        if (w->pid_live[p] > best_n) {
+        if (w->pid_live[p] > best_n && placeable(d, i, p)) {
             best_n = w->pid_live[p];
             best = (int)p;
         }
@@ -835,7 +843,9 @@ static int fdp_pick(const Drive *d, uint32_t i, uint32_t unit)
  * the others until the drive is full. The slack lets dies run a few blocks
  * apart; held to one block they wait on each other at every block boundary,
  * which with small SLC blocks costs a tenth of the throughput. With FDP the
- * unit holds data of one placement identifier, into its handle's block. */
+ * unit holds data of one placement identifier, into its handle's block. On
+ * a zoned drive a die takes a zone's data only into the blocks the zone
+ * owns there (placeable()), which keeps the dies even instead. */
 static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
 {
     if (wbuf(d)->ring_live == 0)
@@ -860,7 +870,8 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     }
     uint32_t b = open ? *open : die_open(d, i, stream);
     if (b == NO_BLOCK) {
-        if (die_room(d, i) + BALANCE_SLACK < max_room_group(d, i))
+        /* a zone's share of each die keeps a zoned drive's dies even */
+        if (!zns_on(d) && die_room(d, i) + BALANCE_SLACK < max_room_group(d, i))
             return false; /* let the other dies catch up */
         if (stream == STREAM_SSLC)
             b = nand_take_static(d, i);
@@ -874,6 +885,8 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
             die_set_open(d, i, stream, b);
         if (pid >= 0)
             fdp_block_taken(d, b, (uint32_t)pid % fdp_handles(d));
+        if (zns_on(d))
+            zns_block_taken(d, (uint32_t)pid, i);
     }
     uint32_t cap = nand_block_capacity(d, b);
     uint32_t room = cap - blk_wp(d, b);

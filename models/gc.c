@@ -27,6 +27,7 @@
 #include "models/sched_rank.h"
 #include "models/wear.h"
 #include "models/fdp.h"
+#include "models/zns.h"
 
 #include <math.h>
 
@@ -161,8 +162,20 @@ static double score_unit(const Drive *d, uint64_t cap, uint64_t v, SimTime stamp
     }
 }
 
-/* The cold block static wear leveling chose, else the policy's best. */
+static uint32_t pick_victim(Drive *d, uint32_t die);
+
+/* The cold block static wear leveling chose, else the policy's best. On a
+ * zoned drive a zone's data stays in its own blocks until the host resets
+ * it: only a block with nothing to move (or a map block) is a victim. */
 uint32_t gc_pick_victim(Drive *d, uint32_t die)
+{
+    uint32_t v = pick_victim(d, die);
+    if (v != NO_BLOCK && zns_on(d) && moved_slots(d, v) > 0 && !blk_is_map(d, v))
+        return NO_BLOCK;
+    return v;
+}
+
+static uint32_t pick_victim(Drive *d, uint32_t die)
 {
     uint32_t wl = wear_take_cold(d, die);
     if (fdp_ru_gc(d))

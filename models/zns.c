@@ -11,19 +11,25 @@
  * active limit an empty zone cannot open), a zone whose write pointer
  * reaches its capacity is full, finish makes it full, reset empties it.
  *
- * Placement: each active zone writes its own stream (a persistently
- * isolated stream of models/fdp.c), taken when it becomes active from a
- * queue of twice max_active streams and returned when it is full or reset;
- * a stream taken again starts with fresh blocks. A reset unmaps the zone's
- * data (the TRIM path): its blocks hold nothing else, so they are erased
- * without GC moving anything.
+ * Placement: zone k writes handle k of models/fdp.c (a persistently
+ * isolated stream) and owns its blocks as a ZNS drive's zone owns its erase
+ * blocks: on each die at most zone_blocks of them (its capacity over the
+ * dies' blocks, rounded up), taken as its data reaches the die. A die whose
+ * share of the zone is full takes none of its data; the other dies have
+ * room for the rest. A reset closes the zone's blocks and unmaps its data
+ * (the TRIM path): they hold nothing else, so they are erased dead, and
+ * GC on a zoned drive takes no block with valid data (models/gc.c).
  * Invariant (zns_check): counts of open and active zones match the states;
- * write pointers lie within capacity; each active zone has a stream no
- * other holds.
+ * write pointers lie within capacity; no zone has taken more than its
+ * blocks on a die; every mapped page of a zone lies in a block it owns;
+ * GC has moved nothing.
  */
 #include "models/zns.h"
 #include "models/cmd.h"
 #include "models/fdp.h"
+#include "models/map_tab.h"
+
+#include <string.h>
 
 typedef struct Zns {
     uint64_t zone_size, cap;   /* bytes */
@@ -31,9 +37,9 @@ typedef struct Zns {
     uint8_t *state;            /* ZoneState per zone */
     uint64_t *wp;              /* bytes written from the zone's start */
     uint64_t *opened;          /* when it was last opened (a sequence number), for implicit closes */
-    uint16_t *stream;          /* its stream while active */
-    uint16_t *free_streams;    /* queue of streams no active zone holds */
-    uint32_t free_head, free_len, nstreams;
+    uint8_t *taken;            /* [zone * dies + die]: blocks it took there since its last reset */
+    uint32_t zone_blocks;      /* blocks a zone owns on each die, at most */
+    uint32_t dies;
     uint32_t open, active;
     uint64_t seq;
     ZnsStatus last_status;
@@ -79,12 +85,10 @@ void zns_init(Drive *d)
     z->state = g_new0(uint8_t, z->zones);
     z->wp = g_new0(uint64_t, z->zones);
     z->opened = g_new0(uint64_t, z->zones);
-    z->stream = g_new0(uint16_t, z->zones);
-    z->nstreams = drive_params_streams(p);
-    z->free_streams = g_new(uint16_t, z->nstreams);
-    for (uint32_t i = 0; i < z->nstreams; i++)
-        z->free_streams[i] = (uint16_t)i;
-    z->free_len = z->nstreams;
+    z->dies = drive_geom(d)->dies;
+    z->zone_blocks = drive_params_zone_blocks(p);
+    g_assert(z->zone_blocks <= UINT8_MAX);
+    z->taken = g_new0(uint8_t, (size_t)z->zones * z->dies);
     z->stat.zones = z->zones;
     z->stat.by_state[ZONE_EMPTY] = z->zones;
     drive_set_part(d, DP_ZNS, z);
@@ -98,8 +102,7 @@ void zns_release(Drive *d)
     g_free(z->state);
     g_free(z->wp);
     g_free(z->opened);
-    g_free(z->stream);
-    g_free(z->free_streams);
+    g_free(z->taken);
     g_free(z);
     drive_set_part(d, DP_ZNS, NULL);
 }
@@ -114,24 +117,17 @@ static void set_state(Zns *z, uint32_t k, ZoneState s)
 static bool is_open(uint8_t s) { return s == ZONE_IMPLICIT_OPEN || s == ZONE_EXPLICIT_OPEN; }
 static bool is_active(uint8_t s) { return is_open(s) || s == ZONE_CLOSED; }
 
-/* Zone k becomes active: it takes the stream queued longest, whose last
- * blocks are closed so the zone's data starts in blocks of its own. */
-static void activate(Drive *d, Zns *z, uint32_t k)
+bool zns_zone_room(const Drive *d, uint32_t k, uint32_t die)
 {
-    g_assert(z->free_len > 0);
-    uint16_t s = z->free_streams[z->free_head];
-    z->free_head = (z->free_head + 1) % z->nstreams;
-    z->free_len--;
-    z->stream[k] = s;
-    z->active++;
-    fdp_close_handle(d, s);
+    const Zns *z = zns(d);
+    return z->taken[(size_t)k * z->dies + die] < z->zone_blocks;
 }
 
-static void deactivate(Zns *z, uint32_t k)
+void zns_block_taken(Drive *d, uint32_t k, uint32_t die)
 {
-    z->free_streams[(z->free_head + z->free_len) % z->nstreams] = z->stream[k];
-    z->free_len++;
-    z->active--;
+    Zns *z = zns(d);
+    g_assert(z->taken[(size_t)k * z->dies + die] < z->zone_blocks);
+    z->taken[(size_t)k * z->dies + die]++;
 }
 
 /* Room for one more open zone: at the limit, the implicitly opened zone
@@ -155,7 +151,7 @@ static bool room_to_open(Zns *z)
 
 /* Open zone k (implicitly for a write, else explicitly): the checks of the
  * limits, then the transition. */
-static ZnsStatus open_zone(Drive *d, Zns *z, uint32_t k, ZoneState to)
+static ZnsStatus open_zone(Zns *z, uint32_t k, ZoneState to)
 {
     uint8_t s = z->state[k];
     if (is_open(s)) {
@@ -170,7 +166,7 @@ static ZnsStatus open_zone(Drive *d, Zns *z, uint32_t k, ZoneState to)
     if (!room_to_open(z))
         return ZNS_TOO_MANY_OPEN;
     if (s == ZONE_EMPTY)
-        activate(d, z, k);
+        z->active++;
     set_state(z, k, to);
     z->open++;
     z->opened[k] = ++z->seq;
@@ -184,13 +180,13 @@ static void fill_zone(Zns *z, uint32_t k)
     if (is_open(z->state[k]))
         z->open--;
     if (is_active(z->state[k]))
-        deactivate(z, k);
+        z->active--;
     set_state(z, k, ZONE_FULL);
     z->wp[k] = z->cap;
 }
 
 /* A write or zone append of cmd: at the write pointer, within capacity. */
-static ZnsStatus zone_write(Drive *d, Zns *z, Cmd *cmd)
+static ZnsStatus zone_write(Zns *z, Cmd *cmd)
 {
     uint32_t k = (uint32_t)(cmd->offset / z->zone_size);
     uint64_t start = (uint64_t)k * z->zone_size;
@@ -208,11 +204,11 @@ static ZnsStatus zone_write(Drive *d, Zns *z, Cmd *cmd)
     }
     if (z->wp[k] + cmd->length > z->cap)
         return ZNS_BOUNDARY;
-    ZnsStatus st = open_zone(d, z, k, ZONE_IMPLICIT_OPEN);
+    ZnsStatus st = open_zone(z, k, ZONE_IMPLICIT_OPEN);
     if (st != ZNS_OK)
         return st;
     z->wp[k] += cmd->length;
-    cmd->pid = z->stream[k];
+    cmd->pid = k;
     cmd->slots = (uint32_t)((cmd->offset + cmd->length - 1) / SLOT_SIZE - cmd->offset / SLOT_SIZE + 1);
     if (z->wp[k] == z->cap)
         fill_zone(z, k);
@@ -228,7 +224,7 @@ static ZnsStatus zone_action(Drive *d, Zns *z, Cmd *cmd)
     uint8_t s = z->state[k];
     switch (cmd->zop) {
     case ZOP_OPEN:
-        return open_zone(d, z, k, ZONE_EXPLICIT_OPEN);
+        return open_zone(z, k, ZONE_EXPLICIT_OPEN);
     case ZOP_CLOSE:
         if (s == ZONE_CLOSED)
             return ZNS_OK;
@@ -244,10 +240,14 @@ static ZnsStatus zone_action(Drive *d, Zns *z, Cmd *cmd)
         if (is_open(s))
             z->open--;
         if (is_active(s))
-            deactivate(z, k);
+            z->active--;
         set_state(z, k, ZONE_EMPTY);
         cmd->length = z->wp[k]; /* the data to unmap */
         z->wp[k] = 0;
+        /* the zone's blocks are closed and, once the unmapping empties
+         * them, erased dead; it takes fresh ones for its next data */
+        fdp_close_handle(d, k);
+        memset(&z->taken[(size_t)k * z->dies], 0, z->dies);
         return ZNS_OK;
     }
     return ZNS_INVALID_FIELD;
@@ -257,7 +257,7 @@ bool zns_arrive(Drive *d, uint32_t c)
 {
     Zns *z = zns(d);
     Cmd *cmd = cmd_at(d, c);
-    ZnsStatus st = cmd->op == IO_WRITE ? zone_write(d, z, cmd) : zone_action(d, z, cmd);
+    ZnsStatus st = cmd->op == IO_WRITE ? zone_write(z, cmd) : zone_action(d, z, cmd);
     cmd->status = (uint8_t)st;
     if (st != ZNS_OK) {
         z->stat.errors[st]++;
@@ -290,13 +290,28 @@ ZoneState drive_zone_state(const Drive *d, uint64_t zone_offset, uint64_t *wp)
     return (ZoneState)z->state[k];
 }
 
+/* Every page of zone k on the NAND lies in a block the zone owns (tagged
+ * with its handle). */
+static bool owns_its_data(const Drive *d, const Zns *z, uint32_t k, char *why, size_t why_len)
+{
+    uint64_t lpn = (uint64_t)k * (z->zone_size / SLOT_SIZE), end = lpn + z->wp[k] / SLOT_SIZE;
+    for (; lpn < end; lpn++) {
+        uint64_t v = map_get(d, lpn);
+        if (v == NO_SLOT || v >= BUF_MARK)
+            continue;
+        uint32_t b = nand_block_of(d, v);
+        CHECK(fdp_block_tag(d, b) == k, "zone %u's page %" G_GUINT64_FORMAT " lies in block %u of zone %u", k, lpn,
+              b, fdp_block_tag(d, b));
+    }
+    return true;
+}
+
 bool zns_check(const Drive *d, char *why, size_t why_len)
 {
     const Zns *z = zns(d);
     if (!z)
         return true;
     uint32_t open = 0, active = 0, by[ZONE_STATES] = {0};
-    g_autofree bool *held = g_new0(bool, z->nstreams);
     for (uint32_t k = 0; k < z->zones; k++) {
         uint8_t s = z->state[k];
         CHECK(s < ZONE_STATES, "zone %u in state %u", k, s);
@@ -307,17 +322,17 @@ bool zns_check(const Drive *d, char *why, size_t why_len)
         CHECK(s != ZONE_EMPTY || z->wp[k] == 0, "empty zone %u has its write pointer at %" G_GUINT64_FORMAT, k,
               z->wp[k]);
         CHECK(s != ZONE_FULL || z->wp[k] == z->cap, "full zone %u has its write pointer below its capacity", k);
-        if (is_active(s)) {
-            CHECK(z->stream[k] < z->nstreams && !held[z->stream[k]], "active zone %u shares stream %u", k,
-                  z->stream[k]);
-            held[z->stream[k]] = true;
-        }
+        for (uint32_t i = 0; i < z->dies; i++)
+            CHECK(z->taken[(size_t)k * z->dies + i] <= z->zone_blocks, "zone %u took %u blocks on die %u, "
+                  "owns %u", k, z->taken[(size_t)k * z->dies + i], i, z->zone_blocks);
+        if (!owns_its_data(d, z, k, why, why_len))
+            return false;
     }
     CHECK(open == z->open && active == z->active, "%u open and %u active zones, counted %u and %u", open, active,
           z->open, z->active);
     CHECK(open <= z->max_open && active <= z->max_active, "%u open, %u active zones over the limits", open, active);
-    CHECK(active + z->free_len == z->nstreams, "%u active zones and %u free streams of %u", active, z->free_len,
-          z->nstreams);
+    CHECK(drive_stats(d)->nand_write_bytes[CAUSE_GC] == 0, "GC moved %" G_GUINT64_FORMAT " bytes of zoned data",
+          drive_stats(d)->nand_write_bytes[CAUSE_GC]);
     for (int s = 0; s < ZONE_STATES; s++)
         CHECK(by[s] == z->stat.by_state[s], "%u zones %s, gauge says %u", by[s], zone_state_name(s),
               z->stat.by_state[s]);

@@ -17,7 +17,11 @@ bool zns_on(const Drive *d);
 bool zns_arrive(Drive *d, uint32_t c);
 /* Command c completes: its status is the last (drive_last_status()). */
 void zns_done(Drive *d, uint32_t c);
-/* Zone states, counts, streams and counters agree. */
+/* Whether zone k may take another block on die (it owns at most
+ * drive_params_zone_blocks() there); it took one. */
+bool zns_zone_room(const Drive *d, uint32_t k, uint32_t die);
+void zns_block_taken(Drive *d, uint32_t k, uint32_t die);
+/* Zone states, counts, block ownership and counters agree. */
 bool zns_check(const Drive *d, char *why, size_t why_len);
 
 #endif

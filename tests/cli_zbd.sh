@@ -169,4 +169,10 @@ job nz "[w]
 rw=write
 size=2z"
 expect_error 'expected zonemode=zbd as well' run -d "$drive" --job "$tmp/nz.fio"
+# the drive's own rules for zones: every die holds each zone's blocks
+# besides the GC reserve and one more; no static wear leveling; at most
+# 65535 zones
+expect_error --no-out "configs/zn540.ini: [zns] zone_capacity = 1077MiB: the 904 zones take 2 blocks each on every die, 1813 with the GC reserve ([gc] soft_blocks) and one more, expected at most the die's 1812 ([nand] blocks_per_plane)" check configs/zn540.ini --set nand.blocks_per_plane=1812
+expect_error --no-out "configs/zn540.ini: [wear] static_threshold = 100: expected 0 on a zoned drive" check configs/zn540.ini --set wear.static_threshold=100
+expect_error --no-out "configs/zn540.ini: [zns] zone_size = 16MiB: found 115712 zones, expected at most 65535" check configs/zn540.ini --set zns.zone_size=16MiB --set zns.zone_capacity=8MiB
 finish "$n checks"

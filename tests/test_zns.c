@@ -3,10 +3,14 @@
  * the drive's commands: every zone state transition a write, an append and
  * each management action makes, every error status and the limits on open
  * and active zones, with the FTL invariants (zns_check among them) after
- * each command; then zones written and reset many times over: no GC moves
- * a byte.
+ * each command; then zones written and reset many times over, and two
+ * zones written at once with every zone live: no GC moves a byte; and
+ * zns_check catching a zone's page in another zone's block.
  */
 #include "models/drive.h"
+#include "models/fdp.h"
+#include "models/geom.h"
+#include "models/zns.h"
 #include "tests/cutest.h"
 #include "tests/tiny_drive.h"
 
@@ -14,25 +18,30 @@
 #define ZONE (1024 * KiB)
 #define ZCAP (768 * KiB)
 
-typedef struct Z {
+typedef struct Z Z;
+struct Z {
     SimEngine *e;
     Drive *d;
     uint64_t done;
-} Z;
+    void (*feed)(Z *z, uint64_t tag); /* told of each completion, if set */
+    uint64_t k[2], off[2], inflight[2];  /* test_two_writers_full's writers */
+};
 
 static void z_done(void *ctx, uint64_t tag)
 {
     Z *z = ctx;
-    (void)tag;
     z->done++;
+    if (z->feed)
+        z->feed(z, tag);
 }
 
-/* 2 dies of 64 blocks of 384 KiB; 32 zones of 1 MiB, 768 KiB writable;
- * 2 open and 3 active at most. */
-static void z_init(Z *z)
+/* `dies` dies (one per channel) of `blocks` blocks of 384 KiB; 32 zones
+ * of 1 MiB, 768 KiB writable; 2 open and 3 active at most. */
+static void z_init_dies(Z *z, uint32_t dies, uint32_t blocks)
 {
     DriveParams p;
-    tiny_drive(&p, 64, 0.3);
+    tiny_drive(&p, blocks, 0.3);
+    p.channels = dies;
     p.interface = HOSTIF_NVME;
     p.pcie_gen = 3;
     p.pcie_lanes = 4;
@@ -44,8 +53,11 @@ static void z_init(Z *z)
     z->e = sim_engine_new();
     z->d = drive_new(z->e, &p, 1);
     z->done = 0;
+    z->feed = NULL;
     drive_set_done(z->d, z_done, z);
 }
+
+static void z_init(Z *z) { z_init_dies(z, 2, 64); } /* a zone's capacity: a block on each die */
 
 static void z_free(Z *z)
 {
@@ -260,6 +272,93 @@ static void test_no_gc(void)
     z_free(&z);
 }
 
+/* test_two_writers_full's writers: zone k[0] takes 16 KiB writes one at
+ * a time (as a host's zone write lock sends them), zone k[1] 128 KiB zone
+ * appends, up to 8 in flight; each sends more as its commands complete. */
+static void feed(Z *z, uint64_t tag)
+{
+    if (tag != UINT64_MAX)
+        z->inflight[tag]--;
+    if (z->inflight[0] == 0 && z->off[0] < ZCAP) {
+        drive_submit(z->d, IO_WRITE, z->k[0] * ZONE + z->off[0], 16 * KiB, 0);
+        z->off[0] += 16 * KiB;
+        z->inflight[0]++;
+    }
+    while (z->inflight[1] < 8 && z->off[1] < ZCAP) {
+        drive_submit_zone(z->d, ZOP_APPEND, z->k[1] * ZONE, 128 * KiB, 1);
+        z->off[1] += 128 * KiB;
+        z->inflight[1]++;
+    }
+}
+
+/* Two writers at once on a full drive: every zone is live, and zones are
+ * reset and rewritten two at a time, oldest first, one by writes and one by
+ * appends (feed()), so that the dies take the two zones' data in whatever
+ * order they come free. On 4 dies a zone owns a block on each (768 KiB
+ * over 4 x 384 KiB: its blocks are partly written); the 35 blocks a die
+ * needs (every zone's, the GC reserve and one) are there, so no GC moves a
+ * byte. Zones that take whichever die is free fill the dies unevenly, and
+ * GC moves live data. */
+static void test_two_writers_full(void)
+{
+    Z z;
+    z_init_dies(&z, 2, 36);
+    char why[256];
+    for (uint32_t round = 0; round < 96; round++) {
+        z.feed = NULL;
+        z.k[0] = (2 * round) % 32, z.k[1] = (2 * round + 1) % 32;
+        if (round >= 16) /* every zone is full: reset the two about to be written */
+            for (int j = 0; j < 2; j++)
+                CUTEST_EQ(z_op(&z, ZOP_RESET, z.k[j] * ZONE, 0), ZNS_OK);
+        z.off[0] = z.off[1] = z.inflight[0] = z.inflight[1] = 0;
+        z.feed = feed;
+        feed(&z, UINT64_MAX);
+        sim_run(z.e, SIM_TIME_MAX);
+        CUTEST_EQ(z.off[0] + z.off[1], 2 * ZCAP);
+        CUTEST_EQ(z.inflight[0] + z.inflight[1], 0);
+        if (!drive_check(z.d, why, sizeof why))
+            fprintf(stderr, "%s\n", why);
+        CU_ASSERT_TRUE(drive_check(z.d, why, sizeof why));
+    }
+    z.feed = NULL;
+    const DriveZns *zs = drive_zns(z.d);
+    CUTEST_EQ(zs->by_state[ZONE_FULL], 32);
+    uint64_t errors = 0;
+    for (int e = 0; e < ZNS_STATUSES; e++)
+        errors += zs->errors[e];
+    CUTEST_EQ(errors, 0);
+    CUTEST_EQ(drive_stats(z.d)->host_bytes[IO_WRITE], 192ull * ZCAP);
+    CUTEST_EQ(drive_stats(z.d)->nand_write_bytes[CAUSE_GC], 0);
+    z_free(&z);
+}
+
+/* zns_check catches a zone's page in a block another zone owns, and GC
+ * bytes on a zoned drive. */
+static void test_check_catches(void)
+{
+    Z z;
+    z_init(&z);
+    CUTEST_EQ(z_write(&z, 0, ZCAP), ZNS_OK);
+    CUTEST_EQ(z_write(&z, ZONE, ZCAP), ZNS_OK);
+    while (sim_run(z.e, SIM_TIME_MAX)) /* the buffered data programmed */
+        ;
+    uint64_t slot = drive_lookup(z.d, 0);
+    CUTEST_REQUIRE(slot < DRIVE_BUFFERED);
+    uint32_t b = nand_block_of(z.d, slot);
+    char why[256] = "";
+    CU_ASSERT_TRUE(zns_check(z.d, why, sizeof why));
+    fdp_block_taken(z.d, b, 1); /* as if zone 1 had taken it */
+    CU_ASSERT_FALSE(zns_check(z.d, why, sizeof why));
+    CU_ASSERT_TRUE(strstr(why, "zone 0's page") != NULL);
+    fdp_block_taken(z.d, b, 0);
+    CU_ASSERT_TRUE(zns_check(z.d, why, sizeof why));
+    drive_counters(z.d)->nand_write_bytes[CAUSE_GC] += 4096;
+    CU_ASSERT_FALSE(zns_check(z.d, why, sizeof why));
+    CU_ASSERT_TRUE(strstr(why, "GC moved") != NULL);
+    drive_counters(z.d)->nand_write_bytes[CAUSE_GC] -= 4096;
+    z_free(&z);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -269,6 +368,8 @@ int main(void)
         {"limits", test_limits},
         {"append", test_append},
         {"no_gc", test_no_gc},
+        {"two_writers_full", test_two_writers_full},
+        {"check_catches", test_check_catches},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("zns", tests);

@@ -239,9 +239,11 @@ static gboolean check_fdp(const DriveParams *p, const char *name, GError **error
 }
 
 /* [zns]: whole zones of 4 KiB units, a capacity within the zone, limits
- * in order, an NVMe drive without FDP or a pSLC cache, and room on the
- * NAND for every zone's capacity besides a block per die for each stream
- * and the GC reserve. */
+ * in order, an NVMe drive without FDP, a pSLC cache or static wear
+ * leveling (GC never moves zoned data), at most 65535 zones (a block's
+ * owner is 16 bits), and on each die a zone's blocks for every zone
+ * (drive_params_zone_blocks) besides the GC reserve and one more, so that
+ * a zone always finds its blocks erased or dead. */
 static gboolean check_zns(const DriveParams *p, const char *name, GError **error)
 {
     if (p->zns_zone_size == 0)
@@ -252,6 +254,11 @@ static gboolean check_zns(const DriveParams *p, const char *name, GError **error
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [zns] zone_size = %s: expected a multiple of 4KiB that divides "
                     "[drive] user_capacity", name, v);
+    uint64_t zones = p->user_capacity / p->zns_zone_size;
+    if (zones > 65535)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [zns] zone_size = %s: found %" G_GUINT64_FORMAT " zones, expected at most 65535",
+                    name, v, zones);
     config_format_size(p->zns_zone_cap, c, sizeof c);
     if (p->zns_zone_cap > p->zns_zone_size || p->zns_zone_cap % SLOT_SIZE != 0)
         return fail(error, CONFIG_ERROR_INVALID,
@@ -266,16 +273,18 @@ static gboolean check_zns(const DriveParams *p, const char *name, GError **error
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [zns] zone_size = %s: expected an NVMe drive ([host] interface = nvme) "
                     "without [fdp] handles, a pSLC cache or map units above 4KiB", name, v);
-    uint64_t blk = drive_params_block_bytes(p), dies = drive_params_dies(p);
-    u128 need = (u128)(p->user_capacity / p->zns_zone_size) * p->zns_zone_cap +
-                (u128)(2u * p->zns_max_active + p->gc_soft_blocks) * dies * blk;
-    if (need > raw_capacity_wide(p)) {
-        char a[32], b[32];
+    if (p->wear_static_threshold > 0)
         return fail(error, CONFIG_ERROR_INVALID,
-                    "%s: [zns] zone_capacity = %s: the zones need %s of NAND with their streams' "
-                    "blocks, expected at most the raw %s", name, c, gb((double)need, a, sizeof a),
-                    gb((double)raw_capacity_wide(p), b, sizeof b));
-    }
+                    "%s: [wear] static_threshold = %u: expected 0 on a zoned drive (static wear "
+                    "leveling moves data, and a zone's data stays in its own blocks)",
+                    name, p->wear_static_threshold);
+    uint64_t need = zones * drive_params_zone_blocks(p) + p->gc_soft_blocks + 1;
+    if (need > p->blocks_per_plane)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [zns] zone_capacity = %s: the %" G_GUINT64_FORMAT " zones take %u blocks "
+                    "each on every die, %" G_GUINT64_FORMAT " with the GC reserve ([gc] soft_blocks) "
+                    "and one more, expected at most the die's %u ([nand] blocks_per_plane)",
+                    name, c, zones, drive_params_zone_blocks(p), need, p->blocks_per_plane);
     return TRUE;
 }
 
