@@ -154,7 +154,7 @@ zonemode=zbd
 max_open_zones=32
 rw=randwrite"
 expect_error 'expected at most the drive'"'"'s 14 open zones' run -d "$drive" --job "$tmp/badopen.fio"
-expect_error 'found zbd on a drive without zones' run -d tests/data/drives/small_tlc.ini --job "$tmp/badopen.fio"
+expect_error 'Specifying the zone size is mandatory' run -d tests/data/drives/small_tlc.ini --job "$tmp/badopen.fio"
 job badtrim "[w]
 zonemode=zbd
 rw=trim
@@ -175,4 +175,57 @@ expect_error 'expected zonemode=zbd as well' run -d "$drive" --job "$tmp/nz.fio"
 expect_error --no-out "configs/zn540.ini: [zns] zone_capacity = 1077MiB: the 904 zones take 2 blocks each on every die, 1813 with the GC reserve ([gc] soft_blocks) and one more, expected at most the die's 1812 ([nand] blocks_per_plane)" check configs/zn540.ini --set nand.blocks_per_plane=1812
 expect_error --no-out "configs/zn540.ini: [wear] static_threshold = 100: expected 0 on a zoned drive" check configs/zn540.ini --set wear.static_threshold=100
 expect_error --no-out "configs/zn540.ini: [zns] zone_size = 16MiB: found 115712 zones, expected at most 65535" check configs/zn540.ini --set zns.zone_size=16MiB --set zns.zone_capacity=8MiB
+
+# Zones emulated on a drive without them (fio's ZBD_NONE): random writes
+# at QD 4 over two open zones of 1 MiB (768 KiB writable), each at its
+# zone's write pointer as the host keeps it, a full zone reset by the
+# host alone, never more than two zones open.
+printf '%s\n' "[w]
+zonemode=zbd
+zonesize=1m
+zonecapacity=768k
+max_open_zones=2
+rw=randwrite
+bs=16k
+iodepth=4
+size=16m
+write_iolog=emu.iolog
+time_based
+runtime=50ms" >"$tmp/emu.fio"
+"$bin" run -d tests/data/drives/small_tlc.ini --job "$tmp/emu.fio" --check-every 500 -o "$tmp/emu" -q \
+    >"$tmp/emu.log" 2>&1 || fail "emu: exit $? ($(head -n 3 "$tmp/emu.log"))"
+check_emu() {
+    n=$((n + 1))
+    python3 - "$tmp/emu/emu.iolog" "$tmp/emu/summary.json" <<'PY' || fail "emu: a write off its zone's write pointer"
+import json, sys
+ZS, CAP = 1 << 20, 768 << 10
+wp, part, writes, resets = {}, set(), 0, 0
+for line in open(sys.argv[1]):
+    p = line.split()
+    if len(p) != 5 or p[2] != "write":
+        continue
+    off, ln = int(p[3]), int(p[4])
+    k, at = off // ZS, off % ZS
+    if at == 0 and wp.get(k, 0) == CAP:
+        wp[k] = 0                           # full: reset by the host
+        resets += 1
+    assert at == wp.get(k, 0), (off, wp.get(k, 0))
+    assert at + ln <= CAP and off < 16 << 20, (off, ln)
+    wp[k] = at + ln
+    part = {z for z in part | {k} if 0 < wp[z] < CAP}
+    assert len(part) <= 2, part              # never more than two zones open
+    writes += 1
+j = json.load(open(sys.argv[2]))["jobs"][0]
+assert writes > 500 and resets > 0 and j["write"]["ios"] == writes, (writes, resets)
+assert j["zbd"]["open_zones_peak"] == 2 and j["zbd"]["zone_resets"] == resets, j["zbd"]
+PY
+}
+check_emu
+job emucap "[w]
+zonemode=zbd
+zonesize=1m
+zonecapacity=2m
+rw=write"
+expect_error 'job parameter zonecapacity 2097152 is larger than zone size 1048576' \
+    run -d tests/data/drives/small_tlc.ini --job "$tmp/emucap.fio"
 finish "$n checks"

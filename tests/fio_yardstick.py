@@ -16,7 +16,12 @@ A line "# check: KEY=VALUE ..." after it adds exact figures both must have
 (ios=, bytes=, coverage=). A line "# fio-set: KEY=VALUE" replaces that
 option in the copy fio reads: fio's null engine has no device, its file is
 `size` bytes long, so a job at an offset gives fio size=offset+size where
-ftlsim, on a drive, takes size from the offset. The job files name their own write_iolog
+ftlsim, on a drive, takes size from the offset. A line "# message: TEXT" of
+a refused job says what both must say: TEXT in fio's output and in ftlsim's
+error (fio's words, which ftlsim's quotes). A line "# fio-file: NAME=SIZE"
+makes NAME a sparse file of SIZE bytes (k, m suffixes) where fio runs, for
+a job whose engine reads a real file (fio's psync, where ioengine=null
+needs none). The job files name their own write_iolog
 (one per job section) and filename=/dev/null; fio runs in DIR's copy in a
 temporary folder, ftlsim writes into its results folder.
 
@@ -146,13 +151,23 @@ def compare_exact(f, s):
     return [f"I/O #{i} of fio {len(f)}, ftlsim {len(s)}: fio {want}, ftlsim {got}"]
 
 
+SUFFIX = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
 def header(path):
     mode, checks, region, fio_set = None, {}, None, {}
+    extra = {"message": None, "files": {}}
     with open(path) as f:
         for line in f:
             m = re.match(r"#\s*mode:\s*(\w+)", line)
             if m:
                 mode = m.group(1)
+            m = re.match(r"#\s*message:\s*(.*\S)", line)
+            if m:
+                extra["message"] = m.group(1)
+            m = re.match(r"#\s*fio-file:\s*(\S+)=(\d+)([kmg]?)\s*$", line)
+            if m:
+                extra["files"][m.group(1)] = int(m.group(2)) * SUFFIX[m.group(3)]
             m = re.match(r"#\s*fio-set:\s*(\w+)=(\S+)", line)
             if m:
                 fio_set[m.group(1)] = m.group(2)
@@ -163,8 +178,8 @@ def header(path):
                     checks[k] = v
             m = re.match(r"\s*size\s*=\s*(\d+)([kmg]?)\s*$", line)
             if m and region is None:
-                region = int(m.group(1)) * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[m.group(2)]
-    return mode, checks, region, fio_set
+                region = int(m.group(1)) * SUFFIX[m.group(2)]
+    return mode, checks, region, fio_set, extra
 
 
 def check_figures(name, who, fig, checks):
@@ -179,9 +194,12 @@ def check_figures(name, who, fig, checks):
 
 def run_one(ftlsim, drive, job, tmp):
     name = os.path.basename(job)[:-4]
-    mode, checks, region, fio_set = header(job)
+    mode, checks, region, fio_set, more = header(job)
     work = os.path.join(tmp, name)
     os.makedirs(work)
+    for fname, size in more["files"].items():
+        with open(os.path.join(work, fname), "wb") as f:
+            f.truncate(size)
     with open(job) as src, open(os.path.join(work, os.path.basename(job)), "w") as dst:
         for line in src:
             key = line.split("=")[0].strip()
@@ -200,6 +218,11 @@ def run_one(ftlsim, drive, job, tmp):
             errs.append("fio ran it, expected a refusal")
         if sim.returncode != 2:
             errs.append(f"ftlsim exit {sim.returncode}, expected 2: {sim.stderr.strip()}")
+        said = more["message"]
+        if said and said not in fio.stdout + fio.stderr:
+            errs.append(f"fio did not say {said!r}: {(fio.stderr or fio.stdout).strip()[:200]}")
+        if said and said not in sim.stderr:
+            errs.append(f"ftlsim did not say {said!r}: {sim.stderr.strip()[:200]}")
         return errs
     if fio.returncode != 0:
         return [f"fio failed: {(fio.stderr or fio.stdout).strip()[:200]}"]

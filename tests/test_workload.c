@@ -320,6 +320,25 @@ static void test_trimwrite_and_fsync(void)
     mock_clear(&m);
 }
 
+/* zonemode=zbd on a drive without zones: fio's emulated zones. Writes go
+ * to each zone's write pointer up to its capacity, several in flight to a
+ * zone (no zone write lock), and the trims of a later phase are the host's
+ * resets: nothing reaches the drive. */
+static void test_zbd_emulated(void)
+{
+    Mock m;
+    mock_init(&m, 10 * SIM_US);
+    run_spec(&m, "rw=write,bs=64k,size=1m,iodepth=4,zonemode=zbd,zonesize=256k,zonecapacity=128k;"
+                 "rw=trim,bs=256k,size=512k,zonemode=zbd", 4 * MiB, 32);
+    CUTEST_EQ(m.subs->len, 8);
+    for (guint i = 0; i < m.subs->len; i++) {
+        CUTEST_EQ(SUB(&m, i).op, IO_WRITE);
+        CUTEST_EQ(SUB(&m, i).offset, i / 2 * 256 * KiB + i % 2 * 64 * KiB);
+    }
+    CUTEST_EQ(m.max_outstanding, 4);
+    mock_clear(&m);
+}
+
 static void test_bind_errors(void)
 {
     static const struct {
@@ -331,6 +350,9 @@ static void test_bind_errors(void)
                                       "than the job's region of 65536 bytes"},
         {"rw=read,time_based", "job \"job1\": option \"time_based\": found no runtime, expected "
                                "runtime=DURATION as well"},
+        {"rw=write,zonemode=zbd,zonesize=64k,zonecapacity=128k",
+         "job \"job1\": option \"zonecapacity\": found 131072, expected at most the zone size 65536 (fio: "
+         "\"job parameter zonecapacity 131072 is larger than zone size 65536\")"},
     };
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         Mock m;
@@ -480,6 +502,7 @@ int main(void)
         {"idle_and_stonewall", test_idle_and_stonewall},
         {"time_based_and_ramp", test_time_based_and_ramp},
         {"trimwrite_and_fsync", test_trimwrite_and_fsync},
+        {"zbd_emulated", test_zbd_emulated},
         {"bind_errors", test_bind_errors},
         {"replay_modes", test_replay_modes},
         {"replay_max_idle", test_replay_max_idle},

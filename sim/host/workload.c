@@ -307,7 +307,8 @@ static void ev_null_done(void *ctx, uint64_t tag);
 /* An I/O leaves the job: fio's counters, the slat log row (not for the
  * write half of trimwrite, which fio logs with its trim), the iolog, then
  * the drive; ioengine=null completes it at once instead, as fio's null
- * engine does, without the drive (nor its disk_util counts). */
+ * engine does, without the drive (nor its disk_util counts), and so does
+ * the host an I/O that is its own (a trim of emulated zones). */
 static void wl_io_issue(WlJob *j, const WlIo *io, uint32_t slot, bool log_slat)
 {
     uint64_t tag = (uint64_t)j->index << 32 | slot;
@@ -318,7 +319,7 @@ static void wl_io_issue(WlJob *j, const WlIo *io, uint32_t slot, bool log_slat)
         wl_iolog_write(j, io->op, io->offset, io->length);
     if (j->spec->zbd.on)
         wl_zbd_issued(j, io);
-    if (j->spec->engine_null)
+    if (j->spec->engine_null || io->host_only)
         sim_schedule(j->w->e, sim_now(j->w->e), ev_null_done, j->w, tag);
     else if (io->zop != ZOP_NONE)
         wl_zbd_submit(j, io, tag);
@@ -509,7 +510,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
 {
     WlIo *io = &j->slots[slot];
     SimTime now = sim_now(w->e);
-    if (!j->spec->engine_null)
+    if (!j->spec->engine_null && !io->host_only)
         wl_disk_done(w, (IoOp)io->op, now - io->submit);
     bool failed = false;
     if (j->spec->zbd.on) {
@@ -523,6 +524,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
             io->op = IO_WRITE;
             io->zop = j->spec->zbd.append ? ZOP_APPEND : ZOP_NONE;
             io->then_write = 0;
+            io->host_only = 0;
             io->submit = now;
             wl_io_issue(j, io, slot, false);
             return;

@@ -55,7 +55,8 @@ typedef struct WorkloadTarget {
  * command (a reset, or a Zone Append of length bytes to the zone at
  * zone_offset), and, asked while the completion of a command is reported,
  * its ZnsStatus and where an append wrote. Called with the target's ctx.
- * Without it (the default), zbd jobs are refused. Before bind; copied. */
+ * Without it (the default), zbd jobs run on zones the host emulates, as
+ * fio's on a device that is not zoned. Before bind; copied. */
 typedef struct WorkloadZoned {
     uint64_t zone_size, zone_cap;  /* bytes */
     uint32_t max_open_zones;       /* the drive's limit; 0: none */
@@ -145,7 +146,7 @@ typedef struct WorkloadFdp {
  * given in zones ("8z") are resolved against the drive's zone size. */
 typedef struct WorkloadZbd {
     gboolean on;                   /* zonemode=zbd */
-    uint64_t zonecapacity, zonerange; /* bytes; checked, the drive's zones rule */
+    uint64_t zonecapacity, zonerange; /* bytes; a zoned drive's zones rule; emulated: the first job's */
     gboolean read_beyond_wp;
     gboolean ignore_zone_limits;
     uint32_t max_open_zones;       /* 0: the drive's limit */

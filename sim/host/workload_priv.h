@@ -41,6 +41,7 @@ typedef struct WlIo {
     uint8_t op;      /* IoOp */
     uint8_t then_write; /* trimwrite: write the same range when the trim is done */
     uint8_t zop;     /* ZoneOp: a zone reset (before a write, or a zbd trim), an append */
+    uint8_t host_only; /* done by the host, nothing sent: a trim of emulated zones */
 } WlIo;
 
 /* A job's steady-state detector (workload_ss.c) and logs (workload_log.c). */

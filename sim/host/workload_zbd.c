@@ -12,7 +12,13 @@
  * whose next write is for a zone with a write or reset in flight waits for
  * it. zone_append=1 (ftlsim's; fio 3.33 has no option for it) sends writes
  * as Zone Append to the zone's start instead, which needs no such wait.
- * Invariant: wp[k] <= cap; busy[k] counts the zone's commands in flight.
+ * On a drive without zones the zones are fio's emulated ones (its model
+ * ZBD_NONE): their size and capacity from the first zbd job, every zone
+ * empty at the start, a reset only the host's (nothing sent), a trim too
+ * with a block engine, and no zone write lock: only another job's I/Os in
+ * flight to a zone hold a write (fio's zone mutex, its own it may stack).
+ * Invariant: wp[k] <= cap; busy[k] counts the zone's commands in flight,
+ * all of job owner[k].
  */
 #include "sim/host/workload_priv.h"
 
@@ -23,6 +29,8 @@ struct WlZbd {
     uint32_t nzones;
     uint64_t *wp;            /* bytes from the zone's start the host has sent */
     uint16_t *busy;          /* writes, appends and resets in flight */
+    uint32_t *owner;         /* the job of a zone's commands in flight (fio's zone lock) */
+    bool emulated;           /* a drive without zones: fio's zones emulated by the host */
     uint8_t *resetting;      /* a reset in flight: appends wait for it too */
     uint32_t *open;          /* fio's open_zones[]: zone numbers, in opening order */
     uint8_t *is_open;
@@ -163,14 +171,45 @@ static gboolean zbd_max_open(const Workload *w, const WorkloadJobSpec *s, uint32
     return TRUE;
 }
 
+/* fio's init_zone_info for a drive without zones: the zones the first zbd
+ * job s asks for (zonesize, zonecapacity), over the whole drive. */
+static gboolean zbd_emulate(const Workload *w, const WorkloadJobSpec *s, uint64_t *zs, uint64_t *cap,
+                            GError **error)
+{
+    if (!s->zonesize)
+        return zbd_refuse(error, s, "zonemode",
+                          "found zbd without zonesize on a drive without zones, expected zonesize for the zones "
+                          "the host emulates (fio: \"Specifying the zone size is mandatory for regular "
+                          "file/block device with --zonemode=zbd\")");
+    if (s->zonesize < 512)
+        return zbd_refuse(error, s, "zonesize", "found %" G_GUINT64_FORMAT ", expected at least 512 bytes (fio: "
+                          "\"zone size must be at least 512 bytes for --zonemode=zbd\")", s->zonesize);
+    *cap = s->zbd.zonecapacity ? s->zbd.zonecapacity : s->zonesize;
+    if (*cap > s->zonesize)
+        return zbd_refuse(error, s, "zonecapacity", "found %" G_GUINT64_FORMAT ", expected at most the zone "
+                          "size %" G_GUINT64_FORMAT " (fio: \"job parameter zonecapacity %" G_GUINT64_FORMAT
+                          " is larger than zone size %" G_GUINT64_FORMAT "\")", *cap, s->zonesize, *cap,
+                          s->zonesize);
+    if (w->t.capacity < s->zonesize)
+        return zbd_refuse(error, s, "zonesize", "found %" G_GUINT64_FORMAT ", expected at most the drive's %"
+                          G_GUINT64_FORMAT " bytes (fio: \"file/device size is smaller than zone size\")",
+                          s->zonesize, w->t.capacity);
+    *zs = s->zonesize;
+    return TRUE;
+}
+
 /* Every zbd job's checks against the drive, its sizes in zones resolved,
- * and the zones' host view made once for all. */
+ * and the zones' host view made once for all. On a drive without zones
+ * the first zbd job makes them, as fio's first job of a file makes its
+ * zone info: a later job may leave out zonesize, must not give another
+ * one, and its zonecapacity is ignored (all three as fio). */
 gboolean wl_zbd_bind(Workload *w, GError **error)
 {
     wl_zbd_free(w);
     uint32_t max_open = 0;
-    bool any = false;
+    bool any = false, emulated = !w->zoned.zone_size;
     double freq = 0;
+    uint64_t zs = w->zoned.zone_size, cap = w->zoned.zone_cap ? w->zoned.zone_cap : w->zoned.zone_size;
     for (guint i = 0; i < w->specs->len; i++) {
         WorkloadJobSpec *s = &g_array_index(w->specs, WorkloadJobSpec, i);
         const WorkloadZbd *b = &s->zbd;
@@ -179,12 +218,19 @@ gboolean wl_zbd_bind(Workload *w, GError **error)
                               "zonemode=zbd as well (fio counts zones only in that mode)");
         if (!s->zbd.on || s->idle)
             continue;
-        uint64_t zs = w->zoned.zone_size;
-        if (!zs)
-            return zbd_refuse(error, s, "zonemode",
-                              "found zbd on a drive without zones, expected a zoned drive (a [zns] group; "
-                              "fio's zones emulated on a regular device are not simulated)");
-        if (s->zonesize_set && s->zonesize != zs)
+        if (emulated && !any && !zbd_emulate(w, s, &zs, &cap, error))
+            return FALSE;
+        if (emulated && s->zonesize && s->zonesize != zs)
+            return zbd_refuse(error, s, "zonesize",
+                              "found %" G_GUINT64_FORMAT " bytes, expected the zone size of the first zbd job, %"
+                              G_GUINT64_FORMAT " (fio: \"zonesize %" G_GUINT64_FORMAT " does not match the device "
+                              "zone size %" G_GUINT64_FORMAT "\")", s->zonesize, zs, s->zonesize, zs);
+        if (emulated && s->zbd.append)
+            return zbd_refuse(error, s, "zone_append",
+                              "found it on a drive without zones, expected a zoned drive (Zone Append is a "
+                              "command of zoned namespaces; fio 3.33 has no such option: \"Bad option "
+                              "<zone_append=1>\")");
+        if (!emulated && s->zonesize_set && s->zonesize != zs)
             return zbd_refuse(error, s, "zonesize",
                               "found %" G_GUINT64_FORMAT " bytes, expected the drive's zone size of %"
                               G_GUINT64_FORMAT " (fio: \"job parameter zonesize does not match disk zone size\")",
@@ -218,11 +264,13 @@ gboolean wl_zbd_bind(Workload *w, GError **error)
     if (!any)
         return TRUE;
     WlZbd *z = g_new0(WlZbd, 1);
-    z->zone_size = w->zoned.zone_size;
-    z->cap = w->zoned.zone_cap ? w->zoned.zone_cap : w->zoned.zone_size;
+    z->zone_size = zs;
+    z->cap = cap;
+    z->emulated = emulated;
     z->nzones = (uint32_t)(w->t.capacity / z->zone_size);
     z->wp = g_new0(uint64_t, z->nzones);
     z->busy = g_new0(uint16_t, z->nzones);
+    z->owner = g_new0(uint32_t, z->nzones);
     z->resetting = g_new0(uint8_t, z->nzones);
     z->is_open = g_new0(uint8_t, z->nzones);
     z->max_open = max_open;
@@ -284,6 +332,7 @@ void wl_zbd_free(Workload *w)
         return;
     g_free(z->wp);
     g_free(z->busy);
+    g_free(z->owner);
     g_free(z->resetting);
     g_free(z->open);
     g_free(z->is_open);
@@ -458,16 +507,27 @@ static int zbd_adjust_trim(WlJob *j, WlIo *p)
         return WL_ZBD_WAIT;
     p->offset = zstart(z, k);
     p->zop = ZOP_RESET;
+    p->host_only = z->emulated; /* fio's zbd_do_io_u_trim: the host's reset, nothing sent */
     return WL_ZBD_GO;
 }
 
-/* A reset of zone k as the host sees it: its data gone, fio's count. */
+/* A reset of zone k as the host sees it: its data gone, fio's count
+ * (which, on emulated zones, leaves out the resets of empty zones). */
 static void zbd_reset_view(WlJob *j, uint32_t k)
 {
     WlZbd *z = j->w->zbd;
+    j->zresets += !z->emulated || z->wp[k] > 0;
     z->with_data -= z->wp[k];
     z->wp[k] = 0;
-    j->zresets++;
+}
+
+/* True if an open zone has a command in flight, whose end may close it. */
+static bool zbd_open_busy(const WlZbd *z)
+{
+    for (uint32_t i = 0; i < z->nopen; i++)
+        if (z->busy[z->open[i]])
+            return true;
+    return false;
 }
 
 static int zbd_adjust_write(WlJob *j, WlIo *p, uint64_t min_bs)
@@ -477,10 +537,10 @@ static int zbd_adjust_write(WlJob *j, WlIo *p, uint64_t min_bs)
     uint32_t k = (uint32_t)(p->offset / z->zone_size);
     if (!zbd_open_zone(j, k, min_bs)) {
         k = zbd_convert(j, p->offset, min_bs);
-        if (k == UINT32_MAX)
-            return WL_ZBD_EOF;
+        if (k == UINT32_MAX) /* fio quiesces, so that the writes in flight close their zones */
+            return zbd_open_busy(z) ? WL_ZBD_WAIT : WL_ZBD_EOF;
     }
-    if (z->busy[k] && (!s->zbd.append || z->resetting[k]))
+    if (z->busy[k] && (z->emulated ? z->owner[k] != j->index : !s->zbd.append || z->resetting[k]))
         return WL_ZBD_WAIT;
     bool reset = z->wp[k] + min_bs > z->cap;
     if (!reset && s->zbd.reset_frequency > 0 &&
@@ -500,7 +560,7 @@ static int zbd_adjust_write(WlJob *j, WlIo *p, uint64_t min_bs)
     if (len < min_bs)
         return WL_ZBD_EOF; /* fio: "zone remainder smaller than min block size" */
     p->length = len;
-    if (reset) {
+    if (reset && !z->emulated) { /* emulated: the host's reset above is all of it */
         p->zop = ZOP_RESET;
         p->then_write = 1;
     } else if (s->zbd.append) {
@@ -520,11 +580,14 @@ int wl_zbd_ready(WlJob *j)
                                : zbd_adjust_write(j, p, min_bs);
     if (r == WL_ZBD_WAIT) {
         p->zop = ZOP_NONE;
+        p->host_only = 0;
         p->then_write = j->spec->rw == WL_RW_TRIMWRITE;
         j->zparked = true;
         return r;
     }
     j->issued = j->issued - len0 + p->length;
+    if (r == WL_ZBD_GO && !zbd_random(j)) /* fio's next sequential I/O follows the moved one */
+        j->last_pos[p->op] = p->offset + p->length;
     return r;
 }
 
@@ -537,9 +600,13 @@ void wl_zbd_issued(WlJob *j, const WlIo *io)
         return;
     uint32_t k = (uint32_t)(io->offset / z->zone_size);
     z->busy[k]++;
+    z->owner[k] = j->index;
     z->resetting[k] |= io->zop == ZOP_RESET;
-    if (io->zop == ZOP_RESET && !io->then_write) {
-        zbd_reset_view(j, k); /* a trim: the zone's reset */
+    if (io->zop == ZOP_RESET && (!io->then_write || (z->emulated && io->op == IO_TRIM))) {
+        /* a trim: the zone's reset; fio's null engine never runs the
+         * reset of a trim (only the block engines call zbd_do_io_u_trim) */
+        if (!j->spec->engine_null)
+            zbd_reset_view(j, k);
         return;
     }
     uint64_t end = MIN(io->offset - zstart(z, k) + io->length, z->cap);
