@@ -2,8 +2,8 @@
 # cli_pts.sh - `ftlsim pts` end to end on the small TLC drive with short
 # rounds: each of the four tests writes its table, steady_state.csv and
 # summaries with values the mechanisms must give (reads faster than writes
-# on a full drive, the WSAT cliff once the capacity is written, latency
-# percentiles in order); a seed repeats a test exactly; and bad input
+# on a full drive, the WSAT cliff once the capacity is written, and WSAT's
+# end and trend alike in every report, latency percentiles in order); a seed repeats a test exactly; and bad input
 # (test, block size, mix, round time, depth) exits 2 with one line on
 # stderr and no results folder.
 # Usage: bash tests/cli_pts.sh PATH/TO/ftlsim (from the source root)
@@ -46,6 +46,42 @@ cmp -s "$tmp/iops/iops.csv" "$tmp/iops2/iops.csv" || fail "iops: the same seed g
 pts "$tmp/wsat" -t wsat --round-time 1s --max-rounds 12 --threads 4 --iodepth 8
 csv "$tmp/wsat/wsat.csv" 'if (NR == 2) first = $5; last = $5; fills = $4' \
     'if (fills < 1) print "only " fills " fills written"; else if (last < 0.8 * first) print "ok"; else print "no cliff: " first " -> " last " IOPS"'
+# WSAT judges no steady-state window (its IOPS still fall after the cliff,
+# which a 5-round window passes): it says how it ended, the round limit here,
+# and the trend of IOPS against TB written over the last capacity written,
+# the same in summary.txt, summary.json, report.html and the round lines.
+wsat_agrees() { # wsat_agrees DIR END: END as summary.json says it
+    n=$((n + 1))
+    python3 - "$1" "$2" <<'PY' || fail "wsat $1: its reports disagree"
+import csv, json, sys
+d, end = sys.argv[1], sys.argv[2]
+j = json.load(open(d + "/summary.json"))
+w = j["wsat"]
+assert w["end"] == end and j["steady_state"] == [], (w, j["steady_state"])
+t = w["trend"]
+assert t is not None and t["last_round"] == w["rounds_run"], w
+assert t["verdict"] == ("flat" if abs(t["change"]) <= 0.10 else "falling" if t["change"] < 0 else "rising"), t
+rows = list(csv.DictReader(open(d + "/wsat.csv")))
+fills = [float(r["fills"]) for r in rows]
+# the trend's rounds: those that began within the last capacity written
+first = t["first_round"]
+assert fills[-1] - (fills[first - 2] if first > 1 else 0) <= 1 + 1e-9 < fills[-1] - (fills[first - 3] if first > 2 else 0), (first, fills)
+assert all(r["steady"] == "-" for r in csv.DictReader(open(d + "/steady_state.csv")))
+txt = open(d + "/summary.txt").read()
+want = {"fills": "ended        at 4 x capacity:", "rounds": "ended        at the round limit:"}[end]
+assert want in txt and f"{100 * t['change']:+.1f}% over them: {t['verdict']}" in txt, txt
+assert "steady state from" not in txt
+html = open(d + "/report.html").read()
+assert (t["verdict"] == "flat") == ("the drive had not settled" not in html), t
+assert (end == "fills") == ("short of the 4 x capacity" not in html), end
+PY
+}
+wsat_agrees "$tmp/wsat" rounds
+# to the end the PTS sets, 4 x capacity, with the round lines kept
+"$bin" pts -d "$drive" -o "$tmp/wsat4" -t wsat --round-time 1s --threads 4 --iodepth 8 >"$tmp/wsat4.log" 2>&1 ||
+    fail "wsat to 4 x capacity: exit $?"
+wsat_agrees "$tmp/wsat4" fills
+grep -q "x capacity written; over the last capacity" "$tmp/wsat4.log" || fail "wsat: no trend in the round lines"
 
 # tp: both block sizes, read and write, each after its own purge.
 pts "$tmp/tp" -t tp --round-time 300ms --max-rounds 5 --precondition fast

@@ -104,6 +104,46 @@ static void test_limits(void)
     CUTEST_EQ(steady_first(zero, 5, STEADY_WINDOW, &w), 0);
 }
 
+/* The trend of WSAT's IOPS against TB written, by hand:
+ *   x 1 2 3 4 5, y 100 95 90 85 80: mean 90, slope -5 per TB, change over
+ *   the 4 TB spanned -20 = -22.2%: falling, not flat;
+ *   y 100 99 101 100 100: deviations 0 -1 1 0 0 against x -2..2, sxy 1,
+ *   sxx 10, slope 0.1, change 0.4 / 100 = 0.4%: flat;
+ *   one point, or x all equal: no slope, not flat. Unequal spacing: x 0 1 3,
+ *   y 10 8 4 lie on y = 10 - 2x exactly. */
+static void test_trend(void)
+{
+    const double x[] = {1, 2, 3, 4, 5};
+    const double fall[] = {100, 95, 90, 85, 80}, level[] = {100, 99, 101, 100, 100};
+    SteadyTrend t;
+    steady_trend(x, fall, 5, STEADY_TREND_MAX_CHANGE, &t);
+    CUTEST_NEAR(t.mean, 90, 1e-9);
+    CUTEST_NEAR(t.slope, -5, 1e-9);
+    CUTEST_NEAR(t.intercept, 105, 1e-9);
+    CUTEST_NEAR(t.change, -20.0 / 90, 1e-9);
+    CU_ASSERT_FALSE(t.flat);
+    steady_trend(x, level, 5, STEADY_TREND_MAX_CHANGE, &t);
+    CUTEST_NEAR(t.slope, 0.1, 1e-9);
+    CUTEST_NEAR(t.change, 0.004, 1e-9);
+    CU_ASSERT_TRUE(t.flat);
+    steady_trend(x, fall, 5, 0.25, &t); /* within a wider limit */
+    CU_ASSERT_TRUE(t.flat);
+    steady_trend(x, fall, 1, STEADY_TREND_MAX_CHANGE, &t);
+    CUTEST_EQ(t.n, 1);
+    CUTEST_NEAR(t.mean, 100, 1e-9);
+    CU_ASSERT_FALSE(t.flat);
+    const double same[] = {2, 2, 2};
+    steady_trend(same, fall, 3, STEADY_TREND_MAX_CHANGE, &t);
+    CUTEST_NEAR(t.slope, 0, 1e-9);
+    CU_ASSERT_FALSE(t.flat);
+    const double xs[] = {0, 1, 3}, ys[] = {10, 8, 4};
+    steady_trend(xs, ys, 3, STEADY_TREND_MAX_CHANGE, &t);
+    CUTEST_NEAR(t.slope, -2, 1e-9);
+    CUTEST_NEAR(t.intercept, 10, 1e-9);
+    CUTEST_NEAR(t.x_first, 0, 1e-12);
+    CUTEST_NEAR(t.x_last, 3, 1e-12);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -111,6 +151,7 @@ int main(void)
         {"oscillating", test_oscillating},
         {"drifting", test_drifting},
         {"limits", test_limits},
+        {"trend", test_trend},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("steady", tests);

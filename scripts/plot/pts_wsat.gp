@@ -1,12 +1,14 @@
 # pts_wsat.gp - the PTS report's write-saturation plots: 4 KiB random write
 # IOPS per round against time and against the TB the host wrote, and the
 # rounds' response times (mean, p99, max) against time and TB written.
-# Rounds that began before one capacity was written are shaded: steady
-# state is not judged there.
+# WSAT judges no steady state: the rounds of the last capacity written
+# (from tb0 TB) carry the least-squares trend of IOPS against TB written,
+# drawn as a line with its verdict; the rounds before them are shaded.
 #
 #   gnuplot -e "dir='results/pts'" scripts/plot/pts_wsat.gp
 #
-# Variables: dir, out, fmt, drive.
+# Variables: dir, out, fmt, drive; tb0 (-1: less than one capacity
+# written, no trend), tb1, tslope, tint, tword (from ftlsim pts).
 if (!exists("dir")) dir = '.'
 if (!exists("drive")) drive = ''
 if (!exists("out")) out = dir.'/wsat.png'
@@ -20,12 +22,20 @@ set output out
 set datafile separator ','
 set datafile columnheaders
 data = dir.'/wsat.csv'
-# where the host had written one capacity: the time and the TB
-stats data using (column("fills") < 1 ? column("t_s") : NaN) nooutput
+if (!exists("tb0")) tb0 = -1
+if (!exists("tword")) tword = ''
+if (!exists("tb1")) tb1 = 0
+if (!exists("tslope")) tslope = 0
+if (!exists("tint")) tint = 0
+# the trend's window: the rounds of the last capacity written, from the
+# first round ending at tb0 TB; before it (or everywhere, without a trend)
+# shaded, in time and in TB
+stats data using (tb0 < 0 || column("host_TB_written") < tb0 ? column("t_s") : NaN) nooutput
 t1 = STATS_records > 0 ? STATS_max : 0
-stats data using (column("fills") < 1 ? column("host_TB_written") : NaN) nooutput
-tb1 = STATS_records > 0 ? STATS_max : 0
-set multiplot layout 2,2 title (drive eq '' ? '' : drive."\n").'PTS write saturation, 4 KiB random writes (shaded: before one capacity written, not judged)' noenhanced
+stats data using (tb0 < 0 || column("host_TB_written") < tb0 ? column("host_TB_written") : NaN) nooutput
+tbs = STATS_records > 0 ? STATS_max : 0
+what = tb0 < 0 ? 'less than one capacity written: no trend' : 'shaded: before the last capacity written; line: the trend over it, '.tword
+set multiplot layout 2,2 title (drive eq '' ? '' : drive."\n").'PTS write saturation, 4 KiB random writes ('.what.')' noenhanced
 set grid back lc rgb '#dddddd'
 set key top right opaque font ',10'
 set style rect fc rgb '#eeeeee' fs solid 1.0 noborder behind
@@ -36,8 +46,13 @@ set xlabel 'Time (s)'
 set object 1 rect from 0, graph 0 to t1, graph 1
 plot data using (column("t_s")):(column("iops")) with linespoints pt 7 ps 0.5 lw 1.5 lc rgb '#1f3f7f' title 'IOPS'
 set xlabel 'Host data written (TB)'
-set object 1 rect from 0, graph 0 to tb1, graph 1
-plot data using (column("host_TB_written")):(column("iops")) with linespoints pt 7 ps 0.5 lw 1.5 lc rgb '#1f3f7f' title 'IOPS'
+set object 1 rect from 0, graph 0 to tbs, graph 1
+set key bottom left
+trend(x) = (tb0 >= 0 && x >= tb0 && x <= tb1) ? tint + tslope * x : NaN
+set samples 400
+plot data using (column("host_TB_written")):(column("iops")) with linespoints pt 7 ps 0.5 lw 1.5 lc rgb '#1f3f7f' title 'IOPS', \
+     trend(x) with lines lw 3 lc rgb '#d62728' title (tb0 >= 0 ? 'trend: '.tword : '')
+set key top right
 set logscale y
 set yrange [*:*]
 set key bottom right
@@ -48,7 +63,7 @@ plot data using (column("t_s")):(column("mean_us")) with lines lw 2 lc rgb '#1f3
      data using (column("t_s")):(column("p99_us")) with lines lw 1.5 lc rgb '#ff7f0e' title 'p99', \
      data using (column("t_s")):(column("max_us")) with lines lw 1 lc rgb '#d62728' title 'max'
 set xlabel 'Host data written (TB)'
-set object 1 rect from 0, graph 0 to tb1, graph 1
+set object 1 rect from 0, graph 0 to tbs, graph 1
 plot data using (column("host_TB_written")):(column("mean_us")) with lines lw 2 lc rgb '#1f3f7f' title 'mean', \
      data using (column("host_TB_written")):(column("p99_us")) with lines lw 1.5 lc rgb '#ff7f0e' title 'p99', \
      data using (column("host_TB_written")):(column("max_us")) with lines lw 1 lc rgb '#d62728' title 'max'

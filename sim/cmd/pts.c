@@ -7,7 +7,9 @@
  * same drive and engine, and after each round the tracking variable's last
  * 5 rounds are judged by the PTS steady-state test (steady.h). Results are
  * the averages over the steady-state window, or over the last 5 rounds when
- * none was steady within the round limit. pts_report.c writes the files.
+ * none was steady within the round limit. wsat judges no window: it runs
+ * to 4 x capacity and its results are the rounds of the last capacity
+ * written, with the trend over them. pts_report.c writes the files.
  */
 #include "sim/cmd/pts_impl.h"
 
@@ -347,8 +349,9 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
 
 /* One line a finished round on stderr (unless quiet), kept, so that the
  * history of the rounds stays on the screen: the test, the tracked cell's
- * block size and mix, its value, and the verdict so far. */
-static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v, gboolean judged)
+ * block size and mix, its value, and the verdict so far (wsat: the
+ * capacities written and the trend over the last one). */
+static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
 {
     if (p->o->quiet)
         return;
@@ -357,34 +360,64 @@ static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v, 
     const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, r - 1);
     fprintf(stderr, "%s round %u: %s %u/%u %.6g %s", p->t->name, r, bs, c->read_pct,
             100 - c->read_pct, v, p->t->unit);
-    if (w->last)
+    if (p->t->fills > 0) {
+        fprintf(stderr, ", %.2f x capacity written",
+                (double)drive_stats(p->d)->host_bytes[IO_WRITE] / (double)p->capacity);
+        if (s->trend.n >= 2)
+            fprintf(stderr, "; over the last capacity %+.1f%% (%s)", 100 * s->trend.change,
+                    pts_trend_word(&s->trend));
+        else
+            fprintf(stderr, "; no trend before one capacity is written");
+    } else if (w->last) {
         fprintf(stderr, ", window %zu-%zu range %.1f%% slope %.1f%%: %s", w->first, w->last,
                 100 * w->excursion, 100 * w->slope_excursion,
-                w->steady ? "steady"
-                : judged  ? "not steady yet"
-                          : "not judged (the window began before one capacity was written)");
-    else
+                w->steady ? "steady" : "not steady yet");
+    } else {
         fprintf(stderr, ": not judged before round %d", STEADY_WINDOW);
+    }
     fputc('\n', stderr);
     fflush(stderr);
 }
 
+/* wsat: the trend of the tracking variable against TB written over the
+ * rounds that began after the host had written all but one capacity of
+ * what it wrote (the last capacity written); none before one capacity. */
+static void pts_trend(const Pts *p, PtsSub *s)
+{
+    uint32_t n = s->values->len, sub = (uint32_t)(s - p->subs);
+    g_autofree double *x = g_new(double, n ? n : 1);
+    for (guint i = 0, k = 0; i < p->rows->len && k < n; i++) {
+        const PtsRow *row = &g_array_index(p->rows, PtsRow, i);
+        if (row->sub == sub && row->cell == s->track)
+            x[k++] = row->host_written / 1e12;
+    }
+    memset(&s->trend, 0, sizeof s->trend);
+    s->trend_first = 0;
+    double cap = (double)p->capacity / 1e12;
+    if (n == 0 || x[n - 1] < cap)
+        return;
+    /* round i (0-based) began where round i - 1 ended (round 0 at 0): take
+     * round first - 1 too while it began within the last capacity */
+    uint32_t first = n - 1;
+    while (first > 0 && (first >= 2 ? x[first - 2] : 0) >= x[n - 1] - cap)
+        first--;
+    s->trend_first = first + 1;
+    steady_trend(x + first, (double *)s->values->data + first, n - first, STEADY_TREND_MAX_CHANGE,
+                 &s->trend);
+}
+
 /* Rounds until steady state or the round limit. wsat instead runs until 4 x
- * capacity (the PTS) or the round limit: its first steady windows are the
- * fresh drive's plateau, before the write cliff. So wsat judges only windows
- * that start after the host wrote the capacity once, and reports steady
- * state only when it holds at the end: from the first of the steady windows
- * that run unbroken to the last round. */
+ * capacity (the PTS) or the round limit and judges no window: its IOPS fall
+ * from the fresh drive's plateau over the write cliff and then slowly, so
+ * a 5-round window passes on a curve still falling. It reports how it
+ * ended and the trend over the last capacity written (pts_trend()). */
 static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
 {
     PtsSub *s = &p->subs[sub];
     double cap = (double)drive_capacity(p->d);
     pts_watch_writes(p);
-    uint32_t eligible = 0; /* wsat: first round that began after one capacity written */
+    s->end = PTS_END_ROUNDS;
     for (uint32_t r = 1; r <= p->max_rounds; r++) {
-        double written0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
-        if (p->t->fills > 0 && !eligible && written0 >= cap)
-            eligible = r;
         guint row_track = 0, round_rows = p->rows->len;
         for (uint32_t c = s->first_cell; c < s->first_cell + s->n_cells && !p->interrupted; c++) {
             if (c == s->track)
@@ -396,46 +429,45 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
             /* a round cut short is no round: the rounds before it are judged */
             g_clear_error(error);
             g_array_set_size(p->rows, round_rows);
+            s->end = PTS_END_SIGNAL;
             break;
         }
         double v = p->t->track(&g_array_index(p->rows, PtsRow, row_track));
         g_array_append_val(s->values, v);
         SteadyWindow w = {0};
-        gboolean judged = TRUE;
         size_t n = s->values->len;
-        if (n >= STEADY_WINDOW) {
+        if (n >= STEADY_WINDOW && p->t->fills == 0)
             steady_judge((double *)s->values->data + n - STEADY_WINDOW, STEADY_WINDOW,
                          n - STEADY_WINDOW + 1, STEADY_MAX_EXCURSION, STEADY_MAX_SLOPE, &w);
-            if (p->t->fills > 0 && (!eligible || w.first < eligible)) {
-                w.steady = false;
-                judged = FALSE;
-            }
-        }
         g_array_append_val(s->windows, w);
         s->rounds = r;
         if (w.steady) {
             s->steady_round = r;
             s->win = w;
         }
-        pts_show_round(p, s, r, v, judged);
-        if (p->t->fills == 0 && w.steady)
+        if (p->t->fills > 0)
+            pts_trend(p, s);
+        pts_show_round(p, s, r, v);
+        if (p->t->fills == 0 && w.steady) {
+            s->end = PTS_END_STEADY;
             break;
-        if (p->t->fills > 0 && (double)drive_stats(p->d)->host_bytes[IO_WRITE] >= p->t->fills * cap)
+        }
+        if (p->t->fills > 0 &&
+            (double)drive_stats(p->d)->host_bytes[IO_WRITE] >= p->t->fills * cap) {
+            s->end = PTS_END_FILLS;
             break;
-    }
-    if (p->t->fills > 0) {
-        s->steady_round = 0;
-        for (guint i = s->windows->len; i > 0; i--) {
-            const SteadyWindow *w = &g_array_index(s->windows, SteadyWindow, i - 1);
-            if (!w->steady)
-                break;
-            s->steady_round = i;
-            s->win = *w;
         }
     }
-    if (!s->steady_round) {
-        steady_last((double *)s->values->data, s->values->len, STEADY_WINDOW, &s->win);
+    if (p->t->fills > 0) {
+        pts_trend(p, s);
+        if (s->trend.n > 0) {
+            s->win = (SteadyWindow){
+                .first = s->trend_first, .last = s->rounds, .avg = s->trend.mean};
+            return TRUE;
+        }
     }
+    if (!s->steady_round)
+        steady_last((double *)s->values->data, s->values->len, STEADY_WINDOW, &s->win);
     return TRUE;
 }
 

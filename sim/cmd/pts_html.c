@@ -84,10 +84,17 @@ static void pts_html_header(HtmlPage *page, const Pts *p)
             : g_strdup_printf("%g s of simulated time a cell, until %.0f x capacity written",
                               (double)o->round_time / 1e9, p->t->fills);
     pts_html_row(rows, "rounds", rounds);
-    pts_html_row(rows, "steady state", "a window of 5 rounds of the tracking variable: its range "
-                                       "within 20% of the window's average (±10%), and the "
-                                       "least-squares line's change over the window within 10% "
-                                       "(±5%)");
+    if (p->t->fills > 0)
+        pts_html_row(rows, "steady state",
+                     "not judged: WSAT runs until 4 x capacity written (or the round limit); "
+                     "reported instead, the least-squares trend of IOPS against TB written over "
+                     "the rounds of the last capacity written, flat when its change over them is "
+                     "within 10% of their average either way");
+    else
+        pts_html_row(rows, "steady state", "a window of 5 rounds of the tracking variable: its range "
+                                           "within 20% of the window's average (±10%), and the "
+                                           "least-squares line's change over the window within 10% "
+                                           "(±5%)");
     g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, o->seed);
     pts_html_row(rows, "seed", seed);
     html_heading(page, "Test and device");
@@ -95,12 +102,43 @@ static void pts_html_header(HtmlPage *page, const Pts *p)
     g_ptr_array_free(rows, TRUE);
 }
 
+/* wsat's warnings: a test that ended before 4 x capacity, less than one
+ * capacity written (no trend), or a trend that is not flat. */
+static void pts_html_wsat_warnings(HtmlPage *page, const Pts *p)
+{
+    const PtsSub *s = &p->subs[0];
+    double fills = g_array_index(p->rows, PtsRow, p->rows->len - 1).host_written / (double)p->capacity;
+    if (s->end != PTS_END_FILLS) {
+        g_autofree char *w = g_strdup_printf(
+            "WSAT ended at %s after %u rounds and %.2f x capacity written, short of the %.0f x "
+            "capacity the PTS writes.",
+            pts_end_text(p, s), s->rounds, fills, p->t->fills);
+        html_warning(page, w);
+    }
+    if (s->trend.n == 0) {
+        html_warning(page, "Less than one capacity was written: there is no trend over the last "
+                           "capacity written, and the results are those of the last rounds.");
+    } else if (!s->trend.flat) {
+        g_autofree char *w = g_strdup_printf(
+            "IOPS were still %s over the last capacity written (rounds %u-%u: %+.1f%%, beyond "
+            "10%% either way): the drive had not settled, and the average of those rounds is "
+            "not a steady figure.",
+            s->trend.change < 0 ? "falling" : "rising", s->trend_first, s->rounds,
+            100 * s->trend.change);
+        html_warning(page, w);
+    }
+}
+
 /* Warnings where a verdict of steady state tells little: a write cell that
  * never made the drive collect garbage (its WAF stays at 1, so the rounds
- * never reached the state the test is about), WSAT's rounds before one
- * capacity was written (not judged), no steady state at all. */
+ * never reached the state the test is about), no steady state at all;
+ * wsat's own (pts_html_wsat_warnings()). */
 static void pts_html_warnings(HtmlPage *page, const Pts *p)
 {
+    if (p->t->fills > 0) {
+        pts_html_wsat_warnings(page, p);
+        return;
+    }
     for (uint32_t s = 0; s < p->n_subs; s++) {
         const PtsSub *sub = &p->subs[s];
         const PtsCell *c = &p->cells[sub->track];
@@ -130,10 +168,6 @@ static void pts_html_warnings(HtmlPage *page, const Pts *p)
                                  "collected garbage in these rounds. Longer rounds "
                                  "(--round-time) or full preconditioning reach the state the "
                                  "test is about.");
-    if (p->t->fills > 0)
-        html_paragraph(page, "WSAT judges only windows that begin after one capacity has been "
-                             "written: the rounds before are not judged (\"-\" in "
-                             "steady_state.csv).");
 }
 
 static char *pts_html_mix(uint32_t read_pct)
@@ -222,8 +256,11 @@ static void pts_html_tables(HtmlPage *page, const Pts *p)
     html_csv_file(page, path, caption, 200);
     g_autofree char *steady = g_build_filename(p->o->out, "steady_state.csv", NULL);
     html_heading(page, "Steady state");
-    html_csv_file(page, steady, "steady_state.csv: the tracking variable and the window ending "
-                                "at each round",
+    html_csv_file(page, steady,
+                  p->t->fills > 0 ? "steady_state.csv: the tracking variable per round (WSAT "
+                                    "judges no window)"
+                                  : "steady_state.csv: the tracking variable and the window "
+                                    "ending at each round",
                   200);
 }
 
@@ -244,7 +281,7 @@ void pts_write_html(const Pts *p)
     pts_html_tables(page, p);
     GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(names, g_strdup("convergence"));
-    for (uint32_t s = 0; s < p->n_subs; s++) {
+    for (uint32_t s = 0; s < p->n_subs && p->t->fills == 0; s++) { /* wsat judges no window */
         g_autofree char *bs = pts_bs_label(p->cells[p->subs[s].track].bs);
         g_ptr_array_add(names, p->t->seq ? g_strdup_printf("steady_state_%s", bs)
                                          : g_strdup("steady_state"));

@@ -39,6 +39,14 @@ typedef struct PtsRow {
 } PtsRow;
 
 /* A purge, its preconditioning and its rounds. */
+/* How a subtest's rounds ended. */
+typedef enum PtsEnd {
+    PTS_END_STEADY, /* steady state (tests other than wsat) */
+    PTS_END_ROUNDS, /* the round limit */
+    PTS_END_FILLS,  /* fills x capacity written (wsat) */
+    PTS_END_SIGNAL, /* a signal: the whole rounds before it */
+} PtsEnd;
+
 typedef struct PtsSub {
     uint32_t first_cell, n_cells;
     uint32_t track;        /* the cell whose value is the tracking variable */
@@ -48,6 +56,13 @@ typedef struct PtsSub {
     uint32_t steady_round; /* first steady round; 0: none within the limit */
     SteadyWindow win;      /* the reported window (steady, or the last rounds) */
     double precond_s;      /* simulated seconds of preconditioning (0: none or fast) */
+    PtsEnd end;
+    /* fills tests (wsat): no window is judged; the trend of the tracking
+     * variable against TB written over the rounds of the last capacity
+     * written (trend_first to the last round), and win is those rounds.
+     * trend.n == 0: less than one capacity was written. */
+    SteadyTrend trend;
+    uint32_t trend_first;
 } PtsSub;
 
 /* A cell's result: averages over its subtest's reported window. */
@@ -105,8 +120,8 @@ struct PtsTestDesc {
     uint32_t client_threads, client_iodepth; /* defaults under --spec client (PTS-C) */
     unsigned client_n_bs; /* PTS-C: the first this many of bs (tp: 1024 KiB only) */
     uint32_t max_rounds;       /* default; UINT32_MAX: until fills x capacity written */
-    double fills; /* > 0: rounds until this many capacities written, judging only windows that
-                     start after one, and steady only when it holds to the end (wsat) */
+    double fills; /* > 0: rounds until this many capacities written, with no steady-state
+                     judgement: the trend over the last capacity written instead (wsat) */
     bool seq;     /* sequential; a purge per block size, a round its read then its write (tp) */
     bool window_latency; /* response-time percentiles over the window's rounds (lat) */
     const char *unit;       /* the tracking variable's, on the round line */
@@ -122,6 +137,10 @@ const char *pts_spec_short(PtsSpec spec);
 char *pts_bs_label(uint64_t bs);
 
 /* pts_report.c */
+/* "flat", "falling" or "rising". */
+const char *pts_trend_word(const SteadyTrend *t);
+/* How sub's rounds ended, in words ("at 4 x capacity", ...). */
+const char *pts_end_text(const Pts *p, const PtsSub *s);
 gboolean pts_write_results(const Pts *p, OutDir *od, GError **error);
 void pts_summary_text(const Pts *p, GString *out);
 /* The active range in bytes; "the rounds wrote LBAs from A to B GB ..." (g_free it). */

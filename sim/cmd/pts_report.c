@@ -70,13 +70,62 @@ char *pts_written_range(const Pts *p)
                            100.0 * (double)p->written_hi * 4096 / (double)p->capacity);
 }
 
+const char *pts_trend_word(const SteadyTrend *t)
+{
+    return t->flat ? "flat" : t->change < 0 ? "falling" : "rising";
+}
+
+const char *pts_end_text(const Pts *p, const PtsSub *s)
+{
+    switch (s->end) {
+    case PTS_END_FILLS:
+        return p->t->fills == 4 ? "at 4 x capacity" : "at the capacities asked";
+    case PTS_END_SIGNAL:
+        return "by a signal";
+    case PTS_END_STEADY:
+        return "at steady state";
+    default:
+        return "at the round limit";
+    }
+}
+
+/* wsat's lines: how the rounds ended and the trend over the last capacity
+ * written (no steady-state judgement). */
+static void pts_trend_lines(const Pts *p, const PtsSub *s, GString *out)
+{
+    const PtsCell *c = &p->cells[s->track];
+    g_autofree char *bs = pts_bs_label(c->bs);
+    const PtsRow *last = &g_array_index(p->rows, PtsRow, p->rows->len - 1);
+    g_string_append_printf(out, "ended        %s: %u rounds, %.2f x capacity written\n",
+                           pts_end_text(p, s), s->rounds, last->host_written / (double)p->capacity);
+    if (s->trend.n == 0) {
+        g_string_append_printf(out, "trend        none: less than one capacity written (the "
+                                    "results are those of the last rounds)\n");
+        return;
+    }
+    g_string_append_printf(out,
+                           "trend        rounds %u-%u (the last capacity written, %.4g-%.4g GB): "
+                           "%s %s %u/%u %.6g %s on average, %+.1f%% over them: %s (flat: within "
+                           "10%% either way",
+                           s->trend_first, s->rounds, s->trend.x_first * 1e3, s->trend.x_last * 1e3,
+                           bs, c->seq ? "seq" : "random", c->read_pct, 100 - c->read_pct,
+                           s->trend.mean, p->t->track_unit, 100 * s->trend.change,
+                           pts_trend_word(&s->trend));
+    double waf = p->results[s->track].waf;
+    if (!isnan(waf))
+        g_string_append_printf(out, "; WAF %.2f", waf);
+    g_string_append(out, ")\n");
+}
+
 static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
 {
     const PtsCell *c = &p->cells[s->track];
     g_autofree char *bs = pts_bs_label(c->bs);
-    if (s->steady_round && p->t->fills > 0)
-        g_string_append_printf(out, "steady state from round %u to the end", s->steady_round);
-    else if (s->steady_round)
+    if (p->t->fills > 0) {
+        pts_trend_lines(p, s, out);
+        return;
+    }
+    if (s->steady_round)
         g_string_append_printf(out, "steady state round %u", s->steady_round);
     else
         g_string_append_printf(out, "steady state not reached in %u rounds", s->rounds);
@@ -174,8 +223,35 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_u64(jw, "written_end_byte", p->written_hi * 4096);
     }
     json_end_object(jw);
+    if (p->t->fills > 0) {
+        /* wsat: how it ended and the trend; no steady state is judged */
+        const PtsSub *sub = &p->subs[0];
+        static const char *const ends[] = {"steady", "rounds", "fills", "signal"};
+        json_begin_object(jw, "wsat");
+        json_str(jw, "end", ends[sub->end]);
+        json_u64(jw, "rounds_run", sub->rounds);
+        json_double(jw, "capacities_written",
+                    g_array_index(p->rows, PtsRow, p->rows->len - 1).host_written /
+                        (double)p->capacity);
+        if (sub->trend.n > 0) {
+            json_begin_object(jw, "trend");
+            json_u64(jw, "first_round", sub->trend_first);
+            json_u64(jw, "last_round", sub->rounds);
+            json_double(jw, "first_TB", sub->trend.x_first);
+            json_double(jw, "last_TB", sub->trend.x_last);
+            json_double(jw, "mean", sub->trend.mean);
+            json_double(jw, "slope_per_TB", sub->trend.slope);
+            json_double(jw, "intercept", sub->trend.intercept);
+            json_double(jw, "change", sub->trend.change);
+            json_str(jw, "verdict", pts_trend_word(&sub->trend));
+            json_end_object(jw);
+        } else {
+            json_null(jw, "trend");
+        }
+        json_end_object(jw);
+    }
     json_begin_array(jw, "steady_state");
-    for (uint32_t s = 0; s < p->n_subs; s++) {
+    for (uint32_t s = 0; s < p->n_subs && p->t->fills == 0; s++) {
         const PtsSub *sub = &p->subs[s];
         json_begin_object(jw, NULL);
         json_u64(jw, "bs_bytes", p->cells[sub->track].bs);
@@ -281,15 +357,33 @@ static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, PlotFormat fmt, G
     return plot_script(p->o->out, p->o->script_dir, "pts_steady", base, vars, fmt, error);
 }
 
+/* The test's own figure's variables: wsat's trend (its window from tb0
+ * TB, its line, its verdict); NULL for the others. A static buffer. */
+static const char *pts_figure_vars(const Pts *p)
+{
+    static char vars[512];
+    const PtsSub *s = &p->subs[0];
+    if (p->t->fills == 0)
+        return NULL;
+    if (s->trend.n == 0)
+        return "tb0=-1; ";
+    g_snprintf(vars, sizeof vars,
+               "tb0=%.17g; tb1=%.17g; tslope=%.17g; tint=%.17g; tmean=%.17g; "
+               "tword='%s %+.1f%% over the last capacity written'; ",
+               s->trend.x_first, s->trend.x_last, s->trend.slope, s->trend.intercept,
+               s->trend.mean, pts_trend_word(&s->trend), 100 * s->trend.change);
+    return vars;
+}
+
 void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
 {
     g_autofree char *figure = g_strdup_printf("pts_%s", p->t->name);
     GError *e = NULL;
     pts_plot_convergence(p, fmt, &e);
-    for (uint32_t s = 0; s < p->n_subs && !e; s++)
+    for (uint32_t s = 0; s < p->n_subs && !e && p->t->fills == 0; s++)
         pts_plot_steady(p, &p->subs[s], fmt, &e);
     if (!e)
-        plot_script(p->o->out, p->o->script_dir, figure, p->t->name, NULL, fmt, &e);
+        plot_script(p->o->out, p->o->script_dir, figure, p->t->name, pts_figure_vars(p), fmt, &e);
     if (!e && strcmp(p->t->name, "iops") == 0)
         plot_script(p->o->out, p->o->script_dir, "pts_iops_3d", "iops_3d", NULL, fmt, &e);
     /* PTS-E's LAT report draws its average and its maximum response time

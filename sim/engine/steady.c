@@ -71,3 +71,32 @@ void steady_last(const double *y, size_t n, size_t window, SteadyWindow *w)
         *w = (SteadyWindow){.first = 1, .last = 1, .avg = n ? y[0] : 0};
     w->steady = false;
 }
+
+void steady_trend(const double *x, const double *y, size_t n, double max_change, SteadyTrend *t)
+{
+    memset(t, 0, sizeof(*t));
+    t->n = n;
+    if (n == 0)
+        return;
+    t->x_first = x[0];
+    t->x_last = x[n - 1];
+    double xm = 0, ym = 0;
+    for (size_t i = 0; i < n; i++) {
+        xm += x[i];
+        ym += y[i];
+    }
+    xm /= (double)n;
+    ym /= (double)n;
+    double sxy = 0, sxx = 0;
+    for (size_t i = 0; i < n; i++) {
+        sxy += (x[i] - xm) * (y[i] - ym);
+        sxx += (x[i] - xm) * (x[i] - xm);
+    }
+    t->mean = ym;
+    t->slope = sxx > 0 ? sxy / sxx : 0;
+    t->intercept = ym - t->slope * xm;
+    if (n < 2 || !(sxx > 0) || !(ym > 0))
+        return;
+    t->change = t->slope * (t->x_last - t->x_first) / ym;
+    t->flat = fabs(t->change) <= max_change;
+}

@@ -47,4 +47,23 @@ size_t steady_first(const double *y, size_t n, size_t window, SteadyWindow *w);
  * none). */
 void steady_last(const double *y, size_t n, size_t window, SteadyWindow *w);
 
+/* A least-squares line of y against x over a series that is not judged
+ * by windows (WSAT: IOPS against TB written): its mean, slope, and change
+ * over the series' span as a share of the mean, which is flat when
+ * within max_change either way. */
+#define STEADY_TREND_MAX_CHANGE 0.10
+typedef struct SteadyTrend {
+    size_t n;            /* points */
+    double x_first, x_last;
+    double mean;         /* of y */
+    double slope;        /* y units per x unit */
+    double intercept;    /* the line at x = 0 */
+    double change;       /* slope x (x_last - x_first) / mean; 0 when mean <= 0 */
+    bool flat;           /* |change| <= max_change, mean > 0 and n >= 2 */
+} SteadyTrend;
+
+/* The trend of the n points (x[i], y[i]); x increasing. With n < 2 or all x
+ * equal the slope is 0 and the trend not flat. */
+void steady_trend(const double *x, const double *y, size_t n, double max_change, SteadyTrend *t);
+
 #endif
