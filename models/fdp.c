@@ -14,7 +14,8 @@
  * moves and erases its own. Invariant (fdp_check): an open block is tagged
  * with its handle; the per-handle counters add up to the drive's host and
  * GC bytes; a unit's blocks carry its tag, none leaves it before GC chose
- * it, and the lists to reclaim hold exactly the full blocks of chosen units.
+ * it, its valid slots as counted add up to its blocks', and the lists to
+ * reclaim hold exactly the full blocks of chosen units.
  */
 #include "models/fdp.h"
 #include "models/blocks.h"
@@ -26,6 +27,7 @@
 typedef struct FdpRu {
     uint32_t taken;  /* blocks taken into it (members[]), at most ru_blocks */
     uint32_t live;   /* of those, blocks still its own (not taken again since their erase) */
+    uint64_t valid;  /* valid slots of its own blocks, kept as they change */
     uint16_t tag;    /* its handle, or FDP_SHARED */
     bool reclaiming; /* GC chose it: each of its blocks is moved and erased */
 } FdpRu;
@@ -76,6 +78,15 @@ static uint32_t fdp_open_blocks(const Drive *d, uint32_t die)
         n += c != NO_BLOCK && blk_state(d, c) == BLK_OPEN;
     }
     return n;
+}
+
+/* A block's valid slots changed by n: so did its unit's. */
+static void ru_valid_changed(Drive *d, uint32_t b, int64_t n)
+{
+    Fdp *f = fdp(d);
+    uint32_t r = f->ru_of[b];
+    if (r != NO_RU)
+        f->ru[r].valid += (uint64_t)n;
 }
 
 static void ru_init(Fdp *f, const DriveParams *p, const Geom *g)
@@ -135,6 +146,8 @@ void fdp_init(Drive *d)
         ru_init(f, p, g);
     drive_set_part(d, DP_FDP, f);
     blocks_set_held(d, fdp_open_blocks);
+    if (f->ru)
+        blocks_set_on_valid(d, ru_valid_changed);
 }
 
 void fdp_release(Drive *d)
@@ -178,6 +191,8 @@ uint32_t *fdp_host_open(const Drive *d, uint32_t die, uint32_t h)
 static void ru_join(Drive *d, Fdp *f, uint32_t b, uint32_t tag, bool gc)
 {
     uint32_t old = f->ru_of[b];
+    if (old != NO_RU)
+        f->ru[old].valid -= blk_valid(d, b); /* none: it was just erased */
     if (old != NO_RU && --f->ru[old].live == 0) {
         f->ru[old].reclaiming = false;
         f->free_ru[f->nfree_ru++] = old;
@@ -195,6 +210,7 @@ static void ru_join(Drive *d, Fdp *f, uint32_t b, uint32_t tag, bool gc)
     FdpRu *r = &f->ru[*open];
     f->members[(size_t)*open * f->ru_blocks + r->taken++] = b;
     r->live++;
+    r->valid += blk_valid(d, b);
     f->ru_of[b] = *open;
 }
 
@@ -359,18 +375,19 @@ bool fdp_ru_dead(Drive *d, uint32_t b)
     uint32_t r = f->ru_of[b];
     if (r == NO_RU)
         return true; /* in no unit: erased alone */
-    if (!ru_idle(d, f, r))
-        return false;
-    for (uint32_t k = 0; k < f->ru[r].taken; k++) {
-        uint32_t x = f->members[(size_t)r * f->ru_blocks + k];
-        if (f->ru_of[x] == r && blk_valid(d, x) != 0)
-            return false;
-    }
+    if (f->ru[r].valid > 0 || !ru_idle(d, f, r))
+        return false; /* some of its data lives, or it is busy */
     ru_reclaim(d, f, r);
     return false;
 }
 
 uint32_t fdp_block_tag(const Drive *d, uint32_t b) { return fdp(d)->tag[b]; }
+
+void fdp_test_skew_valid(Drive *d, uint32_t b, int64_t n)
+{
+    g_return_if_fail(fdp_ru_gc(d) && fdp(d)->ru_of[b] != NO_RU);
+    fdp(d)->ru[fdp(d)->ru_of[b]].valid += (uint64_t)n;
+}
 
 uint32_t *fdp_gc_open(const Drive *d, uint32_t die, uint32_t v, uint32_t *tag)
 {
@@ -434,8 +451,12 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
 {
     const Geom *g = drive_geom(d);
     uint64_t free_records = 0, pending = 0, waiting = 0;
-    for (uint32_t r = 0; r < f->nru; r++)
+    for (uint32_t r = 0; r < f->nru; r++) {
         free_records += f->ru[r].live == 0;
+        CHECK(f->ru[r].live > 0 || f->ru[r].valid == 0,
+              "reclaim unit record %u without blocks counts %" G_GUINT64_FORMAT " valid slots", r,
+              f->ru[r].valid);
+    }
     CHECK(free_records == f->nfree_ru,
           "%" G_GUINT64_FORMAT " reclaim unit records without blocks, %u on the free stack",
           free_records, f->nfree_ru);
@@ -453,6 +474,7 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
         if (u->live == 0)
             continue;
         uint32_t own = 0;
+        uint64_t valid = 0;
         CHECK(u->taken <= f->ru_blocks, "reclaim unit %u holds %u blocks, more than %u", r,
               u->taken, f->ru_blocks);
         for (uint32_t k = 0; k < u->taken; k++) {
@@ -463,6 +485,7 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
                 continue;
             }
             own++;
+            valid += blk_valid(d, b);
             int st = blk_state(d, b);
             CHECK(u->reclaiming || st == BLK_OPEN || st == BLK_FULL,
                   "block %u of reclaim unit %u, which GC has not chosen, is %s", b, r,
@@ -472,6 +495,10 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
             waiting += u->reclaiming && st == BLK_FULL && !blk_is_map(d, b);
         }
         CHECK(own == u->live, "reclaim unit %u counts %u blocks, %u are its own", r, u->live, own);
+        CHECK(valid == u->valid,
+              "reclaim unit %u counts %" G_GUINT64_FORMAT " valid slots, its blocks hold "
+              "%" G_GUINT64_FORMAT,
+              r, u->valid, valid);
     }
     for (uint32_t die = 0; die < g->dies; die++) {
         uint32_t n = 0;

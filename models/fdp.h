@@ -46,6 +46,9 @@ uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, 
  * blocks are dead, and false. */
 bool fdp_ru_dead(Drive *d, uint32_t b);
 uint32_t fdp_block_tag(const Drive *d, uint32_t b);
+/* For tests: n more valid slots counted for block b's reclaim unit than
+ * its blocks hold, as an update missed would leave (fdp_check() fails). */
+void fdp_test_skew_valid(Drive *d, uint32_t b, int64_t n);
 /* Where GC moves victim v's data on die: the slot of the handle's own
  * open block for GC, or NULL for the die's GC stream (STREAM_GC, shared
  * by the handles); in *tag the tag a new block there takes. */
@@ -57,7 +60,9 @@ void fdp_gc_moved(Drive *d, uint32_t from, uint32_t to, uint64_t bytes);
 /* Close every open host block of handle h, written or not to its end: a
  * reset zone's blocks, erased once empty (models/zns.c). */
 void fdp_close_handle(Drive *d, uint32_t h);
-/* Open blocks tagged as their handle, counters adding up to the drive's. */
+/* Open blocks tagged as their handle, counters adding up to the drive's;
+ * with gc_unit = reclaim_unit the units (their blocks, tags, valid slots
+ * against their blocks', the lists to reclaim). */
 bool fdp_check(const Drive *d, char *why, size_t why_len);
 
 #endif

@@ -220,6 +220,52 @@ static void test_ru_break(void)
     oracle_release(&o);
 }
 
+/* The units' valid slots as fdp.c counts them against their blocks': a
+ * long random run of writes and trims naming both handles, with GC by
+ * whole units, leaves them equal (drive_check() every thousand commands);
+ * one unit's count off by a slot, as an update missed would leave it,
+ * fails fdp_check(), and put back passes again. */
+static void test_ru_break_valid(void)
+{
+    DriveParams p;
+    ru_drive(&p, 2, "persistent,initial", 1);
+    Oracle o;
+    oracle_init(&o, &p, false);
+    SimRng r;
+    sim_rng_init(&r, 13, 0);
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < 60000; i++) {
+        uint64_t npages = 1 + sim_rng_below(&r, 8);
+        uint64_t lpn = sim_rng_below(&r, o.nlpn - npages);
+        bool trim = sim_rng_below(&r, 10) == 0;
+        if (!trim)
+            o.version++;
+        for (uint64_t l = lpn; l < lpn + npages; l++)
+            o.shadow[l] = trim ? 0 : o.version;
+        oracle_submit(&o, trim ? IO_TRIM : IO_WRITE, lpn * 4096, npages * 4096,
+                      (uint32_t)sim_rng_below(&r, 2));
+        if (i % 1000 == 0)
+            oracle_check(&o, i, &bad);
+    }
+    CUTEST_EQ(bad, 0);
+    CU_ASSERT(drive_stats(o.d)->nand_write_bytes[CAUSE_GC] > 0);
+    char why[256];
+    CU_ASSERT_TRUE(fdp_check(o.d, why, sizeof why));
+    uint32_t b = NO_BLOCK;
+    for (uint32_t x = 0; x < drive_geom(o.d)->nblocks && b == NO_BLOCK; x++)
+        if (blk_state(o.d, x) == BLK_FULL && blk_valid(o.d, x) > 0 && !blk_is_map(o.d, x))
+            b = x;
+    CU_ASSERT_FATAL(b != NO_BLOCK);
+    fdp_test_skew_valid(o.d, b, 1);
+    why[0] = '\0';
+    CU_ASSERT_FALSE(fdp_check(o.d, why, sizeof why));
+    CU_ASSERT(strstr(why, "valid slots") != NULL);
+    fprintf(stderr, "broken: %s\n", why);
+    fdp_test_skew_valid(o.d, b, -1);
+    CU_ASSERT_TRUE(drive_check(o.d, why, sizeof why));
+    oracle_release(&o);
+}
+
 /* A drive without FDP ignores no placement: drive_submit_placed with pid 0
  * is drive_submit, and its results do not move (the FDP code is not on
  * its path). */
@@ -310,6 +356,7 @@ int main(int argc, char **argv)
         {"ru_persistent", test_ru_persistent},
         {"ru_mixed_groups", test_ru_mixed_groups},
         {"ru_break", test_ru_break},
+        {"ru_break_valid", test_ru_break_valid},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("fdp", tests);
