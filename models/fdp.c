@@ -11,11 +11,13 @@
  * are records: a handle's next ru_blocks blocks in its group (host data,
  * or GC's copies, apart) form its open unit; GC picks a whole unit, every
  * block of it goes on its die's list of blocks to reclaim, and each die
- * moves and erases its own. Invariant (fdp_check): an open block is tagged
- * with its handle; the per-handle counters add up to the drive's host and
- * GC bytes; a unit's blocks carry its tag, none leaves it before GC chose
- * it, its valid slots as counted add up to its blocks', and the lists to
- * reclaim hold exactly the full blocks of chosen units.
+ * moves and erases its own. Static wear leveling's cold block takes its
+ * unit with it, closing the unit's open blocks if the dies can spare the
+ * blocks. Invariant (fdp_check): an open block is tagged with its handle;
+ * the per-handle counters add up to the drive's host and GC bytes; a
+ * unit's blocks carry its tag, none leaves it before GC chose it, its
+ * valid slots as counted add up to its blocks', and the lists to reclaim
+ * hold exactly the full blocks of chosen units.
  */
 #include "models/fdp.h"
 #include "models/blocks.h"
@@ -294,16 +296,82 @@ static bool ru_idle(const Drive *d, const Fdp *f, uint32_t r)
     return true;
 }
 
+/* Open block b of a unit is full now, written to its end or not: the rest
+ * stays unwritten until its erase. As map_invalidate_slot(), an empty one
+ * goes on the dead stack once (the flag of a dead block GC erased as its
+ * victim stays up until the stack's entry is popped). */
+static void close_block(Drive *d, uint32_t b)
+{
+    blk_set_full(d, b, sim_now(drive_engine(d)));
+    if (blk_valid(d, b) == 0 && !blk_is_dead(d, b))
+        die_push_dead(d, b);
+}
+
+/* Whether open block b of a unit is being filled, and by what: its
+ * handle's block for host data or for GC's copies (*slot: that handle's
+ * slot), or in a shared unit the die's GC stream (*slot NULL). False if
+ * none of those holds it (a map block taken again after its unit's erase). */
+static bool ru_open_slot(const Drive *d, const Fdp *f, uint32_t b, uint32_t **slot)
+{
+    uint32_t die = nand_die_of_block(d, b), h = f->tag[b];
+    *slot = NULL;
+    if (h == FDP_SHARED)
+        return die_open(d, die, STREAM_GC) == b;
+    uint32_t *host = &f->host_open[(size_t)die * f->handles + h];
+    uint32_t *gc = &f->gc_open[(size_t)die * f->handles + h];
+    *slot = *host == b ? host : *gc == b ? gc : NULL;
+    return *slot != NULL;
+}
+
+bool fdp_ru_filling(const Drive *d, uint32_t b)
+{
+    const Fdp *f = fdp(d);
+    uint32_t *slot;
+    return f && f->ru && f->ru_of[b] != NO_RU && !f->ru[f->ru_of[b]].reclaiming &&
+           blk_state(d, b) == BLK_OPEN && ru_open_slot(d, f, b, &slot);
+}
+
+/* Static wear leveling chose a block of unit r, which GC has not chosen
+ * and which is still being filled (its handle's data may never come to
+ * fill it: a cold handle's last unit). Close the unit's open blocks, so
+ * that the whole unit can move, as long as each die they are on holds
+ * more free blocks than gc.soft_blocks: their handles take new blocks
+ * there, never out of GC's reserve. True if the unit may go now. */
+static bool ru_close_cold(Drive *d, Fdp *f, uint32_t r)
+{
+    if (f->ru[r].reclaiming)
+        return false; /* GC is moving it already */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t k = 0; k < f->ru[r].taken; k++) {
+            uint32_t b = f->members[(size_t)r * f->ru_blocks + k], *slot;
+            if (f->ru_of[b] != r || blk_state(d, b) == BLK_FULL)
+                continue;
+            if (pass == 1) {
+                (void)ru_open_slot(d, f, b, &slot);
+                if (slot)
+                    *slot = NO_BLOCK;
+                else
+                    die_set_open(d, nand_die_of_block(d, b), STREAM_GC, NO_BLOCK);
+                close_block(d, b);
+            } else if (blk_state(d, b) != BLK_OPEN || !ru_open_slot(d, f, b, &slot) ||
+                       die_nfree(d, nand_die_of_block(d, b)) <= drive_params(d)->gc_soft_blocks) {
+                return false;
+            }
+        }
+    return true;
+}
+
 uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, FdpScoreFn score)
 {
     Fdp *f = fdp(d);
     const Geom *g = drive_geom(d);
     if (cold != NO_BLOCK) {
         /* static wear leveling's block: its whole unit, when it may go */
-        if (f->ru_of[cold] == NO_RU)
+        uint32_t r = f->ru_of[cold];
+        if (r == NO_RU)
             return cold;
-        if (ru_idle(d, f, f->ru_of[cold]))
-            ru_reclaim(d, f, f->ru_of[cold]);
+        if (ru_idle(d, f, r) || ru_close_cold(d, f, r))
+            ru_reclaim(d, f, r);
     }
     uint32_t b = ru_take_pending(f, die);
     if (b != NO_BLOCK)
@@ -427,13 +495,8 @@ void fdp_close_handle(Drive *d, uint32_t h)
         uint32_t b = *open;
         if (b == NO_BLOCK)
             continue;
-        blk_set_full(d, b, sim_now(drive_engine(d))); /* the rest of it stays unwritten until its erase */
         *open = NO_BLOCK;
-        /* as map_invalidate_slot(): a block is stacked once (the flag of a
-         * dead block GC erased as its victim stays up until the stack's
-         * entry is popped) */
-        if (blk_valid(d, b) == 0 && !blk_is_dead(d, b))
-            die_push_dead(d, b);
+        close_block(d, b);
     }
 }
 

@@ -32,12 +32,18 @@ bool fdp_ru_gc(const Drive *d);
 /* Blocks of units GC chose, waiting on die (any die), to be moved and erased. */
 uint32_t fdp_pending(const Drive *d, uint32_t die);
 bool fdp_pending_any(const Drive *d);
+/* With gc_unit = reclaim_unit: b is an open block of a unit GC has not
+ * chosen, which a handle (or a group's shared GC unit) is filling. */
+bool fdp_ru_filling(const Drive *d, uint32_t b);
 /* GC's victim on die with whole units: the next block of a unit chosen
  * before, else the best unit by score (over all its blocks' cap and
  * moved slots, their latest fill time) with a full block on die, all of
  * whose blocks go to be reclaimed; a block in no unit is scored alone.
  * cold: static wear leveling's block (or NO_BLOCK), whose unit goes first
- * when none of its blocks is open. NO_BLOCK when nothing can go. */
+ * unless GC is moving it already; a unit still being filled is closed for
+ * it (its open blocks full, written to their end or not) while the dies
+ * of its open blocks hold more than gc_soft_blocks free blocks.
+ * NO_BLOCK when nothing can go. */
 typedef uint32_t (*FdpMovedFn)(const Drive *d, uint32_t b);
 typedef double (*FdpScoreFn)(const Drive *d, uint64_t cap, uint64_t v, SimTime stamp, SimTime now);
 uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, FdpScoreFn score);

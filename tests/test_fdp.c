@@ -266,6 +266,52 @@ static void test_ru_break_valid(void)
     oracle_release(&o);
 }
 
+/* Static wear leveling with GC by whole units: a cold handle writes a
+ * third of the drive once, in order, and a hot one rewrites a tenth of it
+ * at random, ~100 times over. The cold handle's last unit stays open (its
+ * blocks partly written: nothing more comes), and when leveling picks a
+ * block of it, the unit is closed and moved, so the cold data's blocks
+ * are erased as often as the others, give or take the threshold. */
+static void test_ru_wear(void)
+{
+    DriveParams p;
+    ru_drive(&p, 2, "persistent", 1);
+    p.wear_dynamic = true;
+    p.wear_static_threshold = 8;
+    Oracle o;
+    oracle_init(&o, &p, false);
+    SimRng r;
+    sim_rng_init(&r, 17, 0);
+    uint64_t cold = o.nlpn / 3 - 5, hot = o.nlpn / 10, bad = 0;
+    for (uint64_t l = 0; l < cold; l++) {
+        o.shadow[l] = ++o.version;
+        oracle_submit(&o, IO_WRITE, l * 4096, 4096, 0);
+    }
+    oracle_submit(&o, IO_FLUSH, 0, 0, 0);
+    for (uint64_t i = 0; i < 110000; i++) {
+        uint64_t lpn = o.nlpn - hot + sim_rng_below(&r, hot / 8) * 8;
+        o.version++;
+        for (uint64_t l = lpn; l < lpn + 8; l++)
+            o.shadow[l] = o.version;
+        oracle_submit(&o, IO_WRITE, lpn * 4096, 8 * 4096, 1);
+        if (i % 5000 == 0)
+            oracle_check(&o, i, &bad);
+    }
+    for (uint64_t l = 0; l < o.nlpn; l += 16) /* the cold data is still there */
+        oracle_submit(&o, IO_READ, l * 4096, MIN(16, o.nlpn - l) * 4096, 0);
+    oracle_check(&o, 0, &bad);
+    CUTEST_EQ(bad, 0);
+    CUTEST_EQ(o.mismatches, 0);
+    DriveWear w;
+    drive_wear(o.d, &w);
+    fprintf(stderr, "ru wear: pool %u..%u erases, %" G_GUINT64_FORMAT " cold blocks moved\n",
+            w.pool.min, w.pool.max, drive_stats(o.d)->wl_blocks);
+    CU_ASSERT(w.pool.max >= 60);
+    CU_ASSERT(drive_stats(o.d)->wl_blocks > 0);
+    CU_ASSERT(w.pool.max - w.pool.min <= 8 + 4);
+    oracle_release(&o);
+}
+
 /* A drive without FDP ignores no placement: drive_submit_placed with pid 0
  * is drive_submit, and its results do not move (the FDP code is not on
  * its path). */
@@ -357,6 +403,7 @@ int main(int argc, char **argv)
         {"ru_mixed_groups", test_ru_mixed_groups},
         {"ru_break", test_ru_break},
         {"ru_break_valid", test_ru_break_valid},
+        {"ru_wear", test_ru_wear},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("fdp", tests);
