@@ -8,7 +8,8 @@
  * or moved by GC) stays in blocks of that handle; data GC moves for an
  * initially isolated handle may share blocks, only with other such data.
  * A block's record starts again when its first slot is written (blocks
- * fill from slot 0 after each erase). --stress runs 10^7 operations.
+ * fill from slot 0 after each erase). --stress runs 10^7 operations;
+ * --stress-ru as many with GC by whole reclaim units.
  */
 #include "models/blocks.h"
 #include "models/drive.h"
@@ -387,11 +388,26 @@ static void test_stress(void)
     run_iso(&p, 10000000, 10000);
 }
 
+/* The same with GC by whole reclaim units, and static wear leveling
+ * moving cold units (closing those still being filled) all along. */
+static void test_ru_stress(void)
+{
+    DriveParams p;
+    ru_drive(&p, 4, "persistent,initial,persistent,persistent", 2);
+    p.wear_dynamic = true;
+    p.wear_static_threshold = 16;
+    run_iso(&p, 10000000, 10000);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && g_strcmp0(argv[1], "--stress") == 0) {
         CU_TestInfo stress[] = {{"fdp_oracle_1e7", test_stress}, CU_TEST_INFO_NULL};
         return cutest_run("fdp_stress", stress);
+    }
+    if (argc > 1 && g_strcmp0(argv[1], "--stress-ru") == 0) {
+        CU_TestInfo stress[] = {{"fdp_ru_oracle_1e7", test_ru_stress}, CU_TEST_INFO_NULL};
+        return cutest_run("fdp_ru_stress", stress);
     }
     CU_TestInfo tests[] = {
         {"persistent", test_persistent},
