@@ -50,6 +50,7 @@ void blocks_init(Drive *d)
 }
 
 void blocks_set_held(Drive *d, BlocksHeldFn held) { blocks(d)->held = held; }
+void blocks_set_on_valid(Drive *d, BlocksValidFn on_valid) { blocks(d)->on_valid = on_valid; }
 
 void blocks_release(Drive *d)
 {
@@ -110,8 +111,22 @@ void blk_set_free(Drive *d, uint32_t b)
 }
 
 void blk_advance(Drive *d, uint32_t b, uint32_t n) { blocks(d)->wp[b] += n; }
-void blk_add_valid(Drive *d, uint32_t b, uint32_t n) { blocks(d)->valid[b] += n; }
-uint32_t blk_drop_valid(Drive *d, uint32_t b, uint32_t n) { return blocks(d)->valid[b] -= n; }
+void blk_add_valid(Drive *d, uint32_t b, uint32_t n)
+{
+    Blocks *k = blocks(d);
+    k->valid[b] += n;
+    if (k->on_valid)
+        k->on_valid(d, b, (int64_t)n);
+}
+
+uint32_t blk_drop_valid(Drive *d, uint32_t b, uint32_t n)
+{
+    Blocks *k = blocks(d);
+    k->valid[b] -= n;
+    if (k->on_valid)
+        k->on_valid(d, b, -(int64_t)n);
+    return k->valid[b];
+}
 
 /* The free stack of die went from before blocks deep: the count of dies
  * below gc_soft_blocks follows. */

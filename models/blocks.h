@@ -98,6 +98,12 @@ uint32_t die_ndead(const Drive *d, uint32_t die);
  * (registered, not called by name: the part reads the blocks). */
 typedef uint32_t (*BlocksHeldFn)(const Drive *d, uint32_t die);
 void blocks_set_held(Drive *d, BlocksHeldFn held);
+/* A part that keeps valid counts of its own over sets of blocks (FDP's
+ * reclaim units) registers a function told of every change of a block's
+ * valid slots, by blk_add_valid() (n > 0) and blk_drop_valid() (n < 0)
+ * (registered, as above). */
+typedef void (*BlocksValidFn)(Drive *d, uint32_t b, int64_t n);
+void blocks_set_on_valid(Drive *d, BlocksValidFn on_valid);
 
 /* The block state's invariants: per block, a state and write pointer its
  * mode allows and no more valid slots than written; per die, the free

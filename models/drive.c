@@ -293,7 +293,7 @@ static const struct {
     {"TRIM", trim_check},            /* trim.c: the deferred work's queue */
     {"scheduler", sched_check},      /* sched.c: idle dies, read queues */
     {"controller", ctrl_check},      /* ctrl.c: each core's pieces of work */
-    {"FDP", fdp_check},              /* fdp.c: handles' open blocks and tags, their counters */
+    {"FDP", fdp_check},              /* fdp.c: handles' open blocks, counters, reclaim units */
     {"ZNS", zns_check},              /* zns.c: zone states, open and active counts */
 };
 

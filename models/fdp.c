@@ -11,10 +11,13 @@
  * are records: a handle's next ru_blocks blocks in its group (host data,
  * or GC's copies, apart) form its open unit; GC picks a whole unit, every
  * block of it goes on its die's list of blocks to reclaim, and each die
- * moves and erases its own. Invariant (fdp_check): an open block is tagged
- * with its handle; the per-handle counters add up to the drive's host and
- * GC bytes; a unit's blocks carry its tag, none leaves it before GC chose
- * it, and the lists to reclaim hold exactly the full blocks of chosen units.
+ * moves and erases its own. Static wear leveling's cold block takes its
+ * unit with it, closing the unit's open blocks if the dies can spare the
+ * blocks. Invariant (fdp_check): an open block is tagged with its handle;
+ * the per-handle counters add up to the drive's host and GC bytes; a
+ * unit's blocks carry its tag, none leaves it before GC chose it, its
+ * valid slots as counted add up to its blocks', and the lists to reclaim
+ * hold exactly the full blocks of chosen units.
  */
 #include "models/fdp.h"
 #include "models/blocks.h"
@@ -26,6 +29,7 @@
 typedef struct FdpRu {
     uint32_t taken;  /* blocks taken into it (members[]), at most ru_blocks */
     uint32_t live;   /* of those, blocks still its own (not taken again since their erase) */
+    uint64_t valid;  /* valid slots of its own blocks, kept as they change */
     uint16_t tag;    /* its handle, or FDP_SHARED */
     bool reclaiming; /* GC chose it: each of its blocks is moved and erased */
 } FdpRu;
@@ -76,6 +80,15 @@ static uint32_t fdp_open_blocks(const Drive *d, uint32_t die)
         n += c != NO_BLOCK && blk_state(d, c) == BLK_OPEN;
     }
     return n;
+}
+
+/* A block's valid slots changed by n: so did its unit's. */
+static void ru_valid_changed(Drive *d, uint32_t b, int64_t n)
+{
+    Fdp *f = fdp(d);
+    uint32_t r = f->ru_of[b];
+    if (r != NO_RU)
+        f->ru[r].valid += (uint64_t)n;
 }
 
 static void ru_init(Fdp *f, const DriveParams *p, const Geom *g)
@@ -135,6 +148,8 @@ void fdp_init(Drive *d)
         ru_init(f, p, g);
     drive_set_part(d, DP_FDP, f);
     blocks_set_held(d, fdp_open_blocks);
+    if (f->ru)
+        blocks_set_on_valid(d, ru_valid_changed);
 }
 
 void fdp_release(Drive *d)
@@ -178,6 +193,8 @@ uint32_t *fdp_host_open(const Drive *d, uint32_t die, uint32_t h)
 static void ru_join(Drive *d, Fdp *f, uint32_t b, uint32_t tag, bool gc)
 {
     uint32_t old = f->ru_of[b];
+    if (old != NO_RU)
+        f->ru[old].valid -= blk_valid(d, b); /* none: it was just erased */
     if (old != NO_RU && --f->ru[old].live == 0) {
         f->ru[old].reclaiming = false;
         f->free_ru[f->nfree_ru++] = old;
@@ -195,6 +212,7 @@ static void ru_join(Drive *d, Fdp *f, uint32_t b, uint32_t tag, bool gc)
     FdpRu *r = &f->ru[*open];
     f->members[(size_t)*open * f->ru_blocks + r->taken++] = b;
     r->live++;
+    r->valid += blk_valid(d, b);
     f->ru_of[b] = *open;
 }
 
@@ -278,16 +296,82 @@ static bool ru_idle(const Drive *d, const Fdp *f, uint32_t r)
     return true;
 }
 
+/* Open block b of a unit is full now, written to its end or not: the rest
+ * stays unwritten until its erase. As map_invalidate_slot(), an empty one
+ * goes on the dead stack once (the flag of a dead block GC erased as its
+ * victim stays up until the stack's entry is popped). */
+static void close_block(Drive *d, uint32_t b)
+{
+    blk_set_full(d, b, sim_now(drive_engine(d)));
+    if (blk_valid(d, b) == 0 && !blk_is_dead(d, b))
+        die_push_dead(d, b);
+}
+
+/* Whether open block b of a unit is being filled, and by what: its
+ * handle's block for host data or for GC's copies (*slot: that handle's
+ * slot), or in a shared unit the die's GC stream (*slot NULL). False if
+ * none of those holds it (a map block taken again after its unit's erase). */
+static bool ru_open_slot(const Drive *d, const Fdp *f, uint32_t b, uint32_t **slot)
+{
+    uint32_t die = nand_die_of_block(d, b), h = f->tag[b];
+    *slot = NULL;
+    if (h == FDP_SHARED)
+        return die_open(d, die, STREAM_GC) == b;
+    uint32_t *host = &f->host_open[(size_t)die * f->handles + h];
+    uint32_t *gc = &f->gc_open[(size_t)die * f->handles + h];
+    *slot = *host == b ? host : *gc == b ? gc : NULL;
+    return *slot != NULL;
+}
+
+bool fdp_ru_filling(const Drive *d, uint32_t b)
+{
+    const Fdp *f = fdp(d);
+    uint32_t *slot;
+    return f && f->ru && f->ru_of[b] != NO_RU && !f->ru[f->ru_of[b]].reclaiming &&
+           blk_state(d, b) == BLK_OPEN && ru_open_slot(d, f, b, &slot);
+}
+
+/* Static wear leveling chose a block of unit r, which GC has not chosen
+ * and which is still being filled (its handle's data may never come to
+ * fill it: a cold handle's last unit). Close the unit's open blocks, so
+ * that the whole unit can move, as long as each die they are on holds
+ * more free blocks than gc.soft_blocks: their handles take new blocks
+ * there, never out of GC's reserve. True if the unit may go now. */
+static bool ru_close_cold(Drive *d, Fdp *f, uint32_t r)
+{
+    if (f->ru[r].reclaiming)
+        return false; /* GC is moving it already */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t k = 0; k < f->ru[r].taken; k++) {
+            uint32_t b = f->members[(size_t)r * f->ru_blocks + k], *slot;
+            if (f->ru_of[b] != r || blk_state(d, b) == BLK_FULL)
+                continue;
+            if (pass == 1) {
+                (void)ru_open_slot(d, f, b, &slot);
+                if (slot)
+                    *slot = NO_BLOCK;
+                else
+                    die_set_open(d, nand_die_of_block(d, b), STREAM_GC, NO_BLOCK);
+                close_block(d, b);
+            } else if (blk_state(d, b) != BLK_OPEN || !ru_open_slot(d, f, b, &slot) ||
+                       die_nfree(d, nand_die_of_block(d, b)) <= drive_params(d)->gc_soft_blocks) {
+                return false;
+            }
+        }
+    return true;
+}
+
 uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, FdpScoreFn score)
 {
     Fdp *f = fdp(d);
     const Geom *g = drive_geom(d);
     if (cold != NO_BLOCK) {
         /* static wear leveling's block: its whole unit, when it may go */
-        if (f->ru_of[cold] == NO_RU)
+        uint32_t r = f->ru_of[cold];
+        if (r == NO_RU)
             return cold;
-        if (ru_idle(d, f, f->ru_of[cold]))
-            ru_reclaim(d, f, f->ru_of[cold]);
+        if (ru_idle(d, f, r) || ru_close_cold(d, f, r))
+            ru_reclaim(d, f, r);
     }
     uint32_t b = ru_take_pending(f, die);
     if (b != NO_BLOCK)
@@ -359,18 +443,19 @@ bool fdp_ru_dead(Drive *d, uint32_t b)
     uint32_t r = f->ru_of[b];
     if (r == NO_RU)
         return true; /* in no unit: erased alone */
-    if (!ru_idle(d, f, r))
-        return false;
-    for (uint32_t k = 0; k < f->ru[r].taken; k++) {
-        uint32_t x = f->members[(size_t)r * f->ru_blocks + k];
-        if (f->ru_of[x] == r && blk_valid(d, x) != 0)
-            return false;
-    }
+    if (f->ru[r].valid > 0 || !ru_idle(d, f, r))
+        return false; /* some of its data lives, or it is busy */
     ru_reclaim(d, f, r);
     return false;
 }
 
 uint32_t fdp_block_tag(const Drive *d, uint32_t b) { return fdp(d)->tag[b]; }
+
+void fdp_test_skew_valid(Drive *d, uint32_t b, int64_t n)
+{
+    g_return_if_fail(fdp_ru_gc(d) && fdp(d)->ru_of[b] != NO_RU);
+    fdp(d)->ru[fdp(d)->ru_of[b]].valid += (uint64_t)n;
+}
 
 uint32_t *fdp_gc_open(const Drive *d, uint32_t die, uint32_t v, uint32_t *tag)
 {
@@ -410,13 +495,8 @@ void fdp_close_handle(Drive *d, uint32_t h)
         uint32_t b = *open;
         if (b == NO_BLOCK)
             continue;
-        blk_set_full(d, b, sim_now(drive_engine(d))); /* the rest of it stays unwritten until its erase */
         *open = NO_BLOCK;
-        /* as map_invalidate_slot(): a block is stacked once (the flag of a
-         * dead block GC erased as its victim stays up until the stack's
-         * entry is popped) */
-        if (blk_valid(d, b) == 0 && !blk_is_dead(d, b))
-            die_push_dead(d, b);
+        close_block(d, b);
     }
 }
 
@@ -434,8 +514,12 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
 {
     const Geom *g = drive_geom(d);
     uint64_t free_records = 0, pending = 0, waiting = 0;
-    for (uint32_t r = 0; r < f->nru; r++)
+    for (uint32_t r = 0; r < f->nru; r++) {
         free_records += f->ru[r].live == 0;
+        CHECK(f->ru[r].live > 0 || f->ru[r].valid == 0,
+              "reclaim unit record %u without blocks counts %" G_GUINT64_FORMAT " valid slots", r,
+              f->ru[r].valid);
+    }
     CHECK(free_records == f->nfree_ru,
           "%" G_GUINT64_FORMAT " reclaim unit records without blocks, %u on the free stack",
           free_records, f->nfree_ru);
@@ -453,6 +537,7 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
         if (u->live == 0)
             continue;
         uint32_t own = 0;
+        uint64_t valid = 0;
         CHECK(u->taken <= f->ru_blocks, "reclaim unit %u holds %u blocks, more than %u", r,
               u->taken, f->ru_blocks);
         for (uint32_t k = 0; k < u->taken; k++) {
@@ -463,6 +548,7 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
                 continue;
             }
             own++;
+            valid += blk_valid(d, b);
             int st = blk_state(d, b);
             CHECK(u->reclaiming || st == BLK_OPEN || st == BLK_FULL,
                   "block %u of reclaim unit %u, which GC has not chosen, is %s", b, r,
@@ -472,6 +558,10 @@ static bool ru_check(const Drive *d, const Fdp *f, char *why, size_t why_len)
             waiting += u->reclaiming && st == BLK_FULL && !blk_is_map(d, b);
         }
         CHECK(own == u->live, "reclaim unit %u counts %u blocks, %u are its own", r, u->live, own);
+        CHECK(valid == u->valid,
+              "reclaim unit %u counts %" G_GUINT64_FORMAT " valid slots, its blocks hold "
+              "%" G_GUINT64_FORMAT,
+              r, u->valid, valid);
     }
     for (uint32_t die = 0; die < g->dies; die++) {
         uint32_t n = 0;

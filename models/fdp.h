@@ -32,12 +32,18 @@ bool fdp_ru_gc(const Drive *d);
 /* Blocks of units GC chose, waiting on die (any die), to be moved and erased. */
 uint32_t fdp_pending(const Drive *d, uint32_t die);
 bool fdp_pending_any(const Drive *d);
+/* With gc_unit = reclaim_unit: b is an open block of a unit GC has not
+ * chosen, which a handle (or a group's shared GC unit) is filling. */
+bool fdp_ru_filling(const Drive *d, uint32_t b);
 /* GC's victim on die with whole units: the next block of a unit chosen
  * before, else the best unit by score (over all its blocks' cap and
  * moved slots, their latest fill time) with a full block on die, all of
  * whose blocks go to be reclaimed; a block in no unit is scored alone.
  * cold: static wear leveling's block (or NO_BLOCK), whose unit goes first
- * when none of its blocks is open. NO_BLOCK when nothing can go. */
+ * unless GC is moving it already; a unit still being filled is closed for
+ * it (its open blocks full, written to their end or not) while the dies
+ * of its open blocks hold more than gc_soft_blocks free blocks.
+ * NO_BLOCK when nothing can go. */
 typedef uint32_t (*FdpMovedFn)(const Drive *d, uint32_t b);
 typedef double (*FdpScoreFn)(const Drive *d, uint64_t cap, uint64_t v, SimTime stamp, SimTime now);
 uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, FdpScoreFn score);
@@ -46,6 +52,9 @@ uint32_t fdp_ru_victim(Drive *d, uint32_t die, uint32_t cold, FdpMovedFn moved, 
  * blocks are dead, and false. */
 bool fdp_ru_dead(Drive *d, uint32_t b);
 uint32_t fdp_block_tag(const Drive *d, uint32_t b);
+/* For tests: n more valid slots counted for block b's reclaim unit than
+ * its blocks hold, as an update missed would leave (fdp_check() fails). */
+void fdp_test_skew_valid(Drive *d, uint32_t b, int64_t n);
 /* Where GC moves victim v's data on die: the slot of the handle's own
  * open block for GC, or NULL for the die's GC stream (STREAM_GC, shared
  * by the handles); in *tag the tag a new block there takes. */
@@ -57,7 +66,9 @@ void fdp_gc_moved(Drive *d, uint32_t from, uint32_t to, uint64_t bytes);
 /* Close every open host block of handle h, written or not to its end: a
  * reset zone's blocks, erased once empty (models/zns.c). */
 void fdp_close_handle(Drive *d, uint32_t h);
-/* Open blocks tagged as their handle, counters adding up to the drive's. */
+/* Open blocks tagged as their handle, counters adding up to the drive's;
+ * with gc_unit = reclaim_unit the units (their blocks, tags, valid slots
+ * against their blocks', the lists to reclaim). */
 bool fdp_check(const Drive *d, char *why, size_t why_len);
 
 #endif

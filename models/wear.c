@@ -13,6 +13,7 @@
 #include "models/wear.h"
 
 #include "models/blocks.h"
+#include "models/fdp.h"
 #include "models/sched.h"
 
 #include <string.h>
@@ -113,11 +114,22 @@ static void wear_count(Drive *d, uint32_t e)
         drive_counters(d)->wear_min++;
 }
 
+/* Whether static leveling may give block b to GC: full of native data
+ * (not translation pages), or with GC by whole reclaim units open for the
+ * unit a handle fills, which a cold handle may never fill (GC closes it,
+ * models/fdp.c). */
+static bool levelable(const Drive *d, uint32_t b)
+{
+    int st = blk_state(d, b);
+    return (st == BLK_FULL || (st == BLK_OPEN && fdp_ru_filling(d, b))) &&
+           blk_mode(d, b) == drive_geom(d)->native && !blk_is_map(d, b);
+}
+
 /* Static wear leveling: a block of die has just reached more erases than
  * the least-worn pool block plus the threshold. If that block holds data
- * (full, native, not translation pages), it is cold: it has not been
- * erased since, so GC moves its data next (gc_pick_victim) and puts it
- * back in use. Erased blocks are left to dynamic wear leveling. */
+ * (levelable()), it is cold: it has not been erased since, so GC moves
+ * its data next (gc_pick_victim) and puts it back in use. Erased blocks
+ * are left to dynamic wear leveling. */
 static void static_check(Drive *d, uint32_t die)
 {
     Wear *w = wear(d);
@@ -128,8 +140,7 @@ static void static_check(Drive *d, uint32_t die)
         uint32_t e = w->erases[b];
         floor = MIN(floor, e);
         max = MAX(max, e);
-        if (blk_state(d, b) == BLK_FULL && blk_mode(d, b) == drive_geom(d)->native && !blk_is_map(d, b) &&
-            (cold == NO_BLOCK || e < w->erases[cold]))
+        if ((cold == NO_BLOCK || e < w->erases[cold]) && levelable(d, b))
             cold = b;
     }
     w->floor[die] = floor;
@@ -168,7 +179,7 @@ uint32_t wear_take_cold(Drive *d, uint32_t die)
         return NO_BLOCK;
     w->cold[die] = NO_BLOCK;
     w->ncold--;
-    if (blk_state(d, v) != BLK_FULL || blk_mode(d, v) != drive_geom(d)->native || blk_is_map(d, v))
+    if (!levelable(d, v))
         return NO_BLOCK; /* taken or emptied meanwhile */
     drive_counters(d)->wl_blocks++;
     return v;

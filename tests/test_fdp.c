@@ -8,7 +8,8 @@
  * or moved by GC) stays in blocks of that handle; data GC moves for an
  * initially isolated handle may share blocks, only with other such data.
  * A block's record starts again when its first slot is written (blocks
- * fill from slot 0 after each erase). --stress runs 10^7 operations.
+ * fill from slot 0 after each erase). --stress runs 10^7 operations;
+ * --stress-ru as many with GC by whole reclaim units.
  */
 #include "models/blocks.h"
 #include "models/drive.h"
@@ -220,6 +221,98 @@ static void test_ru_break(void)
     oracle_release(&o);
 }
 
+/* The units' valid slots as fdp.c counts them against their blocks': a
+ * long random run of writes and trims naming both handles, with GC by
+ * whole units, leaves them equal (drive_check() every thousand commands);
+ * one unit's count off by a slot, as an update missed would leave it,
+ * fails fdp_check(), and put back passes again. */
+static void test_ru_break_valid(void)
+{
+    DriveParams p;
+    ru_drive(&p, 2, "persistent,initial", 1);
+    Oracle o;
+    oracle_init(&o, &p, false);
+    SimRng r;
+    sim_rng_init(&r, 13, 0);
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < 60000; i++) {
+        uint64_t npages = 1 + sim_rng_below(&r, 8);
+        uint64_t lpn = sim_rng_below(&r, o.nlpn - npages);
+        bool trim = sim_rng_below(&r, 10) == 0;
+        if (!trim)
+            o.version++;
+        for (uint64_t l = lpn; l < lpn + npages; l++)
+            o.shadow[l] = trim ? 0 : o.version;
+        oracle_submit(&o, trim ? IO_TRIM : IO_WRITE, lpn * 4096, npages * 4096,
+                      (uint32_t)sim_rng_below(&r, 2));
+        if (i % 1000 == 0)
+            oracle_check(&o, i, &bad);
+    }
+    CUTEST_EQ(bad, 0);
+    CU_ASSERT(drive_stats(o.d)->nand_write_bytes[CAUSE_GC] > 0);
+    char why[256];
+    CU_ASSERT_TRUE(fdp_check(o.d, why, sizeof why));
+    uint32_t b = NO_BLOCK;
+    for (uint32_t x = 0; x < drive_geom(o.d)->nblocks && b == NO_BLOCK; x++)
+        if (blk_state(o.d, x) == BLK_FULL && blk_valid(o.d, x) > 0 && !blk_is_map(o.d, x))
+            b = x;
+    CU_ASSERT_FATAL(b != NO_BLOCK);
+    fdp_test_skew_valid(o.d, b, 1);
+    why[0] = '\0';
+    CU_ASSERT_FALSE(fdp_check(o.d, why, sizeof why));
+    CU_ASSERT(strstr(why, "valid slots") != NULL);
+    fprintf(stderr, "broken: %s\n", why);
+    fdp_test_skew_valid(o.d, b, -1);
+    CU_ASSERT_TRUE(drive_check(o.d, why, sizeof why));
+    oracle_release(&o);
+}
+
+/* Static wear leveling with GC by whole units: a cold handle writes a
+ * third of the drive once, in order, and a hot one rewrites a tenth of it
+ * at random, ~100 times over. The cold handle's last unit stays open (its
+ * blocks partly written: nothing more comes), and when leveling picks a
+ * block of it, the unit is closed and moved, so the cold data's blocks
+ * are erased as often as the others, give or take the threshold. */
+static void test_ru_wear(void)
+{
+    DriveParams p;
+    ru_drive(&p, 2, "persistent", 1);
+    p.wear_dynamic = true;
+    p.wear_static_threshold = 8;
+    Oracle o;
+    oracle_init(&o, &p, false);
+    SimRng r;
+    sim_rng_init(&r, 17, 0);
+    uint64_t cold = o.nlpn / 3 - 5, hot = o.nlpn / 10, bad = 0;
+    for (uint64_t l = 0; l < cold; l++) {
+        o.shadow[l] = ++o.version;
+        oracle_submit(&o, IO_WRITE, l * 4096, 4096, 0);
+    }
+    oracle_submit(&o, IO_FLUSH, 0, 0, 0);
+    for (uint64_t i = 0; i < 110000; i++) {
+        uint64_t lpn = o.nlpn - hot + sim_rng_below(&r, hot / 8) * 8;
+        o.version++;
+        for (uint64_t l = lpn; l < lpn + 8; l++)
+            o.shadow[l] = o.version;
+        oracle_submit(&o, IO_WRITE, lpn * 4096, 8 * 4096, 1);
+        if (i % 5000 == 0)
+            oracle_check(&o, i, &bad);
+    }
+    for (uint64_t l = 0; l < o.nlpn; l += 16) /* the cold data is still there */
+        oracle_submit(&o, IO_READ, l * 4096, MIN(16, o.nlpn - l) * 4096, 0);
+    oracle_check(&o, 0, &bad);
+    CUTEST_EQ(bad, 0);
+    CUTEST_EQ(o.mismatches, 0);
+    DriveWear w;
+    drive_wear(o.d, &w);
+    fprintf(stderr, "ru wear: pool %u..%u erases, %" G_GUINT64_FORMAT " cold blocks moved\n",
+            w.pool.min, w.pool.max, drive_stats(o.d)->wl_blocks);
+    CU_ASSERT(w.pool.max >= 60);
+    CU_ASSERT(drive_stats(o.d)->wl_blocks > 0);
+    CU_ASSERT(w.pool.max - w.pool.min <= 8 + 4);
+    oracle_release(&o);
+}
+
 /* A drive without FDP ignores no placement: drive_submit_placed with pid 0
  * is drive_submit, and its results do not move (the FDP code is not on
  * its path). */
@@ -295,11 +388,26 @@ static void test_stress(void)
     run_iso(&p, 10000000, 10000);
 }
 
+/* The same with GC by whole reclaim units, and static wear leveling
+ * moving cold units (closing those still being filled) all along. */
+static void test_ru_stress(void)
+{
+    DriveParams p;
+    ru_drive(&p, 4, "persistent,initial,persistent,persistent", 2);
+    p.wear_dynamic = true;
+    p.wear_static_threshold = 16;
+    run_iso(&p, 10000000, 10000);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && g_strcmp0(argv[1], "--stress") == 0) {
         CU_TestInfo stress[] = {{"fdp_oracle_1e7", test_stress}, CU_TEST_INFO_NULL};
         return cutest_run("fdp_stress", stress);
+    }
+    if (argc > 1 && g_strcmp0(argv[1], "--stress-ru") == 0) {
+        CU_TestInfo stress[] = {{"fdp_ru_oracle_1e7", test_ru_stress}, CU_TEST_INFO_NULL};
+        return cutest_run("fdp_ru_stress", stress);
     }
     CU_TestInfo tests[] = {
         {"persistent", test_persistent},
@@ -310,6 +418,8 @@ int main(int argc, char **argv)
         {"ru_persistent", test_ru_persistent},
         {"ru_mixed_groups", test_ru_mixed_groups},
         {"ru_break", test_ru_break},
+        {"ru_break_valid", test_ru_break_valid},
+        {"ru_wear", test_ru_wear},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("fdp", tests);
