@@ -57,6 +57,7 @@ zone_reset_frequency=0.125
 time_based
 runtime=1s"
 check reset 'jobs[0]["zbd"]["zone_resets"] > 5'
+check reset 'jobs[0]["zbd"]["emulated"] is False and jobs[0]["zbd"]["zone_size_bytes"] == 64 << 20'
 check reset 'zns["commands"]["reset"] == jobs[0]["zbd"]["zone_resets"]'
 check reset 'sum(zns["errors"].values()) == 0'
 
@@ -218,6 +219,7 @@ for line in open(sys.argv[1]):
 j = json.load(open(sys.argv[2]))["jobs"][0]
 assert writes > 500 and resets > 0 and j["write"]["ios"] == writes, (writes, resets)
 assert j["zbd"]["open_zones_peak"] == 2 and j["zbd"]["zone_resets"] == resets, j["zbd"]
+assert j["zbd"]["emulated"] is True and j["zbd"]["zone_size_bytes"] == ZS and j["zbd"]["zone_capacity_bytes"] == CAP, j["zbd"]
 PY
 }
 check_emu

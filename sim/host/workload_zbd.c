@@ -659,6 +659,9 @@ void wl_zbd_json(const WlJob *j, JsonWriter *jw)
     if (!j->spec->zbd.on || !z)
         return;
     json_begin_object(jw, "zbd");
+    json_bool(jw, "emulated", z->emulated); /* fio's zones on a drive without them */
+    json_u64(jw, "zone_size_bytes", z->zone_size);
+    json_u64(jw, "zone_capacity_bytes", z->cap);
     json_u64(jw, "zone_resets", j->zresets);
     json_u64(jw, "errors", j->zerrors);
     json_u64(jw, "max_open_zones", z->max_open);
