@@ -144,10 +144,12 @@ def check_values(name, f, s, errs):
                 errs.append(f"{where}: {d}: slat/clat N")
             if name == "avgtime" and d == "read":
                 # a sample per whole window of the 1.2 s; fio's sampling thread
-                # runs on wall time and, on a loaded machine, starts a window or
-                # two late (fio alone takes 6 and 3 here too)
+                # runs on wall time and, on a loaded machine, starts windows
+                # late (fio alone takes 6 and 3 here too; with both cores
+                # busy it took 3 of the 6): ftlsim must take every one, fio
+                # at least one and no more
                 for k, win in (("bw_samples", 200), ("iops_samples", 400)):
-                    if b[k] != 1200 // win or not 1200 // win - 2 <= a[k] <= 1200 // win:
+                    if b[k] != 1200 // win or not 1 <= a[k] <= 1200 // win:
                         errs.append(f"{where}: {d}.{k} {b[k]}, fio {a[k]}, expected {1200 // win}")
             if name == "rate":  # the samples of fio's windows, as fio takes them
                 for k in ("bw_samples", "iops_samples"):
