@@ -47,7 +47,7 @@ set object 1 rect from 0, graph 0 to t1, graph 1
 plot data using (column("t_s")):(column("iops")) with linespoints pt 7 ps 0.5 lw 1.5 lc rgb '#1f3f7f' title 'IOPS'
 set xlabel 'Host data written (TB)'
 set object 1 rect from 0, graph 0 to tbs, graph 1
-set key bottom left
+set key bottom left Left reverse
 trend(x) = (tb0 >= 0 && x >= tb0 && x <= tb1) ? tint + tslope * x : NaN
 set samples 400
 plot data using (column("host_TB_written")):(column("iops")) with linespoints pt 7 ps 0.5 lw 1.5 lc rgb '#1f3f7f' title 'IOPS', \
