@@ -22,7 +22,6 @@
 #include "models/fdp.h"
 #include "models/blocks.h"
 
-
 #define NO_RU UINT32_MAX
 
 /* A reclaim unit (gc_unit = reclaim_unit). */

@@ -458,8 +458,7 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
             break;
         }
     }
-    if (p->t->fills > 0) {
-        pts_trend(p, s);
+    if (p->t->fills > 0) { /* the trend as of the last whole round (pts_trend() above) */
         if (s->trend.n > 0) {
             s->win = (SteadyWindow){
                 .first = s->trend_first, .last = s->rounds, .avg = s->trend.mean};

@@ -107,12 +107,11 @@ static void pts_html_header(HtmlPage *page, const Pts *p)
 static void pts_html_wsat_warnings(HtmlPage *page, const Pts *p)
 {
     const PtsSub *s = &p->subs[0];
-    double fills = g_array_index(p->rows, PtsRow, p->rows->len - 1).host_written / (double)p->capacity;
     if (s->end != PTS_END_FILLS) {
         g_autofree char *w = g_strdup_printf(
             "WSAT ended %s after %u rounds and %.2f x capacity written, short of the %.0f x "
             "capacity the PTS writes.",
-            pts_end_text(p, s), s->rounds, fills, p->t->fills);
+            pts_end_text(p, s), s->rounds, pts_capacities_written(p), p->t->fills);
         html_warning(page, w);
     }
     if (s->trend.n == 0) {

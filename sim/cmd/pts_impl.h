@@ -139,6 +139,8 @@ char *pts_bs_label(uint64_t bs);
 /* pts_report.c */
 /* "flat", "falling" or "rising". */
 const char *pts_trend_word(const SteadyTrend *t);
+/* Capacities the host had written by the last round reported (rows not empty). */
+double pts_capacities_written(const Pts *p);
 /* How sub's rounds ended, in words ("at 4 x capacity", ...). */
 const char *pts_end_text(const Pts *p, const PtsSub *s);
 gboolean pts_write_results(const Pts *p, OutDir *od, GError **error);

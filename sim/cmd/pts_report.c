@@ -75,6 +75,11 @@ const char *pts_trend_word(const SteadyTrend *t)
     return t->flat ? "flat" : t->change < 0 ? "falling" : "rising";
 }
 
+double pts_capacities_written(const Pts *p)
+{
+    return g_array_index(p->rows, PtsRow, p->rows->len - 1).host_written / (double)p->capacity;
+}
+
 const char *pts_end_text(const Pts *p, const PtsSub *s)
 {
     switch (s->end) {
@@ -95,9 +100,8 @@ static void pts_trend_lines(const Pts *p, const PtsSub *s, GString *out)
 {
     const PtsCell *c = &p->cells[s->track];
     g_autofree char *bs = pts_bs_label(c->bs);
-    const PtsRow *last = &g_array_index(p->rows, PtsRow, p->rows->len - 1);
     g_string_append_printf(out, "ended        %s: %u rounds, %.2f x capacity written\n",
-                           pts_end_text(p, s), s->rounds, last->host_written / (double)p->capacity);
+                           pts_end_text(p, s), s->rounds, pts_capacities_written(p));
     if (s->trend.n == 0) {
         g_string_append_printf(out, "trend        none: less than one capacity written (the "
                                     "results are those of the last rounds)\n");
@@ -230,9 +234,7 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_begin_object(jw, "wsat");
         json_str(jw, "end", ends[sub->end]);
         json_u64(jw, "rounds_run", sub->rounds);
-        json_double(jw, "capacities_written",
-                    g_array_index(p->rows, PtsRow, p->rows->len - 1).host_written /
-                        (double)p->capacity);
+        json_double(jw, "capacities_written", pts_capacities_written(p));
         if (sub->trend.n > 0) {
             json_begin_object(jw, "trend");
             json_u64(jw, "first_round", sub->trend_first);
@@ -358,32 +360,30 @@ static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, PlotFormat fmt, G
 }
 
 /* The test's own figure's variables: wsat's trend (its window from tb0
- * TB, its line, its verdict); NULL for the others. A static buffer. */
-static const char *pts_figure_vars(const Pts *p)
+ * TB, its line, its verdict); NULL for the others. g_free it. */
+static char *pts_figure_vars(const Pts *p)
 {
-    static char vars[512];
     const PtsSub *s = &p->subs[0];
     if (p->t->fills == 0)
         return NULL;
     if (s->trend.n == 0)
-        return "tb0=-1; ";
-    g_snprintf(vars, sizeof vars,
-               "tb0=%.17g; tb1=%.17g; tslope=%.17g; tint=%.17g; tmean=%.17g; "
-               "tword='%s %+.1f%% over the last capacity written'; ",
-               s->trend.x_first, s->trend.x_last, s->trend.slope, s->trend.intercept,
-               s->trend.mean, pts_trend_word(&s->trend), 100 * s->trend.change);
-    return vars;
+        return g_strdup("tb0=-1; ");
+    return g_strdup_printf("tb0=%.17g; tb1=%.17g; tslope=%.17g; tint=%.17g; tmean=%.17g; "
+                           "tword='%s %+.1f%% over the last capacity written'; ",
+                           s->trend.x_first, s->trend.x_last, s->trend.slope, s->trend.intercept,
+                           s->trend.mean, pts_trend_word(&s->trend), 100 * s->trend.change);
 }
 
 void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
 {
     g_autofree char *figure = g_strdup_printf("pts_%s", p->t->name);
+    g_autofree char *figure_vars = pts_figure_vars(p);
     GError *e = NULL;
     pts_plot_convergence(p, fmt, &e);
     for (uint32_t s = 0; s < p->n_subs && !e && p->t->fills == 0; s++)
         pts_plot_steady(p, &p->subs[s], fmt, &e);
     if (!e)
-        plot_script(p->o->out, p->o->script_dir, figure, p->t->name, pts_figure_vars(p), fmt, &e);
+        plot_script(p->o->out, p->o->script_dir, figure, p->t->name, figure_vars, fmt, &e);
     if (!e && strcmp(p->t->name, "iops") == 0)
         plot_script(p->o->out, p->o->script_dir, "pts_iops_3d", "iops_3d", NULL, fmt, &e);
     /* PTS-E's LAT report draws its average and its maximum response time
