@@ -86,6 +86,7 @@ done
 for sig in TERM INT; do
     for rt in 1s 10s 60s; do
         rm -rf "$tmp/pts$sig"
+        : >"$tmp/pts$sig.log" # emptied here: the shell that starts pts truncates it only later
         "$bin" pts -d "$drive" -t iops --round-time $rt --bs 4k,128k --mix 100/0,0/100 \
             --precondition fast -o "$tmp/pts$sig" >/dev/null 2>"$tmp/pts$sig.log" &
         pid=$!
@@ -112,6 +113,7 @@ done
 # (tried again with longer rounds if the signal came after steady state,
 # as above)
 for rt in 2s 20s 120s; do
+    : >"$tmp/ptsout.log"
     "$bin" pts -d "$drive" -t iops --round-time $rt --bs 4k,128k --mix 100/0,0/100 --precondition fast \
         >"$tmp/ptsout.txt" 2>"$tmp/ptsout.log" &
     pid=$!
