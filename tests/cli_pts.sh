@@ -83,6 +83,22 @@ wsat_agrees "$tmp/wsat" rounds
     fail "wsat to 4 x capacity: exit $?"
 wsat_agrees "$tmp/wsat4" fills
 grep -q "x capacity written; over the last capacity" "$tmp/wsat4.log" || fail "wsat: no trend in the round lines"
+grep -q '"precondition": "none"' "$tmp/wsat/summary.json" || fail "wsat: summary.json does not say it started purged"
+# wsat preconditioned as the PM863a's review ran it (R3.2): 2 x capacity of
+# sequential writes first, so the drive is full when the rounds begin. The
+# capacities and the time of wsat.csv count from the rounds' start, and the
+# first round already falls off the plateau a purged drive gives: no free
+# LBA space is left to absorb the writes.
+pts "$tmp/wsatpre" -t wsat --round-time 1s --max-rounds 3 --threads 4 --iodepth 8 --precondition full
+grep -q '"precondition": "full"' "$tmp/wsatpre/summary.json" || fail "wsat: the full precondition is not reported"
+grep -q "^precondition 2 x capacity in 128 KiB sequential writes" "$tmp/wsatpre/summary.txt" ||
+    fail "wsat: summary.txt does not give the preconditioning"
+csv "$tmp/wsatpre/wsat.csv" 'if (NR == 2) { t1 = $2; f1 = $4; i1 = $5 }' \
+    'if (!(t1 > 0.9 && t1 < 1.5 && f1 > 0 && f1 < 0.5)) print "round 1 ends at " t1 " s, " f1 " fills"; else print "ok"'
+awk -F, 'NR == 2 { print $5 }' "$tmp/wsat/wsat.csv" >"$tmp/purged1"
+awk -F, 'NR == 4 { print $5 }' "$tmp/wsatpre/wsat.csv" >"$tmp/pre3"
+awk -v a="$(cat "$tmp/purged1")" -v b="$(cat "$tmp/pre3")" 'BEGIN { exit !(b < 0.8 * a) }' ||
+    fail "wsat after preconditioning: round 3 at $(cat "$tmp/pre3") IOPS, not below the purged drive's $(cat "$tmp/purged1")"
 
 # tp: both block sizes, read and write, each after its own purge.
 pts "$tmp/tp" -t tp --round-time 300ms --max-rounds 5 --precondition fast
@@ -128,7 +144,7 @@ expect_error '--round-time "-5s": expected a duration greater than 0' pts -d $dr
 expect_error '--iodepth "0": expected an integer from 1' pts -d $drive -t iops --iodepth 0
 expect_error '--threads "-2": expected an integer from 1' pts -d $drive -t iops --threads=-2
 expect_error '--max-rounds "0": expected an integer from 1' pts -d $drive -t iops --max-rounds 0
-expect_error '--precondition "half": expected full, fast or random' pts -d $drive -t iops --precondition half
+expect_error '--precondition "half": expected full, fast, random or none' pts -d $drive -t iops --precondition half
 expect_error 'pts needs --test NAME' pts -d $drive
 expect_error 'does_not_exist.ini' pts -d "$tmp/does_not_exist.ini" -t iops
 

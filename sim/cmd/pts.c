@@ -222,12 +222,13 @@ static gboolean pts_purge(Pts *p, GError **error)
 }
 
 /* Workload-independent preconditioning: twice the capacity in 128 KiB
- * sequential writes (simulated), or the state a sequential fill leaves
- * (--precondition fast). wsat starts from the purged drive. */
+ * sequential writes (simulated), the state a sequential fill leaves
+ * (--precondition fast) or an aged drive's (random), or none: the purged
+ * drive (wsat's default, as the PTS runs it). */
 static gboolean pts_precondition(Pts *p, PtsSub *s, GError **error)
 {
     SimTime t0 = sim_now(p->e);
-    if (p->t->fills > 0)
+    if (p->o->precondition == PTS_PRECOND_NONE)
         return TRUE;
     if (p->o->precondition != PTS_PRECOND_FULL) {
         gboolean random = p->o->precondition == PTS_PRECOND_RANDOM;
@@ -335,6 +336,7 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
         .p99_us = (double)lat_hist_percentile(p->seg_hist, 99) / 1e3,
         .max_us = (double)lat_hist_max(p->seg_hist) / 1e3,
         .host_written = (double)st->host_bytes[IO_WRITE],
+        .test_written = (double)st->host_bytes[IO_WRITE] - p->host0,
         /* as run reports it: what the buffer absorbed never needed storing */
         .waf = report_waf(st, &s0),
     };
@@ -362,7 +364,8 @@ static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
             100 - c->read_pct, v, p->t->unit);
     if (p->t->fills > 0) {
         fprintf(stderr, ", %.2f x capacity written",
-                (double)drive_stats(p->d)->host_bytes[IO_WRITE] / (double)p->capacity);
+                ((double)drive_stats(p->d)->host_bytes[IO_WRITE] - p->host0) /
+                    (double)p->capacity);
         if (s->trend.n >= 2)
             fprintf(stderr, "; over the last capacity %+.1f%% (%s)", 100 * s->trend.change,
                     pts_trend_word(&s->trend));
@@ -389,7 +392,7 @@ static void pts_trend(const Pts *p, PtsSub *s)
     for (guint i = 0, k = 0; i < p->rows->len && k < n; i++) {
         const PtsRow *row = &g_array_index(p->rows, PtsRow, i);
         if (row->sub == sub && row->cell == s->track)
-            x[k++] = row->host_written / 1e12;
+            x[k++] = row->test_written / 1e12;
     }
     memset(&s->trend, 0, sizeof s->trend);
     s->trend_first = 0;
@@ -416,6 +419,8 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
     PtsSub *s = &p->subs[sub];
     double cap = (double)drive_capacity(p->d);
     pts_watch_writes(p);
+    p->host0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
+    p->t0_s = (double)sim_now(p->e) / 1e9;
     s->end = PTS_END_ROUNDS;
     for (uint32_t r = 1; r <= p->max_rounds; r++) {
         guint row_track = 0, round_rows = p->rows->len;
@@ -453,7 +458,7 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
             break;
         }
         if (p->t->fills > 0 &&
-            (double)drive_stats(p->d)->host_bytes[IO_WRITE] >= p->t->fills * cap) {
+            (double)drive_stats(p->d)->host_bytes[IO_WRITE] - p->host0 >= p->t->fills * cap) {
             s->end = PTS_END_FILLS;
             break;
         }

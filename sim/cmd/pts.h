@@ -25,6 +25,7 @@ typedef enum PtsPrecondition {
     PTS_PRECOND_FULL = 0,   /* 2 x capacity of 128 KiB sequential writes, simulated (the PTS) */
     PTS_PRECOND_FAST = 1,   /* the drive's state after a sequential fill, set without simulating */
     PTS_PRECOND_RANDOM = 2, /* after a fill and a capacity of random overwrites, set at once */
+    PTS_PRECOND_NONE = 3,   /* the purged drive (wsat's default, as the PTS runs it) */
 } PtsPrecondition;
 
 /* Which PTS: Enterprise (PTS-E 1.1) or Client (PTS-C 1.2). The tests are
@@ -70,6 +71,9 @@ void pts_options_init(PtsOptions *o);
 /* The test named name (wsat, iops, tp, lat), or NULL. */
 const PtsTestDesc *pts_test_find(const char *name);
 const char *pts_test_name(const PtsTestDesc *test);
+/* Whether the PTS runs test from the purged drive, with no preconditioning
+ * (wsat): its default --precondition is none, the others' full. */
+gboolean pts_test_purged(const PtsTestDesc *test);
 /* Newly allocated: "wsat, iops, tp or lat" (about: each with what it
  * measures, for --help). */
 char *pts_test_names(gboolean about);

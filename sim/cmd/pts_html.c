@@ -61,7 +61,9 @@ static void pts_html_header(HtmlPage *page, const Pts *p)
     pts_html_row(rows, "active range", range);
     pts_html_row(rows, "data pattern", "random; the simulated drive does not compress or "
                                        "deduplicate, so every pattern gives the same result");
-    const char *pre = p->t->fills > 0 ? "none: WSAT starts from the purged drive"
+    const char *pre = o->precondition == PTS_PRECOND_NONE
+                          ? (p->t->fills > 0 ? "none: WSAT starts from the purged drive"
+                                             : "none: the rounds start from the purged drive")
                       : o->precondition == PTS_PRECOND_FAST
                           ? "workload independent: the state of a sequential fill (fast, not "
                             "simulated)"

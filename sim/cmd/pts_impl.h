@@ -35,6 +35,7 @@ typedef struct PtsRow {
     double iops, MBps;              /* reads and writes together */
     double mean_us, p99_us, max_us; /* response times, reads and writes together */
     double host_written;            /* bytes written by the host since the purge, at its end */
+    double test_written; /* of them by the test's rounds (after any preconditioning) */
     double waf; /* NAND bytes written / host bytes written in it; NAN without writes */
 } PtsRow;
 
@@ -95,6 +96,8 @@ struct Pts {
     gboolean interrupted; /* a signal stopped the test: the whole rounds before it are reported */
     uint32_t queue_limit;
     uint64_t capacity; /* user bytes */
+    double host0;      /* host bytes written when the subtest's rounds began */
+    double t0_s;       /* and the simulated time then (s since the purge) */
     double sim_s, wall_s;
     uint64_t events;
     /* the purge running: its run, engine and drive */

@@ -77,7 +77,7 @@ const char *pts_trend_word(const SteadyTrend *t)
 
 double pts_capacities_written(const Pts *p)
 {
-    return g_array_index(p->rows, PtsRow, p->rows->len - 1).host_written / (double)p->capacity;
+    return g_array_index(p->rows, PtsRow, p->rows->len - 1).test_written / (double)p->capacity;
 }
 
 const char *pts_end_text(const Pts *p, const PtsSub *s)
@@ -163,7 +163,7 @@ void pts_summary_text(const Pts *p, GString *out)
     else
         g_string_append_printf(out, ", until %.0f x capacity written", p->t->fills);
     g_string_append_printf(out, "; seed %" G_GUINT64_FORMAT "\n", o->seed);
-    if (p->t->fills > 0)
+    if (o->precondition == PTS_PRECOND_NONE)
         g_string_append(out, "precondition none (purged drive)\n");
     else if (o->precondition == PTS_PRECOND_FAST)
         g_string_append(out, "precondition fast: the state of a sequential fill, not simulated\n");
@@ -214,8 +214,8 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
     else
         json_u64(jw, "max_rounds", p->max_rounds);
     json_u64(jw, "seed", o->seed);
-    static const char *const precond[] = {"full", "fast", "random"};
-    json_str(jw, "precondition", p->t->fills > 0 ? "none" : precond[o->precondition]);
+    static const char *const precond[] = {"full", "fast", "random", "none"};
+    json_str(jw, "precondition", precond[o->precondition]);
     json_u64(jw, "capacity_bytes", p->capacity);
     /* what the stimulus may touch, and what the rounds wrote (4 KiB pages
      * programmed from the write buffer) */

@@ -34,8 +34,8 @@ static void wsat_csv(const Pts *p, GString *out)
     for (guint i = 0; i < p->rows->len; i++) {
         const PtsRow *r = &g_array_index(p->rows, PtsRow, i);
         g_string_append_printf(out, "%u,%.1f,%.5f,%.4f,%.1f,%.2f,%.2f,%.2f,%.3f\n", r->round,
-                               r->t_end_s, r->host_written / 1e12,
-                               r->host_written / (double)p->capacity, r->iops, r->mean_us,
+                               r->t_end_s - p->t0_s, r->test_written / 1e12,
+                               r->test_written / (double)p->capacity, r->iops, r->mean_us,
                                r->p99_us, r->max_us, isnan(r->waf) ? 0.0 : r->waf);
     }
 }
@@ -47,8 +47,8 @@ static void wsat_summary(const Pts *p, GString *out)
     g_string_append_printf(out,
                            "wsat         %.0f IOPS in round 1, %.0f in round %u after %.1f "
                            "GB (%.2f x capacity); WAF %.2f in the last round\n",
-                           first->iops, last->iops, last->round, last->host_written / 1e9,
-                           last->host_written / (double)p->capacity,
+                           first->iops, last->iops, last->round, last->test_written / 1e9,
+                           last->test_written / (double)p->capacity,
                            isnan(last->waf) ? 0.0 : last->waf);
 }
 
@@ -212,6 +212,11 @@ const PtsTestDesc *pts_test_find(const char *name)
 const char *pts_test_name(const PtsTestDesc *test)
 {
     return test ? test->name : "?";
+}
+
+gboolean pts_test_purged(const PtsTestDesc *test)
+{
+    return test && test->fills > 0;
 }
 
 /* "A, B, C or D" of each test's NAME (with " (ABOUT)" when about). */

@@ -68,16 +68,20 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
             return FALSE;
         }
     }
-    static const char *const precond_names[] = {"full", "fast", "random"};
+    static const char *const precond_names[] = {"full", "fast", "random", "none"};
     int k = 0;
-    while (precond && k < 3 && strcmp(precond, precond_names[k]) != 0)
+    while (precond && k < 4 && strcmp(precond, precond_names[k]) != 0)
         k++;
-    if (k == 3) {
+    if (precond && k == 4) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "--precondition \"%s\": expected full, fast or random", precond);
+                    "--precondition \"%s\": expected full, fast, random or none", precond);
         return FALSE;
     }
-    o->precondition = (PtsPrecondition)k;
+    /* the PTS's own: wsat from the purged drive, the others after 2 x
+     * capacity of sequential writes */
+    o->precondition = precond ? (PtsPrecondition)k
+                              : pts_test_purged(o->test) ? PTS_PRECOND_NONE
+                                                         : PTS_PRECOND_FULL;
     if (fmt && strcmp(fmt, "png") != 0 && strcmp(fmt, "svg") != 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--plot-format \"%s\": expected png or svg",
                     fmt);
@@ -125,9 +129,10 @@ int cmd_pts(int argc, char **argv)
         {"max-rounds", 0, 0, G_OPTION_ARG_STRING, &max_rounds,
          "Rounds before giving up on steady state (25; wsat: until 4 x capacity written)", "N"},
         {"precondition", 0, 0, G_OPTION_ARG_STRING, &precond,
-         "full: 2 x capacity of 128 KiB sequential writes, simulated (default); fast: the state "
-         "of a sequential fill, set at once; random: of a fill and a capacity of random "
-         "overwrites (an aged drive), set at once",
+         "full: 2 x capacity of 128 KiB sequential writes, simulated (default but for wsat); "
+         "fast: the state of a sequential fill, set at once; random: of a fill and a capacity "
+         "of random overwrites (an aged drive), set at once; none: the purged drive (wsat's "
+         "default)",
          "HOW"},
         {"bs", 0, 0, G_OPTION_ARG_STRING, &bs, "Only these of the test's block sizes, e.g. 4k,128k",
          "LIST"},
