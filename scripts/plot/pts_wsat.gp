@@ -7,7 +7,7 @@
 #
 #   gnuplot -e "dir='results/pts'" scripts/plot/pts_wsat.gp
 #
-# Variables: dir, out, fmt, drive; tb0 (-1: less than one capacity
+# Variables: dir, out, fmt, drive, pre; tb0 (-1: less than one capacity
 # written, no trend), tb1, tslope, tint, tword (from ftlsim pts).
 if (!exists("dir")) dir = '.'
 if (!exists("drive")) drive = ''
@@ -24,6 +24,8 @@ set datafile columnheaders
 data = dir.'/wsat.csv'
 if (!exists("tb0")) tb0 = -1
 if (!exists("tword")) tword = ''
+# pre: how the drive was preconditioned, when it was (' after ...')
+if (!exists("pre")) pre = ''
 if (!exists("tb1")) tb1 = 0
 if (!exists("tslope")) tslope = 0
 if (!exists("tint")) tint = 0
@@ -35,7 +37,7 @@ t1 = STATS_records > 0 ? STATS_max : 0
 stats data using (tb0 < 0 || column("host_TB_written") < tb0 ? column("host_TB_written") : NaN) nooutput
 tbs = STATS_records > 0 ? STATS_max : 0
 what = tb0 < 0 ? 'less than one capacity written: no trend' : 'shaded: before the last capacity written; line: the trend over it, '.tword
-set multiplot layout 2,2 title (drive eq '' ? '' : drive."\n").'PTS write saturation, 4 KiB random writes ('.what.')' noenhanced
+set multiplot layout 2,2 title (drive eq '' ? '' : drive."\n").'PTS write saturation, 4 KiB random writes'.pre.' ('.what.')' noenhanced
 set grid back lc rgb '#dddddd'
 set key top right opaque font ',10'
 set style rect fc rgb '#eeeeee' fs solid 1.0 noborder behind

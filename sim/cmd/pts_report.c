@@ -366,12 +366,16 @@ static char *pts_figure_vars(const Pts *p)
     const PtsSub *s = &p->subs[0];
     if (p->t->fills == 0)
         return NULL;
+    /* a WSAT the PTS would start purged: the title says how it began */
+    static const char *const pre[] = {" after 2 x capacity of sequential writes",
+                                      " after a sequential fill", " on an aged drive", ""};
     if (s->trend.n == 0)
-        return g_strdup("tb0=-1; ");
-    return g_strdup_printf("tb0=%.17g; tb1=%.17g; tslope=%.17g; tint=%.17g; tmean=%.17g; "
-                           "tword='%s %+.1f%% over the last capacity written'; ",
-                           s->trend.x_first, s->trend.x_last, s->trend.slope, s->trend.intercept,
-                           s->trend.mean, pts_trend_word(&s->trend), 100 * s->trend.change);
+        return g_strdup_printf("pre='%s'; tb0=-1; ", pre[p->o->precondition]);
+    return g_strdup_printf("pre='%s'; tb0=%.17g; tb1=%.17g; tslope=%.17g; tint=%.17g; "
+                           "tmean=%.17g; tword='%s %+.1f%% over the last capacity written'; ",
+                           pre[p->o->precondition], s->trend.x_first, s->trend.x_last,
+                           s->trend.slope, s->trend.intercept, s->trend.mean,
+                           pts_trend_word(&s->trend), 100 * s->trend.change);
 }
 
 void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
