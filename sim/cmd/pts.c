@@ -307,6 +307,13 @@ static void pts_watch_writes(Pts *p)
     drive_set_place_hook(p->d, pts_placed, p);
 }
 
+/* Host bytes written since the subtest's rounds began (after its
+ * preconditioning). */
+static double pts_rounds_written(const Pts *p)
+{
+    return (double)drive_stats(p->d)->host_bytes[IO_WRITE] - p->host0;
+}
+
 /* Run one cell of round r and append its row. */
 static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError **error)
 {
@@ -336,7 +343,7 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
         .p99_us = (double)lat_hist_percentile(p->seg_hist, 99) / 1e3,
         .max_us = (double)lat_hist_max(p->seg_hist) / 1e3,
         .host_written = (double)st->host_bytes[IO_WRITE],
-        .test_written = (double)st->host_bytes[IO_WRITE] - p->host0,
+        .test_written = pts_rounds_written(p),
         /* as run reports it: what the buffer absorbed never needed storing */
         .waf = report_waf(st, &s0),
     };
@@ -363,9 +370,7 @@ static void pts_show_round(const Pts *p, const PtsSub *s, uint32_t r, double v)
     fprintf(stderr, "%s round %u: %s %u/%u %.6g %s", p->t->name, r, bs, c->read_pct,
             100 - c->read_pct, v, p->t->unit);
     if (p->t->fills > 0) {
-        fprintf(stderr, ", %.2f x capacity written",
-                ((double)drive_stats(p->d)->host_bytes[IO_WRITE] - p->host0) /
-                    (double)p->capacity);
+        fprintf(stderr, ", %.2f x capacity written", pts_rounds_written(p) / (double)p->capacity);
         if (s->trend.n >= 2)
             fprintf(stderr, "; over the last capacity %+.1f%% (%s)", 100 * s->trend.change,
                     pts_trend_word(&s->trend));
@@ -458,7 +463,7 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
             break;
         }
         if (p->t->fills > 0 &&
-            (double)drive_stats(p->d)->host_bytes[IO_WRITE] - p->host0 >= p->t->fills * cap) {
+            pts_rounds_written(p) >= p->t->fills * cap) {
             s->end = PTS_END_FILLS;
             break;
         }

@@ -74,6 +74,10 @@ const char *pts_test_name(const PtsTestDesc *test);
 /* Whether the PTS runs test from the purged drive, with no preconditioning
  * (wsat): its default --precondition is none, the others' full. */
 gboolean pts_test_purged(const PtsTestDesc *test);
+/* The --precondition name of how ("full", "fast", "random", "none"); and
+ * the one named name, FALSE for none of them. */
+const char *pts_precondition_name(PtsPrecondition how);
+gboolean pts_precondition_find(const char *name, PtsPrecondition *how);
 /* Newly allocated: "wsat, iops, tp or lat" (about: each with what it
  * measures, for --help). */
 char *pts_test_names(gboolean about);

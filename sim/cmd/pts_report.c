@@ -214,8 +214,7 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
     else
         json_u64(jw, "max_rounds", p->max_rounds);
     json_u64(jw, "seed", o->seed);
-    static const char *const precond[] = {"full", "fast", "random", "none"};
-    json_str(jw, "precondition", precond[o->precondition]);
+    json_str(jw, "precondition", pts_precondition_name(o->precondition));
     json_u64(jw, "capacity_bytes", p->capacity);
     /* what the stimulus may touch, and what the rounds wrote (4 KiB pages
      * programmed from the write buffer) */

@@ -219,6 +219,28 @@ gboolean pts_test_purged(const PtsTestDesc *test)
     return test && test->fills > 0;
 }
 
+static const char *const precondition_names[] = {
+    [PTS_PRECOND_FULL] = "full",
+    [PTS_PRECOND_FAST] = "fast",
+    [PTS_PRECOND_RANDOM] = "random",
+    [PTS_PRECOND_NONE] = "none",
+};
+
+const char *pts_precondition_name(PtsPrecondition how)
+{
+    return precondition_names[how];
+}
+
+gboolean pts_precondition_find(const char *name, PtsPrecondition *how)
+{
+    for (size_t k = 0; k < G_N_ELEMENTS(precondition_names); k++)
+        if (strcmp(name, precondition_names[k]) == 0) {
+            *how = (PtsPrecondition)k;
+            return TRUE;
+        }
+    return FALSE;
+}
+
 /* "A, B, C or D" of each test's NAME (with " (ABOUT)" when about). */
 static char *pts_test_list(gboolean about, const char *(*value)(const PtsTestDesc *t))
 {

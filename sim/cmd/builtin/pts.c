@@ -68,20 +68,14 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
             return FALSE;
         }
     }
-    static const char *const precond_names[] = {"full", "fast", "random", "none"};
-    int k = 0;
-    while (precond && k < 4 && strcmp(precond, precond_names[k]) != 0)
-        k++;
-    if (precond && k == 4) {
+    /* by default the PTS's own: wsat from the purged drive, the others
+     * after 2 x capacity of sequential writes */
+    o->precondition = pts_test_purged(o->test) ? PTS_PRECOND_NONE : PTS_PRECOND_FULL;
+    if (precond && !pts_precondition_find(precond, &o->precondition)) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                     "--precondition \"%s\": expected full, fast, random or none", precond);
         return FALSE;
     }
-    /* the PTS's own: wsat from the purged drive, the others after 2 x
-     * capacity of sequential writes */
-    o->precondition = precond ? (PtsPrecondition)k
-                              : pts_test_purged(o->test) ? PTS_PRECOND_NONE
-                                                         : PTS_PRECOND_FULL;
     if (fmt && strcmp(fmt, "png") != 0 && strcmp(fmt, "svg") != 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--plot-format \"%s\": expected png or svg",
                     fmt);
