@@ -80,6 +80,27 @@ uint64_t blk_stamp(const Drive *d, uint32_t b) { return blocks(d)->stamp[b]; }
 bool blk_is_map(const Drive *d, uint32_t b) { return blocks(d)->kind && blocks(d)->kind[b] == BLK_MAP; }
 bool blk_is_dead(const Drive *d, uint32_t b) { return blocks(d)->dead[b]; }
 
+uint32_t blk_fewest_valid(const Drive *d, uint32_t lo, uint32_t hi, uint32_t below,
+                          uint32_t map_cost)
+{
+    const Blocks *k = blocks(d);
+    uint32_t best = NO_BLOCK;
+    for (uint32_t b = lo; b < hi; b++) {
+        if (k->state[b] != BLK_FULL)
+            continue;
+        uint64_t v = k->valid[b];
+        if (k->kind && k->kind[b] == BLK_MAP)
+            v *= map_cost;
+        if (v < below) {
+            below = (uint32_t)v;
+            best = b;
+            if (v == 0)
+                break; /* nothing can beat it */
+        }
+    }
+    return best;
+}
+
 uint32_t nand_block_capacity(const Drive *d, uint32_t b)
 {
     return drive_geom(d)->mode_slots[blocks(d)->mode[b]];

@@ -45,6 +45,12 @@ uint32_t blk_valid(const Drive *d, uint32_t b); /* slots valid */
 uint64_t blk_stamp(const Drive *d, uint32_t b); /* when it was filled (ns), for FIFO and cost-benefit */
 bool blk_is_map(const Drive *d, uint32_t b);  /* holds translation pages (BLK_MAP) */
 bool blk_is_dead(const Drive *d, uint32_t b); /* on its die's dead stack */
+/* Greedy GC's scan, on the arrays: the first full block of [lo, hi) with
+ * the fewest slots to move (its valid slots, times map_cost for a block of
+ * translation pages), if fewer than below; NO_BLOCK if none. A victim is
+ * picked this way once per block reclaimed, over all of its die's blocks. */
+uint32_t blk_fewest_valid(const Drive *d, uint32_t lo, uint32_t hi, uint32_t below,
+                          uint32_t map_cost);
 /* slots block b holds in its current mode */
 uint32_t nand_block_capacity(const Drive *d, uint32_t b);
 

@@ -189,19 +189,7 @@ static uint32_t pick_victim(Drive *d, uint32_t die)
     if (drive_params(d)->gc_policy == GC_GREEDY) {
         /* the greedy score without its indirect call and doubles: the
          * fewest slots to move, the first such block on a tie, as below */
-        uint32_t best_v = drive_geom(d)->slots_per_block;
-        for (uint32_t b = lo; b < hi; b++) {
-            if (blk_state(d, b) != BLK_FULL)
-                continue;
-            uint32_t v = moved_slots(d, b);
-            if (v < best_v) {
-                best_v = v;
-                best = b;
-                if (v == 0)
-                    break; /* nothing can beat it */
-            }
-        }
-        return best;
+        return blk_fewest_valid(d, lo, hi, drive_geom(d)->slots_per_block, drive_geom(d)->native);
     }
     double best_score = -1;
     for (uint32_t b = lo; b < hi; b++) {
