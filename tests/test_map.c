@@ -1,0 +1,365 @@
+/*
+ * test_map.c - the map's store (models/map.c) against flat reference
+ * arrays: whatever representation a chunk of the L2P or a block's P2L is
+ * in (overrides in the hash, runs, buffer marks, a dense part, the prefill
+ * formula), every lookup gives what a flat table would.
+ *
+ *   - entries: random puts and gets, one entry at a time, over chunks
+ *     kept sparse, pushed dense by their overrides, made dense for a
+ *     stream (a buffer mark at a chunk's first page) and cooled back to
+ *     runs and overrides when more streams come;
+ *   - operations: programs of runs and of scattered lpns into open blocks,
+ *     trims, relocations of whole victims and their erases, each followed
+ *     by map_check() and a comparison of every lpn and slot with the
+ *     reference; runs are broken by single writes inside them, and blocks
+ *     with runs are relocated and erased;
+ *   - a sequential prefill (the formula) overwritten at random and relocated.
+ * Each in narrow (4-byte) and wide (8-byte) entries.
+ */
+#include "models/blocks.h"
+#include "models/drive.h"
+#include "models/map.h"
+#include "models/nand.h"
+#include "tests/cutest.h"
+#include "tests/tiny_drive.h"
+
+#include <glib.h>
+#include <string.h>
+
+typedef struct Ref {
+    SimEngine *e;
+    Drive *d;
+    uint64_t nlpn, nslots;
+    uint64_t *l2p; /* lpn -> slot, NO_SLOT or BUF_MARK + k */
+    uint64_t *p2l; /* slot -> lpn or NO_LPN */
+    SimRng rng;
+} Ref;
+
+/* A drive of 4 x blocks blocks of 48 slots, its map empty, entries wide
+ * if wide. */
+static void ref_open(Ref *r, uint32_t blocks, bool wide, uint64_t seed)
+{
+    DriveParams p;
+    tiny_drive(&p, blocks, 0.1);
+    if (wide)
+        g_setenv("FTLSIM_MAP_STORE", "wide", TRUE);
+    else
+        g_unsetenv("FTLSIM_MAP_STORE");
+    memset(r, 0, sizeof *r);
+    r->e = sim_engine_new();
+    r->d = drive_new(r->e, &p, 1);
+    CUTEST_REQUIRE_PTR(r->d);
+    CU_ASSERT_EQUAL(drive_map_narrow(r->d), !wide);
+    r->nlpn = p.user_capacity / SLOT_SIZE;
+    r->nslots = drive_slots(r->d);
+    r->l2p = g_new(uint64_t, r->nlpn);
+    r->p2l = g_new(uint64_t, r->nslots);
+    for (uint64_t i = 0; i < r->nlpn; i++)
+        r->l2p[i] = NO_SLOT;
+    for (uint64_t i = 0; i < r->nslots; i++)
+        r->p2l[i] = NO_LPN;
+    sim_rng_init(&r->rng, seed, 0x6d6170);
+}
+
+static void ref_close(Ref *r)
+{
+    drive_free(r->d);
+    sim_engine_free(r->e);
+    g_free(r->l2p);
+    g_free(r->p2l);
+    g_unsetenv("FTLSIM_MAP_STORE");
+}
+
+/* Every lpn and slot as the reference has it; the first difference is
+ * reported. */
+static bool ref_same(const Ref *r, bool p2l)
+{
+    for (uint64_t lpn = 0; lpn < r->nlpn; lpn++)
+        if (map_get(r->d, lpn) != r->l2p[lpn]) {
+            fprintf(stderr, "\n    lpn %" G_GUINT64_FORMAT ": map %" G_GUINT64_FORMAT
+                            ", reference %" G_GUINT64_FORMAT "\n",
+                    lpn, map_get(r->d, lpn), r->l2p[lpn]);
+            return false;
+        }
+    for (uint64_t s = 0; p2l && s < r->nslots; s++)
+        if (map_lpn_of(r->d, s) != r->p2l[s]) {
+            fprintf(stderr, "\n    slot %" G_GUINT64_FORMAT ": map %" G_GUINT64_FORMAT
+                            ", reference %" G_GUINT64_FORMAT "\n",
+                    s, map_lpn_of(r->d, s), r->p2l[s]);
+            return false;
+        }
+    return true;
+}
+
+static uint64_t below(Ref *r, uint64_t n) { return sim_rng_below(&r->rng, n); }
+
+/* A value an L2P entry may hold: a slot, none, or a buffer position. */
+static uint64_t any_value(Ref *r)
+{
+    uint32_t k = (uint32_t)below(r, 10);
+    if (k == 0)
+        return NO_SLOT;
+    if (k == 1)
+        return BUF_MARK + below(r, 1u << 16);
+    return below(r, r->nslots);
+}
+
+static void put(Ref *r, uint64_t lpn, uint64_t v)
+{
+    map_put(r->d, lpn, v);
+    r->l2p[lpn] = v;
+}
+
+/* Entry by entry: the L2P of each representation against the reference,
+ * the P2L entries beside it. */
+static void entries(bool wide)
+{
+    Ref r;
+    ref_open(&r, 1024, wide, wide ? 2 : 1); /* 41 chunks of lpns */
+    uint64_t chunks = (r.nlpn + MAP_CHUNK - 1) / MAP_CHUNK;
+    CUTEST_REQUIRE(chunks >= 21);
+    bool ok = true;
+    /* a few overrides in every chunk: sparse */
+    for (int i = 0; i < 300; i++)
+        put(&r, below(&r, r.nlpn), any_value(&r));
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    /* chunk 3 overwritten at many lpns: dense by its overrides */
+    for (int i = 0; i < 3000; i++)
+        put(&r, 3 * MAP_CHUNK + below(&r, MAP_CHUNK), any_value(&r));
+    CU_ASSERT_PTR_NOT_NULL(drive_l2p_dir(r.d)[3]);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    /* streams entering 20 chunks at their first page: each goes dense, the
+     * oldest back to runs and overrides as more come */
+    for (uint64_t c = 0; c < 20; c++)
+        put(&r, c * MAP_CHUNK, BUF_MARK + c);
+    for (uint64_t c = 0; c < 20; c++)
+        for (uint32_t k = 1; k < 40; k++)
+            put(&r, c * MAP_CHUNK + k, k % 3 ? BUF_MARK + 100 * c + k : 50000 + 64 * c + k);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    for (uint64_t c = 0; c < chunks && c < 21; c++)
+        put(&r, c * MAP_CHUNK, c % 2 ? NO_SLOT : 7 * c);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    /* then anything, anywhere, with the P2L side too */
+    for (int i = 0; i < 200000 && ok; i++) {
+        uint64_t lpn = below(&r, 4) == 0 ? below(&r, r.nlpn)
+                                         : (below(&r, chunks) * MAP_CHUNK + below(&r, 64)) % r.nlpn;
+        put(&r, lpn, any_value(&r));
+        uint64_t s = below(&r, r.nslots), l = below(&r, 3) ? below(&r, r.nlpn) : NO_LPN;
+        map_put_lpn(r.d, s, l);
+        r.p2l[s] = l;
+        ok = map_get(r.d, lpn) == r.l2p[lpn] && map_lpn_of(r.d, s) == l;
+        if (i % 20000 == 0)
+            ok = ok && ref_same(&r, true);
+    }
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_TRUE(ref_same(&r, true));
+    ref_close(&r);
+}
+
+static void test_entries_narrow(void) { entries(false); }
+static void test_entries_wide(void) { entries(true); }
+
+/* ---- Operations, under map_check() ------------------------------------ */
+
+typedef struct Ops {
+    Ref r;
+    uint32_t open[4]; /* an open block per die, NO_BLOCK if none */
+    uint32_t dies;
+    uint64_t checks, collected;
+} Ops;
+
+static bool checked(Ops *o)
+{
+    char why[256] = "";
+    o->checks++;
+    if (!map_check(o->r.d, why, sizeof why)) {
+        fprintf(stderr, "\n    map_check: %s\n", why);
+        return false;
+    }
+    return ref_same(&o->r, true);
+}
+
+/* Point lpns[0, n) at the next n slots of die's open block (n at most
+ * what it has room for), as a program does. */
+static void program(Ops *o, uint32_t die, const uint64_t *lpns, uint32_t n)
+{
+    Drive *d = o->r.d;
+    uint32_t b = o->open[die];
+    uint64_t first = nand_slot(d, b, blk_wp(d, b));
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t old = o->r.l2p[lpns[k]];
+        if (old != NO_SLOT)
+            o->r.p2l[old] = NO_LPN;
+        o->r.l2p[lpns[k]] = first + k;
+        o->r.p2l[first + k] = lpns[k];
+    }
+    map_set_run(d, lpns, n, first);
+    blk_advance(d, b, n);
+    if (blk_wp(d, b) == nand_block_capacity(d, b)) {
+        blk_set_full(d, b, 0);
+        o->open[die] = NO_BLOCK;
+    }
+}
+
+/* Room left in die's open block, taking a free one if it has none. */
+static uint32_t room(Ops *o, uint32_t die)
+{
+    Drive *d = o->r.d;
+    if (o->open[die] == NO_BLOCK)
+        o->open[die] = nand_take_free(d, die, drive_geom(d)->native);
+    if (o->open[die] == NO_BLOCK)
+        return 0;
+    return nand_block_capacity(d, o->open[die]) - blk_wp(d, o->open[die]);
+}
+
+static void trim(Ops *o, uint64_t lpn)
+{
+    Drive *d = o->r.d;
+    uint64_t v = map_get(d, lpn);
+    if (v == NO_SLOT)
+        return;
+    map_invalidate_slot(d, v);
+    map_put(d, lpn, NO_SLOT);
+    --*drive_mapped(d);
+    o->r.p2l[v] = NO_LPN;
+    o->r.l2p[lpn] = NO_SLOT;
+}
+
+/* Move every valid slot of the full block with the fewest into die's open
+ * blocks, then erase it; false if no such block. */
+static bool collect(Ops *o, uint32_t die)
+{
+    Drive *d = o->r.d;
+    uint32_t per = drive_geom(d)->blocks_per_die, v = NO_BLOCK, dead;
+    while ((dead = die_pop_dead(d, die)) != NO_BLOCK) /* nothing to move */
+        nand_put_free(d, dead);
+    for (uint32_t b = die * per; b < (die + 1) * per; b++)
+        if (blk_state(d, b) == BLK_FULL && (v == NO_BLOCK || blk_valid(d, b) < blk_valid(d, v)))
+            v = b;
+    if (v == NO_BLOCK)
+        return false;
+    blk_set_state(d, v, BLK_VICTIM);
+    uint32_t cursor = 0;
+    while (cursor < blk_wp(d, v)) {
+        if (room(o, die) == 0)
+            return false;
+        uint32_t dst = o->open[die], at = blk_wp(d, dst), from = cursor, pages;
+        uint32_t n = map_relocate(d, v, &cursor, dst, MAP_OWN_BLOCK, &pages);
+        /* the valid slots of [from, cursor) moved in order */
+        uint32_t k = 0;
+        for (uint32_t i = from; i < cursor; i++) {
+            uint64_t s = nand_slot(d, v, i), lpn = o->r.p2l[s];
+            if (lpn == NO_LPN)
+                continue;
+            uint64_t t = nand_slot(d, dst, at + k++);
+            o->r.p2l[s] = NO_LPN;
+            o->r.p2l[t] = lpn;
+            o->r.l2p[lpn] = t;
+        }
+        CU_ASSERT_EQUAL(k, n);
+        if (blk_state(d, dst) == BLK_FULL)
+            o->open[die] = NO_BLOCK;
+    }
+    CU_ASSERT_EQUAL(blk_valid(d, v), 0);
+    nand_put_free(d, v);
+    o->collected++;
+    return true;
+}
+
+static void operations(bool wide, uint64_t seed, bool prefill)
+{
+    Ops o = {.dies = 0};
+    ref_open(&o.r, 256, wide, seed);
+    Drive *d = o.r.d;
+    Ref *r = &o.r;
+    o.dies = drive_geom(d)->dies;
+    CUTEST_REQUIRE(o.dies <= G_N_ELEMENTS(o.open));
+    for (uint32_t i = 0; i < G_N_ELEMENTS(o.open); i++)
+        o.open[i] = NO_BLOCK;
+    if (prefill) {
+        /* a sequential prefill: the formula gives every entry */
+        DrivePrefill pf = {.fill = 0.6, .seed = seed};
+        CUTEST_REQUIRE(drive_prefill(d, &pf));
+        for (uint64_t lpn = 0; lpn < r->nlpn; lpn++) {
+            r->l2p[lpn] = map_get(d, lpn);
+            if (r->l2p[lpn] != NO_SLOT)
+                r->p2l[r->l2p[lpn]] = lpn;
+        }
+        CU_ASSERT_TRUE(checked(&o));
+    }
+    uint64_t lpns[96];
+    bool ok = true;
+    uint32_t target = (uint32_t)(r->nlpn * 7 / 10);
+    /* map_check() after every step at first, then every 8th (it reads the
+     * whole map) */
+    for (int step = 0; step < 4000 && ok; step++) {
+        bool check = step < 800 || step % 8 == 0;
+        uint32_t die = (uint32_t)below(r, o.dies);
+        if (die_nfree(d, die) < 4) {
+            ok = collect(&o, die) && (!check || checked(&o));
+            continue;
+        }
+        uint32_t have = room(&o, die);
+        if (have == 0)
+            break;
+        uint32_t n = 1 + (uint32_t)below(r, MIN(have, 64u));
+        uint32_t kind = (uint32_t)below(r, 10);
+        if (kind < 4) {
+            /* in order: a run, or several if it crosses a chunk */
+            uint64_t a = below(r, target - n);
+            if (below(r, 2))
+                a = (a / MAP_CHUNK) * MAP_CHUNK + MAP_CHUNK - 1 - below(r, 20); /* across */
+            a = MIN(a, (uint64_t)target - n);
+            for (uint32_t k = 0; k < n; k++)
+                lpns[k] = a + k;
+        } else if (kind < 8) {
+            /* scattered: single entries, some inside runs written before */
+            for (uint32_t k = 0; k < n; k++) {
+                uint64_t l;
+                bool dup;
+                do {
+                    l = below(r, target);
+                    dup = false;
+                    for (uint32_t j = 0; j < k; j++)
+                        dup |= lpns[j] == l;
+                } while (dup);
+                lpns[k] = l;
+            }
+        } else {
+            for (uint32_t k = 0; k < 1 + below(r, 40); k++)
+                trim(&o, below(r, target));
+            ok = !check || checked(&o);
+            continue;
+        }
+        program(&o, die, lpns, n);
+        ok = !check || checked(&o);
+    }
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_TRUE(o.checks > 1000);
+    CU_ASSERT_TRUE(o.collected > 20); /* GC ran, blocks with runs among its victims */
+    /* and the P2L of erased blocks is gone: every block collected once more */
+    for (uint32_t die = 0; ok && die < o.dies; die++)
+        for (int i = 0; ok && i < 8; i++)
+            ok = collect(&o, die) && checked(&o);
+    CU_ASSERT_TRUE(ok);
+    ref_close(&o.r);
+}
+
+static void test_operations_narrow(void) { operations(false, 3, false); }
+static void test_operations_wide(void) { operations(true, 4, false); }
+static void test_prefilled_narrow(void) { operations(false, 5, true); }
+static void test_prefilled_wide(void) { operations(true, 6, true); }
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"entries, narrow", test_entries_narrow},
+        {"entries, wide", test_entries_wide},
+        {"operations, narrow", test_operations_narrow},
+        {"operations, wide", test_operations_wide},
+        {"prefilled, narrow", test_prefilled_narrow},
+        {"prefilled, wide", test_prefilled_wide},
+        CU_TEST_INFO_NULL,
+    };
+    return cutest_run("map", tests);
+}
