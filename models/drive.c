@@ -16,6 +16,7 @@
 #include "models/link.h"
 #include "models/ctrl.h"
 #include "models/map.h"
+#include "models/map_store.h"
 #include "models/bigmem.h"
 #include "models/ftl.h"
 #include "models/fdp.h"
@@ -93,112 +94,6 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
 /* A random prefill sorts its map stores in buckets (models/prefill.c):
  * 8 bytes per page, up to 32 MiB. */
 #define PREFILL_SORT_MAX (32u << 20)
-/* Host writes a run of class c makes at random offsets. */
-static double random_writes(const MemoryClass *c)
-{
-    return (double)c->random_bytes / (c->random_bs ? c->random_bs : SLOT_SIZE);
-}
-
-/* The runs for lpns written in order in pieces of run slots: lists per
- * chunk of MAP_CHUNK lpns (L2P) and per block of spb slots (P2L, in copies
- * blocks: 2 for data in the pSLC cache, its SLC blocks and the native ones
- * folding moves it to). */
-static double runs_bytes(double lpns, uint32_t run, double spb, int copies)
-{
-    return lpns / MAP_CHUNK * map_runs_bytes((double)MAP_CHUNK / run) +
-           copies * lpns / spb * map_runs_bytes(spb / run);
-}
-
-/* The overrides' hash (models/map.c): 16-byte cells, doubled past three
- * quarters' load, the old table held while the new one fills. */
-static double hash_bytes(double n)
-{
-    double cells = 1024;
-    while (n > cells * 0.75)
-        cells *= 2;
-    return cells > 1024 ? 24 * cells : 16 * cells;
-}
-
-/* A page-aligned mapping of n bytes. */
-static double mapped(double n) { return ceil(n / 4096) * 4096; }
-
-/* The map's memory (models/map.c) for a run of class c:
- *   - its directories, mapped whole: per chunk of MAP_CHUNK lpns a dense
- *     part's pointer, a count and a run list's pointer; per chunk of slots
- *     a P2L part's pointer; per block a run list's pointer and the
- *     formula's two indexes;
- *   - data written in order: runs of a program unit, of SLC for the share
- *     a pSLC cache takes first (folding moves it in pieces that long),
- *     native for the rest; as single pages where a unit is shorter than
- *     MAP_RUN_MIN;
- *   - pages changed at random: overrides in the hash, or, once a chunk
- *     would hold more than CHUNK_PROMOTE / 4 of them (map_expect_random()
- *     for a random prefill), a dense part per chunk;
- *   - P2L parts (4096 entries) for the slots written outside runs and the
- *     prefill formula; parts and dense parts come from 2 MiB slabs;
- *   - the write buffer's marks in a hash of their own. */
-static uint64_t map_bytes(const DriveParams *p, const MemoryClass *c)
-{
-    double lpns = (double)(p->user_capacity / SLOT_SIZE);
-    double slots = (double)(drive_params_raw_capacity(p) / SLOT_SIZE);
-    double blocks = (double)drive_params_blocks(p);
-    double ent = drive_params_narrow_map(p) ? 4 : 8;
-    double chunks = ceil(lpns / MAP_CHUNK), pchunks = ceil(slots / MAP_CHUNK);
-    double dirs = mapped(chunks * 8) * 2 + mapped(chunks * 2) + mapped(pchunks * 8) +
-                  mapped(blocks * 8) + blocks * 8;
-
-    uint64_t unit = drive_params_map_unit(p) / SLOT_SIZE;
-    uint64_t bs = c->random_bs ? c->random_bs : SLOT_SIZE;
-    double changed =
-        MIN(random_writes(c) * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit), lpns);
-    double seq = MIN(c->seq_fill, 1.0) * lpns, single = 0, runs = 0;
-    double spb = slots / blocks;
-    uint32_t native = (uint32_t)(drive_params_program_unit(p, p->native_mode) / SLOT_SIZE);
-    uint32_t slc = (uint32_t)(drive_params_program_unit(p, CELL_SLC) / SLOT_SIZE);
-    bool pslc = pslc_params_cache(p);
-    double dyn = p->pslc_rule == PSLC_RULE_CAPPED ? (double)p->pslc_dynamic_cap
-                 : p->pslc_rule == PSLC_RULE_FREE_SHARE
-                     ? p->pslc_dynamic_share * (double)p->user_capacity
-                     : 0;
-    double cached = pslc ? MIN(((double)p->pslc_static + dyn) / SLOT_SIZE, seq) : 0;
-    double pieces[2] = {cached, seq - cached};
-    uint32_t run[2] = {slc, native};
-    for (int i = 0; i < 2; i++) {
-        if (run[i] >= MAP_RUN_MIN)
-            runs += runs_bytes(pieces[i], run[i], spb, 2 - i);
-        else
-            single += pieces[i];
-    }
-    /* a random prefill maps every page; written again at random, a page
-     * is an override until its chunk holds a quarter of CHUNK_PROMOTE */
-    double part = MAP_CHUNK * ent;
-    double l2p;
-    double at_random = MIN(single + c->random_fill * lpns + changed, lpns);
-    double dense_all = (double)bigmem_pool_bytes((size_t)part, (uint64_t)chunks);
-    bool prefill_dense = c->random_fill * lpns * 4 >= 2048.0 * chunks;
-    if (prefill_dense)
-        l2p = dense_all; /* dense from the start: map_expect_random() */
-    else if (at_random * 4 >= 2048.0 * chunks)
-        l2p = dense_all + hash_bytes(MIN(at_random, 512.0 * chunks));
-    else
-        l2p = hash_bytes(at_random);
-    /* the chunks a stream in order is writing (16 at most) are dense */
-    if (!prefill_dense)
-        l2p += (double)bigmem_pool_bytes((size_t)part, 16);
-    /* P2L: the slots written outside runs; a random prefill writes its
-     * pages and the overwrites it ages the drive with, random writes
-     * theirs (each rewrites whole map units) */
-    double written = single + 2 * c->random_fill * lpns + changed;
-    double p2l = (double)bigmem_pool_bytes(
-        (size_t)part, (uint64_t)MIN(ceil(written / MAP_CHUNK) + MIN(drive_params_dies(p), written),
-                                    pchunks));
-    /* a direct-mapped table of twice the buffer's pages, 16 bytes a cell;
-     * the few a cell already held, in a hash */
-    double marks = MAX(2.0 * (double)drive_params_write_buffer(p) / SLOT_SIZE, 1024) * 16 +
-                   hash_bytes((double)drive_params_write_buffer(p) / SLOT_SIZE / 4);
-    return (uint64_t)(dirs + l2p + p2l + runs + marks);
-}
-
 /* A run's class when nothing better is known: every page mapped at random. */
 static const MemoryClass worst_class = {.random_fill = 1.0, .random_bytes = UINT64_MAX};
 
@@ -208,7 +103,7 @@ uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
         c = &worst_class;
     uint64_t blocks = drive_params_blocks(p);
     uint64_t lpns = p->user_capacity / SLOT_SIZE;
-    uint64_t tables = map_bytes(p, c);
+    uint64_t tables = map_store_bytes(p, c);
     /* per block: state, mode, write pointer, valid count, erases, stamp,
      * dead flag, free and dead stacks, mapping kind (32 bytes);
      * the mapping cache's per-translation-page arrays; the write buffer's

@@ -32,7 +32,8 @@ typedef enum DrivePart {
     DP_L2PC,   /* struct L2pCache (l2p_cache.c); NULL with l2p_kind dram */
     DP_TRIM,   /* struct TrimQueue (trim.c) */
     DP_WBUF,   /* struct Wbuf (ftl.c) */
-    DP_MAP,    /* struct Map: the map's store, who is told of changes (map.c) */
+    DP_MAP,    /* struct Map: who is told of changes (map.c) */
+    DP_MAP_STORE, /* struct SparseMap: the L2P and P2L entries (map_store.c) */
     DP_ZNS,    /* struct Zns: zone states and write pointers (zns.c); NULL without zones */
     DP_FDP,    /* struct Fdp: reclaim unit handles, their open blocks and counts (fdp.c); NULL without FDP */
     DRIVE_PARTS
