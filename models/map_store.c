@@ -73,7 +73,6 @@
 #define CHUNK_PROMOTE (CHUNK / 2)
 /* An override saying "unmapped" where the formula gives a slot: in the
  * range no slot or ring position takes. */
-#define UNMAPPED (BUF_MARK - 1)
 #define HASH_MIN_BITS 10
 #define BMARK_MIN_BITS 10
 #define RUNS_MIN_CAP 8
@@ -139,45 +138,6 @@ typedef struct SparseMap {
 static SparseMap *store_of(const Drive *d) { return drive_part(d, DP_MAP_STORE); }
 
 /* ---- Entries ------------------------------------------------------------- */
-
-/* An L2P entry of a dense part, complemented (0: none). Narrow entries
- * keep the low 32 bits: those of a value at or above UNMAPPED widen with
- * ones above, those of a slot with zeroes, so the complement gets ones. */
-static inline uint64_t l2p_ent(const void *p, uint32_t o, bool narrow)
-{
-    if (!narrow)
-        return ((const uint64_t *)p)[o];
-    uint32_t s = ((const uint32_t *)p)[o];
-    return s == 0 || ~s >= BUF_MARK32 - 1 ? s : s | 0xffffffff00000000ull;
-}
-
-static inline void l2p_ent_set(void *p, uint32_t o, bool narrow, uint64_t s)
-{
-    if (narrow)
-        ((uint32_t *)p)[o] = (uint32_t)s;
-    else
-        ((uint64_t *)p)[o] = s;
-}
-
-/* A P2L entry, complemented (0: none): an lpn's, or P2L_DEAD for a slot
- * invalidated since its block was erased (no formula or run to look at:
- * GC scanning a victim finds most of its slots so). */
-#define P2L_DEAD 1u
-static inline uint64_t p2l_ent(const void *p, uint32_t o, bool narrow)
-{
-    if (!narrow)
-        return ((const uint64_t *)p)[o];
-    uint32_t s = ((const uint32_t *)p)[o];
-    return s > P2L_DEAD ? s | 0xffffffff00000000ull : s;
-}
-
-static inline void p2l_ent_set(void *p, uint32_t o, bool narrow, uint64_t s)
-{
-    if (narrow)
-        ((uint32_t *)p)[o] = (uint32_t)s;
-    else
-        ((uint64_t *)p)[o] = s;
-}
 
 static size_t ent_bytes(const SparseMap *sm) { return sm->narrow ? 4 : 8; }
 
@@ -547,12 +507,12 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
             o++;
             continue;
         }
-        if (v >= BUF_MARK && v != UNMAPPED) {
+        if (v >= BUF_MARK && v != MAP_UNMAPPED) {
             mark[nmark++] = o++;
             continue;
         }
         uint32_t m = 1;
-        if (v < BUF_MARK && sm->narrow) { /* 32-bit entries of slots below UNMAPPED's */
+        if (v < BUF_MARK && sm->narrow) { /* 32-bit entries of slots below MAP_UNMAPPED's */
             const uint32_t *e = part;
             uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v);
             while (m < top && e[o + m] == e[o] - m)
@@ -621,13 +581,13 @@ static G_GNUC_NO_INLINE uint64_t sparse_get(const Drive *d, SparseMap *sm, uint6
         s = stored_of(sm, c, lpn);
     if (s == 0)
         return formula_slot(d, sm, lpn);
-    return ~s == UNMAPPED ? NO_SLOT : ~s;
+    return ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
 }
 
 /* A dense chunk's entry is read here, with as little as possible around
  * it: random writes wait on it, and the less the code between two of
  * them, the more of them the processor has in flight at once. */
-static G_GNUC_NO_INLINE uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
+uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
 {
     SparseMap *sm = store_of(d);
     uint64_t c = lpn >> CHUNK_BITS;
@@ -636,14 +596,6 @@ static G_GNUC_NO_INLINE uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
     return formula_slot(d, sm, lpn); /* map_get() read the dense part: nothing there */
 }
 
-/* A dense chunk's entry for lpn (chunk part p). */
-static inline uint64_t dense_get(const Drive *d, const void *p, uint64_t lpn)
-{
-    uint64_t s = l2p_ent(p, (uint32_t)(lpn & (CHUNK - 1)), drive_map_narrow(d));
-    if (G_UNLIKELY(s == 0))
-        return map_get_sparse(d, lpn);
-    return ~s == UNMAPPED ? NO_SLOT : ~s;
-}
 
 /* lpn's L2P entry, its buffer mark gone: the first step of storing a run
  * over it (chunk_put_run() expects the marks gone). */
@@ -652,11 +604,11 @@ static uint64_t sparse_take(const Drive *d, uint64_t lpn)
     SparseMap *sm = store_of(d);
     uint64_t c = lpn >> CHUNK_BITS;
     if (sm->chunk_n[c] == CHUNK_DENSE)
-        return dense_get(d, sm->dense[c], lpn);
+        return map_dense_get(d, sm->dense[c], lpn);
     return sparse_get(d, sm, c, lpn, true);
 }
 
-static G_GNUC_NO_INLINE void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
+void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
 {
     SparseMap *sm = store_of(d);
     uint64_t c = lpn >> CHUNK_BITS;
@@ -667,7 +619,7 @@ static G_GNUC_NO_INLINE void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
         if (v == NO_SLOT && l2p_ent(sm->dense[c], o, sm->narrow) == 0 &&
             formula_slot(d, sm, lpn) == NO_SLOT)
             return;
-        l2p_ent_set(sm->dense[c], o, sm->narrow, ~(v == NO_SLOT ? UNMAPPED : v));
+        l2p_ent_set(sm->dense[c], o, sm->narrow, ~(v == NO_SLOT ? MAP_UNMAPPED : v));
         return;
     }
     if (v >= BUF_MARK && v != NO_SLOT) {
@@ -688,7 +640,7 @@ static G_GNUC_NO_INLINE void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
     if (v == NO_SLOT) {
         if (stored_of(sm, c, lpn) == 0 && formula_slot(d, sm, lpn) == NO_SLOT)
             return;
-        v = UNMAPPED;
+        v = MAP_UNMAPPED;
     }
     if (hash_put(&sm->over, lpn, ~v)) {
         sm->chunk_n[c]++;
@@ -767,14 +719,14 @@ static uint64_t lpn_of_unstored(const Drive *d, const SparseMap *sm, uint32_t b,
     return lpn != NO_LPN && map_get(d, lpn) == slot ? lpn : NO_LPN;
 }
 
-static G_GNUC_NO_INLINE uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
+uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
     return lpn_of_unstored(d, store_of(d), b, (uint32_t)(slot - nand_slot(d, b, 0)), slot);
 }
 
 /* The first P2L entry of a chunk of slots: its part from the pool. */
-static G_GNUC_NO_INLINE void map_put_lpn_new(Drive *d, uint64_t slot, uint64_t lpn)
+void map_put_lpn_new(Drive *d, uint64_t slot, uint64_t lpn)
 {
     SparseMap *sm = store_of(d);
     void *p = part_take(&sm->p2l_pool);
@@ -818,68 +770,13 @@ static void sparse_put_run(Drive *d, SparseMap *sm, uint64_t lpn, uint32_t n, ui
     block_put_run(d, sm, slot, n, lpn);
 }
 
-/* These six are on every per-page path: two loads from the drive reach an
- * entry, and the rest stays out of line (G_GNUC_NO_INLINE), so that they
- * stay small enough for link-time optimization to inline them. */
-uint64_t map_get(const Drive *d, uint64_t lpn)
-{
-    const void *p = drive_l2p_dir(d)[lpn >> CHUNK_BITS];
-    if (G_LIKELY(p != NULL))
-        return dense_get(d, p, lpn);
-    return map_get_sparse(d, lpn);
-}
 
-void map_put(Drive *d, uint64_t lpn, uint64_t v)
-{
-    void *p = drive_l2p_dir(d)[lpn >> CHUNK_BITS];
-    if (G_LIKELY(p != NULL && v != NO_SLOT))
-        l2p_ent_set(p, (uint32_t)(lpn & (CHUNK - 1)), drive_map_narrow(d), ~v);
-    else
-        map_put_sparse(d, lpn, v);
-}
 
-uint64_t map_lpn_of(const Drive *d, uint64_t slot)
-{
-    const void *p = drive_p2l_dir(d)[slot >> CHUNK_BITS];
-    if (G_LIKELY(p != NULL)) {
-        uint64_t s = p2l_ent(p, (uint32_t)(slot & (CHUNK - 1)), drive_map_narrow(d));
-        if (s > P2L_DEAD)
-            return ~s;
-        if (s == P2L_DEAD)
-            return NO_LPN;
-    }
-    return map_lpn_of_sparse(d, slot);
-}
-
-/* A prefilled slot or one of a run turns invalid by its lpn's L2P entry
- * alone, and one with no part has nothing to clear: NO_LPN is stored only
- * where a part is, as P2L_DEAD (the block's erase clears it). */
-void map_put_lpn(Drive *d, uint64_t slot, uint64_t lpn)
-{
-    void *p = drive_p2l_dir(d)[slot >> CHUNK_BITS];
-    if (G_LIKELY(p != NULL))
-        p2l_ent_set(p, (uint32_t)(slot & (CHUNK - 1)), drive_map_narrow(d),
-                    lpn == NO_LPN ? P2L_DEAD : ~lpn);
-    else if (lpn != NO_LPN)
-        map_put_lpn_new(d, slot, lpn);
-}
-
-/* Ask for the cache line at a, to be written soon. GCC counts a prefetch
- * as no side effect: a function that only prefetches is found pure, and
- * link-time optimization then deletes every call of it whose caller it
- * was not inlined into (map_relocate()'s and the write path's, measured:
- * each of their lookups became a miss). The empty volatile asm that takes
- * the address is a side effect that costs no instruction. */
-static inline void warm_line(const void *a)
-{
-    __builtin_prefetch(a, 1);
-    __asm__ volatile("" : : "r"(a));
-}
 
 /* What a lookup reads at random: a dense chunk's entry or the home cell
  * of its override (a chunk's count is a small table), and a slot's P2L
  * entry. */
-static G_GNUC_NO_INLINE void prefetch_sparse(const Drive *d, uint64_t lpn)
+void map_prefetch_sparse(const Drive *d, uint64_t lpn)
 {
     const SparseMap *sm = store_of(d);
     if (sm->chunk_n[lpn >> CHUNK_BITS] & CHUNK_COUNT) {
@@ -889,25 +786,7 @@ static G_GNUC_NO_INLINE void prefetch_sparse(const Drive *d, uint64_t lpn)
     }
 }
 
-void map_prefetch_one(const Drive *d, uint64_t lpn)
-{
-    const void *p = drive_l2p_dir(d)[lpn >> CHUNK_BITS];
-    uint32_t o = (uint32_t)(lpn & (CHUNK - 1));
-    if (G_LIKELY(p != NULL))
-        warm_line(drive_map_narrow(d) ? (const void *)((const uint32_t *)p + o)
-                                      : (const void *)((const uint64_t *)p + o));
-    else
-        prefetch_sparse(d, lpn);
-}
 
-void map_prefetch_slot(const Drive *d, uint64_t slot)
-{
-    const void *p = drive_p2l_dir(d)[slot >> CHUNK_BITS];
-    uint32_t o = (uint32_t)(slot & (CHUNK - 1));
-    if (p != NULL)
-        warm_line(drive_map_narrow(d) ? (const void *)((const uint32_t *)p + o)
-                                      : (const void *)((const uint64_t *)p + o));
-}
 
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native)
 {
@@ -1049,7 +928,7 @@ void map_store_get_chunk(const Drive *d, uint64_t c, uint64_t *out)
     for (uint32_t o = 0; o < n; o++) {
         uint64_t s = p ? l2p_ent(p, o, sm->narrow) : 0;
         if (p && s != 0)
-            out[o] = ~s == UNMAPPED ? NO_SLOT : ~s;
+            out[o] = ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
         else if (p)
             out[o] = formula_slot(d, sm, base + o);
         else
@@ -1230,7 +1109,7 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
 }
 
 /* Narrow entries where every slot and lpn fits below their 32-bit marks
- * (UNMAPPED, BUF_MARK32 - 1, too); FTLSIM_MAP_STORE=wide makes any drive's
+ * (MAP_UNMAPPED, BUF_MARK32 - 1, too); FTLSIM_MAP_STORE=wide makes any drive's
  * entries wide, to test them on small drives against the narrow ones. */
 bool drive_params_narrow_map(const DriveParams *p)
 {

@@ -1,10 +1,9 @@
 /*
  * map_tab.h - the L2P and P2L tables: what their values mean, and reading
- * and writing one entry (models/map.c).
+ * and writing one entry (models/map_store.c).
  *
  * Values are 64-bit whatever the width of the entries that store them. The
- * entry functions are small enough that link-time optimization inlines
- * them into their callers.
+ * entry functions are inline: a lookup is on every per-page path.
  */
 #ifndef FTLSIM_MAP_TAB_H
 #define FTLSIM_MAP_TAB_H
@@ -34,12 +33,145 @@ bool drive_map_narrow(const Drive *d);
 void drive_set_map_dirs(Drive *d, void **l2p, void **p2l, bool narrow);
 uint64_t *drive_mapped(const Drive *d);  /* lpns mapped (to NAND or buffer) */
 
-/* One entry. */
-uint64_t map_get(const Drive *d, uint64_t lpn);
-void map_put(Drive *d, uint64_t lpn, uint64_t v);
-uint64_t map_lpn_of(const Drive *d, uint64_t slot); /* NO_LPN if the slot is not valid */
-void map_put_lpn(Drive *d, uint64_t slot, uint64_t lpn);
-void map_prefetch_one(const Drive *d, uint64_t lpn);   /* warm lpn's entry, to be read or set soon */
-void map_prefetch_slot(const Drive *d, uint64_t slot); /* warm slot's P2L entry, to be invalidated soon */
+/* An override saying "unmapped" where the formula gives a slot: in the
+ * range no slot or ring position takes. */
+#define MAP_UNMAPPED (BUF_MARK - 1)
+
+/* The out-of-line paths of the entry functions below (models/map_store.c):
+ * an lpn or slot whose chunk has no dense part, or whose entry is empty. */
+uint64_t map_get_sparse(const Drive *d, uint64_t lpn);
+void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v);
+uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot); /* NO_LPN if the slot is not valid */
+void map_put_lpn_new(Drive *d, uint64_t slot, uint64_t lpn);
+void map_prefetch_sparse(const Drive *d, uint64_t lpn);
+
+/* One entry: map_get(), map_put(), map_lpn_of() (NO_LPN if the slot is not
+ * valid), map_put_lpn(), and map_prefetch_one() and map_prefetch_slot(),
+ * which warm lpn's entry or slot's P2L entry, to be read or set soon. */
+/* An L2P entry of a dense part, complemented (0: none). Narrow entries
+ * keep the low 32 bits: those of a value at or above MAP_UNMAPPED widen with
+ * ones above, those of a slot with zeroes, so the complement gets ones. */
+static inline uint64_t l2p_ent(const void *p, uint32_t o, bool narrow)
+{
+    if (!narrow)
+        return ((const uint64_t *)p)[o];
+    uint32_t s = ((const uint32_t *)p)[o];
+    return s == 0 || ~s >= BUF_MARK32 - 1 ? s : s | 0xffffffff00000000ull;
+}
+
+static inline void l2p_ent_set(void *p, uint32_t o, bool narrow, uint64_t s)
+{
+    if (narrow)
+        ((uint32_t *)p)[o] = (uint32_t)s;
+    else
+        ((uint64_t *)p)[o] = s;
+}
+
+/* A P2L entry, complemented (0: none): an lpn's, or P2L_DEAD for a slot
+ * invalidated since its block was erased (no formula or run to look at:
+ * GC scanning a victim finds most of its slots so). */
+#define P2L_DEAD 1u
+static inline uint64_t p2l_ent(const void *p, uint32_t o, bool narrow)
+{
+    if (!narrow)
+        return ((const uint64_t *)p)[o];
+    uint32_t s = ((const uint32_t *)p)[o];
+    return s > P2L_DEAD ? s | 0xffffffff00000000ull : s;
+}
+
+static inline void p2l_ent_set(void *p, uint32_t o, bool narrow, uint64_t s)
+{
+    if (narrow)
+        ((uint32_t *)p)[o] = (uint32_t)s;
+    else
+        ((uint64_t *)p)[o] = s;
+}
+
+
+/* Ask for the cache line at a, to be written soon. GCC counts a prefetch
+ * as no side effect: a function that only prefetches is found pure, and
+ * link-time optimization then deletes every call of it whose caller it
+ * was not inlined into (map_relocate()'s and the write path's, measured:
+ * each of their lookups became a miss). The empty volatile asm that takes
+ * the address is a side effect that costs no instruction. */
+static inline void warm_line(const void *a)
+{
+    __builtin_prefetch(a, 1);
+    __asm__ volatile("" : : "r"(a));
+}
+
+/* A dense chunk's entry for lpn (chunk part p). */
+static inline uint64_t map_dense_get(const Drive *d, const void *p, uint64_t lpn)
+{
+    uint64_t s = l2p_ent(p, (uint32_t)(lpn & (MAP_CHUNK - 1)), drive_map_narrow(d));
+    if (G_UNLIKELY(s == 0))
+        return map_get_sparse(d, lpn);
+    return ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
+}
+
+/* On every per-page path, inlined into their callers: two loads from the
+ * drive reach an entry, and the rest stays out of line (map_store.c). */
+static inline uint64_t map_get(const Drive *d, uint64_t lpn)
+{
+    const void *p = drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
+    if (G_LIKELY(p != NULL))
+        return map_dense_get(d, p, lpn);
+    return map_get_sparse(d, lpn);
+}
+
+static inline void map_put(Drive *d, uint64_t lpn, uint64_t v)
+{
+    void *p = drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
+    if (G_LIKELY(p != NULL && v != NO_SLOT))
+        l2p_ent_set(p, (uint32_t)(lpn & (MAP_CHUNK - 1)), drive_map_narrow(d), ~v);
+    else
+        map_put_sparse(d, lpn, v);
+}
+
+static inline uint64_t map_lpn_of(const Drive *d, uint64_t slot)
+{
+    const void *p = drive_p2l_dir(d)[slot >> MAP_CHUNK_BITS];
+    if (G_LIKELY(p != NULL)) {
+        uint64_t s = p2l_ent(p, (uint32_t)(slot & (MAP_CHUNK - 1)), drive_map_narrow(d));
+        if (s > P2L_DEAD)
+            return ~s;
+        if (s == P2L_DEAD)
+            return NO_LPN;
+    }
+    return map_lpn_of_sparse(d, slot);
+}
+
+/* A prefilled slot or one of a run turns invalid by its lpn's L2P entry
+ * alone, and one with no part has nothing to clear: NO_LPN is stored only
+ * where a part is, as P2L_DEAD (the block's erase clears it). */
+static inline void map_put_lpn(Drive *d, uint64_t slot, uint64_t lpn)
+{
+    void *p = drive_p2l_dir(d)[slot >> MAP_CHUNK_BITS];
+    if (G_LIKELY(p != NULL))
+        p2l_ent_set(p, (uint32_t)(slot & (MAP_CHUNK - 1)), drive_map_narrow(d),
+                    lpn == NO_LPN ? P2L_DEAD : ~lpn);
+    else if (lpn != NO_LPN)
+        map_put_lpn_new(d, slot, lpn);
+}
+
+static inline void map_prefetch_one(const Drive *d, uint64_t lpn)
+{
+    const void *p = drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
+    uint32_t o = (uint32_t)(lpn & (MAP_CHUNK - 1));
+    if (G_LIKELY(p != NULL))
+        warm_line(drive_map_narrow(d) ? (const void *)((const uint32_t *)p + o)
+                                      : (const void *)((const uint64_t *)p + o));
+    else
+        map_prefetch_sparse(d, lpn);
+}
+
+static inline void map_prefetch_slot(const Drive *d, uint64_t slot)
+{
+    const void *p = drive_p2l_dir(d)[slot >> MAP_CHUNK_BITS];
+    uint32_t o = (uint32_t)(slot & (MAP_CHUNK - 1));
+    if (p != NULL)
+        warm_line(drive_map_narrow(d) ? (const void *)((const uint32_t *)p + o)
+                                      : (const void *)((const uint64_t *)p + o));
+}
 
 #endif
