@@ -4,9 +4,10 @@
 # published.md checks, runs a short write and reads back, names its family
 # files in summary.json, and resolves to its reviewed sibling's controller,
 # firmware and NAND except the keys it sets itself; an including file's keys
-# override the family's and --set overrides both; a missing family, an
-# include loop, an include after a group or twice, and a bad key in a family
-# file are refused with one line naming the file (and line).
+# override the family's and --set overrides both; calibrate's calibrated.ini
+# still finds the family; a missing family, an include loop, an include
+# after a group or twice, and a bad key in a family file are refused with
+# one line naming the file (and line).
 # Usage: bash tests/cli_families.sh FTLSIM_BINARY (from the source root)
 set -uo pipefail
 source tests/lib.sh "$@"
@@ -104,6 +105,22 @@ sys.exit(0 if got == want else print(got, "expected", want) or 1)' "$tmp/over/su
 grep -q '"cmd_cost": 5000' "$tmp/set/summary.json" || fail "--set does not override a family's key"
 "$bin" check "$tmp/lib/d.ini" | grep -q "which includes $tmp/lib/families/base.ini" ||
     fail "check does not name the nested family"
+
+# ---- calibrate's copy of a drive file finds its family ----------------------
+mkdir -p "$tmp/cal/families"
+cp tests/data/drives/small_tlc.ini "$tmp/cal/families/small.ini"
+printf 'include = families/small.ini\n[drive]\nname = Small drive of a family\n' >"$tmp/cal/d.ini"
+n=$((n + 1))
+if "$bin" calibrate -d "$tmp/cal/d.ini" -w 'rw=randread,bs=4k,iodepth=1,io_size=1m' --prefill 50% \
+    --figure 'summary:read_mean_us=60' --fit host.cmd_cost=1us..40us --jobs 2 --max-evals 8 \
+    -o "$tmp/cal/out" >"$tmp/cal.out" 2>&1; then
+    grep -qx "include = $tmp/cal/families/small.ini" "$tmp/cal/out/calibrated.ini" ||
+        fail "calibrated.ini does not name the family by its full path: $(grep include "$tmp/cal/out/calibrated.ini")"
+    "$bin" check "$tmp/cal/out/calibrated.ini" >"$tmp/cal.check" 2>&1 ||
+        fail "calibrated.ini does not load: $(head -n 1 "$tmp/cal.check")"
+else
+    fail "calibrating a drive of a family failed: $(tail -n 2 "$tmp/cal.out")"
+fi
 
 # ---- refusals ---------------------------------------------------------------
 printf 'include = families/none.ini\n[drive]\nname = x\n' >"$tmp/lib/missing.ini"
