@@ -20,6 +20,8 @@ typedef enum CellMode {
     CELL_QLC = 4,
 } CellMode;
 #define CELL_MODES 5 /* index by CellMode; slot 0 unused */
+#define DRIVE_FAMILY_DEPTH 4  /* family files a drive file may include, nested */
+#define DRIVE_FAMILY_PATH 256 /* bytes of a family file's path, NUL included */
 
 typedef enum HostIfKind {
     HOSTIF_SATA = 0,
@@ -80,6 +82,10 @@ typedef struct DriveParams {
     char name[64];
     char notes[512];
     uint64_t user_capacity; /* bytes the host sees */
+    /* The family files the drive file included (its `include` line, then
+     * theirs), nearest first, as opened; "" after the last. Not a schema
+     * key: the loader records where the values came from. */
+    char family_files[DRIVE_FAMILY_DEPTH][DRIVE_FAMILY_PATH];
 
     /* [host] */
     HostIfKind interface;

@@ -107,9 +107,16 @@ static char *cal_ini(const Cal *c, GError **error)
         g_ptr_array_add(lines, g_strdup("# Interrupted by a signal: the fitted keys are the best "
                                         "point the search had reached, their identifiability "
                                         "not judged."));
-    for (guint i = 0; src[i]; i++)
-        if (src[i + 1] || src[i][0])
+    for (guint i = 0; src[i]; i++) {
+        g_autofree char *include = NULL;
+        if (config_include_line(src[i], &include)) { /* the copy lives elsewhere: a full path */
+            g_autofree char *path = config_include_path(c->o->run.drive, include);
+            g_autofree char *real = g_canonicalize_filename(path, NULL);
+            g_ptr_array_add(lines, g_strdup_printf("%s = %s", CONFIG_INCLUDE_KEY, real));
+        } else if (src[i + 1] || src[i][0]) {
             g_ptr_array_add(lines, g_strdup(src[i]));
+        }
+    }
     for (guint s = 0; c->o->run.sets && c->o->run.sets[s]; s++) {
         const char *set = c->o->run.sets[s], *eq = strchr(set, '='), *dot = NULL;
         for (const char *p = set; eq && p < eq; p++)

@@ -3,8 +3,11 @@
  *
  * A light pre-scan checks every line (so syntax errors carry line numbers)
  * and refuses repeated groups and keys, which GKeyFile would merge or
- * overwrite silently. Then unknown groups and keys are refused, each schema
- * row is loaded, and config_validate() checks the rules across keys.
+ * overwrite silently. A file may include one family file (`include = PATH`
+ * before its first group), read the same way first, so the including
+ * file's keys override the family's. Then unknown groups and keys are
+ * refused, each schema row is loaded, and config_validate() checks the
+ * rules across keys.
  */
 #include "sim/config/config.h"
 #include "sim/engine/textfile.h"
@@ -53,11 +56,13 @@ static gboolean is_name(const char *s, gsize n)
 
 /* State of the line pre-scan. */
 typedef struct Scan {
-    const char *name; /* file name for messages */
-    unsigned line;    /* 1-based */
-    GHashTable *seen; /* "group" and "group\nkey" -> first line */
-    char *group;      /* current group, or NULL before the first */
-    GString *clean;   /* the groups and keys only, for GKeyFile */
+    const char *name;      /* file name for messages */
+    unsigned line;         /* 1-based */
+    GHashTable *seen;      /* "group" and "group\nkey" -> first line */
+    char *group;           /* current group, or NULL before the first */
+    GString *clean;        /* the groups and keys only, for GKeyFile */
+    char *include;         /* the family file named by an include line, or NULL */
+    unsigned include_line; /* its line */
 } Scan;
 
 /* Record a group or key; FALSE when it was seen before. */
@@ -100,6 +105,32 @@ static gboolean scan_group(Scan *s, const char *t, gsize n, GError **error)
     return TRUE;
 }
 
+/* "include = PATH" (the value stripped), before the first group only. */
+static gboolean scan_include(Scan *s, const char *value, gsize n, GError **error)
+{
+    g_autofree char *path = g_strstrip(g_strndup(value, n));
+    if (s->group) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_SYNTAX,
+                    "%s:%u: include: expected before the first [group]", s->name, s->line);
+        return FALSE;
+    }
+    if (s->include) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_SYNTAX,
+                    "%s:%u: include: repeated (first on line %u), expected one family file",
+                    s->name, s->line, s->include_line);
+        return FALSE;
+    }
+    if (!path[0]) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_SYNTAX,
+                    "%s:%u: include: expected a family file such as families/samsung-mkx.ini",
+                    s->name, s->line);
+        return FALSE;
+    }
+    s->include = g_steal_pointer(&path);
+    s->include_line = s->line;
+    return TRUE;
+}
+
 static gboolean scan_key(Scan *s, const char *t, gsize n, GError **error)
 {
     const char *eq = memchr(t, '=', n);
@@ -113,6 +144,8 @@ static gboolean scan_key(Scan *s, const char *t, gsize n, GError **error)
                     s->line, q);
         return FALSE;
     }
+    if (kn == strlen(CONFIG_INCLUDE_KEY) && memcmp(t, CONFIG_INCLUDE_KEY, kn) == 0)
+        return scan_include(s, eq + 1, (gsize)(t + n - eq - 1), error);
     if (!s->group) {
         g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_SYNTAX,
                     "%s:%u: %s: a key before the first [group]", s->name, s->line, q);
@@ -155,8 +188,11 @@ static gboolean scan_line(Scan *s, const char *t, gsize n, GError **error)
     return scan_key(s, t, n, error);
 }
 
-/* Check every line; on success *clean holds the groups and keys only. */
-static gboolean prescan(const char *data, gsize len, const char *name, char **clean, GError **error)
+/* Check every line; on success *clean holds the groups and keys only, and
+ * *include the family file an include line names (or NULL), *include_line
+ * its line. */
+static gboolean prescan(const char *data, gsize len, const char *name, char **clean, char **include,
+                        unsigned *include_line, GError **error)
 {
     Scan s = {.name = name,
               .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
@@ -176,6 +212,10 @@ static gboolean prescan(const char *data, gsize len, const char *name, char **cl
     g_hash_table_unref(s.seen);
     g_free(s.group);
     *clean = g_string_free(s.clean, !ok);
+    *include = ok ? s.include : NULL;
+    *include_line = s.include_line;
+    if (!ok)
+        g_free(s.include);
     return ok;
 }
 
@@ -377,6 +417,112 @@ static char *key_text(GKeyFile *kf, const ConfigKey *k, GError **error)
     return s ? g_strchomp(s) : NULL;
 }
 
+/* The files of one drive: the drive file and the family files it includes,
+ * merged, each key remembering the file that set it. */
+typedef struct Layers {
+    GString *merged;    /* the groups and keys of every file, families first */
+    GHashTable *origin; /* "group\nkey" -> the file that set it (a string of files) */
+    GPtrArray *files;   /* the files being read, drive file first, then its families */
+} Layers;
+
+/* The file that set [group] key, or the drive file when none did. */
+static const char *layers_origin(const Layers *L, const char *group, const char *key)
+{
+    g_autofree char *id = g_strdup_printf("%s\n%s", group, key);
+    const char *name = g_hash_table_lookup(L->origin, id);
+    return name ? name : g_ptr_array_index(L->files, 0);
+}
+
+char *config_include_path(const char *file, const char *include)
+{
+    if (g_path_is_absolute(include))
+        return g_strdup(include);
+    g_autofree char *dir = g_path_get_dirname(file);
+    return strcmp(dir, ".") == 0 ? g_strdup(include) : g_build_filename(dir, include, NULL);
+}
+
+gboolean config_include_line(const char *line, char **include)
+{
+    const char *t = line + strspn(line, " \t");
+    gsize kn = strlen(CONFIG_INCLUDE_KEY);
+    if (strncmp(t, CONFIG_INCLUDE_KEY, kn) != 0)
+        return FALSE;
+    t += kn + strspn(t + kn, " \t");
+    if (*t != '=')
+        return FALSE;
+    *include = g_strstrip(g_strdup(t + 1));
+    return TRUE;
+}
+
+static gboolean load_layer(Layers *L, const char *data, gsize len, const char *name,
+                           GError **error);
+
+/* The family file of name's include line (line), read before name's own keys. */
+static gboolean load_family(Layers *L, const char *name, const char *include, unsigned line,
+                            GError **error)
+{
+    g_autofree char *path = config_include_path(name, include);
+    g_autofree char *real = g_canonicalize_filename(path, NULL);
+    for (guint i = 0; i < L->files->len; i++) {
+        g_autofree char *seen = g_canonicalize_filename(g_ptr_array_index(L->files, i), NULL);
+        if (strcmp(seen, real) == 0) {
+            g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_VALUE,
+                        "%s:%u: include = \"%s\": found an include loop (%s is already being "
+                        "read), expected each file once",
+                        name, line, include, path);
+            return FALSE;
+        }
+    }
+    if (L->files->len > DRIVE_FAMILY_DEPTH || strlen(path) >= DRIVE_FAMILY_PATH) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_VALUE,
+                    "%s:%u: include = \"%s\": expected at most %d nested family files, each "
+                    "path under %d bytes",
+                    name, line, include, DRIVE_FAMILY_DEPTH, DRIVE_FAMILY_PATH);
+        return FALSE;
+    }
+    g_autofree char *text = NULL;
+    gsize n = 0;
+    g_autoptr(GError) e = NULL;
+    if (!text_file_read(path, TEXT_FILE_MAX_CONFIG, "a family file", &text, &n, &e)) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_VALUE, "%s:%u: include = \"%s\": %s", name,
+                    line, include, e->message);
+        return FALSE;
+    }
+    return load_layer(L, text, n, path, error);
+}
+
+/* One file into L: its lines checked, its family read first, then its
+ * groups and keys checked against the schema and set over the family's. */
+static gboolean load_layer(Layers *L, const char *data, gsize len, const char *name, GError **error)
+{
+    g_autofree char *clean = NULL, *include = NULL;
+    unsigned include_line = 0;
+    if (!prescan(data, len, name, &clean, &include, &include_line, error))
+        return FALSE;
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    g_autoptr(GError) kf_error = NULL;
+    if (!g_key_file_load_from_data(kf, clean, (gsize)-1, G_KEY_FILE_NONE, &kf_error)) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_SYNTAX, "%s: %s", name, kf_error->message);
+        return FALSE;
+    }
+    if (!check_unknown(kf, name, error))
+        return FALSE;
+    g_ptr_array_add(L->files, g_strdup(name));
+    const char *self = g_ptr_array_index(L->files, L->files->len - 1);
+    if (include && !load_family(L, name, include, include_line, error))
+        return FALSE;
+    /* GKeyFile merges a repeated group and keeps a repeated key's last value */
+    g_string_append(L->merged, clean);
+    g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+    for (gsize g = 0; groups[g]; g++) {
+        g_auto(GStrv) keys = g_key_file_get_keys(kf, groups[g], NULL, NULL);
+        for (gsize k = 0; keys[k]; k++)
+            g_hash_table_insert(L->origin, g_strdup_printf("%s\n%s", groups[g], keys[k]),
+                                (gpointer)self);
+    }
+    return TRUE;
+}
+
 static gboolean load_key(GKeyFile *kf, const ConfigKey *k, DriveParams *p, const char *name,
                          GError **error)
 {
@@ -465,26 +611,29 @@ static gboolean load_data(const char *data, gsize len, const char *name,
 {
     g_return_val_if_fail(data || len == 0, FALSE);
     g_return_val_if_fail(name && out, FALSE);
-    g_autofree char *clean = NULL;
-    if (!prescan(data, len, name, &clean, error))
+    g_autoptr(GString) merged = g_string_new(NULL);
+    g_autoptr(GHashTable) origin = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+    Layers L = {.merged = merged, .origin = origin, .files = files};
+    if (!load_layer(&L, data, len, name, error))
         return FALSE;
     g_autoptr(GKeyFile) kf = g_key_file_new();
     g_autoptr(GError) kf_error = NULL;
-    if (!g_key_file_load_from_data(kf, clean, (gsize)-1, G_KEY_FILE_NONE, &kf_error)) {
+    if (!g_key_file_load_from_data(kf, merged->str, merged->len, G_KEY_FILE_NONE, &kf_error)) {
         g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_SYNTAX, "%s: %s", name, kf_error->message);
         return FALSE;
     }
-    if (!check_unknown(kf, name, error))
-        return FALSE;
-    for (gsize i = 0; sets && sets[i]; i++)
+    for (gsize i = 0; sets && sets[i]; i++) /* checked there: load_key cannot refuse them */
         if (!apply_override(kf, sets[i], error))
             return FALSE;
     gsize n;
     const ConfigKey *rows = config_schema(&n);
     config_defaults(out);
     for (gsize i = 0; i < n; i++)
-        if (!load_key(kf, &rows[i], out, name, error))
+        if (!load_key(kf, &rows[i], out, layers_origin(&L, rows[i].group, rows[i].key), error))
             return FALSE;
+    for (guint i = 1; i < files->len; i++)
+        g_strlcpy(out->family_files[i - 1], g_ptr_array_index(files, i), sizeof out->family_files[0]);
     if (out->zns_zone_size && !out->zns_zone_cap) /* [zns] zone_capacity 0: the whole zone */
         out->zns_zone_cap = out->zns_zone_size;
     return config_validate(out, name, error);

@@ -25,7 +25,11 @@ typedef enum ConfigError {
 } ConfigError;
 
 /* Load and validate a drive file. On failure *out is unspecified and error
- * holds one line naming the file and the line or [group] key. */
+ * holds one line naming the file and the line or [group] key. A file may
+ * begin with `include = PATH` (before its first group): a family file, read
+ * first, path relative to the including file's folder, whose keys the
+ * including file's override; family files may include in turn, up to
+ * DRIVE_FAMILY_DEPTH deep, each file once. out->family_files names them. */
 gboolean config_load_file(const char *path, DriveParams *out, GError **error);
 
 /* The same with overrides, each "GROUP.KEY=VALUE" (NULL-terminated list,
@@ -35,9 +39,18 @@ gboolean config_load_file_set(const char *path, const char *const *sets, DrivePa
                               GError **error);
 
 /* The same from memory (need not be NUL-terminated); name stands for the
- * file in messages. */
+ * file in messages and is the folder an include is relative to. */
 gboolean config_load_data(const char *data, gsize len, const char *name, DriveParams *out,
                           GError **error);
+
+#define CONFIG_INCLUDE_KEY "include" /* the line naming a family file */
+
+/* The family file an include line of file names: include relative to
+ * file's folder, or as it is when absolute. g_free it. */
+char *config_include_path(const char *file, const char *include);
+/* TRUE when line is "include = PATH", with PATH (stripped) in *include
+ * (g_free it); FALSE otherwise, *include untouched. */
+gboolean config_include_line(const char *line, char **include);
 
 /* Rules across keys (capacity, geometry, pSLC, GC, mapping cache and map
  * unit, timing). Called by the loaders; name stands for the file in

@@ -60,6 +60,8 @@ static void describe_capacity(const DriveParams *p, GString *out)
 {
     double raw = (double)drive_params_raw_capacity(p), user = (double)p->user_capacity;
     line(out, "drive", "%s", p->name);
+    for (int i = 0; i < DRIVE_FAMILY_DEPTH && p->family_files[i][0]; i++)
+        line(out, i ? "" : "family", "%s%s", i ? "which includes " : "", p->family_files[i]);
     line(out, "capacity",
          "user %.1f GB (%.1f GiB), raw %.1f GB (%.1f GiB), over-provisioning %.1f%%", user / 1e9,
          user / (1 << 30), raw / 1e9, raw / (1 << 30), drive_params_op(p) * 100);

@@ -28,7 +28,13 @@ static const char header[] =
     "# Units: sizes 4096, 16KiB, 1.5TB (k K M G T P: powers of 1000; Ki Mi Gi Ti\n"
     "# Pi: powers of 1024; B optional); times 30ns, 45us or 45\xc2\xb5s, 2.6ms, 1s, 2min\n"
     "# (a bare number only for 0); transfer rates 400MT/s, 1.4GT/s; bandwidths\n"
-    "# 600MB/s; percentages 7% or fractions 0.07; booleans true/false, yes/no, 1/0.\n";
+    "# 600MB/s; percentages 7% or fractions 0.07; booleans true/false, yes/no, 1/0.\n"
+    "#\n"
+    "# Family files: a line `include = PATH` before the first group reads the\n"
+    "# file PATH (relative to this file's folder) first; this file's keys\n"
+    "# override its keys. Drives of one controller family include its file\n"
+    "# (configs/families/) and hold what differs: dies, capacity, DRAM, cache\n"
+    "# sizes. A family file may include another; each file once, at most 4 deep.\n";
 
 /* Append text as comment lines of at most WRAP columns, each starting prefix. */
 static void append_wrapped(GString *out, const char *prefix, const char *text)

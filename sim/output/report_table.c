@@ -124,6 +124,19 @@ static void json_overrides(const RunResult *r, JsonWriter *w, const char *key)
     json_end_array(w);
 }
 
+static void json_family(const RunResult *r, JsonWriter *w, const char *key)
+{
+    json_begin_array(w, key);
+    for (int i = 0; i < DRIVE_FAMILY_DEPTH && r->params->family_files[i][0]; i++)
+        json_str(w, NULL, r->params->family_files[i]);
+    json_end_array(w);
+}
+
+static gboolean has_family(const RunResult *r)
+{
+    return r->params->family_files[0][0] != '\0';
+}
+
 static uint64_t nand_total(const DriveStats *st)
 {
     uint64_t n = 0;
@@ -503,6 +516,8 @@ static const ReportFigure table[] = {
     {FIG("", "ftlsim_version", "", "version of ftlsim that made the run", OUT_JSON), GET(get_version, 0)},
     {FIG("", "drive", "", "the drive's name", TJ), GET(get_text, S_DRIVE)},
     {FIG("", "drive_file", "", "the INI file given with --drive", TJ), GET(get_text, S_DRIVE_FILE)},
+    {FIG("", "family_files", "", "the family files the drive file included, nearest first (absent without)",
+         OUT_JSON), .json = json_family, .present = has_family},
     {FIG("", "overrides", "", "the --set options of the run, in order", OUT_JSON), .json = json_overrides},
     {FIG("", "workload", "", "the workload as normalised spec text", TJ), GET(get_text, S_WORKLOAD)},
     {FIG("trace", "format", "", "the trace format read", OUT_JSON), GET(get_trace, 0), .present = has_trace},
