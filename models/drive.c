@@ -61,7 +61,6 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     Geom g;
     nand_geometry(&g, p);
     Drive *d = drive_record_new(engine, p, &g);
-    (void)seed; /* nothing in the drive draws random numbers */
     nand_init(d);
     chan_init(d);
     wear_init(d);
@@ -74,7 +73,7 @@ Drive *drive_new(SimEngine *engine, const DriveParams *p, uint64_t seed)
     drive_counters(d)->pslc_first_exhausted = UINT64_MAX;
     link_init(d);
     ctrl_init(d);
-    sched_init(d);
+    sched_init(d, seed); /* read retries draw from it */
     hostif_init(d);
     pslc_init(d);
     l2p_cache_init(d); /* registers map writes with the scheduler */

@@ -100,6 +100,7 @@ typedef struct DriveStats {
     uint64_t nand_write_bytes[CAUSES];
     uint64_t host_slc_bytes;   /* host data programmed in SLC mode */
     uint64_t nand_read_bytes;
+    uint64_t read_retries;     /* page sensings repeated ([timing.<mode>] read_retry_rate) */
     uint64_t rmw_read_bytes;   /* of nand_read_bytes: reads of map units written in part */
     uint64_t nand_erases;
     uint64_t gc_blocks;        /* blocks reclaimed by GC */

@@ -75,7 +75,16 @@ typedef struct ModeTiming {
     uint64_t t_erase; /* ns, tBERS */
     bool one_shot;    /* all pages of a wordline in one program */
     bool two_pass;    /* programs in two passes (coarse, fine), the data moving in for each */
+    /* Latency that varies as NAND does (docs/nand-latency.md); all optional. */
+    char read_by_page[64];   /* tR by page type of a wordline, "50us,65us,80us"; "": t_read */
+    uint64_t t_read_page[CELL_MODES - 1]; /* ns, read_by_page parsed (lower page first);
+                                           * 0: t_read. Not a key: the loader fills it */
+    double read_retry_rate;  /* probability a page's sensing fails and is retried */
+    uint64_t read_retry_time; /* ns, extra sensing time of one retry */
 } ModeTiming;
+
+/* Retries of one page read at most (each fails with read_retry_rate). */
+#define READ_RETRY_MAX 8
 
 typedef struct DriveParams {
     /* [drive] */

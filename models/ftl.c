@@ -479,7 +479,7 @@ void ftl_flush_start(Drive *d, uint32_t c)
 static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *pending,
                             uint64_t *unwritten, uint64_t first, uint64_t last)
 {
-    uint32_t cur_die = NO_IDX, pages = 0, slots = 0;
+    uint32_t cur_die = NO_IDX, pages = 0, slots = 0, types = 0;
     uint64_t last_page = NO_SLOT;
     uint8_t mode = 0;
     for (uint64_t lpn = first; lpn <= last; lpn++) {
@@ -493,9 +493,9 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
         uint32_t die = nand_die_of_block(d, b);
         if (die != cur_die || blk_mode(d, b) != mode) {
             if (cur_die != NO_IDX)
-                sched_read(d, cur_die, client, arg, mode, pages, slots);
+                sched_read(d, cur_die, client, arg, mode, types, pages, slots);
             mode = blk_mode(d, b);
-            pages = slots = 0;
+            pages = slots = types = 0;
             (*pending)++;
             cur_die = die;
             last_page = NO_SLOT;
@@ -504,11 +504,13 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
         if (page != last_page) {
             pages++;
             last_page = page;
+            if (drive_params(d)->timing[mode].t_read_page[0]) /* by page type */
+                types |= 1u << nand_page_type(d, slot, mode);
         }
         slots++;
     }
     if (cur_die != NO_IDX)
-        sched_read(d, cur_die, client, arg, mode, pages, slots);
+        sched_read(d, cur_die, client, arg, mode, types, pages, slots);
 }
 
 /* Host command c's reads of the pages in [first, last]. */

@@ -53,6 +53,17 @@ static inline uint64_t nand_slot(const Drive *d, uint32_t b, uint32_t i)
 {
     return (uint64_t)b * drive_geom(d)->slots_per_block + i;
 }
+/* The type of the page slot is on in a block of mode m (0: lower page,
+ * then middle, upper, top): its place in its wordline. A one-shot program
+ * unit holds a wordline's pages of each plane in a row; otherwise each unit
+ * is one page of every plane, the wordline's pages in successive units. */
+static inline uint32_t nand_page_type(const Drive *d, uint64_t slot, CellMode m)
+{
+    const Geom *g = drive_geom(d);
+    uint32_t page = (uint32_t)(slot % g->slots_per_block) / g->slots_per_page;
+    bool one_shot = g->unit_slots[m] != g->planes * g->slots_per_page;
+    return (one_shot ? page : page / g->planes) % (uint32_t)m;
+}
 static inline uint32_t nand_die_of_block(const Drive *d, uint32_t b) { return b / drive_geom(d)->blocks_per_die; }
 static inline uint32_t chan_of_die(const Drive *d, uint32_t die) { return die % drive_geom(d)->channels; }
 static inline bool nand_is_static(const Drive *d, uint32_t b)

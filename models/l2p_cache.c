@@ -193,7 +193,7 @@ static void kick_ev(void *ctx, uint64_t arg)
         uint32_t t = c->iss[--c->iss_len];
         c->flags[t] &= (uint8_t)~TP_ISSUE;
         uint32_t b = nand_block_of(d, c->loc[t]);
-        sched_read(d, nand_die_of_block(d, b), c->reader, t, blk_mode(d, b), 1, c->spp);
+        sched_read(d, nand_die_of_block(d, b), c->reader, t, blk_mode(d, b), 0, 1, c->spp);
     }
     if (c->wb_len > 0)
         sched_kick_all(d);

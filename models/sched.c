@@ -26,8 +26,9 @@ typedef struct ReadOp {
     uint32_t pages;  /* distinct NAND pages */
     uint32_t slots;  /* 4 KiB units to move over the channel */
     uint32_t next;
-    uint8_t mode;    /* cell mode of the block read (tR) */
     uint8_t client;
+    SimTime t_round; /* ns of sensing per round: tR of the slowest page type read */
+    SimTime t_retry; /* ns of read retries, added to its first round */
     SimTime queued;  /* put on its die's queue */
     SimTime started; /* the die began it (sensing, or the suspend that lets it in) */
 } ReadOp;
@@ -76,6 +77,7 @@ struct Sched {
     uint32_t ntries;
     SchedClient clients[MAX_CLIENTS];
     uint32_t nclients;
+    SimRng rng; /* read retries ([timing.<mode>] read_retry_rate) */
 };
 
 static Sched *sched(const Drive *d) { return drive_part(d, DP_SCHED); }
@@ -98,7 +100,7 @@ static inline void set_work(Sched *s, DieOp *die, uint8_t work, SimTime now)
     die->work = work;
 }
 
-void sched_init(Drive *d)
+void sched_init(Drive *d, uint64_t seed)
 {
     Sched *s = g_new0(Sched, 1);
     s->die = g_new0(DieOp, drive_geom(d)->dies);
@@ -115,6 +117,7 @@ void sched_init(Drive *d)
     s->rops = g_new(ReadOp, s->rop_cap);
     for (uint32_t i = 0; i < s->rop_cap; i++)
         s->rops[i].next = i + 1 < s->rop_cap ? i + 1 : NO_IDX;
+    sim_rng_init(&s->rng, seed, 0x7265747279ULL);
     drive_set_part(d, DP_SCHED, s);
 }
 
@@ -213,11 +216,10 @@ static void read_out_done(void *ctx, uint64_t arg);
 static SimTime cached_rounds(Drive *d, uint32_t i, SimTime start, const ReadOp *ro, SimTime *out)
 {
     uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
-    SimTime t_read = drive_params(d)->timing[ro->mode].t_read;
     SimTime s = start, prev = sched(d)->die[i].out_end;
     for (uint32_t k = 0; k < rounds; k++) {
         uint64_t bytes = (uint64_t)(ro->slots * (k + 1) / rounds - ro->slots * k / rounds) * SLOT_SIZE;
-        SimTime sensed = s + t_read;
+        SimTime sensed = s + ro->t_round + (k == 0 ? ro->t_retry : 0);
         SimTime copy = sensed > prev ? sensed : prev;
         s = chan_start(d, i, copy); /* the page registers free up as it begins */
         prev = chan_xfer(d, i, copy, bytes);
@@ -253,7 +255,7 @@ static void start_read(Drive *d, uint32_t i)
     }
     /* the planes of a die read in parallel: pages pair up across planes */
     uint32_t rounds = (ro->pages + drive_geom(d)->planes - 1) / drive_geom(d)->planes;
-    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * drive_params(d)->timing[ro->mode].t_read;
+    SimTime sensed = sim_now(drive_engine(d)) + (SimTime)rounds * ro->t_round + ro->t_retry;
     SimTime end = chan_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     sched_die_op(d, i, WORK_READ, read_op_done, d, r, end);
 }
@@ -400,7 +402,7 @@ static bool read_suspending(Drive *d, uint32_t i, uint32_t r)
         die->susp_from = now;
     SimTime start = chained ? die->susp_until : now + SUSPEND_OVERHEAD;
     ro->started = start;
-    SimTime sensed = start + (SimTime)rounds * drive_params(d)->timing[ro->mode].t_read;
+    SimTime sensed = start + (SimTime)rounds * ro->t_round + ro->t_retry;
     SimTime end = chan_xfer(d, i, sensed, (uint64_t)ro->slots * SLOT_SIZE);
     drive_counters(d)->nand_read_bytes += (uint64_t)ro->slots * SLOT_SIZE;
     sim_schedule(drive_engine(d), end, read_out_done, d, r);
@@ -428,17 +430,45 @@ static uint32_t rop_alloc(Sched *s)
     return r;
 }
 
-void sched_read(Drive *d, uint32_t i, uint32_t client, uint32_t arg, CellMode m, uint32_t pages,
-                uint32_t slots)
+/* Sensing time per round of a read of the page types in mask (bit k: type
+ * k; 0: unknown) in mode m: the slowest of them by read_by_page, else tR. */
+static SimTime round_time(const ModeTiming *t, uint32_t types)
+{
+    if (!t->t_read_page[0] || !types)
+        return t->t_read;
+    SimTime worst = 0;
+    for (; types; types &= types - 1)
+        worst = MAX(worst, t->t_read_page[__builtin_ctz(types)]);
+    return worst;
+}
+
+/* Retry time of sensing pages pages in mode m: each sensing fails with
+ * read_retry_rate and is repeated, at most READ_RETRY_MAX times a page. */
+static SimTime retry_time(Drive *d, const ModeTiming *t, uint32_t pages)
+{
+    if (t->read_retry_rate <= 0)
+        return 0; /* and no draw: a drive without retries simulates as before */
+    uint32_t retries = 0;
+    for (uint32_t k = 0; k < pages; k++)
+        for (uint32_t n = 0; n < READ_RETRY_MAX && sim_rng_double(&sched(d)->rng) < t->read_retry_rate; n++)
+            retries++;
+    drive_counters(d)->read_retries += retries;
+    return (SimTime)retries * t->read_retry_time;
+}
+
+void sched_read(Drive *d, uint32_t i, uint32_t client, uint32_t arg, CellMode m, uint32_t types,
+                uint32_t pages, uint32_t slots)
 {
     Sched *s = sched(d);
     DieOp *die = &s->die[i];
     uint32_t r = rop_alloc(s);
+    const ModeTiming *t = &drive_params(d)->timing[m];
     s->rops[r] = (ReadOp){.arg = arg,
                           .pages = pages,
                           .slots = slots,
-                          .mode = (uint8_t)m,
                           .client = (uint8_t)client,
+                          .t_round = round_time(t, types),
+                          .t_retry = retry_time(d, t, pages),
                           .queued = sim_now(drive_engine(d))};
     if (read_suspending(d, i, r))
         return;

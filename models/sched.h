@@ -27,7 +27,8 @@ typedef bool (*SchedAnyFn)(void *ctx);
 /* A read ended with its data out; wait is the time it waited for its die. */
 typedef void (*SchedReadFn)(void *ctx, uint32_t arg, SimTime wait);
 
-void sched_init(Drive *d);
+/* seed: the drive's, for read retries. */
+void sched_init(Drive *d, uint64_t seed);
 void sched_release(Drive *d);
 
 /* Register a source of work at rank (lower goes first; equal ranks in the
@@ -46,9 +47,11 @@ uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx);
 void sched_kick_all(Drive *d);
 
 /* Queue a read of pages NAND pages (slots 4 KiB units out over the
- * channel) of cell mode m on die for client; its completion gets arg. */
-void sched_read(Drive *d, uint32_t die, uint32_t client, uint32_t arg, CellMode m, uint32_t pages,
-                uint32_t slots);
+ * channel) of cell mode m on die for client; its completion gets arg.
+ * types: the page types read (bit k: type k, nand_page_type(); 0: tR of
+ * the mode whatever read_by_page says). Retries are drawn here. */
+void sched_read(Drive *d, uint32_t die, uint32_t client, uint32_t arg, CellMode m, uint32_t types,
+                uint32_t pages, uint32_t slots);
 
 /* Start an operation on idle die; done(ctx, arg) is called at end (done may be NULL). */
 void sched_die_op(Drive *d, uint32_t die, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,

@@ -31,8 +31,8 @@ static inline void tiny_drive(DriveParams *p, uint32_t blocks, double op)
     p->pages_per_block = 12;
     p->page_size = 16384;
     p->native_mode = CELL_TLC;
-    p->timing[CELL_SLC] = (ModeTiming){30000, 200000, 3000000, true, false};
-    p->timing[CELL_TLC] = (ModeTiming){60000, 2000000, 4000000, true, false};
+    p->timing[CELL_SLC] = (ModeTiming){.t_read = 30000, .t_prog = 200000, .t_erase = 3000000, .one_shot = true};
+    p->timing[CELL_TLC] = (ModeTiming){.t_read = 60000, .t_prog = 2000000, .t_erase = 4000000, .one_shot = true};
     p->gc_policy = GC_GREEDY;
     p->gc_soft_blocks = 2;
     p->gc_hard_blocks = 1;

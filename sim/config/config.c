@@ -636,7 +636,10 @@ static gboolean load_data(const char *data, gsize len, const char *name,
         g_strlcpy(out->family_files[i - 1], g_ptr_array_index(files, i), sizeof out->family_files[0]);
     if (out->zns_zone_size && !out->zns_zone_cap) /* [zns] zone_capacity 0: the whole zone */
         out->zns_zone_cap = out->zns_zone_size;
-    return config_validate(out, name, error);
+    if (!config_validate(out, name, error))
+        return FALSE;
+    config_derive_latency(out);
+    return TRUE;
 }
 
 gboolean config_load_data(const char *data, gsize len, const char *name, DriveParams *out,

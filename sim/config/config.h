@@ -57,6 +57,9 @@ gboolean config_include_line(const char *line, char **include);
  * messages. Whether this machine can simulate the drive is not checked
  * here (models/drive.h: drive_memory_estimate()). */
 gboolean config_validate(const DriveParams *p, const char *name, GError **error);
+/* Fill what the loader derives from the timing keys (ModeTiming
+ * t_read_page from read_by_page); call after config_validate(). */
+void config_derive_latency(DriveParams *p);
 
 /* Zero *out, then apply every default of the schema. Required keys stay 0. */
 void config_defaults(DriveParams *out);

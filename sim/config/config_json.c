@@ -13,6 +13,8 @@
 static void write_key(const ConfigKey *k, const DriveParams *p, JsonWriter *w)
 {
     ConfigValue v = config_key_get(k, p);
+    if (k->flags & CK_QUIET && !v.u && v.share == 0 && !v.flag && !v.choice && (!v.text || !v.text[0]))
+        return;
     switch (k->type) {
     case CT_STRING:
         json_str(w, k->key, v.text);

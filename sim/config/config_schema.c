@@ -38,7 +38,7 @@ static const ConfigChoice gc_unit_choices[] = {
 static const ConfigChoice trim_choices[] = {
     {"immediate", TRIM_IMMEDIATE}, {"deferred", TRIM_DEFERRED}, {NULL, 0}};
 
-/* The four keys of [timing.<mode>]; examples are plausible for the mode. */
+/* The keys of [timing.<mode>]; examples are plausible for the mode. */
 #define TIMING_ROWS(grp, m, ex_read, ex_prog, ex_erase)                                            \
     {.group = grp, .key = "t_read", .type = CT_TIME, .flags = CK_REQUIRED_GROUP,                   \
      FIELD(timing[m].t_read), .example = ex_read,                                                  \
@@ -52,7 +52,22 @@ static const ConfigChoice trim_choices[] = {
      .help = "All pages of a wordline are programmed in one tPROG."},                              \
     {.group = grp, .key = "two_pass", .type = CT_BOOL, FIELD(timing[m].two_pass), .def = "false",  \
      .help = "Programs take two passes, coarse then fine, and the data moves over the channel "    \
-             "for each; tPROG is their sum, half each. Not for SLC."}
+             "for each; tPROG is their sum, half each. Not for SLC."},                               \
+    {.group = grp, .key = "read_by_page", .type = CT_STRING, .flags = CK_QUIET,                     \
+     FIELD(timing[m].read_by_page), .def = "",                                                     \
+     .help = "tR by page type of a wordline, one time per bit of the mode, lower page first "     \
+             "(TLC: lower, middle, upper, such as 50us,65us,80us); a host read senses with the "  \
+             "slowest type of the pages it reads. Empty: every page takes t_read. Background "    \
+             "reads (GC, folding) keep t_read."},                                                  \
+    {.group = grp, .key = "read_retry_rate", .type = CT_PERCENT, .flags = CK_QUIET,                 \
+     FIELD(timing[m].read_retry_rate), .def = "0",                                                 \
+     .help = "Probability that a host read's sensing of a page fails and is retried; a retry "    \
+             "fails again with the same probability, at most 8 retries. Drawn from the drive's "  \
+             "seeded generator. 0: no retries."},                                                  \
+    {.group = grp, .key = "read_retry_time", .type = CT_TIME, .flags = CK_QUIET,                    \
+     FIELD(timing[m].read_retry_time), .def = "0",                                                 \
+     .help = "Sensing time one read retry adds (shifted read levels, often about tR); needed "    \
+             "above 0 when read_retry_rate is."}
 
 static const ConfigKey schema[] = {
     /* [drive] */

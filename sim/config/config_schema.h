@@ -29,6 +29,8 @@ typedef enum ConfigType {
 /* Key flags. */
 #define CK_REQUIRED 1u       /* always required */
 #define CK_REQUIRED_GROUP 2u /* required whenever its group is in use */
+#define CK_QUIET 4u          /* left out of the resolved config while 0 or empty, so the
+                              * outputs of drives without it stay as they were */
 
 /* A name and the value it stands for (enums; the allowed ints of a CT_INT). */
 typedef struct ConfigChoice {

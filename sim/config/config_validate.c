@@ -194,6 +194,54 @@ static gboolean check_timing(const DriveParams *p, const char *name, GError **er
     return TRUE;
 }
 
+/* [timing.<mode>] read_by_page into out (lower page first): the number of
+ * times, or -1 when one is not a time above 0 or there are more than 4. */
+static int parse_by_page(const char *text, uint64_t *out)
+{
+    g_auto(GStrv) parts = g_strsplit(text, ",", -1);
+    int n = 0;
+    for (; parts[n]; n++) {
+        uint64_t v;
+        if (n == CELL_QLC || !config_parse_time(g_strstrip(parts[n]), &v) || v == 0)
+            return -1;
+        out[n] = v;
+    }
+    return n;
+}
+
+/* The optional keys of varying latency: read_by_page has one time per bit
+ * of the mode; a retry rate comes with a retry time. */
+static gboolean check_latency(const DriveParams *p, const char *name, GError **error)
+{
+    for (int m = CELL_SLC; m <= CELL_QLC; m++) {
+        const ModeTiming *t = &p->timing[m];
+        uint64_t v[CELL_QLC];
+        if (t->read_by_page[0] && parse_by_page(t->read_by_page, v) != m)
+            return fail(error, CONFIG_ERROR_INVALID,
+                        "%s: [timing.%s] read_by_page = %s: expected %d times above 0 separated "
+                        "by commas, one per page type, lower page first (such as %s)",
+                        name, cell_mode_name((CellMode)m), t->read_by_page, m,
+                        (const char *[]){"", "50us", "50us,70us", "50us,65us,80us",
+                                         "60us,80us,100us,120us"}[m]);
+        if (t->read_retry_rate > 0 && t->read_retry_time == 0)
+            return fail(error, CONFIG_ERROR_INVALID,
+                        "%s: [timing.%s] read_retry_rate is above 0 but read_retry_time = 0: "
+                        "expected the time a retry adds, such as 60us",
+                        name, cell_mode_name((CellMode)m));
+    }
+    return TRUE;
+}
+
+void config_derive_latency(DriveParams *p)
+{
+    for (int m = CELL_SLC; m <= CELL_QLC; m++) {
+        ModeTiming *t = &p->timing[m];
+        memset(t->t_read_page, 0, sizeof t->t_read_page);
+        if (t->read_by_page[0] && parse_by_page(t->read_by_page, t->t_read_page) != m)
+            memset(t->t_read_page, 0, sizeof t->t_read_page);
+    }
+}
+
 /* [fdp]: the handles' types parse, one or one per handle; the dies split
  * evenly into reclaim groups; a reclaim unit is whole blocks; and the
  * features whose placement FDP does not model are off. */
@@ -293,5 +341,6 @@ gboolean config_validate(const DriveParams *p, const char *name, GError **error)
     g_return_val_if_fail(p && name, FALSE);
     return check_geometry(p, name, error) && check_capacity(p, name, error) &&
            check_policies(p, name, error) && check_timing(p, name, error) &&
+           check_latency(p, name, error) &&
            check_fdp(p, name, error) && check_zns(p, name, error);
 }
