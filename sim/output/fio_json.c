@@ -121,11 +121,22 @@ static void fio_entry_clear(FioEntry *e)
     lat_hist_free(e->sync_lat);
 }
 
-/* min, max, mean, stddev (sample), N; with percentiles fio's default list
- * from the histogram, and in json+ the histogram itself: bucket low edge
- * (ns) -> count. */
+/* The percentiles a job reports: its percentile_list, or fio's default. */
+static const double *fio_pct_list(const WorkloadJobSpec *s, unsigned *n)
+{
+    if (s && s->pct_n) {
+        *n = s->pct_n;
+        return s->pct_list;
+    }
+    *n = G_N_ELEMENTS(fio_pcts);
+    return fio_pcts;
+}
+
+/* min, max, mean, stddev (sample), N; with percentiles (pct: the job whose
+ * list they follow) those from the histogram, and in json+ the histogram
+ * itself: bucket low edge (ns) -> count. */
 static void fio_lat(JsonWriter *jw, const char *key, const LatHist *h, uint64_t n, double sq,
-                    gboolean pct, gboolean plus)
+                    const WorkloadJobSpec *pct, gboolean plus)
 {
     json_begin_object(jw, key);
     double mean = n && h ? lat_hist_mean(h) : 0.0;
@@ -136,11 +147,13 @@ static void fio_lat(JsonWriter *jw, const char *key, const LatHist *h, uint64_t 
     json_fixed(jw, "stddev", var > 0 ? sqrt(var) : 0.0);
     json_u64(jw, "N", n);
     if (pct && n && h) {
+        unsigned np;
+        const double *list = fio_pct_list(pct, &np);
         json_begin_object(jw, "percentile");
-        for (unsigned i = 0; i < G_N_ELEMENTS(fio_pcts); i++) {
+        for (unsigned i = 0; i < np; i++) {
             char k[32];
-            g_snprintf(k, sizeof k, "%f", fio_pcts[i]);
-            json_u64(jw, k, lat_hist_percentile(h, fio_pcts[i]));
+            g_snprintf(k, sizeof k, "%f", list[i]);
+            json_u64(jw, k, lat_hist_percentile(h, list[i]));
         }
         json_end_object(jw);
         if (plus) {
@@ -197,6 +210,7 @@ static const char *fio_option_name(const char *key)
 {
     static const char *const alias[][2] = {
         {"blockalign", "ba"},         {"fill_fs", "fill_device"},
+        {"iodepth_batch_submit", "iodepth_batch"},
         {"io_limit", "io_size"},      {"ratecycle", "rate_cycle"},
         {"ratemin", "rate_min"},      {"ss", "steadystate"},
         {"ss_dur", "steadystate_duration"}, {"ss_ramp", "steadystate_ramp_time"},
@@ -240,18 +254,22 @@ static void fio_options(JsonWriter *jw, const char *key, const char *opts)
     json_end_object(jw);
 }
 
+/* One direction as fio shows it; stats=0 shows none, disable_* zeroes
+ * that measurement (N 0, no percentiles), as fio does. */
 static void fio_direction(JsonWriter *jw, const char *key, const FioEntry *e, const FioGroup *g,
                           int d, gboolean plus)
 {
-    uint64_t rt = e->runtime_ms[d], bw_bytes = 0, n = e->ios[d];
+    const WorkloadJobSpec *s = e->last;
+    uint64_t rt = s->no_stats ? 0 : e->runtime_ms[d], bw_bytes = 0;
+    uint64_t n = s->no_stats ? 0 : e->ios[d], bytes = s->no_stats ? 0 : e->bytes[d];
     double iops = 0;
     if (rt) {
-        bw_bytes = 1000 * e->bytes[d] / rt;
+        bw_bytes = 1000 * bytes / rt;
         iops = 1000.0 * (double)n / (double)rt;
     }
     json_begin_object(jw, key);
-    json_u64(jw, "io_bytes", e->bytes[d]);
-    json_u64(jw, "io_kbytes", e->bytes[d] >> 10);
+    json_u64(jw, "io_bytes", bytes);
+    json_u64(jw, "io_kbytes", bytes >> 10);
     json_u64(jw, "bw_bytes", bw_bytes);
     json_u64(jw, "bw", bw_bytes / 1024);
     json_fixed(jw, "iops", iops);
@@ -264,12 +282,27 @@ static void fio_direction(JsonWriter *jw, const char *key, const FioEntry *e, co
     json_u64(jw, "max", 0);
     json_fixed(jw, "mean", 0);
     json_fixed(jw, "stddev", 0);
-    json_u64(jw, "N", n);
+    json_u64(jw, "N", s->no_slat ? 0 : n);
+    if (s->slat_pct && n && !s->no_slat) {
+        unsigned np;
+        const double *list = fio_pct_list(s, &np);
+        json_begin_object(jw, "percentile");
+        for (unsigned i = 0; i < np; i++) {
+            char k[32];
+            g_snprintf(k, sizeof k, "%f", list[i]);
+            json_u64(jw, k, 0);
+        }
+        json_end_object(jw);
+    }
     json_end_object(jw);
-    fio_lat(jw, "clat_ns", e->lat[d], n, e->lat_sq[d], TRUE, plus);
-    fio_lat(jw, "lat_ns", e->lat[d], n, e->lat_sq[d], FALSE, FALSE);
+    fio_lat(jw, "clat_ns", e->lat[d], s->no_clat ? 0 : n, e->lat_sq[d], s->clat_pct ? s : NULL,
+            plus);
+    fio_lat(jw, "lat_ns", e->lat[d], s->no_lat ? 0 : n, e->lat_sq[d], s->lat_pct ? s : NULL, plus);
 
-    const WorkloadRateStat *bw = &e->fio.bw[d], *io = &e->fio.iops[d];
+    static const WorkloadRateStat none;
+    gboolean no_bw = s->no_bw || s->no_stats;
+    const WorkloadRateStat *bw = no_bw ? &none : &e->fio.bw[d];
+    const WorkloadRateStat *io = no_bw ? &none : &e->fio.iops[d];
     double agg = 0;
     if (bw->samples) { /* fio's convert_agg_kbytes_percent(), its int mean included */
         uint64_t group_bw = g->max_run_ms[d] ? g->bytes[d] * 1000 / g->max_run_ms[d] : 0;
@@ -327,6 +360,29 @@ static void fio_steadystate(JsonWriter *jw, const WorkloadJobResult *r, gboolean
     json_end_object(jw);
 }
 
+/* unified_rw_reporting: the directions summed into the read slot of m, as
+ * fio's sum_thread_stats() folds them into "mixed" (m owns its histogram). */
+static void fio_entry_mixed(const FioEntry *e, const FioGroup *g, FioEntry *m, FioGroup *mg)
+{
+    memset(m, 0, sizeof *m);
+    memset(mg, 0, sizeof *mg);
+    m->first = e->first;
+    m->last = e->last;
+    m->lat[IO_READ] = lat_hist_new();
+    for (int d = 0; d < WL_DIRS; d++) {
+        if (e->lat[d])
+            lat_hist_merge(m->lat[IO_READ], e->lat[d]);
+        m->ios[IO_READ] += e->ios[d];
+        m->bytes[IO_READ] += e->bytes[d];
+        m->lat_sq[IO_READ] += e->lat_sq[d];
+        m->runtime_ms[IO_READ] = MAX(m->runtime_ms[IO_READ], e->runtime_ms[d]);
+        fio_rate_add(&m->fio.bw[IO_READ], &e->fio.bw[d]);
+        fio_rate_add(&m->fio.iops[IO_READ], &e->fio.iops[d]);
+        mg->bytes[IO_READ] += g->bytes[d];
+        mg->max_run_ms[IO_READ] = MAX(mg->max_run_ms[IO_READ], g->max_run_ms[d]);
+    }
+}
+
 static void fio_entry_json(JsonWriter *jw, const FioEntry *e, const FioGroup *g, uint64_t elapsed_s,
                            gboolean plus)
 {
@@ -341,13 +397,22 @@ static void fio_entry_json(JsonWriter *jw, const FioEntry *e, const FioGroup *g,
     json_u64(jw, "eta", 0); /* seconds left: none, the run is over */
     json_u64(jw, "elapsed", elapsed_s);
     fio_options(jw, "job options", e->last->opts);
-    fio_direction(jw, "read", e, g, IO_READ, plus);
-    fio_direction(jw, "write", e, g, IO_WRITE, plus);
-    fio_direction(jw, "trim", e, g, IO_TRIM, plus);
-    json_begin_object(jw, "sync");
-    json_u64(jw, "total_ios", e->sync_ios);
-    fio_lat(jw, "lat_ns", e->sync_lat, e->sync_ios, e->sync_sq, TRUE, plus);
-    json_end_object(jw);
+    if (e->last->unified != WL_UNIFIED_MIXED) {
+        fio_direction(jw, "read", e, g, IO_READ, plus);
+        fio_direction(jw, "write", e, g, IO_WRITE, plus);
+        fio_direction(jw, "trim", e, g, IO_TRIM, plus);
+        json_begin_object(jw, "sync");
+        json_u64(jw, "total_ios", e->sync_ios);
+        fio_lat(jw, "lat_ns", e->sync_lat, e->sync_ios, e->sync_sq, e->last, plus);
+        json_end_object(jw);
+    }
+    if (e->last->unified != WL_UNIFIED_NONE) {
+        FioEntry m;
+        FioGroup mg;
+        fio_entry_mixed(e, g, &m, &mg);
+        fio_direction(jw, "mixed", &m, &mg, IO_READ, plus);
+        lat_hist_free(m.lat[IO_READ]);
+    }
     json_u64(jw, "job_runtime", e->total_run_ms);
     /* the host's CPU and memory: not simulated */
     json_fixed(jw, "usr_cpu", 0);
@@ -361,10 +426,11 @@ static void fio_entry_json(JsonWriter *jw, const FioEntry *e, const FioGroup *g,
     fio_lat_buckets(jw, "latency_ns", e->fio.lat_n, WL_FIO_LAT_N, total);
     fio_lat_buckets(jw, "latency_us", e->fio.lat_u, WL_FIO_LAT_U, total);
     fio_lat_buckets(jw, "latency_ms", e->fio.lat_m, WL_FIO_LAT_M, total);
-    /* fio's latency_target mode is not an ftlsim option: these are its
-     * values without it (the depth is the job's iodepth) */
+    /* fio's latency_target mode probes for the deepest queue that keeps
+     * the target: not simulated, the target is shown and the depth is the
+     * job's iodepth */
     json_u64(jw, "latency_depth", e->last->iodepth);
-    json_u64(jw, "latency_target", 0);
+    json_u64(jw, "latency_target", e->last->latency_target);
     json_fixed(jw, "latency_percentile", 100.0);
     json_u64(jw, "latency_window", 0);
     if (s->verify) {
@@ -408,6 +474,19 @@ static void fio_disk_util(JsonWriter *jw, const Workload *w, const FioJsonOption
         json_end_object(jw);
     }
     json_end_array(jw);
+}
+
+/* disk_util=0 on every job: fio watched no disk and leaves the key out. */
+static gboolean fio_wants_disk_util(const Workload *w)
+{
+    guint n = workload_result_count(w);
+    for (guint i = 0; i < n; i++) {
+        WorkloadJobResult r;
+        workload_result(w, i, &r);
+        if (!r.spec->no_disk_util)
+            return TRUE;
+    }
+    return n == 0;
 }
 
 /* When the report is written, as fio stamps it; SOURCE_DATE_EPOCH (seconds)
@@ -479,7 +558,8 @@ void fio_json_write(const Workload *w, const FioJsonOptions *o, GString *out)
         fio_entry_clear(x);
     }
     json_end_array(jw);
-    fio_disk_util(jw, w, o);
+    if (fio_wants_disk_util(w))
+        fio_disk_util(jw, w, o);
     json_end_object(jw);
     g_string_append(out, json_writer_str(jw));
     g_string_append_c(out, '\n');
