@@ -164,7 +164,7 @@ n=$((n + 1))
 mkdir "$tmp/logcwd"
 (cd "$tmp/logcwd" && "$bin" run -q -d "$OLDPWD/$drive" --job "$tmp/log.fio") && [ -s "$tmp/logcwd/x_bw.1.log" ] ||
     fail "write_bw_log without --out: no x_bw.1.log in the current folder"
-expect_error '--output-format "xml": expected one of normal, json, json+' run -d "$drive" -w rw=read --output-format xml
+expect_error '--output-format "xml": expected one of summary, normal, terse, json, json+' run -d "$drive" -w rw=read --output-format xml
 expect_error '--output "'"$tmp"'/no/such.json": found no folder '"$tmp"'/no, expected a file in an existing folder' \
     run -d "$drive" -w rw=read --output-format json --output "$tmp/no/such.json"
 

@@ -11,6 +11,7 @@
 #include "sim/config/config.h"
 #include "sim/engine/version.h"
 #include "sim/output/fio_json.h"
+#include "sim/output/fio_text.h"
 #include "sim/output/outdir.h"
 #include "sim/output/report.h"
 #include "sim/run/runner.h"
@@ -127,10 +128,16 @@ static void here_release(HereLogs *h, Workload *w)
 static gboolean print_results(const RunOptions *o, const RunResult *res, GError **error)
 {
     g_autoptr(GString) text = g_string_new(NULL);
-    if (o->output_format == RUN_OUTPUT_NORMAL) {
+    if (o->output_format == RUN_OUTPUT_SUMMARY) {
         report_summary_text(res, text);
         if (o->out)
             g_string_append_printf(text, "results   %s\n", o->out);
+    } else if (o->output_format == RUN_OUTPUT_NORMAL || o->output_format == RUN_OUTPUT_TERSE) {
+        FioTextOptions fo = {.version = ftlsim_version(),
+                             .terse = o->output_format == RUN_OUTPUT_TERSE,
+                             .disk_name = res->params->name,
+                             .sim_time_s = res->sim_time_s};
+        fio_text_write(res->workload, &fo, text);
     } else {
         FioJsonOptions fo = {.version = ftlsim_version(),
                              .plus = o->output_format == RUN_OUTPUT_JSON_PLUS,

@@ -233,7 +233,7 @@ typedef struct WorkloadJobSpec {
     /* Reporting only (sim/host/workload_fio_report.c): what fio's outputs
      * and logs show, never what the drive sees. */
     double pct_list[WL_PCT_MAX]; /* percentile_list; pct_n 0: fio's default list */
-    uint32_t pct_n;
+    uint32_t pct_n, pct_prec;    /* pct_prec: decimals fio prints them with (the most written) */
     gboolean clat_pct, lat_pct, slat_pct; /* latencies given percentiles (clat by default) */
     WorkloadUnified unified;     /* unified_rw_reporting */
     uint32_t sig_figs;           /* significant_figures: normal output's digits (default 4) */
@@ -401,6 +401,8 @@ typedef struct WorkloadJobResult {
     double sync_lat_sq;        /* ns^2 */
     WorkloadFioStat fio;
 } WorkloadJobResult;
+/* fio's name of a job's rw= ("randrw"). */
+const char *workload_rw_name(const WorkloadJobSpec *s);
 guint workload_result_count(const Workload *w); /* bound jobs, clones expanded; 1 for a replay */
 void workload_result(const Workload *w, guint i, WorkloadJobResult *out);
 

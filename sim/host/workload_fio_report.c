@@ -21,14 +21,17 @@ static int wl_pct_cmp(const void *a, const void *b)
 static gboolean opt_percentile_list(WorkloadJobSpec *s, const char *v, GError **error)
 {
     g_auto(GStrv) parts = g_strsplit(v, ":", -1);
-    uint32_t n = 0;
+    uint32_t n = 0, prec = 0;
     for (guint i = 0; parts[i]; i++) {
         char *end = NULL;
         double p = g_ascii_strtod(parts[i], &end);
         if (end == parts[i] || *end != '\0' || !(p >= 0 && p <= 100) || n == WL_PCT_MAX)
             return wl_bad(error, v, "up to 20 percentiles from 0 to 100 joined by ':' (99:99.9)");
         s->pct_list[n++] = p;
+        const char *dot = strchr(parts[i], '.');
+        prec = MAX(prec, dot ? (uint32_t)strlen(dot + 1) : 0);
     }
+    s->pct_prec = MIN(prec, 6);
     qsort(s->pct_list, n, sizeof s->pct_list[0], wl_pct_cmp);
     s->pct_n = n;
     return TRUE;

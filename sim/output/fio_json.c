@@ -12,6 +12,7 @@
  * disk_util is the simulated drive. docs/outputs.md lists every key.
  */
 #include "sim/output/fio_json.h"
+#include "sim/output/fio_priv.h"
 
 #include "sim/engine/json.h"
 
@@ -22,31 +23,6 @@
 
 static const double fio_pcts[] = {1,  5,  10, 20, 30, 40, 50,   60,   70,
                                   80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
-
-/* One entry of fio's "jobs": a job, or with group_reporting its whole
- * reporting group summed (fio names it after the group's first job). */
-typedef struct FioEntry {
-    WorkloadJobResult first;
-    const WorkloadJobSpec *last;   /* the group's last job: fio shows its options */
-    uint32_t jobs;
-    uint64_t runtime_ms[WL_DIRS];  /* fio's runtime per direction: the longest */
-    uint64_t total_run_ms;         /* fio's total_run_time: summed */
-    uint64_t ios[WL_DIRS], bytes[WL_DIRS];
-    LatHist *lat[WL_DIRS];         /* owned */
-    double lat_sq[WL_DIRS];        /* ns^2 */
-    uint64_t sync_ios;
-    LatHist *sync_lat;             /* owned */
-    double sync_sq;                /* ns^2 */
-    WorkloadFioStat fio;           /* summed */
-    uint64_t verify_reads, verify_mismatches;
-    gboolean ss_attained;
-} FioEntry;
-
-/* Per reporting group: fio's group_run_stats, for bw_agg. */
-typedef struct FioGroup {
-    uint64_t bytes[WL_DIRS];
-    uint64_t max_run_ms[WL_DIRS];
-} FioGroup;
 
 /* fio's runtime of a direction that moved data: its time rounded up to
  * whole ms (backend.c rounds microseconds up), so never 0. */
@@ -114,22 +90,37 @@ static void fio_entry_add(FioEntry *e, const WorkloadJobResult *r)
     e->ss_attained |= r->ss_attained;
 }
 
-static void fio_entry_clear(FioEntry *e)
+void fio_entry_clear(FioEntry *e)
 {
     for (int d = 0; d < WL_DIRS; d++)
         lat_hist_free(e->lat[d]);
     lat_hist_free(e->sync_lat);
 }
 
-/* The percentiles a job reports: its percentile_list, or fio's default. */
-static const double *fio_pct_list(const WorkloadJobSpec *s, unsigned *n)
+const double *fio_pct_list(const WorkloadJobSpec *s, unsigned *n, unsigned *precision)
 {
     if (s && s->pct_n) {
         *n = s->pct_n;
+        *precision = s->pct_prec;
         return s->pct_list;
     }
     *n = G_N_ELEMENTS(fio_pcts);
+    *precision = 2;
     return fio_pcts;
+}
+
+/* "percentile": the job's list, read from h (NULL: every value 0). */
+static void fio_pct_json(JsonWriter *jw, const WorkloadJobSpec *s, const LatHist *h)
+{
+    unsigned np, prec;
+    const double *list = fio_pct_list(s, &np, &prec);
+    json_begin_object(jw, "percentile");
+    for (unsigned i = 0; i < np; i++) {
+        char k[32];
+        g_snprintf(k, sizeof k, "%f", list[i]);
+        json_u64(jw, k, h ? lat_hist_percentile(h, list[i]) : 0);
+    }
+    json_end_object(jw);
 }
 
 /* min, max, mean, stddev (sample), N; with percentiles (pct: the job whose
@@ -147,15 +138,7 @@ static void fio_lat(JsonWriter *jw, const char *key, const LatHist *h, uint64_t 
     json_fixed(jw, "stddev", var > 0 ? sqrt(var) : 0.0);
     json_u64(jw, "N", n);
     if (pct && n && h) {
-        unsigned np;
-        const double *list = fio_pct_list(pct, &np);
-        json_begin_object(jw, "percentile");
-        for (unsigned i = 0; i < np; i++) {
-            char k[32];
-            g_snprintf(k, sizeof k, "%f", list[i]);
-            json_u64(jw, k, lat_hist_percentile(h, list[i]));
-        }
-        json_end_object(jw);
+        fio_pct_json(jw, pct, h);
         if (plus) {
             json_begin_object(jw, "bins");
             unsigned idx = 0;
@@ -171,8 +154,7 @@ static void fio_lat(JsonWriter *jw, const char *key, const LatHist *h, uint64_t 
     json_end_object(jw);
 }
 
-/* fio's calc_lat() on a rate statistic: the sample deviation of S. */
-static double fio_rate_dev(const WorkloadRateStat *r)
+double fio_rate_dev(const WorkloadRateStat *r)
 {
     return r->samples > 1 ? sqrt(r->S / ((double)r->samples - 1.0)) : 0.0;
 }
@@ -283,17 +265,8 @@ static void fio_direction(JsonWriter *jw, const char *key, const FioEntry *e, co
     json_fixed(jw, "mean", 0);
     json_fixed(jw, "stddev", 0);
     json_u64(jw, "N", s->no_slat ? 0 : n);
-    if (s->slat_pct && n && !s->no_slat) {
-        unsigned np;
-        const double *list = fio_pct_list(s, &np);
-        json_begin_object(jw, "percentile");
-        for (unsigned i = 0; i < np; i++) {
-            char k[32];
-            g_snprintf(k, sizeof k, "%f", list[i]);
-            json_u64(jw, k, 0);
-        }
-        json_end_object(jw);
-    }
+    if (s->slat_pct && n && !s->no_slat)
+        fio_pct_json(jw, s, NULL);
     json_end_object(jw);
     fio_lat(jw, "clat_ns", e->lat[d], s->no_clat ? 0 : n, e->lat_sq[d], s->clat_pct ? s : NULL,
             plus);
@@ -360,9 +333,8 @@ static void fio_steadystate(JsonWriter *jw, const WorkloadJobResult *r, gboolean
     json_end_object(jw);
 }
 
-/* unified_rw_reporting: the directions summed into the read slot of m, as
- * fio's sum_thread_stats() folds them into "mixed" (m owns its histogram). */
-static void fio_entry_mixed(const FioEntry *e, const FioGroup *g, FioEntry *m, FioGroup *mg)
+/* As fio's sum_thread_stats() folds the directions into "mixed". */
+void fio_entry_mixed(const FioEntry *e, const FioGroup *g, FioEntry *m, FioGroup *mg)
 {
     memset(m, 0, sizeof *m);
     memset(mg, 0, sizeof *mg);
@@ -489,9 +461,7 @@ static gboolean fio_wants_disk_util(const Workload *w)
     return n == 0;
 }
 
-/* When the report is written, as fio stamps it; SOURCE_DATE_EPOCH (seconds)
- * fixes it, for output that is the same from run to run. */
-static void fio_timestamp(JsonWriter *jw)
+gint64 fio_now_ms(void)
 {
     gint64 ms = g_get_real_time() / 1000;
     const char *fixed = g_getenv("SOURCE_DATE_EPOCH");
@@ -501,6 +471,13 @@ static void fio_timestamp(JsonWriter *jw)
         if (end && *end == '\0')
             ms = (gint64)sec * 1000;
     }
+    return ms;
+}
+
+/* When the report is written, as fio stamps it. */
+static void fio_timestamp(JsonWriter *jw)
+{
+    gint64 ms = fio_now_ms();
     time_t sec = (time_t)(ms / 1000);
     struct tm tm;
     char buf[64] = "";
@@ -511,19 +488,18 @@ static void fio_timestamp(JsonWriter *jw)
     json_str(jw, "time", buf);
 }
 
-void fio_json_write(const Workload *w, const FioJsonOptions *o, GString *out)
+void fio_collect(const Workload *w, GArray *entries, FioGroup **groups, uint32_t *ngroups,
+                 const char **global_opts)
 {
-    g_autoptr(JsonWriter) jw = json_writer_new();
     guint n = workload_result_count(w);
-    g_autoptr(GArray) entries = g_array_new(FALSE, TRUE, sizeof(FioEntry));
-    uint32_t ngroups = 0;
-    const char *global_opts = NULL;
+    uint32_t ng = 0;
     FioEntry e = {0};
+    *global_opts = NULL;
     for (guint i = 0; i < n; i++) {
         WorkloadJobResult r;
         workload_result(w, i, &r);
         fio_entry_add(&e, &r);
-        global_opts = r.spec->global_opts;
+        *global_opts = r.spec->global_opts;
         WorkloadJobResult next = {0};
         if (i + 1 < n)
             workload_result(w, i + 1, &next);
@@ -531,18 +507,39 @@ void fio_json_write(const Workload *w, const FioJsonOptions *o, GString *out)
         if (i + 1 < n && r.spec->group_reporting && next.group == r.group)
             continue;
         g_array_append_val(entries, e);
-        ngroups = MAX(ngroups, r.group + 1);
+        ng = MAX(ng, r.group + 1);
         memset(&e, 0, sizeof e);
     }
-    g_autofree FioGroup *groups = g_new0(FioGroup, MAX(ngroups, 1));
+    FioGroup *gs = g_new0(FioGroup, MAX(ng, 1));
+    for (uint32_t i = 0; i < MAX(ng, 1); i++)
+        gs[i].id = i;
     for (guint i = 0; i < entries->len; i++) {
         const FioEntry *x = &g_array_index(entries, FioEntry, i);
-        FioGroup *g = &groups[x->first.group];
+        FioGroup *g = &gs[x->first.group];
         for (int d = 0; d < WL_DIRS; d++) {
-            g->bytes[d] += x->runtime_ms[d] ? x->bytes[d] : 0;
+            if (!x->runtime_ms[d])
+                continue;
+            uint64_t bw = 1000 * x->bytes[d] / x->runtime_ms[d];
+            g->min_bw[d] = g->max_run_ms[d] ? MIN(g->min_bw[d], bw) : bw;
+            g->min_run_ms[d] = g->max_run_ms[d] ? MIN(g->min_run_ms[d], x->runtime_ms[d])
+                                                : x->runtime_ms[d];
+            g->max_bw[d] = MAX(g->max_bw[d], bw);
+            g->bytes[d] += x->bytes[d];
             g->max_run_ms[d] = MAX(g->max_run_ms[d], x->runtime_ms[d]);
         }
     }
+    *groups = gs;
+    *ngroups = MAX(ng, 1);
+}
+
+void fio_json_write(const Workload *w, const FioJsonOptions *o, GString *out)
+{
+    g_autoptr(JsonWriter) jw = json_writer_new();
+    g_autoptr(GArray) entries = g_array_new(FALSE, TRUE, sizeof(FioEntry));
+    uint32_t ngroups = 0;
+    const char *global_opts = NULL;
+    g_autofree FioGroup *groups = NULL;
+    fio_collect(w, entries, &groups, &ngroups, &global_opts);
     /* fio's elapsed: seconds since it began, rounded up, the same for every job */
     uint64_t elapsed = (uint64_t)ceil(o->sim_time_s - 1e-9);
 
