@@ -136,6 +136,13 @@ static void pts_html_wsat_warnings(HtmlPage *page, const Pts *p)
  * wsat's own (pts_html_wsat_warnings()). */
 static void pts_html_warnings(HtmlPage *page, const Pts *p)
 {
+    if (p->interrupted) {
+        g_autofree char *w = g_strdup_printf(
+            "The test was interrupted after %u round%s of its last subtest: these are the "
+            "rounds run so far, not a finished test.",
+            p->subs[p->n_subs - 1].rounds, p->subs[p->n_subs - 1].rounds == 1 ? "" : "s");
+        html_warning(page, w);
+    }
     if (p->t->fills > 0) {
         pts_html_wsat_warnings(page, p);
         return;

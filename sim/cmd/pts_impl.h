@@ -11,6 +11,7 @@
 #include "sim/engine/histogram.h"
 #include "sim/host/workload.h"
 #include "sim/output/outdir.h"
+#include "sim/output/progress.h"
 #include "sim/run/runner.h"
 #include "sim/engine/steady.h"
 
@@ -104,6 +105,8 @@ struct Pts {
     Runner *run;
     SimEngine *e;
     Drive *d;
+    Progress *progress;  /* the rounds' status line over the whole test (owned) */
+    char progress_label[96]; /* what it says before the figures: the round */
     uint64_t segments;
 };
 
