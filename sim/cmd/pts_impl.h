@@ -151,6 +151,9 @@ double pts_capacities_written(const Pts *p);
 const char *pts_end_text(const Pts *p, const PtsSub *s);
 gboolean pts_write_results(const Pts *p, OutDir *od, GError **error);
 void pts_summary_text(const Pts *p, GString *out);
+/* The same, without the test's tables when tables is FALSE (report.html
+ * shows them once, under Results). */
+void pts_summary_lines(const Pts *p, gboolean tables, GString *out);
 /* The active range in bytes; "the rounds wrote LBAs from A to B GB ..." (g_free it). */
 double pts_active_bytes(const Pts *p);
 char *pts_written_range(const Pts *p);

@@ -25,6 +25,8 @@
  */
 #include "sim/host/workload_priv.h"
 
+#include "sim/engine/version.h"
+
 #include <string.h>
 
 enum { WL_LOG_BW, WL_LOG_IOPS, WL_LOG_LAT, WL_LOG_CLAT, WL_LOG_SLAT, WL_LOGS };
@@ -154,18 +156,6 @@ static gboolean wl_hist_open(WlJob *j, WorkloadLogOpenFn open_fn, void *ctx, GEr
     return log->hist != NULL;
 }
 
-/* log_unix_epoch: the Unix time of the run's start in ms, SOURCE_DATE_EPOCH
- * (seconds) when set, so that a run's logs can be made again. */
-static uint64_t wl_log_epoch_ms(void)
-{
-    const char *fixed = g_getenv("SOURCE_DATE_EPOCH");
-    char *end = NULL;
-    guint64 sec = fixed && fixed[0] ? g_ascii_strtoull(fixed, &end, 10) : 0;
-    if (end && *end == '\0')
-        return sec * 1000;
-    return (uint64_t)g_get_real_time() / 1000;
-}
-
 gboolean workload_open_logs(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, GError **error)
 {
     g_return_val_if_fail(w && w->bound && !w->started, FALSE);
@@ -182,7 +172,7 @@ gboolean workload_open_logs(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, G
         j->log->offset = s->log_offset;
         j->log->prio = s->log_prio;
         j->log->max = s->log_max;
-        j->log->epoch_ms = s->log_epoch ? wl_log_epoch_ms() : 0;
+        j->log->epoch_ms = s->log_epoch ? (uint64_t)ftlsim_clock_ms() : 0; /* the run's start */
         if (s->hist_log[0] && !wl_hist_open(j, open_fn, ctx, error))
             return FALSE;
         if ((s->bw_log[0] && !wl_log_open(j, WL_LOG_BW, s->bw_log, open_fn, ctx, error)) ||

@@ -15,6 +15,7 @@
 #include "sim/output/fio_priv.h"
 
 #include "sim/engine/json.h"
+#include "sim/engine/version.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -461,23 +462,10 @@ static gboolean fio_wants_disk_util(const Workload *w)
     return n == 0;
 }
 
-gint64 fio_now_ms(void)
-{
-    gint64 ms = g_get_real_time() / 1000;
-    const char *fixed = g_getenv("SOURCE_DATE_EPOCH");
-    if (fixed && fixed[0]) {
-        char *end = NULL;
-        guint64 sec = g_ascii_strtoull(fixed, &end, 10);
-        if (end && *end == '\0')
-            ms = (gint64)sec * 1000;
-    }
-    return ms;
-}
-
 /* When the report is written, as fio stamps it. */
 static void fio_timestamp(JsonWriter *jw)
 {
-    gint64 ms = fio_now_ms();
+    gint64 ms = ftlsim_clock_ms();
     time_t sec = (time_t)(ms / 1000);
     struct tm tm;
     char buf[64] = "";

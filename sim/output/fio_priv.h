@@ -52,7 +52,5 @@ void fio_entry_mixed(const FioEntry *e, const FioGroup *g, FioEntry *m, FioGroup
 const double *fio_pct_list(const WorkloadJobSpec *s, unsigned *n, unsigned *precision);
 /* fio's calc_lat() on a rate statistic: the sample deviation of S. */
 double fio_rate_dev(const WorkloadRateStat *r);
-/* When the report is written, as fio stamps it (SOURCE_DATE_EPOCH fixes it): ms since 1970. */
-gint64 fio_now_ms(void);
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include "sim/output/fio_text.h"
 
+#include "sim/engine/version.h"
 #include "sim/output/fio_priv.h"
 
 #include <math.h>
@@ -478,7 +479,7 @@ void fio_text_write(const Workload *w, const FioTextOptions *to, GString *out)
     const char *global_opts = NULL;
     g_autofree FioGroup *groups = NULL;
     fio_collect(w, entries, &groups, &ngroups, &global_opts);
-    time_t sec = (time_t)(fio_now_ms() / 1000);
+    time_t sec = (time_t)(ftlsim_clock_ms() / 1000);
     struct tm tm;
     char when[64] = "";
     if (localtime_r(&sec, &tm))
