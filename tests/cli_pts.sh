@@ -92,6 +92,8 @@ html = open(d + "/report.html").read()
 assert (t["verdict"] == "flat") == ("the drive had not settled" not in html), t
 assert (end == "fills") == ("short of the 4 x capacity" not in html), end
 assert end == "fills" or "WSAT ended at the round limit after" in html, end
+assert "<h2>Steady state</h2>" not in html, "WSAT judges no window: no table of verdicts"
+assert "steady-state convergence" not in html
 PY
 }
 wsat_agrees "$tmp/wsat" rounds

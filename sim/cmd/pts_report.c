@@ -340,9 +340,9 @@ static const char *pts_track_column(const Pts *p)
 static gboolean pts_plot_convergence(const Pts *p, PlotFormat fmt, GError **error)
 {
     const PtsCell *c = &p->cells[p->subs[0].track];
-    g_autofree char *vars = g_strdup_printf("track_pct=%u; ycol='%s'; unit='%s'; what='%s'; ",
-                                            c->read_pct, pts_track_column(p), p->t->track_unit,
-                                            p->t->title);
+    g_autofree char *vars = g_strdup_printf(
+        "judged=%d; track_pct=%u; ycol='%s'; unit='%s'; what='%s'; ", p->t->fills == 0, c->read_pct,
+        pts_track_column(p), p->t->track_unit, p->t->title);
     return plot_script(p->o->out, p->o->script_dir, "pts_convergence", "convergence", vars, fmt,
                        error);
 }

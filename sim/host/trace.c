@@ -413,10 +413,12 @@ static char *blkparse_command(const char *path, char **text)
     g_autofree char *dir = g_path_get_dirname(path);
     g_autofree char *base = g_path_get_basename(path);
     const char *dot = g_strrstr(base, ".blktrace.");
-    gboolean cpu = dot && dot != base && dot[10] && strspn(dot + 10, "0123456789") == strlen(dot + 10);
+    gboolean cpu =
+        dot && dot != base && dot[10] && strspn(dot + 10, "0123456789") == strlen(dot + 10);
     if (cpu) {
         g_autofree char *name = g_strndup(base, (gsize)(dot - base));
-        g_autofree char *in = strcmp(dir, ".") == 0 ? g_strdup(name) : g_build_filename(dir, name, NULL);
+        g_autofree char *in =
+            strcmp(dir, ".") == 0 ? g_strdup(name) : g_build_filename(dir, name, NULL);
         *text = g_strconcat(in, ".blkparse", NULL);
         g_autofree char *qi = g_shell_quote(in);
         g_autofree char *qo = g_shell_quote(*text);
@@ -443,8 +445,10 @@ static gboolean refuse_binary_blktrace(TraceReader *r, GError **error)
     if (r->end - r->start < 4)
         return TRUE;
     const unsigned char *b = (const unsigned char *)r->buf + r->start;
-    uint32_t le = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-    uint32_t be = (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+    uint32_t le =
+        (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    uint32_t be =
+        (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
     if ((le & 0xffffff00u) != 0x65617400u && (be & 0xffffff00u) != 0x65617400u)
         return TRUE;
     g_autofree char *text = NULL;

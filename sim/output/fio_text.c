@@ -139,12 +139,13 @@ static void fio_ddir_normal(GString *o, const FioEntry *e, const FioGroup *g, in
     gboolean i2p = s->kb_base == 1024;
     uint64_t b = 1000 * e->bytes[d] / rt, n = e->ios[d];
     /* fio 3.33 ends a write's line with its zone resets: none here */
-    g_string_append_printf(o, "  %s: IOPS=%s, BW=%s (%s)(%s/%" G_GUINT64_FORMAT "msec)%s\n", name,
-                           fio_num2str(iops, sizeof iops, 1000 * n / rt, (int)s->sig_figs, 1, FALSE, N2S_NONE),
-                           fio_num2str(bw, sizeof bw, b, (int)s->sig_figs, 1, i2p, unit),
-                           fio_num2str(bwalt, sizeof bwalt, b, (int)s->sig_figs, 1, !i2p, unit),
-                           fio_num2str(io, sizeof io, e->bytes[d], (int)s->sig_figs, 1, i2p, N2S_BYTE),
-                           rt, d == IO_WRITE && strcmp(name, "mixed") ? "; 0 zone resets" : "");
+    g_string_append_printf(
+        o, "  %s: IOPS=%s, BW=%s (%s)(%s/%" G_GUINT64_FORMAT "msec)%s\n", name,
+        fio_num2str(iops, sizeof iops, 1000 * n / rt, (int)s->sig_figs, 1, FALSE, N2S_NONE),
+        fio_num2str(bw, sizeof bw, b, (int)s->sig_figs, 1, i2p, unit),
+        fio_num2str(bwalt, sizeof bwalt, b, (int)s->sig_figs, 1, !i2p, unit),
+        fio_num2str(io, sizeof io, e->bytes[d], (int)s->sig_figs, 1, i2p, N2S_BYTE), rt,
+        d == IO_WRITE && strcmp(name, "mixed") ? "; 0 zone resets" : "");
     uint64_t min, max;
     double mean, dev;
     /* fio measures slat where the engine queues (iodepth above 1): 0 here,
@@ -319,14 +320,15 @@ static void fio_group_normal(GString *o, const FioGroup *g, const WorkloadJobSpe
         }
         char a[64], aa[64], b[64], c[64], ba[64], ca[64], i[64], ia[64];
         g_string_append_printf(
-            o, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" G_GUINT64_FORMAT "-%"
-               G_GUINT64_FORMAT "msec\n",
+            o,
+            "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" G_GUINT64_FORMAT
+            "-%" G_GUINT64_FORMAT "msec\n",
             d == WL_DIRS || s->unified == WL_UNIFIED_MIXED ? "  MIXED" : str[d],
             fio_num2str(a, 64, agg, sf, 1, i2p, unit), fio_num2str(aa, 64, agg, sf, 1, !i2p, unit),
             fio_num2str(b, 64, mn, sf, 1, i2p, unit), fio_num2str(c, 64, mx, sf, 1, i2p, unit),
             fio_num2str(ba, 64, mn, sf, 1, !i2p, unit), fio_num2str(ca, 64, mx, sf, 1, !i2p, unit),
-            fio_num2str(i, 64, io, sf, 1, i2p, N2S_BYTE), fio_num2str(ia, 64, io, sf, 1, !i2p, N2S_BYTE),
-            r0, r1);
+            fio_num2str(i, 64, io, sf, 1, i2p, N2S_BYTE),
+            fio_num2str(ia, 64, io, sf, 1, !i2p, N2S_BYTE), r0, r1);
     }
 }
 
