@@ -38,14 +38,14 @@ rc=$?
 
 # 3, 4: a FIFO gets the summary, or fio's JSON, and stays a FIFO
 mkfifo fifo
-for fmt in normal json; do
+for fmt in summary json; do
     cat fifo >"fifo.$fmt" &
     reader=$!
     ok "$bin" run -q -d "$OLDPWD/$drive" -w "$w" --output-format "$fmt" --output fifo
     wait $reader
     [ "$(kind fifo)" = fifo ] || fail "--output fifo: now a $(kind fifo)"
 done
-grep -q '^waf ' fifo.normal || grep -q '^drive ' fifo.normal || fail "the FIFO did not get the summary"
+grep -q '^waf ' fifo.summary || grep -q '^drive ' fifo.summary || fail "the FIFO did not get the summary"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' fifo.json 2>/dev/null ||
     fail "the FIFO did not get fio's JSON"
 

@@ -159,8 +159,12 @@ printf '[j]\nioengine=cpuio\n' >"$tmp/bad_engine.fio"
 expect_error "$tmp/bad_engine.fio:2: option \"ioengine\": found \"cpuio\", expected a block I/O engine" \
     run -d "$drive" --job "$tmp/bad_engine.fio"
 printf '[j]\nrw=write\nsize=1m\nwrite_bw_log=x\n' >"$tmp/log.fio"
-expect_error --no-out "give --out DIR to write them into" run -d "$drive" --job "$tmp/log.fio"
-expect_error '--output-format "xml": expected one of normal, json, json+' run -d "$drive" -w rw=read --output-format xml
+# without --out the log goes into the current folder, as fio writes it
+n=$((n + 1))
+mkdir "$tmp/logcwd"
+(cd "$tmp/logcwd" && "$bin" run -q -d "$OLDPWD/$drive" --job "$tmp/log.fio") && [ -s "$tmp/logcwd/x_bw.1.log" ] ||
+    fail "write_bw_log without --out: no x_bw.1.log in the current folder"
+expect_error '--output-format "xml": expected one of summary, normal, terse, json, json+' run -d "$drive" -w rw=read --output-format xml
 expect_error '--output "'"$tmp"'/no/such.json": found no folder '"$tmp"'/no, expected a file in an existing folder' \
     run -d "$drive" -w rw=read --output-format json --output "$tmp/no/such.json"
 

@@ -22,7 +22,7 @@ fi
 n=$((n + 1))
 python3 tests/fio_json_keys.py "$bin" "$drive" "$tmp" >"$tmp/keys.out" 2>&1 ||
     fail "ftlsim's fio JSON differs from fio's: $(head -n 20 "$tmp/keys.out")"
-grep -q '^16 jobs, json and json+: 0 differ from fio$' "$tmp/keys.out" ||
+grep -q '^18 jobs, json and json+: 0 differ from fio$' "$tmp/keys.out" ||
     fail "fio_json_keys.py: $(tail -n 1 "$tmp/keys.out")"
 
 # 2. fio_jsonplus_clat2csv turns ftlsim's json+ into fio's latency CSV (a

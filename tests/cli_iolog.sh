@@ -83,7 +83,11 @@ expect_error 'option "read_iolog"' run -d "$drive" --job "$tmp/missing.fio"
 printf '[a]\nread_iolog=%s/traces/mqsim_wsrch-small.trace\n' "$PWD" >"$tmp/notfio.fio"
 expect_error 'expected a fio iolog' run -d "$drive" --job "$tmp/notfio.fio"
 printf '[a]\nrw=write\nsize=1m\nwrite_iolog=w.iolog\n' >"$tmp/noout.fio"
-expect_error --no-out 'give --out DIR' run -d "$drive" --job "$tmp/noout.fio"
+n=$((n + 1))
+mkdir "$tmp/noout"
+(cd "$tmp/noout" && "$bin" run -q -d "$OLDPWD/$drive" --job "$tmp/noout.fio") &&
+    head -n 1 "$tmp/noout/w.iolog" | grep -q '^fio version 3 iolog$' ||
+    fail "write_iolog without --out: no w.iolog in the current folder"
 printf 'fio version 2 iolog\n/dev/x add\n/dev/x open\n/dev/x write 0 4096\n/dev/x write 999999999999 4096\n' \
     >"$tmp/far.iolog"
 printf '[a]\nread_iolog=%s/far.iolog\n' "$tmp" >"$tmp/far.fio"

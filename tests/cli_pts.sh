@@ -38,6 +38,23 @@ grep -q "32 at the drive, the rest in the host queue" "$tmp/iops/summary.txt" ||
 csv "$tmp/iops/steady_state.csv" 'n++; if ($3 < 5 && $9 != "-") bad = 1; if ($3 >= 5 && $9 != "yes" && $9 != "no") bad = 1; if ($9 == "yes" && !first) first = $3' \
     'if (bad || n < 5) print "verdicts wrong (" n " rows)"; else print "ok"'
 
+# The report's header says when, with what and on what the test ran, and
+# the drive as tested: its title names the keys --set changed.
+pts "$tmp/iopsset" -t iops --round-time 300ms --bs 4k --mix 0/100 --max-rounds 5 \
+    --set drive.user_capacity=1GB
+n=$((n + 1))
+python3 - "$tmp/iopsset/report.html" <<'PY' || fail "pts report.html: header incomplete"
+import re, sys
+h = open(sys.argv[1]).read()
+assert re.search(r"<h1>SNIA PTS-E 1.1 IOPS: [^<]* with drive.user_capacity=1GB</h1>", h), "title"
+for row in ("test date", "ftlsim version", "platform", "drive keys set (--set)"):
+    m = re.search(r">" + re.escape(row) + r"</td><td class=\"l\">([^<]+)<", h)
+    assert m and m.group(1).strip(), row
+assert re.search(r">test date</td><td class=\"l\">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", h)
+# the IOPS matrix once: under Results, not again in the summary
+assert h.count("IOPS (steady-state window average)") + h.count("<caption>IOPS, steady-state") == 1, "matrix"
+PY
+
 # The same seed gives the same numbers; another seed other offsets.
 pts "$tmp/iops2" -t iops --round-time 300ms --bs 4k,128k --mix 100/0,0/100 --max-rounds 6
 cmp -s "$tmp/iops/iops.csv" "$tmp/iops2/iops.csv" || fail "iops: the same seed gave other numbers"
@@ -75,6 +92,8 @@ html = open(d + "/report.html").read()
 assert (t["verdict"] == "flat") == ("the drive had not settled" not in html), t
 assert (end == "fills") == ("short of the 4 x capacity" not in html), end
 assert end == "fills" or "WSAT ended at the round limit after" in html, end
+assert "<h2>Steady state</h2>" not in html, "WSAT judges no window: no table of verdicts"
+assert "steady-state convergence" not in html
 PY
 }
 wsat_agrees "$tmp/wsat" rounds

@@ -102,6 +102,8 @@ for sig in TERM INT; do
     [ $rc -eq $([ $sig = TERM ] && echo 143 || echo 130) ] || fail "pts$sig: exit $rc"
     [ "$(grep -c '^ftlsim:' "$tmp/pts$sig.log")" -eq 1 ] || fail "pts$sig: not one ftlsim: line"
     marked "pts$sig" "$tmp/pts$sig/summary.json"
+    grep -q 'was interrupted after' "$tmp/pts$sig/report.html" 2>/dev/null ||
+        fail "pts$sig: no report.html saying the test was interrupted"
     rounds=$(awk -F, 'NR > 1 { print $1 }' "$tmp/pts$sig/rounds.csv" | sort -u | wc -l)
     cells=$(awk -F, 'NR > 1' "$tmp/pts$sig/rounds.csv" | wc -l)
     [ "$rounds" -ge 2 ] && [ "$cells" -eq $((rounds * 4)) ] ||

@@ -21,7 +21,7 @@ import sys
 # block-size splits, a job shorter than fio's 1 ms runtime unit.
 # Jobs whose random choices differ from fio's (its generator is not
 # ftlsim's) are not compared on their per-direction counts.
-RANDOM = {"randrw", "group", "bssplit", "rate", "rate-mix", "avgtime", "steady"}
+RANDOM = {"randrw", "percentiles", "mixed", "group", "bssplit", "rate", "rate-mix", "avgtime", "steady"}
 JOBS = {
     "read": "[global]\nbs=128k\nsize=8m\n[seqread]\nrw=read\n",
     "write": "[global]\nsize=8m\n[seqwrite]\nrw=write\nbs=64k\niodepth=4\n",
@@ -49,6 +49,12 @@ JOBS = {
     # fio's steady-state detection: a paced job is steady once 2 s of samples are in
     "steady": "[s]\nrw=randread\nbs=4k\nsize=64m\nrate_iops=1000\ntime_based\nruntime=4s\n"
               "ss=iops:20%\nss_dur=2s\n",
+    # reporting only: the percentiles asked for, latencies with them,
+    # directions summed beside their own or instead of them, no disk_util
+    "percentiles": "[p]\nrw=randrw\nrwmixread=70\nbs=4k\nsize=4m\npercentile_list=50:99:99.9\n"
+                   "lat_percentiles=1\nunified_rw_reporting=both\nsignificant_figures=6\n",
+    "mixed": "[m]\nrw=randrw\nbs=4k\nsize=2m\nclat_percentiles=0\nlat_percentiles=1\n"
+             "unified_rw_reporting=mixed\ndisk_util=0\nfdatasync=16\niodepth_batch_submit=4\n",
     "options": "; a comment\n[global]\nkb_base=1000\nsize=2m\n[as-written]\nrw=randread   # trailing\n"
                "filename=/dev/null\nbs=4k\nbs=8k\niodepth = 2\nnorandommap\n[bare]\n",
 }
@@ -83,6 +89,8 @@ def compare(f, s, path, errs):
                 if not k.isdigit() or not isinstance(v, int):
                     errs.append(f"{path}: bin {k!r}: {v!r}")
             return
+        if path.endswith("/percentile") and list(f) != list(s):  # the list asked for
+            errs.append(f"{path}: fio {list(f)}, ftlsim {list(s)}")
         for k, v in f.items():
             if k not in s:
                 errs.append(f"{path}/{k}: missing in ftlsim's")
@@ -130,7 +138,12 @@ def check_values(name, f, s, errs):
             errs.append(f"{where}: job options {so and so.pairs}, fio {fo and fo.pairs}")
         if fj["groupid"] != sj["groupid"]:
             errs.append(f"{where}: groupid {sj['groupid']}, fio {fj['groupid']}")
-        for d in ("read", "write", "trim"):
+        if [k for k in fj if k in ("read", "write", "trim", "sync", "mixed")] != \
+                [k for k in sj if k in ("read", "write", "trim", "sync", "mixed")]:
+            errs.append(f"{where}: directions {list(sj)}, fio {list(fj)}")
+        for d in ("read", "write", "trim", "mixed"):
+            if d not in fj or d not in sj:
+                continue
             a, b = fj[d], sj[d]
             for k in ("total_ios", "io_bytes", "io_kbytes"):
                 if a[k] != b[k] and name not in RANDOM:
@@ -170,19 +183,24 @@ def check_values(name, f, s, errs):
         depth = sum(sj["iodepth_level"].values())
         lat = sum(sj["latency_ns"].values()) + sum(sj["latency_us"].values()) + \
             sum(sj["latency_ms"].values())
-        if any(sj[d]["total_ios"] for d in ("read", "write", "trim")) and \
+        if any(sj[d]["total_ios"] for d in ("read", "write", "trim", "mixed") if d in sj) and \
                 not (99.0 < depth < 101.5 and 99.0 < lat < 101.5):
             errs.append(f"{where}: iodepth_level adds up to {depth}, latency buckets to {lat}")
 
 
-def check_disk(s, errs):
-    """disk_util: the simulated drive saw every read and write of the jobs."""
+def check_disk(name, s, errs):
+    """disk_util: the simulated drive saw every read and write of the jobs
+    (left out, as fio leaves it out, with disk_util=0)."""
+    if "disk_util=0" in JOBS[name]:
+        if "disk_util" in s:
+            errs.append("disk_util=0, but ftlsim has disk_util")
+        return
     du = s.get("disk_util", [])
     if len(du) != 1:
         errs.append(f"disk_util {du}")
         return
     for d in ("read", "write"):
-        n = sum(j[d]["total_ios"] for j in s["jobs"])
+        n = sum(j[d]["total_ios"] for j in s["jobs"] if d in j)
         if du[0][f"{d}_ios"] != n:
             errs.append(f"disk_util {d}_ios {du[0][f'{d}_ios']}, the jobs {n}")
     if not 0 < du[0]["util"] <= 100 or du[0]["in_queue"] < du[0]["read_ticks"] + du[0]["write_ticks"]:
@@ -251,7 +269,7 @@ def check(name, fmt, f, s):
             errs.append("json has bins (only json+ has)")
     compare(f, s, "", errs)
     check_values(name, f, s, errs)
-    check_disk(s, errs)
+    check_disk(name, s, errs)
     for e in errs[:12]:
         print(f"{name} {fmt}: {e}")
     return 1 if errs else 0

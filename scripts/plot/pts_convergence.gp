@@ -6,7 +6,8 @@
 #   gnuplot -e "dir='results/pts'; track_pct=0; ycol='iops'; unit='IOPS'" scripts/plot/pts_convergence.gp
 #
 # Variables: dir, out, fmt, drive, track_pct, ycol (iops, MBps or mean_us),
-# unit, what (the test's name).
+# unit, what (the test's name), judged (0: the rounds are not judged for
+# steady state, as WSAT's; default 1).
 if (!exists("dir")) dir = '.'
 if (!exists("drive")) drive = ''
 if (!exists("out")) out = dir.'/convergence.png'
@@ -27,7 +28,10 @@ data = dir.'/rounds.csv'
 # the block sizes of the tracked mix, largest first
 bss = system(sprintf("awk -F, 'NR > 1 && $3 == %d { print $2 }' '%s' | sort -un -r | tr '\\n' ' '", track_pct, data))
 bslabel(b) = b >= 1048576 ? sprintf('%.0f MiB', b / 1048576.0) : b >= 1024 ? sprintf('%.0f KiB', b / 1024.0) : sprintf('%.1f KiB', b / 1024.0)
-set title (drive eq '' ? '' : drive."\n").'PTS '.what.': steady-state convergence, '.sprintf('%d/%d', track_pct, 100 - track_pct).' R/W, all block sizes' noenhanced
+# judged=0 (WSAT): the rounds are not judged for steady state
+if (!exists("judged")) judged = 1
+bstext = words(bss) == 1 ? bslabel(word(bss, 1) + 0) : 'all block sizes'
+set title (drive eq '' ? '' : drive."\n").'PTS '.what.': '.(judged ? 'steady-state convergence' : unit.' per round').', '.sprintf('%d/%d', track_pct, 100 - track_pct).' R/W, '.bstext noenhanced
 set xlabel 'Round'
 set ylabel unit
 stats data using (column("round")) nooutput

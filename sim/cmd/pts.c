@@ -246,6 +246,8 @@ static gboolean pts_precondition(Pts *p, PtsSub *s, GError **error)
     gboolean show = !p->o->quiet;
     g_autoptr(Progress) pr = progress_new(stderr, show && isatty(fileno(stderr)));
     runner_set_clock(p->run, SIM_SEC, 0, NULL, pr);
+    g_snprintf(p->progress_label, sizeof p->progress_label, "%s precondition", p->t->name);
+    runner_set_progress_scope(p->run, p->progress_label, 0, 1);
     gint64 wall0 = g_get_monotonic_time();
     gboolean ok = pts_segment(p, "rw=write,bs=128k,iodepth=32,loops=2", error);
     runner_set_clock(p->run, 0, 0, NULL, NULL);
@@ -427,12 +429,25 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
     p->host0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
     p->t0_s = (double)sim_now(p->e) / 1e9;
     s->end = PTS_END_ROUNDS;
+    /* the status line during the rounds: the round, and the share of the
+     * whole test (every subtest to its round limit: the ETA is an upper
+     * bound, steady state may come sooner) */
+    runner_set_clock(p->run, SIM_SEC, 0, NULL, p->progress);
+    double per_round = 1.0 / ((double)p->n_subs * p->max_rounds);
     for (uint32_t r = 1; r <= p->max_rounds; r++) {
         guint row_track = 0, round_rows = p->rows->len;
+        g_snprintf(p->progress_label, sizeof p->progress_label, "%s round %u of at most %u",
+                   p->t->name, r, p->max_rounds);
         for (uint32_t c = s->first_cell; c < s->first_cell + s->n_cells && !p->interrupted; c++) {
             if (c == s->track)
                 row_track = p->rows->len;
-            if (!pts_cell(p, sub, r, c, error) && !p->interrupted)
+            double done = (double)(c - s->first_cell) / s->n_cells;
+            runner_set_progress_scope(p->run, p->progress_label,
+                                      (sub * p->max_rounds + (r - 1) + done) * per_round,
+                                      per_round / s->n_cells);
+            gboolean ok = pts_cell(p, sub, r, c, error);
+            progress_finish(p->progress);
+            if (!ok && !p->interrupted)
                 return FALSE;
         }
         if (p->interrupted) {
@@ -527,6 +542,7 @@ static void pts_results(Pts *p, uint32_t sub)
 static void pts_free(Pts *p)
 {
     g_clear_pointer(&p->run, runner_free);
+    g_clear_pointer(&p->progress, progress_free);
     g_clear_pointer(&p->seg_hist, lat_hist_free);
     if (p->win_hist) {
         for (unsigned i = 0; i < p->n_win_hist; i++)
@@ -605,6 +621,7 @@ gboolean pts_run(const PtsOptions *o, GError **error)
     if (o->out && !(od = outdir_open(o->out, o->force, error)))
         goto out;
     gint64 wall0 = g_get_monotonic_time();
+    p.progress = progress_new(stderr, !o->quiet && isatty(fileno(stderr)));
     uint32_t done = 0; /* subtests with at least one whole round */
     for (uint32_t sub = 0; sub < p.n_subs; sub++) {
         if ((sub > 0 && !pts_purge(&p, error)) || !pts_precondition(&p, &p.subs[sub], error) ||
@@ -645,6 +662,8 @@ gboolean pts_run(const PtsOptions *o, GError **error)
             printf("results      %s\n", o->out);
     }
     if (p.interrupted) {
+        if (od)
+            pts_write_html(&p); /* the rounds so far, as the folder holds them */
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s after %u round%s; %s%s%s", sig, p.subs[done - 1].rounds,
                     p.subs[done - 1].rounds == 1 ? "" : "s",

@@ -11,9 +11,13 @@
 #include "sim/cmd/run.h"
 #include "sim/output/html.h"
 
+#include "sim/engine/version.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 static void pts_html_row(GPtrArray *rows, const char *label, const char *value)
 {
@@ -99,6 +103,22 @@ static void pts_html_header(HtmlPage *page, const Pts *p)
                                            "(±5%)");
     g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, o->seed);
     pts_html_row(rows, "seed", seed);
+    g_autofree char *sets = o->sets && o->sets[0] ? g_strjoinv(", ", (char **)o->sets) : NULL;
+    pts_html_row(rows, "drive keys set (--set)", sets ? sets : "none: the drive file as it is");
+    time_t sec = (time_t)(ftlsim_clock_ms() / 1000);
+    struct tm tm;
+    char date[64] = "";
+    if (localtime_r(&sec, &tm))
+        strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", &tm);
+    pts_html_row(rows, "test date", date);
+    pts_html_row(rows, "ftlsim version", ftlsim_version());
+    struct utsname un;
+    g_autofree char *platform =
+        uname(&un) == 0 ? g_strdup_printf("%s %s %s (the host that simulated; the drive is "
+                                          "simulated, not measured)", un.sysname, un.release,
+                                          un.machine)
+                        : g_strdup("unknown");
+    pts_html_row(rows, "platform", platform);
     html_heading(page, "Test and device");
     html_table(page, header, rows, NULL);
     g_ptr_array_free(rows, TRUE);
@@ -136,6 +156,13 @@ static void pts_html_wsat_warnings(HtmlPage *page, const Pts *p)
  * wsat's own (pts_html_wsat_warnings()). */
 static void pts_html_warnings(HtmlPage *page, const Pts *p)
 {
+    if (p->interrupted) {
+        g_autofree char *w = g_strdup_printf(
+            "The test was interrupted after %u round%s of its last subtest: these are the "
+            "rounds run so far, not a finished test.",
+            p->subs[p->n_subs - 1].rounds, p->subs[p->n_subs - 1].rounds == 1 ? "" : "s");
+        html_warning(page, w);
+    }
     if (p->t->fills > 0) {
         pts_html_wsat_warnings(page, p);
         return;
@@ -255,13 +282,12 @@ static void pts_html_tables(HtmlPage *page, const Pts *p)
     g_autofree char *path = g_build_filename(p->o->out, table, NULL);
     g_autofree char *caption = g_strdup_printf("%s (every column)", table);
     html_csv_file(page, path, caption, 200);
+    if (p->t->fills > 0)
+        return; /* WSAT judges no window: steady_state.csv's verdicts would all be "-" */
     g_autofree char *steady = g_build_filename(p->o->out, "steady_state.csv", NULL);
     html_heading(page, "Steady state");
     html_csv_file(page, steady,
-                  p->t->fills > 0 ? "steady_state.csv: the tracking variable per round (WSAT "
-                                    "judges no window)"
-                                  : "steady_state.csv: the tracking variable and the window "
-                                    "ending at each round",
+                  "steady_state.csv: the tracking variable and the window ending at each round",
                   200);
 }
 
@@ -270,13 +296,16 @@ void pts_write_html(const Pts *p)
     const PtsOptions *o = p->o;
     if (o->plot && o->plot_format != PLOT_SVG)
         pts_plot_format(p, PLOT_SVG, FALSE);
-    g_autofree char *title =
-        g_strdup_printf("SNIA %s %s: %s", pts_spec_short(o->spec), p->t->title, p->params.name);
+    /* the drive as tested: its name, and the keys --set changed */
+    g_autofree char *sets = o->sets && o->sets[0] ? g_strjoinv(", ", (char **)o->sets) : NULL;
+    g_autofree char *title = g_strdup_printf("SNIA %s %s: %s%s%s", pts_spec_short(o->spec),
+                                             p->t->title, p->params.name, sets ? " with " : "",
+                                             sets ? sets : "");
     g_autoptr(HtmlPage) page = html_page_new(title);
     pts_html_header(page, p);
     pts_html_warnings(page, p);
     g_autoptr(GString) summary = g_string_new(NULL);
-    pts_summary_text(p, summary);
+    pts_summary_lines(p, FALSE, summary); /* the tables: once, under Results */
     html_heading(page, "Summary");
     html_pre(page, summary->str);
     pts_html_tables(page, p);

@@ -11,6 +11,7 @@
 #include "sim/engine/histogram.h"
 #include "sim/host/workload.h"
 #include "sim/output/outdir.h"
+#include "sim/output/progress.h"
 #include "sim/run/runner.h"
 #include "sim/engine/steady.h"
 
@@ -104,6 +105,8 @@ struct Pts {
     Runner *run;
     SimEngine *e;
     Drive *d;
+    Progress *progress;  /* the rounds' status line over the whole test (owned) */
+    char progress_label[96]; /* what it says before the figures: the round */
     uint64_t segments;
 };
 
@@ -148,6 +151,9 @@ double pts_capacities_written(const Pts *p);
 const char *pts_end_text(const Pts *p, const PtsSub *s);
 gboolean pts_write_results(const Pts *p, OutDir *od, GError **error);
 void pts_summary_text(const Pts *p, GString *out);
+/* The same, without the test's tables when tables is FALSE (report.html
+ * shows them once, under Results). */
+void pts_summary_lines(const Pts *p, gboolean tables, GString *out);
 /* The active range in bytes; "the rounds wrote LBAs from A to B GB ..." (g_free it). */
 double pts_active_bytes(const Pts *p);
 char *pts_written_range(const Pts *p);

@@ -147,6 +147,11 @@ static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
 
 void pts_summary_text(const Pts *p, GString *out)
 {
+    pts_summary_lines(p, TRUE, out);
+}
+
+void pts_summary_lines(const Pts *p, gboolean tables, GString *out)
+{
     const PtsOptions *o = p->o;
     g_string_append_printf(out, "drive        %s (%s)\n", p->params.name, o->drive);
     g_string_append_printf(out, "test         SNIA %s %s, %u thread%s x QD %u",
@@ -185,7 +190,8 @@ void pts_summary_text(const Pts *p, GString *out)
         g_string_append(out, "stopped      by a signal: the whole rounds before it\n");
     for (uint32_t s = 0; s < p->n_subs; s++)
         pts_steady_line(p, &p->subs[s], out);
-    p->t->summary(p, out);
+    if (tables)
+        p->t->summary(p, out);
     g_string_append_printf(out, "simulated    %.0f s, %" G_GUINT64_FORMAT " events, %.1f s wall\n",
                            p->sim_s, p->events, p->wall_s);
 }
@@ -334,9 +340,9 @@ static const char *pts_track_column(const Pts *p)
 static gboolean pts_plot_convergence(const Pts *p, PlotFormat fmt, GError **error)
 {
     const PtsCell *c = &p->cells[p->subs[0].track];
-    g_autofree char *vars = g_strdup_printf("track_pct=%u; ycol='%s'; unit='%s'; what='%s'; ",
-                                            c->read_pct, pts_track_column(p), p->t->track_unit,
-                                            p->t->title);
+    g_autofree char *vars = g_strdup_printf(
+        "judged=%d; track_pct=%u; ycol='%s'; unit='%s'; what='%s'; ", p->t->fills == 0, c->read_pct,
+        pts_track_column(p), p->t->track_unit, p->t->title);
     return plot_script(p->o->out, p->o->script_dir, "pts_convergence", "convergence", vars, fmt,
                        error);
 }

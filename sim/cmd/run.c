@@ -11,10 +11,12 @@
 #include "sim/config/config.h"
 #include "sim/engine/version.h"
 #include "sim/output/fio_json.h"
+#include "sim/output/fio_text.h"
 #include "sim/output/outdir.h"
 #include "sim/output/report.h"
 #include "sim/run/runner.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -80,15 +82,62 @@ static gboolean log_close(void *ctx, FILE *f, GError **error)
     return outdir_close_file(ctx, f, error);
 }
 
+/* fio's logs without --out: in the current folder, where fio writes them.
+ * The files made are removed again when the run fails before closing them. */
+typedef struct HereLogs {
+    GPtrArray *names; /* owned strings: the files made */
+    gboolean kept;    /* closed after the run: they stay */
+} HereLogs;
+
+static FILE *here_open(void *ctx, const char *name, GError **error)
+{
+    HereLogs *h = ctx;
+    FILE *f = fopen(name, "w");
+    if (!f) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "%s: cannot write the log: %s", name,
+                    g_strerror(errno));
+        return NULL;
+    }
+    g_ptr_array_add(h->names, g_strdup(name));
+    return f;
+}
+
+static gboolean here_close(void *ctx, FILE *f, GError **error)
+{
+    (void)ctx;
+    if (fclose(f) != 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "cannot write a log: %s",
+                    g_strerror(errno));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static void here_release(HereLogs *h, Workload *w)
+{
+    if (!h->names)
+        return;
+    workload_close_logs(w, here_close, h, NULL);
+    for (guint i = 0; !h->kept && i < h->names->len; i++)
+        unlink(g_ptr_array_index(h->names, i));
+    g_ptr_array_free(h->names, TRUE);
+}
+
 /* What the run prints: the summary, or fio's JSON (--output-format), on
  * stdout or into --output FILE. */
 static gboolean print_results(const RunOptions *o, const RunResult *res, GError **error)
 {
     g_autoptr(GString) text = g_string_new(NULL);
-    if (o->output_format == RUN_OUTPUT_NORMAL) {
+    if (o->output_format == RUN_OUTPUT_SUMMARY) {
         report_summary_text(res, text);
         if (o->out)
             g_string_append_printf(text, "results   %s\n", o->out);
+    } else if (o->output_format == RUN_OUTPUT_NORMAL || o->output_format == RUN_OUTPUT_TERSE) {
+        FioTextOptions fo = {.version = ftlsim_version(),
+                             .terse = o->output_format == RUN_OUTPUT_TERSE,
+                             .disk_name = res->params->name,
+                             .sim_time_s = res->sim_time_s};
+        fio_text_write(res->workload, &fo, text);
     } else {
         FioJsonOptions fo = {.version = ftlsim_version(),
                              .plus = o->output_format == RUN_OUTPUT_JSON_PLUS,
@@ -434,13 +483,6 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         workload_set_stop_time(w, o->max_time);
     if (!runner_bind(sr, w, o->seed, error))
         return FALSE;
-    if (workload_wants_logs(w) && !o->out) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "the job asks for fio logs (write_bw_log, write_lat_log, write_iops_log or "
-                    "write_iolog): "
-                    "give --out DIR to write them into");
-        return FALSE;
-    }
     if (o->dry_run)
         return TRUE; /* everything checked; nothing run or written */
 
@@ -452,6 +494,12 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     g_autoptr(OutDir) od = NULL;
     gboolean ok = FALSE;
     GArray *phases = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
+    HereLogs here = {0};
+    if (!o->out && workload_wants_logs(w)) {
+        here.names = g_ptr_array_new_with_free_func(g_free);
+        if (!workload_open_logs(w, here_open, &here, error))
+            goto out;
+    }
     if (o->out) {
         od = outdir_open(o->out, o->force, error);
         if (!od || !(r.series = outdir_create(od, "series.csv", error)))
@@ -521,6 +569,9 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     if (od && (!workload_close_logs(w, log_close, od, error) ||
                !write_results(&r, od, &res, error) || !outdir_commit(od, error)))
         goto out;
+    if (here.names && !workload_close_logs(w, here_close, &here, error))
+        goto out;
+    here.kept = here.names != NULL;
     run_notes(&r, o);
     if ((!o->quiet || o->output) && !print_results(o, &res, error))
         goto out;
@@ -544,6 +595,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
 out:
     if (od)
         workload_close_logs(w, log_close, od, NULL); /* after a failure: nothing is kept */
+    here_release(&here, w);
     if (r.live) {
         plot_live_stop(r.live);
     }

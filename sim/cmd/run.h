@@ -63,7 +63,9 @@ typedef struct RunOptions {
     gboolean dry_run;        /* --dry-run: check every input, bind the workload, simulate nothing */
 } RunOptions;
 
-enum { RUN_OUTPUT_NORMAL = 0, RUN_OUTPUT_JSON, RUN_OUTPUT_JSON_PLUS };
+/* summary: ftlsim's own (the default); the others fio's outputs */
+enum { RUN_OUTPUT_SUMMARY = 0, RUN_OUTPUT_NORMAL, RUN_OUTPUT_TERSE, RUN_OUTPUT_JSON,
+       RUN_OUTPUT_JSON_PLUS };
 /* Bounds of options (see check_run_options in main.c and run.c). */
 #define RUN_TIME_SCALE_MAX 1e6 /* --time-scale */
 #define RUN_IODEPTH_MAX 65536  /* --iodepth */

@@ -405,9 +405,66 @@ static TraceReader *reader_new(const char *path, const TraceOptions *opt)
     return r;
 }
 
+/* The blkparse command that turns a binary blktrace at path into the text
+ * ftlsim reads: blktrace writes NAME.blktrace.CPU files, which blkparse -i
+ * NAME reads together; another name goes through blkparse's standard input. */
+static char *blkparse_command(const char *path, char **text)
+{
+    g_autofree char *dir = g_path_get_dirname(path);
+    g_autofree char *base = g_path_get_basename(path);
+    const char *dot = g_strrstr(base, ".blktrace.");
+    gboolean cpu =
+        dot && dot != base && dot[10] && strspn(dot + 10, "0123456789") == strlen(dot + 10);
+    if (cpu) {
+        g_autofree char *name = g_strndup(base, (gsize)(dot - base));
+        g_autofree char *in =
+            strcmp(dir, ".") == 0 ? g_strdup(name) : g_build_filename(dir, name, NULL);
+        *text = g_strconcat(in, ".blkparse", NULL);
+        g_autofree char *qi = g_shell_quote(in);
+        g_autofree char *qo = g_shell_quote(*text);
+        return g_strdup_printf("blkparse -i %s -o %s", qi, qo);
+    }
+    *text = g_strconcat(path, ".blkparse", NULL);
+    g_autofree char *qp = g_shell_quote(path);
+    g_autofree char *qo = g_shell_quote(*text);
+    return g_strdup_printf("blkparse -i - -o %s < %s", qo, qp);
+}
+
+/* A binary blktrace (struct blk_io_trace records, magic 0x65617400 and the
+ * version in the low byte, in either byte order) is not text: refused with
+ * the command that converts it. */
+static gboolean refuse_binary_blktrace(TraceReader *r, GError **error)
+{
+    while (r->end - r->start < 4 && !r->eof) {
+        int got = fill(r, error);
+        if (got < 0)
+            return FALSE;
+        if (got == 0)
+            r->eof = TRUE;
+    }
+    if (r->end - r->start < 4)
+        return TRUE;
+    const unsigned char *b = (const unsigned char *)r->buf + r->start;
+    uint32_t le =
+        (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    uint32_t be =
+        (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+    if ((le & 0xffffff00u) != 0x65617400u && (be & 0xffffff00u) != 0x65617400u)
+        return TRUE;
+    g_autofree char *text = NULL;
+    g_autofree char *cmd = blkparse_command(r->path, &text);
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: found a binary blktrace (blk_io_trace records), expected text: convert it "
+                "with `%s` and give --trace %s",
+                r->path, cmd, text);
+    return FALSE;
+}
+
 /* Resolve the format (by name or by content) and the blkparse event. */
 static gboolean reader_start(TraceReader *r, const char *format, GError **error)
 {
+    if (!refuse_binary_blktrace(r, error))
+        return FALSE;
     if (format) {
         r->fmt = format_by_name(format);
         if (!sniff_header(r, error))

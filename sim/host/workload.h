@@ -109,6 +109,7 @@ typedef enum WorkloadDist {
 #define WL_ZONES_MAX 16
 #define WL_SEQUENCE_MAX 64
 #define WL_LOG_NAME_MAX 128
+#define WL_PCT_MAX 20 /* percentile_list: fio's FIO_IO_U_LIST_MAX_LEN */
 #define WL_PATH_MAX 256
 
 /* One zone of random_distribution=zoned / zoned_abs. */
@@ -125,6 +126,9 @@ typedef enum WorkloadSsKind { WL_SS_NONE = 0, WL_SS_IOPS, WL_SS_BW, WL_SS_PTS } 
 
 /* exit_what=: which jobs an exitall job stops when it ends. */
 typedef enum WorkloadExitWhat { WL_EXIT_GROUP = 0, WL_EXIT_STONEWALL, WL_EXIT_ALL } WorkloadExitWhat;
+/* fio's unified_rw_reporting: per direction (none), the directions summed
+ * into "mixed" (mixed), or both. */
+typedef enum WorkloadUnified { WL_UNIFIED_NONE = 0, WL_UNIFIED_MIXED, WL_UNIFIED_BOTH } WorkloadUnified;
 
 typedef struct WorkloadBsSplit {
     uint64_t bs;  /* bytes */
@@ -226,6 +230,25 @@ typedef struct WorkloadJobSpec {
     SimTime log_avg_ns;          /* log_avg_msec; 0: per I/O (lat) or 500 ms (bw, iops) */
     SimTime bw_avg_ns, iops_avg_ns; /* fio's bwavgtime, iopsavgtime: sample windows; 0: 500 ms */
     gboolean log_offset, log_prio;
+    /* Reporting only (sim/host/workload_fio_report.c): what fio's outputs
+     * and logs show, never what the drive sees. */
+    double pct_list[WL_PCT_MAX]; /* percentile_list; pct_n 0: fio's default list */
+    uint32_t pct_n, pct_prec;    /* pct_prec: decimals fio prints them with (the most written) */
+    gboolean clat_pct, lat_pct, slat_pct; /* latencies given percentiles (clat by default) */
+    WorkloadUnified unified;     /* unified_rw_reporting */
+    uint32_t sig_figs;           /* significant_figures: normal output's digits (default 4) */
+    gboolean unit_bits;          /* unit_base=8: normal output's rates in bits */
+    gboolean datasync;           /* fdatasync=: the syncs are fio's datasync */
+    char hist_log[WL_LOG_NAME_MAX]; /* write_hist_log: prefix; "" none */
+    SimTime hist_ns;             /* log_hist_msec (ns); 0: the log gets no rows */
+    uint32_t hist_coarse;        /* log_hist_coarseness: 2^N bins summed into one */
+    gboolean log_max;            /* log_max_value: windows log their maximum */
+    SimTime latency_target;      /* ns: fio's JSON shows it (no depth probing here) */
+    gboolean no_disk_util;       /* disk_util=0: fio's outputs leave disk_util out */
+    gboolean no_stats;           /* stats=0: fio's outputs show no I/O for the job */
+    gboolean no_lat, no_clat, no_slat, no_bw; /* disable_*: that measurement shows none */
+    gboolean log_epoch;          /* log_unix_epoch, log_alternate_epoch: log times are
+                                  * Unix ms (SOURCE_DATE_EPOCH, or when the run began) */
     WorkloadFdp fdp;             /* fdp=1, fdp_pli=, fdp_pli_select= (sim/host/workload_fdp.c) */
     uint64_t rate_min[WL_DIRS];  /* bytes/s the job must keep up over each ratecycle; 0: none */
     SimTime ratecycle_ns;        /* default 1 s */
@@ -378,6 +401,8 @@ typedef struct WorkloadJobResult {
     double sync_lat_sq;        /* ns^2 */
     WorkloadFioStat fio;
 } WorkloadJobResult;
+/* fio's name of a job's rw= ("randrw"). */
+const char *workload_rw_name(const WorkloadJobSpec *s);
 guint workload_result_count(const Workload *w); /* bound jobs, clones expanded; 1 for a replay */
 void workload_result(const Workload *w, guint i, WorkloadJobResult *out);
 

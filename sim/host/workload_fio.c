@@ -412,7 +412,8 @@ static const WlOpt *wl_opt_find(const char *name)
     for (unsigned i = 0; i < G_N_ELEMENTS(wl_opts); i++)
         if (strcmp(wl_opts[i].name, name) == 0)
             return &wl_opts[i];
-    return wl_fio_ext_find(name);
+    const WlOpt *o = wl_fio_ext_find(name);
+    return o ? o : wl_report_find(name);
 }
 
 /* Apply "key" or "key=value" to s; errors read "WHERE: option "KEY": ...". */
@@ -494,6 +495,8 @@ void wl_spec_defaults(WorkloadJobSpec *s)
     s->kb_base = 1024;
     s->dist = WL_DIST_RANDOM;
     s->do_verify = TRUE;
+    s->clat_pct = TRUE;
+    s->sig_figs = 4;
     s->ratecycle_ns = SIM_SEC;
     s->thinktime_blocks = 1;
     s->ss_round = 60 * SIM_SEC; /* the PTS's round */

@@ -11,12 +11,6 @@
 
 #include <string.h>
 
-static gboolean wl_bad(GError **error, const char *v, const char *expected)
-{
-    g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE, "found \"%s\", expected %s", v,
-                expected);
-    return FALSE;
-}
 
 /* ---- Engines ------------------------------------------------------------ */
 
@@ -613,8 +607,6 @@ static const WlOpt wl_ext_opts[] = {
     {"ignore_error", opt_noop, FALSE},
     {"error_dump", opt_noop, TRUE},
     /* Host-side measurement helpers fio runs beside the job. */
-    {"latency_target", opt_noop_int, FALSE},
-    {"latency_window", opt_noop_int, FALSE},
     {"latency_percentile", opt_noop_int, FALSE},
     {"rwmixcycle", opt_noop_int, FALSE},
     /* fio features with no simulated counterpart: refused, not faked. */

@@ -142,6 +142,13 @@ gboolean wl_fio_double(const char *text, double *out)
 }
 
 /* Boolean options: bare, or =1/=0. */
+gboolean wl_bad(GError **error, const char *v, const char *expected)
+{
+    g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_PARSE, "found \"%s\", expected %s", v,
+                expected);
+    return FALSE;
+}
+
 gboolean wl_fio_bool(const char *v, gboolean *out, GError **error)
 {
     if (v == NULL || strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {

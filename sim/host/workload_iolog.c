@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-static const char *wl_iolog_action(IoOp op)
+static const char *wl_iolog_action(const WlJob *j, IoOp op)
 {
     switch (op) {
     case IO_READ:
@@ -21,7 +21,7 @@ static const char *wl_iolog_action(IoOp op)
     case IO_TRIM:
         return "trim";
     default:
-        return "sync";
+        return j->spec->datasync ? "datasync" : "sync";
     }
 }
 
@@ -33,7 +33,7 @@ static uint64_t wl_iolog_us(const WlJob *j)
 void wl_iolog_write(WlJob *j, IoOp op, uint64_t offset, uint64_t length)
 {
     fprintf(j->iolog, "%" G_GUINT64_FORMAT " %s %s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
-            wl_iolog_us(j), j->iolog_file, wl_iolog_action(op), offset, length);
+            wl_iolog_us(j), j->iolog_file, wl_iolog_action(j, op), offset, length);
 }
 
 gboolean wl_iolog_open_all(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, GError **error)

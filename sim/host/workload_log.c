@@ -10,17 +10,35 @@
  * in ns (slat at submission, 0 here; clat and lat at completion, equal
  * here), bandwidth as fio computes it per I/O (bytes x 10^6 / clat ns) and
  * IOPS as 1. With log_avg_msec each window's mean, one row per direction
- * seen in it, with block size and offset 0.
+ * seen in it, with block size and offset 0 (log_max_value: the largest
+ * latency instead of the mean). A window still open when the job ends is
+ * written as fio's finalize_logs() does: a latency window at the job's end,
+ * a bandwidth or IOPS window not at all (fio samples those on a timer that
+ * stops with the job).
+ *
+ * write_hist_log (PREFIX_clat_hist.N.log) is fio's histogram log: with
+ * log_hist_msec, at the first completion of a direction at least that long
+ * after its last row, "time, direction, block size, " and the counts of
+ * fio's 1856 completion latency bins (FIO_IO_U_PLAT_*, 2^log_hist_coarseness
+ * bins summed into one) that completed since that direction's last row; no
+ * row at the job's end. Counts only with clat_percentiles (fio's default).
  */
 #include "sim/host/workload_priv.h"
+
+#include "sim/engine/version.h"
 
 #include <string.h>
 
 enum { WL_LOG_BW, WL_LOG_IOPS, WL_LOG_LAT, WL_LOG_CLAT, WL_LOG_SLAT, WL_LOGS };
 
+/* fio's latency bins (stat.h): groups of 64, the first two exact in ns */
+#define FIO_PLAT_BITS 6
+#define FIO_PLAT_VAL (1u << FIO_PLAT_BITS)
+#define FIO_PLAT_NR (29u * FIO_PLAT_VAL)
+
 typedef struct WlWindow {
     uint64_t bytes[WL_DIRS], ios[WL_DIRS];
-    double lat_sum[WL_DIRS];
+    double lat_sum[WL_DIRS], lat_max[WL_DIRS];
     SimTime end; /* ns */
 } WlWindow;
 
@@ -29,12 +47,70 @@ struct WlLog {
     SimTime bw_win;      /* ns: window of the bw and iops logs */
     SimTime lat_win;     /* ns; 0: a row per I/O */
     WlWindow bw, lat;
-    bool offset, prio;
+    bool offset, prio, max;
+    FILE *hist;          /* write_hist_log; NULL: not asked for */
+    SimTime hist_win;    /* ns: log_hist_msec; 0: no rows */
+    uint64_t hist_last[WL_DIRS]; /* ms: the direction's last row (fio's hist_last) */
+    uint64_t *cum;       /* [WL_DIRS][FIO_PLAT_NR]: bins counted so far */
+    uint64_t *prev;      /* [WL_DIRS][FIO_PLAT_NR]: cum at the direction's last row */
+    bool hist_count;
+    uint64_t epoch_ms;   /* added to every time: log_unix_epoch; 0 otherwise */
 };
 
 void wl_log_free(WlLog *log)
 {
+    if (!log)
+        return;
+    g_free(log->cum);
+    g_free(log->prev);
     g_free(log); /* files are closed by workload_close_logs */
+}
+
+/* fio's plat_val_to_idx(): the bin of a latency in ns. */
+static unsigned fio_plat_idx(uint64_t ns)
+{
+    unsigned msb = ns ? 63u - (unsigned)__builtin_clzll(ns) : 0;
+    if (msb <= FIO_PLAT_BITS)
+        return (unsigned)ns;
+    unsigned err = msb - FIO_PLAT_BITS;
+    unsigned idx = ((err + 1) << FIO_PLAT_BITS) + ((FIO_PLAT_VAL - 1) & (unsigned)(ns >> err));
+    return MIN(idx, FIO_PLAT_NR - 1);
+}
+
+/* A row of the histogram log: the bins since the direction's last row. */
+static void wl_hist_row(WlLog *log, int dir, uint64_t ms, uint64_t bs, uint32_t coarse)
+{
+    const uint64_t *cum = log->cum + dir * FIO_PLAT_NR;
+    uint64_t *prev = log->prev + dir * FIO_PLAT_NR;
+    unsigned stride = 1u << coarse;
+    fprintf(log->hist, "%" G_GUINT64_FORMAT ", %d, %" G_GUINT64_FORMAT, log->epoch_ms + ms, dir,
+            bs);
+    for (unsigned i = 0; i < FIO_PLAT_NR; i += stride) {
+        uint64_t sum = 0;
+        for (unsigned k = i; k < i + stride; k++)
+            sum += cum[k] - prev[k];
+        fprintf(log->hist, ", %" G_GUINT64_FORMAT, sum);
+    }
+    fputc('\n', log->hist);
+    memcpy(prev, cum, FIO_PLAT_NR * sizeof *prev);
+}
+
+/* fio's add_clat_sample(): the bin counted, then a row when the window passed. */
+static void wl_hist_record(WlJob *j, int op, uint64_t bs, SimTime rel, SimTime latency)
+{
+    WlLog *log = j->log;
+    if (log->hist_count)
+        log->cum[op * FIO_PLAT_NR + fio_plat_idx(latency)]++;
+    if (!log->hist_win)
+        return;
+    uint64_t ms = rel / SIM_MS, win = log->hist_win / SIM_MS;
+    if (!log->hist_last[op])
+        log->hist_last[op] = ms;
+    uint64_t this_window = ms - log->hist_last[op];
+    if (this_window < win)
+        return;
+    wl_hist_row(log, op, ms, bs, j->spec->hist_coarse);
+    log->hist_last[op] = ms - (this_window - win);
 }
 
 gboolean workload_wants_logs(const Workload *w)
@@ -42,23 +118,42 @@ gboolean workload_wants_logs(const Workload *w)
     g_return_val_if_fail(w != NULL, FALSE);
     for (guint i = 0; w->specs && i < w->specs->len; i++) {
         const WorkloadJobSpec *s = &g_array_index(w->specs, WorkloadJobSpec, i);
-        if (s->bw_log[0] || s->lat_log[0] || s->iops_log[0] || s->iolog_out[0])
+        if (s->bw_log[0] || s->lat_log[0] || s->iops_log[0] || s->hist_log[0] ||
+            s->iolog_out[0])
             return TRUE;
     }
     return FALSE;
+}
+
+static FILE *wl_log_file(WlJob *j, const char *suffix, const char *prefix,
+                         WorkloadLogOpenFn open_fn, void *ctx, GError **error)
+{
+    const char *p = prefix[0] == '\001' ? j->spec->name : prefix;
+    g_autofree char *name = g_strdup_printf("%s_%s.%u.log", p, suffix, j->index + 1);
+    for (char *c = name; *c; c++)
+        if (*c == '/')
+            *c = '_';
+    return open_fn(ctx, name, error);
 }
 
 static gboolean wl_log_open(WlJob *j, int kind, const char *prefix, WorkloadLogOpenFn open_fn,
                             void *ctx, GError **error)
 {
     static const char *const suffix[] = {"bw", "iops", "lat", "clat", "slat"};
-    const char *p = prefix[0] == '\001' ? j->spec->name : prefix;
-    g_autofree char *name = g_strdup_printf("%s_%s.%u.log", p, suffix[kind], j->index + 1);
-    for (char *c = name; *c; c++)
-        if (*c == '/')
-            *c = '_';
-    j->log->f[kind] = open_fn(ctx, name, error);
+    j->log->f[kind] = wl_log_file(j, suffix[kind], prefix, open_fn, ctx, error);
     return j->log->f[kind] != NULL;
+}
+
+static gboolean wl_hist_open(WlJob *j, WorkloadLogOpenFn open_fn, void *ctx, GError **error)
+{
+    const WorkloadJobSpec *s = j->spec;
+    WlLog *log = j->log;
+    log->hist_win = s->hist_ns;
+    log->hist_count = s->clat_pct;
+    log->cum = g_new0(uint64_t, WL_DIRS * FIO_PLAT_NR);
+    log->prev = g_new0(uint64_t, WL_DIRS * FIO_PLAT_NR);
+    log->hist = wl_log_file(j, "clat_hist", s->hist_log, open_fn, ctx, error);
+    return log->hist != NULL;
 }
 
 gboolean workload_open_logs(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, GError **error)
@@ -69,13 +164,17 @@ gboolean workload_open_logs(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, G
     for (uint32_t i = 0; i < w->njobs; i++) {
         WlJob *j = &w->jobs[i];
         const WorkloadJobSpec *s = j->spec;
-        if (!s->bw_log[0] && !s->lat_log[0] && !s->iops_log[0])
+        if (!s->bw_log[0] && !s->lat_log[0] && !s->iops_log[0] && !s->hist_log[0])
             continue;
         j->log = g_new0(WlLog, 1);
         j->log->bw_win = s->log_avg_ns; /* 0: a row per I/O */
         j->log->lat_win = s->log_avg_ns;
         j->log->offset = s->log_offset;
         j->log->prio = s->log_prio;
+        j->log->max = s->log_max;
+        j->log->epoch_ms = s->log_epoch ? (uint64_t)ftlsim_clock_ms() : 0; /* the run's start */
+        if (s->hist_log[0] && !wl_hist_open(j, open_fn, ctx, error))
+            return FALSE;
         if ((s->bw_log[0] && !wl_log_open(j, WL_LOG_BW, s->bw_log, open_fn, ctx, error)) ||
             (s->iops_log[0] && !wl_log_open(j, WL_LOG_IOPS, s->iops_log, open_fn, ctx, error)))
             return FALSE;
@@ -94,10 +193,10 @@ static void wl_log_row(const WlLog *log, FILE *f, SimTime t, double value, int d
     const char *prio = log->prio ? "0x0000" : "0";
     if (log->offset)
         fprintf(f, "%" G_GUINT64_FORMAT ", %.0f, %d, %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-                   ", %s\n", t / SIM_MS, value, dir, bs, offset, prio);
+                   ", %s\n", log->epoch_ms + t / SIM_MS, value, dir, bs, offset, prio);
     else
-        fprintf(f, "%" G_GUINT64_FORMAT ", %.0f, %d, %" G_GUINT64_FORMAT ", %s\n", t / SIM_MS,
-                value, dir, bs, prio);
+        fprintf(f, "%" G_GUINT64_FORMAT ", %.0f, %d, %" G_GUINT64_FORMAT ", %s\n",
+                log->epoch_ms + t / SIM_MS, value, dir, bs, prio);
 }
 
 /* fio logs an I/O's submission latency when it is issued: the row's time
@@ -112,11 +211,13 @@ void wl_log_submit(WlJob *j, IoOp op, uint64_t offset, uint64_t length)
 }
 
 /* Write the rows of the windows that ended by now (at most one with data:
- * windows without I/O have no row, as in fio). */
-static void wl_log_flush(WlLog *log, SimTime now, bool force)
+ * windows without I/O have no row, as in fio). At the job's end (final) a
+ * latency window still open is written at that time, a bandwidth window
+ * only if it ended before. */
+static void wl_log_flush(WlLog *log, SimTime now, bool final)
 {
     WlWindow *b = &log->bw, *l = &log->lat;
-    if (log->bw_win && b->end && (force || now > b->end)) {
+    if (log->bw_win && b->end && now > b->end) {
         double sec = (double)log->bw_win / 1e9;
         for (int d = 0; d < WL_DIRS; d++) {
             if (!b->ios[d])
@@ -126,14 +227,15 @@ static void wl_log_flush(WlLog *log, SimTime now, bool force)
         }
         memset(b, 0, sizeof *b);
     }
-    if (log->lat_win && l->end && (force || now > l->end)) {
+    if (log->lat_win && l->end && (final || now > l->end)) {
+        SimTime at = final ? MIN(now, l->end) : l->end;
         for (int d = 0; d < WL_DIRS; d++) {
             if (!l->ios[d])
                 continue;
-            double mean = l->lat_sum[d] / (double)l->ios[d];
-            wl_log_row(log, log->f[WL_LOG_LAT], l->end, mean, d, 0, 0);
-            wl_log_row(log, log->f[WL_LOG_CLAT], l->end, mean, d, 0, 0);
-            wl_log_row(log, log->f[WL_LOG_SLAT], l->end, 0, d, 0, 0);
+            double v = log->max ? l->lat_max[d] : l->lat_sum[d] / (double)l->ios[d];
+            wl_log_row(log, log->f[WL_LOG_LAT], at, v, d, 0, 0);
+            wl_log_row(log, log->f[WL_LOG_CLAT], at, v, d, 0, 0);
+            wl_log_row(log, log->f[WL_LOG_SLAT], at, 0, d, 0, 0);
         }
         memset(l, 0, sizeof *l);
     }
@@ -146,6 +248,8 @@ void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime 
     if (op >= WL_DIRS)
         return;
     SimTime rel = now > j->t_ramp_end ? now - j->t_ramp_end : 0; /* logged after the ramp */
+    if (log->hist)
+        wl_hist_record(j, op, length, rel, latency);
     wl_log_flush(log, rel, false);
     if (!log->bw_win) { /* fio's add_bw_sample() and add_iops_sample() per I/O */
         double bw = latency ? (double)(length * 1000000 / latency) : 0;
@@ -167,6 +271,7 @@ void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime 
         log->lat.end = rel ? (rel - 1) / log->lat_win * log->lat_win + log->lat_win : log->lat_win;
     log->lat.ios[op]++;
     log->lat.lat_sum[op] += (double)latency;
+    log->lat.lat_max[op] = MAX(log->lat.lat_max[op], (double)latency);
 }
 
 gboolean workload_close_logs(Workload *w, WorkloadLogCloseFn close_fn, void *ctx, GError **error)
@@ -174,16 +279,22 @@ gboolean workload_close_logs(Workload *w, WorkloadLogCloseFn close_fn, void *ctx
     g_return_val_if_fail(w != NULL, FALSE);
     gboolean ok = wl_iolog_close_all(w, close_fn, ctx, error);
     for (uint32_t i = 0; i < w->njobs; i++) {
-        WlLog *log = w->jobs[i].log;
+        const WlJob *j = &w->jobs[i];
+        WlLog *log = j->log;
         if (!log)
             continue;
-        wl_log_flush(log, 0, true);
-        for (int k = 0; k < WL_LOGS; k++) {
-            if (log->f[k] && ok)
-                ok = close_fn(ctx, log->f[k], error);
-            else if (log->f[k])
-                close_fn(ctx, log->f[k], NULL);
-            log->f[k] = NULL;
+        SimTime end = j->state == WL_JOB_DONE ? j->t_finish : sim_now(w->e);
+        wl_log_flush(log, end > j->t_ramp_end ? end - j->t_ramp_end : 0, true);
+        FILE **files[WL_LOGS + 1];
+        for (int k = 0; k < WL_LOGS; k++)
+            files[k] = &log->f[k];
+        files[WL_LOGS] = &log->hist;
+        for (int k = 0; k <= WL_LOGS; k++) {
+            if (*files[k] && ok)
+                ok = close_fn(ctx, *files[k], error);
+            else if (*files[k])
+                close_fn(ctx, *files[k], NULL);
+            *files[k] = NULL;
         }
     }
     return ok;

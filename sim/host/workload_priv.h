@@ -277,6 +277,8 @@ typedef struct WlOpt {
 
 /* workload_fio_ext.c: the options fio's example jobs need beyond the core */
 const WlOpt *wl_fio_ext_find(const char *name);
+/* workload_fio_report.c: options that change only what is reported */
+const WlOpt *wl_report_find(const char *name);
 /* workload_fdp.c: fio's data placement options, a job's check against its
  * target, and the identifier its next write names (*rr: its round-robin
  * position) */
@@ -311,6 +313,8 @@ gboolean wl_fio_distribution_ext(WorkloadJobSpec *s, const char *v, GError **err
 /* workload_fio_value.c: values (and workload_parse_bytes, workload_parse_time
  * of workload.h) */
 gboolean wl_fio_bool(const char *v, gboolean *out, GError **error);
+/* "found V, expected WHAT" into error; FALSE */
+gboolean wl_bad(GError **error, const char *v, const char *expected);
 gboolean wl_fio_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out, GError **error);
 gboolean wl_fio_double(const char *text, double *out);
 void wl_fio_strip_comment(char *line);                   /* " # ..." and " ; ..." */

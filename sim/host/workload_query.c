@@ -193,3 +193,9 @@ void wl_jobs_json(const Workload *w, JsonWriter *jw)
         wl_job_json(&w->jobs[i], jw, w->e ? sim_now(w->e) : 0);
 }
 
+
+const char *workload_rw_name(const WorkloadJobSpec *s)
+{
+    g_return_val_if_fail(s != NULL, "?");
+    return wl_rw_name(s->rw);
+}

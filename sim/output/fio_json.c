@@ -12,8 +12,10 @@
  * disk_util is the simulated drive. docs/outputs.md lists every key.
  */
 #include "sim/output/fio_json.h"
+#include "sim/output/fio_priv.h"
 
 #include "sim/engine/json.h"
+#include "sim/engine/version.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,31 +24,6 @@
 
 static const double fio_pcts[] = {1,  5,  10, 20, 30, 40, 50,   60,   70,
                                   80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
-
-/* One entry of fio's "jobs": a job, or with group_reporting its whole
- * reporting group summed (fio names it after the group's first job). */
-typedef struct FioEntry {
-    WorkloadJobResult first;
-    const WorkloadJobSpec *last;   /* the group's last job: fio shows its options */
-    uint32_t jobs;
-    uint64_t runtime_ms[WL_DIRS];  /* fio's runtime per direction: the longest */
-    uint64_t total_run_ms;         /* fio's total_run_time: summed */
-    uint64_t ios[WL_DIRS], bytes[WL_DIRS];
-    LatHist *lat[WL_DIRS];         /* owned */
-    double lat_sq[WL_DIRS];        /* ns^2 */
-    uint64_t sync_ios;
-    LatHist *sync_lat;             /* owned */
-    double sync_sq;                /* ns^2 */
-    WorkloadFioStat fio;           /* summed */
-    uint64_t verify_reads, verify_mismatches;
-    gboolean ss_attained;
-} FioEntry;
-
-/* Per reporting group: fio's group_run_stats, for bw_agg. */
-typedef struct FioGroup {
-    uint64_t bytes[WL_DIRS];
-    uint64_t max_run_ms[WL_DIRS];
-} FioGroup;
 
 /* fio's runtime of a direction that moved data: its time rounded up to
  * whole ms (backend.c rounds microseconds up), so never 0. */
@@ -114,18 +91,44 @@ static void fio_entry_add(FioEntry *e, const WorkloadJobResult *r)
     e->ss_attained |= r->ss_attained;
 }
 
-static void fio_entry_clear(FioEntry *e)
+void fio_entry_clear(FioEntry *e)
 {
     for (int d = 0; d < WL_DIRS; d++)
         lat_hist_free(e->lat[d]);
     lat_hist_free(e->sync_lat);
 }
 
-/* min, max, mean, stddev (sample), N; with percentiles fio's default list
- * from the histogram, and in json+ the histogram itself: bucket low edge
- * (ns) -> count. */
+const double *fio_pct_list(const WorkloadJobSpec *s, unsigned *n, unsigned *precision)
+{
+    if (s && s->pct_n) {
+        *n = s->pct_n;
+        *precision = s->pct_prec;
+        return s->pct_list;
+    }
+    *n = G_N_ELEMENTS(fio_pcts);
+    *precision = 2;
+    return fio_pcts;
+}
+
+/* "percentile": the job's list, read from h (NULL: every value 0). */
+static void fio_pct_json(JsonWriter *jw, const WorkloadJobSpec *s, const LatHist *h)
+{
+    unsigned np, prec;
+    const double *list = fio_pct_list(s, &np, &prec);
+    json_begin_object(jw, "percentile");
+    for (unsigned i = 0; i < np; i++) {
+        char k[32];
+        g_snprintf(k, sizeof k, "%f", list[i]);
+        json_u64(jw, k, h ? lat_hist_percentile(h, list[i]) : 0);
+    }
+    json_end_object(jw);
+}
+
+/* min, max, mean, stddev (sample), N; with percentiles (pct: the job whose
+ * list they follow) those from the histogram, and in json+ the histogram
+ * itself: bucket low edge (ns) -> count. */
 static void fio_lat(JsonWriter *jw, const char *key, const LatHist *h, uint64_t n, double sq,
-                    gboolean pct, gboolean plus)
+                    const WorkloadJobSpec *pct, gboolean plus)
 {
     json_begin_object(jw, key);
     double mean = n && h ? lat_hist_mean(h) : 0.0;
@@ -136,13 +139,7 @@ static void fio_lat(JsonWriter *jw, const char *key, const LatHist *h, uint64_t 
     json_fixed(jw, "stddev", var > 0 ? sqrt(var) : 0.0);
     json_u64(jw, "N", n);
     if (pct && n && h) {
-        json_begin_object(jw, "percentile");
-        for (unsigned i = 0; i < G_N_ELEMENTS(fio_pcts); i++) {
-            char k[32];
-            g_snprintf(k, sizeof k, "%f", fio_pcts[i]);
-            json_u64(jw, k, lat_hist_percentile(h, fio_pcts[i]));
-        }
-        json_end_object(jw);
+        fio_pct_json(jw, pct, h);
         if (plus) {
             json_begin_object(jw, "bins");
             unsigned idx = 0;
@@ -158,8 +155,7 @@ static void fio_lat(JsonWriter *jw, const char *key, const LatHist *h, uint64_t 
     json_end_object(jw);
 }
 
-/* fio's calc_lat() on a rate statistic: the sample deviation of S. */
-static double fio_rate_dev(const WorkloadRateStat *r)
+double fio_rate_dev(const WorkloadRateStat *r)
 {
     return r->samples > 1 ? sqrt(r->S / ((double)r->samples - 1.0)) : 0.0;
 }
@@ -197,6 +193,7 @@ static const char *fio_option_name(const char *key)
 {
     static const char *const alias[][2] = {
         {"blockalign", "ba"},         {"fill_fs", "fill_device"},
+        {"iodepth_batch_submit", "iodepth_batch"},
         {"io_limit", "io_size"},      {"ratecycle", "rate_cycle"},
         {"ratemin", "rate_min"},      {"ss", "steadystate"},
         {"ss_dur", "steadystate_duration"}, {"ss_ramp", "steadystate_ramp_time"},
@@ -240,18 +237,22 @@ static void fio_options(JsonWriter *jw, const char *key, const char *opts)
     json_end_object(jw);
 }
 
+/* One direction as fio shows it; stats=0 shows none, disable_* zeroes
+ * that measurement (N 0, no percentiles), as fio does. */
 static void fio_direction(JsonWriter *jw, const char *key, const FioEntry *e, const FioGroup *g,
                           int d, gboolean plus)
 {
-    uint64_t rt = e->runtime_ms[d], bw_bytes = 0, n = e->ios[d];
+    const WorkloadJobSpec *s = e->last;
+    uint64_t rt = s->no_stats ? 0 : e->runtime_ms[d], bw_bytes = 0;
+    uint64_t n = s->no_stats ? 0 : e->ios[d], bytes = s->no_stats ? 0 : e->bytes[d];
     double iops = 0;
     if (rt) {
-        bw_bytes = 1000 * e->bytes[d] / rt;
+        bw_bytes = 1000 * bytes / rt;
         iops = 1000.0 * (double)n / (double)rt;
     }
     json_begin_object(jw, key);
-    json_u64(jw, "io_bytes", e->bytes[d]);
-    json_u64(jw, "io_kbytes", e->bytes[d] >> 10);
+    json_u64(jw, "io_bytes", bytes);
+    json_u64(jw, "io_kbytes", bytes >> 10);
     json_u64(jw, "bw_bytes", bw_bytes);
     json_u64(jw, "bw", bw_bytes / 1024);
     json_fixed(jw, "iops", iops);
@@ -264,12 +265,18 @@ static void fio_direction(JsonWriter *jw, const char *key, const FioEntry *e, co
     json_u64(jw, "max", 0);
     json_fixed(jw, "mean", 0);
     json_fixed(jw, "stddev", 0);
-    json_u64(jw, "N", n);
+    json_u64(jw, "N", s->no_slat ? 0 : n);
+    if (s->slat_pct && n && !s->no_slat)
+        fio_pct_json(jw, s, NULL);
     json_end_object(jw);
-    fio_lat(jw, "clat_ns", e->lat[d], n, e->lat_sq[d], TRUE, plus);
-    fio_lat(jw, "lat_ns", e->lat[d], n, e->lat_sq[d], FALSE, FALSE);
+    fio_lat(jw, "clat_ns", e->lat[d], s->no_clat ? 0 : n, e->lat_sq[d], s->clat_pct ? s : NULL,
+            plus);
+    fio_lat(jw, "lat_ns", e->lat[d], s->no_lat ? 0 : n, e->lat_sq[d], s->lat_pct ? s : NULL, plus);
 
-    const WorkloadRateStat *bw = &e->fio.bw[d], *io = &e->fio.iops[d];
+    static const WorkloadRateStat none;
+    gboolean no_bw = s->no_bw || s->no_stats;
+    const WorkloadRateStat *bw = no_bw ? &none : &e->fio.bw[d];
+    const WorkloadRateStat *io = no_bw ? &none : &e->fio.iops[d];
     double agg = 0;
     if (bw->samples) { /* fio's convert_agg_kbytes_percent(), its int mean included */
         uint64_t group_bw = g->max_run_ms[d] ? g->bytes[d] * 1000 / g->max_run_ms[d] : 0;
@@ -327,6 +334,28 @@ static void fio_steadystate(JsonWriter *jw, const WorkloadJobResult *r, gboolean
     json_end_object(jw);
 }
 
+/* As fio's sum_thread_stats() folds the directions into "mixed". */
+void fio_entry_mixed(const FioEntry *e, const FioGroup *g, FioEntry *m, FioGroup *mg)
+{
+    memset(m, 0, sizeof *m);
+    memset(mg, 0, sizeof *mg);
+    m->first = e->first;
+    m->last = e->last;
+    m->lat[IO_READ] = lat_hist_new();
+    for (int d = 0; d < WL_DIRS; d++) {
+        if (e->lat[d])
+            lat_hist_merge(m->lat[IO_READ], e->lat[d]);
+        m->ios[IO_READ] += e->ios[d];
+        m->bytes[IO_READ] += e->bytes[d];
+        m->lat_sq[IO_READ] += e->lat_sq[d];
+        m->runtime_ms[IO_READ] = MAX(m->runtime_ms[IO_READ], e->runtime_ms[d]);
+        fio_rate_add(&m->fio.bw[IO_READ], &e->fio.bw[d]);
+        fio_rate_add(&m->fio.iops[IO_READ], &e->fio.iops[d]);
+        mg->bytes[IO_READ] += g->bytes[d];
+        mg->max_run_ms[IO_READ] = MAX(mg->max_run_ms[IO_READ], g->max_run_ms[d]);
+    }
+}
+
 static void fio_entry_json(JsonWriter *jw, const FioEntry *e, const FioGroup *g, uint64_t elapsed_s,
                            gboolean plus)
 {
@@ -341,13 +370,22 @@ static void fio_entry_json(JsonWriter *jw, const FioEntry *e, const FioGroup *g,
     json_u64(jw, "eta", 0); /* seconds left: none, the run is over */
     json_u64(jw, "elapsed", elapsed_s);
     fio_options(jw, "job options", e->last->opts);
-    fio_direction(jw, "read", e, g, IO_READ, plus);
-    fio_direction(jw, "write", e, g, IO_WRITE, plus);
-    fio_direction(jw, "trim", e, g, IO_TRIM, plus);
-    json_begin_object(jw, "sync");
-    json_u64(jw, "total_ios", e->sync_ios);
-    fio_lat(jw, "lat_ns", e->sync_lat, e->sync_ios, e->sync_sq, TRUE, plus);
-    json_end_object(jw);
+    if (e->last->unified != WL_UNIFIED_MIXED) {
+        fio_direction(jw, "read", e, g, IO_READ, plus);
+        fio_direction(jw, "write", e, g, IO_WRITE, plus);
+        fio_direction(jw, "trim", e, g, IO_TRIM, plus);
+        json_begin_object(jw, "sync");
+        json_u64(jw, "total_ios", e->sync_ios);
+        fio_lat(jw, "lat_ns", e->sync_lat, e->sync_ios, e->sync_sq, e->last, plus);
+        json_end_object(jw);
+    }
+    if (e->last->unified != WL_UNIFIED_NONE) {
+        FioEntry m;
+        FioGroup mg;
+        fio_entry_mixed(e, g, &m, &mg);
+        fio_direction(jw, "mixed", &m, &mg, IO_READ, plus);
+        lat_hist_free(m.lat[IO_READ]);
+    }
     json_u64(jw, "job_runtime", e->total_run_ms);
     /* the host's CPU and memory: not simulated */
     json_fixed(jw, "usr_cpu", 0);
@@ -361,10 +399,11 @@ static void fio_entry_json(JsonWriter *jw, const FioEntry *e, const FioGroup *g,
     fio_lat_buckets(jw, "latency_ns", e->fio.lat_n, WL_FIO_LAT_N, total);
     fio_lat_buckets(jw, "latency_us", e->fio.lat_u, WL_FIO_LAT_U, total);
     fio_lat_buckets(jw, "latency_ms", e->fio.lat_m, WL_FIO_LAT_M, total);
-    /* fio's latency_target mode is not an ftlsim option: these are its
-     * values without it (the depth is the job's iodepth) */
+    /* fio's latency_target mode probes for the deepest queue that keeps
+     * the target: not simulated, the target is shown and the depth is the
+     * job's iodepth */
     json_u64(jw, "latency_depth", e->last->iodepth);
-    json_u64(jw, "latency_target", 0);
+    json_u64(jw, "latency_target", e->last->latency_target);
     json_fixed(jw, "latency_percentile", 100.0);
     json_u64(jw, "latency_window", 0);
     if (s->verify) {
@@ -410,18 +449,23 @@ static void fio_disk_util(JsonWriter *jw, const Workload *w, const FioJsonOption
     json_end_array(jw);
 }
 
-/* When the report is written, as fio stamps it; SOURCE_DATE_EPOCH (seconds)
- * fixes it, for output that is the same from run to run. */
+/* disk_util=0 on every job: fio watched no disk and leaves the key out. */
+static gboolean fio_wants_disk_util(const Workload *w)
+{
+    guint n = workload_result_count(w);
+    for (guint i = 0; i < n; i++) {
+        WorkloadJobResult r;
+        workload_result(w, i, &r);
+        if (!r.spec->no_disk_util)
+            return TRUE;
+    }
+    return n == 0;
+}
+
+/* When the report is written, as fio stamps it. */
 static void fio_timestamp(JsonWriter *jw)
 {
-    gint64 ms = g_get_real_time() / 1000;
-    const char *fixed = g_getenv("SOURCE_DATE_EPOCH");
-    if (fixed && fixed[0]) {
-        char *end = NULL;
-        guint64 sec = g_ascii_strtoull(fixed, &end, 10);
-        if (end && *end == '\0')
-            ms = (gint64)sec * 1000;
-    }
+    gint64 ms = ftlsim_clock_ms();
     time_t sec = (time_t)(ms / 1000);
     struct tm tm;
     char buf[64] = "";
@@ -432,19 +476,18 @@ static void fio_timestamp(JsonWriter *jw)
     json_str(jw, "time", buf);
 }
 
-void fio_json_write(const Workload *w, const FioJsonOptions *o, GString *out)
+void fio_collect(const Workload *w, GArray *entries, FioGroup **groups, uint32_t *ngroups,
+                 const char **global_opts)
 {
-    g_autoptr(JsonWriter) jw = json_writer_new();
     guint n = workload_result_count(w);
-    g_autoptr(GArray) entries = g_array_new(FALSE, TRUE, sizeof(FioEntry));
-    uint32_t ngroups = 0;
-    const char *global_opts = NULL;
+    uint32_t ng = 0;
     FioEntry e = {0};
+    *global_opts = NULL;
     for (guint i = 0; i < n; i++) {
         WorkloadJobResult r;
         workload_result(w, i, &r);
         fio_entry_add(&e, &r);
-        global_opts = r.spec->global_opts;
+        *global_opts = r.spec->global_opts;
         WorkloadJobResult next = {0};
         if (i + 1 < n)
             workload_result(w, i + 1, &next);
@@ -452,18 +495,39 @@ void fio_json_write(const Workload *w, const FioJsonOptions *o, GString *out)
         if (i + 1 < n && r.spec->group_reporting && next.group == r.group)
             continue;
         g_array_append_val(entries, e);
-        ngroups = MAX(ngroups, r.group + 1);
+        ng = MAX(ng, r.group + 1);
         memset(&e, 0, sizeof e);
     }
-    g_autofree FioGroup *groups = g_new0(FioGroup, MAX(ngroups, 1));
+    FioGroup *gs = g_new0(FioGroup, MAX(ng, 1));
+    for (uint32_t i = 0; i < MAX(ng, 1); i++)
+        gs[i].id = i;
     for (guint i = 0; i < entries->len; i++) {
         const FioEntry *x = &g_array_index(entries, FioEntry, i);
-        FioGroup *g = &groups[x->first.group];
+        FioGroup *g = &gs[x->first.group];
         for (int d = 0; d < WL_DIRS; d++) {
-            g->bytes[d] += x->runtime_ms[d] ? x->bytes[d] : 0;
+            if (!x->runtime_ms[d])
+                continue;
+            uint64_t bw = 1000 * x->bytes[d] / x->runtime_ms[d];
+            g->min_bw[d] = g->max_run_ms[d] ? MIN(g->min_bw[d], bw) : bw;
+            g->min_run_ms[d] = g->max_run_ms[d] ? MIN(g->min_run_ms[d], x->runtime_ms[d])
+                                                : x->runtime_ms[d];
+            g->max_bw[d] = MAX(g->max_bw[d], bw);
+            g->bytes[d] += x->bytes[d];
             g->max_run_ms[d] = MAX(g->max_run_ms[d], x->runtime_ms[d]);
         }
     }
+    *groups = gs;
+    *ngroups = MAX(ng, 1);
+}
+
+void fio_json_write(const Workload *w, const FioJsonOptions *o, GString *out)
+{
+    g_autoptr(JsonWriter) jw = json_writer_new();
+    g_autoptr(GArray) entries = g_array_new(FALSE, TRUE, sizeof(FioEntry));
+    uint32_t ngroups = 0;
+    const char *global_opts = NULL;
+    g_autofree FioGroup *groups = NULL;
+    fio_collect(w, entries, &groups, &ngroups, &global_opts);
     /* fio's elapsed: seconds since it began, rounded up, the same for every job */
     uint64_t elapsed = (uint64_t)ceil(o->sim_time_s - 1e-9);
 
@@ -479,7 +543,8 @@ void fio_json_write(const Workload *w, const FioJsonOptions *o, GString *out)
         fio_entry_clear(x);
     }
     json_end_array(jw);
-    fio_disk_util(jw, w, o);
+    if (fio_wants_disk_util(w))
+        fio_disk_util(jw, w, o);
     json_end_object(jw);
     g_string_append(out, json_writer_str(jw));
     g_string_append_c(out, '\n');

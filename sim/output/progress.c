@@ -59,8 +59,9 @@ void progress_update(Progress *p, const ProgressInfo *info)
     progress_format_time(eta_s, sizeof eta_s, f > 0.001 ? wall * (1.0 - f) / f : -1.0);
     char line[256];
     int len = g_snprintf(line, sizeof line,
-                         "%5.1f%%  sim %.1f s  host %.2f GB  write %.0f MB/s  %s  wall %s  ETA %s",
-                         100.0 * f, info->sim_time_s, info->host_written_gb, info->write_mbps,
+                         "%s%s%5.1f%%  sim %.1f s  host %.2f GB  write %.0f MB/s  %s  wall %s  ETA %s",
+                         info->label ? info->label : "", info->label ? ": " : "", 100.0 * f,
+                         info->sim_time_s, info->host_written_gb, info->write_mbps,
                          info->phase ? info->phase : "-", wall_s, eta_s);
     len = MIN(len, (int)sizeof line - 1);
     fprintf(p->tty, "\r%s%*s", line, p->last_len > len ? p->last_len - len : 0, "");

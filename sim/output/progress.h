@@ -17,6 +17,7 @@ typedef struct ProgressInfo {
     double host_written_gb; /* host data written, decimal GB */
     double write_mbps;      /* current host write rate, MB/s */
     const char *phase;      /* idle|pslc|folding|native|gc; NULL: unknown */
+    const char *label;      /* before the rest ("iops round 3 of at most 25"); NULL: none */
 } ProgressInfo;
 
 typedef struct Progress Progress;

@@ -18,6 +18,11 @@ struct Runner {
     SimEventId tick_id;         /* the clock's next tick, 0: none pending */
     Sampler *sampler;           /* or NULL */
     Progress *progress;         /* or NULL */
+    const char *label;          /* the progress line's prefix; NULL: none (not owned) */
+    double base, span;          /* the progress line's fraction: base + span x the workload's */
+    SimTime rate_t;             /* ns: when the progress rate was last taken */
+    uint64_t rate_bytes;        /* host bytes written then */
+    double rate_mbps;           /* without a sampler: MB/s written between the last two */
     gboolean finished;
     gboolean interrupted; /* stopped by a signal */
     gboolean stalled;     /* nothing left to happen, or commands held past max_time */
@@ -224,6 +229,31 @@ void runner_set_clock(Runner *r, SimTime interval, SimTime max_time, Sampler *s,
     r->max_time = max_time;
     r->sampler = s;
     r->progress = pr;
+    r->label = NULL;
+    r->base = 0, r->span = 1;
+    r->rate_t = sim_now(r->e);
+    r->rate_bytes = drive_stats(r->d)->host_bytes[IO_WRITE];
+    r->rate_mbps = 0;
+}
+
+void runner_set_progress_scope(Runner *r, const char *label, double base, double span)
+{
+    r->label = label;
+    r->base = base;
+    r->span = span;
+}
+
+/* Without a sampler the rate is the host's writes between two ticks. */
+static double progress_rate(Runner *r)
+{
+    SimTime now = sim_now(r->e);
+    uint64_t bytes = drive_stats(r->d)->host_bytes[IO_WRITE];
+    if (now > r->rate_t) {
+        r->rate_mbps = (double)(bytes - r->rate_bytes) / 1e6 / ((double)(now - r->rate_t) / 1e9);
+        r->rate_t = now;
+        r->rate_bytes = bytes;
+    }
+    return r->rate_mbps;
 }
 
 static void show_progress(Runner *r)
@@ -232,11 +262,12 @@ static void show_progress(Runner *r)
         return;
     const SeriesRow *row = r->sampler ? sampler_last_row(r->sampler) : NULL;
     ProgressInfo info = {
-        .fraction = workload_progress(r->w),
+        .fraction = r->base + r->span * workload_progress(r->w),
         .sim_time_s = (double)sim_now(r->e) / 1e9,
         .host_written_gb = (double)drive_stats(r->d)->host_bytes[IO_WRITE] / 1e9,
-        .write_mbps = row ? row->write_MBps : 0,
+        .write_mbps = row ? row->write_MBps : progress_rate(r),
         .phase = row ? drive_phase_name(row->phase) : NULL, /* no sampler: not known */
+        .label = r->label,
     };
     progress_update(r->progress, &info);
 }

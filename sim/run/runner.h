@@ -42,6 +42,10 @@ gboolean runner_bind(Runner *r, Workload *w, uint64_t seed, GError **error);
  * progress line (NULL: none). Without a clock a run has no timed events of
  * its own. */
 void runner_set_clock(Runner *r, SimTime interval, SimTime max_time, Sampler *s, Progress *pr);
+/* What the progress line says until the next runner_set_clock(): label
+ * before it (not copied), and the fraction base + span x the bound
+ * workload's, for a line over many workloads (pts's rounds). */
+void runner_set_progress_scope(Runner *r, const char *label, double base, double span);
 
 /* Verify the drive's invariants (drive_check()) after every n-th command
  * completed (0: never); the run stops at the first broken one. Slow: for

@@ -219,7 +219,8 @@ int cmd_run(int argc, char **argv)
          "it, and the run ends once the commands in flight have completed; a drive that "
          "still holds one 30 s later fails the run (exit 1)", "TIME"},
         {"output-format", 0, 0, G_OPTION_ARG_STRING, &out_fmt,
-         "What to print: normal (the summary), json or json+ (fio's JSON)", "FMT"},
+         "What to print: summary (ftlsim's, the default), or fio's outputs: normal, terse, "
+         "json or json+", "FMT"},
         {"output", 0, 0, G_OPTION_ARG_FILENAME, &output,
          "Write what would be printed into FILE instead", "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
@@ -282,9 +283,10 @@ int cmd_run(int argc, char **argv)
     static const char *const replay_names[] = {"open", "closed", NULL};
     static const char *const map_names[] = {"error", "wrap", "scale", NULL};
     static const char *const fmt_names[] = {"png", "svg", NULL};
-    static const char *const out_names[] = {"normal", "json", "json+", NULL};
+    static const char *const out_names[] = {"summary", "normal", "terse", "json", "json+",
+                                            NULL};
     int blk_v = o.trace_opt.blk_events, replay_v = o.replay.mode, map_v = o.replay.lba_map;
-    int fmt_v = o.plot_format, out_v = RUN_OUTPUT_NORMAL;
+    int fmt_v = o.plot_format, out_v = RUN_OUTPUT_SUMMARY;
     if (!cmd_pick(blk, blk_names, &blk_v, "--blk-events", &error) ||
         !cmd_pick(replay, replay_names, &replay_v, "--replay", &error) ||
         !cmd_pick(lba_map, map_names, &map_v, "--lba-map", &error) ||
