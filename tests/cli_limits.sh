@@ -3,7 +3,10 @@
 # each is refused up front with one line naming the key or option (exit 2,
 # nothing left), or runs. Zones that need more blocks than a zone can own,
 # an open-zone limit lifted to 2^32 - 1, a host queue of 65535 x 65535
-# commands, a drive bigger than the address-space limit leaves.
+# commands, a drive bigger than the address-space limit leaves. And files
+# that would block: a FIFO nobody writes to, named as a trace, a job file,
+# a read_iolog, a drive or a drive in a listed folder, is refused, never
+# waited on (every command here runs under timeout).
 # Usage: bash tests/cli_limits.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
 source tests/lib.sh "$@"
@@ -45,5 +48,31 @@ rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/as.err")" -eq 1 ] && [ ! -e "$tmp/as" ] &&
     grep -q "860pro.ini: simulating this drive needs about .* available (the address-space limit, ulimit -v)" "$tmp/as.err" ||
     fail "ulimit -v 1 GiB, random prefill: exit $rc, $(head -c 300 "$tmp/as.err")"
+
+# FIFOs: each command runs under a timeout (exit 124 fails the check).
+real=$bin
+bin=$tmp/bounded
+printf '#!/bin/sh\nexec timeout 30 "%s" "$@"\n' "$real" >"$bin"
+chmod +x "$bin"
+mkfifo "$tmp/f.trace" "$tmp/f.fio" "$tmp/f.ini"
+nobody="a FIFO (named pipe) that nobody writes to, found nothing in it"
+expect_error "f.trace: $nobody; expected a trace" run -d "$tlc" -t "$tmp/f.trace"
+expect_error "f.fio: $nobody; expected a job file" run -d "$tlc" -j "$tmp/f.fio"
+expect_error "option \"read_iolog\": $tmp/f.trace: $nobody" run -d "$tlc" -w "rw=read,read_iolog=$tmp/f.trace"
+expect_error "f.ini: $nobody; expected a drive file" run -d "$tmp/f.ini" -w 'rw=write,size=1m'
+mkdir "$tmp/cfg"
+cp "$tlc" "$tmp/cfg/mine.ini"
+mv "$tmp/f.ini" "$tmp/cfg/pipe.ini"
+n=$((n + 1))
+"$bin" drives "$tmp/cfg" >"$tmp/drives.out" 2>&1 || fail "drives with a FIFO: exit $?"
+grep -q "^pipe.ini  *error: .*pipe.ini: $nobody" "$tmp/drives.out" && grep -q '^mine.ini .* ok$' "$tmp/drives.out" ||
+    fail "drives with a FIFO: $(cat "$tmp/drives.out")"
+n=$((n + 1))
+(cd "$tmp" && FTLSIM_CONFIG_PATH="$tmp/cfg" "$bin" check pipe >/dev/null 2>"$tmp/pipe.err")
+rc=$?
+[ "$rc" -eq 2 ] || fail "check pipe from FTLSIM_CONFIG_PATH: exit $rc, $(cat "$tmp/pipe.err")"
+# A pipe with a writer is read as it comes.
+n=$((n + 1))
+"$bin" run -q -d "$tlc" -j <(printf '[w]\nrw=write\nsize=1m\n') -o "$tmp/piped" || fail "a job file from a pipe: exit $?"
 
 finish "$n checks passed"
