@@ -688,7 +688,7 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
     if (!ok)
         return FALSE;
     int sig = runner_signal();
-    const char *sig_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    const char *sig_name = sim_signal_name(sig);
     if (sig && finished + stopped == 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s before any run began; nothing written", sig_name);

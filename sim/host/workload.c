@@ -831,7 +831,7 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
         if (sig) {
             g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                         "interrupted by %s while setting up job %u of %u; nothing written",
-                        sig == SIGINT ? "SIGINT" : "SIGTERM", i + 1, w->njobs);
+                        sim_signal_name(sig), i + 1, w->njobs);
             wl_jobs_free(w);
             return FALSE;
         }
