@@ -118,11 +118,18 @@ static void outfile_free(gpointer p)
     g_free(of);
 }
 
-static gboolean outdir_is_known(const char *name, char **manifest)
+gboolean outdir_name_reserved(const char *name)
 {
     for (unsigned i = 0; i < G_N_ELEMENTS(outdir_known_names); i++)
         if (strcmp(name, outdir_known_names[i]) == 0)
             return TRUE;
+    return FALSE;
+}
+
+static gboolean outdir_is_known(const char *name, char **manifest)
+{
+    if (outdir_name_reserved(name))
+        return TRUE;
     if (manifest && g_strv_contains((const char *const *)manifest, name))
         return TRUE;
     return name[0] == '.' && g_str_has_suffix(name, ".tmp"); /* an interrupted run's temporary */
@@ -505,6 +512,10 @@ char *outdir_dest_resolve(const char *path, gboolean *special, GError **error)
     *special = FALSE;
     struct stat st;
     char *target = NULL;
+    if (!*path) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "an empty name; expected a file name");
+        return NULL;
+    }
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
         /* followed, so that the link stays a link; a link to a name not
          * there yet makes that file, as a shell's redirection does */

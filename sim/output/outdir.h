@@ -31,6 +31,11 @@ OutDir *outdir_open(const char *path, gboolean force, GError **error);
 void outdir_free(OutDir *od);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(OutDir, outdir_free)
 
+/* Whether name is one ftlsim writes itself into a results folder
+ * (summary.json, report.html, ...): a file a job names (write_iolog) must
+ * not take it. */
+gboolean outdir_name_reserved(const char *name);
+
 /* Open a temporary .NAME.tmp for writing. name is a plain file name (no '/', not
  * starting with '.'), written once per OutDir. The stream stays owned by od:
  * give it back through outdir_close_file(). */
