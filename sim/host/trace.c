@@ -330,6 +330,12 @@ static const TraceFormat *detect(TraceReader *r, GError **error)
                     "%s: cannot detect the trace format: the file has no data lines", r->path);
         return NULL;
     }
+    /* a fio iolog says what it is in its first line: taken at its word, so
+     * that a bad line further on is the reader's to report, with its number */
+    if (g_str_has_prefix(lines->pdata[0], "fio version 2 iolog"))
+        return format_by_name("fio2");
+    if (g_str_has_prefix(lines->pdata[0], "fio version 3 iolog"))
+        return format_by_name("fio3");
     size_t n = fitting(lines, 0, r->path, FALSE, fit);
     gboolean header = FALSE, plid = FALSE;
     if (n != 1 && !mqsim_twins(fit, n) && lines->len > 1 && looks_like_header(lines->pdata[0])) {
