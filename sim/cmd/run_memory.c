@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include "models/drive.h"
+#include "sim/config/config.h"
 
 /* Saturating sum of byte counts. */
 static uint64_t add_sat(uint64_t a, uint64_t b)
@@ -157,16 +158,6 @@ static uint64_t memory_reported(const char **why, GError **error)
     return avail ? avail + swap : 0;
 }
 
-/* bytes as "12.3 MiB" or "4.5 GiB" into buf. */
-static const char *mem_text(uint64_t bytes, char *buf, gsize len)
-{
-    if (bytes < (10ull << 30))
-        g_snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
-    else
-        g_snprintf(buf, len, "%.1f GiB", (double)bytes / 1073741824.0);
-    return buf;
-}
-
 gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryClass *c,
                         GError **error)
 {
@@ -183,7 +174,7 @@ gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryCla
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                     "%s: simulating this drive needs about %s of memory, the machine has "
                     "%s available%s; expected a drive that fits (a smaller user_capacity)",
-                    drive, mem_text(need, a, sizeof a), mem_text(have, b, sizeof b), why);
+                    drive, config_mem_text(need, a, sizeof a), config_mem_text(have, b, sizeof b), why);
         return FALSE;
     }
     return TRUE;
@@ -209,8 +200,8 @@ gboolean run_check_setup_fits(const char *what, const Workload *w, const DrivePa
                     "%s: setting up its %" G_GUINT64_FORMAT " jobs (numjobs clones) needs about "
                     "%s of memory besides the drive's %s, the machine has %s available%s; "
                     "expected fewer jobs (a smaller numjobs, fewer sections)",
-                    what, clones, mem_text(jobs, a, sizeof a), mem_text(drive, b, sizeof b),
-                    mem_text(have, c_, sizeof c_), why);
+                    what, clones, config_mem_text(jobs, a, sizeof a), config_mem_text(drive, b, sizeof b),
+                    config_mem_text(have, c_, sizeof c_), why);
         return FALSE;
     }
     return TRUE;
