@@ -8,7 +8,7 @@
  * docs/workloads.md as accepted without effect, with the reason.
  */
 #include "sim/host/workload_priv.h"
-#include "sim/output/outdir.h"
+#include "sim/engine/resultnames.h"
 
 #include <string.h>
 
@@ -88,7 +88,7 @@ static gboolean wl_path_opt(char *dst, size_t size, const char *v, GError **erro
 /* write_iolog: a file of the results folder, beside ftlsim's own. */
 static gboolean opt_write_iolog(WorkloadJobSpec *s, const char *v, GError **e)
 {
-    if (v[0] == '.' || strchr(v, '/') || outdir_name_reserved(v))
+    if (v[0] == '.' || strchr(v, '/') || result_name_reserved(v))
         return wl_bad(e, v, "a plain file name of the results folder (no '/', not "
                                       "starting with '.', none of ftlsim's own such as summary.json "
                                       "or report.html)");

@@ -12,10 +12,12 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "sim/engine/resultnames.h"
+
 typedef struct OutDir OutDir;
 
 /* The manifest a committed folder holds: the names the run wrote, one a line. */
-#define OUTDIR_MANIFEST ".ftlsim-files"
+#define OUTDIR_MANIFEST RESULT_MANIFEST
 
 /* Open (and create, with its parents) the results folder path, and lock it
  * until outdir_free(): a folder another run holds is refused. An existing
@@ -30,11 +32,6 @@ OutDir *outdir_open(const char *path, gboolean force, GError **error);
 /* Aborts (removes the temporaries) if not committed; accepts NULL. */
 void outdir_free(OutDir *od);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(OutDir, outdir_free)
-
-/* Whether name is one ftlsim writes itself into a results folder
- * (summary.json, report.html, ...): a file a job names (write_iolog) must
- * not take it. */
-gboolean outdir_name_reserved(const char *name);
 
 /* Open a temporary .NAME.tmp for writing. name is a plain file name (no '/', not
  * starting with '.'), written once per OutDir. The stream stays owned by od:
