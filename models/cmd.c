@@ -25,7 +25,8 @@ void cmd_init(Drive *d)
 {
     const DriveParams *p = drive_params(d);
     CmdPool *cp = g_new0(CmdPool, 1);
-    cp->limit = p->queue_depth * (p->interface == HOSTIF_NVME ? p->queue_count : 1);
+    g_assert(drive_params_queue_limit(p) <= QUEUE_LIMIT_MAX);
+    cp->limit = (uint32_t)drive_params_queue_limit(p);
     cp->cmds = g_new0(Cmd, cp->limit);
     for (uint32_t i = 0; i < cp->limit; i++)
         cp->cmds[i].next = i + 1 < cp->limit ? i + 1 : NO_IDX;

@@ -111,6 +111,8 @@ uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
     if (p->l2p_kind != L2P_DRAM)
         bytes += drive_params_l2p_bytes(p) / p->page_size * 48;
     bytes += drive_params_write_buffer(p) / SLOT_SIZE * 9;
+    /* the records of the commands in flight and of their NAND reads */
+    bytes += drive_params_queue_limit(p) * sizeof(Cmd) + sched_table_bytes(drive_params_queue_limit(p));
     if (c->random_fill > 0)
         bytes += MIN(lpns * 8, PREFILL_SORT_MAX);
     return bytes + MEMORY_BASE;

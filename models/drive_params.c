@@ -196,6 +196,11 @@ uint32_t drive_params_streams(const DriveParams *p)
     return drive_params_fdp_pids(p);
 }
 
+uint64_t drive_params_queue_limit(const DriveParams *p)
+{
+    return (uint64_t)p->queue_depth * (p->interface == HOSTIF_NVME ? p->queue_count : 1);
+}
+
 uint32_t drive_params_zone_blocks(const DriveParams *p)
 {
     uint64_t per_die = drive_params_dies(p) * drive_params_block_bytes(p);

@@ -187,6 +187,10 @@ typedef struct DriveParams {
 #define SLOT_SIZE 4096u /* bytes of one mapping unit */
 
 uint32_t drive_params_dies(const DriveParams *p);
+/* Commands the host may have outstanding: queue_depth, times queue_count
+ * on NVMe; at most QUEUE_LIMIT_MAX (the config rules refuse more). */
+uint64_t drive_params_queue_limit(const DriveParams *p);
+#define QUEUE_LIMIT_MAX (1u << 20)
 uint64_t drive_params_blocks(const DriveParams *p);     /* plane blocks */
 uint64_t drive_params_raw_capacity(const DriveParams *p); /* bytes, native mode */
 double drive_params_op(const DriveParams *p);           /* (raw - user) / user */
@@ -222,8 +226,11 @@ int drive_params_fdp_persistent(const DriveParams *p, uint32_t h);
  * zoned drive its zones (each zone writes blocks of its own). */
 uint32_t drive_params_streams(const DriveParams *p);
 /* Blocks a zone owns on each die: its capacity over the dies' blocks,
- * rounded up (a zone's data fills blocks of its own, die by die). */
+ * rounded up (a zone's data fills blocks of its own, die by die); at most
+ * ZNS_ZONE_BLOCKS_MAX, which models/zns.c counts in a byte (the config
+ * rules refuse more). */
 uint32_t drive_params_zone_blocks(const DriveParams *p);
+#define ZNS_ZONE_BLOCKS_MAX 255u
 /* Bytes the host may write: user_capacity, or on a zoned drive its zones'
  * capacity (its LBA space, user_capacity, is zones x zone_size). */
 uint64_t drive_params_writable(const DriveParams *p);

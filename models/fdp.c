@@ -468,10 +468,19 @@ uint32_t *fdp_gc_open(const Drive *d, uint32_t die, uint32_t v, uint32_t *tag)
     return NULL;
 }
 
-void fdp_host_written(Drive *d, uint32_t h, uint64_t bytes)
+void fdp_host_programmed(Drive *d, uint32_t h, uint64_t bytes)
 {
-    fdp(d)->stat[h].host_bytes += bytes;
-    fdp(d)->stat[h].media_bytes += bytes;
+    Fdp *f = fdp(d);
+    f->stat[h].media_bytes += bytes;
+    if (f->zoned) /* a zone's stream: its host data counted as it lands (no per-handle report) */
+        f->stat[h].host_bytes += bytes;
+}
+
+void fdp_host_accepted(Drive *d, uint32_t pid, uint64_t bytes)
+{
+    Fdp *f = fdp(d);
+    if (f && !f->zoned)
+        f->stat[pid % f->handles].host_bytes += bytes;
 }
 
 void fdp_gc_moved(Drive *d, uint32_t from, uint32_t to, uint64_t bytes)
@@ -612,10 +621,14 @@ bool fdp_check(const Drive *d, char *why, size_t why_len)
     if (f->ru && !ru_check(d, f, why, why_len))
         return false;
     const DriveStats *s = drive_stats(d);
-    CHECK(host == s->nand_write_bytes[CAUSE_HOST] && gc == s->nand_write_bytes[CAUSE_GC] &&
-              media == host + gc,
-          "handles count %" G_GUINT64_FORMAT " host and %" G_GUINT64_FORMAT
-          " GC bytes, the drive %" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT,
-          host, gc, s->nand_write_bytes[CAUSE_HOST], s->nand_write_bytes[CAUSE_GC]);
+    /* host bytes as the host wrote them (buffered or not), media bytes as
+     * programmed; a zoned drive's streams count host data as it lands */
+    uint64_t want_host = f->zoned ? s->nand_write_bytes[CAUSE_HOST] : s->host_bytes[IO_WRITE];
+    CHECK(host == want_host && gc == s->nand_write_bytes[CAUSE_GC] &&
+              media == s->nand_write_bytes[CAUSE_HOST] + gc,
+          "handles count %" G_GUINT64_FORMAT " host, %" G_GUINT64_FORMAT " GC and %" G_GUINT64_FORMAT
+          " media bytes, the drive %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT,
+          host, gc, media, want_host, s->nand_write_bytes[CAUSE_GC],
+          s->nand_write_bytes[CAUSE_HOST] + s->nand_write_bytes[CAUSE_GC]);
     return true;
 }

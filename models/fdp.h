@@ -59,9 +59,12 @@ void fdp_test_skew_valid(Drive *d, uint32_t b, int64_t n);
  * open block for GC, or NULL for the die's GC stream (STREAM_GC, shared
  * by the handles); in *tag the tag a new block there takes. */
 uint32_t *fdp_gc_open(const Drive *d, uint32_t die, uint32_t v, uint32_t *tag);
-/* Counters: host bytes written with handle h; bytes GC moved from a block
- * tagged from into one tagged to. */
-void fdp_host_written(Drive *d, uint32_t h, uint64_t bytes);
+/* Counters: host bytes of a write naming placement identifier pid, once
+ * the drive accepted the command (also while its data is still in the
+ * write buffer; nothing without FDP); host data of handle h programmed;
+ * bytes GC moved from a block tagged from into one tagged to. */
+void fdp_host_accepted(Drive *d, uint32_t pid, uint64_t bytes);
+void fdp_host_programmed(Drive *d, uint32_t h, uint64_t bytes);
 void fdp_gc_moved(Drive *d, uint32_t from, uint32_t to, uint64_t bytes);
 /* Close every open host block of handle h, written or not to its end: a
  * reset zone's blocks, erased once empty (models/zns.c). */

@@ -913,7 +913,7 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     if (mode == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->host_slc_bytes += bytes;
     if (pid >= 0)
-        fdp_host_written(d, (uint32_t)pid % fdp_handles(d), bytes);
+        fdp_host_programmed(d, (uint32_t)pid % fdp_handles(d), bytes);
     pslc_host_programmed(d, i, stream, n);
     sched_program(d, i, WORK_HOST, program_done, d, n, in, bytes, mode);
     *slots = n;

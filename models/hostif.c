@@ -18,6 +18,7 @@
 #include "models/l2p_cache.h"
 #include "models/trim.h"
 #include "models/zns.h"
+#include "models/fdp.h"
 
 /* The queue as the host sees it (the records are cmd.c's). */
 typedef struct HostIf {
@@ -206,6 +207,8 @@ static void cmd_done(void *ctx, uint64_t arg)
     if (cmd->status == 0 && (cmd->zop == ZOP_NONE || cmd->zop == ZOP_APPEND)) {
         drive_counters(d)->host_bytes[cmd->op] += cmd->length;
         drive_counters(d)->host_ios[cmd->op]++;
+        if (cmd->op == IO_WRITE)
+            fdp_host_accepted(d, cmd->pid, cmd->length);
     }
     if (zns_on(d))
         zns_done(d, c);

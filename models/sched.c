@@ -113,12 +113,17 @@ void sched_init(Drive *d, uint64_t seed)
     s->wake = g_new0(uint64_t, (drive_geom(d)->dies + 63) / 64);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         s->idle[i / 64] |= (uint64_t)1 << (i % 64);
-    s->rop_cap = MAX(64u, drive_queue_limit(d) * 4);
+    s->rop_cap = (uint32_t)(sched_table_bytes(drive_queue_limit(d)) / sizeof(ReadOp));
     s->rops = g_new(ReadOp, s->rop_cap);
     for (uint32_t i = 0; i < s->rop_cap; i++)
         s->rops[i].next = i + 1 < s->rop_cap ? i + 1 : NO_IDX;
     sim_rng_init(&s->rng, seed, 0x7265747279ULL);
     drive_set_part(d, DP_SCHED, s);
+}
+
+uint64_t sched_table_bytes(uint64_t queue_limit)
+{
+    return MAX(64u, queue_limit * 4) * sizeof(ReadOp);
 }
 
 void sched_release(Drive *d)

@@ -29,6 +29,9 @@ typedef void (*SchedReadFn)(void *ctx, uint32_t arg, SimTime wait);
 
 /* seed: the drive's, for read retries. */
 void sched_init(Drive *d, uint64_t seed);
+/* Bytes of the read operations' table for queue_limit commands in flight
+ * (for drive_memory_estimate()). */
+uint64_t sched_table_bytes(uint64_t queue_limit);
 void sched_release(Drive *d);
 
 /* Register a source of work at rank (lower goes first; equal ranks in the

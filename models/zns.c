@@ -87,7 +87,7 @@ void zns_init(Drive *d)
     z->opened = g_new0(uint64_t, z->zones);
     z->dies = drive_geom(d)->dies;
     z->zone_blocks = drive_params_zone_blocks(p);
-    g_assert(z->zone_blocks <= UINT8_MAX);
+    g_assert(z->zone_blocks <= ZNS_ZONE_BLOCKS_MAX);
     z->taken = g_new0(uint8_t, (size_t)z->zones * z->dies);
     z->stat.zones = z->zones;
     z->stat.by_state[ZONE_EMPTY] = z->zones;

@@ -63,6 +63,20 @@ bad "binary.$$.fio" -d "$d" -j "$tmp/../binary.$$.fio" -o r
 printf '[job]\nrw=write\nsize=32m\nname=a\nb\x07c=1\n' >"$tmp/../bell.$$.fio"
 bad '\x07' -d "$d" -j "$tmp/../bell.$$.fio" -o r
 rm -f "$tmp/../binary.$$.fio" "$tmp/../bell.$$.fio"
+# Result file names a job gives are checked where they are parsed, with
+# the job file and line: ftlsim's own report.html was silently replaced by
+# an iolog; "../x" and ".hidden" named only the results folder, after its
+# parents (out/deep) had been made and left.
+printf '[job]\nrw=write\nsize=1m\nwrite_iolog=report.html\n' >"$tmp/../html.$$.fio"
+bad "html.$$.fio:4: option \"write_iolog\": found \"report.html\", expected a plain file name" \
+    -d "$d" -j "$tmp/../html.$$.fio" -o r
+printf '[job]\nrw=write\nsize=1m\nwrite_iolog=../x\n' >"$tmp/../up.$$.fio"
+bad "up.$$.fio:4: option \"write_iolog\": found \"../x\"" -d "$d" -j "$tmp/../up.$$.fio" -o out/deep
+printf '[job]\nrw=write\nsize=1m\nwrite_bw_log=.hidden\n' >"$tmp/../dot.$$.fio"
+bad "dot.$$.fio:4: option \"write_bw_log\": found \".hidden\"" -d "$d" -j "$tmp/../dot.$$.fio" -o out/deep
+rm -f "$tmp/../html.$$.fio" "$tmp/../up.$$.fio" "$tmp/../dot.$$.fio"
+# --output "" was found bad after the run, its results folder left.
+bad '--output "": an empty name; expected a file name' -d "$d" -w "$small" --output "" -o r
 # A drive too big for the memory available is refused before it is made.
 FTLSIM_MEMORY_LIMIT=4MiB bad "simulating this drive needs about" -d "$d" -w "$small" -o r
 FTLSIM_MEMORY_LIMIT=lots bad 'FTLSIM_MEMORY_LIMIT "lots": expected a size' -d "$d" -w "$small" -o r

@@ -82,6 +82,14 @@ printf '[a]\nread_iolog=%s/none.iolog\n' "$tmp" >"$tmp/missing.fio"
 expect_error 'option "read_iolog"' run -d "$drive" --job "$tmp/missing.fio"
 printf '[a]\nread_iolog=%s/traces/mqsim_wsrch-small.trace\n' "$PWD" >"$tmp/notfio.fio"
 expect_error 'expected a fio iolog' run -d "$drive" --job "$tmp/notfio.fio"
+# a log whose header says fio: its bad line named with its number, as a
+# job's read_iolog and as a trace (not "cannot detect the trace format")
+printf 'fio version 3 iolog\n0 d add\n0 d open\n10 d write 0 4096\n20 d wrote 0 4096\n' >"$tmp/badrow.iolog"
+printf '[a]\nread_iolog=%s/badrow.iolog\n' "$tmp" >"$tmp/badrow.fio"
+expect_error 'badrow.iolog:5: field action: found "wrote"' run -d "$drive" --job "$tmp/badrow.fio"
+expect_error 'badrow.iolog:5: field action: found "wrote"' run -d "$drive" -t "$tmp/badrow.iolog"
+printf 'fio version 2 iolog\nd add\nd write x 4096\n' >"$tmp/badrow2.iolog"
+expect_error 'badrow2.iolog:3:' run -d "$drive" -t "$tmp/badrow2.iolog"
 printf '[a]\nrw=write\nsize=1m\nwrite_iolog=w.iolog\n' >"$tmp/noout.fio"
 n=$((n + 1))
 mkdir "$tmp/noout"

@@ -102,6 +102,12 @@ refuse "3 of them held open for writing" run -d "$qlc" --set gc.soft_blocks=30 -
 refuse "[gc] soft_blocks = 4: expected at most 2" pts -d "$tlc" --set drive.user_capacity=1585446912B -t iops --round-time 10ms
 refuse "[gc] soft_blocks = 4: expected at most 2" calibrate -d "$tlc" --set drive.user_capacity=1585446912B -w rw=write,size=64m --figure cliff_gb=0.01 --fit timing.tlc.t_prog=1ms..3ms
 refuse "soft_blocks = 40: expected at most 15" run -d "$tlc" --vary gc.soft_blocks=4,40 -w fill
+# --vary values that would break sweep.csv (a newline) or make one folder
+# of two runs are refused before anything runs
+refuse 'a value holds a control character (such as a newline); expected printable values' \
+    run -d "$tlc" --vary $'drive.name=a\nb,c' -w rw=write,size=1m
+refuse "two values make one folder name ('/' and '\\' become '_')" \
+    run -d "$tlc" --vary 'drive.name=a/b,a_b' -w rw=write,size=1m
 refuse "[gc] soft_blocks = 2: expected more than hard_blocks = 2" run -d "$tlc" --set gc.soft_blocks=2 --set gc.hard_blocks=2 -w fill
 refuse "[pslc] static" run -d "$tlc" --set pslc.static=200MB -w fill
 }

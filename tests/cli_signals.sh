@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# cli_signals.sh - SIGINT and SIGTERM to every long command: run, a sweep
-# (here and with --jobs), pts, calibrate (with and without --jobs) and the
-# set-up of a job file of many jobs. Each must stop within seconds, exit
-# 130 or 143 with exactly one "ftlsim:" line on stderr, write what it has
+# cli_signals.sh - SIGINT, SIGTERM and SIGHUP (a terminal that went away,
+# handled as SIGTERM) to every long command: run, a sweep (here and with
+# --jobs), pts, calibrate (with and without --jobs) and the set-up of a job
+# file of many jobs. Each must stop within seconds, exit 130, 143 or 129
+# with exactly one "ftlsim:" line on stderr, write what it has
 # marked "interrupted": true (a sweep: its interrupted column), leave no
 # temporaries (.tmp files, calibrate's scratch folder, child processes)
 # and, when it has nothing yet, write nothing. The parse of a huge job file
@@ -47,28 +48,29 @@ clean() {
         fail "$1: a process writing into $2 is still there"
     fi
 }
+code() { case $1 in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac; }
 marked() { grep -q '"interrupted": true' "$2" 2>/dev/null || fail "$1: $2 lacks \"interrupted\": true"; }
 
-# 1, 2: one run
-for sig in TERM INT; do
+# 1, 2, 3: one run
+for sig in TERM INT HUP; do
     "$bin" run -q -d "$drive" -w "$long" -o "$tmp/run$sig" 2>"$tmp/run$sig.err" &
     pid=$!
     wait_for has "$tmp/run$sig/.series.csv.tmp"
-    stopped "run$sig" $pid $sig $([ $sig = TERM ] && echo 143 || echo 130)
+    stopped "run$sig" $pid $sig "$(code $sig)"
     marked "run$sig" "$tmp/run$sig/summary.json"
     clean "run$sig" "$tmp/run$sig"
 done
 
-# 3, 4, 5: a sweep with --jobs 2 (SIGTERM, SIGINT) and one run at a time:
+# 4 to 7: a sweep with --jobs 2 (SIGTERM, SIGINT, SIGHUP) and one run at a time:
 # the runs in progress stop marked, none starts after, sweep.csv has them
-for c in "TERM 2" "INT 2" "TERM 1"; do
+for c in "TERM 2" "INT 2" "TERM 1" "HUP 2"; do
     set -- $c
     name=sweep$1$2
     "$bin" run -q -d "$drive" -w "$long" --vary gc.policy=greedy,fifo,cost_benefit --jobs "$2" \
         -o "$tmp/$name" 2>"$tmp/$name.err" &
     pid=$!
     wait_for has "$tmp/$name/gc.policy=greedy/.series.csv.tmp"
-    stopped "$name" $pid "$1" $([ "$1" = TERM ] && echo 143 || echo 130)
+    stopped "$name" $pid "$1" "$(code "$1")"
     csv=$tmp/$name/sweep.csv
     head -n 1 "$csv" 2>/dev/null | grep -q ',interrupted$' || fail "$name: sweep.csv lacks the interrupted column"
     [ "$(awk -F, 'NR > 1 && $NF == 1' "$csv" | wc -l)" -ge 1 ] || fail "$name: no run marked interrupted"
@@ -78,12 +80,12 @@ for c in "TERM 2" "INT 2" "TERM 1"; do
     clean "$name" "$tmp/$name"
 done
 
-# 6, 7: pts after two rounds: the whole rounds, marked. Its rounds take
+# 8, 9, 10: pts after two rounds: the whole rounds, marked. Its rounds take
 # a tenth of a second here, so on a loaded machine the signal can come
 # after the test reached steady state (round 5 or 6) and began writing its
 # folder (then rightly nothing is written): such a run is tried again with
 # rounds 10 and then 60 times as long, which the signal cannot miss.
-for sig in TERM INT; do
+for sig in TERM INT HUP; do
     for rt in 1s 10s 60s; do
         rm -rf "$tmp/pts$sig"
         : >"$tmp/pts$sig.log" # emptied here: the shell that starts pts truncates it only later
@@ -99,7 +101,7 @@ for sig in TERM INT; do
     done
     : >"$tmp/pts$sig.err"
     n=$((n + 1))
-    [ $rc -eq $([ $sig = TERM ] && echo 143 || echo 130) ] || fail "pts$sig: exit $rc"
+    [ $rc -eq "$(code $sig)" ] || fail "pts$sig: exit $rc"
     [ "$(grep -c '^ftlsim:' "$tmp/pts$sig.log")" -eq 1 ] || fail "pts$sig: not one ftlsim: line"
     marked "pts$sig" "$tmp/pts$sig/summary.json"
     grep -q 'was interrupted after' "$tmp/pts$sig/report.html" 2>/dev/null ||
@@ -111,7 +113,7 @@ for sig in TERM INT; do
     clean "pts$sig" "$tmp/pts$sig"
 done
 
-# 8: pts without a folder: the summary so far on stdout, marked stopped
+# 11: pts without a folder: the summary so far on stdout, marked stopped
 # (tried again with longer rounds if the signal came after steady state,
 # as above)
 for rt in 2s 20s 120s; do
@@ -129,7 +131,7 @@ n=$((n + 1))
 [ $rc -eq 143 ] || fail "pts without -o: exit $rc, expected 143"
 grep -q '^stopped ' "$tmp/ptsout.txt" || fail "pts without -o: no stopped line in the summary"
 
-# 9, 10: calibrate with and without --jobs: the best point so far, marked,
+# 12, 13: calibrate with and without --jobs: the best point so far, marked,
 # and its scratch folder gone
 wl='rw=write,bs=128k,iodepth=32,size=600m'
 "$bin" run -q -d "$pslc" -w "$wl" --interval-bytes 20MB --set pslc.dynamic_cap=150MB -o "$tmp/truth" ||
@@ -145,7 +147,7 @@ for c in "TERM 2" "INT 1"; do
         >"$tmp/$name.out" 2>"$tmp/$name.err" &
     pid=$!
     wait_for lines_at_least "$tmp/$name.out" '^eval' 6
-    stopped "$name" $pid "$1" $([ "$1" = TERM ] && echo 143 || echo 130)
+    stopped "$name" $pid "$1" "$(code "$1")"
     marked "$name" "$tmp/$name/fit.json"
     grep -q '^# Interrupted by a signal' "$tmp/$name/calibrated.ini" 2>/dev/null ||
         fail "$name: calibrated.ini not marked"
@@ -153,19 +155,19 @@ for c in "TERM 2" "INT 1"; do
     clean "$name" "$tmp/$name"
 done
 
-# 11: calibrate stopped before its stock run ended writes nothing
+# 14: calibrate stopped (by SIGHUP) before its stock run ended writes nothing
 "$bin" calibrate -d "$drive" -w "$long" --figure cliff_gb=1 --fit timing.tlc.t_prog=1ms..5ms \
     -o "$tmp/calnone" >/dev/null 2>"$tmp/calnone.err" &
 pid=$!
 nonempty() { [ -n "$(ls -A "$1")" ]; }
 wait_for nonempty "$TMPDIR"
 sleep 0.5
-stopped calnone $pid TERM 143
+stopped calnone $pid HUP 129
 grep -q "nothing written" "$tmp/calnone.err" || fail "calnone: $(cat "$tmp/calnone.err")"
 [ -e "$tmp/calnone" ] && fail "calnone: a results folder was made"
 clean calnone "$tmp/calnone"
 
-# 12: the set-up of a job file of 40,000 jobs stops at once; with --force
+# 15: the set-up of a job file of 40,000 jobs stops at once; with --force
 # the earlier result stays as it was
 "$bin" run -q -d "$drive" -w 'rw=write,size=8m' -o "$tmp/keep" || fail "the keep run"
 before=$(md5sum <"$tmp/keep/summary.json")
@@ -180,7 +182,7 @@ stopped setup $pid TERM 143
 [ "$(md5sum <"$tmp/keep/summary.json")" = "$before" ] || fail "setup: the earlier result changed"
 clean setup "$tmp/keep"
 
-# 13: the parse itself of a job file too big to read in a second (400,000
+# 16: the parse itself of a job file too big to read in a second (400,000
 # sections: several seconds on a quick machine) stops at the line it was on
 {
     printf '[global]\nrw=randwrite\nbs=4k\nsize=1m\n'
@@ -194,5 +196,15 @@ grep -q "while reading .*huge.fio (line [0-9]*); nothing written" "$tmp/parse.er
     fail "parse: not stopped while reading: $(cat "$tmp/parse.err")"
 [ -e "$tmp/parse" ] && fail "parse: a results folder was made"
 clean parse "$tmp/parse"
+
+# 17: past ulimit -f the series write fails (SIGXFSZ is ignored, not the
+# end of the process): one line naming the file, and nothing left behind
+n=$((n + 1))
+(ulimit -f 64 && exec "$bin" run -q -d "$drive" -w "rw=randwrite,size=100%,io_size=20g" --interval 1ms \
+    -o "$tmp/fsize") 2>"$tmp/fsize.err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/fsize.err")" -eq 1 ] && grep -q "^ftlsim: .*series.csv: write failed: File too large" "$tmp/fsize.err" ||
+    fail "ulimit -f: exit $rc, $(head -c 300 "$tmp/fsize.err")"
+[ -e "$tmp/fsize" ] && fail "ulimit -f: left $(ls -A "$tmp/fsize" | head -n 3 | tr '\n' ' ')"
 
 finish "$n interrupted commands stopped cleanly and marked"

@@ -230,4 +230,14 @@ zonecapacity=2m
 rw=write"
 expect_error 'job parameter zonecapacity 2097152 is larger than zone size 1048576' \
     run -d tests/data/drives/small_tlc.ini --job "$tmp/emucap.fio"
+# A plain job (no zonemode=zbd) on the zoned drive: the writes the drive
+# refuses (off the write pointer) are counted as errors, not as written, and
+# the job stops at the first, as fio's does on an I/O error.
+zbd plain "[p]
+rw=randwrite
+bs=4k
+size=16m"
+check plain 'jobs[0]["write"]["bytes"] == s["host"]["write_bytes"] and jobs[0]["errors"] >= 1'
+check plain 'jobs[0]["write"]["ios"] == s["host"]["write_ios"] < 4096'
+
 finish "$n checks"

@@ -140,6 +140,12 @@ static void test_curve_loss(void)
     CU_ASSERT_TRUE(isnan(sim[2]));
     curve_residuals(far, sim, r);
     CUTEST_NEAR(r[2] * curve_norm(far) * sqrt(3), -100, 1e-9);
+    /* a last point at the run's end as a run's series rounds it (2.4 GB
+     * written, "2.40004" GB): measured over the window up to the end,
+     * 2.15 GB to 2.4 GB at 100 MB/s */
+    g_autoptr(Curve) end = curve_parse("GB,MBps\n1.4,500\n1.9,400\n2.40004,100\n", "end.csv", NULL);
+    CUTEST_EQ(curve_sim_values(end, t, sim), 3);
+    CUTEST_NEAR(sim[2], 100, 1e-6);
     /* figures: cliff at 2.0 against 2.5 measured with weight 4:
      * 2 * (2.0 - 2.5) / 2.5 = -0.4; missing counts as 0: 2 * -1 */
     Figure f;

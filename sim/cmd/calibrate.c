@@ -716,7 +716,7 @@ static gboolean cal_first_batch(Cal *c, GError **error)
     if (!c->stock->ok && runner_signal()) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s before the stock run ended; nothing written",
-                    runner_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+                    sim_signal_name(runner_signal()));
         return FALSE;
     }
     if (!c->stock->ok) {
@@ -746,7 +746,7 @@ static gboolean cal_first_batch(Cal *c, GError **error)
     if (!c->best && runner_signal()) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s before a start point ended; nothing written",
-                    runner_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+                    sim_signal_name(runner_signal()));
         return FALSE;
     }
     if (!c->best)
@@ -966,9 +966,11 @@ static void cal_report(const Cal *c)
 {
     if (c->o->run.quiet)
         return;
+    char stopped[32];
+    g_snprintf(stopped, sizeof stopped, "stopped by %s", sim_signal_name(runner_signal()));
     printf("search    %u simulations in %.0f s, %u simplex steps, %s; loss %.6g (stock %.6g)\n",
            c->sims, (double)(g_get_monotonic_time() - c->wall0) / 1e6, c->nm_iters,
-           c->interrupted ? (runner_signal() == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM")
+           c->interrupted ? stopped
            : c->converged ? "converged"
                           : "stopped at --max-evals",
            c->best->loss, c->stock->loss);
@@ -1066,7 +1068,7 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s after %u simulations; the best point so far is in %s "
                     "(\"interrupted\": true in fit.json)",
-                    sig == SIGINT ? "SIGINT" : "SIGTERM", c.sims, o.run.out);
+                    sim_signal_name(sig), c.sims, o.run.out);
         ok = FALSE;
     }
     cal_free(&c);

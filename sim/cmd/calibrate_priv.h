@@ -68,7 +68,7 @@ typedef struct Cal {
     GString *pending; /* progress lines held until the stock run passed */
     guint nm_iters;
     gboolean converged;
-    gboolean interrupted; /* SIGINT or SIGTERM: the best point so far, not judged */
+    gboolean interrupted; /* SIGINT, SIGTERM or SIGHUP: the best point so far, not judged */
 } Cal;
 
 /* A parameter is flat when 1% of it moves the residuals by less than this. */

@@ -34,13 +34,14 @@ static void print_help(FILE *f)
     for (unsigned i = 0; i < G_N_ELEMENTS(commands); i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "\n'ftlsim COMMAND --help' lists a command's options. 'ftlsim --version' prints the "
-               "version.\nExit status: 0 ok, 1 simulation failed, 2 bad input, 130/143 interrupted\n"
-               "(SIGINT/SIGTERM: the results so far are written).\n");
+               "version.\nExit status: 0 ok, 1 simulation failed, 2 bad input, 130/143/129 interrupted\n"
+               "(SIGINT/SIGTERM/SIGHUP: the results so far are written).\n");
 }
 
 int main(int argc, char **argv)
 {
     run_set_invoked_as(argv[0]);
+    runner_ignore_file_limit();
     if (argc < 2) {
         print_help(stderr);
         return CMD_EXIT_INPUT;

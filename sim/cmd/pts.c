@@ -640,7 +640,7 @@ gboolean pts_run(const PtsOptions *o, GError **error)
         if (p.interrupted)
             break;
     }
-    const char *sig = runner_signal() == SIGINT ? "SIGINT" : "SIGTERM";
+    const char *sig = sim_signal_name(runner_signal());
     if (p.interrupted && done == 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s before the first round ended; nothing written", sig);

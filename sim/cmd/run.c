@@ -527,7 +527,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     if (runner_signal()) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s before the simulation started; nothing written",
-                    runner_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+                    sim_signal_name(runner_signal()));
         goto out;
     }
     if (!run_engine(&r, error))
@@ -579,7 +579,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         if (od)
             run_write_report(o, &res);
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s at %.3f s simulated; %s%s%s", runner_signal() == SIGINT ? "SIGINT" : "SIGTERM",
+                    "interrupted by %s at %.3f s simulated; %s%s%s", sim_signal_name(runner_signal()),
                     res.sim_time_s, o->out ? "the results so far are in " : "the summary so far is above",
                     o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
         goto out;

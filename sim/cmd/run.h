@@ -21,7 +21,7 @@ GQuark run_error_quark(void);
 typedef enum RunError {
     RUN_ERROR_INPUT,  /* bad options or inputs: exit 2 */
     RUN_ERROR_FAILED, /* the simulation itself failed: exit 1 */
-    RUN_ERROR_INTERRUPTED, /* SIGINT or SIGTERM: the results so far were written; exit 128 + signal */
+    RUN_ERROR_INTERRUPTED, /* SIGINT, SIGTERM or SIGHUP: the results so far were written; exit 128 + signal */
 } RunError;
 
 /* How a sweep is run: here, or written out as jobs for other machines. */

@@ -10,8 +10,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "models/drive.h"
+#include "sim/config/config.h"
 
 /* Saturating sum of byte counts. */
 static uint64_t add_sat(uint64_t a, uint64_t b)
@@ -89,12 +91,48 @@ void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capaci
     }
 }
 
-/* Bytes of memory this run may take: FTLSIM_MEMORY_LIMIT if set, else
- * what the kernel says is available plus free swap; 0: unknown. */
-static uint64_t memory_available(GError **error)
+static uint64_t memory_reported(const char **why, GError **error);
+
+/* Bytes the address-space limit (ulimit -v) leaves this process beyond
+ * what it has mapped already; UINT64_MAX without a limit. */
+static uint64_t address_space_left(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return UINT64_MAX;
+    g_autofree char *text = NULL;
+    uint64_t used = 0;
+    if (g_file_get_contents("/proc/self/status", &text, NULL, NULL)) {
+        const char *v = strstr(text, "\nVmSize:");
+        unsigned long long kb;
+        if (v && sscanf(v, "\nVmSize: %llu kB", &kb) == 1)
+            used = kb * 1024;
+    }
+    return rl.rlim_cur > used ? rl.rlim_cur - used : 1;
+}
+
+/* Bytes of memory this run may take, and in *why what set it ("" the
+ * kernel's figure): FTLSIM_MEMORY_LIMIT if set, else what the kernel says
+ * is available plus free swap, either held to what the address-space
+ * limit leaves; 0: unknown. */
+static uint64_t memory_available(const char **why, GError **error)
+{
+    uint64_t have = memory_reported(why, error);
+    uint64_t left = address_space_left();
+    if (left < have || (!have && left != UINT64_MAX)) {
+        *why = " (the address-space limit, ulimit -v)";
+        return left;
+    }
+    return have;
+}
+
+/* FTLSIM_MEMORY_LIMIT or the kernel's available memory plus free swap. */
+static uint64_t memory_reported(const char **why, GError **error)
 {
     const char *limit = g_getenv("FTLSIM_MEMORY_LIMIT");
+    *why = "";
     if (limit) {
+        *why = " (FTLSIM_MEMORY_LIMIT)";
         uint64_t v = 0;
         GError *e = NULL;
         if (!workload_parse_bytes(limit, 1024, &v, &e) || v == 0) {
@@ -124,31 +162,22 @@ gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryCla
                         GError **error)
 {
     GError *e = NULL;
-    uint64_t have = memory_available(&e);
+    const char *why = "";
+    uint64_t have = memory_available(&why, &e);
     if (e) {
         g_propagate_error(error, e);
         return FALSE;
     }
     uint64_t need = drive_memory_estimate(p, c);
     if (have && need > have) {
+        char a[32], b[32];
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "%s: simulating this drive needs about %.1f GiB of memory, the machine has "
-                    "%.1f GiB available%s; expected a drive that fits (a smaller user_capacity)",
-                    drive, (double)need / 1073741824.0, (double)have / 1073741824.0,
-                    g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
+                    "%s: simulating this drive needs about %s of memory, the machine has "
+                    "%s available%s; expected a drive that fits (a smaller user_capacity)",
+                    drive, config_mem_text(need, a, sizeof a), config_mem_text(have, b, sizeof b), why);
         return FALSE;
     }
     return TRUE;
-}
-
-/* bytes as "12.3 MiB" or "4.5 GiB" into buf. */
-static const char *mem_text(uint64_t bytes, char *buf, gsize len)
-{
-    if (bytes < (10ull << 30))
-        g_snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
-    else
-        g_snprintf(buf, len, "%.1f GiB", (double)bytes / 1073741824.0);
-    return buf;
 }
 
 gboolean run_check_setup_fits(const char *what, const Workload *w, const DriveParams *p,
@@ -157,7 +186,8 @@ gboolean run_check_setup_fits(const char *what, const Workload *w, const DrivePa
     if (!w)
         return TRUE;
     GError *e = NULL;
-    uint64_t have = memory_available(&e);
+    const char *why = "";
+    uint64_t have = memory_available(&why, &e);
     if (e) {
         g_propagate_error(error, e);
         return FALSE;
@@ -170,9 +200,8 @@ gboolean run_check_setup_fits(const char *what, const Workload *w, const DrivePa
                     "%s: setting up its %" G_GUINT64_FORMAT " jobs (numjobs clones) needs about "
                     "%s of memory besides the drive's %s, the machine has %s available%s; "
                     "expected fewer jobs (a smaller numjobs, fewer sections)",
-                    what, clones, mem_text(jobs, a, sizeof a), mem_text(drive, b, sizeof b),
-                    mem_text(have, c_, sizeof c_),
-                    g_getenv("FTLSIM_MEMORY_LIMIT") ? " (FTLSIM_MEMORY_LIMIT)" : "");
+                    what, clones, config_mem_text(jobs, a, sizeof a), config_mem_text(drive, b, sizeof b),
+                    config_mem_text(have, c_, sizeof c_), why);
         return FALSE;
     }
     return TRUE;

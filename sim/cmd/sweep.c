@@ -50,8 +50,16 @@ static gboolean bad_vary(GError **error, const char *spec, const char *why)
     return FALSE;
 }
 
+/* Value v as its part of a run's folder name ('/' would make a path). */
+static char *folder_part(const char *v)
+{
+    return g_strdelimit(g_strdup(v), "/\\", '_');
+}
+
 /* GROUP.KEY=V1,V2,... into an axis; the key must not be varied twice nor
- * set by --set too (which would win would not be clear). */
+ * set by --set too (which would win would not be clear). A value is
+ * printable (it names a folder and a row of sweep.csv), and no two make
+ * one folder name. */
 static gboolean parse_axis(const char *spec, const char *const *sets, GArray *axes, GError **error)
 {
     const char *eq = strchr(spec, '=');
@@ -65,9 +73,19 @@ static gboolean parse_axis(const char *spec, const char *const *sets, GArray *ax
         g_strstrip(a.values[i]);
         if (a.values[i][0] == '\0')
             ok = bad_vary(error, spec, "an empty value");
-        for (guint j = 0; ok && j < i; j++)
+        for (const char *c = a.values[i]; ok && *c; c++)
+            if (g_ascii_iscntrl(*c))
+                ok = bad_vary(error, spec, "a value holds a control character (such as a "
+                                           "newline); expected printable values");
+        g_autofree char *part = folder_part(a.values[i]);
+        for (guint j = 0; ok && j < i; j++) {
+            g_autofree char *other = folder_part(a.values[j]);
             if (strcmp(a.values[i], a.values[j]) == 0)
                 ok = bad_vary(error, spec, "a value given twice");
+            else if (strcmp(part, other) == 0)
+                ok = bad_vary(error, spec, "two values make one folder name ('/' and '\\' "
+                                           "become '_'); expected values that differ otherwise");
+        }
     }
     for (guint i = 0; ok && i < axes->len; i++)
         if (strcmp(g_array_index(axes, Axis, i).key, a.key) == 0)
@@ -102,8 +120,8 @@ static char *combo_label(GArray *axes, const char **vals)
     for (guint i = 0; i < axes->len; i++)
         g_string_append_printf(s, "%s%s=%s", i ? "," : "", g_array_index(axes, Axis, i).key,
                                vals[i]);
-    g_strdelimit(s->str, "/\\", '_');
-    return g_string_free(s, FALSE);
+    g_autofree char *label = g_string_free(s, FALSE);
+    return folder_part(label);
 }
 
 /* o->sets followed by the combination's overrides; free with g_strfreev. */
@@ -688,7 +706,7 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
     if (!ok)
         return FALSE;
     int sig = runner_signal();
-    const char *sig_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    const char *sig_name = sim_signal_name(sig);
     if (sig && finished + stopped == 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s before any run began; nothing written", sig_name);

@@ -70,6 +70,8 @@ char *config_reference_ini(void);
 /* The derived drive, for `ftlsim check`: capacities, geometry, bandwidths,
  * the bound on sequential writes, mapping table and pSLC cache. Appends. */
 void config_describe(const DriveParams *p, GString *out);
+/* Bytes of memory as "12.3 MiB" below 10 GiB, else "4.5 GiB", into buf. */
+const char *config_mem_text(uint64_t bytes, char *buf, gsize len);
 /* The memory estimate for one run of class c (models/drive.h), as a line
  * of the same text. */
 typedef struct MemoryClass MemoryClass;

@@ -263,8 +263,7 @@ static void describe_gc(const DriveParams *p, GString *out)
          p->wear_dynamic ? "new blocks least-worn first" : "new blocks last-erased first", stat);
 }
 
-/* Bytes of memory as MiB below 10 GiB, else GiB. */
-static const char *mem_text(uint64_t bytes, char *buf, gsize len)
+const char *config_mem_text(uint64_t bytes, char *buf, gsize len)
 {
     if (bytes < (10ull << 30))
         g_snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
@@ -292,7 +291,7 @@ static void describe_memory(const DriveParams *p, GString *out)
     char m[32];
     for (unsigned i = 0; i < G_N_ELEMENTS(memory_classes); i++)
         line(out, i ? "" : "simulator memory", "%s: about %s", memory_classes[i].name,
-             mem_text(drive_memory_estimate(p, &memory_classes[i].c), m, sizeof m));
+             config_mem_text(drive_memory_estimate(p, &memory_classes[i].c), m, sizeof m));
     line(out, "", "(the mapping tables both ways, kept where they differ from what is known: "
          "a prefill in order as a formula, pages written in order as runs of a program unit "
          "(about 16 bytes each), other pages changed as overrides (about 32 bytes each) or, "
@@ -319,7 +318,7 @@ void config_describe_run_memory(const DriveParams *p, const MemoryClass *c, GStr
         g_string_append_printf(what, "%s%.1f GB of random writes", what->len ? ", then " : "",
                                (double)c->random_bytes / 1e9);
     char m[32];
-    line(out, "this run", "about %s (%s)", mem_text(drive_memory_estimate(p, c), m, sizeof m),
+    line(out, "this run", "about %s (%s)", config_mem_text(drive_memory_estimate(p, c), m, sizeof m),
          what->len ? what->str : "nothing written");
 }
 

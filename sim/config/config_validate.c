@@ -162,6 +162,12 @@ static gboolean check_policies(const DriveParams *p, const char *name, GError **
                     "user capacity fills), %u of them held open for writing; lower soft_blocks "
                     "and hard_blocks or the user capacity",
                     name, p->gc_soft_blocks, spare - open, spare, open);
+    if (drive_params_queue_limit(p) > QUEUE_LIMIT_MAX)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [host] queue_count = %u: queue_depth x queue_count is %" G_GUINT64_FORMAT
+                    " commands outstanding, expected at most %u (the controller's table of "
+                    "commands in flight)",
+                    name, p->queue_count, drive_params_queue_limit(p), QUEUE_LIMIT_MAX);
     if ((p->l2p_kind == L2P_HMB || p->l2p_kind == L2P_SRAM) && p->l2p_cache == 0)
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [controller] l2p_cache = 0: l2p_kind = %s needs a mapping cache above "
@@ -289,7 +295,8 @@ static gboolean check_fdp(const DriveParams *p, const char *name, GError **error
 /* [zns]: whole zones of 4 KiB units, a capacity within the zone, limits
  * in order, an NVMe drive without FDP, a pSLC cache or static wear
  * leveling (GC never moves zoned data), at most 65535 zones (a block's
- * owner is 16 bits), and on each die a zone's blocks for every zone
+ * owner is 16 bits), at most ZNS_ZONE_BLOCKS_MAX blocks a zone on a die
+ * (models/zns.c counts them in a byte), and on each die a zone's blocks for every zone
  * (drive_params_zone_blocks) besides the GC reserve and one more, so that
  * a zone always finds its blocks erased or dead. */
 static gboolean check_zns(const DriveParams *p, const char *name, GError **error)
@@ -326,6 +333,11 @@ static gboolean check_zns(const DriveParams *p, const char *name, GError **error
                     "%s: [wear] static_threshold = %u: expected 0 on a zoned drive (static wear "
                     "leveling moves data, and a zone's data stays in its own blocks)",
                     name, p->wear_static_threshold);
+    if (drive_params_zone_blocks(p) > ZNS_ZONE_BLOCKS_MAX)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [zns] zone_capacity = %s: a zone takes %u blocks on every die, expected "
+                    "at most %u (a smaller zone_capacity, or more dies or larger blocks)",
+                    name, c, drive_params_zone_blocks(p), ZNS_ZONE_BLOCKS_MAX);
     uint64_t need = zones * drive_params_zone_blocks(p) + p->gc_soft_blocks + 1;
     if (need > p->blocks_per_plane)
         return fail(error, CONFIG_ERROR_INVALID,

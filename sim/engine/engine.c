@@ -40,6 +40,7 @@
  */
 #include "sim/engine/engine.h"
 
+#include <signal.h>
 #include <string.h>
 
 typedef struct SimEntry {
@@ -435,4 +436,9 @@ void sim_rng_init(SimRng *r, uint64_t seed, uint64_t stream)
     uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ULL);
     for (int i = 0; i < 4; i++)
         r->s[i] = splitmix64(&x);
+}
+
+const char *sim_signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "signal";
 }

@@ -109,4 +109,8 @@ static inline uint64_t sim_rng_below(SimRng *r, uint64_t n)
 /* Uniform double in [0, 1). */
 static inline double sim_rng_double(SimRng *r) { return (double)(sim_rng_next(r) >> 11) * 0x1.0p-53; }
 
+/* The name of a signal that stops a run (SIGINT, SIGTERM, SIGHUP), for
+ * messages; "signal" for another. */
+const char *sim_signal_name(int sig);
+
 #endif

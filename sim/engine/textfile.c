@@ -17,15 +17,50 @@ static gboolean too_big(const char *path, gsize max, const char *what, GError **
     return FALSE;
 }
 
+int text_file_open(const char *path, gboolean *fifo, int *err)
+{
+    /* O_NONBLOCK: open(2) of a FIFO waits for a writer without it */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    int e = errno;
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) != 0) {
+        e = errno;
+        close(fd);
+        fd = -1;
+    } else if (fd >= 0 && S_ISDIR(st.st_mode)) {
+        e = EISDIR;
+        close(fd);
+        fd = -1;
+    }
+    if (fd < 0) {
+        *err = e;
+        return -1;
+    }
+    /* reads wait for data while a writer is there, and end when none is */
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    *fifo = S_ISFIFO(st.st_mode);
+    return fd;
+}
+
+void text_file_fifo_error(const char *path, const char *what, GError **error)
+{
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                "%s: a FIFO (named pipe) that nobody writes to, found nothing in it; expected %s "
+                "in a regular file, or a pipe with a writer",
+                path, what);
+}
+
 gboolean text_file_read(const char *path, gsize max, const char *what, char **text, gsize *len,
                         GError **error)
 {
     *text = NULL;
     if (len)
         *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    gboolean fifo = FALSE;
+    int e = 0, fd = text_file_open(path, &fifo, &e);
     if (fd < 0) {
-        int e = errno;
         g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
                     "Failed to open file \u201c%s\u201d: %s", path, g_strerror(e));
         return FALSE;
@@ -51,7 +86,7 @@ gboolean text_file_read(const char *path, gsize max, const char *what, char **te
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
-            int e = errno;
+            e = errno;
             g_free(buf);
             close(fd);
             g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
@@ -68,6 +103,11 @@ gboolean text_file_read(const char *path, gsize max, const char *what, char **te
         }
     }
     close(fd);
+    if (fifo && n == 0) {
+        g_free(buf);
+        text_file_fifo_error(path, what, error);
+        return FALSE;
+    }
     buf[n] = '\0';
     *text = buf;
     if (len)

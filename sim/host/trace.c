@@ -8,7 +8,10 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include "sim/engine/textfile.h"
 
 #define BUF_CAP (TRACE_LINE_MAX + 1) /* a longest line and its newline */
 #define SNIFF_LINES 20               /* data lines detection looks at */
@@ -327,6 +330,12 @@ static const TraceFormat *detect(TraceReader *r, GError **error)
                     "%s: cannot detect the trace format: the file has no data lines", r->path);
         return NULL;
     }
+    /* a fio iolog says what it is in its first line: taken at its word, so
+     * that a bad line further on is the reader's to report, with its number */
+    if (g_str_has_prefix(lines->pdata[0], "fio version 2 iolog"))
+        return format_by_name("fio2");
+    if (g_str_has_prefix(lines->pdata[0], "fio version 3 iolog"))
+        return format_by_name("fio3");
     size_t n = fitting(lines, 0, r->path, FALSE, fit);
     gboolean header = FALSE, plid = FALSE;
     if (n != 1 && !mqsim_twins(fit, n) && lines->len > 1 && looks_like_header(lines->pdata[0])) {
@@ -496,15 +505,30 @@ TraceReader *trace_open(const char *path, const TraceOptions *opt, GError **erro
     g_return_val_if_fail(path != NULL && opt != NULL, NULL);
     if (!check_format_name(path, opt->format, error))
         return NULL;
-    errno = 0;
-    gzFile gz = gzopen(path, "rb");
-    if (!gz) {
-        int e = errno ? errno : ENOMEM;
+    gboolean fifo = FALSE;
+    int err = 0, fd = text_file_open(path, &fifo, &err);
+    if (fd < 0) {
         g_set_error(error, TRACE_ERROR, TRACE_ERROR_OPEN, "%s: cannot open: %s", path,
-                    g_strerror(e));
+                    g_strerror(err));
+        return NULL;
+    }
+    gzFile gz = gzdopen(fd, "rb");
+    if (!gz) {
+        close(fd);
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_OPEN, "%s: cannot open: %s", path,
+                    g_strerror(ENOMEM));
         return NULL;
     }
     gzbuffer(gz, 128 * 1024);
+    int first = fifo ? gzgetc(gz) : 0;
+    if (first < 0 || (fifo && gzungetc(first, gz) < 0)) {
+        gzclose(gz);
+        GError *e = NULL;
+        text_file_fifo_error(path, "a trace", &e);
+        g_set_error_literal(error, TRACE_ERROR, TRACE_ERROR_OPEN, e->message);
+        g_error_free(e);
+        return NULL;
+    }
     TraceReader *r = reader_new(path, opt);
     r->gz = gz;
     if (!reader_start(r, opt->format, error)) {

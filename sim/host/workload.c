@@ -513,7 +513,13 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
     if (!j->spec->engine_null && !io->host_only)
         wl_disk_done(w, (IoOp)io->op, now - io->submit);
     bool failed = false;
-    if (j->spec->zbd.on) {
+    if (!j->spec->zbd.on && io->op == IO_WRITE && w->zoned.status && !j->spec->engine_null &&
+        w->zoned.status(w->t.ctx) != 0) {
+        /* a plain job on a zoned drive: a write off the zone's write
+         * pointer fails as a zbd job's does, counted, not written */
+        j->zerrors++;
+        failed = true;
+    } else if (j->spec->zbd.on) {
         failed = !wl_zbd_done(j, io);
         for (uint32_t i = 0; i < w->njobs; i++) /* a zone's write or reset ended */
             if (w->jobs[i].zparked) {
@@ -831,7 +837,7 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
         if (sig) {
             g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                         "interrupted by %s while setting up job %u of %u; nothing written",
-                        sig == SIGINT ? "SIGINT" : "SIGTERM", i + 1, w->njobs);
+                        sim_signal_name(sig), i + 1, w->njobs);
             wl_jobs_free(w);
             return FALSE;
         }

@@ -662,7 +662,7 @@ static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, G
         if (sig) {
             g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                         "interrupted by %s while reading %s (line %u); nothing written",
-                        sig == SIGINT ? "SIGINT" : "SIGTERM", path, i + 1);
+                        sim_signal_name(sig), path, i + 1);
             ok = FALSE;
             break;
         }

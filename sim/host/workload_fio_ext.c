@@ -8,6 +8,7 @@
  * docs/workloads.md as accepted without effect, with the reason.
  */
 #include "sim/host/workload_priv.h"
+#include "sim/engine/resultnames.h"
 
 #include <string.h>
 
@@ -78,8 +79,13 @@ static gboolean wl_path_opt(char *dst, size_t size, const char *v, GError **erro
     return TRUE;
 }
 
+/* write_iolog: a file of the results folder, beside ftlsim's own. */
 static gboolean opt_write_iolog(WorkloadJobSpec *s, const char *v, GError **e)
 {
+    if (v[0] == '.' || strchr(v, '/') || result_name_reserved(v))
+        return wl_bad(e, v, "a plain file name of the results folder (no '/', not "
+                                      "starting with '.', none of ftlsim's own such as summary.json "
+                                      "or report.html)");
     return wl_path_opt(s->iolog_out, sizeof s->iolog_out, v, e);
 }
 
@@ -449,8 +455,9 @@ static gboolean wl_log_name(char *dst, const char *v, GError **error)
         g_strlcpy(dst, "\001", WL_LOG_NAME_MAX); /* the job's name */
         return TRUE;
     }
-    if (strlen(v) >= WL_LOG_NAME_MAX || strchr(v, '/'))
-        return wl_bad(error, v, "a file name prefix (no '/', up to 127 characters)");
+    if (strlen(v) >= WL_LOG_NAME_MAX || strchr(v, '/') || v[0] == '.')
+        return wl_bad(error, v, "a file name prefix (no '/', not starting with '.', up to 127 "
+                                "characters)");
     g_strlcpy(dst, v, WL_LOG_NAME_MAX);
     return TRUE;
 }

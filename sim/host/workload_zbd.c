@@ -274,7 +274,8 @@ gboolean wl_zbd_bind(Workload *w, GError **error)
     z->resetting = g_new0(uint8_t, z->nzones);
     z->is_open = g_new0(uint8_t, z->nzones);
     z->max_open = max_open;
-    z->open = g_new0(uint32_t, MAX(max_open, 1));
+    /* no more zones open than there are, whatever the limit (ignore_zone_limits) */
+    z->open = g_new0(uint32_t, MAX(MIN(max_open, z->nzones), 1));
     z->frequency = freq;
     z->write_cnt = freq > 0 ? (uint32_t)MIN(1.0 / freq, (double)UINT32_MAX) : UINT32_MAX;
     w->zbd = z;

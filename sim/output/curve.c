@@ -336,14 +336,17 @@ guint curve_sim_values(const Curve *c, const RunTrace *t, double *out)
     for (guint i = 0; i < c->n; i++) {
         out[i] = NAN;
         if (c->kind == CURVE_GB_MBPS) {
+            /* a point a little past the end (a curve written by a run
+             * rounds its last GB up) is measured over what its window
+             * holds; one whose window starts past the end is not */
             double b0 = MAX(0, (c->x[i] - h) * 1e9), b1 = MIN(end_b, (c->x[i] + h) * 1e9);
-            if (c->x[i] * 1e9 > end_b || b1 <= b0)
+            if (b1 <= b0)
                 continue;
             double dt = run_trace_time_at_bytes(t, b1) - run_trace_time_at_bytes(t, b0);
             out[i] = dt > 0 ? (b1 - b0) / 1e6 / dt : 0;
         } else {
             double t0 = MAX(0, c->x[i] - h), t1 = MIN(end_t, c->x[i] + h);
-            if (c->x[i] > end_t || t1 <= t0)
+            if (t1 <= t0)
                 continue;
             out[i] = c->kind == CURVE_T_MBPS
                          ? (run_trace_bytes_at(t, t1) - run_trace_bytes_at(t, t0)) / 1e6 / (t1 - t0)

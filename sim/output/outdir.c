@@ -9,6 +9,7 @@
  * open to free, so a second run into it is refused rather than racing.
  */
 #include "sim/output/outdir.h"
+#include "sim/engine/resultnames.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,72 +44,6 @@ struct OutDir {
     GPtrArray *files; /* of OutFile, in creation order */
 };
 
-/* Names ftlsim writes into a results folder (report and figures). A forced
- * rerun removes them even without a manifest, so no stale result survives. */
-static const char *const outdir_known_names[] = {
-    "summary.txt",
-    "summary.json",
-    "series.csv",
-    "series.live.csv",
-    "phases.csv",
-    "latency_read.csv",
-    "latency_write.csv",
-    "write_curve.png",
-    "write_curve.svg",
-    "throughput.png",
-    "throughput.svg",
-    "cache.png",
-    "cache.svg",
-    "latency_cdf.png",
-    "latency_cdf.svg",
-    "utilization.png",
-    "utilization.svg",
-    "write_curve.live.png",
-    "report.html",
-    "sweep.csv",
-    "sweep.png",
-    "sweep.svg",
-    "sweep-row.csv",
-    "sweep-manifest.csv",
-    "jobs.txt",
-    "sweep.slurm",
-    "calibrated.ini",
-    "fit.json",
-    "curves.csv",
-    "fit.png",
-    "fit.svg",
-    "figures.csv",
-    /* ftlsim pts (docs/pts.md) */
-    "rounds.csv",
-    "steady_state.csv",
-    "wsat.csv",
-    "iops.csv",
-    "tp.csv",
-    "lat.csv",
-    "steady_state.png",
-    "steady_state.svg",
-    "steady_state_1MiB.png",
-    "steady_state_1MiB.svg",
-    "steady_state_128KiB.png",
-    "steady_state_128KiB.svg",
-    "wsat.png",
-    "wsat.svg",
-    "iops.png",
-    "iops.svg",
-    "iops_3d.png",
-    "iops_3d.svg",
-    "convergence.png",
-    "convergence.svg",
-    "tp.png",
-    "tp.svg",
-    "lat.png",
-    "lat.svg",
-    "lat_3d_mean.png",
-    "lat_3d_mean.svg",
-    "lat_3d_max.png",
-    "lat_3d_max.svg",
-    OUTDIR_MANIFEST,
-};
 
 static void outfile_free(gpointer p)
 {
@@ -120,9 +55,8 @@ static void outfile_free(gpointer p)
 
 static gboolean outdir_is_known(const char *name, char **manifest)
 {
-    for (unsigned i = 0; i < G_N_ELEMENTS(outdir_known_names); i++)
-        if (strcmp(name, outdir_known_names[i]) == 0)
-            return TRUE;
+    if (result_name_reserved(name))
+        return TRUE;
     if (manifest && g_strv_contains((const char *const *)manifest, name))
         return TRUE;
     return name[0] == '.' && g_str_has_suffix(name, ".tmp"); /* an interrupted run's temporary */
@@ -505,6 +439,10 @@ char *outdir_dest_resolve(const char *path, gboolean *special, GError **error)
     *special = FALSE;
     struct stat st;
     char *target = NULL;
+    if (!*path) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "an empty name; expected a file name");
+        return NULL;
+    }
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
         /* followed, so that the link stays a link; a link to a name not
          * there yet makes that file, as a shell's redirection does */

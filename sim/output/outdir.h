@@ -12,10 +12,12 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "sim/engine/resultnames.h"
+
 typedef struct OutDir OutDir;
 
 /* The manifest a committed folder holds: the names the run wrote, one a line. */
-#define OUTDIR_MANIFEST ".ftlsim-files"
+#define OUTDIR_MANIFEST RESULT_MANIFEST
 
 /* Open (and create, with its parents) the results folder path, and lock it
  * until outdir_free(): a folder another run holds is refused. An existing

@@ -545,7 +545,7 @@ static const struct {
     {NULL, "workload  {workload}\n", NULL},
     {NULL, NULL, trace_text},
     {NULL, "seed      {seed}\n", NULL},
-    {was_interrupted, "stopped   interrupted (SIGINT or SIGTERM): the results so far\n", NULL},
+    {was_interrupted, "stopped   interrupted (SIGINT, SIGTERM or SIGHUP): the results so far\n", NULL},
     {has_prefill, "prefill   {prefill}\n", NULL},
     {NULL, "simulated {sim_time_s} s in {wall_time_s} s wall ({setup_wall_s} s set-up and prefill "
            "before it, {total_wall_s} s in all; {events} events, peak RSS {peak_rss_bytes} MiB)\n",

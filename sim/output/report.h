@@ -86,7 +86,7 @@ typedef struct RunResult {
     uint64_t peak_rss; /* bytes, of the whole process */
     GArray *rows;   /* SeriesRow */
     GArray *phases; /* PhaseSpan */
-    gboolean interrupted; /* stopped by SIGINT or SIGTERM before the workload ended */
+    gboolean interrupted; /* stopped by SIGINT, SIGTERM or SIGHUP before the workload ended */
     const RunSteady *steady; /* the ss=pts job's rounds; NULL: none */
     const DriveFdpHandle *fdp; /* FDP: fdp_handles + 1 rows (the last: shared units); NULL: none */
     uint32_t fdp_handles;

@@ -529,7 +529,7 @@ static const ReportFigure table[] = {
      .present = has_trace},
     {FIG("", "seed", "", "--seed", TJ), GET(get_run, R_SEED)},
     {FIG("", "prefill", "", "--prefill, or null", TJ), GET(get_text, S_PREFILL)},
-    {FIG("", "interrupted", "", "SIGINT or SIGTERM stopped the run (the sweep table: 1, else 0)",
+    {FIG("", "interrupted", "", "SIGINT, SIGTERM or SIGHUP stopped the run (the sweep table: 1, else 0)",
          OUT_JSON | OUT_SWEEP), GET(get_run, R_INTERRUPTED), SWEEP(22, "interrupted", 0, NULL)},
     {FIG("", "sim_time_s", "s", "simulated time (series.csv: at the end of the interval)",
          TJ | OUT_SERIES | OUT_SWEEP), GET(get_run, R_SIM_TIME), TEXT("%.3f", 0, 0),

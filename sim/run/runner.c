@@ -31,7 +31,7 @@ struct Runner {
     char why[256];
 };
 
-/* The signal (SIGINT, SIGTERM) that asked the run to stop; 0: none. */
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asked the run to stop; 0: none. */
 static volatile sig_atomic_t run_signal;
 
 /* Child processes running simulations for this one (sweeps, calibration),
@@ -96,6 +96,15 @@ static void catch_signals(int flags)
     sa.sa_flags = flags;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL); /* a terminal that went away: as SIGTERM */
+    runner_ignore_file_limit();
+}
+
+void runner_ignore_file_limit(void)
+{
+    /* past ulimit -f, write(2) fails with EFBIG, which the writers report
+     * (and their temporaries are removed) instead of the process dying */
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 void runner_catch_signals(void)

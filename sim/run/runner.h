@@ -61,9 +61,16 @@ gboolean runner_go(Runner *r);
 /* The run stopped for a signal (runner_catch_signals) before its end. */
 gboolean runner_interrupted(const Runner *r);
 
-/* Catch SIGINT and SIGTERM: a run then stops at its next event (its
- * results so far can be written) and runner_interrupted() is TRUE. */
+/* The signal policy of every command that simulates: SIGINT, SIGTERM and
+ * SIGHUP (a terminal that went away) alike stop a run at its next event
+ * (its results so far can be written, marked interrupted) and
+ * runner_interrupted() is TRUE; SIGXFSZ is ignored
+ * (runner_ignore_file_limit()). */
 void runner_catch_signals(void);
+/* Ignore SIGXFSZ: a write past ulimit -f fails with EFBIG and is reported
+ * as an error, its temporaries removed, rather than killing the process.
+ * Every command (main.c). */
+void runner_ignore_file_limit(void);
 /* The signal that interrupted the run, or 0. */
 int runner_signal(void);
 /* A child process that runs a simulation for this one: a caught signal is
@@ -71,8 +78,8 @@ int runner_signal(void);
  * call. Forget it once it has been waited for. */
 void runner_watch_child(pid_t pid);
 void runner_forget_child(pid_t pid);
-/* In a child, first: forget the parent's children and catch SIGINT and
- * SIGTERM (a second one does not end it; see runner.c). */
+/* In a child, first: forget the parent's children and catch SIGINT,
+ * SIGTERM and SIGHUP (a second one does not end it; see runner.c). */
 void runner_child_start(void);
 
 #endif

@@ -7,7 +7,10 @@
  * exactly one line, "ftlsim...". A harness defines the token table,
  * fuzz_setup() (its data files, in the data folder) and fuzz_finish() (the
  * arguments it appends, such as --dry-run), and FUZZ_COMMAND when it fuzzes
- * one command (without it the input's first line is the command). */
+ * one command (without it the input's first line is the command). With
+ * FUZZ_FILE the input is instead the text of one file the command reads,
+ * written to FUZZ_FILE in the data folder (fuzz_data_path()), and the
+ * arguments are all fuzz_finish()'s (fuzz_iolog.c, fuzz_zbd.c). */
 #define main ftlsim_main
 int ftlsim_main(int argc, char **argv);
 #include "sim/cmd/main.c"
@@ -75,6 +78,12 @@ G_GNUC_UNUSED static char *fuzz_data_file(const char *name, const char *text)
     return path;
 }
 
+/* Path of name in the data folder; owned by the caller. */
+G_GNUC_UNUSED static char *fuzz_data_path(const char *name)
+{
+    return g_build_filename(data_dir, name, NULL);
+}
+
 static void fuzz_setup(void);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -92,7 +101,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* Whether arg would leave the process, fork or start another program
  * (for the whole command also --live and the plot and help commands). */
-static gboolean fuzz_refused(const char *arg)
+G_GNUC_UNUSED static gboolean fuzz_refused(const char *arg)
 {
     static const char *const out[] = {"--help", "-h", "-?", "--help-all", "--plot", "-p",
                                       "--jobs", "-J",
@@ -169,7 +178,11 @@ static void fuzz_run(char **args, int n)
     fuzz_clear(scratch);
 }
 
+#ifdef FUZZ_FILE
+static gboolean fuzz_accept(const char *text); /* whether to run the input */
+#else
 static const char *const *fuzz_tokens(size_t *n);
+#endif
 static int fuzz_finish(char **args, int n);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -180,6 +193,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #ifdef FUZZ_COMMAND
     args[n++] = g_strdup(FUZZ_COMMAND);
 #endif
+#ifdef FUZZ_FILE
+    char *text = g_strndup((const char *)data, size);
+    gboolean ok = fuzz_accept(text);
+    g_free(text);
+    char *path = fuzz_data_path(FUZZ_FILE);
+    if (!g_file_set_contents(path, (const char *)data, (gssize)size, NULL))
+        abort();
+    g_free(path);
+#else
     size_t ntok;
     const char *const *tokens = fuzz_tokens(&ntok);
     const char *p = (const char *)data, *end = p + size;
@@ -201,6 +223,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ok = FALSE;
         args[n++] = arg;
     }
+#endif
     if (ok) {
         n = fuzz_finish(args, n);
         args[n] = NULL;

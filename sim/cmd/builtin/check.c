@@ -91,7 +91,8 @@ int cmd_check(int argc, char **argv)
              "drive's capacity; its entries are 8 bytes wide where the drive's 4 KiB slots or\n"
              "pages outnumber 32 bits, 4 otherwise. A run refuses up front (exit 2) a\n"
              "drive whose estimate exceeds the memory available (FTLSIM_MEMORY_LIMIT, or\n"
-             "MemAvailable plus free swap).\n"
+             "MemAvailable plus free swap; either held to what the address-space limit,\n"
+             "ulimit -v, leaves).\n"
              "Example:\n  ftlsim check -d configs/860evo.ini --prefill 100%:random "
              "-w 'rw=randwrite,bs=4k,io_size=20g'\n",
         FALSE, &argc, &argv);
