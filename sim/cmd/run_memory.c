@@ -89,9 +89,7 @@ void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capaci
     }
 }
 
-/* Bytes of memory this run may take: FTLSIM_MEMORY_LIMIT if set, else
- * what the kernel says is available plus free swap; 0: unknown. */
-static uint64_t memory_available(GError **error)
+uint64_t run_memory_available(GError **error)
 {
     const char *limit = g_getenv("FTLSIM_MEMORY_LIMIT");
     if (limit) {
@@ -124,7 +122,7 @@ gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryCla
                         GError **error)
 {
     GError *e = NULL;
-    uint64_t have = memory_available(&e);
+    uint64_t have = run_memory_available(&e);
     if (e) {
         g_propagate_error(error, e);
         return FALSE;
@@ -157,7 +155,7 @@ gboolean run_check_setup_fits(const char *what, const Workload *w, const DrivePa
     if (!w)
         return TRUE;
     GError *e = NULL;
-    uint64_t have = memory_available(&e);
+    uint64_t have = run_memory_available(&e);
     if (e) {
         g_propagate_error(error, e);
         return FALSE;
