@@ -52,6 +52,7 @@ typedef struct EmuEngine {
     FILE *iolog;        /* trace.iolog in the results folder */
     gboolean status;    /* draw the status line */
     uint64_t status_at; /* ns, wall: the next redraw */
+    char stall[320];    /* why the model stalled; "" while it did not */
 } EmuEngine;
 
 int emu_command(Emu *emu, IoOp op, uint64_t offset, uint64_t length)
@@ -185,6 +186,16 @@ static void emu_fail(Emu *emu)
     pthread_mutex_unlock(&emu->m);
 }
 
+/* Commands in the drive and nothing left to happen but the clock's tick:
+ * the model cannot go on (a run would report it stalled). */
+static gboolean emu_stalled(EmuEngine *ee)
+{
+    if (drive_outstanding(ee->d) == 0 || sim_pending(runner_engine(ee->sr)) > 1)
+        return FALSE;
+    drive_stall_reason(ee->d, ee->stall, sizeof ee->stall);
+    return TRUE;
+}
+
 static void *emu_engine_main(void *arg)
 {
     EmuEngine *ee = arg;
@@ -203,7 +214,7 @@ static void *emu_engine_main(void *arg)
         for (uint32_t i = 0; i < n; i++)
             emu_submit(ee, batch[i]);
         uint64_t now = emu_clock() - emu->t0;
-        if (!runner_advance(ee->sr, now)) {
+        if (!runner_advance(ee->sr, now) || emu_stalled(ee)) {
             emu_fail(emu); /* the run ended under the file system */
             emu_fuse_stop();
             break;
@@ -390,8 +401,9 @@ static gboolean emu_go(EmuEngine *ee, GError **error)
         fputs("\n", stderr);
     if (served && emu->failed) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
-                    "the simulation stopped at %.3f s with %u commands outstanding",
-                    (double)sim_now(runner_engine(ee->sr)) / 1e9, drive_outstanding(ee->d));
+                    "the simulation stopped at %.3f s with %u commands outstanding (%s)",
+                    (double)sim_now(runner_engine(ee->sr)) / 1e9, drive_outstanding(ee->d),
+                    ee->stall[0] ? ee->stall : "ended");
         return FALSE;
     }
     return served;

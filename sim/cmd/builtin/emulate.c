@@ -44,9 +44,9 @@ int cmd_emulate(int argc, char **argv)
         "MOUNTPOINT - the drive as a file, MOUNTPOINT/disk, in real time", entries,
         "The drive's reads, writes, fsyncs and hole punches (discards) are timed by the model "
         "as they arrive;\nunmount (fusermount3 -u MOUNTPOINT) or Ctrl-C ends it and writes "
-        "the results.\nRoot is needed only for losetup and mount, not for emulate.\n\n"
-        "Example:\n  ftlsim emulate -d configs/870qvo.ini --set drive.user_capacity=8GB -o "
-        "results/emu /mnt/ssd\n  losetup --direct-io=on -f --show /mnt/ssd/disk\n",
+        "the results.\nA loop device over MOUNTPOINT/disk (losetup, as root) makes it a block "
+        "device.\nFor instance:\n  ftlsim "
+        "emulate -d configs/870qvo.ini --set drive.user_capacity=8GB -o results/emu /mnt/ssd\n",
         FALSE, &argc, &argv);
     if (!ctx)
         return CMD_EXIT_INPUT;
