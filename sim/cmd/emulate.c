@@ -53,6 +53,7 @@ typedef struct EmuEngine {
     gboolean status;    /* draw the status line */
     uint64_t status_at; /* ns, wall: the next redraw */
     char stall[320];    /* why the model stalled; "" while it did not */
+    gboolean ended;     /* the run ended (stalled, stopped) while mounted */
 } EmuEngine;
 
 int emu_command(Emu *emu, IoOp op, uint64_t offset, uint64_t length)
@@ -209,16 +210,19 @@ static void *emu_engine_main(void *arg)
             batch[i] = emu->queue[(emu->qhead + i) % EMU_SLOTS];
         emu->qhead = (emu->qhead + n) % EMU_SLOTS;
         emu->qlen = 0;
-        bool stop = emu->stopping && emu->depth == 0;
+        bool stop = emu->stopping && (emu->depth == 0 || emu->failed);
         pthread_mutex_unlock(&emu->m);
         for (uint32_t i = 0; i < n; i++)
             emu_submit(ee, batch[i]);
         uint64_t now = emu_clock() - emu->t0;
         if (!runner_advance(ee->sr, now) || emu_stalled(ee)) {
+            ee->ended = TRUE;
             emu_fail(emu); /* the run ended under the file system */
             emu_fuse_stop();
             break;
         }
+        if (emu_fuse_exited() && !emu->failed)
+            emu_fail(emu); /* a signal: the workers must not wait for the model */
         emu_status(ee, now);
         if (stop)
             break;
@@ -391,6 +395,7 @@ static gboolean emu_go(EmuEngine *ee, GError **error)
     pthread_cond_signal(&emu->engine_cv);
     pthread_mutex_unlock(&emu->m);
     pthread_join(tid, NULL);
+    emu_fuse_close();
     workload_live_close(ee->w);
     /* what the drive still owes the host: nothing, once every reply went */
     while (runner_advance(ee->sr, sim_now(runner_engine(ee->sr))))
@@ -399,7 +404,7 @@ static gboolean emu_go(EmuEngine *ee, GError **error)
     runner_end(ee->sr);
     if (ee->status)
         fputs("\n", stderr);
-    if (served && emu->failed) {
+    if (served && ee->ended) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED,
                     "the simulation stopped at %.3f s with %u commands outstanding (%s)",
                     (double)sim_now(runner_engine(ee->sr)) / 1e9, drive_outstanding(ee->d),

@@ -24,7 +24,7 @@
 #define EMU_FILE "disk"
 #define EMU_INO 2 /* the file's inode; 1 is the root */
 
-static struct fuse_session *emu_session; /* while serving */
+static struct fuse_session *emu_session; /* from the mount to emu_fuse_close() */
 
 static void emu_attr(const Emu *emu, fuse_ino_t ino, struct stat *st)
 {
@@ -312,6 +312,12 @@ gboolean emu_fuse_check_mountpoint(const char *path, GError **error)
     return TRUE;
 }
 
+bool emu_fuse_exited(void)
+{
+    struct fuse_session *se = emu_session;
+    return se && fuse_session_exited(se);
+}
+
 void emu_fuse_stop(void)
 {
     /* the loop waits on a semaphore that only a signal interrupts */
@@ -351,10 +357,15 @@ gboolean emu_fuse_serve(Emu *emu, GError **error)
     fuse_loop_cfg_set_idle_threads(cfg, 64);
     int rc = fuse_session_loop_mt(se, cfg);
     fuse_loop_cfg_destroy(cfg);
-    emu_session = NULL;
     fuse_session_unmount(se);
     fuse_remove_signal_handlers(se);
-    fuse_session_destroy(se);
     (void)rc; /* a signal's end is a normal one */
     return TRUE;
+}
+
+void emu_fuse_close(void)
+{
+    if (emu_session)
+        fuse_session_destroy(emu_session);
+    emu_session = NULL;
 }

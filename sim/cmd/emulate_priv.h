@@ -67,12 +67,17 @@ int emu_command(Emu *emu, IoOp op, uint64_t offset, uint64_t length);
 
 /* emulate_fuse.c: mount the file system on o->mountpoint, serve it with
  * worker threads until it is unmounted or a signal (SIGINT, SIGTERM,
- * SIGHUP) asks, then unmount. FALSE with error when it cannot be mounted. */
+ * SIGHUP) asks, then unmount. FALSE with error when it cannot be mounted.
+ * emu_fuse_close() frees the session once the engine thread is gone. */
 gboolean emu_fuse_serve(Emu *emu, GError **error);
+void emu_fuse_close(void);
 /* Can the folder be mounted on: an empty folder that is not a mount point
  * already? FALSE with a one-line error naming it. */
 gboolean emu_fuse_check_mountpoint(const char *path, GError **error);
 /* Ask emu_fuse_serve() to return (the model stopped). */
 void emu_fuse_stop(void);
+/* A signal or the unmount asked emu_fuse_serve() to return: commands still
+ * waiting for the model are failed (EIO) so that its workers can end. */
+bool emu_fuse_exited(void);
 
 #endif

@@ -304,8 +304,9 @@ static void wl_replay_done(Workload *w, uint64_t tag)
     r->free_slots[r->nfree++] = (uint32_t)tag;
     w->outstanding--;
     if (r->live) {
+        uint32_t id = r->live_id[tag]; /* before a waiting record takes the slot */
         wl_replay_drain(w);
-        r->live_done(r->live_ctx, r->live_id[tag]);
+        r->live_done(r->live_ctx, id);
         return;
     }
     if (r->ro.mode == REPLAY_CLOSED) {
