@@ -35,13 +35,6 @@ void emulate_options_init(EmulateOptions *o)
     o->interval = SIM_SEC / 2;
 }
 
-uint64_t emu_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * SIM_SEC + (uint64_t)ts.tv_nsec;
-}
-
 /* The engine thread's world: the run, and where the I/O is recorded. */
 typedef struct EmuEngine {
     Emu *emu;
@@ -55,53 +48,6 @@ typedef struct EmuEngine {
     char stall[320];    /* why the model stalled; "" while it did not */
     gboolean ended;     /* the run ended (stalled, stopped) while mounted */
 } EmuEngine;
-
-int emu_command(Emu *emu, IoOp op, uint64_t offset, uint64_t length)
-{
-    pthread_mutex_lock(&emu->m);
-    while (emu->nfree == 0 && !emu->failed)
-        pthread_cond_wait(&emu->slot_cv, &emu->m);
-    if (emu->failed) {
-        pthread_mutex_unlock(&emu->m);
-        return -EIO;
-    }
-    uint32_t id = emu->free_slot[--emu->nfree];
-    EmuSlot *s = &emu->slot[id];
-    s->op = (uint8_t)op;
-    s->offset = offset;
-    s->length = length;
-    s->arrival = emu_clock() - emu->t0;
-    s->state = EMU_QUEUED;
-    emu->queue[(emu->qhead + emu->qlen++) % EMU_SLOTS] = id;
-    emu->depth++;
-    emu->floor.depth_max = MAX(emu->floor.depth_max, emu->depth);
-    pthread_cond_signal(&emu->engine_cv);
-    while (s->state != EMU_DONE && !emu->failed)
-        pthread_cond_wait(&s->cv, &emu->m);
-    int rc = 0;
-    if (s->state == EMU_DONE) {
-        uint64_t woke = emu_clock() - emu->t0;
-        uint64_t reply = woke > s->done ? woke - s->done : 0;
-        uint64_t pickup = s->submit > s->arrival ? s->submit - s->arrival : 0;
-        EmuFloor *f = &emu->floor;
-        f->commands++;
-        f->pickup_ns += pickup;
-        f->pickup_max = MAX(f->pickup_max, pickup);
-        f->reply_ns += reply;
-        f->reply_max = MAX(f->reply_max, reply);
-        f->model_ns += s->done - s->submit;
-    } else {
-        rc = -EIO; /* the model stopped with the command in it */
-    }
-    if (s->state != EMU_IN_MODEL) { /* else the slot stays the model's */
-        s->state = EMU_FREE;
-        emu->free_slot[emu->nfree++] = id;
-        emu->depth--;
-        pthread_cond_signal(&emu->slot_cv);
-    }
-    pthread_mutex_unlock(&emu->m);
-    return rc;
-}
 
 /* The model completed command id (at sim_now()). */
 static void emu_done(void *ctx, uint32_t id)

@@ -5,7 +5,8 @@
  * file is opened direct_io, so the kernel's page cache never answers for
  * the drive. Data lives in an anonymous mapping of the capacity, which
  * takes memory only where data was written (as the model's own map);
- * trimmed pages are given back and read as zeros.
+ * trimmed pages are given back and read as zeros. emu_command() is the
+ * workers' half of the queue to the engine thread (emulate.c).
  */
 #define FUSE_USE_VERSION 314
 #include "sim/cmd/emulate_priv.h"
@@ -19,12 +20,67 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EMU_FILE "disk"
 #define EMU_INO 2 /* the file's inode; 1 is the root */
 
 static struct fuse_session *emu_session; /* from the mount to emu_fuse_close() */
+
+uint64_t emu_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * SIM_SEC + (uint64_t)ts.tv_nsec;
+}
+
+int emu_command(Emu *emu, IoOp op, uint64_t offset, uint64_t length)
+{
+    pthread_mutex_lock(&emu->m);
+    while (emu->nfree == 0 && !emu->failed)
+        pthread_cond_wait(&emu->slot_cv, &emu->m);
+    if (emu->failed) {
+        pthread_mutex_unlock(&emu->m);
+        return -EIO;
+    }
+    uint32_t id = emu->free_slot[--emu->nfree];
+    EmuSlot *s = &emu->slot[id];
+    s->op = (uint8_t)op;
+    s->offset = offset;
+    s->length = length;
+    s->arrival = emu_clock() - emu->t0;
+    s->state = EMU_QUEUED;
+    emu->queue[(emu->qhead + emu->qlen++) % EMU_SLOTS] = id;
+    emu->depth++;
+    emu->floor.depth_max = MAX(emu->floor.depth_max, emu->depth);
+    pthread_cond_signal(&emu->engine_cv);
+    while (s->state != EMU_DONE && !emu->failed)
+        pthread_cond_wait(&s->cv, &emu->m);
+    int rc = 0;
+    if (s->state == EMU_DONE) {
+        uint64_t woke = emu_clock() - emu->t0;
+        uint64_t reply = woke > s->done ? woke - s->done : 0;
+        uint64_t pickup = s->submit > s->arrival ? s->submit - s->arrival : 0;
+        EmuFloor *f = &emu->floor;
+        f->commands++;
+        f->pickup_ns += pickup;
+        f->pickup_max = MAX(f->pickup_max, pickup);
+        f->reply_ns += reply;
+        f->reply_max = MAX(f->reply_max, reply);
+        f->model_ns += s->done - s->submit;
+    } else {
+        rc = -EIO; /* the model stopped with the command in it */
+    }
+    if (s->state != EMU_IN_MODEL) { /* else the slot stays the model's */
+        s->state = EMU_FREE;
+        emu->free_slot[emu->nfree++] = id;
+        emu->depth--;
+        pthread_cond_signal(&emu->slot_cv);
+    }
+    pthread_mutex_unlock(&emu->m);
+    return rc;
+}
 
 static void emu_attr(const Emu *emu, fuse_ino_t ino, struct stat *st)
 {
