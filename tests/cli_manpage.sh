@@ -7,7 +7,7 @@ source tests/lib.sh "$@"
 man=docs/ftlsim.1
 # the man page escapes hyphens: \-\-trace\-format
 plain=$(sed 's/\\-/-/g' "$man")
-for cmd in run calibrate pts check drives plot sweep config-reference; do
+for cmd in run calibrate pts check drives plot sweep config-reference emulate; do
     n=$((n + 1))
     grep -qE "^\.B(R)? ftlsim $cmd|^\.B $cmd( collect)?\$" <<<"$plain" ||
         fail "$man does not describe the command $cmd"

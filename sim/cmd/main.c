@@ -1,7 +1,7 @@
 /*
  * main.c - the ftlsim command: the table of commands, one file each in
  * sim/cmd/builtin/ (run, calibrate, pts, check, drives, plot, sweep
- * collect, config-reference).
+ * collect, config-reference, and emulate where libfuse3 was found).
  *
  * Only the commands print errors and choose exit codes: 0 ok, 1 the
  * simulation failed, 2 bad input (options, drive file, workload, trace).
@@ -26,6 +26,9 @@ static const struct {
     {"plot", cmd_plot, "overlay write curves of several results folders"},
     {"sweep", cmd_sweep, "collect DIR: build sweep.csv from the runs of an emitted sweep"},
     {"config-reference", cmd_reference, "print the documented reference config (configs/reference.ini)"},
+#ifdef FTLSIM_HAVE_FUSE3
+    {"emulate", cmd_emulate, "the drive as a file (FUSE) in real time, for real applications"},
+#endif
 };
 
 static void print_help(FILE *f)

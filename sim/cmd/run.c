@@ -205,12 +205,11 @@ gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error)
     return TRUE;
 }
 
-/* Age the drive as --prefill asks; the SLC part must fit the cache. */
-static gboolean prefill_drive(const RunOptions *o, Drive *d, const DrivePrefill *pf, GError **error)
+gboolean run_prefill_drive(const char *spec, Drive *d, const DrivePrefill *pf, GError **error)
 {
     if (!drive_prefill(d, pf)) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "--prefill \"%s\": the drive cannot hold it",
-                    o->prefill);
+                    spec);
         return FALSE;
     }
     uint64_t pages = (uint64_t)(pf->fill * (double)(drive_capacity(d) / 4096) + 0.5);
@@ -220,7 +219,7 @@ static gboolean prefill_drive(const RunOptions *o, Drive *d, const DrivePrefill 
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                     "--prefill \"%s\": found room for %.3f GB in the pSLC cache, expected the "
                     "%.3f GB asked for (this drive's cache at this fill holds less)",
-                    o->prefill, (double)got / 1e9, (double)want / 1e9);
+                    spec, (double)got / 1e9, (double)want / 1e9);
         return FALSE;
     }
     return TRUE;
@@ -244,7 +243,8 @@ static gboolean load_workload(const RunOptions *o, Workload **w, GError **error)
     return *w != NULL;
 }
 
-static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError **error)
+gboolean run_write_results(OutDir *od, const RunResult *res, gboolean sweep_row, const char *more,
+                           GError **error)
 {
     g_autoptr(JsonWriter) jw = json_writer_new();
     report_summary_json(res, jw);
@@ -252,6 +252,8 @@ static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError *
         return FALSE;
     g_autoptr(GString) text = g_string_new(NULL);
     report_summary_text(res, text);
+    if (more)
+        g_string_append(text, more);
     if (!outdir_write_text(od, "summary.txt", text->str, error))
         return FALSE;
     g_autoptr(GString) phases = g_string_new(NULL);
@@ -266,7 +268,7 @@ static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError *
         FILE *f = outdir_create(od, lat[i].name, error);
         if (!f)
             return FALSE;
-        lat_hist_write_csv(workload_latency(r->w, lat[i].op), f);
+        lat_hist_write_csv(workload_latency(res->workload, lat[i].op), f);
         if (!outdir_close_file(od, f, error))
             return FALSE;
     }
@@ -276,13 +278,20 @@ static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError *
         if (!outdir_write_text(od, "steady_state.csv", steady->str, error))
             return FALSE;
     }
-    if (r->o->sweep_row_file) {
+    if (sweep_row) {
         g_autoptr(GString) row = g_string_new(report_sweep_header());
         g_string_append_c(row, '\n');
         report_sweep_row(res, row);
         if (!outdir_write_text(od, "sweep-row.csv", row->str, error))
             return FALSE;
     }
+    return TRUE;
+}
+
+static gboolean write_results(Run *r, OutDir *od, const RunResult *res, GError **error)
+{
+    if (!run_write_results(od, res, r->o->sweep_row_file, NULL, error))
+        return FALSE;
     FILE *series = r->series;
     r->series = NULL;
     return outdir_close_file(od, series, error);
@@ -477,7 +486,7 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     }
     SimEngine *e = runner_engine(sr);
     Drive *d = runner_drive(sr);
-    if (o->prefill && !o->dry_run && !prefill_drive(o, d, &pf, error))
+    if (o->prefill && !o->dry_run && !run_prefill_drive(o->prefill, d, &pf, error))
         return FALSE;
     if (o->max_time)
         workload_set_stop_time(w, o->max_time);

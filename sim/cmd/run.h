@@ -16,6 +16,8 @@
 #include <glib.h>
 #include <sys/types.h>
 
+typedef struct RunResult RunResult;
+
 #define RUN_ERROR (run_error_quark())
 GQuark run_error_quark(void);
 typedef enum RunError {
@@ -82,6 +84,9 @@ const char *run_invoked_as(void);
 /* Parse a --prefill SPEC, PCT%[:random][:slc=SIZE] (e.g. 90%:random,
  * 50%:slc=10GB), into pf (seed left to the caller). */
 gboolean run_parse_prefill(const char *spec, DrivePrefill *pf, GError **error);
+/* Age drive d as pf (parsed from --prefill spec) says; FALSE when the
+ * drive cannot hold it or its SLC part does not fit the cache. */
+gboolean run_prefill_drive(const char *spec, Drive *d, const DrivePrefill *pf, GError **error);
 
 /* What a run does to the drive's mapping (models/drive.h), for its memory
  * estimate: the prefill (pf, NULL: none) and every write job of w (its
@@ -93,6 +98,11 @@ void run_memory_class(const DrivePrefill *pf, const Workload *w, uint64_t capaci
  * bytes (io_size, else size x loops, times numjobs); UINT64_MAX when a
  * job only ends with its runtime. */
 uint64_t run_write_bytes(const Workload *w, uint64_t capacity);
+/* Bytes of memory a run may take: FTLSIM_MEMORY_LIMIT if set, else what
+ * the kernel says is available plus free swap, either held to what the
+ * address-space limit (ulimit -v) leaves; 0: unknown. A bad
+ * FTLSIM_MEMORY_LIMIT sets error. */
+uint64_t run_memory_available(GError **error);
 /* Can this machine simulate the drive for a run of class c? FALSE with a
  * one-line RUN_ERROR_INPUT error if the estimate exceeds the memory
  * available (FTLSIM_MEMORY_LIMIT when set, else MemAvailable plus free
@@ -112,6 +122,15 @@ gboolean run_check_setup_fits(const char *what, const Workload *w, const DrivePa
  * it simulated so far is written (marked interrupted) and it fails with
  * RUN_ERROR_INTERRUPTED. */
 gboolean run_simulation(const RunOptions *o, GError **error);
+
+/* The results folder's files of a run that ended (res), beside its
+ * series.csv: summary.json, summary.txt, phases.csv, latency_read.csv,
+ * latency_write.csv, with steady rounds steady_state.csv, with sweep_row
+ * sweep-row.csv; more (NULL: none) is appended to summary.txt. For
+ * run_simulation() and emulate. */
+typedef struct OutDir OutDir;
+gboolean run_write_results(OutDir *od, const RunResult *res, gboolean sweep_row, const char *more,
+                           GError **error);
 
 /* Run o in a child process (setup(ctx) first, if given, in the child):
  * returns its pid and in fd the pipe its result arrives on, or -1 with
@@ -153,7 +172,6 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
 
 /* ---- report.html (run_report.c) --------------------------------------- */
 typedef struct HtmlPage HtmlPage;
-typedef struct RunResult RunResult;
 
 /* Suffixes of the files a report links to (NULL-terminated). */
 extern const char *const run_report_files[];

@@ -158,6 +158,12 @@ static uint64_t memory_reported(const char **why, GError **error)
     return avail ? avail + swap : 0;
 }
 
+uint64_t run_memory_available(GError **error)
+{
+    const char *why = "";
+    return memory_available(&why, error);
+}
+
 gboolean run_check_fits(const char *drive, const DriveParams *p, const MemoryClass *c,
                         GError **error)
 {

@@ -423,6 +423,23 @@ bool sim_run(SimEngine *e, SimTime until)
     return true;
 }
 
+SimTime sim_next_bound(const SimEngine *e)
+{
+    if (e->count == 0)
+        return SIM_TIME_MAX;
+    unsigned w = (unsigned)__builtin_ctz(e->words);
+    unsigned i = 64 * w + (unsigned)__builtin_ctzll(e->used[w]);
+    const Bucket *b = &e->b[i];
+    if (i < DIGITS)
+        return b->v[e->head0[i]].time;
+    if (b->len > SCAN_MAX) /* not dealt out yet: its range's start bounds it */
+        return bucket_start(e->base, i / DIGITS, i % DIGITS);
+    SimTime t = b->v[0].time;
+    for (uint32_t k = 1; k < b->len; k++)
+        t = MIN(t, b->v[k].time);
+    return t;
+}
+
 static uint64_t splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);

@@ -32,6 +32,11 @@ struct WlReplay {
     SimTime t_first, t_last; /* first submission, last completion */
     WlStats st;
     WorkloadJobSpec spec; /* what results report as the job: "replay" */
+    /* live (workload_live_new): no reader */
+    bool live, closed;        /* closed: no more records will come */
+    uint32_t *live_id;        /* per slot: the caller's number of the command in it */
+    WorkloadLiveDoneFn live_done;
+    void *live_ctx;
 };
 
 static void wl_replay_free(WlReplay *r);
@@ -98,6 +103,7 @@ static void wl_replay_free(WlReplay *r)
     g_free(r->ring);
     g_free(r->slots);
     g_free(r->free_slots);
+    g_free(r->live_id);
     if (r->st.lat[0])
         wl_stats_clear(&r->st);
     g_free(r);
@@ -114,6 +120,8 @@ static gboolean wl_replay_bind(Workload *w, uint64_t seed, GError **error)
     g_free(r->slots);
     g_free(r->free_slots);
     r->slots = g_new0(WlIo, r->nslots);
+    g_free(r->live_id);
+    r->live_id = g_new0(uint32_t, r->nslots);
     r->free_slots = g_new(uint32_t, r->nslots);
     for (uint32_t i = 0; i < r->nslots; i++)
         r->free_slots[i] = r->nslots - 1 - i;
@@ -211,6 +219,7 @@ static void wl_replay_submit(Workload *w, const HostIo *io)
     s->offset = io->offset;
     s->length = io->length;
     s->op = io->op;
+    r->live_id[slot] = io->dev; /* a live record's number (unused otherwise) */
     if (r->t_first == SIM_TIME_MAX)
         r->t_first = s->submit;
     w->outstanding++;
@@ -274,6 +283,8 @@ static void wl_replay_start(Workload *w)
     r->t0 = sim_now(w->e);
     r->first = true;
     r->t_first = SIM_TIME_MAX;
+    if (r->live)
+        return;
     wl_replay_read(w);
     if (r->ro.mode == REPLAY_CLOSED)
         wl_replay_fill_closed(w);
@@ -292,6 +303,12 @@ static void wl_replay_done(Workload *w, uint64_t tag)
     r->t_last = now;
     r->free_slots[r->nfree++] = (uint32_t)tag;
     w->outstanding--;
+    if (r->live) {
+        uint32_t id = r->live_id[tag]; /* before a waiting record takes the slot */
+        wl_replay_drain(w);
+        r->live_done(r->live_ctx, id);
+        return;
+    }
     if (r->ro.mode == REPLAY_CLOSED) {
         wl_replay_fill_closed(w);
         return;
@@ -304,6 +321,8 @@ static void wl_replay_done(Workload *w, uint64_t tag)
 static gboolean wl_replay_finished(const Workload *w)
 {
     const WlReplay *r = w->replay;
+    if (r->live && !r->closed)
+        return FALSE;
     return !r->have_next && r->ring_len == 0 && w->outstanding == 0;
 }
 
@@ -366,7 +385,7 @@ static void wl_replay_json(const Workload *w, JsonWriter *jw)
         json_bool(jw, "header_skipped", ti.header_skipped);
         json_u64(jw, "bad_lines_skipped", ti.bad_lines);
     }
-    json_str(jw, "mode", r->ro.mode == REPLAY_OPEN ? "open" : "closed");
+    json_str(jw, "mode", r->live ? "live" : r->ro.mode == REPLAY_OPEN ? "open" : "closed");
     for (int op = 0; op < IO_OPS; op++)
         wl_stats_json(jw, &r->st, (IoOp)op, rt);
     json_double(jw, "runtime_s", rt);
@@ -417,4 +436,49 @@ Workload *workload_from_trace(const char *path, const TraceOptions *topt, const 
                          &wl_replay_source);
     w->replay = r;
     return w;
+}
+
+Workload *workload_live_new(const char *name, WorkloadLiveDoneFn done, void *ctx)
+{
+    g_return_val_if_fail(name && done, NULL);
+    WlReplay *r = g_new0(WlReplay, 1);
+    r->path = g_strdup(name);
+    r->topt.device = -1;
+    r->ro.mode = REPLAY_OPEN;
+    r->ro.time_scale = 1.0;
+    r->ro.iodepth = 1;
+    r->live = true;
+    r->live_done = done;
+    r->live_ctx = ctx;
+    wl_spec_defaults(&r->spec);
+    g_strlcpy(r->spec.name, name, sizeof r->spec.name);
+    Workload *w = wl_new(g_strdup_printf("live:%s", name), &wl_replay_source);
+    w->replay = r;
+    return w;
+}
+
+gboolean workload_live_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint32_t id)
+{
+    WlReplay *r = w->replay;
+    g_return_val_if_fail(r && r->live && !r->closed, FALSE);
+    HostIo io = {.time = sim_now(w->e), .offset = offset, .length = length, .dev = id,
+                 .op = (uint8_t)op};
+    if (op == IO_FLUSH)
+        io.offset = io.length = 0;
+    else if (length > w->t.capacity || offset > w->t.capacity - length)
+        return FALSE;
+    if (r->ring_len == 0 && wl_replay_room(w)) {
+        wl_replay_submit(w, &io);
+        return TRUE;
+    }
+    if (r->ring_len == WL_REPLAY_RING)
+        return FALSE;
+    r->ring[(r->ring_head + r->ring_len++) % WL_REPLAY_RING] = io;
+    return TRUE;
+}
+
+void workload_live_close(Workload *w)
+{
+    g_return_if_fail(w->replay && w->replay->live);
+    w->replay->closed = true;
 }

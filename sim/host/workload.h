@@ -300,6 +300,17 @@ Workload *workload_from_jobfile_stoppable(const char *path, WorkloadStopFn stop,
 /* A trace replay. topt and ropt are copied. */
 Workload *workload_from_trace(const char *path, const TraceOptions *topt, const ReplayOptions *ropt,
                               GError **error);
+/* A live replay: no trace, the records handed in as they arrive
+ * (ftlsim emulate). Results report it as one job named name. After bind
+ * and start, workload_live_submit() submits a command at sim_now() (once
+ * the drive's queue is full, it waits its turn; at most 1024 wait); done
+ * gets id back at the command's completion. FALSE when the command
+ * cannot be taken (beyond the capacity, or 1024 waiting). It is finished
+ * once workload_live_close() was called and nothing is outstanding. */
+typedef void (*WorkloadLiveDoneFn)(void *ctx, uint32_t id);
+Workload *workload_live_new(const char *name, WorkloadLiveDoneFn done, void *ctx);
+gboolean workload_live_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint32_t id);
+void workload_live_close(Workload *w);
 void workload_free(Workload *w); /* accepts NULL */
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Workload, workload_free)
 

@@ -26,6 +26,7 @@ struct Runner {
     gboolean finished;
     gboolean interrupted; /* stopped by a signal */
     gboolean stalled;     /* nothing left to happen, or commands held past max_time */
+    gboolean open;        /* fed from outside (runner_set_open): idle is not stalled */
     uint64_t check_every, until_check, checks; /* runner_check_every() */
     gboolean broken;                           /* a check failed: why */
     char why[256];
@@ -312,7 +313,7 @@ static void tick(void *ctx, uint64_t arg)
         sim_stop(r->e);
         return;
     }
-    if (run_stuck(r)) {
+    if (!r->open && run_stuck(r)) {
         r->stalled = TRUE;
         run_stop(r);
         return;
@@ -323,7 +324,7 @@ static void tick(void *ctx, uint64_t arg)
     r->tick_id = sim_schedule_in(r->e, r->interval, tick, r, 0);
 }
 
-gboolean runner_go(Runner *r)
+void runner_start(Runner *r)
 {
     workload_start(r->w);
     /* a workload with nothing to submit (an empty trace, a first record in
@@ -331,12 +332,17 @@ gboolean runner_go(Runner *r)
     r->finished = workload_finished(r->w);
     if (r->interval)
         r->tick_id = sim_schedule_in(r->e, r->interval, tick, r, 0);
-    while (!r->finished) {
-        if (!sim_run(r->e, SIM_TIME_MAX) && !r->finished) {
-            r->stalled = TRUE;
-            break;
-        }
-    }
+}
+
+gboolean runner_advance(Runner *r, SimTime until)
+{
+    if (!r->finished && !sim_run(r->e, until) && !r->finished)
+        r->stalled = TRUE;
+    return !r->finished && !r->stalled;
+}
+
+gboolean runner_end(Runner *r)
+{
     /* a run may bind another workload and go again (pts): the old clock
      * must not tick on beside the new one */
     if (r->tick_id) {
@@ -344,6 +350,19 @@ gboolean runner_go(Runner *r)
         r->tick_id = 0;
     }
     return !r->stalled;
+}
+
+gboolean runner_go(Runner *r)
+{
+    runner_start(r);
+    while (runner_advance(r, SIM_TIME_MAX))
+        ;
+    return runner_end(r);
+}
+
+void runner_set_open(Runner *r)
+{
+    r->open = TRUE;
 }
 
 void runner_check_every(Runner *r, uint64_t n)

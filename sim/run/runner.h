@@ -58,6 +58,17 @@ gboolean runner_checks(const Runner *r, uint64_t *made, const char **why);
  * stops. FALSE when it stalled (nothing left to happen, or the clock found
  * it stuck). */
 gboolean runner_go(Runner *r);
+/* runner_go() in steps, for a caller that paces the engine itself
+ * (emulate): start the workload and the clock; fire the events up to
+ * until (FALSE once the run has ended: done, stopped or stalled); end the
+ * run (FALSE when it stalled). */
+void runner_start(Runner *r);
+gboolean runner_advance(Runner *r, SimTime until);
+gboolean runner_end(Runner *r);
+/* The workload is fed from outside the engine (commands arrive as they
+ * come): a clock tick that finds nothing else to happen waits for more
+ * instead of taking the run for stalled. */
+void runner_set_open(Runner *r);
 /* The run stopped for a signal (runner_catch_signals) before its end. */
 gboolean runner_interrupted(const Runner *r);
 

@@ -23,6 +23,7 @@ int cmd_drives(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_reference(int argc, char **argv);
+int cmd_emulate(int argc, char **argv); /* built with libfuse3 only */
 
 /* error's message as one line on stderr ("ftlsim: " first, control bytes
  * escaped); frees error and returns code. */
