@@ -168,8 +168,11 @@ def check_values(name, f, s, errs):
                 for k in ("bw_samples", "iops_samples"):
                     if a[k] != b[k]:
                         errs.append(f"{where}: {d}.{k} {b[k]}, fio {a[k]}")
-                for k in ("bw_mean", "iops_mean"):  # fio's own vary by a few %
-                    if not math.isclose(a[k], b[k], rel_tol=0.05):
+                # fio paces on wall time: on a quiet machine its means are
+                # within a few % of the rate, with both cores busy they fell
+                # 5.6% short (3868 KiB/s of 4096); it never runs ahead
+                for k in ("bw_mean", "iops_mean"):
+                    if not b[k] * 0.85 <= a[k] <= b[k] * 1.05:
                         errs.append(f"{where}: {d}.{k} {b[k]}, fio {a[k]}")
         if name == "rate-mix":  # fio's own pacing falls short of its rate by 1-2%
             for d in ("read", "write"):
