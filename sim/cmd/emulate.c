@@ -366,18 +366,10 @@ gboolean emulate_run(const EmulateOptions *o, GError **error)
     DriveParams p;
     if (!config_load_file_set(o->drive, o->sets, &p, error))
         return FALSE;
-    if (o->interval < RUN_INTERVAL_MIN) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "--interval %" G_GUINT64_FORMAT "ns: expected at least 1us", (uint64_t)o->interval);
-        return FALSE;
-    }
-    DrivePrefill pf = {.seed = o->seed};
-    if (o->prefill && !run_parse_prefill(o->prefill, &pf, error))
-        return FALSE;
-    pf.seed = o->seed;
+    DrivePrefill pf;
     MemoryClass mc;
-    run_memory_class(o->prefill ? &pf : NULL, NULL, p.user_capacity, &mc);
-    if (!run_check_fits(o->drive, &p, &mc, error) ||
+    if (!run_check_drive_setup(o->drive, &p, o->interval, o->prefill, o->seed, NULL, &pf, &mc,
+                               error) ||
         !emu_fuse_check_mountpoint(o->mountpoint, error))
         return FALSE;
     Emu *emu = g_new0(Emu, 1);

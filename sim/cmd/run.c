@@ -424,6 +424,33 @@ static void run_notes(const Run *r, const RunOptions *o)
                 (double)unwritten * 4096 / 1e6);
 }
 
+/* What every command that simulates a drive checks before it allocates
+ * one: the series interval, the --prefill spec (into *pf, seeded), the
+ * mapping's memory class for the prefill and w (NULL: the worst case) into
+ * *mc, and that the drive fits the machine. */
+gboolean run_check_drive_setup(const char *drive, const DriveParams *p, SimTime interval,
+                               const char *prefill, uint64_t seed, const Workload *w,
+                               DrivePrefill *pf, MemoryClass *mc, GError **error)
+{
+    if (interval == 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--interval must be greater than 0");
+        return FALSE;
+    }
+    if (interval < RUN_INTERVAL_MIN) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--interval %" G_GUINT64_FORMAT "ns: expected at least 1us (a row per "
+                    "interval: shorter ones write millions of rows a simulated second)",
+                    (uint64_t)interval);
+        return FALSE;
+    }
+    *pf = (DrivePrefill){.seed = seed};
+    if (prefill && !run_parse_prefill(prefill, pf, error))
+        return FALSE;
+    pf->seed = seed;
+    run_memory_class(prefill ? pf : NULL, w, p->user_capacity, mc);
+    return run_check_fits(drive, p, mc, error);
+}
+
 gboolean run_simulation(const RunOptions *o, GError **error)
 {
     gint64 setup0 = g_get_monotonic_time();
@@ -457,24 +484,10 @@ gboolean run_simulation(const RunOptions *o, GError **error)
             return FALSE;
         }
     }
-    if (o->interval == 0) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--interval must be greater than 0");
-        return FALSE;
-    }
-    if (o->interval < RUN_INTERVAL_MIN) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "--interval %" G_GUINT64_FORMAT "ns: expected at least 1us (a row per "
-                    "interval: shorter ones write millions of rows a simulated second)",
-                    (uint64_t)o->interval);
-        return FALSE;
-    }
-    DrivePrefill pf = {.seed = o->seed};
-    if (o->prefill && !run_parse_prefill(o->prefill, &pf, error))
-        return FALSE;
-    pf.seed = o->seed;
+    DrivePrefill pf;
     MemoryClass mc;
-    run_memory_class(o->prefill ? &pf : NULL, w, p.user_capacity, &mc);
-    if (!run_check_fits(o->drive, &p, &mc, error) ||
+    if (!run_check_drive_setup(o->drive, &p, o->interval, o->prefill, o->seed, w, &pf, &mc,
+                               error) ||
         !run_check_setup_fits(o->job ? o->job : "--workload", w, &p, &mc, error))
         return FALSE;
     g_autoptr(Runner) sr = runner_new(&p, o->seed);

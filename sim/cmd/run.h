@@ -103,6 +103,13 @@ uint64_t run_write_bytes(const Workload *w, uint64_t capacity);
  * address-space limit (ulimit -v) leaves; 0: unknown. A bad
  * FTLSIM_MEMORY_LIMIT sets error. */
 uint64_t run_memory_available(GError **error);
+/* What every command that simulates a drive checks before it allocates
+ * one: the series interval, the --prefill spec (into *pf, seeded), the
+ * mapping's memory class for the prefill and w (NULL: the worst case) into
+ * *mc, and run_check_fits(). */
+gboolean run_check_drive_setup(const char *drive, const DriveParams *p, SimTime interval,
+                               const char *prefill, uint64_t seed, const Workload *w,
+                               DrivePrefill *pf, MemoryClass *mc, GError **error);
 /* Can this machine simulate the drive for a run of class c? FALSE with a
  * one-line RUN_ERROR_INPUT error if the estimate exceeds the memory
  * available (FTLSIM_MEMORY_LIMIT when set, else MemAvailable plus free
