@@ -83,6 +83,29 @@ expect_error "--prefill \"101%\": found 101%, expected a fill from 0% to 100%" r
 expect_error "--prefill \"50%:sideways\": found \"sideways\", expected random or slc=SIZE" run -d $drive -w fill --prefill 50%:sideways
 expect_error "--prefill \"50%:slc=1GB\": found room for 0.000 GB in the pSLC cache" run -d $drive -w fill --prefill 50%:slc=1GB
 expect_error "run needs --drive FILE" run -w fill
+# The options every command shares are read and checked in one place: the
+# same message from each command that has them.
+for cmd in pts plot sweep; do
+    case $cmd in
+    pts) args=(pts -d "$drive" -t iops -o "$tmp/pts-fmt") ;;
+    plot) args=(plot "$tmp" -o "$tmp/overlay.png") ;;
+    sweep) args=(sweep collect "$tmp") ;;
+    esac
+    expect_error --no-out "--plot-format \"gif\": expected one of png, svg" "${args[@]}" --plot-format gif
+done
+expect_error "--seed -3: expected an integer from 0 to" pts -d "$drive" -t iops --seed -3
+expect_error "--seed -3: expected an integer from 0 to" calibrate -d "$drive" -w fill --figure cliff_gb=1 --fit pslc.dynamic_cap=1MB..2MB --seed -3
+expect_error --no-out "--out \"\": expected the name of a results folder" pts -d "$drive" -t iops --out ""
+expect_error "pts needs --drive FILE" pts -t iops
+expect_error "emulate needs --drive FILE" emulate -o "$tmp/emu" "$tmp"
+# A drive named as `ftlsim drives` lists it is found by every command.
+for cmd in "pts -t iops" "calibrate -w fill --figure cliff_gb=1 --fit pslc.dynamic_cap=1MB..2MB -o $tmp/cal-dry" "check" "run -w fill"; do
+    # shellcheck disable=SC2086 # the command and its options
+    if ! "$bin" ${cmd%% *} -d 860evo ${cmd#* } --dry-run >"$tmp/named.out" 2>&1; then
+        [ "$cmd" = check ] && "$bin" check -d 860evo >"$tmp/named.out" 2>&1 && continue
+        fail "${cmd%% *} -d 860evo: the drive name was not found in configs/: $(head -c 300 "$tmp/named.out")"
+    fi
+done
 expect_error "run takes no positional arguments" run -d $drive -w fill extra
 
 # A good run exits 0, prints nothing with -q, and writes its files.

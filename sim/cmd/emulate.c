@@ -312,6 +312,7 @@ static gboolean emu_results(EmuEngine *ee, OutDir *od, const DriveParams *p, FIL
         ro.seed = o->seed;
         ro.out = o->out;
         ro.plot = o->plot;
+        ro.plot_format = (PlotFormat)o->plot_format;
         if (o->plot) {
             GError *perr = NULL;
             if (!plot_results(o->out, ro.script_dir, ro.plot_format, &perr))

@@ -26,6 +26,7 @@ typedef struct EmulateOptions {
     gboolean no_data;        /* --no-data: keep no data; reads return zeros */
     gboolean allow_other;    /* -o allow_other: other users (root's losetup) may open the file */
     gboolean plot;           /* draw the figures */
+    int plot_format;         /* PlotFormat: png or svg */
     gboolean quiet;          /* no status line, no summary */
     uint64_t seed;
     SimTime interval;        /* a series row every this much time */

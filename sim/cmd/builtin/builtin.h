@@ -8,6 +8,7 @@
 #define FTLSIM_BUILTIN_H
 
 #include "sim/engine/engine.h"
+#include "sim/output/plot.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -31,15 +32,59 @@ int cmd_fail(GError *error, int code);
 /* A usage error: msg and a pointer to the command's --help on stderr;
  * CMD_EXIT_INPUT. */
 int cmd_usage(GOptionContext *ctx, const char *msg);
+/* The options commands share, each defined once (name, letter, help and
+ * check): a command names the ones it has in `which` (CMD_OPT_*), may
+ * reword a help text (NULL: the stock one), and gets their values here once
+ * cmd_options() has parsed them and cmd_common_finish() checked them. */
+enum {
+    CMD_OPT_DRIVE = 1u << 0,   /* -d, --drive FILE: required, a path or a config name */
+    CMD_OPT_SET = 1u << 1,     /* --set GROUP.KEY=VALUE, repeatable */
+    CMD_OPT_SEED = 1u << 2,    /* -s, --seed N, 0 or more */
+    CMD_OPT_OUT = 1u << 3,     /* -o, --out DIR, not empty */
+    CMD_OPT_FORCE = 1u << 4,   /* -f, --force */
+    CMD_OPT_PREFILL = 1u << 5, /* --prefill SPEC */
+    CMD_OPT_PLOT = 1u << 6,    /* -p, --plot and --plot-format png|svg */
+    CMD_OPT_QUIET = 1u << 7,   /* -q, --quiet */
+    CMD_OPT_DRY_RUN = 1u << 8, /* --dry-run */
+};
+typedef struct CmdCommon {
+    unsigned which;            /* CMD_OPT_* the command has */
+    const char *name;          /* the command, for "NAME needs --drive FILE" */
+    gboolean drive_optional;   /* the command takes the drive another way too */
+    const char *drive_help, *set_help, *out_help, *prefill_help, *plot_help, *quiet_help,
+        *dry_run_help;         /* rewordings of the stock help texts; NULL: stock */
+    /* the values (freed by cmd_common_clear) */
+    char *drive;               /* the drive file as found (cmd_resolve_drive) */
+    char **sets;
+    gint64 seed;               /* 1 unless given */
+    char *out, *prefill;
+    gboolean force, plot, quiet, dry_run;
+    PlotFormat plot_format;
+    char *drive_arg, *plot_format_arg; /* as given */
+} CmdCommon;
+#define CMD_COMMON_INIT(which_, name_) {.which = (which_), .name = (name_), .seed = 1}
+/* Check and resolve what cmd_options() parsed into c: the drive file found,
+ * --seed, --out and --plot-format read. FALSE with the error printed (exit
+ * CMD_EXIT_INPUT). */
+gboolean cmd_common_finish(CmdCommon *c, GOptionContext *ctx);
+void cmd_common_clear(CmdCommon *c);
+/* --plot-format's value: png or svg (NULL text: png). */
+gboolean plot_format_parse(const char *text, PlotFormat *out, GError **error);
+
 /* Parse the command's options; FALSE (the error printed) on bad ones. */
 gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv);
 /* What every command does first: its options' context (the usage line's
  * summary, the entries, the description with its examples; NULL: none)
- * parsed from argv; with no_args, an argument left after the options is a
- * usage error ("COMMAND takes no positional arguments"). The context, or
- * NULL with the error printed (exit CMD_EXIT_INPUT). */
-GOptionContext *cmd_options(const char *summary, GOptionEntry *entries, const char *description,
-                            gboolean no_args, int *argc, char ***argv);
+ * parsed from argv, with the shared options common names (NULL: none)
+ * after --drive and before the command's own; with no_args, an argument
+ * left after the options is a usage error ("COMMAND takes no positional
+ * arguments"). The context, or NULL with the error printed (exit
+ * CMD_EXIT_INPUT). */
+GOptionContext *cmd_options(const char *summary, CmdCommon *common, const GOptionEntry *entries,
+                            const char *description, gboolean no_args, int *argc, char ***argv);
+/* The entries cmd_options() parses for common and entries, in its order
+ * (free with g_free; the strings are not copied). */
+GOptionEntry *cmd_entries(CmdCommon *common, const GOptionEntry *entries);
 /* A command's run failed with error: printed, and the exit code,
  * CMD_EXIT_FAILED for a simulation that failed (RUN_ERROR_FAILED), else
  * CMD_EXIT_INPUT. */

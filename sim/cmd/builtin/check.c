@@ -62,26 +62,46 @@ static gboolean check_run_memory(const DriveParams *p, const char *spec, const c
     return !w || check_fits(p, w, error);
 }
 
+/* check, its options parsed into c and the others. */
+static int check_main(CmdCommon *c, GOptionContext *ctx, const char *spec, const char *job,
+                      const char *trace, int argc, char **argv)
+{
+    GError *error = NULL;
+    if (argc + (c->drive_arg != NULL) != 2)
+        return cmd_usage(ctx, "check takes one drive file");
+    if (!c->drive_arg)
+        c->drive_arg = g_strdup(argv[1]);
+    if (!cmd_common_finish(c, ctx))
+        return CMD_EXIT_INPUT;
+    DriveParams p;
+    if (!config_load_file_set(c->drive, (const char *const *)c->sets, &p, &error))
+        return cmd_fail(error, CMD_EXIT_INPUT);
+    g_autoptr(GString) out = g_string_new(NULL);
+    config_describe(&p, out);
+    if ((spec || job || trace || c->prefill) &&
+        !check_run_memory(&p, spec, job, trace, c->prefill, out, &error))
+        return cmd_fail(error, CMD_EXIT_INPUT);
+    fputs(out->str, stdout);
+    return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
-    g_auto(GStrv) sets = NULL;
-    g_autofree char *drive = NULL, *spec = NULL, *job = NULL, *trace = NULL, *prefill = NULL;
+    CmdCommon c = CMD_COMMON_INIT(CMD_OPT_DRIVE | CMD_OPT_SET | CMD_OPT_PREFILL, "check");
+    c.drive_optional = TRUE;
+    c.drive_help = "Drive config (INI or a config name), or give it as FILE";
+    c.prefill_help = "The run's --prefill, PCT%[:random][:slc=SIZE]";
+    g_autofree char *spec = NULL, *job = NULL, *trace = NULL;
     GOptionEntry entries[] = {
-        {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI), or give it as FILE",
-         "FILE"},
-        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
-         "Override a drive key (repeatable), e.g. --set gc.policy=fifo", "GROUP.KEY=VALUE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
          "Also estimate the memory of a run of this workload (as run takes it)", "SPEC"},
         {"job", 'j', 0, G_OPTION_ARG_FILENAME, &job, "The same for an fio job file", "FILE"},
         {"trace", 't', 0, G_OPTION_ARG_FILENAME, &trace,
          "The same for a trace replay (estimated as the worst case)", "FILE"},
-        {"prefill", 0, 0, G_OPTION_ARG_STRING, &prefill,
-         "The run's --prefill, PCT%[:random][:slc=SIZE]", "SPEC"},
         G_OPTION_ENTRY_NULL,
     };
     g_autoptr(GOptionContext) ctx = cmd_options(
-        "[FILE.ini] - print the derived drive and the memory to simulate it", entries,
+        "[FILE.ini] - print the derived drive and the memory to simulate it", &c, entries,
         "The simulator's memory is estimated for four workload classes: a tenth of the\n"
              "drive written in order; an empty drive filled sequentially; a drive prefilled\n"
              "sequentially, then given 20 GB of 4 KiB random writes; a fully fragmented drive\n"
@@ -96,20 +116,7 @@ int cmd_check(int argc, char **argv)
              "Example:\n  ftlsim check -d configs/860evo.ini --prefill 100%:random "
              "-w 'rw=randwrite,bs=4k,io_size=20g'\n",
         FALSE, &argc, &argv);
-    GError *error = NULL;
-    if (!ctx)
-        return CMD_EXIT_INPUT;
-    if (argc + (drive != NULL) != 2)
-        return cmd_usage(ctx, "check takes one drive file");
-    DriveParams p;
-    g_autofree char *path = cmd_resolve_drive(drive ? drive : argv[1], &error);
-    if (!path || !config_load_file_set(path, (const char *const *)sets, &p, &error))
-        return cmd_fail(error, CMD_EXIT_INPUT);
-    g_autoptr(GString) out = g_string_new(NULL);
-    config_describe(&p, out);
-    if ((spec || job || trace || prefill) &&
-        !check_run_memory(&p, spec, job, trace, prefill, out, &error))
-        return cmd_fail(error, CMD_EXIT_INPUT);
-    fputs(out->str, stdout);
-    return 0;
+    int rc = !ctx ? CMD_EXIT_INPUT : check_main(&c, ctx, spec, job, trace, argc, argv);
+    cmd_common_clear(&c);
+    return rc;
 }

@@ -23,9 +23,9 @@ int cmd_plot(int argc, char **argv)
         rc = cmd_usage(ctx, "plot needs results folders and --out FILE");
         goto out;
     }
-    PlotFormat pf = fmt && g_strcmp0(fmt, "svg") == 0 ? PLOT_SVG : PLOT_PNG;
-    if (fmt && pf == PLOT_PNG && g_strcmp0(fmt, "png") != 0) {
-        rc = cmd_usage(ctx, "--plot-format: expected png or svg");
+    PlotFormat pf = PLOT_PNG;
+    if (!plot_format_parse(fmt, &pf, &error)) {
+        rc = cmd_fail(error, CMD_EXIT_INPUT);
         goto out;
     }
     if (!plot_overlay((const char *const *)argv + 1, out, scripts, pf, &error)) {

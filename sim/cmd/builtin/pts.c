@@ -32,7 +32,7 @@ static gboolean pts_count(const char *text, const char *opt, guint64 max, uint32
 
 static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, const char *iodepth,
                           const char *round_time, const char *max_rounds, const char *precond,
-                          const char *fmt, const char *spec, GError **error)
+                          const char *spec, GError **error)
 {
     if (spec && strcmp(spec, "enterprise") != 0 && strcmp(spec, "client") != 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
@@ -76,25 +76,50 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
                     "--precondition \"%s\": expected full, fast, random or none", precond);
         return FALSE;
     }
-    if (fmt && strcmp(fmt, "png") != 0 && strcmp(fmt, "svg") != 0) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--plot-format \"%s\": expected png or svg",
-                    fmt);
-        return FALSE;
-    }
-    o->plot_format = fmt && strcmp(fmt, "svg") == 0 ? PLOT_SVG : PLOT_PNG;
     return TRUE;
+}
+
+/* pts, its options parsed into c and o. */
+static int pts_main(CmdCommon *c, GOptionContext *ctx, PtsOptions *o, const char *test,
+                    const char *threads, const char *iodepth, const char *round_time,
+                    const char *max_rounds, const char *precond, const char *spec)
+{
+    GError *error = NULL;
+    if (c->drive_arg && !test)
+        return cmd_usage(ctx, "pts needs --test NAME");
+    if (!cmd_common_finish(c, ctx))
+        return CMD_EXIT_INPUT;
+    if (!pts_parse(o, test, threads, iodepth, round_time, max_rounds, precond, spec, &error))
+        return cmd_fail(error, CMD_EXIT_INPUT);
+    o->drive = c->drive;
+    o->sets = (const char *const *)c->sets;
+    o->out = c->out;
+    o->force = c->force;
+    o->seed = (uint64_t)c->seed;
+    o->quiet = c->quiet;
+    o->plot = c->plot;
+    o->plot_format = c->plot_format;
+    o->dry_run = c->dry_run;
+    runner_catch_signals();
+    if (!pts_run(o, &error))
+        return cmd_fail_run(error);
+    return 0;
 }
 
 int cmd_pts(int argc, char **argv)
 {
+    CmdCommon c = CMD_COMMON_INIT(CMD_OPT_DRIVE | CMD_OPT_SET | CMD_OPT_OUT | CMD_OPT_FORCE |
+                                      CMD_OPT_SEED | CMD_OPT_PLOT | CMD_OPT_QUIET |
+                                      CMD_OPT_DRY_RUN,
+                                  "pts");
+    c.set_help = "Override a drive key (repeatable), e.g. --set gc.policy=cost_benefit";
+    c.dry_run_help = "Check every input and make the drive, then stop: nothing is simulated or "
+                     "written";
     PtsOptions o;
     pts_options_init(&o);
-    g_autofree char *drive = NULL, *test = NULL, *out = NULL, *threads = NULL, *iodepth = NULL;
+    g_autofree char *test = NULL, *threads = NULL, *iodepth = NULL;
     g_autofree char *round_time = NULL, *max_rounds = NULL, *precond = NULL, *bs = NULL;
-    g_autofree char *mix = NULL, *fmt = NULL, *spec = NULL;
-    g_auto(GStrv) sets = NULL;
-    gint64 seed = 1;
-    gboolean force = FALSE, quiet = FALSE, plot = FALSE, dry_run = FALSE;
+    g_autofree char *mix = NULL, *spec = NULL;
     /* what each test is and its defaults, from the tests' descriptors */
     g_autofree char *test_help = pts_test_names(TRUE);
     g_autofree char *threads_defaults = pts_test_defaults(FALSE, FALSE);
@@ -110,11 +135,8 @@ int cmd_pts(int argc, char **argv)
         g_strdup_printf("Queue depth per thread (%s); above the interface's queue, commands wait "
                         "in the host", iodepth_defaults);
     GOptionEntry entries[] = {
-        {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI)", "FILE"},
         {"test", 't', 0, G_OPTION_ARG_STRING, &test, test_help, "NAME"},
         {"spec", 0, 0, G_OPTION_ARG_STRING, &spec, spec_help, "enterprise|client"},
-        {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder", "DIR"},
-        {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing results folder", NULL},
         {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads, threads_help, "N"},
         {"iodepth", 'Q', 0, G_OPTION_ARG_STRING, &iodepth, iodepth_help, "N"},
         {"round-time", 0, 0, G_OPTION_ARG_STRING, &round_time,
@@ -132,43 +154,20 @@ int cmd_pts(int argc, char **argv)
          "LIST"},
         {"mix", 0, 0, G_OPTION_ARG_STRING, &mix,
          "Only these of the test's read/write mixes, e.g. 100/0,0/100", "LIST"},
-        {"seed", 's', 0, G_OPTION_ARG_INT64, &seed, "Random seed (1)", "N"},
-        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
-         "Override a drive key (repeatable), e.g. --set gc.policy=cost_benefit", "GROUP.KEY=VALUE"},
-        {"plot", 'p', 0, G_OPTION_ARG_NONE, &plot, "Draw the figures with gnuplot", NULL},
-        {"plot-format", 0, 0, G_OPTION_ARG_STRING, &fmt, "png (default) or svg", "FMT"},
-        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL},
-        {"dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
-         "Check every input and make the drive, then stop: nothing is simulated or written", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GError *error = NULL;
     g_autofree char *scripts = plot_script_dir();
     g_autoptr(GOptionContext) ctx = cmd_options(
-        "- run a SNIA PTS test (purge, precondition, rounds to steady state)", entries, "Example:\n  ftlsim pts --drive configs/pm863a.ini --test iops --round-time 10s "
+        "- run a SNIA PTS test (purge, precondition, rounds to steady state)", &c, entries, "Example:\n  ftlsim pts --drive configs/pm863a.ini --test iops --round-time 10s "
              "--out results/pts-iops --plot\n  ftlsim pts -d configs/860pro.ini --test wsat "
              "--round-time 10s -o results/wsat\n  ftlsim pts -d configs/860evo.ini --spec client "
              "--test iops --round-time 10s -o results/pts-c-iops\n", TRUE, &argc, &argv);
-    if (!ctx)
-        return CMD_EXIT_INPUT;
-    if (!drive || !test)
-        return cmd_usage(ctx, drive ? "pts needs --test NAME" : "pts needs --drive FILE");
-    if (!pts_parse(&o, test, threads, iodepth, round_time, max_rounds, precond, fmt, spec,
-                   &error))
-        return cmd_fail(error, CMD_EXIT_INPUT);
-    o.drive = drive;
-    o.sets = (const char *const *)sets;
-    o.out = out;
-    o.force = force;
-    o.seed = (uint64_t)seed;
     o.bs = bs;
     o.mix = mix;
-    o.quiet = quiet;
-    o.plot = plot;
     o.script_dir = scripts;
-    o.dry_run = dry_run;
-    runner_catch_signals();
-    if (!pts_run(&o, &error))
-        return cmd_fail_run(error);
-    return 0;
+    int rc = !ctx ? CMD_EXIT_INPUT
+                  : pts_main(&c, ctx, &o, test, threads, iodepth, round_time, max_rounds, precond,
+                             spec);
+    cmd_common_clear(&c);
+    return rc;
 }

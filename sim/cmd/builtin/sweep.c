@@ -41,9 +41,8 @@ int cmd_sweep(int argc, char **argv)
         rc = cmd_usage(ctx, "expected 'sweep collect DIR'");
         goto out;
     }
-    static const char *const fmt_names[] = {"png", "svg", NULL};
-    int fmt_v = PLOT_PNG;
-    if (!cmd_pick(fmt, fmt_names, &fmt_v, "--plot-format", &error)) {
+    PlotFormat fmt_v = PLOT_PNG;
+    if (!plot_format_parse(fmt, &fmt_v, &error)) {
         rc = cmd_fail(error, CMD_EXIT_INPUT);
         goto out;
     }

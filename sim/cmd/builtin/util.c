@@ -176,12 +176,67 @@ gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv)
     return FALSE;
 }
 
-GOptionContext *cmd_options(const char *summary, GOptionEntry *entries, const char *description,
-                            gboolean no_args, int *argc, char ***argv)
+/* The shared options' entries, each with its stock help; a command's
+ * rewording replaces the help. drive_only: --drive alone, else the others. */
+static void common_entries(CmdCommon *c, gboolean drive_only, GArray *a)
+{
+    const GOptionEntry all[] = {
+        {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &c->drive_arg,
+         c->drive_help ? c->drive_help : "Drive config: an INI file, or a name in the config "
+                                         "folders (ftlsim drives lists them)", "FILE"},
+        {"out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
+         c->out_help ? c->out_help : "Results folder", "DIR"},
+        {"force", 'f', 0, G_OPTION_ARG_NONE, &c->force, "Overwrite an existing results folder",
+         NULL},
+        {"seed", 's', 0, G_OPTION_ARG_INT64, &c->seed, "Random seed (1)", "N"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->sets,
+         c->set_help ? c->set_help
+                     : "Override a drive key (repeatable), e.g. --set pslc.static=12GB",
+         "GROUP.KEY=VALUE"},
+        {"prefill", 0, 0, G_OPTION_ARG_STRING, &c->prefill,
+         c->prefill_help ? c->prefill_help
+                         : "Age the drive first, without simulating the time: "
+                           "PCT%[:random][:slc=SIZE], e.g. 90%:random or 50%:slc=10GB",
+         "SPEC"},
+        {"plot", 'p', 0, G_OPTION_ARG_NONE, &c->plot,
+         c->plot_help ? c->plot_help : "Draw the figures with gnuplot", NULL},
+        {"plot-format", 0, 0, G_OPTION_ARG_STRING, &c->plot_format_arg, "png (default) or svg",
+         "FMT"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &c->quiet,
+         c->quiet_help ? c->quiet_help : "Print nothing but errors", NULL},
+        {"dry-run", 0, 0, G_OPTION_ARG_NONE, &c->dry_run,
+         c->dry_run_help ? c->dry_run_help
+                         : "Check every input, then stop: nothing is simulated or written",
+         NULL},
+    };
+    static const unsigned flag[] = {CMD_OPT_DRIVE, CMD_OPT_OUT,     CMD_OPT_FORCE, CMD_OPT_SEED,
+                                    CMD_OPT_SET,   CMD_OPT_PREFILL, CMD_OPT_PLOT,  CMD_OPT_PLOT,
+                                    CMD_OPT_QUIET, CMD_OPT_DRY_RUN};
+    G_STATIC_ASSERT(G_N_ELEMENTS(all) == G_N_ELEMENTS(flag));
+    for (unsigned i = drive_only ? 0 : 1; i < (drive_only ? 1 : G_N_ELEMENTS(all)); i++)
+        if (c->which & flag[i])
+            g_array_append_val(a, all[i]);
+}
+
+GOptionEntry *cmd_entries(CmdCommon *common, const GOptionEntry *entries)
+{
+    GArray *a = g_array_new(TRUE, TRUE, sizeof(GOptionEntry)); /* zero-terminated */
+    if (common)
+        common_entries(common, TRUE, a);
+    for (const GOptionEntry *e = entries; e && e->long_name; e++)
+        g_array_append_val(a, *e);
+    if (common)
+        common_entries(common, FALSE, a);
+    return (GOptionEntry *)g_array_free(a, FALSE);
+}
+
+GOptionContext *cmd_options(const char *summary, CmdCommon *common, const GOptionEntry *entries,
+                            const char *description, gboolean no_args, int *argc, char ***argv)
 {
     GOptionContext *ctx = g_option_context_new(summary);
-    if (entries)
-        g_option_context_add_main_entries(ctx, entries, NULL);
+    g_autofree GOptionEntry *all = cmd_entries(common, entries);
+    if (all[0].long_name)
+        g_option_context_add_main_entries(ctx, all, NULL);
     if (description)
         g_option_context_set_description(ctx, description);
     if (!cmd_parse(ctx, argc, argv)) {
@@ -199,6 +254,49 @@ GOptionContext *cmd_options(const char *summary, GOptionEntry *entries, const ch
     return ctx;
 }
 
+gboolean plot_format_parse(const char *text, PlotFormat *out, GError **error)
+{
+    static const char *const names[] = {"png", "svg", NULL};
+    int v = PLOT_PNG;
+    if (!cmd_pick(text, names, &v, "--plot-format", error))
+        return FALSE;
+    *out = v;
+    return TRUE;
+}
+
+gboolean cmd_common_finish(CmdCommon *c, GOptionContext *ctx)
+{
+    GError *error = NULL;
+    if ((c->which & CMD_OPT_DRIVE) && !c->drive_arg && !c->drive_optional) {
+        g_autofree char *msg = g_strdup_printf("%s needs --drive FILE", c->name);
+        cmd_usage(ctx, msg);
+        return FALSE;
+    }
+    if (c->out && c->out[0] == '\0')
+        g_set_error(&error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--out \"\": expected the name of a results folder");
+    else if (c->seed < 0)
+        g_set_error(&error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--seed %" G_GINT64_FORMAT ": expected an integer from 0 to %" G_GINT64_FORMAT,
+                    c->seed, G_MAXINT64);
+    else if (plot_format_parse(c->plot_format_arg, &c->plot_format, &error) && c->drive_arg)
+        c->drive = cmd_resolve_drive(c->drive_arg, &error);
+    if (error) {
+        cmd_fail(error, CMD_EXIT_INPUT);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+void cmd_common_clear(CmdCommon *c)
+{
+    g_clear_pointer(&c->drive, g_free);
+    g_clear_pointer(&c->drive_arg, g_free);
+    g_clear_pointer(&c->sets, g_strfreev);
+    g_clear_pointer(&c->out, g_free);
+    g_clear_pointer(&c->prefill, g_free);
+    g_clear_pointer(&c->plot_format_arg, g_free);
+}
 /* A run's error: 128 + the signal that stopped it, else a failed run or
  * bad input. */
 int cmd_fail_run(GError *error)
