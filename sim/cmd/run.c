@@ -60,6 +60,13 @@ void run_options_init(RunOptions *o)
 
 /* A run of the command: the simulation, its sampler, and where the rows
  * go. */
+/* fio's logs without --out: in the current folder, where fio writes them.
+ * The files made are removed again when the run fails before closing them. */
+typedef struct HereLogs {
+    GPtrArray *names; /* owned strings: the files made */
+    gboolean kept;    /* closed after the run: they stay */
+} HereLogs;
+
 typedef struct Run {
     const RunOptions *o;
     Runner *sr;
@@ -70,6 +77,8 @@ typedef struct Run {
     FILE *live_csv;
     PlotLive *live;
     Progress *progress;
+    OutDir *od;       /* the results folder, or NULL */
+    HereLogs here;    /* fio's logs without --out */
 } Run;
 
 static FILE *log_open(void *ctx, const char *name, GError **error)
@@ -82,12 +91,6 @@ static gboolean log_close(void *ctx, FILE *f, GError **error)
     return outdir_close_file(ctx, f, error);
 }
 
-/* fio's logs without --out: in the current folder, where fio writes them.
- * The files made are removed again when the run fails before closing them. */
-typedef struct HereLogs {
-    GPtrArray *names; /* owned strings: the files made */
-    gboolean kept;    /* closed after the run: they stay */
-} HereLogs;
 
 static FILE *here_open(void *ctx, const char *name, GError **error)
 {
@@ -451,44 +454,208 @@ gboolean run_check_drive_setup(const char *drive, const DriveParams *p, SimTime 
     return run_check_fits(drive, p, mc, error);
 }
 
-gboolean run_simulation(const RunOptions *o, GError **error)
+/* --output checked before the run, so that a bad one does not cost a run. */
+static gboolean check_output_dest(const char *output, GError **error)
 {
-    gint64 setup0 = g_get_monotonic_time();
-    DriveParams p;
-    if (!config_load_file_set(o->drive, o->sets, &p, error))
+    gboolean special;
+    GError *err = NULL;
+    g_autofree char *target = outdir_dest_resolve(output, &special, &err);
+    if (!target) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--output \"%s\": %s", output,
+                    err->message);
+        g_error_free(err);
         return FALSE;
-    g_autoptr(Workload) w = NULL;
-    if (!load_workload(o, &w, error))
+    }
+    g_autofree char *dir = g_path_get_dirname(target);
+    if (!special && !g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--output \"%s\": found no folder %s, expected a file in an existing "
+                    "folder", output, dir);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* A run's inputs loaded and checked together: the drive, the workload,
+ * --output, and whether the drive and the jobs fit this machine. */
+static gboolean run_load(const RunOptions *o, DriveParams *p, Workload **w, DrivePrefill *pf,
+                         MemoryClass *mc, GError **error)
+{
+    if (!config_load_file_set(o->drive, o->sets, p, error) || !load_workload(o, w, error))
         return FALSE;
     if (o->max_time && o->trace) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                     "--max-time goes with --workload or --job (a trace ends with its records)");
         return FALSE;
     }
-    if (o->output) {
-        /* checked before the run, so a bad --output does not cost a run */
-        gboolean special;
-        GError *err = NULL;
-        g_autofree char *target = outdir_dest_resolve(o->output, &special, &err);
-        if (!target) {
-            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--output \"%s\": %s", o->output,
-                        err->message);
-            g_error_free(err);
+    if (o->output && !check_output_dest(o->output, error))
+        return FALSE;
+    return run_check_drive_setup(o->drive, p, o->interval, o->prefill, o->seed, *w, pf, mc,
+                                 error) &&
+           run_check_setup_fits(o->job ? o->job : "--workload", *w, p, mc, error);
+}
+
+/* The files written while the run goes: the results folder's series.csv,
+ * the jobs' logs (there, or where fio puts them without --out), the live
+ * figure. */
+static gboolean run_open_files(Run *r, GError **error)
+{
+    const RunOptions *o = r->o;
+    if (!o->out && workload_wants_logs(r->w)) {
+        r->here.names = g_ptr_array_new_with_free_func(g_free);
+        if (!workload_open_logs(r->w, here_open, &r->here, error))
             return FALSE;
+    }
+    if (!o->out)
+        return TRUE;
+    r->od = outdir_open(o->out, o->force, error);
+    if (!r->od || !(r->series = outdir_create(r->od, "series.csv", error)))
+        return FALSE;
+    report_series_header(r->series, o->series_percentiles);
+    if (!workload_open_logs(r->w, log_open, r->od, error))
+        return FALSE;
+    if (o->live) {
+        g_autofree char *live = g_build_filename(o->out, "series.live.csv", NULL);
+        r->live_csv = fopen(live, "w");
+        if (r->live_csv)
+            report_series_header(r->live_csv, o->series_percentiles);
+        GError *lerr = NULL;
+        r->live = plot_live_start(o->out, o->script_dir, &lerr);
+        if (!r->live) {
+            fprintf(stderr, "ftlsim: --live: %s\n", lerr->message);
+            g_error_free(lerr);
         }
-        g_autofree char *dir = g_path_get_dirname(target);
-        if (!special && !g_file_test(dir, G_FILE_TEST_IS_DIR)) {
-            g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                        "--output \"%s\": found no folder %s, expected a file in an existing "
-                        "folder", o->output, dir);
+    }
+    sampler_write_to(r->s, r->series, r->live_csv, r->live);
+    return TRUE;
+}
+
+/* What run_open_files() opened, closed; after a failure the logs and the
+ * folder are not kept. */
+static void run_close_files(Run *r)
+{
+    if (r->od)
+        workload_close_logs(r->w, log_close, r->od, NULL);
+    here_release(&r->here, r->w);
+    if (r->live)
+        plot_live_stop(r->live);
+    if (r->live_csv) {
+        fclose(r->live_csv);
+        g_autofree char *live = g_build_filename(r->o->out, "series.live.csv", NULL);
+        unlink(live);
+    }
+    if (r->series && r->od)
+        outdir_close_file(r->od, r->series, NULL);
+    progress_free(r->progress);
+    g_clear_pointer(&r->od, outdir_free);
+}
+
+/* The measures of a run that ended (or was stopped) into res. */
+static void run_result(Run *r, const DriveParams *p, RunSteady *steady, LatHist *steady_lat,
+                       GArray *phases, gint64 setup0, gint64 wall0, RunResult *res)
+{
+    const RunOptions *o = r->o;
+    SimEngine *e = runner_engine(r->sr);
+    report_phases_from_rows(sampler_rows(r->s), phases);
+    drive_account(r->d);
+    *res = (RunResult){
+        .drive = o->drive,
+        .prefill = o->prefill,
+        .sets = o->sets,
+        .seed = o->seed,
+        .params = p,
+        .stats = drive_stats(r->d),
+        .workload = r->w,
+        .sim_time_s = (double)sim_now(e) / 1e9,
+        .wall_s = (double)(g_get_monotonic_time() - wall0) / 1e6,
+        .setup_wall_s = (double)(wall0 - setup0) / 1e6,
+        .events = sim_fired(e),
+        .peak_rss = peak_rss(),
+        .rows = sampler_rows(r->s),
+        .phases = phases,
+        .interrupted = runner_interrupted(r->sr),
+        .steady = sampler_steady(r->s, steady, steady_lat) ? steady : NULL,
+        .fdp = drive_fdp_handles(r->d) ? drive_fdp_handle(r->d, 0) : NULL,
+        .fdp_handles = drive_fdp_handles(r->d),
+        .zns = drive_zns(r->d),
+    };
+    drive_wear(r->d, &res->wear);
+    if (o->sweep_row)
+        report_sweep_row(res, o->sweep_row);
+}
+
+/* What a run that ended writes (the results folder, committed; the logs)
+ * and prints; an interrupted run's report too, and its error. */
+static gboolean run_write(Run *r, RunResult *res, GError **error)
+{
+    const RunOptions *o = r->o;
+    if (r->od && (!workload_close_logs(r->w, log_close, r->od, error) ||
+                  !write_results(r, r->od, res, error) || !outdir_commit(r->od, error)))
+        return FALSE;
+    if (r->here.names && !workload_close_logs(r->w, here_close, &r->here, error))
+        return FALSE;
+    r->here.kept = r->here.names != NULL;
+    run_notes(r, o);
+    if ((!o->quiet || o->output) && !print_results(o, res, error))
+        return FALSE;
+    if (runner_interrupted(r->sr)) {
+        if (r->od)
+            run_write_report(o, res);
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s at %.3f s simulated; %s%s%s",
+                    sim_signal_name(runner_signal()), res->sim_time_s,
+                    o->out ? "the results so far are in " : "the summary so far is above",
+                    o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
+        return FALSE;
+    }
+    if (r->od && o->plot) {
+        GError *perr = NULL;
+        if (!plot_results(o->out, o->script_dir, o->plot_format, &perr))
+            plot_warn(perr);
+    }
+    if (r->od)
+        run_write_report(o, res);
+    return TRUE;
+}
+
+/* The simulation of a bound run, its checks and its results. */
+static gboolean run_bound(Run *r, const DriveParams *p, gint64 setup0, GError **error)
+{
+    const RunOptions *o = r->o;
+    g_autoptr(LatHist) steady_lat = lat_hist_new();
+    g_autoptr(GArray) phases = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
+    RunSteady steady;
+    RunResult res;
+    r->progress = progress_new(stderr, !o->quiet && isatty(fileno(stderr)));
+    gint64 wall0 = g_get_monotonic_time();
+    if (runner_signal()) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before the simulation started; nothing written",
+                    sim_signal_name(runner_signal()));
+        return FALSE;
+    }
+    if (!run_engine(r, error))
+        return FALSE;
+    progress_finish(r->progress);
+    if (o->check) {
+        char why[256];
+        if (!drive_check(r->d, why, sizeof why)) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "FTL invariant broken: %s", why);
             return FALSE;
         }
     }
+    run_result(r, p, &steady, steady_lat, phases, setup0, wall0, &res);
+    return run_write(r, &res, error);
+}
+
+gboolean run_simulation(const RunOptions *o, GError **error)
+{
+    gint64 setup0 = g_get_monotonic_time();
+    DriveParams p;
+    g_autoptr(Workload) w = NULL;
     DrivePrefill pf;
     MemoryClass mc;
-    if (!run_check_drive_setup(o->drive, &p, o->interval, o->prefill, o->seed, w, &pf, &mc,
-                               error) ||
-        !run_check_setup_fits(o->job ? o->job : "--workload", w, &p, &mc, error))
+    if (!run_load(o, &p, &w, &pf, &mc, error))
         return FALSE;
     g_autoptr(Runner) sr = runner_new(&p, o->seed);
     if (!sr) {
@@ -497,7 +664,6 @@ gboolean run_simulation(const RunOptions *o, GError **error)
                     (double)drive_memory_estimate(&p, &mc) / 1073741824.0);
         return FALSE;
     }
-    SimEngine *e = runner_engine(sr);
     Drive *d = runner_drive(sr);
     if (o->prefill && !o->dry_run && !run_prefill_drive(o->prefill, d, &pf, error))
         return FALSE;
@@ -507,128 +673,10 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         return FALSE;
     if (o->dry_run)
         return TRUE; /* everything checked; nothing run or written */
-
     g_autoptr(Sampler) s =
-        sampler_new(e, d, &p, w, o->interval_bytes, o->series_percentiles);
+        sampler_new(runner_engine(sr), d, &p, w, o->interval_bytes, o->series_percentiles);
     Run r = {.o = o, .sr = sr, .d = d, .w = w, .s = s};
-    g_autoptr(LatHist) steady_lat = lat_hist_new();
-    RunSteady steady;
-    g_autoptr(OutDir) od = NULL;
-    gboolean ok = FALSE;
-    GArray *phases = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
-    HereLogs here = {0};
-    if (!o->out && workload_wants_logs(w)) {
-        here.names = g_ptr_array_new_with_free_func(g_free);
-        if (!workload_open_logs(w, here_open, &here, error))
-            goto out;
-    }
-    if (o->out) {
-        od = outdir_open(o->out, o->force, error);
-        if (!od || !(r.series = outdir_create(od, "series.csv", error)))
-            goto out;
-        report_series_header(r.series, o->series_percentiles);
-        if (!workload_open_logs(w, log_open, od, error))
-            goto out;
-        if (o->live) {
-            g_autofree char *live = g_build_filename(o->out, "series.live.csv", NULL);
-            r.live_csv = fopen(live, "w");
-            if (r.live_csv)
-                report_series_header(r.live_csv, o->series_percentiles);
-            GError *lerr = NULL;
-            r.live = plot_live_start(o->out, o->script_dir, &lerr);
-            if (!r.live) {
-                fprintf(stderr, "ftlsim: --live: %s\n", lerr->message);
-                g_error_free(lerr);
-            }
-        }
-        sampler_write_to(s, r.series, r.live_csv, r.live);
-    }
-    r.progress = progress_new(stderr, !o->quiet && isatty(fileno(stderr)));
-
-    gint64 wall0 = g_get_monotonic_time();
-    if (runner_signal()) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s before the simulation started; nothing written",
-                    sim_signal_name(runner_signal()));
-        goto out;
-    }
-    if (!run_engine(&r, error))
-        goto out;
-    progress_finish(r.progress);
-    if (o->check) {
-        char why[256];
-        if (!drive_check(d, why, sizeof why)) {
-            g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "FTL invariant broken: %s", why);
-            goto out;
-        }
-    }
-    report_phases_from_rows(sampler_rows(s), phases);
-    drive_account(d);
-    RunResult res = {
-        .drive = o->drive,
-        .prefill = o->prefill,
-        .sets = o->sets,
-        .seed = o->seed,
-        .params = &p,
-        .stats = drive_stats(d),
-        .workload = w,
-        .sim_time_s = (double)sim_now(e) / 1e9,
-        .wall_s = (double)(g_get_monotonic_time() - wall0) / 1e6,
-        .setup_wall_s = (double)(wall0 - setup0) / 1e6,
-        .events = sim_fired(e),
-        .peak_rss = peak_rss(),
-        .rows = sampler_rows(s),
-        .phases = phases,
-        .interrupted = runner_interrupted(sr),
-        .steady = sampler_steady(s, &steady, steady_lat) ? &steady : NULL,
-        .fdp = drive_fdp_handles(d) ? drive_fdp_handle(d, 0) : NULL,
-        .fdp_handles = drive_fdp_handles(d),
-        .zns = drive_zns(d),
-    };
-    drive_wear(d, &res.wear);
-    if (o->sweep_row)
-        report_sweep_row(&res, o->sweep_row);
-    if (od && (!workload_close_logs(w, log_close, od, error) ||
-               !write_results(&r, od, &res, error) || !outdir_commit(od, error)))
-        goto out;
-    if (here.names && !workload_close_logs(w, here_close, &here, error))
-        goto out;
-    here.kept = here.names != NULL;
-    run_notes(&r, o);
-    if ((!o->quiet || o->output) && !print_results(o, &res, error))
-        goto out;
-    if (runner_interrupted(sr)) {
-        if (od)
-            run_write_report(o, &res);
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s at %.3f s simulated; %s%s%s", sim_signal_name(runner_signal()),
-                    res.sim_time_s, o->out ? "the results so far are in " : "the summary so far is above",
-                    o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
-        goto out;
-    }
-    ok = TRUE;
-    if (od && o->plot) {
-        GError *perr = NULL;
-        if (!plot_results(o->out, o->script_dir, o->plot_format, &perr))
-            plot_warn(perr);
-    }
-    if (od)
-        run_write_report(o, &res);
-out:
-    if (od)
-        workload_close_logs(w, log_close, od, NULL); /* after a failure: nothing is kept */
-    here_release(&here, w);
-    if (r.live) {
-        plot_live_stop(r.live);
-    }
-    if (r.live_csv) {
-        fclose(r.live_csv);
-        g_autofree char *live = g_build_filename(o->out, "series.live.csv", NULL);
-        unlink(live);
-    }
-    if (r.series && od)
-        outdir_close_file(od, r.series, NULL);
-    progress_free(r.progress);
-    g_array_free(phases, TRUE);
+    gboolean ok = run_open_files(&r, error) && run_bound(&r, &p, setup0, error);
+    run_close_files(&r);
     return ok;
 }
