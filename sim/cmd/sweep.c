@@ -13,6 +13,7 @@
  * collect` builds the same sweep.csv from their folders.
  */
 #include "sim/cmd/run.h"
+#include "sim/output/html.h"
 
 #include "sim/config/config.h"
 #include "sim/output/outdir.h"
@@ -309,6 +310,75 @@ static gboolean clear_run_dir(const char *dir, gboolean force, GError **error)
     return TRUE;
 }
 
+/* jobs.txt (one shell command a run, each into its own folder under out)
+ * and sweep-manifest.csv (each run's values and folder) into jobs and
+ * manifest. */
+static void emit_jobs(const RunOptions *o, GArray *axes, guint runs, const char *out,
+                      const char *q_cwd, const char *q_exe, GString *jobs, GString *manifest)
+{
+    const char **vals = g_newa(const char *, axes->len);
+    for (guint i = 0; i < axes->len; i++) {
+        csv_field(manifest, g_array_index(axes, Axis, i).key);
+        g_string_append_c(manifest, ',');
+    }
+    g_string_append(manifest, "dir\n");
+    for (guint k = 0; k < runs; k++) {
+        combo_values(axes, k, vals);
+        g_autofree char *label = combo_label(axes, vals);
+        g_string_append_printf(jobs, "cd %s && %s run", q_cwd, q_exe);
+        for (guint i = 0; o->rerun_args && o->rerun_args[i]; i++) {
+            g_autofree char *q = g_shell_quote(o->rerun_args[i]);
+            g_string_append_printf(jobs, " %s", q);
+        }
+        for (guint i = 0; i < axes->len; i++) {
+            g_autofree char *set =
+                g_strdup_printf("%s=%s", g_array_index(axes, Axis, i).key, vals[i]);
+            g_autofree char *q = g_shell_quote(set);
+            g_string_append_printf(jobs, " --set %s", q);
+        }
+        g_autofree char *dir = g_build_filename(out, label, NULL);
+        g_autofree char *log_name = g_strconcat(label, ".err", NULL);
+        g_autofree char *log = g_build_filename(out, "logs", log_name, NULL);
+        g_autofree char *q_dir = g_shell_quote(dir), *q_log = g_shell_quote(log);
+        g_string_append_printf(jobs, " --sweep-row -q -f -o %s 2>%s\n", q_dir, q_log);
+        for (guint i = 0; i < axes->len; i++) {
+            csv_field(manifest, vals[i]);
+            g_string_append_c(manifest, ',');
+        }
+        csv_field(manifest, label);
+        g_string_append_c(manifest, '\n');
+    }
+}
+
+/* sweep.slurm: a Slurm array whose task N runs line N+1 of jobs.txt. */
+static char *emit_slurm_script(guint runs, const char *out, const char *q_exe,
+                               const char *q_jobs, const char *jobs_path)
+{
+    g_autofree char *logs = g_build_filename(out, "logs", NULL);
+    return g_strdup_printf(
+        "#!/bin/bash\n"
+        "# An ftlsim sweep of %u runs as a Slurm array: task N runs line N+1 of\n"
+        "# jobs.txt into its own folder. Add the --time, --mem and --partition your\n"
+        "# cluster wants. Submit with\n"
+        "#   sbatch %s/sweep.slurm\n"
+        "# and once the tasks are done, build sweep.csv with\n"
+        "#   %s sweep collect %s\n"
+        "#SBATCH --job-name=ftlsim-sweep\n"
+        "#SBATCH --array=0-%u\n"
+        "#SBATCH --ntasks=1\n"
+        "#SBATCH --cpus-per-task=1\n"
+        "#SBATCH --output=%s/slurm-%%A_%%a.out\n"
+        "set -euo pipefail\n"
+        ": \"${SLURM_ARRAY_TASK_ID:?not run as a Slurm array task}\"\n"
+        "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" %s)\n"
+        "if [ -z \"$line\" ]; then\n"
+        "    echo \"ftlsim sweep: no job $SLURM_ARRAY_TASK_ID in %s\" >&2\n"
+        "    exit 2\n"
+        "fi\n"
+        "exec bash -c \"$line\"\n",
+        runs, out, q_exe, out, runs - 1, logs, q_jobs, jobs_path);
+}
+
 /* Write the jobs of every combination (checked already) into o->out. */
 static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **error)
 {
@@ -332,73 +402,17 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
         return FALSE;
     g_autoptr(GString) jobs = g_string_new(NULL);
     g_autoptr(GString) manifest = g_string_new(NULL);
-    const char **keys = g_newa(const char *, axes->len + 1);
-    for (guint i = 0; i < axes->len; i++)
-        keys[i] = g_array_index(axes, Axis, i).key;
-    for (guint i = 0; i < axes->len; i++) {
-        csv_field(manifest, keys[i]);
-        g_string_append_c(manifest, ',');
-    }
-    g_string_append(manifest, "dir\n");
     g_autofree char *q_cwd = g_shell_quote(cwd), *q_exe = g_shell_quote(exe);
-    for (guint k = 0; k < runs; k++) {
-        combo_values(axes, k, vals);
-        g_autofree char *label = combo_label(axes, vals);
-        g_string_append_printf(jobs, "cd %s && %s run", q_cwd, q_exe);
-        for (guint i = 0; o->rerun_args && o->rerun_args[i]; i++) {
-            g_autofree char *q = g_shell_quote(o->rerun_args[i]);
-            g_string_append_printf(jobs, " %s", q);
-        }
-        for (guint i = 0; i < axes->len; i++) {
-            g_autofree char *set = g_strdup_printf("%s=%s", keys[i], vals[i]);
-            g_autofree char *q = g_shell_quote(set);
-            g_string_append_printf(jobs, " --set %s", q);
-        }
-        g_autofree char *dir = g_build_filename(out, label, NULL);
-        g_autofree char *log_name = g_strconcat(label, ".err", NULL);
-        g_autofree char *log = g_build_filename(out, "logs", log_name, NULL);
-        g_autofree char *q_dir = g_shell_quote(dir), *q_log = g_shell_quote(log);
-        g_string_append_printf(jobs, " --sweep-row -q -f -o %s 2>%s\n", q_dir, q_log);
-        for (guint i = 0; i < axes->len; i++) {
-            csv_field(manifest, vals[i]);
-            g_string_append_c(manifest, ',');
-        }
-        csv_field(manifest, label);
-        g_string_append_c(manifest, '\n');
-    }
+    emit_jobs(o, axes, runs, out, q_cwd, q_exe, jobs, manifest);
     if (!outdir_write_text(od, "jobs.txt", jobs->str, error) ||
         !outdir_write_text(od, "sweep-manifest.csv", manifest->str, error))
         return FALSE;
     g_autofree char *jobs_path = g_build_filename(out, "jobs.txt", NULL);
     g_autofree char *q_jobs = g_shell_quote(jobs_path), *q_out = g_shell_quote(out);
-    if (o->emit == EMIT_SLURM) {
-        g_autofree char *logs = g_build_filename(out, "logs", NULL);
-        g_autofree char *script = g_strdup_printf(
-            "#!/bin/bash\n"
-            "# An ftlsim sweep of %u runs as a Slurm array: task N runs line N+1 of\n"
-            "# jobs.txt into its own folder. Add the --time, --mem and --partition your\n"
-            "# cluster wants. Submit with\n"
-            "#   sbatch %s/sweep.slurm\n"
-            "# and once the tasks are done, build sweep.csv with\n"
-            "#   %s sweep collect %s\n"
-            "#SBATCH --job-name=ftlsim-sweep\n"
-            "#SBATCH --array=0-%u\n"
-            "#SBATCH --ntasks=1\n"
-            "#SBATCH --cpus-per-task=1\n"
-            "#SBATCH --output=%s/slurm-%%A_%%a.out\n"
-            "set -euo pipefail\n"
-            ": \"${SLURM_ARRAY_TASK_ID:?not run as a Slurm array task}\"\n"
-            "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" %s)\n"
-            "if [ -z \"$line\" ]; then\n"
-            "    echo \"ftlsim sweep: no job $SLURM_ARRAY_TASK_ID in %s\" >&2\n"
-            "    exit 2\n"
-            "fi\n"
-            "exec bash -c \"$line\"\n",
-            runs, out, q_exe, out, runs - 1, logs, q_jobs, jobs_path);
-        if (!outdir_write_text(od, "sweep.slurm", script, error))
-            return FALSE;
-    }
-    if (!outdir_commit(od, error))
+    g_autofree char *script =
+        o->emit == EMIT_SLURM ? emit_slurm_script(runs, out, q_exe, q_jobs, jobs_path) : NULL;
+    if ((script && !outdir_write_text(od, "sweep.slurm", script, error)) ||
+        !outdir_commit(od, error))
         return FALSE;
     g_autofree char *logs = g_build_filename(out, "logs", NULL);
     if (g_mkdir_with_parents(logs, 0777) != 0) {
@@ -420,37 +434,6 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
     return TRUE;
 }
 
-/* Split one CSV line (no newline) into fields, honouring quotes. */
-static GStrv csv_split(const char *line)
-{
-    GPtrArray *f = g_ptr_array_new();
-    GString *cur = g_string_new(NULL);
-    gboolean quoted = FALSE;
-    for (const char *p = line;; p++) {
-        if (quoted) {
-            if (*p == '\0')
-                break;
-            if (*p == '"' && p[1] == '"')
-                g_string_append_c(cur, *p++);
-            else if (*p == '"')
-                quoted = FALSE;
-            else
-                g_string_append_c(cur, *p);
-        } else if (*p == '"') {
-            quoted = TRUE;
-        } else if (*p == ',' || *p == '\0') {
-            g_ptr_array_add(f, g_strdup(cur->str));
-            g_string_truncate(cur, 0);
-            if (*p == '\0')
-                break;
-        } else {
-            g_string_append_c(cur, *p);
-        }
-    }
-    g_string_free(cur, TRUE);
-    g_ptr_array_add(f, NULL);
-    return (GStrv)g_ptr_array_free(f, FALSE);
-}
 
 /* The measures row of a run folder that has results, or NULL (none yet;
  * with error: a damaged sweep-row.csv, refused). *stopped: a signal
@@ -485,8 +468,8 @@ static char *finished_row(const char *run_dir, gboolean *stopped, GError **error
         return NULL;
     }
     *end = '\0';
-    g_auto(GStrv) f = csv_split(row);
-    g_auto(GStrv) h = csv_split(header);
+    g_auto(GStrv) f = csv_fields(row);
+    g_auto(GStrv) h = csv_fields(header);
     guint nf = g_strv_length(f), nh = g_strv_length(h);
     if (nf != nh) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
@@ -540,7 +523,7 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
                     mpath);
         return FALSE;
     }
-    g_auto(GStrv) head = csv_split(lines[0]);
+    g_auto(GStrv) head = csv_fields(lines[0]);
     guint ncol = g_strv_length(head);
     if (ncol < 2 || strcmp(head[ncol - 1], "dir") != 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
@@ -555,7 +538,7 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
     for (guint l = 1; l < nlines; l++) {
         if (lines[l][0] == '\0')
             continue;
-        g_auto(GStrv) f = csv_split(lines[l]);
+        g_auto(GStrv) f = csv_fields(lines[l]);
         if (g_strv_length(f) != ncol || f[ncol - 1][0] == '\0' || strchr(f[ncol - 1], '/') ||
             f[ncol - 1][0] == '.') {
             g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
@@ -567,7 +550,7 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
     for (guint l = 1; l < nlines; l++) {
         if (lines[l][0] == '\0')
             continue;
-        g_auto(GStrv) f = csv_split(lines[l]); /* checked above */
+        g_auto(GStrv) f = csv_fields(lines[l]); /* checked above */
         runs++;
         const char *label = f[ncol - 1];
         g_autofree char *run_dir = g_build_filename(dir, label, NULL);
@@ -622,11 +605,10 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
     return TRUE;
 }
 
-/* Check every combination, then run them and write the table. */
-static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs, GError **error)
+/* Every combination loads: checked before anything is written. */
+static gboolean sweep_check_all(const RunOptions *o, GArray *axes, guint runs, GError **error)
 {
     const char **vals = g_newa(const char *, axes->len);
-    /* every combination must load before anything is written */
     for (guint k = 0; k < runs; k++) {
         combo_values(axes, k, vals);
         g_auto(GStrv) sets = combo_sets(o, axes, vals);
@@ -637,50 +619,43 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
             return FALSE;
         }
     }
-    if (o->dry_run)
-        return run_simulation(o, error); /* the workload binds; nothing is written */
-    if (o->emit != EMIT_NONE)
-        return emit(o, axes, runs, error);
-    g_autoptr(OutDir) od = outdir_open(o->out, o->force, error);
-    if (!od)
-        return FALSE;
-    g_autoptr(GString) table = g_string_new(NULL);
-    const char **keys = g_newa(const char *, axes->len + 1);
-    for (guint i = 0; i < axes->len; i++)
-        keys[i] = g_array_index(axes, Axis, i).key;
-    table_header(table, keys, axes->len);
-    g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
-    SweepRun *sr = g_new0(SweepRun, runs);
-    for (guint k = 0; k < runs; k++) {
-        combo_values(axes, k, vals);
-        sr[k].sets = combo_sets(o, axes, vals);
-        sr[k].label = combo_label(axes, vals);
-        sr[k].row = g_string_new(NULL);
-        sr[k].pid = -1;
-        g_ptr_array_add(dirs, g_build_filename(o->out, sr[k].label, NULL));
+    return TRUE;
+}
+
+/* Run k of the sweep here (one job at a time) unless a signal came. */
+static void sweep_run_here(const RunOptions *o, SweepRun *sr, const char *dir)
+{
+    if (runner_signal()) {
+        g_set_error_literal(&sr->error, RUN_ERROR, RUN_ERROR_INTERRUPTED, "not started");
+        return;
     }
-    gboolean ok = jobs > 1 ? run_forked(o, sr, runs, dirs, jobs) : TRUE;
-    guint finished = 0, stopped = 0; /* runs in the table: whole, and stopped by a signal */
-    for (guint k = 0; ok && k < runs; k++) {
-        if (jobs <= 1 && runner_signal()) {
-            g_set_error_literal(&sr[k].error, RUN_ERROR, RUN_ERROR_INTERRUPTED, "not started");
-        } else if (jobs <= 1) {
-            RunOptions ro = *o;
-            ro.sets = (const char *const *)sr[k].sets;
-            ro.out = g_ptr_array_index(dirs, k);
-            ro.quiet = TRUE;
-            ro.plot = FALSE;
-            ro.sweep_row = sr[k].row;
-            run_simulation(&ro, &sr[k].error);
-        }
+    RunOptions ro = *o;
+    ro.sets = (const char *const *)sr->sets;
+    ro.out = dir;
+    ro.quiet = TRUE;
+    ro.plot = FALSE;
+    ro.sweep_row = sr->row;
+    run_simulation(&ro, &sr->error);
+}
+
+/* The runs (here, or already forked), their rows into table; counted in
+ * *finished and *stopped (by a signal part way). FALSE on a run that
+ * failed. */
+static gboolean sweep_table(const RunOptions *o, GArray *axes, SweepRun *sr, guint runs,
+                            GPtrArray *dirs, guint jobs, GString *table, guint *finished,
+                            guint *stopped, GError **error)
+{
+    const char **vals = g_newa(const char *, axes->len);
+    for (guint k = 0; k < runs; k++) {
+        if (jobs <= 1)
+            sweep_run_here(o, &sr[k], g_ptr_array_index(dirs, k));
         gboolean cut = g_error_matches(sr[k].error, RUN_ERROR, RUN_ERROR_INTERRUPTED);
         if (cut && sr[k].row->len == 0)
             continue; /* stopped before it began: no folder, no row */
         if (sr[k].error && !cut) {
             g_propagate_prefixed_error(error, g_steal_pointer(&sr[k].error),
                                        "--vary %s: ", sr[k].label);
-            ok = FALSE;
-            break;
+            return FALSE;
         }
         combo_values(axes, k, vals);
         for (guint i = 0; i < axes->len; i++) {
@@ -689,22 +664,21 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
         }
         csv_field(table, sr[k].label);
         g_string_append_printf(table, ",%s", sr[k].row->str);
-        if (cut)
-            stopped++;
-        else
-            finished++;
-        if (!cut)
+        if (cut) {
+            (*stopped)++;
+        } else {
+            (*finished)++;
             show_run(o, sr, k, runs);
+        }
     }
-    for (guint k = 0; k < runs; k++) {
-        g_strfreev(sr[k].sets);
-        g_free(sr[k].label);
-        g_string_free(sr[k].row, TRUE);
-        g_clear_error(&sr[k].error);
-    }
-    g_free(sr);
-    if (!ok)
-        return FALSE;
+    return TRUE;
+}
+
+/* sweep.csv written and the folder committed, or after a signal the
+ * interruption's error; then the overlay and the report. */
+static gboolean sweep_finish(const RunOptions *o, OutDir *od, GString *table, GPtrArray *dirs,
+                             guint runs, guint finished, guint stopped, GError **error)
+{
     int sig = runner_signal();
     const char *sig_name = sim_signal_name(sig);
     if (sig && finished + stopped == 0) {
@@ -727,6 +701,47 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
         draw_overlay(dirs, o->out, o->script_dir, o->plot_format, o->quiet);
     sweep_write_report(o->out, dirs, o->plot, o->plot_format, o->script_dir);
     return TRUE;
+}
+
+/* Check every combination, then run them and write the table. */
+static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs, GError **error)
+{
+    if (!sweep_check_all(o, axes, runs, error))
+        return FALSE;
+    if (o->dry_run)
+        return run_simulation(o, error); /* the workload binds; nothing is written */
+    if (o->emit != EMIT_NONE)
+        return emit(o, axes, runs, error);
+    g_autoptr(OutDir) od = outdir_open(o->out, o->force, error);
+    if (!od)
+        return FALSE;
+    g_autoptr(GString) table = g_string_new(NULL);
+    const char **keys = g_newa(const char *, axes->len + 1);
+    const char **vals = g_newa(const char *, axes->len);
+    for (guint i = 0; i < axes->len; i++)
+        keys[i] = g_array_index(axes, Axis, i).key;
+    table_header(table, keys, axes->len);
+    g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+    SweepRun *sr = g_new0(SweepRun, runs);
+    for (guint k = 0; k < runs; k++) {
+        combo_values(axes, k, vals);
+        sr[k].sets = combo_sets(o, axes, vals);
+        sr[k].label = combo_label(axes, vals);
+        sr[k].row = g_string_new(NULL);
+        sr[k].pid = -1;
+        g_ptr_array_add(dirs, g_build_filename(o->out, sr[k].label, NULL));
+    }
+    guint finished = 0, stopped = 0; /* runs in the table: whole, and stopped by a signal */
+    gboolean ok = (jobs > 1 ? run_forked(o, sr, runs, dirs, jobs) : TRUE) &&
+                  sweep_table(o, axes, sr, runs, dirs, jobs, table, &finished, &stopped, error);
+    for (guint k = 0; k < runs; k++) {
+        g_strfreev(sr[k].sets);
+        g_free(sr[k].label);
+        g_string_free(sr[k].row, TRUE);
+        g_clear_error(&sr[k].error);
+    }
+    g_free(sr);
+    return ok && sweep_finish(o, od, table, dirs, runs, finished, stopped, error);
 }
 
 gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GError **error)

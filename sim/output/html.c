@@ -106,9 +106,7 @@ void html_label_table(HtmlPage *page, const char *text)
     g_string_append(page->body, "</table>\n");
 }
 
-/* The fields of one CSV line; a field in double quotes may hold commas
- * and "" for a quote. g_strfreev it. */
-static char **html_csv_fields(const char *line)
+char **csv_fields(const char *line)
 {
     GPtrArray *f = g_ptr_array_new();
     GString *cur = g_string_new(NULL);
@@ -190,7 +188,7 @@ void html_table(HtmlPage *page, const char *const *header, GPtrArray *rows, cons
 void html_csv_table(HtmlPage *page, const char *csv, const char *caption, guint max_rows)
 {
     g_auto(GStrv) lines = g_strsplit(csv ? csv : "", "\n", -1);
-    g_auto(GStrv) header = lines[0] ? html_csv_fields(lines[0]) : NULL;
+    g_auto(GStrv) header = lines[0] ? csv_fields(lines[0]) : NULL;
     GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
     guint total = 0;
     for (int i = 1; lines[0] && lines[i]; i++) {
@@ -198,7 +196,7 @@ void html_csv_table(HtmlPage *page, const char *csv, const char *caption, guint 
             continue;
         total++;
         if (max_rows == 0 || rows->len < max_rows)
-            g_ptr_array_add(rows, html_csv_fields(lines[i]));
+            g_ptr_array_add(rows, csv_fields(lines[i]));
     }
     html_table(page, (const char *const *)header, rows, caption);
     if (rows->len < total)

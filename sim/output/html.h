@@ -37,6 +37,10 @@ void html_label_table(HtmlPage *page, const char *text);
 /* A table from CSV text: the first line is the header. Fields may be
  * double-quoted. At most max_rows data rows are shown (0: all), with a
  * note of how many there are. caption may be NULL. */
+/* The fields of one CSV line (no newline; a trailing \r ends it): a field
+ * in double quotes may hold commas and "" for a quote. g_strfreev it. The
+ * one CSV reader of the outputs (html_csv_table, sweep collect). */
+char **csv_fields(const char *line);
 void html_csv_table(HtmlPage *page, const char *csv, const char *caption, guint max_rows);
 /* html_csv_table() of the file at path; FALSE (nothing added) when it
  * cannot be read. */
