@@ -39,7 +39,8 @@ static gboolean sweep_jobs(const char *out, const char *const *vary, const char 
     o.quiet = TRUE;
     o.force = force;
     o.sets = sets;
-    return run_sweep(&o, vary, jobs, error);
+    SweepOptions so = {.run = &o, .vary = vary, .jobs = jobs};
+    return run_sweep(&so, error);
 }
 
 static gboolean sweep(const char *out, const char *const *vary, const char *const *sets,
@@ -234,7 +235,8 @@ static void test_bad_sweeps(void)
     o.spec = FILL;
     const char *vary[] = {"gc.policy=fifo", NULL};
     g_autoptr(GError) e = NULL;
-    CU_ASSERT_FALSE(run_sweep(&o, vary, 1, &e));
+    SweepOptions so = {.run = &o, .vary = vary, .jobs = 1};
+    CU_ASSERT_FALSE(run_sweep(&so, &e));
     CU_ASSERT(e && strcmp(e->message, "--vary needs --out DIR") == 0);
 }
 

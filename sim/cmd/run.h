@@ -57,8 +57,6 @@ typedef struct RunOptions {
     const char *script_dir;  /* gnuplot scripts */
     GString *sweep_row;      /* when not NULL, the run's measures are appended (report_sweep_row) */
     gboolean sweep_row_file; /* also write them, with their header, to sweep-row.csv (--sweep-row) */
-    SweepEmit emit;          /* with --vary: write the runs as jobs instead of running them */
-    const char *const *rerun_args; /* the run's own options, less the sweep's (for emit) */
     SimTime max_time;        /* --max-time: stop every job at this simulated time; 0: none */
     int output_format;       /* RUN_OUTPUT_*: what goes to stdout (or --output) */
     const char *output;      /* --output FILE: instead of stdout; NULL: stdout */
@@ -152,19 +150,25 @@ pid_t run_child_spawn(const RunOptions *o, void (*setup)(void *), void *ctx, int
  * runner_watch_child() so that a signal to the parent reaches them. */
 gboolean run_child_result(int fd, int status, GString *row, GError **error);
 
-/* Run o once for every combination of values of the keys in vary, each
- * "GROUP.KEY=V1,V2,..." (NULL-terminated), as --set overrides on top of
- * o->sets: run k into o->out/LABEL (LABEL: "KEY=VALUE,..."), then the table
+/* Run so->run (o) once for every combination of values of the keys in
+ * so->vary, as --set overrides on top of o->sets: run k into o->out/LABEL (LABEL: "KEY=VALUE,..."), then the table
  * o->out/sweep.csv (one row a run: the varied values, the folder, the
  * measures of report_sweep_row()) and with o->plot the overlay
  * o->out/sweep.png. Every combination is loaded and checked before any
- * folder is made. jobs > 1 runs that many at once, each in a child
+ * folder is made. so->jobs > 1 runs that many at once, each in a child
  * process; the table and the output are the same as with one. One line a
  * run on stdout, in sweep order, unless quiet. */
-gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GError **error);
+typedef struct SweepOptions {
+    const RunOptions *run;         /* every run's options; the sweep's folder is run->out */
+    const char *const *vary;       /* "GROUP.KEY=V1,V2,...", NULL-terminated */
+    guint jobs;                    /* runs at once, each in its own process */
+    SweepEmit emit;                /* write the runs as jobs instead of running them */
+    const char *const *rerun_args; /* the run's own options, less the sweep's (for emit) */
+} SweepOptions;
+gboolean run_sweep(const SweepOptions *so, GError **error);
 
-/* The folder of an emitted sweep (o->emit): after every combination is
- * checked, o->out gets jobs.txt (one `ftlsim run` a line: o->rerun_args, the
+/* The folder of an emitted sweep (so->emit): after every combination is
+ * checked, o->out gets jobs.txt (one `ftlsim run` a line: so->rerun_args, the
  * combination's --set, --sweep-row and -o o->out/LABEL, stderr into
  * logs/LABEL.err), with EMIT_SLURM sweep.slurm, and sweep-manifest.csv (the
  * varied keys and folder of each run) for run_sweep_collect(). Nothing runs. */

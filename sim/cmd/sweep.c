@@ -313,7 +313,7 @@ static gboolean clear_run_dir(const char *dir, gboolean force, GError **error)
 /* jobs.txt (one shell command a run, each into its own folder under out)
  * and sweep-manifest.csv (each run's values and folder) into jobs and
  * manifest. */
-static void emit_jobs(const RunOptions *o, GArray *axes, guint runs, const char *out,
+static void emit_jobs(const SweepOptions *so, GArray *axes, guint runs, const char *out,
                       const char *q_cwd, const char *q_exe, GString *jobs, GString *manifest)
 {
     const char **vals = g_newa(const char *, axes->len);
@@ -326,8 +326,8 @@ static void emit_jobs(const RunOptions *o, GArray *axes, guint runs, const char 
         combo_values(axes, k, vals);
         g_autofree char *label = combo_label(axes, vals);
         g_string_append_printf(jobs, "cd %s && %s run", q_cwd, q_exe);
-        for (guint i = 0; o->rerun_args && o->rerun_args[i]; i++) {
-            g_autofree char *q = g_shell_quote(o->rerun_args[i]);
+        for (guint i = 0; so->rerun_args && so->rerun_args[i]; i++) {
+            g_autofree char *q = g_shell_quote(so->rerun_args[i]);
             g_string_append_printf(jobs, " %s", q);
         }
         for (guint i = 0; i < axes->len; i++) {
@@ -380,8 +380,9 @@ static char *emit_slurm_script(guint runs, const char *out, const char *q_exe,
 }
 
 /* Write the jobs of every combination (checked already) into o->out. */
-static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **error)
+static gboolean emit(const SweepOptions *so, GArray *axes, guint runs, GError **error)
 {
+    const RunOptions *o = so->run;
     g_autofree char *out = absolute(o->out);
     g_autofree char *cwd = g_get_current_dir();
     g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
@@ -403,14 +404,14 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
     g_autoptr(GString) jobs = g_string_new(NULL);
     g_autoptr(GString) manifest = g_string_new(NULL);
     g_autofree char *q_cwd = g_shell_quote(cwd), *q_exe = g_shell_quote(exe);
-    emit_jobs(o, axes, runs, out, q_cwd, q_exe, jobs, manifest);
+    emit_jobs(so, axes, runs, out, q_cwd, q_exe, jobs, manifest);
     if (!outdir_write_text(od, "jobs.txt", jobs->str, error) ||
         !outdir_write_text(od, "sweep-manifest.csv", manifest->str, error))
         return FALSE;
     g_autofree char *jobs_path = g_build_filename(out, "jobs.txt", NULL);
     g_autofree char *q_jobs = g_shell_quote(jobs_path), *q_out = g_shell_quote(out);
     g_autofree char *script =
-        o->emit == EMIT_SLURM ? emit_slurm_script(runs, out, q_exe, q_jobs, jobs_path) : NULL;
+        so->emit == EMIT_SLURM ? emit_slurm_script(runs, out, q_exe, q_jobs, jobs_path) : NULL;
     if ((script && !outdir_write_text(od, "sweep.slurm", script, error)) ||
         !outdir_commit(od, error))
         return FALSE;
@@ -419,13 +420,13 @@ static gboolean emit(const RunOptions *o, GArray *axes, guint runs, GError **err
         g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "%s: %s", logs, g_strerror(errno));
         return FALSE;
     }
-    if (o->emit == EMIT_SLURM) {
+    if (so->emit == EMIT_SLURM) {
         g_autofree char *slurm = g_build_filename(out, "sweep.slurm", NULL);
         g_chmod(slurm, 0755);
     }
     if (!o->quiet) {
         printf("sweep     %u runs written as jobs to %s/jobs.txt\n", runs, out);
-        if (o->emit == EMIT_SLURM)
+        if (so->emit == EMIT_SLURM)
             printf("submit    sbatch %s/sweep.slurm\n", out);
         else
             printf("run       parallel --joblog %s/joblog < %s\n", q_out, q_jobs);
@@ -704,14 +705,16 @@ static gboolean sweep_finish(const RunOptions *o, OutDir *od, GString *table, GP
 }
 
 /* Check every combination, then run them and write the table. */
-static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs, GError **error)
+static gboolean sweep(const SweepOptions *so, GArray *axes, guint runs, GError **error)
 {
+    const RunOptions *o = so->run;
+    guint jobs = so->jobs;
     if (!sweep_check_all(o, axes, runs, error))
         return FALSE;
     if (o->dry_run)
         return run_simulation(o, error); /* the workload binds; nothing is written */
-    if (o->emit != EMIT_NONE)
-        return emit(o, axes, runs, error);
+    if (so->emit != EMIT_NONE)
+        return emit(so, axes, runs, error);
     g_autoptr(OutDir) od = outdir_open(o->out, o->force, error);
     if (!od)
         return FALSE;
@@ -744,8 +747,10 @@ static gboolean sweep(const RunOptions *o, GArray *axes, guint runs, guint jobs,
     return ok && sweep_finish(o, od, table, dirs, runs, finished, stopped, error);
 }
 
-gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GError **error)
+gboolean run_sweep(const SweepOptions *so, GError **error)
 {
+    const RunOptions *o = so->run;
+    const char *const *vary = so->vary;
     if (!o->out) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--vary needs --out DIR");
         return FALSE;
@@ -772,7 +777,7 @@ gboolean run_sweep(const RunOptions *o, const char *const *vary, guint jobs, GEr
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT, "--vary: no key to vary");
         ok = FALSE;
     }
-    ok = ok && sweep(o, axes, runs, jobs, error);
+    ok = ok && sweep(so, axes, runs, error);
     axes_free(axes);
     return ok;
 }

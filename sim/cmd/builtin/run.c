@@ -257,10 +257,10 @@ static gboolean run_read_args(RunOptions *o, const RunArgs *a, GError **error)
     return TRUE;
 }
 
-/* --jobs and --emit, which go with --vary; for an emitted sweep, the runs'
- * own arguments from given (argv as typed) into *rerun. 0, or the exit
- * status with the error printed. */
-static int run_sweep_options(RunOptions *o, const RunArgs *a, const CmdCommon *c,
+/* --jobs and --emit, which go with --vary, into so; for an emitted sweep,
+ * the runs' own arguments from given (argv as typed) into *rerun. 0, or the
+ * exit status with the error printed. */
+static int run_sweep_options(SweepOptions *so, const RunArgs *a, const CmdCommon *c,
                              GOptionContext *ctx, char **given, const GOptionEntry *all,
                              GStrv *rerun)
 {
@@ -280,9 +280,9 @@ static int run_sweep_options(RunOptions *o, const RunArgs *a, const CmdCommon *c
     if (emit_v != EMIT_NONE && (a->jobs > 1 || c->plot || a->live))
         return cmd_usage(ctx, "--emit writes jobs and runs nothing: --jobs, --plot and --live "
                               "do not go with it (plot with 'ftlsim sweep collect --plot')");
-    o->emit = emit_v;
+    so->emit = emit_v;
     *rerun = rerun_args(given, g_strv_length(given), all);
-    o->rerun_args = (const char *const *)*rerun;
+    so->rerun_args = (const char *const *)*rerun;
     return 0;
 }
 
@@ -312,12 +312,12 @@ static int run_main(CmdCommon *c, RunArgs *a, GOptionContext *ctx, char **given,
     o.dry_run = c->dry_run;
     o.script_dir = scripts;
     g_auto(GStrv) rerun = NULL;
-    int rc = run_sweep_options(&o, a, c, ctx, given, all, &rerun);
+    SweepOptions so = {.run = &o, .vary = (const char *const *)a->vary, .jobs = (guint)a->jobs};
+    int rc = run_sweep_options(&so, a, c, ctx, given, all, &rerun);
     if (rc)
         return rc;
     runner_catch_signals();
-    if (a->vary ? !run_sweep(&o, (const char *const *)a->vary, (guint)a->jobs, &error)
-                : !run_simulation(&o, &error))
+    if (a->vary ? !run_sweep(&so, &error) : !run_simulation(&o, &error))
         return cmd_fail_run(error);
     return 0;
 }
