@@ -34,6 +34,10 @@ void html_pre(HtmlPage *page, const char *text);
  * above) as a two-column table. */
 void html_label_table(HtmlPage *page, const char *text);
 
+/* The fields of one CSV line; a field in double quotes may hold commas
+ * and "" for a quote. The caller g_strfreev()s it. */
+char **html_csv_fields(const char *line);
+
 /* A table from CSV text: the first line is the header. Fields may be
  * double-quoted. At most max_rows data rows are shown (0: all), with a
  * note of how many there are. caption may be NULL. */
