@@ -42,6 +42,7 @@ have_read = STATS_max > 0 ? 1 : 0
 top = (STATS_max > top ? STATS_max : top) * 1.08
 top = top > 0 ? top : 1
 set yrange [0:top]
+set xrange [0:*]
 
 # The drive's phase in each interval (series.csv's phase column) shades the
 # background: pSLC, folding, native, GC-bound and read-only stretches, each
