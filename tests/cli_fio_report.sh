@@ -3,7 +3,8 @@
 # accepted and honoured (percentiles asked for, directions summed,
 # latency_target with a unit), logs in the current folder without --out as
 # fio writes them, no log row past the job's end, and fio's histogram log
-# in fio's layout (against the real fio 3.33's when it is installed).
+# in fio's layout (against the real fio 3.33's when it is installed);
+# log_store_compressed writes fio's compressed logs (NAME.log.fz).
 # Usage: bash tests/cli_fio_report.sh PATH/TO/ftlsim (from the source root)
 set -u
 source tests/lib.sh "$@"
@@ -139,4 +140,40 @@ PY
         fail "histogram log differs from fio's"
 fi
 
-finish "fio's reporting options honoured, logs where fio writes them, the histogram log in fio's layout"
+# 6. log_store_compressed: NAME.log.fz, a zlib stream of fio's binary
+# samples that inflates (zlib, then fio's 32-byte record, 40 with an offset)
+# to the very rows of the same job's text log; fio 3.33's --inflate-log
+# prints them. The histogram log stays text.
+n=$((n + 1))
+mkdir "$tmp/gz" "$tmp/txt"
+printf '[z]\nrw=randwrite\nbs=4k\nsize=4m\nwrite_bw_log=z\nwrite_lat_log=z\nlog_offset=1\nwrite_hist_log=z\nlog_hist_msec=1\nlog_store_compressed=1\n' \
+    >"$tmp/gz.fio"
+sed 's/^log_store_compressed=1/log_store_compressed=0/' "$tmp/gz.fio" >"$tmp/txt.fio"
+(cd "$tmp/gz" && "$bin" run -d "$drive" --job "$tmp/gz.fio" -q 2>"$tmp/err") ||
+    fail "log_store_compressed: $(cat "$tmp/err")"
+(cd "$tmp/txt" && "$bin" run -d "$drive" --job "$tmp/txt.fio" -q 2>"$tmp/err") ||
+    fail "log_store_compressed=0: $(cat "$tmp/err")"
+[ "$(ls "$tmp/gz" | tr '\n' ' ')" = "z_bw.1.log.fz z_clat.1.log.fz z_clat_hist.1.log z_lat.1.log.fz z_slat.1.log.fz " ] ||
+    fail "compressed log names: $(ls "$tmp/gz" | tr '\n' ' ')"
+for f in z_bw.1.log z_clat.1.log z_lat.1.log z_slat.1.log; do
+    python3 - "$tmp/gz/$f.fz" "$tmp/txt/$f" <<'PY' || fail "$f.fz does not inflate to $f"
+import struct, sys, zlib
+raw = zlib.decompress(open(sys.argv[1], "rb").read())
+rows = []
+while raw:
+    t, v, ddir, prio, bs = struct.unpack_from("<QQIHxxQ", raw)
+    size = 40 if ddir & 0x80000000 else 32
+    off = struct.unpack_from("<Q", raw, 32)[0] if size == 40 else None
+    rows.append(", ".join(str(x) for x in (t, v, ddir & 0xffff, bs) + ((off,) if size == 40 else ()) + (0,)))
+    raw = raw[size:]
+text = open(sys.argv[2]).read().splitlines()
+sys.exit(0 if rows == text and rows else 1)
+PY
+done
+cmp -s "$tmp/gz/z_clat_hist.1.log" "$tmp/txt/z_clat_hist.1.log" || fail "histogram log differs"
+if [ "$(fio --version 2>/dev/null)" = fio-3.33 ]; then
+    fio --inflate-log="$tmp/gz/z_lat.1.log.fz" 2>/dev/null | cmp -s - "$tmp/txt/z_lat.1.log" ||
+        fail "fio --inflate-log does not read z_lat.1.log.fz"
+fi
+
+finish "fio's reporting options honoured, logs where fio writes them (compressed as fio stores them), the histogram log in fio's layout"

@@ -67,6 +67,30 @@ else
     done
     grep -qi gnuplot "$tmp/a.log" && fail "run --plot with gnuplot mentions gnuplot"
 
+    # The figures of this write-only run, drawn as SVG to read their text:
+    # throughput has its phase shading and no read line, the latency
+    # distribution a log axis that names p99 and p99.9, utilization lists
+    # only what the dies did (host programs, no reads or folding here).
+    n=$((n + 1))
+    "$bin" run -d "$drive" -w 'rw=write,bs=128k,iodepth=32,size=20%' -q -o "$tmp/w" ||
+        fail "the write-only run failed"
+    for f in throughput latency_cdf utilization; do
+        gnuplot -e "dir='$tmp/w'; out='$tmp/a/$f.svg'" "scripts/plot/$f.gp" 2>"$tmp/$f.gp.log" ||
+            fail "$f.gp: $(head -n 2 "$tmp/$f.gp.log")"
+    done
+    # (the key's words are <tspan> text; gnuplot leaves an empty group with a
+    # <title> for each plot it skipped)
+    key() { grep -o '<tspan[^>]*>[^<]*' "$tmp/a/$1.svg" | sed 's/.*>//'; }
+    key throughput | grep -q '^phase: native writes$' || fail "throughput: no phase shading"
+    key throughput | grep -q '^write, mean per' || fail "throughput: no write line"
+    key throughput | grep -q '^read' && fail "throughput: a read line on a write-only run"
+    grep -q 'set logscale y' scripts/plot/latency_cdf.gp || fail "latency_cdf.gp: no log y axis"
+    key latency_cdf | grep -q '(p99.9)' || fail "latency_cdf: the tail's axis is not labelled"
+    key utilization | grep -qx 'host programs' || fail "utilization: no host programs"
+    for a in read fold GC erase 'map writes'; do
+        key utilization | grep -qx "$a" && fail "utilization lists $a, which never happened"
+    done
+
     # plot DIR DIR --out: the overlay of two runs.
     run "$tmp/b" --seed 2 --interval-bytes 50MB || fail "second run failed"
     "$bin" plot "$tmp/a" "$tmp/b" --out "$tmp/overlay.png" >"$tmp/plot.log" 2>&1

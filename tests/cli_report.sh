@@ -103,7 +103,12 @@ check_page "$tmp/pts" 5 "PTS-E 1.1" "purge method" "write cache" "active range" 
     "99.99% response time" "Steady state"
 check_page "$tmp/cal" 1 "measured" "stock" "calibrated" "uncertainty" "figures.csv" \
     "timing.tlc.t_prog"
-check_page "$tmp/sweep" 1 "sweep.csv" "s report" "timing.tlc.t_prog=2ms/report.html"
+check_page "$tmp/sweep" 1 "sweep.csv" "s report" "timing.tlc.t_prog=2ms/report.html" \
+    "<h1>ftlsim sweep of small TLC test drive: timing.tlc.t_prog varied" "The same in every run"
+# the sweep's table: rounded figures, not sweep.csv's six decimals
+n=$((n + 1))
+grep -oE '<td>[^<]*</td>' "$tmp/sweep/report.html" | grep -E '[0-9]\.[0-9]{4,}' &&
+    fail "the sweep's table shows raw figures"
 
 # render DIR: headless Chromium's DOM of DIR/report.html holds its figures
 # drawn, and its screenshot is not blank.
@@ -147,38 +152,8 @@ if any(n < 10 for n in s.svgs):
 if s.imgs:
     bad.append(f"{s.imgs} <img> (a broken image is possible)")
 
-def pixels(path):
-    """RGB(A) rows of an 8-bit PNG, undoing the scanline filters."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat = 8, b""
-    while pos < len(data):
-        ln, typ = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + ln]
-        if typ == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-        elif typ == b"IDAT":
-            idat += body
-        pos += 12 + ln
-    assert depth == 8 and ctype in (2, 6), f"PNG depth {depth} colour type {ctype}"
-    bpp = 3 if ctype == 2 else 4
-    raw, stride, prev, rows, i = zlib.decompress(idat), w * bpp, bytearray(w * bpp), [], 0
-    for _ in range(h):
-        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-        i += 1 + stride
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b, c = prev[x], prev[x - bpp] if x >= bpp else 0
-            if f == 1: line[x] = (line[x] + a) & 255
-            elif f == 2: line[x] = (line[x] + b) & 255
-            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(line)
-        prev = line
-    return w, h, bpp, rows
+sys.path.insert(0, "tests")
+from png_rows import pixels
 
 w, h, bpp, rows = pixels(png)
 ink = colour = 0
@@ -202,7 +177,27 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# fits DIR: at 1400 px wide the page leaves its right margin white (a
+# table or figure wider than the window would run into it).
+fits() {
+    local dir=$1
+    n=$((n + 1))
+    "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars \
+        --window-size=1400,1200 --screenshot="$dir.1400.png" "file://$dir/report.html" \
+        >/dev/null 2>&1
+    python3 - "$dir.1400.png" <<'PY' || fail "$dir/report.html overflows a 1400 px window"
+import sys
+sys.path.insert(0, "tests")
+from png_rows import pixels
+w, h, bpp, rows = pixels(sys.argv[1])
+ink = sum(1 for line in rows for x in range((w - 100) * bpp, w * bpp, bpp) if min(line[x:x + 3]) < 235)
+print(f"  {sys.argv[1]}: {w}x{h}, {ink} inked pixels in the right 100 px")
+sys.exit(1 if w != 1400 or ink else 0)
+PY
+}
+
 if [ -n "$browser" ]; then
+    fits "$tmp/sweep"
     render "$tmp/run" 5
     render "$tmp/pts" 5
     render "$tmp/cal" 1

@@ -12,6 +12,18 @@ Every job file starts with a comment that says how to compare:
                   so the figures of the two sequences must agree instead
   # mode: refuse  both refuse the job (fio exits non-zero, ftlsim exits 2)
 
+A line "# compare: KEY=TOL ..." of a stats job adds figures that must lie
+within TOL of fio's (absolute, in shares of the region): coverage (the
+4-deviation bound is loose for a figure whose spread across seeds is under
+1 point), spread (standard deviation of the offsets), deciles (of the
+offsets of I/O starts, the largest difference). A line "# align: OP=BYTES"
+says every OP offset of both logs is a multiple of BYTES. A line
+"# runs: N" runs both N times with randseed=1..N and compares the mean
+number of I/Os (within 4 standard errors) instead of one run's count: for
+a job whose end is itself a random event (a random map of two block sizes
+ends when a pick of the larger lands beyond the region), one seed's count
+says little.
+
 A line "# check: KEY=VALUE ..." after it adds exact figures both must have
 (ios=, bytes=, coverage=). A line "# fio-set: KEY=VALUE" replaces that
 option in the copy fio reads: fio's null engine has no device, its file is
@@ -80,6 +92,10 @@ def figures(ios):
         last[op] = off + ln
         for u in range(off // UNIT, (off + ln + UNIT - 1) // UNIT):
             units[u] = units.get(u, 0) + 1
+    starts = sorted(x[1] for x in rw)
+    mean = sum(starts) / max(1, len(starts))
+    spread = math.sqrt(sum((x - mean) ** 2 for x in starts) / max(1, len(starts)))
+    deciles = [starts[len(starts) * k // 10] for k in range(1, 10)] if starts else []
     hits = sorted(units.values(), reverse=True)
     top = sum(hits[: max(1, len(hits) // 10)]) if hits else 0
     return {
@@ -91,6 +107,9 @@ def figures(ios):
         "once": all(v == 1 for v in units.values()),
         "seq_share": seq / max(1, len(rw)),
         "hot_share": top / max(1, sum(hits)),
+        "spread": spread,
+        "deciles": deciles,
+        "offsets": {op: [x[1] for x in rw if x[0] == op] for op in ("read", "write", "trim")},
     }
 
 
@@ -99,12 +118,40 @@ def near(a, b, n):
     return abs(a - b) <= 4 * math.sqrt(p * (1 - p) / max(n, 1)) + 0.01
 
 
-def compare_stats(name, f, s, region_units):
+def compare_more(f, s, region_units, compare, align):
+    """The figures of "# compare:" and "# align:" lines."""
+    errs = []
+    span = region_units * UNIT
+    for key, tol in compare.items():
+        if key == "coverage":
+            a, b = f["units"] / region_units, s["units"] / region_units
+        elif key == "spread":
+            a, b = f["spread"] / span, s["spread"] / span
+        elif key == "deciles":
+            d = [abs(x - y) / span for x, y in zip(f["deciles"], s["deciles"])]
+            k = max(range(len(d)), key=lambda i: d[i]) if d else 0
+            a, b = (f["deciles"][k] / span, s["deciles"][k] / span) if d else (0, 0)
+            key = f"decile {k + 1}"
+        else:
+            raise ValueError(f"# compare: unknown figure {key}")
+        if abs(a - b) > tol:
+            errs.append(f"{key}: fio {a:.3f}, ftlsim {b:.3f} (tolerance {tol})")
+    for op, unit in align.items():
+        for who, fig in (("fio", f), ("ftlsim", s)):
+            bad = [o for o in fig["offsets"][op] if o % unit]
+            if bad:
+                errs.append(f"{who}: {len(bad)} {op} offsets not a multiple of {unit}, "
+                            f"first {bad[0]}")
+    return errs
+
+
+def compare_stats(name, f, s, region_units, one_run=True):
     errs = []
     n = f["ios"]
-    if abs(s["ios"] - n) > max(2, 4 * math.sqrt(n)) and abs(s["bytes"] - f["bytes"]) > 0.02 * f["bytes"]:
+    if one_run and abs(s["ios"] - n) > max(2, 4 * math.sqrt(n)) and \
+            abs(s["bytes"] - f["bytes"]) > 0.02 * f["bytes"]:
         errs.append(f"I/Os: fio {n}, ftlsim {s['ios']}")
-    if abs(s["bytes"] - f["bytes"]) > max(0.02 * f["bytes"], 4 * math.sqrt(n) * 65536):
+    if one_run and abs(s["bytes"] - f["bytes"]) > max(0.02 * f["bytes"], 4 * math.sqrt(n) * 65536):
         errs.append(f"bytes: fio {f['bytes']}, ftlsim {s['bytes']}")
     if f["once"] != s["once"]:
         errs.append(f"each unit once: fio {f['once']}, ftlsim {s['once']}")
@@ -156,7 +203,7 @@ SUFFIX = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 def header(path):
     mode, checks, region, fio_set = None, {}, None, {}
-    extra = {"message": None, "files": {}}
+    extra = {"message": None, "files": {}, "compare": {}, "align": {}, "runs": 0}
     with open(path) as f:
         for line in f:
             m = re.match(r"#\s*mode:\s*(\w+)", line)
@@ -168,6 +215,14 @@ def header(path):
             m = re.match(r"#\s*fio-file:\s*(\S+)=(\d+)([kmg]?)\s*$", line)
             if m:
                 extra["files"][m.group(1)] = int(m.group(2)) * SUFFIX[m.group(3)]
+            m = re.match(r"#\s*(compare|align):\s*(.*)", line)
+            if m:
+                for kv in m.group(2).split():
+                    k, v = kv.split("=")
+                    extra[m.group(1)][k] = float(v) if m.group(1) == "compare" else int(v)
+            m = re.match(r"#\s*runs:\s*(\d+)", line)
+            if m:
+                extra["runs"] = int(m.group(1))
             m = re.match(r"#\s*fio-set:\s*(\w+)=(\S+)", line)
             if m:
                 fio_set[m.group(1)] = m.group(2)
@@ -192,6 +247,60 @@ def check_figures(name, who, fig, checks):
     return errs
 
 
+def job_copy(job, dst_path, fio_set, seed=None):
+    """JOB with fio_set's values, and randseed=SEED in each section."""
+    with open(job) as src, open(dst_path, "w") as dst:
+        for line in src:
+            key = line.split("=")[0].strip()
+            dst.write(f"{key}={fio_set[key]}\n" if key in fio_set else line)
+            if seed is not None and re.match(r"\s*\[.*\]\s*$", line):
+                dst.write(f"randseed={seed}\n")
+
+
+def run_both(ftlsim, drive, job, work, fio_set, seed=None, sim_job=None):
+    """fio on a copy of JOB in WORK, ftlsim on JOB (or SIM_JOB) into WORK/out."""
+    job_copy(job, os.path.join(work, os.path.basename(job)), fio_set, seed)
+    if sim_job is None:
+        sim_job = os.path.abspath(job)
+    fio = subprocess.run(["fio", "--output-format=terse", os.path.basename(job)], cwd=work,
+                         capture_output=True, text=True, timeout=60)
+    shutil.rmtree(os.path.join(work, "out"), ignore_errors=True)
+    sim = subprocess.run([ftlsim, "run", "-q", "-d", drive, "--job", sim_job, "-o",
+                          os.path.join(work, "out")], cwd=work, capture_output=True, text=True,
+                         timeout=60)
+    return fio, sim
+
+
+def run_seeds(ftlsim, drive, job, work, mode, region, fio_set, more):
+    """Both tools N times (randseed=1..N): the mean I/O count, and the figures
+    of every run."""
+    counts = {"fio": [], "ftlsim": []}
+    errs = []
+    sim_job = os.path.join(work, "sim-" + os.path.basename(job))
+    for seed in range(1, more["runs"] + 1):
+        job_copy(job, sim_job, {}, seed)
+        fio, sim = run_both(ftlsim, drive, job, work, fio_set, seed, sim_job)
+        if fio.returncode != 0 or sim.returncode != 0:
+            return [f"seed {seed}: fio exit {fio.returncode}, ftlsim exit {sim.returncode}: "
+                    f"{(sim.stderr or fio.stderr).strip()[:200]}"]
+        for log in sorted(x for x in os.listdir(work) if x.endswith(".iolog")):
+            fi = [x for v in parse_log(os.path.join(work, log)).values() for x in v]
+            si = [x for v in parse_log(os.path.join(work, "out", log)).values() for x in v]
+            os.remove(os.path.join(work, log))
+            counts["fio"].append(len(fi))
+            counts["ftlsim"].append(len(si))
+            units = (region or max(x[1] + x[2] for x in fi)) // UNIT
+            errs += [f"seed {seed}: {e}" for e in
+                     compare_more(figures(fi), figures(si), units, {}, more["align"])]
+    n = len(counts["fio"])
+    mf, ms = (sum(v) / n for v in counts.values())
+    var = sum(sum((x - m) ** 2 for x in v) / max(1, n - 1) for v, m in
+              ((counts["fio"], mf), (counts["ftlsim"], ms)))
+    if abs(mf - ms) > 4 * math.sqrt(var / n) + 1:
+        errs.append(f"mean I/Os over {n} seeds: fio {mf:.1f}, ftlsim {ms:.1f}")
+    return errs
+
+
 def run_one(ftlsim, drive, job, tmp):
     name = os.path.basename(job)[:-4]
     mode, checks, region, fio_set, more = header(job)
@@ -200,18 +309,12 @@ def run_one(ftlsim, drive, job, tmp):
     for fname, size in more["files"].items():
         with open(os.path.join(work, fname), "wb") as f:
             f.truncate(size)
-    with open(job) as src, open(os.path.join(work, os.path.basename(job)), "w") as dst:
-        for line in src:
-            key = line.split("=")[0].strip()
-            dst.write(f"{key}={fio_set[key]}\n" if key in fio_set else line)
     for extra in os.listdir(os.path.dirname(job)):
         if extra.endswith(".in"):
             shutil.copy(os.path.join(os.path.dirname(job), extra), work)
-    fio = subprocess.run(["fio", "--output-format=terse", os.path.basename(job)], cwd=work,
-                         capture_output=True, text=True, timeout=60)
-    sim = subprocess.run([ftlsim, "run", "-q", "-d", drive, "--job", os.path.abspath(job), "-o",
-                          os.path.join(work, "out")], cwd=work, capture_output=True, text=True,
-                         timeout=60)
+    if more["runs"]:
+        return run_seeds(ftlsim, drive, job, work, mode, region, fio_set, more)
+    fio, sim = run_both(ftlsim, drive, job, work, fio_set)
     if mode == "refuse":
         errs = []
         if fio.returncode == 0:
@@ -246,6 +349,8 @@ def run_one(ftlsim, drive, job, tmp):
             else:
                 units = (region or max(x[1] + x[2] for x in fi)) // UNIT
                 errs += [f"{log}: {e}" for e in compare_stats(name, figures(fi), figures(si), units)]
+                errs += [f"{log}: {e}" for e in compare_more(figures(fi), figures(si), units,
+                                                             more["compare"], more["align"])]
             errs += [f"{log}: {e}" for e in check_figures(name, "fio", figures(fi), checks)]
             errs += [f"{log}: {e}" for e in check_figures(name, "ftlsim", figures(si), checks)]
     return errs

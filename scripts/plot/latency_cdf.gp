@@ -1,5 +1,6 @@
-# latency_cdf.gp - read and write latency distributions (CDF) from the
-# histogram CSVs, latency in microseconds on a log axis.
+# latency_cdf.gp - read and write latency distributions from the histogram
+# CSVs: the fraction of I/Os slower than each latency (1 - CDF), both axes
+# logarithmic, latency in microseconds, so that p99 and p99.9 show.
 #
 #   gnuplot -e "dir='results/x'; out='x.png'" scripts/plot/latency_cdf.gp
 #
@@ -28,18 +29,25 @@ if (!have_read) rfile = wfile
 if (!have_write) wfile = rfile
 set title (drive eq '' ? 'Latency distribution' : drive.': latency distribution') noenhanced
 set xlabel 'Latency (µs)'
-set ylabel 'Fraction of I/Os completed'
+set ylabel 'Fraction of I/Os slower (log scale: the tail)'
 set logscale x
 set format x '10^{%L}'
-set yrange [0:1.02]
-set ytics 0.1
+# 1 - CDF on a log axis: the median is at 0.5, p99 at 0.01, p99.9 at 0.001,
+# so the tail is as tall as the body (a linear CDF squeezes it into the top
+# pixels). The last bucket's fraction is 0: it is drawn at the floor.
+set logscale y
+set format y '10^{%L}'
+set yrange [1e-6:1.5]
+set ytics ('1' 1, '0.1' 0.1, '0.01 (p99)' 0.01, '10^{-3} (p99.9)' 1e-3, '10^{-4}' 1e-4, \
+           '10^{-5}' 1e-5, '10^{-6}' 1e-6)
 set grid back lc rgb '#dddddd'
 set grid mxtics
-set key bottom right opaque
+set key top right opaque
+slower(c) = (1 - c) > 1e-6 ? 1 - c : 1e-6
 
 plot for [i=1:have_read] rfile \
-         using (column("bucket_high_ns")/1e3):(column("cumulative_fraction")) \
+         using (column("bucket_high_ns")/1e3):(slower(column("cumulative_fraction"))) \
          with steps lw 2 lc rgb '#2ca02c' title 'read', \
      for [i=1:have_write] wfile \
-         using (column("bucket_high_ns")/1e3):(column("cumulative_fraction")) \
+         using (column("bucket_high_ns")/1e3):(slower(column("cumulative_fraction"))) \
          with steps lw 2 lc rgb '#1f3f7f' title 'write'

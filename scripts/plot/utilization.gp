@@ -53,11 +53,25 @@ has_ctrl = int(system("head -n 1 '".series."' | grep -c ctrl_busy"))
 ctrl(x) = has_ctrl ? column("ctrl_busy")*100 : NaN
 set xlabel sprintf('Time (s); each share a mean per %.3g s', bin)
 
-plot series using (t(0)):(c6(0)) smooth unique with filledcurves x1 lc rgb '#9467bd' title 'map writes', \
-     series using (t(0)):(c5(0)) smooth unique with filledcurves x1 lc rgb '#7f7f7f' title 'erase', \
-     series using (t(0)):(c4(0)) smooth unique with filledcurves x1 lc rgb '#2ca02c' title 'read', \
-     series using (t(0)):(c3(0)) smooth unique with filledcurves x1 lc rgb '#d62728' title 'GC', \
-     series using (t(0)):(c2(0)) smooth unique with filledcurves x1 lc rgb '#ff7f0e' title 'fold', \
-     series using (t(0)):(c1(0)) smooth unique with filledcurves x1 lc rgb '#1f77b4' title 'host programs', \
+# An activity the dies never spent time on in the whole run is left out of
+# the stack and the key (a write-only run lists no reads, a drive without
+# pSLC no folding); so are the controller's cores when never busy.
+array col[6] = ['die_host', 'die_fold', 'die_gc', 'die_read', 'die_erase', 'die_map']
+# (one scalar each, for the iteration bounds of the plot below)
+do for [k=1:6] {
+    stats series using (column(col[k])) nooutput
+    eval sprintf('seen%d = %d', k, STATS_max > 0 ? 1 : 0)
+}
+if (has_ctrl) {
+    stats series using (column("ctrl_busy")) nooutput
+    has_ctrl = STATS_max > 0 ? 1 : 0
+}
+
+plot for [i=1:seen6] series using (t(0)):(c6(0)) smooth unique with filledcurves x1 lc rgb '#9467bd' title 'map writes', \
+     for [i=1:seen5] series using (t(0)):(c5(0)) smooth unique with filledcurves x1 lc rgb '#7f7f7f' title 'erase', \
+     for [i=1:seen4] series using (t(0)):(c4(0)) smooth unique with filledcurves x1 lc rgb '#2ca02c' title 'read', \
+     for [i=1:seen3] series using (t(0)):(c3(0)) smooth unique with filledcurves x1 lc rgb '#d62728' title 'GC', \
+     for [i=1:seen2] series using (t(0)):(c2(0)) smooth unique with filledcurves x1 lc rgb '#ff7f0e' title 'fold', \
+     for [i=1:seen1] series using (t(0)):(c1(0)) smooth unique with filledcurves x1 lc rgb '#1f77b4' title 'host programs', \
      series using (t(0)):(column("chan_busy")*100) smooth unique with lines lw 2 lc rgb '#000000' title 'channels busy', \
-     series using (t(0)):(ctrl(0)) smooth unique with filledcurves x1 fs transparent pattern 4 border lc rgb '#8c564b' title 'controller busy'
+     for [i=1:has_ctrl] series using (t(0)):(ctrl(0)) smooth unique with filledcurves x1 fs transparent pattern 4 border lc rgb '#8c564b' title 'controller busy'

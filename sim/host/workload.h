@@ -247,6 +247,8 @@ typedef struct WorkloadJobSpec {
     gboolean no_disk_util;       /* disk_util=0: fio's outputs leave disk_util out */
     gboolean no_stats;           /* stats=0: fio's outputs show no I/O for the job */
     gboolean no_lat, no_clat, no_slat, no_bw; /* disable_*: that measurement shows none */
+    gboolean log_gz_store;       /* log_store_compressed: the logs as NAME.log.fz, zlib
+                                    streams of the text (fio --inflate-log reads them) */
     gboolean log_epoch;          /* log_unix_epoch, log_alternate_epoch: log times are
                                   * Unix ms (SOURCE_DATE_EPOCH, or when the run began) */
     WorkloadFdp fdp;             /* fdp=1, fdp_pli=, fdp_pli_select= (sim/host/workload_fdp.c) */

@@ -125,6 +125,8 @@ static gboolean opt_no_slat(WorkloadJobSpec *s, const char *v, GError **e) { ret
 static gboolean opt_no_bw(WorkloadJobSpec *s, const char *v, GError **e) { return wl_flag(&s->no_bw, FALSE, v, e); }
 static gboolean opt_log_epoch(WorkloadJobSpec *s, const char *v, GError **e) { return wl_flag(&s->log_epoch, FALSE, v, e); }
 
+static gboolean opt_log_gz_store(WorkloadJobSpec *s, const char *v, GError **e) { return wl_flag(&s->log_gz_store, FALSE, v, e); }
+
 static gboolean opt_disk_util(WorkloadJobSpec *s, const char *v, GError **e) { return wl_flag(&s->no_disk_util, TRUE, v, e); }
 
 static gboolean opt_accept_text(WorkloadJobSpec *s, const char *v, GError **e)
@@ -169,6 +171,7 @@ static const WlOpt wl_report_opts[] = {
     {"log_max_value", opt_log_max, TRUE},
     {"log_entries", opt_accept_u32, FALSE},
     {"log_compression", opt_accept_bytes, FALSE},
+    {"log_store_compressed", opt_log_gz_store, TRUE},
     {"fdatasync", opt_fdatasync, FALSE},
     {"hipri", opt_accept_bool, TRUE},
     {"iodepth_batch", opt_accept_u32, FALSE},

@@ -22,12 +22,26 @@
  * fio's 1856 completion latency bins (FIO_IO_U_PLAT_*, 2^log_hist_coarseness
  * bins summed into one) that completed since that direction's last row; no
  * row at the job's end. Counts only with clat_percentiles (fio's default).
+ *
+ * log_store_compressed: each log is NAME.log.fz, a zlib stream of fio's
+ * binary samples (struct io_sample: time, value, direction with bit 31 set
+ * when an offset follows, priority, block size[, offset]), the form fio
+ * stores; `fio --inflate-log=NAME.log.fz` prints the text rows. A log with
+ * no rows stays empty, as fio leaves it. The histogram log stays text:
+ * fio's compressed one holds pointers into its memory, which no reader can
+ * use.
  */
+#define _GNU_SOURCE /* fopencookie */
 #include "sim/host/workload_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
 
 #include "sim/engine/version.h"
 
 #include <string.h>
+#include <zlib.h>
 
 enum { WL_LOG_BW, WL_LOG_IOPS, WL_LOG_LAT, WL_LOG_CLAT, WL_LOG_SLAT, WL_LOGS };
 
@@ -42,12 +56,24 @@ typedef struct WlWindow {
     SimTime end; /* ns */
 } WlWindow;
 
+/* A log written through zlib: the FILE the rows go to is a stdio cookie
+ * stream whose writes deflate into out, the file open_fn made. */
+typedef struct WlGz {
+    z_stream z;
+    FILE *out;           /* the .fz file; closed by the close_fn */
+    bool started;        /* a byte was written: the stream is finished at close */
+    bool failed;
+    unsigned char buf[16384];
+} WlGz;
+
 struct WlLog {
     FILE *f[WL_LOGS];    /* NULL: not asked for */
+    FILE *raw[WL_LOGS + 1]; /* log_store_compressed: the files under f[] and hist */
     SimTime bw_win;      /* ns: window of the bw and iops logs */
     SimTime lat_win;     /* ns; 0: a row per I/O */
     WlWindow bw, lat;
     bool offset, prio, max;
+    bool gz;             /* log_store_compressed: rows are fio's binary samples */
     FILE *hist;          /* write_hist_log; NULL: not asked for */
     SimTime hist_win;    /* ns: log_hist_msec; 0: no rows */
     uint64_t hist_last[WL_DIRS]; /* ms: the direction's last row (fio's hist_last) */
@@ -125,22 +151,91 @@ gboolean workload_wants_logs(const Workload *w)
     return FALSE;
 }
 
+/* Deflate n bytes (flush: Z_NO_FLUSH or Z_FINISH) into the .fz file. */
+static bool wl_gz_push(WlGz *g, const void *data, size_t n, int flush)
+{
+    g->z.next_in = (Bytef *)(uintptr_t)data;
+    g->z.avail_in = (uInt)n;
+    do {
+        g->z.next_out = g->buf;
+        g->z.avail_out = sizeof g->buf;
+        int rc = deflate(&g->z, flush);
+        if (rc == Z_STREAM_ERROR)
+            return false;
+        size_t have = sizeof g->buf - g->z.avail_out;
+        if (have && fwrite(g->buf, 1, have, g->out) != have)
+            return false;
+    } while (g->z.avail_out == 0 || (flush == Z_FINISH && g->z.avail_in));
+    return true;
+}
+
+static ssize_t wl_gz_write(void *cookie, const char *data, size_t n)
+{
+    WlGz *g = cookie;
+    g->started = true;
+    if (g->failed || !wl_gz_push(g, data, n, Z_NO_FLUSH)) {
+        g->failed = true;
+        errno = EIO;
+        return -1;
+    }
+    return (ssize_t)n;
+}
+
+static int wl_gz_close(void *cookie)
+{
+    WlGz *g = cookie;
+    bool ok = !g->failed && (!g->started || wl_gz_push(g, NULL, 0, Z_FINISH));
+    deflateEnd(&g->z);
+    g_free(g);
+    return ok ? 0 : EOF;
+}
+
+/* A stream whose text goes deflated into out; NULL when zlib has no memory. */
+static FILE *wl_gz_open(FILE *out)
+{
+    WlGz *g = g_new0(WlGz, 1);
+    g->out = out;
+    if (deflateInit(&g->z, Z_DEFAULT_COMPRESSION) != Z_OK) {
+        g_free(g);
+        return NULL;
+    }
+    cookie_io_functions_t fns = {.write = wl_gz_write, .close = wl_gz_close};
+    FILE *f = fopencookie(g, "w", fns);
+    if (!f) {
+        deflateEnd(&g->z);
+        g_free(g);
+    }
+    return f;
+}
+
+/* The log file of a job: PREFIX_SUFFIX.N.log, or .log.fz through zlib with
+ * log_store_compressed (*raw then gets the file under it). */
 static FILE *wl_log_file(WlJob *j, const char *suffix, const char *prefix,
-                         WorkloadLogOpenFn open_fn, void *ctx, GError **error)
+                         WorkloadLogOpenFn open_fn, void *ctx, FILE **raw, GError **error)
 {
     const char *p = prefix[0] == '\001' ? j->spec->name : prefix;
-    g_autofree char *name = g_strdup_printf("%s_%s.%u.log", p, suffix, j->index + 1);
+    bool gz = j->spec->log_gz_store && raw;
+    g_autofree char *name =
+        g_strdup_printf("%s_%s.%u.log%s", p, suffix, j->index + 1, gz ? ".fz" : "");
     for (char *c = name; *c; c++)
         if (*c == '/')
             *c = '_';
-    return open_fn(ctx, name, error);
+    FILE *f = open_fn(ctx, name, error);
+    if (!f || !gz)
+        return f;
+    *raw = f;
+    FILE *z = wl_gz_open(f);
+    if (!z)
+        g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                    "%s: cannot start zlib for log_store_compressed", name);
+    return z;
 }
 
 static gboolean wl_log_open(WlJob *j, int kind, const char *prefix, WorkloadLogOpenFn open_fn,
                             void *ctx, GError **error)
 {
     static const char *const suffix[] = {"bw", "iops", "lat", "clat", "slat"};
-    j->log->f[kind] = wl_log_file(j, suffix[kind], prefix, open_fn, ctx, error);
+    j->log->f[kind] = wl_log_file(j, suffix[kind], prefix, open_fn, ctx, &j->log->raw[kind], error);
     return j->log->f[kind] != NULL;
 }
 
@@ -152,7 +247,7 @@ static gboolean wl_hist_open(WlJob *j, WorkloadLogOpenFn open_fn, void *ctx, GEr
     log->hist_count = s->clat_pct;
     log->cum = g_new0(uint64_t, WL_DIRS * FIO_PLAT_NR);
     log->prev = g_new0(uint64_t, WL_DIRS * FIO_PLAT_NR);
-    log->hist = wl_log_file(j, "clat_hist", s->hist_log, open_fn, ctx, error);
+    log->hist = wl_log_file(j, "clat_hist", s->hist_log, open_fn, ctx, NULL, error);
     return log->hist != NULL;
 }
 
@@ -172,6 +267,7 @@ gboolean workload_open_logs(Workload *w, WorkloadLogOpenFn open_fn, void *ctx, G
         j->log->offset = s->log_offset;
         j->log->prio = s->log_prio;
         j->log->max = s->log_max;
+        j->log->gz = s->log_gz_store;
         j->log->epoch_ms = s->log_epoch ? (uint64_t)ftlsim_clock_ms() : 0; /* the run's start */
         if (s->hist_log[0] && !wl_hist_open(j, open_fn, ctx, error))
             return FALSE;
@@ -190,6 +286,18 @@ static void wl_log_row(const WlLog *log, FILE *f, SimTime t, double value, int d
 {
     if (!f)
         return;
+    if (log->gz) { /* fio's struct io_sample (+ offset), little-endian */
+        struct {
+            uint64_t time, value;
+            uint32_t ddir; /* bit 31: an offset follows; bit 30: log_prio */
+            uint16_t prio, pad;
+            uint64_t bs, offset;
+        } r = {log->epoch_ms + t / SIM_MS, (uint64_t)nearbyint(value), /* as %.0f rounds */
+               (uint32_t)dir | (log->offset ? 0x80000000u : 0) | (log->prio ? 0x40000000u : 0),
+               0, 0, bs, offset};
+        fwrite(&r, log->offset ? sizeof r : offsetof(__typeof__(r), offset), 1, f);
+        return;
+    }
     const char *prio = log->prio ? "0x0000" : "0";
     if (log->offset)
         fprintf(f, "%" G_GUINT64_FORMAT ", %.0f, %d, %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
@@ -290,6 +398,15 @@ gboolean workload_close_logs(Workload *w, WorkloadLogCloseFn close_fn, void *ctx
             files[k] = &log->f[k];
         files[WL_LOGS] = &log->hist;
         for (int k = 0; k <= WL_LOGS; k++) {
+            if (log->raw[k] && *files[k] && fclose(*files[k]) != 0 && ok) {
+                g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
+                            "job \"%s\": cannot write a compressed log (log_store_compressed)",
+                            j->name);
+                ok = FALSE;
+            }
+            if (log->raw[k])
+                *files[k] = log->raw[k];
+            log->raw[k] = NULL;
             if (*files[k] && ok)
                 ok = close_fn(ctx, *files[k], error);
             else if (*files[k])

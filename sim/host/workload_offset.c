@@ -77,17 +77,30 @@ static uint64_t wl_zipf_next(WlJob *j)
     return v >= (double)j->nblocks ? j->nblocks - 1 : (uint64_t)v;
 }
 
+/* fio's hash of a rank (hash.h __hash_u64): a multiply by the 64-bit golden
+ * ratio, taken modulo the number of blocks by the caller. */
+#define WL_GOLDEN_RATIO_64 0x61C8864680B583EBull
+
+/* fio's normal distribution (lib/gauss.c): the mean of 12 uniform draws on
+ * [0, n], moved by a uniform deviation of width n * dev / 100 (at most
+ * n / 2, halved until it stays below n), then hashed over the region as
+ * fio does without random_center: the hot blocks are scattered, not
+ * gathered in the middle of the span. */
 static uint64_t wl_normal_next(WlJob *j)
 {
-    double n = (double)j->nblocks, sd = j->spec->dist_param / 100.0 * n;
-    for (int tries = 0; tries < 64; tries++) {
-        double u1 = sim_rng_double(&j->rng), u2 = sim_rng_double(&j->rng);
-        double z = sqrt(-2.0 * log(1.0 - u1)) * cos(2.0 * G_PI * u2);
-        double v = n / 2.0 + z * sd;
-        if (v >= 0 && v < n)
-            return (uint64_t)v;
+    uint64_t n = j->nblocks, sum = 0;
+    for (int i = 0; i < 12; i++)
+        sum += (sim_rng_next(&j->rng) & 0xffffffffu) % (n + 1);
+    sum = (sum + 11) / 12;
+    uint64_t sd = (uint64_t)ceil((double)n * j->spec->dist_param / 100.0);
+    sd = MIN(sd, n / 2);
+    if (sd) {
+        int64_t dev = (int64_t)((double)sd * sim_rng_double(&j->rng)) - (int64_t)(sd / 2);
+        while (sum + (uint64_t)dev >= n && dev)
+            dev /= 2;
+        sum += (uint64_t)dev;
     }
-    return j->nblocks / 2;
+    return sum * WL_GOLDEN_RATIO_64 % n;
 }
 
 static uint64_t wl_random_block(WlJob *j)
@@ -188,16 +201,21 @@ static uint64_t wl_map_next_free(const WlJob *j, uint64_t b)
  * and its random probes tripled the CPU time of 4 KiB random writes); what
  * it leaves out is fio's move to the next free block, which makes short
  * sequential runs late in a pass. Several block sizes need the map to cut
- * I/Os to its gaps; in strided zones it covers a zone and starts again
- * with each. */
+ * I/Os to its gaps, and percentage_random needs fio's move to the next
+ * free block (its sequential I/Os leave the map alone, so random ones land
+ * on blocks they covered); in strided zones it covers a zone and starts
+ * again with each. */
 void wl_map_bind(WlJob *j)
 {
     const WorkloadJobSpec *s = j->spec;
     if (!wl_rw_random(s->rw) || s->dist != WL_DIST_RANDOM || s->norandommap)
         return;
+    bool part_seq = false;
+    for (int d = 0; d < WL_DIRS; d++)
+        part_seq |= s->perc_rand[d] < 100;
     if (s->zone_strided)
         j->map_n = MIN(MAX(s->zonesize / j->unit, 1), j->nblocks);
-    else if (j->max_bs == j->unit)
+    else if (j->max_bs == j->unit && !part_seq)
         return;
     else
         j->map_n = j->nblocks;
@@ -206,22 +224,37 @@ void wl_map_bind(WlJob *j)
     j->map_full = g_new0(uint64_t, (j->map_words + 63) / 64);
 }
 
-/* Mark len bytes from unit b done, stopping at the first unit done before;
- * returns the length that fits (fio's mark_random_map). A direction of one
- * block size keeps its length: fio counts its map in that size, so its
- * blocks never overlap one another. */
-static uint64_t wl_map_mark(WlJob *j, uint64_t b, uint64_t len, bool fixed)
+/* The smallest and largest block of direction d. */
+static void wl_bs_dir(const WorkloadJobSpec *s, int d, uint64_t *lo, uint64_t *hi)
 {
-    uint64_t n = (len + j->unit - 1) / j->unit, k = 0;
-    if (fixed) {
-        for (; k < n && b + k < j->map_n; k++)
-            if (!wl_map_isset(j, b + k))
-                wl_map_set(j, b + k);
-        return len;
+    if (s->n_bssplit[d]) {
+        *lo = UINT64_MAX;
+        *hi = 0;
+        for (uint32_t i = 0; i < s->n_bssplit[d]; i++) {
+            *lo = MIN(*lo, s->bssplit[d][i].bs);
+            *hi = MAX(*hi, s->bssplit[d][i].bs);
+        }
+    } else if (s->bs_min[d]) {
+        *lo = s->bs_min[d];
+        *hi = s->bs_max[d];
+    } else {
+        *lo = *hi = s->bs[d];
     }
+}
+
+/* fio's mark_random_map: the I/O at rel marks its length in units of its
+ * direction's smallest block (bits of that size, though the map counts
+ * the job's smallest unit: fio mixes the two when the directions differ),
+ * up to the first bit set before, as axmap_set_nr does; the length is cut
+ * to the bits set. */
+static uint64_t wl_map_mark(WlJob *j, int d, uint64_t rel, uint64_t len)
+{
+    uint64_t lo, hi;
+    wl_bs_dir(j->spec, d, &lo, &hi);
+    uint64_t b = rel / lo, n = (len + lo - 1) / lo, k = 0;
     while (k < n && b + k < j->map_n && !wl_map_isset(j, b + k))
         wl_map_set(j, b + k++);
-    return MIN(len, MAX(k, 1) * j->unit);
+    return MIN(len, MAX(k, 1) * lo);
 }
 
 /* ---- Positions ------------------------------------------------------------ */
@@ -280,15 +313,31 @@ static bool wl_seq_offset(WlJob *j, int d, uint64_t *rel)
     return true;
 }
 
-/* A random unit relative to fo; false when the random map has none left. */
-static bool wl_rand_offset(WlJob *j, uint64_t *rel, uint64_t *block)
+/* A random unit relative to fo; false when the random map has none left.
+ * With the map, as fio's get_next_rand_offset: a block of the direction's
+ * alignment (its smallest block unless blockalign), drawn below
+ * last_block, whose number looks the map up as a bit; a bit set moves to
+ * the next free one, wrapping; the offset is that bit times the
+ * alignment, and may fall beyond the region, which ends the job. */
+static bool wl_rand_offset(WlJob *j, int d, uint64_t *rel, uint64_t *block)
 {
     const WorkloadJobSpec *s = j->spec;
     uint64_t b;
     if (j->map) {
-        b = sim_rng_below(&j->rng, j->map_n);
+        uint64_t lo, hi, ba, span = MIN(j->size, j->map_n * j->unit);
+        wl_bs_dir(s, d, &lo, &hi);
+        ba = s->blockalign ? s->blockalign : lo;
+        if (lo > ba)
+            span -= MIN(span, lo - ba);
+        uint64_t last = MIN(span / ba, j->map_n);
+        if (!last)
+            return false;
+        b = sim_rng_below(&j->rng, last);
         if (wl_map_isset(j, b) && (b = wl_map_next_free(j, b)) == UINT64_MAX)
             return false;
+        *block = b;
+        *rel = b * ba;
+        return true;
     } else if (s->zone_strided) {
         b = wl_random_block(j) % MAX(s->zonesize / j->unit, 1);
     } else {
@@ -304,23 +353,6 @@ static bool wl_should_random(WlJob *j, int d)
 {
     uint32_t p = j->spec->perc_rand[d];
     return p >= 100 || 1 + sim_rng_below(&j->rng, 100) <= p;
-}
-
-static void wl_bs_dir(const WorkloadJobSpec *s, int d, uint64_t *lo, uint64_t *hi)
-{
-    if (s->n_bssplit[d]) {
-        *lo = UINT64_MAX;
-        *hi = 0;
-        for (uint32_t i = 0; i < s->n_bssplit[d]; i++) {
-            *lo = MIN(*lo, s->bssplit[d][i].bs);
-            *hi = MAX(*hi, s->bssplit[d][i].bs);
-        }
-    } else if (s->bs_min[d]) {
-        *lo = s->bs_min[d];
-        *hi = s->bs_max[d];
-    } else {
-        *lo = *hi = s->bs[d];
-    }
 }
 
 /* fio's get_next_buflen: a length for an I/O at off (absolute) that ends
@@ -393,13 +425,13 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
     else
         j->seq_nr_left = s->seq_nr;
     if (hit && wl_rw_random(s->rw) && wl_should_random(j, d)) {
-        if (!wl_rand_offset(j, &rel, &block))
+        if (!wl_rand_offset(j, d, &rel, &block))
             return false;
         random = true;
     } else if (!hit && s->rw_seq_identical && wl_rw_random(s->rw)) {
         rel = j->last_start[d] != UINT64_MAX ? j->last_start[d] - fo : 0;
     } else if (!wl_seq_offset(j, d, &rel)) {
-        if (!wl_rw_random(s->rw) || !wl_rand_offset(j, &rel, &block))
+        if (!wl_rw_random(s->rw) || !wl_rand_offset(j, d, &rel, &block))
             return false;
     }
     if (rel >= j->size || fo + rel >= j->start + j->size)
@@ -414,11 +446,8 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
     l = wl_buflen(j, d, o);
     if (!l || o + l > j->start + j->size)
         return false;
-    if (random && j->map) {
-        uint64_t lo, hi;
-        wl_bs_dir(s, d, &lo, &hi);
-        l = wl_map_mark(j, block, l, lo == hi);
-    }
+    if (random && j->map)
+        l = wl_map_mark(j, d, rel, l);
     j->last_start[d] = o;
     j->last_pos[d] = o + l;
     j->zone_done += l;

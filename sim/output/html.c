@@ -20,7 +20,7 @@ static const char html_style[] =
     "body{font-family:sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;color:#222}"
     "h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:.2em;"
     "margin-top:1.8em}"
-    "table{border-collapse:collapse;margin:.6em 0;font-size:.9em}"
+    "table{border-collapse:collapse;margin:.6em 0;font-size:.9em;display:block;max-width:100%;overflow-x:auto}"
     "th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right;vertical-align:top}"
     "th{background:#f0f0f0}td.l,th.l{text-align:left}"
     "caption{caption-side:top;text-align:left;font-weight:bold;padding:.3em 0}"
