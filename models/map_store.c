@@ -33,6 +33,12 @@
  *     a stream in order) makes the chunk dense while it is written, where
  *     an entry is a load or a store, up to HOT_MAX chunks at a time; the
  *     oldest goes back to runs and overrides when another comes;
+ *   - flat tables: where a random prefill would push the average chunk
+ *     dense (map_expect_random()), every chunk's part lies in order in one
+ *     table, which the drive holds too: an entry is one index, with no
+ *     directory load (that was a miss of its own on every lookup of a
+ *     drive mapped at random); the P2L's as well where the slots written
+ *     at random would give most of its chunks a part anyway;
  *   - P2L: per chunk of MAP_CHUNK slots, a part taken from a pool on the
  *     first write of a slot of it that is in no run and not prefilled; a
  *     prefilled or run slot is valid for its lpn while L2P still gives that
@@ -1252,10 +1258,11 @@ static double huge_mapped(double n) { return ceil(n / (2 << 20)) * (2 << 20); }
  *     native for the rest; as single pages where a unit is shorter than
  *     MAP_RUN_MIN;
  *   - pages changed at random: overrides in the hash, or, once a chunk
- *     would hold more than CHUNK_PROMOTE / 4 of them (map_expect_random()
- *     for a random prefill), a dense part per chunk;
+ *     would hold more than CHUNK_PROMOTE / 4 of them, a dense part per
+ *     chunk (a random prefill: the flat table, map_expect_random());
  *   - P2L parts (4096 entries) for the slots written outside runs and the
- *     prefill formula; parts and dense parts come from 2 MiB slabs;
+ *     prefill formula (the flat table where p2l_goes_flat()); parts and
+ *     dense parts come from 2 MiB slabs;
  *   - the write buffer's marks in a hash of their own. */
 uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c)
 {
