@@ -33,6 +33,12 @@
  *     a stream in order) makes the chunk dense while it is written, where
  *     an entry is a load or a store, up to HOT_MAX chunks at a time; the
  *     oldest goes back to runs and overrides when another comes;
+ *   - flat tables: where a random prefill would push the average chunk
+ *     dense (map_expect_random()), every chunk's part lies in order in one
+ *     table, which the drive holds too: an entry is one index, with no
+ *     directory load (that was a miss of its own on every lookup of a
+ *     drive mapped at random); the P2L's as well where the slots written
+ *     at random would give most of its chunks a part anyway;
  *   - P2L: per chunk of MAP_CHUNK slots, a part taken from a pool on the
  *     first write of a slot of it that is in no run and not prefilled; a
  *     prefilled or run slot is valid for its lpn while L2P still gives that
@@ -119,6 +125,9 @@ typedef struct SparseMap {
     void **p2l;        /* per chunk of slots: its part, NULL if none written (drive_p2l_dir()) */
     Runs **blk_runs;   /* per block: its runs, NULL if none */
     BigmemPool dense_pool, p2l_pool;
+    /* where every chunk is dense (map_expect_random()): the parts in order
+     * in one table each way, the directories pointing into them, no pool */
+    void *l2p_flat, *p2l_flat;
     /* chunks made dense for a stream written in order (chunk_heat()), the
      * oldest first: at most HOT_MAX, each kept as runs and overrides again
      * when it is the oldest and another comes (chunk_cool()) */
@@ -456,12 +465,11 @@ static inline bool mark_put(SparseMap *sm, uint64_t lpn, uint64_t s)
     return hash_put(&sm->bmark, lpn, s);
 }
 
-/* Chunk c goes dense: its part of the dense table takes what its runs,
+/* Chunk c goes dense in part (zeroed): it takes what the chunk's runs,
  * overrides and buffer marks give each lpn, in that order of precedence. */
-static void chunk_promote(SparseMap *sm, uint64_t c)
+static void chunk_promote_to(SparseMap *sm, uint64_t c, void *part)
 {
     uint64_t base = c << CHUNK_BITS;
-    void *part = part_take(&sm->dense_pool);
     if (sm->chunk_n[c] & CHUNK_RUNS) {
         Runs *l = sm->chunk_runs[c];
         for (uint32_t i = 0; i < l->n; i++)
@@ -489,6 +497,9 @@ static void chunk_promote(SparseMap *sm, uint64_t c)
     sm->chunk_n[c] = CHUNK_DENSE;
     sm->dense[c] = part;
 }
+
+/* Chunk c goes dense, in a part from the pool. */
+static void chunk_promote(SparseMap *sm, uint64_t c) { chunk_promote_to(sm, c, part_take(&sm->dense_pool)); }
 
 /* Dense chunk c back to runs, overrides and buffer marks, its part given
  * back, unless they would cost more than CHUNK_PROMOTE: it then stays
@@ -604,7 +615,7 @@ static uint64_t sparse_take(const Drive *d, uint64_t lpn)
     SparseMap *sm = store_of(d);
     uint64_t c = lpn >> CHUNK_BITS;
     if (sm->chunk_n[c] == CHUNK_DENSE)
-        return map_dense_get(d, sm->dense[c], lpn);
+        return map_dense_get(d, sm->dense[c], lpn & (CHUNK - 1), lpn);
     return sparse_get(d, sm, c, lpn, true);
 }
 
@@ -841,6 +852,8 @@ static void sparse_free(const Drive *d, SparseMap *sm)
         free(sm->blk_runs[b]);
     bigmem_pool_release(&sm->dense_pool);
     bigmem_pool_release(&sm->p2l_pool);
+    bigmem_free(sm->l2p_flat, sm->nchunks * CHUNK * ent_bytes(sm));
+    bigmem_free(sm->p2l_flat, sm->np2l * CHUNK * ent_bytes(sm));
     bigmem_free(sm->dense, sm->nchunks * sizeof(void *));
     bigmem_free(sm->p2l, sm->np2l * sizeof(void *));
     bigmem_free(sm->chunk_n, sm->nchunks * sizeof(uint16_t));
@@ -901,14 +914,57 @@ static SparseMap *sparse_new(const Drive *d)
     return sm;
 }
 
+/* One table of n chunks' entries, in order: every part the directory dir
+ * has is copied to its place and given back to pool (which is then
+ * empty: its slabs go too), and dir points into the table for every
+ * chunk (promote, for L2P chunks not dense: they go dense there). NULL
+ * if the table cannot be mapped. */
+static void *flat_make(SparseMap *sm, void **dir, uint64_t n, BigmemPool *pool, bool promote)
+{
+    size_t part = CHUNK * ent_bytes(sm);
+    char *f = bigmem_alloc(n * part, true);
+    if (!f)
+        return NULL;
+    for (uint64_t c = 0; c < n; c++) {
+        char *slice = f + c * part;
+        if (dir[c]) {
+            memcpy(slice, dir[c], part);
+            bigmem_pool_give(pool, dir[c]);
+            dir[c] = slice;
+        } else if (promote) {
+            chunk_promote_to(sm, c, slice);
+        } else {
+            dir[c] = slice;
+        }
+    }
+    g_assert(pool->taken == 0);
+    bigmem_pool_release(pool);
+    return f;
+}
+
+/* The P2L goes flat with the L2P where the slots written at random (the
+ * n lpns and as many again, the overwrites a random prefill ages a drive
+ * with) would give most chunks of slots a part anyway. */
+static bool p2l_goes_flat(double n, double slots) { return 2 * n >= slots; }
+
 /* n lpns spread at random put n / nchunks in a chunk: more than
- * CHUNK_PROMOTE / 4 overrides would push it dense anyway. */
+ * CHUNK_PROMOTE / 4 overrides would push it dense anyway. Every chunk then
+ * goes dense in one flat table, and stays so (a chunk made dense for a
+ * stream goes back to runs only from the pool: chunk_cool()); the P2L
+ * too where it would be mostly written (p2l_goes_flat()). */
 bool map_expect_random(Drive *d, uint64_t n)
 {
     SparseMap *sm = store_of(d);
     if ((double)n * 4 < (double)CHUNK_PROMOTE * (double)sm->nchunks)
         return false;
-    for (uint64_t c = 0; c < sm->nchunks; c++)
+    if (!sm->l2p_flat) {
+        sm->nhot = 0; /* the hot chunks' parts move to the table */
+        sm->l2p_flat = flat_make(sm, sm->dense, sm->nchunks, &sm->dense_pool, true);
+    }
+    if (!sm->p2l_flat && p2l_goes_flat((double)n, (double)drive_geom(d)->nslots))
+        sm->p2l_flat = flat_make(sm, sm->p2l, sm->np2l, &sm->p2l_pool, false);
+    drive_set_map_flat(d, sm->l2p_flat, sm->p2l_flat);
+    for (uint64_t c = 0; c < sm->nchunks; c++) /* no table (no memory to map it): parts */
         if (sm->chunk_n[c] != CHUNK_DENSE)
             chunk_promote(sm, c);
     return true;
@@ -1036,8 +1092,17 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
                   "slot %" G_GUINT64_FORMAT " has a P2L entry in a prefilled block", s);
         }
     }
-    CHECK(parts == sm->p2l_pool.taken, "%" G_GUINT64_FORMAT " P2L parts in use, the pool gave %"
-          G_GUINT64_FORMAT, parts, sm->p2l_pool.taken);
+    CHECK(parts == sm->p2l_pool.taken + (sm->p2l_flat ? sm->np2l : 0),
+          "%" G_GUINT64_FORMAT " P2L parts in use, the pool gave %" G_GUINT64_FORMAT, parts,
+          sm->p2l_pool.taken);
+    CHECK(drive_l2p_flat(d) == sm->l2p_flat && drive_p2l_flat(d) == sm->p2l_flat,
+          "the drive holds other flat tables than the map's");
+    for (uint64_t c = 0; sm->p2l_flat && c < sm->np2l; c++)
+        CHECK(sm->p2l[c] == (char *)sm->p2l_flat + c * CHUNK * ent_bytes(sm),
+              "P2L chunk %" G_GUINT64_FORMAT " is not at its place in the flat table", c);
+    for (uint64_t c = 0; sm->l2p_flat && c < chunks; c++)
+        CHECK(sm->dense[c] == (char *)sm->l2p_flat + c * CHUNK * ent_bytes(sm),
+              "chunk %" G_GUINT64_FORMAT " is not at its place in the flat table", c);
     if (!hash_check(&sm->over, "overrides", why, why_len) ||
         !hash_check(&sm->bmark, "buffer marks", why, why_len))
         return false;
@@ -1100,8 +1165,9 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
     for (uint32_t i = 0; i < sm->nhot; i++)
         CHECK(sm->chunk_n[sm->hot[(sm->hot_first + i) % HOT_MAX]] == CHUNK_DENSE,
               "hot chunk %" G_GUINT64_FORMAT " is not dense", sm->hot[(sm->hot_first + i) % HOT_MAX]);
-    CHECK(dense == sm->dense_pool.taken, "%" G_GUINT64_FORMAT " dense chunks, the pool gave %"
-          G_GUINT64_FORMAT, dense, sm->dense_pool.taken);
+    CHECK(dense == sm->dense_pool.taken + (sm->l2p_flat ? chunks : 0),
+          "%" G_GUINT64_FORMAT " dense chunks, the pool gave %" G_GUINT64_FORMAT, dense,
+          sm->dense_pool.taken);
     for (uint32_t b = 0; b < g->nblocks; b++)
         if (sm->blk_runs[b] && !block_check(d, sm, b, why, why_len))
             return false;
@@ -1135,6 +1201,7 @@ bool map_store_init(Drive *d)
 void map_store_release(Drive *d)
 {
     drive_set_map_dirs(d, NULL, NULL, false);
+    drive_set_map_flat(d, NULL, NULL);
     sparse_free(d, store_of(d));
     drive_set_part(d, DP_MAP_STORE, NULL);
 }
@@ -1177,8 +1244,9 @@ static double hash_bytes(double n)
     return cells > 1024 ? 24 * cells : 16 * cells;
 }
 
-/* A page-aligned mapping of n bytes. */
+/* A page-aligned mapping of n bytes; one in 2 MiB pages (at most). */
 static double mapped(double n) { return ceil(n / 4096) * 4096; }
+static double huge_mapped(double n) { return ceil(n / (2 << 20)) * (2 << 20); }
 
 /* The store's memory for a run of class c:
  *   - its directories, mapped whole: per chunk of MAP_CHUNK lpns a dense
@@ -1190,10 +1258,11 @@ static double mapped(double n) { return ceil(n / 4096) * 4096; }
  *     native for the rest; as single pages where a unit is shorter than
  *     MAP_RUN_MIN;
  *   - pages changed at random: overrides in the hash, or, once a chunk
- *     would hold more than CHUNK_PROMOTE / 4 of them (map_expect_random()
- *     for a random prefill), a dense part per chunk;
+ *     would hold more than CHUNK_PROMOTE / 4 of them, a dense part per
+ *     chunk (a random prefill: the flat table, map_expect_random());
  *   - P2L parts (4096 entries) for the slots written outside runs and the
- *     prefill formula; parts and dense parts come from 2 MiB slabs;
+ *     prefill formula (the flat table where p2l_goes_flat()); parts and
+ *     dense parts come from 2 MiB slabs;
  *   - the write buffer's marks in a hash of their own. */
 uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c)
 {
@@ -1235,7 +1304,7 @@ uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c)
     double dense_all = (double)bigmem_pool_bytes((size_t)part, (uint64_t)chunks);
     bool prefill_dense = c->random_fill * lpns * 4 >= 2048.0 * chunks;
     if (prefill_dense)
-        l2p = dense_all; /* dense from the start: map_expect_random() */
+        l2p = huge_mapped(chunks * part); /* one flat table from the start: map_expect_random() */
     else if (at_random * 4 >= 2048.0 * chunks)
         l2p = dense_all + hash_bytes(MIN(at_random, 512.0 * chunks));
     else
@@ -1250,6 +1319,8 @@ uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c)
     double p2l = (double)bigmem_pool_bytes(
         (size_t)part, (uint64_t)MIN(ceil(written / MAP_CHUNK) + MIN(drive_params_dies(p), written),
                                     pchunks));
+    if (prefill_dense && p2l_goes_flat(c->random_fill * lpns, slots))
+        p2l = huge_mapped(pchunks * part); /* a flat table too */
     /* a direct-mapped table of twice the buffer's pages, 16 bytes a cell;
      * the few a cell already held, in a hash */
     double marks = MAX(2.0 * (double)drive_params_write_buffer(p) / SLOT_SIZE, 1024) * 16 +

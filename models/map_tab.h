@@ -24,13 +24,21 @@
  * allocated on its first write (models/map.c), and a lookup in an absent
  * chunk is answered from the directory alone. Entries hold values
  * complemented, 0 for none: 4 bytes where the drive's slots and lpns fit
- * 32 bits (narrow), else 8. */
+ * 32 bits (narrow), else 8.
+ *
+ * Where every chunk is dense (a drive mapped at random), the parts lie in
+ * order in one flat table, which the drive holds too: an entry is then
+ * one index into it, as in a plain array (the directory still points
+ * into it). */
 #define MAP_CHUNK_BITS 12
 #define MAP_CHUNK (1u << MAP_CHUNK_BITS)
 void **drive_l2p_dir(const Drive *d); /* per chunk of lpns: its dense part, or NULL */
 void **drive_p2l_dir(const Drive *d); /* per chunk of slots: its entries, or NULL */
+void *drive_l2p_flat(const Drive *d); /* every lpn's entry, or NULL */
+void *drive_p2l_flat(const Drive *d); /* every slot's entry, or NULL */
 bool drive_map_narrow(const Drive *d);
 void drive_set_map_dirs(Drive *d, void **l2p, void **p2l, bool narrow);
+void drive_set_map_flat(Drive *d, void *l2p, void *p2l);
 uint64_t *drive_mapped(const Drive *d);  /* lpns mapped (to NAND or buffer) */
 
 /* An override saying "unmapped" where the formula gives a slot: in the
@@ -51,7 +59,7 @@ void map_prefetch_sparse(const Drive *d, uint64_t lpn);
 /* An L2P entry of a dense part, complemented (0: none). Narrow entries
  * keep the low 32 bits: those of a value at or above MAP_UNMAPPED widen with
  * ones above, those of a slot with zeroes, so the complement gets ones. */
-static inline uint64_t l2p_ent(const void *p, uint32_t o, bool narrow)
+static inline uint64_t l2p_ent(const void *p, size_t o, bool narrow)
 {
     if (!narrow)
         return ((const uint64_t *)p)[o];
@@ -59,7 +67,7 @@ static inline uint64_t l2p_ent(const void *p, uint32_t o, bool narrow)
     return s == 0 || ~s >= BUF_MARK32 - 1 ? s : s | 0xffffffff00000000ull;
 }
 
-static inline void l2p_ent_set(void *p, uint32_t o, bool narrow, uint64_t s)
+static inline void l2p_ent_set(void *p, size_t o, bool narrow, uint64_t s)
 {
     if (narrow)
         ((uint32_t *)p)[o] = (uint32_t)s;
@@ -71,7 +79,7 @@ static inline void l2p_ent_set(void *p, uint32_t o, bool narrow, uint64_t s)
  * invalidated since its block was erased (no formula or run to look at:
  * GC scanning a victim finds most of its slots so). */
 #define P2L_DEAD 1u
-static inline uint64_t p2l_ent(const void *p, uint32_t o, bool narrow)
+static inline uint64_t p2l_ent(const void *p, size_t o, bool narrow)
 {
     if (!narrow)
         return ((const uint64_t *)p)[o];
@@ -79,7 +87,7 @@ static inline uint64_t p2l_ent(const void *p, uint32_t o, bool narrow)
     return s > P2L_DEAD ? s | 0xffffffff00000000ull : s;
 }
 
-static inline void p2l_ent_set(void *p, uint32_t o, bool narrow, uint64_t s)
+static inline void p2l_ent_set(void *p, size_t o, bool narrow, uint64_t s)
 {
     if (narrow)
         ((uint32_t *)p)[o] = (uint32_t)s;
@@ -100,44 +108,68 @@ static inline void warm_line(const void *a)
     __asm__ volatile("" : : "r"(a));
 }
 
-/* A dense chunk's entry for lpn (chunk part p). */
-static inline uint64_t map_dense_get(const Drive *d, const void *p, uint64_t lpn)
+/* Entry o of a table of narrow or wide entries: its address. */
+static inline const void *map_ent_at(const void *p, size_t o, bool narrow)
 {
-    uint64_t s = l2p_ent(p, (uint32_t)(lpn & (MAP_CHUNK - 1)), drive_map_narrow(d));
+    return narrow ? (const void *)((const uint32_t *)p + o) : (const void *)((const uint64_t *)p + o);
+}
+
+/* lpn's entry o of a dense part or the flat table p. */
+static inline uint64_t map_dense_get(const Drive *d, const void *p, size_t o, uint64_t lpn)
+{
+    uint64_t s = l2p_ent(p, o, drive_map_narrow(d));
     if (G_UNLIKELY(s == 0))
         return map_get_sparse(d, lpn);
     return ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
 }
 
-/* On every per-page path, inlined into their callers: two loads from the
- * drive reach an entry, and the rest stays out of line (map_store.c). */
+/* On every per-page path, inlined into their callers: one load from the
+ * drive (the flat table) or two (a chunk's part) reach an entry, and the
+ * rest stays out of line (map_store.c). */
 static inline uint64_t map_get(const Drive *d, uint64_t lpn)
 {
+    const void *f = drive_l2p_flat(d);
+    if (G_LIKELY(f != NULL))
+        return map_dense_get(d, f, lpn, lpn);
     const void *p = drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
     if (G_LIKELY(p != NULL))
-        return map_dense_get(d, p, lpn);
+        return map_dense_get(d, p, lpn & (MAP_CHUNK - 1), lpn);
     return map_get_sparse(d, lpn);
 }
 
 static inline void map_put(Drive *d, uint64_t lpn, uint64_t v)
 {
+    void *f = drive_l2p_flat(d);
+    if (G_LIKELY(f != NULL && v != NO_SLOT)) {
+        l2p_ent_set(f, lpn, drive_map_narrow(d), ~v);
+        return;
+    }
     void *p = drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
     if (G_LIKELY(p != NULL && v != NO_SLOT))
-        l2p_ent_set(p, (uint32_t)(lpn & (MAP_CHUNK - 1)), drive_map_narrow(d), ~v);
+        l2p_ent_set(p, lpn & (MAP_CHUNK - 1), drive_map_narrow(d), ~v);
     else
         map_put_sparse(d, lpn, v);
 }
 
+/* slot's P2L entry o of a part or the flat table p (not NULL). */
+static inline uint64_t map_lpn_at(const Drive *d, const void *p, size_t o, uint64_t slot)
+{
+    uint64_t s = p2l_ent(p, o, drive_map_narrow(d));
+    if (s > P2L_DEAD)
+        return ~s;
+    if (s == P2L_DEAD)
+        return NO_LPN;
+    return map_lpn_of_sparse(d, slot);
+}
+
 static inline uint64_t map_lpn_of(const Drive *d, uint64_t slot)
 {
+    const void *f = drive_p2l_flat(d);
+    if (G_LIKELY(f != NULL))
+        return map_lpn_at(d, f, slot, slot);
     const void *p = drive_p2l_dir(d)[slot >> MAP_CHUNK_BITS];
-    if (G_LIKELY(p != NULL)) {
-        uint64_t s = p2l_ent(p, (uint32_t)(slot & (MAP_CHUNK - 1)), drive_map_narrow(d));
-        if (s > P2L_DEAD)
-            return ~s;
-        if (s == P2L_DEAD)
-            return NO_LPN;
-    }
+    if (G_LIKELY(p != NULL))
+        return map_lpn_at(d, p, slot & (MAP_CHUNK - 1), slot);
     return map_lpn_of_sparse(d, slot);
 }
 
@@ -146,32 +178,43 @@ static inline uint64_t map_lpn_of(const Drive *d, uint64_t slot)
  * where a part is, as P2L_DEAD (the block's erase clears it). */
 static inline void map_put_lpn(Drive *d, uint64_t slot, uint64_t lpn)
 {
+    uint64_t s = lpn == NO_LPN ? P2L_DEAD : ~lpn;
+    void *f = drive_p2l_flat(d);
+    if (G_LIKELY(f != NULL)) {
+        p2l_ent_set(f, slot, drive_map_narrow(d), s);
+        return;
+    }
     void *p = drive_p2l_dir(d)[slot >> MAP_CHUNK_BITS];
     if (G_LIKELY(p != NULL))
-        p2l_ent_set(p, (uint32_t)(slot & (MAP_CHUNK - 1)), drive_map_narrow(d),
-                    lpn == NO_LPN ? P2L_DEAD : ~lpn);
+        p2l_ent_set(p, slot & (MAP_CHUNK - 1), drive_map_narrow(d), s);
     else if (lpn != NO_LPN)
         map_put_lpn_new(d, slot, lpn);
 }
 
 static inline void map_prefetch_one(const Drive *d, uint64_t lpn)
 {
+    const void *f = drive_l2p_flat(d);
+    if (G_LIKELY(f != NULL)) {
+        warm_line(map_ent_at(f, lpn, drive_map_narrow(d)));
+        return;
+    }
     const void *p = drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
-    uint32_t o = (uint32_t)(lpn & (MAP_CHUNK - 1));
     if (G_LIKELY(p != NULL))
-        warm_line(drive_map_narrow(d) ? (const void *)((const uint32_t *)p + o)
-                                      : (const void *)((const uint64_t *)p + o));
+        warm_line(map_ent_at(p, lpn & (MAP_CHUNK - 1), drive_map_narrow(d)));
     else
         map_prefetch_sparse(d, lpn);
 }
 
 static inline void map_prefetch_slot(const Drive *d, uint64_t slot)
 {
+    const void *f = drive_p2l_flat(d);
+    if (G_LIKELY(f != NULL)) {
+        warm_line(map_ent_at(f, slot, drive_map_narrow(d)));
+        return;
+    }
     const void *p = drive_p2l_dir(d)[slot >> MAP_CHUNK_BITS];
-    uint32_t o = (uint32_t)(slot & (MAP_CHUNK - 1));
     if (p != NULL)
-        warm_line(drive_map_narrow(d) ? (const void *)((const uint32_t *)p + o)
-                                      : (const void *)((const uint64_t *)p + o));
+        warm_line(map_ent_at(p, slot & (MAP_CHUNK - 1), drive_map_narrow(d)));
 }
 
 #endif

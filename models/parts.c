@@ -21,6 +21,8 @@ struct Drive {
     /* mapping: map_tab.h says what the values mean, map.c maintains them */
     void **l2p_dir;  /* per chunk of MAP_CHUNK lpns: its dense part, or NULL */
     void **p2l_dir;  /* per chunk of MAP_CHUNK slots: its P2L entries, or NULL */
+    void *l2p_flat;  /* every chunk's dense part in one table, in order, or NULL */
+    void *p2l_flat;  /* every chunk's P2L entries in one table, in order, or NULL */
     bool map_narrow; /* entries of 4 bytes (else 8) */
     uint64_t mapped; /* lpns mapped (to NAND or buffer) */
 
@@ -54,6 +56,8 @@ void drive_set_part(Drive *d, DrivePart k, void *state) { d->part[k] = state; }
 void **drive_l2p_dir(const Drive *d) { return d->l2p_dir; }
 void **drive_p2l_dir(const Drive *d) { return d->p2l_dir; }
 bool drive_map_narrow(const Drive *d) { return d->map_narrow; }
+void *drive_l2p_flat(const Drive *d) { return d->l2p_flat; }
+void *drive_p2l_flat(const Drive *d) { return d->p2l_flat; }
 /* Like strchr(), a const drive gives a counter its callers may change:
  * the mapping's parts hold the drive const where they only read it. */
 uint64_t *drive_mapped(const Drive *d) { return (uint64_t *)&d->mapped; }
@@ -63,6 +67,12 @@ void drive_set_map_dirs(Drive *d, void **l2p, void **p2l, bool narrow)
     d->l2p_dir = l2p;
     d->p2l_dir = p2l;
     d->map_narrow = narrow;
+}
+
+void drive_set_map_flat(Drive *d, void *l2p, void *p2l)
+{
+    d->l2p_flat = l2p;
+    d->p2l_flat = p2l;
 }
 
 void drive_set_place_hook(Drive *d, DrivePlaceFn fn, void *ctx)

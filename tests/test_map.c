@@ -13,12 +13,15 @@
  *     by map_check() and a comparison of every lpn and slot with the
  *     reference; runs are broken by single writes inside them, and blocks
  *     with runs are relocated and erased;
- *   - a sequential prefill (the formula) overwritten at random and relocated.
+ *   - a sequential prefill (the formula) overwritten at random and relocated;
+ *   - a random prefill (the flat tables), the same; and every representation
+ *     moved into the flat tables at once.
  * Each in narrow (4-byte) and wide (8-byte) entries.
  */
 #include "models/blocks.h"
 #include "models/drive.h"
 #include "models/map.h"
+#include "models/map_store.h"
 #include "models/nand.h"
 #include "tests/cutest.h"
 #include "tests/tiny_drive.h"
@@ -153,6 +156,25 @@ static void entries(bool wide)
     }
     CU_ASSERT_TRUE(ok);
     CU_ASSERT_TRUE(ref_same(&r, true));
+    /* mapped at random from here on: every chunk, dense, sparse, hot or
+     * with runs, moves into one flat table each way, and keeps its entries */
+    CU_ASSERT_PTR_NULL(drive_l2p_flat(r.d));
+    CU_ASSERT_TRUE(map_expect_random(r.d, r.nlpn));
+    CUTEST_REQUIRE_PTR(drive_l2p_flat(r.d));
+    CU_ASSERT_PTR_NOT_NULL(drive_p2l_flat(r.d));
+    char why[256] = "";
+    CU_ASSERT_TRUE(map_store_check(r.d, why, sizeof why));
+    CU_ASSERT_TRUE(ref_same(&r, true));
+    for (int i = 0; i < 20000 && ok; i++) {
+        uint64_t lpn = below(&r, r.nlpn), s = below(&r, r.nslots);
+        uint64_t l = below(&r, 3) ? below(&r, r.nlpn) : NO_LPN;
+        put(&r, lpn, any_value(&r));
+        map_put_lpn(r.d, s, l);
+        r.p2l[s] = l;
+        ok = map_get(r.d, lpn) == r.l2p[lpn] && map_lpn_of(r.d, s) == l;
+    }
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_TRUE(ref_same(&r, true));
     ref_close(&r);
 }
 
@@ -266,7 +288,10 @@ static bool collect(Ops *o, uint32_t die)
     return true;
 }
 
-static void operations(bool wide, uint64_t seed, bool prefill)
+/* prefill: none, 60% in order (the formula) or 60% at random (the flat
+ * tables). */
+enum { PF_NONE, PF_ORDER, PF_RANDOM };
+static void operations(bool wide, uint64_t seed, int prefill)
 {
     Ops o = {.dies = 0};
     ref_open(&o.r, 256, wide, seed);
@@ -278,8 +303,10 @@ static void operations(bool wide, uint64_t seed, bool prefill)
         o.open[i] = NO_BLOCK;
     if (prefill) {
         /* a sequential prefill: the formula gives every entry */
-        DrivePrefill pf = {.fill = 0.6, .seed = seed};
+        DrivePrefill pf = {.fill = 0.6, .random = prefill == PF_RANDOM, .seed = seed};
         CUTEST_REQUIRE(drive_prefill(d, &pf));
+        CU_ASSERT_EQUAL(drive_l2p_flat(d) != NULL, prefill == PF_RANDOM);
+        CU_ASSERT_EQUAL(drive_p2l_flat(d) != NULL, prefill == PF_RANDOM);
         for (uint64_t lpn = 0; lpn < r->nlpn; lpn++) {
             r->l2p[lpn] = map_get(d, lpn);
             if (r->l2p[lpn] != NO_SLOT)
@@ -345,10 +372,12 @@ static void operations(bool wide, uint64_t seed, bool prefill)
     ref_close(&o.r);
 }
 
-static void test_operations_narrow(void) { operations(false, 3, false); }
-static void test_operations_wide(void) { operations(true, 4, false); }
-static void test_prefilled_narrow(void) { operations(false, 5, true); }
-static void test_prefilled_wide(void) { operations(true, 6, true); }
+static void test_operations_narrow(void) { operations(false, 3, PF_NONE); }
+static void test_operations_wide(void) { operations(true, 4, PF_NONE); }
+static void test_prefilled_narrow(void) { operations(false, 5, PF_ORDER); }
+static void test_prefilled_wide(void) { operations(true, 6, PF_ORDER); }
+static void test_random_narrow(void) { operations(false, 7, PF_RANDOM); }
+static void test_random_wide(void) { operations(true, 8, PF_RANDOM); }
 
 int main(void)
 {
@@ -359,6 +388,8 @@ int main(void)
         {"operations, wide", test_operations_wide},
         {"prefilled, narrow", test_prefilled_narrow},
         {"prefilled, wide", test_prefilled_wide},
+        {"random prefill, narrow", test_random_narrow},
+        {"random prefill, wide", test_random_wide},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("map", tests);
