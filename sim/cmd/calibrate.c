@@ -196,11 +196,53 @@ static char *cal_spec_with(const char *spec, double think_ns)
     return g_string_free(out, FALSE);
 }
 
+/* The drive of run r loads with p at both ends of its range, and (in a
+ * plan) has p's stock value: a key fitted for several drives is one they
+ * share. */
+static gboolean cal_fit_loads(const Cal *c, const CalRun *r, const char *spec, const CalParam *p,
+                              GError **error)
+{
+    GError *e = NULL;
+    const char *in = c->plan ? r->ro.drive : "the drive";
+    for (int end = 0; end < 2; end++) {
+        char v[CONFIG_VALUE_LEN];
+        config_numeric_format(p->k.kind, end ? p->hi : p->lo, v, sizeof v);
+        g_autofree char *set = g_strdup_printf("%s=%s", p->name, v);
+        GPtrArray *a = g_ptr_array_new();
+        for (guint i = 0; r->ro.sets && r->ro.sets[i]; i++)
+            g_ptr_array_add(a, (gpointer)r->ro.sets[i]);
+        g_ptr_array_add(a, set);
+        g_ptr_array_add(a, NULL);
+        DriveParams scratch;
+        gboolean ok =
+            config_load_file_set(r->ro.drive, (const char *const *)a->pdata, &scratch, &e);
+        g_ptr_array_free(a, TRUE);
+        if (!ok) {
+            cal_bad(error, "--fit \"%s\": %s does not load at %s: %s", spec, in, v, e->message);
+            g_error_free(e);
+            return FALSE;
+        }
+    }
+    DriveParams dp;
+    ConfigNumKey k;
+    if (!c->plan || !config_load_file_set(r->ro.drive, r->ro.sets, &dp, NULL) ||
+        !config_numeric_key(p->name, &dp, &k, NULL) || k.value == p->k.value)
+        return TRUE;
+    char a[CONFIG_VALUE_LEN], b[CONFIG_VALUE_LEN];
+    config_numeric_format(p->k.kind, k.value, a, sizeof a);
+    config_numeric_format(p->k.kind, p->k.value, b, sizeof b);
+    return cal_bad(error,
+                   "--fit \"%s\": run %s's drive %s has %s, the first run's %s; expected a key "
+                   "the plan's drives share (one value)",
+                   spec, r->name, r->ro.drive, a, b);
+}
+
 /* "GROUP.KEY=LO..HI" into p: a numeric key, LO < HI in its units, both
- * accepted by the drive file. */
-static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, const char *spec,
+ * accepted by every run's drive file. */
+static gboolean cal_parse_fit(const Cal *c, const DriveParams *dp, const char *spec,
                               CalParam *p, GError **error)
 {
+    const CalibOptions *o = c->o;
     const char *eq = strchr(spec, '=');
     const char *dots = eq ? strstr(eq, "..") : NULL;
     if (!eq || !dots)
@@ -234,25 +276,9 @@ static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, cons
                                            "500MB/s..3GB/s", "20%..60%", "2..40"};
     if (!cal_range_checks(spec, lo, hi, p, examples[p->k.kind], error))
         return FALSE;
-    for (int end = 0; end < 2; end++) {
-        char v[CONFIG_VALUE_LEN];
-        config_numeric_format(p->k.kind, end ? p->hi : p->lo, v, sizeof v);
-        g_autofree char *set = g_strdup_printf("%s=%s", p->name, v);
-        GPtrArray *a = g_ptr_array_new();
-        for (guint i = 0; o->run.sets && o->run.sets[i]; i++)
-            g_ptr_array_add(a, (gpointer)o->run.sets[i]);
-        g_ptr_array_add(a, set);
-        g_ptr_array_add(a, NULL);
-        DriveParams scratch;
-        gboolean ok =
-            config_load_file_set(o->run.drive, (const char *const *)a->pdata, &scratch, &e);
-        g_ptr_array_free(a, TRUE);
-        if (!ok) {
-            cal_bad(error, "--fit \"%s\": the drive does not load at %s: %s", spec, v, e->message);
-            g_error_free(e);
+    for (guint r = 0; r < c->nruns; r++)
+        if (!cal_fit_loads(c, &c->runs[r], spec, p, error))
             return FALSE;
-        }
-    }
     p->correlated = -1;
     return TRUE;
 }
@@ -275,51 +301,92 @@ static gboolean cal_check_out(const CalibOptions *o, GError **error)
  * (cliff_gb=142 of a 64 GB workload would "fit" with no cliff at all):
  * refused before any run. A workload that does not load here (a job
  * file's ${NAME} the fits set) is left to the runs to report. */
-static gboolean cal_check_reach(const Cal *c, const DriveParams *dp, GError **error)
+static gboolean cal_check_reach(const Cal *c, const CalRun *r, GError **error)
 {
-    const CalibOptions *o = c->o;
-    g_autoptr(Workload) w = o->run.spec  ? workload_from_spec(o->run.spec, NULL)
-                            : o->run.job ? workload_from_jobfile(o->run.job, NULL)
-                                         : NULL;
+    DriveParams dp;
+    if (!config_load_file_set(r->ro.drive, r->ro.sets, &dp, error))
+        return FALSE;
+    g_autoptr(Workload) w = r->ro.spec  ? workload_from_spec(r->ro.spec, NULL)
+                            : r->ro.job ? workload_from_jobfile(r->ro.job, NULL)
+                                        : NULL;
     if (!w)
         return TRUE;
-    uint64_t most = run_write_bytes(w, dp->user_capacity);
+    uint64_t most = run_write_bytes(w, dp.user_capacity);
     if (most == UINT64_MAX)
         return TRUE;
-    for (guint i = 0; i < c->nf; i++) {
-        const Figure *f = &c->fig[i];
+    const Figure *figs = r->check ? c->chk : c->fig;
+    for (guint i = r->f0; i < r->f0 + r->nf; i++) {
+        const Figure *f = &figs[i];
         double gb = f->kind == FIG_CLIFF_GB ? f->value : f->kind == FIG_RATE_GB ? f->b : 0;
         if (gb * 1e9 > (double)most)
             return cal_bad(error,
-                           "--figure %s: found %g GB, beyond the %.3g GB the workload writes at "
-                           "most; expected a figure within the workload (or a longer workload)",
-                           f->id, gb, (double)most / 1e9);
+                           "%s%s%s--figure %s: found %g GB, beyond the %.3g GB the workload "
+                           "writes at most; expected a figure within the workload (or a longer "
+                           "workload)",
+                           c->plan ? "run " : "", r->name, c->plan ? ": " : "", f->id, gb,
+                           (double)most / 1e9);
     }
+    return TRUE;
+}
+
+/* The command line's drive, workload and figures as the one fit run. */
+static gboolean cal_single_run(Cal *c, GError **error)
+{
+    const CalibOptions *o = c->o;
+    if (!o->run.drive)
+        return cal_bad(error, "calibrate needs --drive FILE (or --plan FILE)");
+    c->nf = o->figures ? g_strv_length((GStrv)o->figures) : 0;
+    c->fig = g_new0(Figure, c->nf + 1);
+    c->fig_src = g_new0(char *, c->nf + 1);
+    for (guint i = 0; i < c->nf; i++) {
+        GError *e = NULL;
+        if (!figure_parse(o->figures[i], &c->fig[i], &e)) {
+            cal_bad(error, "%s", e->message);
+            g_error_free(e);
+            return FALSE;
+        }
+    }
+    c->nruns = 1;
+    c->runs = g_new0(CalRun, 1);
+    c->runs[0] = (CalRun){.name = (char *)"", .ro = o->run, .nf = c->nf};
+    c->target = o->run.drive;
     return TRUE;
 }
 
 static gboolean cal_inputs(Cal *c, GError **error)
 {
-    const CalibOptions *o = c->o;
+    CalibOptions *o = (CalibOptions *)c->o; /* run_calibration's own copy */
     DriveParams dp;
-    if (!o->run.drive)
-        return cal_bad(error, "calibrate needs --drive FILE");
-    if (!config_load_file_set(o->run.drive, o->run.sets, &dp, error))
+    if (o->plan) {
+        g_auto(GStrv) fits = NULL;
+        if (!cal_plan_load(c, &fits, error))
+            return FALSE;
+        c->fits = g_steal_pointer(&fits);
+        o->fits = (const char *const *)c->fits;
+    } else if (!cal_single_run(c, error)) {
+        return FALSE;
+    }
+    if (!config_load_file_set(c->runs[0].ro.drive, c->runs[0].ro.sets, &dp, error))
         return FALSE;
     c->np = o->fits ? g_strv_length((GStrv)o->fits) : 0;
     if (c->np == 0)
-        return cal_bad(error, "calibrate needs at least one --fit GROUP.KEY=LO..HI");
+        return cal_bad(error, "calibrate needs at least one --fit GROUP.KEY=LO..HI%s",
+                       o->plan ? " (or a [fit] group in the plan)" : "");
     c->p = g_new0(CalParam, c->np);
     for (guint i = 0; i < c->np; i++) {
-        if (!cal_parse_fit(o, &dp, o->fits[i], &c->p[i], error))
+        if (!cal_parse_fit(c, &dp, o->fits[i], &c->p[i], error))
             return FALSE;
         for (guint j = 0; j < i; j++)
             if (strcmp(c->p[i].name, c->p[j].name) == 0)
                 return cal_bad(error, "--fit %s: the key is given twice", c->p[i].name);
-        for (guint s = 0; !c->p[i].workload && o->run.sets && o->run.sets[s]; s++)
-            if (g_str_has_prefix(o->run.sets[s], c->p[i].name) &&
-                o->run.sets[s][strlen(c->p[i].name)] == '=')
-                return cal_bad(error, "--fit %s: the key is also given by --set", c->p[i].name);
+        for (guint r = 0; r < c->nruns; r++) {
+            const char *const *sets = c->runs[r].ro.sets;
+            for (guint s = 0; !c->p[i].workload && sets && sets[s]; s++)
+                if (g_str_has_prefix(sets[s], c->p[i].name) &&
+                    sets[s][strlen(c->p[i].name)] == '=')
+                    return cal_bad(error, "--fit %s: the key is also given by --set%s%s",
+                                   c->p[i].name, c->plan ? " in run " : "", c->runs[r].name);
+        }
     }
     if (o->curve) {
         GError *e = NULL;
@@ -330,20 +397,11 @@ static gboolean cal_inputs(Cal *c, GError **error)
             return FALSE;
         }
     }
-    c->nf = o->figures ? g_strv_length((GStrv)o->figures) : 0;
-    c->fig = g_new0(Figure, c->nf + 1);
-    for (guint i = 0; i < c->nf; i++) {
-        GError *e = NULL;
-        if (!figure_parse(o->figures[i], &c->fig[i], &e)) {
-            cal_bad(error, "%s", e->message);
-            g_error_free(e);
-            return FALSE;
-        }
-    }
     if (!c->curve && c->nf == 0)
         return cal_bad(error, "calibrate needs a --curve CSV or at least one --figure ID=VALUE");
-    if (!cal_check_reach(c, &dp, error))
-        return FALSE;
+    for (guint r = 0; r < c->nruns; r++)
+        if (!cal_check_reach(c, &c->runs[r], error))
+            return FALSE;
     c->nres = (c->curve ? c->curve->n : 0) + c->nf;
     return cal_check_out(o, error);
 }
@@ -362,7 +420,9 @@ static void cal_point_free(CalPoint *pt)
     g_free(pt->sim);
     g_free(pt->figs);
     g_free(pt->fig_ok);
-    run_trace_free(pt->trace);
+    g_free(pt->chk);
+    g_free(pt->chk_ok);
+    g_free(pt->chk_error);
     g_free(pt);
 }
 
@@ -381,8 +441,6 @@ static double cal_round(double v)
 static CalPoint *cal_point(Cal *c, const double *theta)
 {
     GPtrArray *sets = g_ptr_array_new();
-    for (guint i = 0; c->o->run.sets && c->o->run.sets[i]; i++)
-        g_ptr_array_add(sets, g_strdup(c->o->run.sets[i]));
     g_autoptr(GString) label = g_string_new(NULL);
     g_autofree char *spec = NULL;
     GPtrArray *envs = g_ptr_array_new();
@@ -434,6 +492,13 @@ static CalPoint *cal_point(Cal *c, const double *theta)
     pt->spec = g_steal_pointer(&spec);
     pt->envs = (GStrv)g_ptr_array_free(envs, FALSE);
     pt->loss = INFINITY;
+    guint nc = c->curve ? c->curve->n : 0;
+    pt->res = g_new0(double, c->nres);
+    pt->sim = g_new0(double, MAX(nc, 1));
+    pt->figs = g_new0(double, c->nf + 1);
+    pt->fig_ok = g_new0(gboolean, c->nf + 1);
+    pt->chk = g_new0(double, c->nchk + 1);
+    pt->chk_ok = g_new0(gboolean, c->nchk + 1);
     g_hash_table_insert(c->cache, pt->label, pt);
     g_ptr_array_add(c->points, pt);
     return pt;
@@ -451,12 +516,19 @@ static void cal_child_setup(void *ctx)
     }
 }
 
-/* Start the run of point pt into dir in a child process: its pid, or -1
- * with pt->error set. */
-static pid_t cal_spawn(const Cal *c, CalPoint *pt, const char *dir, GString *row, int *fd)
+/* Start run r of point pt into dir in a child process: its pid, or -1
+ * with *error set. */
+static pid_t cal_spawn(const Cal *c, CalPoint *pt, const CalRun *r, const char *dir,
+                       GString *row, int *fd, GError **error)
 {
-    RunOptions ro = c->o->run;
-    ro.sets = (const char *const *)pt->sets;
+    RunOptions ro = r->ro;
+    GPtrArray *sets = g_ptr_array_new(); /* the run's own, then the point's */
+    for (guint i = 0; r->ro.sets && r->ro.sets[i]; i++)
+        g_ptr_array_add(sets, (gpointer)r->ro.sets[i]);
+    for (guint i = 0; pt->sets[i]; i++)
+        g_ptr_array_add(sets, pt->sets[i]);
+    g_ptr_array_add(sets, NULL);
+    ro.sets = (const char *const *)sets->pdata;
     if (pt->spec)
         ro.spec = pt->spec;
     ro.out = dir;
@@ -473,57 +545,85 @@ static pid_t cal_spawn(const Cal *c, CalPoint *pt, const char *dir, GString *row
     else
         ro.interval = CAL_FIGURE_INTERVAL; /* figures only: a cliff to within a few rows */
     ro.sweep_row = row;
-    return run_child_spawn(&ro, cal_child_setup, pt->envs, fd, &pt->error);
+    pid_t pid = run_child_spawn(&ro, cal_child_setup, pt->envs, fd, error);
+    g_ptr_array_free(sets, TRUE);
+    return pid;
 }
 
-/* The residuals and loss of a finished run from its folder. */
-static void cal_score(Cal *c, CalPoint *pt, const char *dir, const char *row)
+/* One simulation of cal_run: a point on one run. */
+typedef struct CalTask {
+    CalPoint *pt;
+    const CalRun *run;
+    pid_t pid; /* 0: not running */
+    int fd;
+    char *dir;
+} CalTask;
+
+/* Run r's figures (and, without a plan, the curve) from its finished
+ * folder into pt: a fit run's into figs, a check run's into chk. */
+static gboolean cal_score(Cal *c, CalPoint *pt, const CalRun *r, const char *dir,
+                          const char *row, GError **error)
 {
     g_autofree char *path = g_build_filename(dir, "series.csv", NULL);
     g_autofree char *text = NULL;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_propagate_error(&pt->error, e);
-        return;
-    }
-    RunTrace *t = run_trace_from_csv(text, row, &pt->error);
+    if (!g_file_get_contents(path, &text, NULL, error))
+        return FALSE;
+    RunTrace *t = run_trace_from_csv(text, row, error);
     if (!t)
-        return;
-    guint nc = c->curve ? c->curve->n : 0;
-    pt->res = g_new0(double, c->nres);
-    pt->sim = g_new0(double, MAX(nc, 1));
-    pt->figs = g_new0(double, c->nf + 1);
-    pt->fig_ok = g_new0(gboolean, c->nf + 1);
-    if (c->curve) {
+        return FALSE;
+    if (c->curve && !r->check) {
         curve_sim_values(c->curve, t, pt->sim);
         curve_residuals(c->curve, pt->sim, pt->res);
     }
-    for (guint i = 0; i < c->nf; i++) {
-        pt->fig_ok[i] = figure_eval(&c->fig[i], t, &pt->figs[i]);
-        pt->res[nc + i] = figure_residual(&c->fig[i], pt->fig_ok[i], pt->figs[i]);
+    for (guint i = r->f0; i < r->f0 + r->nf; i++) {
+        if (r->check)
+            pt->chk_ok[i] = figure_eval(&c->chk[i], t, &pt->chk[i]);
+        else
+            pt->fig_ok[i] = figure_eval(&c->fig[i], t, &pt->figs[i]);
     }
+    run_trace_free(t);
+    return TRUE;
+}
+
+/* The loss of a point whose fit runs all ran: the curve's residuals (set
+ * by cal_score) and each fit figure's. Check figures have no residual. */
+static void cal_loss(Cal *c, CalPoint *pt)
+{
+    guint nc = c->curve ? c->curve->n : 0;
+    for (guint i = 0; i < c->nf; i++)
+        pt->res[nc + i] = figure_residual(&c->fig[i], pt->fig_ok[i], pt->figs[i]);
     pt->loss = 0;
     for (guint i = 0; i < c->nres; i++)
         pt->loss += pt->res[i] * pt->res[i];
     pt->ok = TRUE;
-    pt->trace = t;
 }
 
-/* What the child of pt wrote once it exited; its folder is then removed. */
-static void cal_collect(Cal *c, CalPoint *pt, int fd, int status, const char *dir)
+/* What the child of task t wrote once it exited; its folder is then
+ * removed. A run a signal stopped leaves its point not done (no loss, not
+ * in the history); a failed one gives the point its error, naming the run
+ * in a plan. */
+static void cal_collect(Cal *c, CalTask *t, int status)
 {
     g_autoptr(GString) row = g_string_new(NULL);
-    pt->done = TRUE;
-    if (run_child_result(fd, status, row, &pt->error))
-        cal_score(c, pt, dir, row->str);
-    else if (g_error_matches(pt->error, RUN_ERROR, RUN_ERROR_INTERRUPTED))
-        pt->done = FALSE; /* stopped part way: no loss, and not in the history */
-    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    GError *e = NULL;
+    CalPoint *pt = t->pt;
+    if (run_child_result(t->fd, status, row, &e))
+        cal_score(c, pt, t->run, t->dir, row->str, &e);
+    if (e && g_error_matches(e, RUN_ERROR, RUN_ERROR_INTERRUPTED) && !t->run->check)
+        pt->done = FALSE;
+    if (e && c->plan)
+        g_prefix_error(&e, "run %s: ", t->run->name);
+    if (e && t->run->check && !pt->chk_error)
+        pt->chk_error = g_strdup(e->message);
+    else if (e && !t->run->check && !pt->error)
+        g_propagate_error(&pt->error, g_steal_pointer(&e));
+    g_clear_error(&e);
+    g_autoptr(GDir) d = g_dir_open(t->dir, 0, NULL);
     for (const char *n; d && (n = g_dir_read_name(d));) {
-        g_autofree char *f = g_build_filename(dir, n, NULL);
+        g_autofree char *f = g_build_filename(t->dir, n, NULL);
         g_unlink(f);
     }
-    g_rmdir(dir);
+    g_rmdir(t->dir);
 }
 
 static void cal_show(Cal *c, const CalPoint *pt)
@@ -552,28 +652,54 @@ static void cal_show(Cal *c, const CalPoint *pt)
     fflush(stdout);
 }
 
-/* Run the points (distinct, not done), jobs at a time, each in a child
- * process. */
-static void cal_run(Cal *c, CalPoint **pts, guint k)
+/* A point's runs of the batch have all been collected: its loss (fit
+ * runs), and the progress line. */
+static void cal_finish(Cal *c, CalPoint *pt, gboolean check)
 {
-    guint next = 0, running = 0;
-    pid_t *pid = g_new0(pid_t, k);
-    int *fd = g_new0(int, k);
-    char **dir = g_new0(char *, k);
+    if (check)
+        return;
+    if (pt->done && !pt->error)
+        cal_loss(c, pt);
+    cal_show(c, pt);
+}
+
+/* Run the points (distinct, not done) on every fit run, or (check) on every
+ * check run, jobs simulations at a time, each in a child process. */
+static void cal_run_on(Cal *c, CalPoint **pts, guint k, gboolean check)
+{
+    GArray *tasks = g_array_new(FALSE, TRUE, sizeof(CalTask));
+    for (guint i = 0; i < k; i++) {
+        pts[i]->left = 0;
+        if (!check)
+            pts[i]->done = TRUE; /* until a run a signal stopped says otherwise */
+        for (guint r = 0; r < c->nruns; r++)
+            if (c->runs[r].check == check) {
+                CalTask t = {.pt = pts[i], .run = &c->runs[r]};
+                g_array_append_val(tasks, t);
+                pts[i]->left++;
+            }
+    }
+    guint n = tasks->len, next = 0, running = 0;
     for (;;) {
         /* after a signal no run starts; those running stop (they got it too) */
-        while (next < k && running < c->o->jobs && !runner_signal()) {
-            CalPoint *pt = pts[next];
-            guint me = next++;
-            dir[me] = g_strdup_printf("%s/e%u", c->scratch, c->launched++);
+        while (next < n && running < c->o->jobs && !runner_signal()) {
+            CalTask *t = &g_array_index(tasks, CalTask, next++);
+            t->dir = g_strdup_printf("%s/e%u", c->scratch, c->launched++);
             g_autoptr(GString) row = g_string_new(NULL);
-            pid_t p = cal_spawn(c, pt, dir[me], row, &fd[me]);
+            GError *e = NULL;
+            pid_t p = cal_spawn(c, t->pt, t->run, t->dir, row, &t->fd, &e);
             if (p < 0) {
-                pt->done = TRUE;
+                if (check && !t->pt->chk_error)
+                    t->pt->chk_error = g_strdup(e->message);
+                else if (!check && !t->pt->error)
+                    g_propagate_error(&t->pt->error, g_steal_pointer(&e));
+                g_clear_error(&e);
+                if (--t->pt->left == 0)
+                    cal_finish(c, t->pt, check);
                 continue;
             }
             runner_watch_child(p);
-            pid[me] = p;
+            t->pid = p;
             running++;
         }
         if (running == 0)
@@ -586,28 +712,40 @@ static void cal_run(Cal *c, CalPoint **pts, guint k)
             break;
         }
         runner_forget_child(p);
-        for (guint i = 0; i < k; i++)
-            if (pid[i] == p) {
-                pid[i] = 0;
-                running--;
-                c->sims++;
-                cal_collect(c, pts[i], fd[i], status, dir[i]);
-                cal_show(c, pts[i]);
-            }
-    }
-    for (guint i = 0; i < k; i++) {
-        if (!pts[i]->done && runner_signal()) {
-            g_clear_error(&pts[i]->error); /* not started: not done either */
-        } else if (!pts[i]->done) {
-            g_set_error_literal(&pts[i]->error, RUN_ERROR, RUN_ERROR_FAILED,
-                                "its process could not be waited for");
-            pts[i]->done = TRUE;
+        for (guint i = 0; i < n; i++) {
+            CalTask *t = &g_array_index(tasks, CalTask, i);
+            if (t->pid != p)
+                continue;
+            t->pid = 0;
+            running--;
+            c->sims++;
+            cal_collect(c, t, status);
+            if (--t->pt->left == 0)
+                cal_finish(c, t->pt, check);
         }
-        g_free(dir[i]);
     }
-    g_free(pid);
-    g_free(fd);
-    g_free(dir);
+    for (guint i = 0; i < n; i++) {
+        CalTask *t = &g_array_index(tasks, CalTask, i);
+        if (t->pt->left > 0 && runner_signal()) {
+            if (!check) { /* not started, or not waited for: not done either */
+                t->pt->done = FALSE;
+                g_clear_error(&t->pt->error);
+            }
+        } else if (t->pt->left > 0) {
+            if (!t->pt->error)
+                g_set_error_literal(&t->pt->error, RUN_ERROR, RUN_ERROR_FAILED,
+                                    "its process could not be waited for");
+            t->pt->left = 0;
+            cal_finish(c, t->pt, check);
+        }
+        g_free(t->dir);
+    }
+    g_array_free(tasks, TRUE);
+}
+
+static void cal_run(Cal *c, CalPoint **pts, guint k)
+{
+    cal_run_on(c, pts, k, FALSE);
 }
 
 /* Evaluate k points at once (NULL theta: the stock run) into out. */
@@ -686,6 +824,33 @@ static double **cal_starts(const Cal *c, guint S)
     return th;
 }
 
+/* Check figure i (check) or fit figure i the stock run did not yield:
+ * bad input, naming the run in a plan. */
+static gboolean cal_fig_missing(const Cal *c, guint i, gboolean check, GError **error)
+{
+    const Figure *f = check ? &c->chk[i] : &c->fig[i];
+    const CalRun *r = cal_fig_run(c, i, check);
+    return cal_bad(error, "%s%s%s--figure %s: the stock run does not yield it: %s",
+                   c->plan ? "run " : "", c->plan ? r->name : "", c->plan ? ": " : "", f->id,
+                   figure_missing_reason(f));
+}
+
+/* The check runs at point pt: their figures into pt->chk, never into a
+ * loss. At the stock point every check figure must come out (else bad
+ * input, as for the fit figures). */
+static gboolean cal_checks(Cal *c, CalPoint *pt, GError **error)
+{
+    cal_run_on(c, &pt, 1, TRUE);
+    if (pt != c->stock || runner_signal())
+        return TRUE;
+    if (pt->chk_error)
+        return cal_bad(error, "the stock run: %s", pt->chk_error);
+    for (guint i = 0; i < c->nchk; i++)
+        if (!pt->chk_ok[i])
+            return cal_fig_missing(c, i, TRUE, error);
+    return TRUE;
+}
+
 /* The stock run and the start points; checks that the stock run yields
  * every curve point and figure (else bad input). */
 static gboolean cal_first_batch(Cal *c, GError **error)
@@ -733,8 +898,9 @@ static gboolean cal_first_batch(Cal *c, GError **error)
                                c->curve->x[i]);
     for (guint i = 0; i < c->nf; i++)
         if (!c->stock->fig_ok[i])
-            return cal_bad(error, "--figure %s: the stock run does not yield it: %s", c->fig[i].id,
-                           figure_missing_reason(&c->fig[i]));
+            return cal_fig_missing(c, i, FALSE, error);
+    if (c->nchk && !cal_checks(c, c->stock, error))
+        return FALSE;
     if (!c->o->run.quiet)
         fputs(c->pending->str, stdout);
     g_string_free(c->pending, TRUE);
@@ -946,6 +1112,13 @@ static void cal_identify(Cal *c)
 
 static void cal_free(Cal *c)
 {
+    for (guint i = 0; c->fig_src && i < c->nf + c->nchk; i++)
+        g_free(c->fig_src[i]);
+    g_free(c->fig_src);
+    g_free(c->chk);
+    g_free(c->runs);
+    g_strfreev(c->fits);
+    cal_plan_free(c->plan);
     for (guint i = 0; i < c->np; i++)
         g_free(c->p[i].name);
     g_free(c->p);
@@ -974,14 +1147,24 @@ static void cal_report(const Cal *c)
            : c->converged ? "converged"
                           : "stopped at --max-evals",
            c->best->loss, c->stock->loss);
-    for (guint i = 0; i < c->nf; i++) {
-        const Figure *f = &c->fig[i];
+    for (guint j = 0; j < c->nf + c->nchk; j++) {
+        gboolean chk = j >= c->nf;
+        guint i = chk ? j - c->nf : j;
+        const Figure *f = chk ? &c->chk[i] : &c->fig[i];
+        gboolean sok = chk ? c->stock->chk_ok[i] : c->stock->fig_ok[i];
+        gboolean bok = chk ? c->best->chk_ok[i] : c->best->fig_ok[i];
         char st[32] = "-", ca[32] = "-";
-        if (c->stock->fig_ok[i])
-            g_snprintf(st, sizeof st, "%.6g", c->stock->figs[i]);
-        if (c->best->fig_ok[i])
-            g_snprintf(ca, sizeof ca, "%.6g", c->best->figs[i]);
-        printf("figure    %s: measured %.6g, stock %s, calibrated %s\n", f->id, f->value, st, ca);
+        if (sok)
+            g_snprintf(st, sizeof st, "%.6g", chk ? c->stock->chk[i] : c->stock->figs[i]);
+        if (bok)
+            g_snprintf(ca, sizeof ca, "%.6g", chk ? c->best->chk[i] : c->best->figs[i]);
+        g_autofree char *who =
+            c->plan ? g_strdup_printf("%s %s%s", cal_fig_run(c, i, chk)->name,
+                                      c->fig_src[j] ? c->fig_src[j] : "", c->fig_src[j] ? " " : "")
+                    : g_strdup("");
+        printf("%s%s%s: measured %.6g, stock %s, calibrated %s%s\n",
+               chk ? "check     " : "figure    ", who, f->id, f->value, st, ca,
+               chk ? " (not in the loss)" : "");
     }
     for (guint i = 0; i < c->np; i++) {
         const CalParam *p = &c->p[i];
@@ -1038,7 +1221,12 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
     c.cache = g_hash_table_new(g_str_hash, g_str_equal);
     gboolean ok = cal_inputs(&c, error);
     if (ok && o.run.dry_run) {
-        ok = run_simulation(&o.run, error); /* binds the workload; simulates nothing */
+        /* binds each run's workload to its drive; simulates nothing */
+        for (guint r = 0; ok && r < c.nruns; r++) {
+            ok = run_simulation(&c.runs[r].ro, error);
+            if (!ok && c.plan)
+                g_prefix_error(error, "run %s: ", c.runs[r].name);
+        }
         cal_free(&c);
         return ok;
     }
@@ -1054,6 +1242,8 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
         c.interrupted = sig != 0;
         if (!c.interrupted)
             cal_identify(&c);
+        if (!c.interrupted && c.nchk && c.best != c.stock)
+            cal_checks(&c, c.best, NULL); /* after the fit, outside its loss */
         for (guint i = 0; i < c.np; i++) {
             c.p[i].fitted = c.best->theta[i];
             if (c.interrupted)

@@ -14,13 +14,18 @@ int cmd_calibrate(int argc, char **argv)
 {
     CalibOptions co;
     calib_options_init(&co);
-    char *drive = NULL, *spec = NULL, *job = NULL, *out = NULL, *curve = NULL, *prefill = NULL;
+    char *plan = NULL, *drive = NULL, *spec = NULL, *job = NULL, *out = NULL, *curve = NULL, *prefill = NULL;
     char **sets = NULL, **figures = NULL, **fits = NULL;
     gint64 seed = 1;
     gint jobs = 1, max_evals = CALIB_DEFAULT_MAX_EVALS, starts = -1;
     gboolean force = FALSE, quiet = FALSE, dry_run = FALSE;
     GOptionEntry entries[] = {
         {"drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive, "Drive config (INI) to calibrate", "FILE"},
+        {"plan", 0, 0, G_OPTION_ARG_FILENAME, &plan,
+         "Calibration plan instead of --drive, --workload and --figure: runs on several drives "
+         "(a family's), each with its workload, figures and role (fit or check), and a [fit] "
+         "group of keys; one loss over the fit runs, the check runs reported beside it",
+         "FILE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
          "The workload the curve was measured with: inline fio-style or a named one", "SPEC"},
         {"job", 'j', 0, G_OPTION_ARG_FILENAME, &job, "fio job file instead of --workload", "FILE"},
@@ -63,7 +68,9 @@ int cmd_calibrate(int argc, char **argv)
         "- fit drive keys to a measured curve and figures", entries, "Example:\n  ftlsim calibrate --drive configs/870qvo.ini --workload "
              "'rw=write,bs=1m,iodepth=2,size=60g' --curve qvo.csv --fit "
              "pslc.dynamic_cap=20GB..60GB --fit timing.qlc.t_prog=6ms..20ms --jobs 2 --out "
-             "results/cal\n\nThe loss, the figure language and the outputs: docs/calibration.md.\n",
+             "results/cal\n  ftlsim calibrate --plan configs/families/samsung-mkx.plan --jobs 2 --out "
+             "results/mkx\n\nThe loss, the figure language, plans and the outputs: "
+             "docs/calibration.md.\n",
         TRUE, &argc, &argv);
     if (!ctx)
         goto out;
@@ -79,6 +86,7 @@ int cmd_calibrate(int argc, char **argv)
         rc = cmd_usage(ctx, "--starts: expected an integer from 0 to 1000");
         goto out;
     }
+    co.plan = plan;
     co.run.drive = drive;
     co.run.spec = spec;
     co.run.job = job;
@@ -103,7 +111,7 @@ int cmd_calibrate(int argc, char **argv)
     }
     rc = 0;
 out:
-    g_free(drive), g_free(spec), g_free(job), g_free(out), g_free(curve), g_free(prefill);
+    g_free(plan), g_free(drive), g_free(spec), g_free(job), g_free(out), g_free(curve), g_free(prefill);
     g_strfreev(sets), g_strfreev(figures), g_strfreev(fits);
     return rc;
 }
