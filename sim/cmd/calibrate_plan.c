@@ -297,7 +297,10 @@ gboolean cal_plan_load(Cal *c, GStrv *fits, GError **error)
     gboolean ok = plan_fits(c, kf, all, error);
     g_ptr_array_add(all, NULL);
     *fits = (GStrv)g_ptr_array_free(all, FALSE);
-    c->target = c->plan->family ? c->plan->family : c->runs[0].ro.drive;
+    c->target = c->plan->family;
+    for (guint r = 0; !c->target && r < c->nruns; r++)
+        if (!c->runs[r].check)
+            c->target = c->runs[r].ro.drive; /* the first fit run's */
     return ok;
 }
 

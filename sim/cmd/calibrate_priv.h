@@ -112,6 +112,19 @@ void cal_format_sigma(const CalParam *p, char *buf, size_t size);
  * "only their sum with B is determined" ... g_free it. */
 char *cal_identity_words(const Cal *c, const CalParam *p);
 
+/* ---- Evaluations (calibrate_eval.c) ---- */
+
+void cal_point_free(CalPoint *pt);
+/* Run the points (distinct, not done) on every fit run, or (check) on
+ * every check run, o->jobs simulations at a time in child processes; a fit
+ * batch gives each point its loss and shows it. */
+void cal_run_on(Cal *c, CalPoint **pts, guint k, gboolean check);
+/* Evaluate k points at once (NULL theta: the stock run) into out: each
+ * from the cache, or run. */
+void cal_eval(Cal *c, double *const *thetas, guint k, CalPoint **out);
+/* The loss of one point, INFINITY when a run failed. */
+double cal_eval_one(Cal *c, const double *theta);
+
 /* ---- Plans (calibrate_plan.c) ---- */
 
 typedef struct CalPlan CalPlan;
