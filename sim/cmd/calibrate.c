@@ -1,30 +1,22 @@
 /*
- * calibrate.c - the search of ftlsim calibrate: inputs, the evaluations in
- * child processes, GSL's Nelder-Mead simplex, and identifiability from the
- * Jacobian of the residuals at the optimum (docs/calibration.md).
- *
- * Evaluations are cached by their --set overrides: two points the config
- * rounds to the same values (a byte, a nanosecond) are one simulation.
+ * calibrate.c - the search of ftlsim calibrate: inputs, GSL's Nelder-Mead
+ * simplex over the evaluations (calibrate_eval.c), the check runs after it,
+ * and identifiability from the Jacobian of the residuals at the optimum
+ * (docs/calibration.md).
  */
 #include "sim/cmd/calibrate_priv.h"
 
-#include <errno.h>
 #include <glib/gstdio.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multimin.h>
 #include <math.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define CAL_STEP 0.12     /* initial simplex step, radians of the sin^2 map */
 #define CAL_TOL 1e-3      /* simplex size (radians) at which the search stops */
 #define CAL_REL_STEP 0.02 /* relative step of the finite differences */
 #define CAL_IDLE_STEPS 25 /* simplex steps without a new simulation that end the search */
-#define CAL_FIGURE_INTERVAL (SIM_SEC / 10) /* series rows of figure-only runs */
 
 void calib_options_init(CalibOptions *o)
 {
@@ -173,34 +165,53 @@ static gboolean cal_parse_env_fit(const char *spec, const char *eq, const char *
     return TRUE;
 }
 
-/* NAME=VALUE for the environment of a run: fio's syntax, times in ns and
- * bandwidths in bytes/s (bare numbers, as rate= reads them). */
-static char *cal_env_assign(const CalParam *p, double v)
+/* The drive of run r loads with p at both ends of its range, and (in a
+ * plan) has p's stock value: a key fitted for several drives is one they
+ * share. */
+static gboolean cal_fit_loads(const Cal *c, const CalRun *r, const char *spec, const CalParam *p,
+                              GError **error)
 {
-    if (p->k.kind == CONFIG_NUM_NS)
-        return g_strdup_printf("%s=%.0fns", p->k.key, v);
-    return g_strdup_printf("%s=%.0f", p->k.key, v);
-}
-
-/* The inline workload with ",thinktime=Nns" on every phase that does I/O
- * (not the idle=... phases). */
-static char *cal_spec_with(const char *spec, double think_ns)
-{
-    g_auto(GStrv) phases = g_strsplit(spec, ";", -1);
-    GString *out = g_string_new(NULL);
-    for (guint i = 0; phases[i]; i++) {
-        g_string_append_printf(out, "%s%s", i ? ";" : "", phases[i]);
-        if (strstr(phases[i], "rw="))
-            g_string_append_printf(out, ",thinktime=%.0fns", think_ns);
+    GError *e = NULL;
+    const char *in = c->plan ? r->ro.drive : "the drive";
+    for (int end = 0; end < 2; end++) {
+        char v[CONFIG_VALUE_LEN];
+        config_numeric_format(p->k.kind, end ? p->hi : p->lo, v, sizeof v);
+        g_autofree char *set = g_strdup_printf("%s=%s", p->name, v);
+        GPtrArray *a = g_ptr_array_new();
+        for (guint i = 0; r->ro.sets && r->ro.sets[i]; i++)
+            g_ptr_array_add(a, (gpointer)r->ro.sets[i]);
+        g_ptr_array_add(a, set);
+        g_ptr_array_add(a, NULL);
+        DriveParams scratch;
+        gboolean ok =
+            config_load_file_set(r->ro.drive, (const char *const *)a->pdata, &scratch, &e);
+        g_ptr_array_free(a, TRUE);
+        if (!ok) {
+            cal_bad(error, "--fit \"%s\": %s does not load at %s: %s", spec, in, v, e->message);
+            g_error_free(e);
+            return FALSE;
+        }
     }
-    return g_string_free(out, FALSE);
+    DriveParams dp;
+    ConfigNumKey k;
+    if (!c->plan || !config_load_file_set(r->ro.drive, r->ro.sets, &dp, NULL) ||
+        !config_numeric_key(p->name, &dp, &k, NULL) || k.value == p->k.value)
+        return TRUE;
+    char a[CONFIG_VALUE_LEN], b[CONFIG_VALUE_LEN];
+    config_numeric_format(p->k.kind, k.value, a, sizeof a);
+    config_numeric_format(p->k.kind, p->k.value, b, sizeof b);
+    return cal_bad(error,
+                   "--fit \"%s\": run %s's drive %s has %s, the first run's %s; expected a key "
+                   "the plan's drives share (one value)",
+                   spec, r->name, r->ro.drive, a, b);
 }
 
 /* "GROUP.KEY=LO..HI" into p: a numeric key, LO < HI in its units, both
- * accepted by the drive file. */
-static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, const char *spec,
+ * accepted by every run's drive file. */
+static gboolean cal_parse_fit(const Cal *c, const DriveParams *dp, const char *spec,
                               CalParam *p, GError **error)
 {
+    const CalibOptions *o = c->o;
     const char *eq = strchr(spec, '=');
     const char *dots = eq ? strstr(eq, "..") : NULL;
     if (!eq || !dots)
@@ -234,25 +245,9 @@ static gboolean cal_parse_fit(const CalibOptions *o, const DriveParams *dp, cons
                                            "500MB/s..3GB/s", "20%..60%", "2..40"};
     if (!cal_range_checks(spec, lo, hi, p, examples[p->k.kind], error))
         return FALSE;
-    for (int end = 0; end < 2; end++) {
-        char v[CONFIG_VALUE_LEN];
-        config_numeric_format(p->k.kind, end ? p->hi : p->lo, v, sizeof v);
-        g_autofree char *set = g_strdup_printf("%s=%s", p->name, v);
-        GPtrArray *a = g_ptr_array_new();
-        for (guint i = 0; o->run.sets && o->run.sets[i]; i++)
-            g_ptr_array_add(a, (gpointer)o->run.sets[i]);
-        g_ptr_array_add(a, set);
-        g_ptr_array_add(a, NULL);
-        DriveParams scratch;
-        gboolean ok =
-            config_load_file_set(o->run.drive, (const char *const *)a->pdata, &scratch, &e);
-        g_ptr_array_free(a, TRUE);
-        if (!ok) {
-            cal_bad(error, "--fit \"%s\": the drive does not load at %s: %s", spec, v, e->message);
-            g_error_free(e);
+    for (guint r = 0; r < c->nruns; r++)
+        if (!cal_fit_loads(c, &c->runs[r], spec, p, error))
             return FALSE;
-        }
-    }
     p->correlated = -1;
     return TRUE;
 }
@@ -275,51 +270,92 @@ static gboolean cal_check_out(const CalibOptions *o, GError **error)
  * (cliff_gb=142 of a 64 GB workload would "fit" with no cliff at all):
  * refused before any run. A workload that does not load here (a job
  * file's ${NAME} the fits set) is left to the runs to report. */
-static gboolean cal_check_reach(const Cal *c, const DriveParams *dp, GError **error)
+static gboolean cal_check_reach(const Cal *c, const CalRun *r, GError **error)
 {
-    const CalibOptions *o = c->o;
-    g_autoptr(Workload) w = o->run.spec  ? workload_from_spec(o->run.spec, NULL)
-                            : o->run.job ? workload_from_jobfile(o->run.job, NULL)
-                                         : NULL;
+    DriveParams dp;
+    if (!config_load_file_set(r->ro.drive, r->ro.sets, &dp, error))
+        return FALSE;
+    g_autoptr(Workload) w = r->ro.spec  ? workload_from_spec(r->ro.spec, NULL)
+                            : r->ro.job ? workload_from_jobfile(r->ro.job, NULL)
+                                        : NULL;
     if (!w)
         return TRUE;
-    uint64_t most = run_write_bytes(w, dp->user_capacity);
+    uint64_t most = run_write_bytes(w, dp.user_capacity);
     if (most == UINT64_MAX)
         return TRUE;
-    for (guint i = 0; i < c->nf; i++) {
-        const Figure *f = &c->fig[i];
+    const Figure *figs = r->check ? c->chk : c->fig;
+    for (guint i = r->f0; i < r->f0 + r->nf; i++) {
+        const Figure *f = &figs[i];
         double gb = f->kind == FIG_CLIFF_GB ? f->value : f->kind == FIG_RATE_GB ? f->b : 0;
         if (gb * 1e9 > (double)most)
             return cal_bad(error,
-                           "--figure %s: found %g GB, beyond the %.3g GB the workload writes at "
-                           "most; expected a figure within the workload (or a longer workload)",
-                           f->id, gb, (double)most / 1e9);
+                           "%s%s%s--figure %s: found %g GB, beyond the %.3g GB the workload "
+                           "writes at most; expected a figure within the workload (or a longer "
+                           "workload)",
+                           c->plan ? "run " : "", r->name, c->plan ? ": " : "", f->id, gb,
+                           (double)most / 1e9);
     }
+    return TRUE;
+}
+
+/* The command line's drive, workload and figures as the one fit run. */
+static gboolean cal_single_run(Cal *c, GError **error)
+{
+    const CalibOptions *o = c->o;
+    if (!o->run.drive)
+        return cal_bad(error, "calibrate needs --drive FILE (or --plan FILE)");
+    c->nf = o->figures ? g_strv_length((GStrv)o->figures) : 0;
+    c->fig = g_new0(Figure, c->nf + 1);
+    c->fig_src = g_new0(char *, c->nf + 1);
+    for (guint i = 0; i < c->nf; i++) {
+        GError *e = NULL;
+        if (!figure_parse(o->figures[i], &c->fig[i], &e)) {
+            cal_bad(error, "%s", e->message);
+            g_error_free(e);
+            return FALSE;
+        }
+    }
+    c->nruns = 1;
+    c->runs = g_new0(CalRun, 1);
+    c->runs[0] = (CalRun){.name = (char *)"", .ro = o->run, .nf = c->nf};
+    c->target = o->run.drive;
     return TRUE;
 }
 
 static gboolean cal_inputs(Cal *c, GError **error)
 {
-    const CalibOptions *o = c->o;
+    CalibOptions *o = (CalibOptions *)c->o; /* run_calibration's own copy */
     DriveParams dp;
-    if (!o->run.drive)
-        return cal_bad(error, "calibrate needs --drive FILE");
-    if (!config_load_file_set(o->run.drive, o->run.sets, &dp, error))
+    if (o->plan) {
+        g_auto(GStrv) fits = NULL;
+        if (!cal_plan_load(c, &fits, error))
+            return FALSE;
+        c->fits = g_steal_pointer(&fits);
+        o->fits = (const char *const *)c->fits;
+    } else if (!cal_single_run(c, error)) {
+        return FALSE;
+    }
+    if (!config_load_file_set(c->runs[0].ro.drive, c->runs[0].ro.sets, &dp, error))
         return FALSE;
     c->np = o->fits ? g_strv_length((GStrv)o->fits) : 0;
     if (c->np == 0)
-        return cal_bad(error, "calibrate needs at least one --fit GROUP.KEY=LO..HI");
+        return cal_bad(error, "calibrate needs at least one --fit GROUP.KEY=LO..HI%s",
+                       o->plan ? " (or a [fit] group in the plan)" : "");
     c->p = g_new0(CalParam, c->np);
     for (guint i = 0; i < c->np; i++) {
-        if (!cal_parse_fit(o, &dp, o->fits[i], &c->p[i], error))
+        if (!cal_parse_fit(c, &dp, o->fits[i], &c->p[i], error))
             return FALSE;
         for (guint j = 0; j < i; j++)
             if (strcmp(c->p[i].name, c->p[j].name) == 0)
                 return cal_bad(error, "--fit %s: the key is given twice", c->p[i].name);
-        for (guint s = 0; !c->p[i].workload && o->run.sets && o->run.sets[s]; s++)
-            if (g_str_has_prefix(o->run.sets[s], c->p[i].name) &&
-                o->run.sets[s][strlen(c->p[i].name)] == '=')
-                return cal_bad(error, "--fit %s: the key is also given by --set", c->p[i].name);
+        for (guint r = 0; r < c->nruns; r++) {
+            const char *const *sets = c->runs[r].ro.sets;
+            for (guint s = 0; !c->p[i].workload && sets && sets[s]; s++)
+                if (g_str_has_prefix(sets[s], c->p[i].name) &&
+                    sets[s][strlen(c->p[i].name)] == '=')
+                    return cal_bad(error, "--fit %s: the key is also given by --set%s%s",
+                                   c->p[i].name, c->plan ? " in run " : "", c->runs[r].name);
+        }
     }
     if (o->curve) {
         GError *e = NULL;
@@ -330,308 +366,13 @@ static gboolean cal_inputs(Cal *c, GError **error)
             return FALSE;
         }
     }
-    c->nf = o->figures ? g_strv_length((GStrv)o->figures) : 0;
-    c->fig = g_new0(Figure, c->nf + 1);
-    for (guint i = 0; i < c->nf; i++) {
-        GError *e = NULL;
-        if (!figure_parse(o->figures[i], &c->fig[i], &e)) {
-            cal_bad(error, "%s", e->message);
-            g_error_free(e);
-            return FALSE;
-        }
-    }
     if (!c->curve && c->nf == 0)
         return cal_bad(error, "calibrate needs a --curve CSV or at least one --figure ID=VALUE");
-    if (!cal_check_reach(c, &dp, error))
-        return FALSE;
+    for (guint r = 0; r < c->nruns; r++)
+        if (!cal_check_reach(c, &c->runs[r], error))
+            return FALSE;
     c->nres = (c->curve ? c->curve->n : 0) + c->nf;
     return cal_check_out(o, error);
-}
-
-/* ---- Evaluations ---------------------------------------------------------- */
-
-static void cal_point_free(CalPoint *pt)
-{
-    g_free(pt->theta);
-    g_free(pt->label);
-    g_strfreev(pt->sets);
-    g_free(pt->spec);
-    g_strfreev(pt->envs);
-    g_clear_error(&pt->error);
-    g_free(pt->res);
-    g_free(pt->sim);
-    g_free(pt->figs);
-    g_free(pt->fig_ok);
-    run_trace_free(pt->trace);
-    g_free(pt);
-}
-
-/* A value as the search runs it: 5 significant digits (a calibration
- * cannot tell more apart, and the files stay readable: 149.3MB, 3.0003ms). */
-static double cal_round(double v)
-{
-    if (v == 0 || !isfinite(v))
-        return v;
-    double e = pow(10, floor(log10(fabs(v))) - 4);
-    return round(v / e) * e;
-}
-
-/* The point theta (base units; NULL: the config's own values, the stock
- * run), from the cache or new. */
-static CalPoint *cal_point(Cal *c, const double *theta)
-{
-    GPtrArray *sets = g_ptr_array_new();
-    for (guint i = 0; c->o->run.sets && c->o->run.sets[i]; i++)
-        g_ptr_array_add(sets, g_strdup(c->o->run.sets[i]));
-    g_autoptr(GString) label = g_string_new(NULL);
-    g_autofree char *spec = NULL;
-    GPtrArray *envs = g_ptr_array_new();
-    for (guint i = 0; i < c->np; i++) {
-        if (c->p[i].env) {
-            char v[CONFIG_VALUE_LEN];
-            double x;
-            config_numeric_format(c->p[i].k.kind, theta ? cal_round(theta[i]) : c->p[i].k.value,
-                                  v, sizeof v);
-            config_numeric_parse(c->p[i].k.kind, v, &x);
-            g_ptr_array_add(envs, cal_env_assign(&c->p[i], x));
-        }
-    }
-    g_ptr_array_add(envs, NULL);
-    for (guint i = 0; theta && i < c->np; i++) {
-        char v[CONFIG_VALUE_LEN];
-        config_numeric_format(c->p[i].k.kind, cal_round(theta[i]), v, sizeof v);
-        if (c->p[i].env) {
-            /* in envs */
-        } else if (c->p[i].workload) {
-            double ns;
-            config_numeric_parse(CONFIG_NUM_NS, v, &ns);
-            g_free(spec);
-            spec = cal_spec_with(c->o->run.spec, ns);
-        } else {
-            g_ptr_array_add(sets, g_strdup_printf("%s=%s", c->p[i].name, v));
-        }
-        g_string_append_printf(label, "%s%s=%s", i ? " " : "", c->p[i].name, v);
-    }
-    g_ptr_array_add(sets, NULL);
-    if (!theta)
-        g_string_assign(label, "stock");
-    CalPoint *pt = g_hash_table_lookup(c->cache, label->str);
-    if (pt) {
-        g_strfreev((GStrv)g_ptr_array_free(sets, FALSE));
-        g_strfreev((GStrv)g_ptr_array_free(envs, FALSE));
-        return pt;
-    }
-    pt = g_new0(CalPoint, 1);
-    pt->theta = g_new(double, c->np);
-    for (guint i = 0; i < c->np; i++) {
-        char v[CONFIG_VALUE_LEN];
-        config_numeric_format(c->p[i].k.kind, theta ? cal_round(theta[i]) : c->p[i].k.value, v,
-                              sizeof v);
-        config_numeric_parse(c->p[i].k.kind, v, &pt->theta[i]); /* the value run, rounded */
-    }
-    pt->label = g_strdup(label->str);
-    pt->sets = (GStrv)g_ptr_array_free(sets, FALSE);
-    pt->spec = g_steal_pointer(&spec);
-    pt->envs = (GStrv)g_ptr_array_free(envs, FALSE);
-    pt->loss = INFINITY;
-    g_hash_table_insert(c->cache, pt->label, pt);
-    g_ptr_array_add(c->points, pt);
-    return pt;
-}
-
-/* In the child, before the run: an interrupted calibration leaves no runs
- * behind, and the point's env.NAME keys ("NAME=VALUE", ctx) are set for
- * the job file's ${NAME}, in the child's environment only. */
-static void cal_child_setup(void *ctx)
-{
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    for (char **e = ctx; e && *e; e++) {
-        g_autofree char *name = g_strndup(*e, strcspn(*e, "="));
-        g_setenv(name, strchr(*e, '=') + 1, TRUE);
-    }
-}
-
-/* Start the run of point pt into dir in a child process: its pid, or -1
- * with pt->error set. */
-static pid_t cal_spawn(const Cal *c, CalPoint *pt, const char *dir, GString *row, int *fd)
-{
-    RunOptions ro = c->o->run;
-    ro.sets = (const char *const *)pt->sets;
-    if (pt->spec)
-        ro.spec = pt->spec;
-    ro.out = dir;
-    ro.force = FALSE;
-    ro.quiet = TRUE;
-    ro.plot = FALSE;
-    ro.live = FALSE;
-    /* rows of a quarter of the curve's averaging window: the rates over a
-     * window then come from whole rows but at its ends */
-    if (c->curve && c->curve->kind == CURVE_GB_MBPS)
-        ro.interval_bytes = MAX(1000000, (uint64_t)(curve_half_window(c->curve) * 1e9 / 2));
-    else if (c->curve)
-        ro.interval = MAX(SIM_SEC / 1000, (SimTime)(curve_half_window(c->curve) * 1e9 / 2));
-    else
-        ro.interval = CAL_FIGURE_INTERVAL; /* figures only: a cliff to within a few rows */
-    ro.sweep_row = row;
-    return run_child_spawn(&ro, cal_child_setup, pt->envs, fd, &pt->error);
-}
-
-/* The residuals and loss of a finished run from its folder. */
-static void cal_score(Cal *c, CalPoint *pt, const char *dir, const char *row)
-{
-    g_autofree char *path = g_build_filename(dir, "series.csv", NULL);
-    g_autofree char *text = NULL;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_propagate_error(&pt->error, e);
-        return;
-    }
-    RunTrace *t = run_trace_from_csv(text, row, &pt->error);
-    if (!t)
-        return;
-    guint nc = c->curve ? c->curve->n : 0;
-    pt->res = g_new0(double, c->nres);
-    pt->sim = g_new0(double, MAX(nc, 1));
-    pt->figs = g_new0(double, c->nf + 1);
-    pt->fig_ok = g_new0(gboolean, c->nf + 1);
-    if (c->curve) {
-        curve_sim_values(c->curve, t, pt->sim);
-        curve_residuals(c->curve, pt->sim, pt->res);
-    }
-    for (guint i = 0; i < c->nf; i++) {
-        pt->fig_ok[i] = figure_eval(&c->fig[i], t, &pt->figs[i]);
-        pt->res[nc + i] = figure_residual(&c->fig[i], pt->fig_ok[i], pt->figs[i]);
-    }
-    pt->loss = 0;
-    for (guint i = 0; i < c->nres; i++)
-        pt->loss += pt->res[i] * pt->res[i];
-    pt->ok = TRUE;
-    pt->trace = t;
-}
-
-/* What the child of pt wrote once it exited; its folder is then removed. */
-static void cal_collect(Cal *c, CalPoint *pt, int fd, int status, const char *dir)
-{
-    g_autoptr(GString) row = g_string_new(NULL);
-    pt->done = TRUE;
-    if (run_child_result(fd, status, row, &pt->error))
-        cal_score(c, pt, dir, row->str);
-    else if (g_error_matches(pt->error, RUN_ERROR, RUN_ERROR_INTERRUPTED))
-        pt->done = FALSE; /* stopped part way: no loss, and not in the history */
-    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-    for (const char *n; d && (n = g_dir_read_name(d));) {
-        g_autofree char *f = g_build_filename(dir, n, NULL);
-        g_unlink(f);
-    }
-    g_rmdir(dir);
-}
-
-static void cal_show(Cal *c, const CalPoint *pt)
-{
-    if (!pt->done)
-        return; /* a run a signal stopped */
-    if (pt->ok && (!c->best || pt->loss < c->best->loss))
-        c->best = (CalPoint *)pt;
-    if (c->o->run.quiet)
-        return;
-    double wall = (double)(g_get_monotonic_time() - c->wall0) / 1e6;
-    g_autoptr(GString) line = g_string_new(NULL);
-    if (pt->ok)
-        g_string_printf(line, "eval %3u  %s: loss %.6g, best %.6g  (%.0f s)\n", c->sims, pt->label,
-                        pt->loss, c->best ? c->best->loss : pt->loss, wall);
-    else
-        g_string_printf(line, "eval %3u  %s: failed: %s  (%.0f s)\n", c->sims, pt->label,
-                        pt->error->message, wall);
-    /* until the stock run has passed its checks the input may still be
-     * bad, and bad input prints nothing on stdout */
-    if (c->pending) {
-        g_string_append(c->pending, line->str);
-        return;
-    }
-    fputs(line->str, stdout);
-    fflush(stdout);
-}
-
-/* Run the points (distinct, not done), jobs at a time, each in a child
- * process. */
-static void cal_run(Cal *c, CalPoint **pts, guint k)
-{
-    guint next = 0, running = 0;
-    pid_t *pid = g_new0(pid_t, k);
-    int *fd = g_new0(int, k);
-    char **dir = g_new0(char *, k);
-    for (;;) {
-        /* after a signal no run starts; those running stop (they got it too) */
-        while (next < k && running < c->o->jobs && !runner_signal()) {
-            CalPoint *pt = pts[next];
-            guint me = next++;
-            dir[me] = g_strdup_printf("%s/e%u", c->scratch, c->launched++);
-            g_autoptr(GString) row = g_string_new(NULL);
-            pid_t p = cal_spawn(c, pt, dir[me], row, &fd[me]);
-            if (p < 0) {
-                pt->done = TRUE;
-                continue;
-            }
-            runner_watch_child(p);
-            pid[me] = p;
-            running++;
-        }
-        if (running == 0)
-            break;
-        int status;
-        pid_t p = waitpid(-1, &status, 0);
-        if (p < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        runner_forget_child(p);
-        for (guint i = 0; i < k; i++)
-            if (pid[i] == p) {
-                pid[i] = 0;
-                running--;
-                c->sims++;
-                cal_collect(c, pts[i], fd[i], status, dir[i]);
-                cal_show(c, pts[i]);
-            }
-    }
-    for (guint i = 0; i < k; i++) {
-        if (!pts[i]->done && runner_signal()) {
-            g_clear_error(&pts[i]->error); /* not started: not done either */
-        } else if (!pts[i]->done) {
-            g_set_error_literal(&pts[i]->error, RUN_ERROR, RUN_ERROR_FAILED,
-                                "its process could not be waited for");
-            pts[i]->done = TRUE;
-        }
-        g_free(dir[i]);
-    }
-    g_free(pid);
-    g_free(fd);
-    g_free(dir);
-}
-
-/* Evaluate k points at once (NULL theta: the stock run) into out. */
-static void cal_eval(Cal *c, double *const *thetas, guint k, CalPoint **out)
-{
-    g_autofree CalPoint **todo = g_new0(CalPoint *, k);
-    guint n = 0;
-    for (guint i = 0; i < k; i++) {
-        out[i] = cal_point(c, thetas[i]);
-        gboolean dup = out[i]->done;
-        for (guint j = 0; j < n && !dup; j++)
-            dup = todo[j] == out[i];
-        if (!dup)
-            todo[n++] = out[i];
-    }
-    if (n)
-        cal_run(c, todo, n);
-}
-
-static double cal_eval_one(Cal *c, const double *theta)
-{
-    CalPoint *pt;
-    cal_eval(c, (double *const *)&theta, 1, &pt);
-    return pt->ok ? pt->loss : INFINITY;
 }
 
 /* ---- The map onto [LO, HI] ----------------------------------------------- */
@@ -686,6 +427,33 @@ static double **cal_starts(const Cal *c, guint S)
     return th;
 }
 
+/* Check figure i (check) or fit figure i the stock run did not yield:
+ * bad input, naming the run in a plan. */
+static gboolean cal_fig_missing(const Cal *c, guint i, gboolean check, GError **error)
+{
+    const Figure *f = check ? &c->chk[i] : &c->fig[i];
+    const CalRun *r = cal_fig_run(c, i, check);
+    return cal_bad(error, "%s%s%s--figure %s: the stock run does not yield it: %s",
+                   c->plan ? "run " : "", c->plan ? r->name : "", c->plan ? ": " : "", f->id,
+                   figure_missing_reason(f));
+}
+
+/* The check runs at point pt: their figures into pt->chk, never into a
+ * loss. At the stock point every check figure must come out (else bad
+ * input, as for the fit figures). */
+static gboolean cal_checks(Cal *c, CalPoint *pt, GError **error)
+{
+    cal_run_on(c, &pt, 1, TRUE);
+    if (pt != c->stock || runner_signal())
+        return TRUE;
+    if (pt->chk_error)
+        return cal_bad(error, "the stock run: %s", pt->chk_error);
+    for (guint i = 0; i < c->nchk; i++)
+        if (!pt->chk_ok[i])
+            return cal_fig_missing(c, i, TRUE, error);
+    return TRUE;
+}
+
 /* The stock run and the start points; checks that the stock run yields
  * every curve point and figure (else bad input). */
 static gboolean cal_first_batch(Cal *c, GError **error)
@@ -733,8 +501,9 @@ static gboolean cal_first_batch(Cal *c, GError **error)
                                c->curve->x[i]);
     for (guint i = 0; i < c->nf; i++)
         if (!c->stock->fig_ok[i])
-            return cal_bad(error, "--figure %s: the stock run does not yield it: %s", c->fig[i].id,
-                           figure_missing_reason(&c->fig[i]));
+            return cal_fig_missing(c, i, FALSE, error);
+    if (c->nchk && !cal_checks(c, c->stock, error))
+        return FALSE;
     if (!c->o->run.quiet)
         fputs(c->pending->str, stdout);
     g_string_free(c->pending, TRUE);
@@ -946,6 +715,13 @@ static void cal_identify(Cal *c)
 
 static void cal_free(Cal *c)
 {
+    for (guint i = 0; c->fig_src && i < c->nf + c->nchk; i++)
+        g_free(c->fig_src[i]);
+    g_free(c->fig_src);
+    g_free(c->chk);
+    g_free(c->runs);
+    g_strfreev(c->fits);
+    cal_plan_free(c->plan);
     for (guint i = 0; i < c->np; i++)
         g_free(c->p[i].name);
     g_free(c->p);
@@ -974,14 +750,24 @@ static void cal_report(const Cal *c)
            : c->converged ? "converged"
                           : "stopped at --max-evals",
            c->best->loss, c->stock->loss);
-    for (guint i = 0; i < c->nf; i++) {
-        const Figure *f = &c->fig[i];
+    for (guint j = 0; j < c->nf + c->nchk; j++) {
+        gboolean chk = j >= c->nf;
+        guint i = chk ? j - c->nf : j;
+        const Figure *f = chk ? &c->chk[i] : &c->fig[i];
+        gboolean sok = chk ? c->stock->chk_ok[i] : c->stock->fig_ok[i];
+        gboolean bok = chk ? c->best->chk_ok[i] : c->best->fig_ok[i];
         char st[32] = "-", ca[32] = "-";
-        if (c->stock->fig_ok[i])
-            g_snprintf(st, sizeof st, "%.6g", c->stock->figs[i]);
-        if (c->best->fig_ok[i])
-            g_snprintf(ca, sizeof ca, "%.6g", c->best->figs[i]);
-        printf("figure    %s: measured %.6g, stock %s, calibrated %s\n", f->id, f->value, st, ca);
+        if (sok)
+            g_snprintf(st, sizeof st, "%.6g", chk ? c->stock->chk[i] : c->stock->figs[i]);
+        if (bok)
+            g_snprintf(ca, sizeof ca, "%.6g", chk ? c->best->chk[i] : c->best->figs[i]);
+        g_autofree char *who =
+            c->plan ? g_strdup_printf("%s %s%s", cal_fig_run(c, i, chk)->name,
+                                      c->fig_src[j] ? c->fig_src[j] : "", c->fig_src[j] ? " " : "")
+                    : g_strdup("");
+        printf("%s%s%s: measured %.6g, stock %s, calibrated %s%s\n",
+               chk ? "check     " : "figure    ", who, f->id, f->value, st, ca,
+               chk ? " (not in the loss)" : "");
     }
     for (guint i = 0; i < c->np; i++) {
         const CalParam *p = &c->p[i];
@@ -1038,7 +824,12 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
     c.cache = g_hash_table_new(g_str_hash, g_str_equal);
     gboolean ok = cal_inputs(&c, error);
     if (ok && o.run.dry_run) {
-        ok = run_simulation(&o.run, error); /* binds the workload; simulates nothing */
+        /* binds each run's workload to its drive; simulates nothing */
+        for (guint r = 0; ok && r < c.nruns; r++) {
+            ok = run_simulation(&c.runs[r].ro, error);
+            if (!ok && c.plan)
+                g_prefix_error(error, "run %s: ", c.runs[r].name);
+        }
         cal_free(&c);
         return ok;
     }
@@ -1054,6 +845,8 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
         c.interrupted = sig != 0;
         if (!c.interrupted)
             cal_identify(&c);
+        if (!c.interrupted && c.nchk && c.best != c.stock)
+            cal_checks(&c, c.best, NULL); /* after the fit, outside its loss */
         for (guint i = 0; i < c.np; i++) {
             c.p[i].fitted = c.best->theta[i];
             if (c.interrupted)

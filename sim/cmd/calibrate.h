@@ -15,6 +15,7 @@
 
 typedef struct CalibOptions {
     RunOptions run;             /* drive, workload, seed, --set, out, force, quiet */
+    const char *plan;           /* --plan FILE: runs on several drives, fit and check, or NULL */
     const char *curve;          /* --curve CSV, or NULL */
     const char *const *figures; /* --figure ID=VALUE[:WEIGHT] (NULL-terminated), or NULL */
     const char *const *fits;    /* --fit GROUP.KEY=LO..HI (NULL-terminated) */

@@ -30,9 +30,15 @@ static char *cal_sources(const Cal *c)
     GString *s = g_string_new(NULL);
     if (c->curve)
         g_string_append(s, c->curve->name);
-    for (guint i = 0; i < c->nf; i++)
-        g_string_append_printf(s, "%s%s=%g", s->len ? (i + 1 == c->nf ? " and " : ", ") : "",
-                               c->fig[i].id, c->fig[i].value);
+    for (guint i = 0; i < c->nf; i++) {
+        const char *sep = s->len ? (i + 1 == c->nf ? " and " : ", ") : "";
+        if (c->plan)
+            g_string_append_printf(s, "%s%s (%s: %s=%g)", sep,
+                                   c->fig_src[i] ? c->fig_src[i] : c->fig[i].id,
+                                   cal_fig_run(c, i, FALSE)->name, c->fig[i].id, c->fig[i].value);
+        else
+            g_string_append_printf(s, "%s%s=%g", sep, c->fig[i].id, c->fig[i].value);
+    }
     return g_string_free(s, FALSE);
 }
 
@@ -89,20 +95,27 @@ static void ini_set(GPtrArray *lines, const char *group, const char *key, const 
 static char *cal_ini(const Cal *c, GError **error)
 {
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(c->o->run.drive, &text, NULL, error))
+    if (!g_file_get_contents(c->target, &text, NULL, error))
         return NULL;
     g_auto(GStrv) src = g_strsplit(text, "\n", -1);
     g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
     g_autofree char *from = cal_sources(c);
-    g_ptr_array_add(lines,
-                    g_strdup_printf("# Calibrated by ftlsim calibrate from %s on %s (workload %s, "
-                                    "seed %" G_GUINT64_FORMAT "); fit.json holds the search. "
-                                    "C: calibrated.",
-                                    c->o->run.drive, from,
-                                    c->o->run.spec  ? c->o->run.spec
-                                    : c->o->run.job ? c->o->run.job
-                                                    : c->o->run.trace,
-                                    c->o->run.seed));
+    if (c->plan)
+        g_ptr_array_add(lines, g_strdup_printf("# Calibrated by ftlsim calibrate from %s on the "
+                                               "fit runs of plan %s (seed %" G_GUINT64_FORMAT
+                                               "); fit.json holds the search and the checks. "
+                                               "C: calibrated.",
+                                               c->target, c->o->plan, c->o->run.seed));
+    else
+        g_ptr_array_add(lines,
+                        g_strdup_printf("# Calibrated by ftlsim calibrate from %s on %s (workload "
+                                        "%s, seed %" G_GUINT64_FORMAT "); fit.json holds the "
+                                        "search. C: calibrated.",
+                                        c->o->run.drive, from,
+                                        c->o->run.spec  ? c->o->run.spec
+                                        : c->o->run.job ? c->o->run.job
+                                                        : c->o->run.trace,
+                                        c->o->run.seed));
     if (c->interrupted)
         g_ptr_array_add(lines, g_strdup("# Interrupted by a signal: the fitted keys are the best "
                                         "point the search had reached, their identifiability "
@@ -110,7 +123,7 @@ static char *cal_ini(const Cal *c, GError **error)
     for (guint i = 0; src[i]; i++) {
         g_autofree char *include = NULL;
         if (config_include_line(src[i], &include)) { /* the copy lives elsewhere: a full path */
-            g_autofree char *path = config_include_path(c->o->run.drive, include);
+            g_autofree char *path = config_include_path(c->target, include);
             g_autofree char *real = g_canonicalize_filename(path, NULL);
             g_ptr_array_add(lines, g_strdup_printf("%s = %s", CONFIG_INCLUDE_KEY, real));
         } else if (src[i + 1] || src[i][0]) {
@@ -139,8 +152,9 @@ static char *cal_ini(const Cal *c, GError **error)
                                          : g_strdup("");
         if (cal_identifiable(p))
             comment = g_strdup_printf("C: calibrated to %s: loss %.6g%s, fitted in\n"
-                                      "%s; the drive file had %s. Never check it on these figures.",
-                                      from, c->best->loss, rmse, c->o->fits[i], was);
+                                      "%s; the %s had %s. Never check it on these figures.",
+                                      from, c->best->loss, rmse, c->o->fits[i],
+                                      c->plan ? "config" : "drive file", was);
         else
             comment = g_strdup_printf("C: not identifiable from %s (%s); left at %s.", from,
                                       p->flat ? "the loss is flat in it"
@@ -221,10 +235,45 @@ static void cal_json_figures(const Cal *c, JsonWriter *w)
     for (guint i = 0; i < c->nf; i++) {
         json_begin_object(w, NULL);
         json_str(w, "id", c->fig[i].id);
+        if (c->plan) {
+            json_str(w, "run", cal_fig_run(c, i, FALSE)->name);
+            json_str(w, "source", c->fig_src[i]);
+        }
         json_double(w, "measured", c->fig[i].value);
         json_double(w, "weight", c->fig[i].weight);
         json_double(w, "stock", c->stock->fig_ok[i] ? c->stock->figs[i] : NAN);
         json_double(w, "calibrated", c->best->fig_ok[i] ? c->best->figs[i] : NAN);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    if (!c->plan)
+        return;
+    json_begin_array(w, "checks"); /* never in the loss */
+    for (guint i = 0; i < c->nchk; i++) {
+        json_begin_object(w, NULL);
+        json_str(w, "id", c->chk[i].id);
+        json_str(w, "run", cal_fig_run(c, i, TRUE)->name);
+        json_str(w, "source", c->fig_src[c->nf + i]);
+        json_double(w, "measured", c->chk[i].value);
+        json_double(w, "stock", c->stock->chk_ok[i] ? c->stock->chk[i] : NAN);
+        json_double(w, "calibrated", c->best->chk_ok[i] ? c->best->chk[i] : NAN);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_begin_array(w, "runs");
+    for (guint r = 0; r < c->nruns; r++) {
+        const RunOptions *ro = &c->runs[r].ro;
+        json_begin_object(w, NULL);
+        json_str(w, "name", c->runs[r].name);
+        json_str(w, "role", c->runs[r].check ? "check" : "fit");
+        json_str(w, "drive", ro->drive);
+        json_str(w, "workload", ro->spec);
+        json_str(w, "job", ro->job);
+        json_str(w, "prefill", ro->prefill);
+        json_begin_array(w, "overrides");
+        for (guint i = 0; ro->sets && ro->sets[i]; i++)
+            json_str(w, NULL, ro->sets[i]);
+        json_end_array(w);
         json_end_object(w);
     }
     json_end_array(w);
@@ -235,7 +284,8 @@ static char *cal_json(const Cal *c)
     g_autoptr(JsonWriter) w = json_writer_new();
     json_begin_object(w, NULL);
     json_bool(w, "interrupted", c->interrupted);
-    json_str(w, "drive", c->o->run.drive);
+    json_str(w, "drive", c->target);
+    json_str(w, "plan", c->o->plan);
     json_str(w, "workload", c->o->run.spec);
     json_str(w, "job", c->o->run.job);
     json_str(w, "trace", c->o->run.trace);
@@ -350,15 +400,28 @@ char *cal_identity_words(const Cal *c, const CalParam *p)
 /* figures.csv: each figure's measured, stock and calibrated value. */
 static char *cal_figures_csv(const Cal *c)
 {
-    GString *s = g_string_new("id,measured,stock,calibrated,weight\n");
-    for (guint i = 0; i < c->nf; i++) {
-        g_string_append_printf(s, "\"%s\",%.6g,", c->fig[i].id, c->fig[i].value);
-        if (c->stock->fig_ok[i])
-            g_string_append_printf(s, "%.6g", c->stock->figs[i]);
+    GString *s = g_string_new(c->plan ? "id,measured,stock,calibrated,weight,run,role,source\n"
+                                      : "id,measured,stock,calibrated,weight\n");
+    for (guint j = 0; j < c->nf + c->nchk; j++) {
+        gboolean chk = j >= c->nf;
+        guint i = chk ? j - c->nf : j;
+        const Figure *f = chk ? &c->chk[i] : &c->fig[i];
+        const gboolean *st_ok = chk ? c->stock->chk_ok : c->stock->fig_ok;
+        const gboolean *ca_ok = chk ? c->best->chk_ok : c->best->fig_ok;
+        const double *st = chk ? c->stock->chk : c->stock->figs;
+        const double *ca = chk ? c->best->chk : c->best->figs;
+        g_string_append_printf(s, "\"%s\",%.6g,", f->id, f->value);
+        if (st_ok[i])
+            g_string_append_printf(s, "%.6g", st[i]);
         g_string_append_c(s, ',');
-        if (c->best->fig_ok[i])
-            g_string_append_printf(s, "%.6g", c->best->figs[i]);
-        g_string_append_printf(s, ",%g\n", c->fig[i].weight);
+        if (ca_ok[i])
+            g_string_append_printf(s, "%.6g", ca[i]);
+        /* a check has no weight: it is not in the loss */
+        g_string_append_printf(s, ",%g", chk ? 0 : f->weight);
+        if (c->plan)
+            g_string_append_printf(s, ",\"%s\",%s,\"%s\"", cal_fig_run(c, i, chk)->name,
+                                   chk ? "check" : "fit", c->fig_src[j] ? c->fig_src[j] : "");
+        g_string_append_c(s, '\n');
     }
     return g_string_free(s, FALSE);
 }
@@ -379,10 +442,10 @@ static char *cal_key_text(const CalParam *p)
 /* fit.png's title: the drive, the keys and their values, the loss. */
 static char *cal_title(const Cal *c)
 {
-    g_autofree char *drive = g_path_get_basename(c->o->run.drive);
+    g_autofree char *drive = g_path_get_basename(c->target);
     GString *t = g_string_new(NULL);
     DriveParams dp;
-    if (config_load_file(c->o->run.drive, &dp, NULL))
+    if (config_load_file(c->target, &dp, NULL))
         g_string_append_printf(t, "Calibration of %s (%s)", dp.name, drive);
     else
         g_string_append_printf(t, "Calibration of %s", drive);
@@ -461,11 +524,14 @@ static void cal_write_html(const Cal *c, const char *title)
     GError *e = NULL;
     if (!plot_calibration(dir, svg, c->o->run.script_dir, title, PLOT_SVG, &e))
         g_clear_error(&e); /* said for fit.png already */
-    g_autofree char *drive = g_path_get_basename(c->o->run.drive);
+    g_autofree char *drive = g_path_get_basename(c->target);
     g_autofree char *head = g_strdup_printf("ftlsim calibrate: %s", drive);
     g_autoptr(HtmlPage) page = html_page_new(head);
     g_autofree char *src = cal_sources(c);
-    g_autofree char *what = g_strdup_printf(
+    g_autofree char *what = c->plan ? g_strdup_printf(
+        "Plan %s, the config %s fitted to %s; seed %" G_GUINT64_FORMAT ". The check runs' "
+        "figures are in figures.csv and fit.json, outside the loss.", c->o->plan, c->target, src,
+        c->o->run.seed) : g_strdup_printf(
         "Drive %s, workload %s, fitted to %s; seed %" G_GUINT64_FORMAT ".", c->o->run.drive,
         c->o->run.spec ? c->o->run.spec : c->o->run.job ? c->o->run.job : c->o->run.trace ? c->o->run.trace : "-",
         src, c->o->run.seed);
@@ -504,7 +570,7 @@ gboolean cal_write_results(Cal *c, GError **error)
         if (!outdir_write_text(od, "curves.csv", csv, error))
             return FALSE;
     }
-    if (c->nf > 0) {
+    if (c->nf > 0) { /* with a plan, the checks too */
         g_autofree char *csv = cal_figures_csv(c);
         if (!outdir_write_text(od, "figures.csv", csv, error))
             return FALSE;

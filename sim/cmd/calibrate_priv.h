@@ -32,22 +32,36 @@ typedef struct CalParam {
                             * Jacobian, at a bound) */
 } CalParam;
 
-/* One simulation: its point, and the residuals it gave. */
+/* One run of a calibration: a drive, its workload and the figures measured
+ * on it. The command line's --drive and --workload are one fit run; a plan
+ * (--plan FILE) lists several, each fit or check. */
+typedef struct CalRun {
+    char *name;     /* [run NAME] of the plan; "" for the command line's run */
+    RunOptions ro;  /* drive, workload or job, --set overrides, prefill, seed */
+    gboolean check; /* role = check: run at the stock and calibrated points only, and
+                     * never in the loss */
+    guint f0, nf;   /* its figures: c->fig[f0 .. f0 + nf) (fit) or c->chk[...] (check) */
+} CalRun;
+
+/* One point of the search: its values, and the residuals its runs gave. */
 typedef struct CalPoint {
     double *theta; /* base units, one a parameter */
     char *label;   /* the --set overrides of the point, joined */
-    GStrv sets;    /* o->run.sets followed by the point's overrides */
+    GStrv sets;    /* the point's overrides (each run's own --set go first) */
     char *spec;    /* the workload with the point's workload keys, or NULL: o->run.spec */
     GStrv envs;    /* "NAME=VALUE" of the point's env.NAME keys, as ${NAME} reads them */
     gboolean done;
-    gboolean ok;   /* ran and gave a loss */
+    gboolean ok;   /* every fit run ran and the point has a loss */
+    guint left;    /* runs of the batch under way not collected yet */
     GError *error; /* why not */
     double loss;
     double *res;  /* residuals: curve points, then figures */
     double *sim;  /* the simulated curve values (NAN: not covered) */
     double *figs; /* the simulated figures */
     gboolean *fig_ok;
-    RunTrace *trace; /* kept for the stock and the best point only */
+    double *chk;     /* the check runs' figures (stock and calibrated points only) */
+    gboolean *chk_ok;
+    char *chk_error; /* why a check run gave nothing, or NULL */
 } CalPoint;
 
 typedef struct Cal {
@@ -55,8 +69,18 @@ typedef struct Cal {
     CalParam *p;
     guint np;
     Curve *curve; /* or NULL */
-    Figure *fig;
+    Figure *fig;       /* the fit runs' figures, run by run */
     guint nf;
+    Figure *chk;       /* the check runs' figures: reported, never in the loss */
+    guint nchk;
+    char **fig_src;    /* per figure of fig, then of chk: the measurement's id in the plan
+                        * (R1.3b), or NULL */
+    CalRun *runs;      /* the runs, in the plan's order (one without a plan) */
+    guint nruns;
+    const char *target; /* the file calibrated.ini is a copy of: the drive, or the plan's
+                         * family file */
+    struct CalPlan *plan; /* --plan FILE, or NULL */
+    GStrv fits;           /* a plan's: --fit, then its [fit] group (o->fits points here) */
     guint nres;        /* residuals: curve points + figures */
     GPtrArray *points; /* CalPoint *, in the order run */
     GHashTable *cache; /* label -> CalPoint * */
@@ -87,6 +111,32 @@ void cal_format_sigma(const CalParam *p, char *buf, size_t size);
 /* How a key is determined, in words: "determined", "not determined: ...",
  * "only their sum with B is determined" ... g_free it. */
 char *cal_identity_words(const Cal *c, const CalParam *p);
+
+/* ---- Evaluations (calibrate_eval.c) ---- */
+
+void cal_point_free(CalPoint *pt);
+/* Run the points (distinct, not done) on every fit run, or (check) on
+ * every check run, o->jobs simulations at a time in child processes; a fit
+ * batch gives each point its loss and shows it. */
+void cal_run_on(Cal *c, CalPoint **pts, guint k, gboolean check);
+/* Evaluate k points at once (NULL theta: the stock run) into out: each
+ * from the cache, or run. */
+void cal_eval(Cal *c, double *const *thetas, guint k, CalPoint **out);
+/* The loss of one point, INFINITY when a run failed. */
+double cal_eval_one(Cal *c, const double *theta);
+
+/* ---- Plans (calibrate_plan.c) ---- */
+
+typedef struct CalPlan CalPlan;
+
+/* Read the plan file o->plan into c: its runs (c->runs), their figures
+ * (c->fig, c->chk, c->fig_src) and the fitted keys of its [fit] group
+ * after o->fits (*fits, NULL-terminated; g_strfreev it). Bad input is
+ * RUN_ERROR_INPUT naming the file and group/key. */
+gboolean cal_plan_load(Cal *c, GStrv *fits, GError **error);
+void cal_plan_free(CalPlan *plan);
+/* The run a figure of c->fig (check FALSE) or c->chk (TRUE) belongs to. */
+const CalRun *cal_fig_run(const Cal *c, guint i, gboolean check);
 
 /* The results folder: calibrated.ini, fit.json, curves.csv, fit.png. */
 gboolean cal_write_results(Cal *c, GError **error);

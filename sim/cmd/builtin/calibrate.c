@@ -46,6 +46,7 @@ int cmd_calibrate(int argc, char **argv)
                                       CMD_OPT_FORCE | CMD_OPT_SEED | CMD_OPT_QUIET |
                                       CMD_OPT_DRY_RUN,
                                   "calibrate");
+    c.drive_optional = TRUE; /* or a plan's drives */
     c.drive_help = "Drive config to calibrate (an INI file or a config name)";
     c.set_help = "Override a drive key for every run (repeatable)";
     c.prefill_help = "Age the drive before every run, as run --prefill does";
@@ -55,10 +56,15 @@ int cmd_calibrate(int argc, char **argv)
                      "together), then stop: nothing is simulated or written";
     CalibOptions co;
     calib_options_init(&co);
-    g_autofree char *spec = NULL, *job = NULL, *curve = NULL;
+    g_autofree char *plan = NULL, *spec = NULL, *job = NULL, *curve = NULL;
     g_auto(GStrv) figures = NULL, fits = NULL;
     gint jobs = 1, max_evals = CALIB_DEFAULT_MAX_EVALS, starts = -1;
     GOptionEntry entries[] = {
+        {"plan", 0, 0, G_OPTION_ARG_FILENAME, &plan,
+         "Calibration plan instead of --drive, --workload and --figure: runs on several drives "
+         "(a family's), each with its workload, figures and role (fit or check), and a [fit] "
+         "group of keys; one loss over the fit runs, the check runs reported beside it",
+         "FILE"},
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &spec,
          "The workload the curve was measured with: inline fio-style or a named one", "SPEC"},
         {"job", 'j', 0, G_OPTION_ARG_FILENAME, &job, "fio job file instead of --workload", "FILE"},
@@ -86,8 +92,11 @@ int cmd_calibrate(int argc, char **argv)
         "- fit drive keys to a measured curve and figures", &c, entries, "Example:\n  ftlsim calibrate --drive configs/870qvo.ini --workload "
              "'rw=write,bs=1m,iodepth=2,size=60g' --curve qvo.csv --fit "
              "pslc.dynamic_cap=20GB..60GB --fit timing.qlc.t_prog=6ms..20ms --jobs 2 --out "
-             "results/cal\n\nThe loss, the figure language and the outputs: docs/calibration.md.\n",
+             "results/cal\n  ftlsim calibrate --plan configs/families/samsung-mkx.plan --jobs 2 --out "
+             "results/mkx\n\nThe loss, the figure language, plans and the outputs: "
+             "docs/calibration.md.\n",
         TRUE, &argc, &argv);
+    co.plan = plan;
     co.run.spec = spec;
     co.run.job = job;
     co.run.script_dir = scripts;
