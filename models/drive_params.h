@@ -152,6 +152,7 @@ typedef struct DriveParams {
     double fold_high_watermark; /* fraction of the cache limit that starts folding early */
     uint64_t pslc_reserve;      /* bytes of native free space the dynamic part leaves beyond R */
     bool fold_background;       /* fold in die time host writes leave */
+    uint64_t pslc_floor;        /* bytes of host data the cache keeps room for however full the drive */
 
     /* [gc] */
     GcPolicy gc_policy;

@@ -222,6 +222,13 @@ static const ConfigKey schema[] = {
      .help = "Fold while the host writes, in die time its writes leave: a die with SLC data "
              "and no host program ready folds one unit, so the cache a host sees grows the "
              "slower it writes."},
+    {.group = "pslc", .key = "floor", .type = CT_SIZE, FIELD(pslc_floor), .def = "0",
+     .example = "6GB",
+     .help = "Host data the cache (static and dynamic parts) holds however little free "
+             "space is left: where the sizing rule allows the dynamic part less than floor "
+             "less the static capacity, it keeps that much in blocks lent from "
+             "over-provisioning (never below gc hard_blocks + 1 free blocks), and forced "
+             "folding leaves it alone. 0: the rule alone."},
     /* [gc] */
     {.group = "gc", .key = "policy", .type = CT_ENUM, FIELD(gc_policy), .def = "greedy",
      .choices = gc_choices, .help = "Victim selection."},

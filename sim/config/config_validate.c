@@ -100,6 +100,14 @@ static gboolean check_capacity(const DriveParams *p, const char *name, GError **
                     "over-provisioning is only %s",
                     name, v, gb((double)need, a, sizeof a), gb((double)op, b, sizeof b));
     }
+    need = (u128)p->pslc_floor * (uint64_t)p->native_mode;
+    if (need > op) {
+        config_format_size(p->pslc_floor, v, sizeof v);
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [pslc] floor = %s: a cache that size on a full drive needs %s of "
+                    "native cells but over-provisioning is only %s",
+                    name, v, gb((double)need, a, sizeof a), gb((double)op, b, sizeof b));
+    }
     if (p->pslc_rule == PSLC_RULE_CAPPED && p->pslc_dynamic_cap == 0)
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [pslc] dynamic_cap = 0: dynamic_rule = capped needs a cap above 0, "
