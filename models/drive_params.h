@@ -159,6 +159,9 @@ typedef struct DriveParams {
     uint32_t gc_soft_blocks; /* free blocks per die below which background GC runs */
     uint32_t gc_hard_blocks; /* free blocks per die below which GC blocks host writes */
     GcPacing gc_pacing;
+    uint32_t gc_idle_blocks; /* free blocks per die idle GC collects up to; 0: no idle GC */
+    uint64_t gc_idle_delay;  /* ns without host writes before idle GC starts */
+    uint64_t gc_idle_pause;  /* ns a die rests after each idle GC step */
 
     /* [wear] */
     bool wear_dynamic;              /* new blocks: the least-worn erased one */

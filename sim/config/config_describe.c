@@ -260,8 +260,13 @@ static void describe_pslc(const DriveParams *p, GString *out)
 static void describe_gc(const DriveParams *p, GString *out)
 {
     char policy[64];
-    line(out, "gc", "%s; in the background below %u free blocks per die, ahead of host writes below %u",
-         key_text(p, "gc", "policy", policy, sizeof policy), p->gc_soft_blocks, p->gc_hard_blocks);
+    g_autofree char *idle = p->gc_idle_blocks
+                                ? g_strdup_printf("; when idle %.3g s, up to %u free blocks per die%s",
+                                                  (double)p->gc_idle_delay / 1e9, p->gc_idle_blocks,
+                                                  p->gc_idle_pause ? ", resting after each step" : "")
+                                : g_strdup("");
+    line(out, "gc", "%s; in the background below %u free blocks per die, ahead of host writes below %u%s",
+         key_text(p, "gc", "policy", policy, sizeof policy), p->gc_soft_blocks, p->gc_hard_blocks, idle);
     g_autofree char *stat = p->wear_static_threshold
                                 ? g_strdup_printf("cold data moved past a spread of %u erases",
                                                   p->wear_static_threshold)

@@ -170,6 +170,16 @@ static gboolean check_policies(const DriveParams *p, const char *name, GError **
                     "user capacity fills), %u of them held open for writing; lower soft_blocks "
                     "and hard_blocks or the user capacity",
                     name, p->gc_soft_blocks, spare - open, spare, open);
+    if (p->gc_idle_blocks > 0 && p->gc_idle_blocks <= p->gc_soft_blocks)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [gc] idle_blocks = %u: expected 0 (no idle GC) or more than "
+                    "soft_blocks = %u",
+                    name, p->gc_idle_blocks, p->gc_soft_blocks);
+    if (spare < p->gc_idle_blocks + open)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [gc] idle_blocks = %u: expected at most %u: the drive has %u spare "
+                    "blocks per die, %u of them held open for writing",
+                    name, p->gc_idle_blocks, spare - open, spare, open);
     if (drive_params_queue_limit(p) > QUEUE_LIMIT_MAX)
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [host] queue_count = %u: queue_depth x queue_count is %" G_GUINT64_FORMAT
