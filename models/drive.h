@@ -104,6 +104,7 @@ typedef struct DriveStats {
     uint64_t rmw_read_bytes;   /* of nand_read_bytes: reads of map units written in part */
     uint64_t nand_erases;
     uint64_t gc_blocks;        /* blocks reclaimed by GC */
+    uint64_t gc_idle_steps;    /* GC steps taken by idle GC ([gc] idle_blocks) */
     uint64_t fold_blocks;      /* SLC blocks emptied by folding */
     uint64_t wl_blocks;        /* blocks of cold data moved by static wear leveling */
     uint64_t free_blocks;      /* gauge: erased blocks not allocated */

@@ -152,12 +152,16 @@ typedef struct DriveParams {
     double fold_high_watermark; /* fraction of the cache limit that starts folding early */
     uint64_t pslc_reserve;      /* bytes of native free space the dynamic part leaves beyond R */
     bool fold_background;       /* fold in die time host writes leave */
+    uint64_t pslc_floor;        /* bytes of host data the cache keeps room for however full the drive */
 
     /* [gc] */
     GcPolicy gc_policy;
     uint32_t gc_soft_blocks; /* free blocks per die below which background GC runs */
     uint32_t gc_hard_blocks; /* free blocks per die below which GC blocks host writes */
     GcPacing gc_pacing;
+    uint32_t gc_idle_blocks; /* free blocks per die idle GC collects up to; 0: no idle GC */
+    uint64_t gc_idle_delay;  /* ns without host writes before idle GC starts */
+    uint64_t gc_idle_pause;  /* ns a die rests after each idle GC step */
 
     /* [wear] */
     bool wear_dynamic;              /* new blocks: the least-worn erased one */

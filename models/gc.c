@@ -28,15 +28,26 @@
 #include "models/wear.h"
 #include "models/fdp.h"
 #include "models/zns.h"
+#include "models/cmd.h"
 
+#include <string.h>
 #include <math.h>
 
-/* Pacing, per die. */
+/* Pacing, per die, and idle GC. */
 typedef struct Gc {
     double *debt;    /* slots GC owes for host data written below the soft threshold */
     double *ratio;   /* slots to move per host slot: v / (cap - v) of the last victim, at most ratio_ss */
     double ratio_ss; /* v / (cap - v) of a victim at the steady state of a full drive (gc_steady_ratio) */
+    /* [gc] idle_blocks: GC once the host has not written for idle_delay */
+    SimTime quiet_since;  /* ns; the last host write completed */
+    bool timer;           /* the idle timer is pending */
+    bool idle;            /* the host has not written for idle_delay */
+    uint32_t idle_left;   /* dies still collecting toward idle_blocks */
+    uint8_t *idle_state;  /* per die: IDLE_* */
+    SimTime *idle_resume; /* per die: ns; with idle_pause, the next idle step not before */
 } Gc;
+
+enum { IDLE_WORKING, IDLE_PAUSED, IDLE_STEPPED, IDLE_DONE };
 
 static Gc *gc(const Drive *d) { return drive_part(d, DP_GC); }
 
@@ -349,12 +360,111 @@ static bool any_gc(void *ctx)
 
 static bool any_dead(void *ctx) { return blocks_dead(ctx) > 0; }
 
+/* ---- Idle GC ([gc] idle_blocks) ------------------------------------------
+ * Firmware goes on collecting after the host stops writing, beyond the soft
+ * threshold, so that the next burst finds free blocks (and, on a drive with
+ * a pSLC cache, the free space the sizing rule turns into cache). It takes
+ * the die time reads leave, as idle folding does, and is ranked after
+ * everything else; a host write ends it after the step under way, and a
+ * victim it began is finished as background GC, in the die time the host
+ * leaves. With idle_pause a die rests that long after each step. */
+
+static void idle_die_done(Gc *g, uint32_t die)
+{
+    if (g->idle_state[die] != IDLE_DONE) {
+        g->idle_state[die] = IDLE_DONE;
+        g->idle_left--;
+    }
+}
+
+static void idle_wake(void *ctx, uint64_t die)
+{
+    Drive *d = ctx;
+    Gc *g = gc(d);
+    if (g->idle && g->idle_state[die] == IDLE_PAUSED) {
+        g->idle_state[die] = IDLE_WORKING;
+        sched_kick_all(d);
+    }
+}
+
+static bool try_idle(void *ctx, uint32_t die)
+{
+    Drive *d = ctx;
+    Gc *g = gc(d);
+    if (!g->idle || g->idle_state[die] == IDLE_DONE || g->idle_state[die] == IDLE_PAUSED)
+        return false;
+    SimTime now = sim_now(drive_engine(d));
+    if (g->idle_state[die] == IDLE_STEPPED && drive_params(d)->gc_idle_pause > 0) {
+        g->idle_state[die] = IDLE_PAUSED;
+        g->idle_resume[die] = now + drive_params(d)->gc_idle_pause;
+        sim_schedule(drive_engine(d), g->idle_resume[die], idle_wake, d, die);
+        return false;
+    }
+    g->idle_state[die] = IDLE_WORKING;
+    if (die_victim(d, die) == NO_BLOCK && die_nfree(d, die) >= drive_params(d)->gc_idle_blocks) {
+        idle_die_done(g, die);
+        return false;
+    }
+    if (!gc_step(d, die)) {
+        idle_die_done(g, die); /* no victim worth taking */
+        return false;
+    }
+    g->idle_state[die] = IDLE_STEPPED;
+    drive_counters(d)->gc_idle_steps++;
+    return true;
+}
+
+static bool any_idle(void *ctx) { return gc(ctx)->idle_left > 0; }
+
+/* Fires idle_delay after the last host write completed, re-armed to the
+ * latest such time (one event pending at most). */
+static void idle_timer(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    Gc *g = gc(d);
+    (void)arg;
+    g->timer = false;
+    if (cmd_writes_outstanding(d) > 0)
+        return; /* re-armed when the host next stops writing */
+    SimTime due = g->quiet_since + drive_params(d)->gc_idle_delay;
+    if (sim_now(drive_engine(d)) < due) {
+        g->timer = true;
+        sim_schedule(drive_engine(d), due, idle_timer, d, 0);
+        return;
+    }
+    g->idle = true;
+    g->idle_left = drive_geom(d)->dies;
+    memset(g->idle_state, IDLE_WORKING, drive_geom(d)->dies);
+    sched_kick_all(d);
+}
+
+void gc_host_quiet(Drive *d)
+{
+    Gc *g = gc(d);
+    if (drive_params(d)->gc_idle_blocks == 0)
+        return;
+    g->quiet_since = sim_now(drive_engine(d));
+    if (!g->timer) {
+        g->timer = true;
+        sim_schedule(drive_engine(d), g->quiet_since + drive_params(d)->gc_idle_delay, idle_timer, d, 0);
+    }
+}
+
+void gc_host_busy(Drive *d)
+{
+    Gc *g = gc(d);
+    g->idle = false;
+    g->idle_left = 0;
+}
+
 void gc_init(Drive *d)
 {
     Gc *g = g_new0(Gc, 1);
     g->debt = g_new0(double, drive_geom(d)->dies);
     g->ratio = g_new(double, drive_geom(d)->dies);
     g->ratio_ss = gc_steady_ratio(d);
+    g->idle_state = g_new0(uint8_t, drive_geom(d)->dies);
+    g->idle_resume = g_new0(SimTime, drive_geom(d)->dies);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         g->ratio[i] = MIN(1.0, g->ratio_ss);
     drive_set_part(d, DP_GC, g);
@@ -362,6 +472,8 @@ void gc_init(Drive *d)
     sched_add(d, RANK_GC_PACED, try_paced, any_gc, d, false);
     sched_add(d, RANK_RECLAIM_DEAD, try_dead, any_dead, d, false);
     sched_add(d, RANK_GC_BACKGROUND, try_background, any_gc, d, false);
+    if (drive_params(d)->gc_idle_blocks > 0)
+        sched_add(d, RANK_GC_IDLE, try_idle, any_idle, d, false);
 }
 
 /* Pacing: a host program of slots on die, which was below the soft
@@ -395,6 +507,8 @@ void gc_release(Drive *d)
         return;
     g_free(g->debt);
     g_free(g->ratio);
+    g_free(g->idle_state);
+    g_free(g->idle_resume);
     g_free(g);
 }
 

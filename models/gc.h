@@ -16,6 +16,8 @@ bool gc_paced(const Drive *d, uint32_t die); /* below the soft threshold: host p
 void gc_owe(Drive *d, uint32_t die, bool paced, uint32_t slots);
 /* Each die's debt and ratio: finite, not negative, the ratio at most a
  * block's slots (drive_check()). */
+void gc_host_quiet(Drive *d); /* no host write outstanding: arms idle GC ([gc] idle_blocks) */
+void gc_host_busy(Drive *d);  /* a host write arrived: ends idle GC after the step under way */
 bool gc_check(const Drive *d, char *why, size_t why_len);
 
 #endif

@@ -12,6 +12,7 @@
 #include "models/cmd.h"
 #include "models/sched.h"
 #include "models/pslc.h"
+#include "models/gc.h"
 #include "models/ctrl.h"
 #include "models/map.h"
 #include "models/ftl.h"
@@ -135,8 +136,10 @@ void drive_submit_zone(Drive *d, ZoneOp op, uint64_t zone_offset, uint64_t lengt
     g_return_if_fail(op != ZOP_APPEND || (length > 0 && zone_offset + length <= drive_params(d)->user_capacity));
     IoOp io = op == ZOP_APPEND ? IO_WRITE : IO_TRIM;
     uint32_t c = cmd_take(d, io);
-    if (io == IO_WRITE)
+    if (io == IO_WRITE) {
         pslc_host_busy(d);
+        gc_host_busy(d);
+    }
     *cmd_at(d, c) = (Cmd){.tag = tag,
                           .offset = zone_offset,
                           .length = op == ZOP_APPEND ? length : 0,
@@ -159,8 +162,10 @@ void drive_submit_placed(Drive *d, IoOp op, uint64_t offset, uint64_t length, ui
         l2p_host_command(d);
     uint32_t c = cmd_take(d, op);
     Cmd *cmd = cmd_at(d, c);
-    if (op == IO_WRITE)
+    if (op == IO_WRITE) {
         pslc_host_busy(d);
+        gc_host_busy(d);
+    }
     *cmd = (Cmd){.tag = tag,
                  .offset = offset,
                  .length = length,
@@ -214,8 +219,10 @@ static void cmd_done(void *ctx, uint64_t arg)
         zns_done(d, c);
     uint64_t tag = cmd->tag;
     nq_progress(d, c);
-    if (cmd_put(d, c))
+    if (cmd_put(d, c)) {
         pslc_host_quiet(d);
+        gc_host_quiet(d);
+    }
     if (drive_outstanding(d) == 0)
         trim_idle(d);
     HostIf *h = hostif(d);

@@ -27,6 +27,8 @@ typedef struct PslcSizing {
     uint32_t base;        /* R's part from over-provisioning (and GC's hard reserve) */
     uint32_t extra;       /* R's part from [pslc] reserve, once there is data to keep it for */
     uint32_t cap_blocks;  /* dynamic SLC blocks per die under dynamic_cap */
+    uint32_t floor;       /* dynamic SLC blocks per die kept whatever the free space ([pslc] floor) */
+    uint32_t hard;        /* gc hard_blocks: free blocks the floor never takes */
     double share;         /* dynamic_share (free_share) */
     uint64_t user_slots;
 } PslcSizing;
@@ -115,6 +117,23 @@ static void sizing_from_params(const DriveParams *p, PslcSizing *s)
     if (p->pslc_rule == PSLC_RULE_CAPPED && slc_bytes)
         s->cap_blocks = (uint32_t)MIN(p->pslc_dynamic_cap / s->dies / slc_bytes, UINT32_MAX);
     s->share = p->pslc_rule == PSLC_RULE_FREE_SHARE ? p->pslc_dynamic_share : 1.0;
+    uint64_t static_bytes = (uint64_t)s->nstatic * s->dies * slc_bytes;
+    uint64_t floor = p->pslc_floor > static_bytes ? p->pslc_floor - static_bytes : 0;
+    s->floor = s->bits >= 2 ? (uint32_t)MIN(div_up(floor, slc_bytes * s->dies), s->pool) : 0;
+    s->hard = p->gc_hard_blocks;
+}
+
+/* The rule's dynamic blocks for g, or the floor where that is more: the
+ * firmware keeps that much cache on a drive too full for the rule to
+ * allow any, lending the blocks from over-provisioning, but never takes
+ * the die's last hard_blocks + 1 free blocks for it. */
+static uint32_t dynamic_blocks(const DriveParams *p, const PslcSizing *s, uint32_t g)
+{
+    uint32_t lim = rule_of(p)->blocks(s, g);
+    if (lim >= s->floor)
+        return lim;
+    uint32_t room = g > s->hard + 1 ? g - s->hard - 1 : 0;
+    return MAX(lim, MIN(s->floor, room));
 }
 
 uint32_t pslc_static_blocks(const DriveParams *p)
@@ -134,7 +153,8 @@ uint32_t pslc_spare_blocks(const DriveParams *p)
 
 bool pslc_params_cache(const DriveParams *p)
 {
-    return p->native_mode != CELL_SLC && (pslc_static_blocks(p) > 0 || p->pslc_rule != PSLC_RULE_NONE);
+    return p->native_mode != CELL_SLC &&
+           (pslc_static_blocks(p) > 0 || p->pslc_rule != PSLC_RULE_NONE || p->pslc_floor > 0);
 }
 
 uint64_t pslc_static_capacity(const DriveParams *p)
@@ -177,7 +197,7 @@ uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill)
     for (uint32_t i = 0; i < s.dies; i++) {
         uint64_t used = data + map_blocks_of_die(p, &s, mapped, i);
         set_reserve(&s, used);
-        blocks += rule_of(p)->blocks(&s, used < s.pool ? s.pool - (uint32_t)used : 0);
+        blocks += dynamic_blocks(p, &s, used < s.pool ? s.pool - (uint32_t)used : 0);
     }
     return blocks * s.slc_slots * SLOT_SIZE;
 }
@@ -193,6 +213,7 @@ typedef struct PslcDie {
 
 typedef struct Pslc {
     bool has_cache;           /* a static or dynamic part exists */
+    uint32_t floor_blocks;    /* dynamic SLC blocks per die [pslc] floor keeps, which forced folding leaves */
     uint32_t slc_block_slots; /* slots an SLC block holds */
     uint64_t dyn_limit_sum;   /* sum of PslcDie.dyn_limit */
     SimTime quiet_since;      /* ns; when the last host command completed */
@@ -210,6 +231,7 @@ void pslc_init(Drive *d)
     PslcSizing s;
     sizing_from_params(drive_params(d), &s);
     pslc(d)->slc_block_slots = s.slc_slots;
+    pslc(d)->floor_blocks = s.floor;
     pslc(d)->has_cache = pslc_params_cache(drive_params(d));
     drive_counters(d)->pslc_static = (uint64_t)drive_geom(d)->static_per_die * drive_geom(d)->dies * s.slc_slots * SLOT_SIZE;
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
@@ -229,7 +251,7 @@ void pslc_update_limit(Drive *d, uint32_t die)
     uint32_t g = die_nfree(d, die) + die_slc_dyn(d, die);
     set_reserve(&s, g < s.pool ? s.pool - g : 0);
     pd->reserve = s.reserve;
-    uint32_t lim = rule_of(drive_params(d))->blocks(&s, g);
+    uint32_t lim = dynamic_blocks(drive_params(d), &s, g);
     pslc(d)->dyn_limit_sum = pslc(d)->dyn_limit_sum - pd->dyn_limit + lim;
     pd->dyn_limit = lim;
     drive_counters(d)->pslc_limit = drive_counters(d)->pslc_static + pslc(d)->dyn_limit_sum * pslc(d)->slc_block_slots * SLOT_SIZE;
@@ -271,12 +293,14 @@ static bool pslc_fold_active(const Drive *d, uint32_t die)
     return wm < 1.0 && pslc_slc_blocks(d, die) > wm * (double)(drive_geom(d)->static_per_die + pd->dyn_limit);
 }
 
-/* Folding S dynamic blocks needs S / b free native blocks on top of R. */
+/* Folding S dynamic blocks needs S / b free native blocks on top of R;
+ * the floor's blocks, lent from over-provisioning, are not counted. */
 bool pslc_fold_forced(const Drive *d, uint32_t die)
 {
-    if (!pslc(d)->has_cache || die_slc_dyn(d, die) == 0)
+    int64_t over = (int64_t)die_slc_dyn(d, die) - pslc(d)->floor_blocks;
+    if (!pslc(d)->has_cache || over <= 0)
         return false;
-    return (int64_t)drive_geom(d)->native * ((int64_t)die_nfree(d, die) - pslc(d)->die[die].reserve) < (int64_t)die_slc_dyn(d, die);
+    return (int64_t)drive_geom(d)->native * ((int64_t)die_nfree(d, die) - pslc(d)->die[die].reserve) < over;
 }
 
 /* Account a host program: fold credit (fold_first: (b - 1) folded slots per

@@ -12,7 +12,8 @@
  * host writes leave; idle folding once the host has been quiet for
  * fold_idle_delay; the erase of a full block with no valid data left
  * (gc_reclaim_dead); background GC below the soft threshold when nothing
- * else is waiting.
+ * else is waiting; with [gc] idle_blocks, idle GC up to that many free
+ * blocks once the host has not written for [gc] idle_delay.
  *
  * Below the soft threshold GC is paced rather than left to the hard stop:
  * every host slot written there costs a free slot, and reclaiming a victim
@@ -35,6 +36,7 @@ enum {
     RANK_FOLD_IDLE = 70,
     RANK_RECLAIM_DEAD = 80,
     RANK_GC_BACKGROUND = 90,
+    RANK_GC_IDLE = 95,
 };
 
 #endif

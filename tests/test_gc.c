@@ -1,7 +1,7 @@
 /*
  * test_gc.c - garbage collection against theory: the steady-state write
  * amplification of uniform random 4 KiB writes over a full drive, for each
- * victim policy and several over-provisioning levels.
+ * victim policy and several over-provisioning levels; pacing; idle GC.
  *
  * FIFO cleaning has a closed form (Hu et al., SYSTOR 2009; Desnoyers,
  * SYSTOR 2012; Xiang and Kurkoski, arXiv:1110.4245): a block is reclaimed
@@ -221,6 +221,118 @@ static void test_stall_reason(void)
     }
 }
 
+/* ---- Idle GC ([gc] idle_blocks) ---------------------------------------- */
+
+typedef struct Idle {
+    Steady s;
+    SimTime quiet;     /* the last random write completed */
+    SimTime idle_end;  /* the last background operation ended */
+    uint64_t free;     /* erased blocks then */
+    uint64_t steps;    /* idle GC steps */
+    SimTime read_busy; /* a 4 KiB read sent 1 ms after idle_delay: into idle GC */
+    SimTime read_calm; /* the same read once everything has ended */
+    SimTime burst;     /* 8 MiB of random 4 KiB writes after the idle time */
+} Idle;
+
+/* Completions while the test waits: the time of the last one. */
+static void idle_done(void *ctx, uint64_t tag)
+{
+    Steady *s = ctx;
+    (void)tag;
+    s->done++;
+}
+
+/* A 4 KiB read of the first unit: its latency. */
+static SimTime read_latency(Steady *s)
+{
+    SimTime t0 = sim_now(s->e);
+    uint64_t before = s->done;
+    drive_set_done(s->d, idle_done, s);
+    drive_submit(s->d, IO_READ, 0, 4096, 2);
+    while (s->done == before && sim_run(s->e, sim_now(s->e) + 10 * SIM_US))
+        ;
+    return sim_now(s->e) - t0;
+}
+
+/* A tiny drive in steady state of random 4 KiB writes, then left alone:
+ * how many blocks GC has erased when everything has ended, a read sent
+ * while idle GC runs and one after, then a burst of writes. */
+static void idle_run(uint32_t idle_blocks, SimTime pause, Idle *out)
+{
+    DriveParams p;
+    tiny_drive(&p, 64, 0.3); /* 14 spare blocks a die, 2 of them open */
+    p.gc_soft_blocks = 4;
+    p.gc_hard_blocks = 2;
+    p.gc_pacing = GC_PACE_BURST;
+    p.gc_idle_blocks = idle_blocks;
+    p.gc_idle_delay = SIM_SEC;
+    p.gc_idle_pause = pause;
+    *out = (Idle){.s = {.e = sim_engine_new(), .bs = 4096}};
+    Steady *s = &out->s;
+    s->d = drive_new(s->e, &p, 1);
+    s->units = p.user_capacity / 4096;
+    sim_rng_init(&s->r, 9, 0);
+    steady_fill(s, p.user_capacity);
+    DriveStats half;
+    steady_run(s, 2 * s->units, &half);
+    drive_set_done(s->d, idle_done, s); /* the writes in flight end, none follows */
+    while (drive_outstanding(s->d) > 0)
+        sim_run(s->e, sim_now(s->e) + SIM_MS);
+    out->quiet = sim_now(s->e);
+    sim_run(s->e, out->quiet + p.gc_idle_delay + SIM_MS);
+    out->read_busy = read_latency(s);
+    sim_run(s->e, SIM_TIME_MAX);
+    out->idle_end = sim_now(s->e);
+    out->free = drive_stats(s->d)->free_blocks;
+    out->steps = drive_stats(s->d)->gc_idle_steps;
+    out->read_calm = read_latency(s);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(s->d, why, sizeof why));
+    SimTime t0 = sim_now(s->e);
+    s->done = 0;
+    s->stop = 8 * 256;
+    drive_set_done(s->d, steady_done, s);
+    for (int k = 0; k < 32; k++)
+        steady_submit(s);
+    sim_run(s->e, SIM_TIME_MAX);
+    out->burst = sim_now(s->e) - t0;
+    CU_ASSERT_TRUE(drive_check(s->d, why, sizeof why));
+    drive_set_done(s->d, NULL, NULL);
+    drive_free(s->d);
+    sim_engine_free(s->e);
+}
+
+/* Left alone after random writes, a drive without idle GC stops collecting
+ * at the soft threshold; with idle_blocks 12 it collects to 10 free blocks
+ * a die. A read sent while idle GC runs waits behind its step (no
+ * suspend here), and the next burst of writes, finding free blocks, ends
+ * sooner. With idle_pause each die rests after each step, so the idle work
+ * ends no sooner than its steps times the pause. */
+static void test_idle_gc(void)
+{
+    Idle off, on, paced;
+    idle_run(0, 0, &off);
+    idle_run(10, 0, &on);
+    idle_run(10, 20 * SIM_MS, &paced);
+    printf("\n  free blocks after idle: %" G_GUINT64_FORMAT " without idle GC, %" G_GUINT64_FORMAT
+           " with (%" G_GUINT64_FORMAT " steps); read %.0f us during it, %.0f us after; "
+           "8 MiB burst %.1f ms against %.1f ms; idle work %.0f ms, %.0f ms with a 20 ms pause",
+           off.free, on.free, on.steps, on.read_busy / 1e3, on.read_calm / 1e3, on.burst / 1e6,
+           off.burst / 1e6, (on.idle_end - on.quiet - SIM_SEC) / 1e6,
+           (paced.idle_end - paced.quiet - SIM_SEC) / 1e6);
+    CUTEST_EQ(off.steps, 0);
+    CU_ASSERT(off.free < 2 * 10);
+    CU_ASSERT(on.free >= 2 * 10);
+    CU_ASSERT(on.steps > 0);
+    CU_ASSERT(on.read_busy > on.read_calm + 100 * SIM_US);
+    CUTEST_EQ(off.read_busy, off.read_calm);
+    CU_ASSERT(on.burst < off.burst);
+    CUTEST_EQ(paced.free, on.free);
+    /* idle GC begins idle_delay (1 s) after the last write */
+    CU_ASSERT(paced.idle_end - paced.quiet - SIM_SEC >= (paced.steps / 2 - 1) * 20 * SIM_MS);
+    CU_ASSERT(on.idle_end - on.quiet - SIM_SEC < (on.steps / 2 - 1) * 20 * SIM_MS);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -228,6 +340,7 @@ int main(void)
         {"policies_ordered", test_policies_ordered},
         {"pacing: steady and burst", test_pacing},
         {"stall_reason", test_stall_reason},
+        {"idle GC: free blocks after idle, its cost to a read, the next burst", test_idle_gc},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("gc", tests);

@@ -511,33 +511,84 @@ static void test_read_slc_vs_native(void)
     writer_release(&w);
 }
 
+/* A drive of p filled completely, left idle until folded (nothing in
+ * SLC, the limit what a full drive keeps), then `total` bytes of random
+ * 4 KiB writes: the host bytes they put in SLC, and the bytes folded
+ * meanwhile. The drive stays open in *w. */
+static void full_then_random(Writer *w, const DriveParams *p, uint64_t limit, uint64_t total,
+                             uint64_t *slc, uint64_t *fold)
+{
+    uint64_t user = p->user_capacity / (4 * KIB) * (4 * KIB);
+    writer_init(w, p);
+    writer_run(w, user / (64 * KIB) * (64 * KIB), 64 * KIB, 4, false);
+    CU_ASSERT_TRUE(flush_drive(w));
+    idle_out(w->e);
+    const DriveStats *st = drive_stats(w->d);
+    CUTEST_EQ(st->pslc_used, 0);
+    CUTEST_EQ(st->pslc_limit, limit);
+    uint64_t slc0 = st->host_slc_bytes, fold0 = st->nand_write_bytes[CAUSE_FOLD];
+    writer_run(w, total, 4 * KIB, 4, true);
+    CU_ASSERT_TRUE(flush_drive(w));
+    *slc = st->host_slc_bytes - slc0;
+    *fold = st->nand_write_bytes[CAUSE_FOLD] - fold0;
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(w->d, why, sizeof why));
+}
+
 /* Fill completely, idle until folded, then random 4 KiB writes: the static
  * part takes them first, then native. */
 static void test_static_on_full_drive(void)
 {
     DriveParams p;
     slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
-    uint64_t user = p.user_capacity / (4 * KIB) * (4 * KIB);
+    uint64_t cap = pslc_static_capacity(&p), slc, fold;
     Writer w;
-    writer_init(&w, &p);
-    writer_run(&w, user / (64 * KIB) * (64 * KIB), 64 * KIB, 4, false);
-    CU_ASSERT_TRUE(flush_drive(&w));
-    idle_out(w.e);
+    full_then_random(&w, &p, cap, 3 * cap, &slc, &fold);
     const DriveStats *st = drive_stats(w.d);
-    CUTEST_EQ(st->pslc_used, 0);
-    CUTEST_EQ(st->pslc_limit, st->pslc_static);
-    uint64_t slc0 = st->host_slc_bytes;
-    writer_run(&w, 3 * st->pslc_static, 4 * KIB, 4, true);
-    CU_ASSERT_TRUE(flush_drive(&w));
-    CUTEST_EQ(st->host_slc_bytes - slc0, st->pslc_static);
+    CUTEST_EQ(st->pslc_static, cap);
+    CUTEST_EQ(slc, cap);
     CU_ASSERT(st->nand_write_bytes[CAUSE_HOST] > 0);
-    char why[256];
-    CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
     /* and an idle drive empties the static part again */
     idle_out(w.e);
     CUTEST_EQ(st->pslc_used, 0);
+    char why[256];
     CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
     writer_release(&w);
+}
+
+/* [pslc] floor: a cache the firmware keeps however full the drive, the
+ * static part plus dynamic blocks lent from over-provisioning. The rule
+ * gives no dynamic block at 100 %; with a floor of 5 SLC blocks a die (2
+ * of them static) the full drive keeps 3 dynamic ones, random writes on it
+ * take the whole floor in SLC before going native, forced folding leaves
+ * it alone (native_first folds none of it), and idle folding empties it.
+ * At 0 % the rule binds as before. */
+static void test_floor_on_full_drive(void)
+{
+    DriveParams p;
+    slc_drive(&p, 64, 2, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    uint64_t no_floor = pslc_dynamic_limit_at(&p, 0);
+    p.pslc_floor = 5 * DIES * SLC_BLOCK;
+    CUTEST_EQ(pslc_dynamic_limit_at(&p, 0), no_floor);
+    CUTEST_EQ(pslc_dynamic_limit_at(&p, 1.0), 3 * DIES * SLC_BLOCK);
+    for (int native = 0; native < 2; native++) {
+        p.fold_policy = native ? NATIVE_FIRST : FOLD_FIRST;
+        uint64_t slc, fold;
+        Writer w;
+        full_then_random(&w, &p, p.pslc_floor, 3 * p.pslc_floor, &slc, &fold);
+        CUTEST_EQ(slc, p.pslc_floor);
+        /* fold_first folds the floor's data while the host writes
+         * natively, as it does any cache once exhausted */
+        if (native)
+            CUTEST_EQ(fold, 0);
+        else
+            CU_ASSERT(fold > 0);
+        idle_out(w.e);
+        CUTEST_EQ(drive_stats(w.d)->pslc_used, 0);
+        char why[256];
+        CU_ASSERT_TRUE(drive_check(w.d, why, sizeof why));
+        writer_release(&w);
+    }
 }
 
 /* The static blocks take every burst and are emptied after each, so they
@@ -648,6 +699,16 @@ static void test_oracle_native_first(void)
     run_oracle(&p, 30000);
 }
 
+/* A floor above the static part, GC and folding forced on a small drive. */
+static void test_oracle_floor(void)
+{
+    DriveParams p;
+    slc_drive(&p, 24, 1, PSLC_RULE_FREE_SHARE, FOLD_FIRST);
+    p.pslc_floor = 3 * DIES * SLC_BLOCK;
+    p.fold_idle_delay = 20 * SIM_MS;
+    run_oracle(&p, 30000);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -661,6 +722,8 @@ int main(void)
         {"trim_rearms_cache", test_trim_rearms_cache},
         {"read_slc_vs_native", test_read_slc_vs_native},
         {"static_on_full_drive", test_static_on_full_drive},
+        {"floor: the cache a full drive keeps", test_floor_on_full_drive},
+        {"oracle_floor", test_oracle_floor},
         {"wear_static_vs_pool", test_wear_static_vs_pool},
         {"oracle_fold_first", test_oracle_fold_first},
         {"oracle_native_first", test_oracle_native_first},

@@ -224,7 +224,7 @@ static void describe_pslc(const DriveParams *p, GString *out)
     line(out, "pSLC static", "%s of host data, %.2f GB in %u SLC blocks per die (%.1f GB of native cells)",
          st, (double)pslc_static_capacity(p) / 1e9, pslc_static_blocks(p),
          (double)pslc_static_capacity(p) * p->native_mode / 1e9);
-    if (p->pslc_rule == PSLC_RULE_NONE) {
+    if (p->pslc_rule == PSLC_RULE_NONE && p->pslc_floor == 0) {
         line(out, "pSLC dynamic", "none");
     } else {
         static const double fills[] = {0, 0.5, 0.75, 0.9, 1.0};
@@ -237,7 +237,14 @@ static void describe_pslc(const DriveParams *p, GString *out)
             config_format_size(p->pslc_reserve, res, sizeof res);
             g_string_append_printf(sizes, " (%s of native free space kept for GC and folding)", res);
         }
-        if (p->pslc_rule == PSLC_RULE_CAPPED)
+        if (p->pslc_floor) {
+            char fl[CONFIG_VALUE_LEN];
+            config_format_size(p->pslc_floor, fl, sizeof fl);
+            g_string_append_printf(sizes, " (the cache keeps %s however full)", fl);
+        }
+        if (p->pslc_rule == PSLC_RULE_NONE)
+            line(out, "pSLC dynamic", "the floor only: %s full", sizes->str);
+        else if (p->pslc_rule == PSLC_RULE_CAPPED)
             line(out, "pSLC dynamic", "capped at %s: %s full", cap, sizes->str);
         else
             line(out, "pSLC dynamic", "%s of the free space: %s full", share, sizes->str);
@@ -253,8 +260,13 @@ static void describe_pslc(const DriveParams *p, GString *out)
 static void describe_gc(const DriveParams *p, GString *out)
 {
     char policy[64];
-    line(out, "gc", "%s; in the background below %u free blocks per die, ahead of host writes below %u",
-         key_text(p, "gc", "policy", policy, sizeof policy), p->gc_soft_blocks, p->gc_hard_blocks);
+    g_autofree char *idle = p->gc_idle_blocks
+                                ? g_strdup_printf("; when idle %.3g s, up to %u free blocks per die%s",
+                                                  (double)p->gc_idle_delay / 1e9, p->gc_idle_blocks,
+                                                  p->gc_idle_pause ? ", resting after each step" : "")
+                                : g_strdup("");
+    line(out, "gc", "%s; in the background below %u free blocks per die, ahead of host writes below %u%s",
+         key_text(p, "gc", "policy", policy, sizeof policy), p->gc_soft_blocks, p->gc_hard_blocks, idle);
     g_autofree char *stat = p->wear_static_threshold
                                 ? g_strdup_printf("cold data moved past a spread of %u erases",
                                                   p->wear_static_threshold)

@@ -222,6 +222,13 @@ static const ConfigKey schema[] = {
      .help = "Fold while the host writes, in die time its writes leave: a die with SLC data "
              "and no host program ready folds one unit, so the cache a host sees grows the "
              "slower it writes."},
+    {.group = "pslc", .key = "floor", .type = CT_SIZE, FIELD(pslc_floor), .def = "0",
+     .example = "6GB",
+     .help = "Host data the cache (static and dynamic parts) holds however little free "
+             "space is left: where the sizing rule allows the dynamic part less than floor "
+             "less the static capacity, it keeps that much in blocks lent from "
+             "over-provisioning (never below gc hard_blocks + 1 free blocks), and forced "
+             "folding leaves it alone. 0: the rule alone."},
     /* [gc] */
     {.group = "gc", .key = "policy", .type = CT_ENUM, FIELD(gc_policy), .def = "greedy",
      .choices = gc_choices, .help = "Victim selection."},
@@ -238,6 +245,17 @@ static const ConfigKey schema[] = {
              "write rate falls smoothly to its steady state; burst (consumer) writes host data "
              "first and collects only in idle die time, until a die reaches hard_blocks and "
              "host writes stall behind whole victims."},
+    {.group = "gc", .key = "idle_blocks", .type = CT_INT, FIELD(gc_idle_blocks), .def = "0",
+     .max = 1000000,
+     .help = "Free blocks per die GC collects up to once the host has not written for "
+             "idle_delay (above soft_blocks), in die time reads leave and after all other "
+             "work; a host write ends it after the step under way, and a victim it began is "
+             "finished as background GC. 0: no idle GC."},
+    {.group = "gc", .key = "idle_delay", .type = CT_TIME, FIELD(gc_idle_delay), .def = "1s",
+     .help = "Time without host writes before idle GC starts (idle_blocks)."},
+    {.group = "gc", .key = "idle_pause", .type = CT_TIME, FIELD(gc_idle_pause), .def = "0",
+     .help = "Die time idle GC leaves unused after each of its steps on a die (a relocated "
+             "program unit or an erase), which bounds its rate; 0: back to back."},
     /* [wear] */
     {.group = "wear", .key = "dynamic", .type = CT_BOOL, FIELD(wear_dynamic), .def = "false",
      .help = "Dynamic wear leveling: a new block is the least-worn erased block of its die "

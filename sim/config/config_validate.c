@@ -77,9 +77,24 @@ static gboolean check_geometry(const DriveParams *p, const char *name, GError **
     return TRUE;
 }
 
-static gboolean check_capacity(const DriveParams *p, const char *name, GError **error)
+/* SLC host data of `bytes` takes native_mode times its size in native
+ * cells, which must come out of the over-provisioning op. */
+static gboolean fits_op(uint64_t bytes, const DriveParams *p, uint64_t op, const char *name,
+                        const char *key, const char *what, GError **error)
 {
     char v[CONFIG_VALUE_LEN], a[32], b[32];
+    u128 need = (u128)bytes * (uint64_t)p->native_mode;
+    if (need <= op)
+        return TRUE;
+    config_format_size(bytes, v, sizeof v);
+    return fail(error, CONFIG_ERROR_INVALID,
+                "%s: [pslc] %s = %s: %s %s of native cells but over-provisioning is only %s", name,
+                key, v, what, gb((double)need, a, sizeof a), gb((double)op, b, sizeof b));
+}
+
+static gboolean check_capacity(const DriveParams *p, const char *name, GError **error)
+{
+    char v[CONFIG_VALUE_LEN], a[32];
     uint64_t raw = drive_params_raw_capacity(p);
     if (p->name[0] == '\0')
         return fail(error, CONFIG_ERROR_INVALID, "%s: [drive] name = \"\": expected a name", name);
@@ -91,15 +106,11 @@ static gboolean check_capacity(const DriveParams *p, const char *name, GError **
                     "capacity of %s (%.1f GiB)",
                     name, v, gb((double)raw, a, sizeof a), (double)raw / (1 << 30));
     }
-    u128 need = (u128)p->pslc_static * (uint64_t)p->native_mode;
     uint64_t op = raw - writable;
-    if (need > op) {
-        config_format_size(p->pslc_static, v, sizeof v);
-        return fail(error, CONFIG_ERROR_INVALID,
-                    "%s: [pslc] static = %s: the static cache needs %s of native cells but "
-                    "over-provisioning is only %s",
-                    name, v, gb((double)need, a, sizeof a), gb((double)op, b, sizeof b));
-    }
+    if (!fits_op(p->pslc_static, p, op, name, "static", "the static cache needs", error) ||
+        !fits_op(p->pslc_floor, p, op, name, "floor", "a cache that size on a full drive needs",
+                 error))
+        return FALSE;
     if (p->pslc_rule == PSLC_RULE_CAPPED && p->pslc_dynamic_cap == 0)
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [pslc] dynamic_cap = 0: dynamic_rule = capped needs a cap above 0, "
@@ -162,6 +173,16 @@ static gboolean check_policies(const DriveParams *p, const char *name, GError **
                     "user capacity fills), %u of them held open for writing; lower soft_blocks "
                     "and hard_blocks or the user capacity",
                     name, p->gc_soft_blocks, spare - open, spare, open);
+    if (p->gc_idle_blocks > 0 && p->gc_idle_blocks <= p->gc_soft_blocks)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [gc] idle_blocks = %u: expected 0 (no idle GC) or more than "
+                    "soft_blocks = %u",
+                    name, p->gc_idle_blocks, p->gc_soft_blocks);
+    if (spare < p->gc_idle_blocks + open)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [gc] idle_blocks = %u: expected at most %u: the drive has %u spare "
+                    "blocks per die, %u of them held open for writing",
+                    name, p->gc_idle_blocks, spare - open, spare, open);
     if (drive_params_queue_limit(p) > QUEUE_LIMIT_MAX)
         return fail(error, CONFIG_ERROR_INVALID,
                     "%s: [host] queue_count = %u: queue_depth x queue_count is %" G_GUINT64_FORMAT
