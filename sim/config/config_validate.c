@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sim/config/config_units.h"
-#include "models/pslc.h"
+#include "models/pslc_sizing.h"
 
 typedef unsigned __int128 u128;
 
