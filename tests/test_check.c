@@ -7,9 +7,10 @@
  * both catch it, under the part's name.
  *
  * Most parts are broken through their own functions called out of turn.
- * The scheduler and TRIM keep state that only their own code changes, so
- * this file compiles their sources in (the copies in the library are then
- * not linked) to reach it.
+ * The scheduler, TRIM, the command pool, the host interface, the channels
+ * and the link keep state that only their own code changes, so this file
+ * compiles their sources in (the copies in the library are then not
+ * linked) to reach it.
  */
 #include "cutest.h"
 
@@ -25,6 +26,10 @@
 #include "sim/config/config.h"
 #include "sim/run/runner.h"
 
+#include "models/chan.c"
+#include "models/cmd.c"
+#include "models/hostif.c"
+#include "models/link.c"
 #include "models/sched.c"
 #include "models/trim.c"
 
@@ -355,6 +360,85 @@ static void test_ctrl(void)
     busy_close(&b);
 }
 
+/* A record on the free list twice (a command returned twice), and the
+ * count of writes outstanding off by one. */
+static void test_cmd(void)
+{
+    Busy b;
+    CUTEST_REQUIRE(busy_open(&b, PSLC_DRIVE, true, TRIM_IMMEDIATE, RANDW, 200));
+    Drive *d = runner_drive(b.r);
+    assert_holds(d);
+    CmdPool *cp = pool(d);
+    cp->writes_outstanding++;
+    assert_caught(d, cmd_pool_check, "commands");
+    cp->writes_outstanding--;
+    assert_holds(d);
+    CUTEST_REQUIRE(cp->free != NO_IDX);
+    uint32_t first = cp->free, next = cp->cmds[first].next;
+    cp->cmds[first].next = first; /* the list loops on its head */
+    assert_caught(d, cmd_pool_check, "commands");
+    cp->cmds[first].next = next;
+    assert_holds(d);
+    busy_close(&b);
+}
+
+/* A command lost from the host interface's count in flight; on SATA, a
+ * non-queued TRIM that waits with nothing in flight ahead of it. */
+static void test_hostif(void)
+{
+    Busy b;
+    CUTEST_REQUIRE(busy_open(&b, PSLC_DRIVE, true, TRIM_IMMEDIATE, RANDW, 200));
+    Drive *d = runner_drive(b.r);
+    assert_holds(d);
+    CUTEST_REQUIRE(drive_outstanding(d) > 0);
+    HostIf *h = hostif(d);
+    h->inflight--;
+    assert_caught(d, hostif_check, "host interface");
+    h->inflight++;
+    assert_holds(d);
+    CUTEST_REQUIRE(drive_params(d)->interface == HOSTIF_SATA && h->nq == NO_IDX);
+    uint32_t c = pool(d)->free;
+    CUTEST_REQUIRE(c != NO_IDX);
+    h->nq = c; /* a free record as the non-queued command: a read, not sent */
+    assert_caught(d, hostif_check, "host interface");
+    h->nq = NO_IDX;
+    assert_holds(d);
+    busy_close(&b);
+}
+
+/* More bus time counted than the channels' timelines span. */
+static void test_chan(void)
+{
+    Busy b;
+    CUTEST_REQUIRE(busy_open(&b, PSLC_DRIVE, true, TRIM_IMMEDIATE, RANDW, 200));
+    Drive *d = runner_drive(b.r);
+    assert_holds(d);
+    SimTime *free_at = chan_free(d);
+    uint32_t n = drive_geom(d)->channels;
+    g_autofree SimTime *keep = g_memdup2(free_at, n * sizeof *free_at);
+    memset(free_at, 0, n * sizeof *free_at); /* as if no channel had been reserved */
+    assert_caught(d, chan_check, "channels");
+    memcpy(free_at, keep, n * sizeof *free_at);
+    assert_holds(d);
+    busy_close(&b);
+}
+
+/* A transfer time kept for a size that the framing model does not give. */
+static void test_link(void)
+{
+    Busy b;
+    CUTEST_REQUIRE(busy_open(&b, PSLC_DRIVE, true, TRIM_IMMEDIATE, RANDW, 200));
+    Drive *d = runner_drive(b.r);
+    assert_holds(d);
+    Link *l = link_of(d);
+    CUTEST_REQUIRE(l->last_bytes[1] != UINT64_MAX);
+    l->last_ns[1]++;
+    assert_caught(d, link_check, "link");
+    l->last_ns[1]--;
+    assert_holds(d);
+    busy_close(&b);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -369,6 +453,10 @@ int main(void)
         {"trim: the deferred queue", test_trim},
         {"sched: idle dies and read queues", test_sched},
         {"ctrl: the cores' pieces", test_ctrl},
+        {"cmd: the free list and counts", test_cmd},
+        {"hostif: in flight, held, non-queued", test_hostif},
+        {"chan: busy time within the timelines", test_chan},
+        {"link: the kept transfer times", test_link},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("check", tests);
