@@ -10,6 +10,7 @@
  */
 #include "models/blocks_impl.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 static Blocks *blocks(const Drive *d) { return drive_blocks(d); }
@@ -106,35 +107,136 @@ uint32_t nand_block_capacity(const Drive *d, uint32_t b)
     return drive_geom(d)->mode_slots[blocks(d)->mode[b]];
 }
 
-void blk_set_state(Drive *d, uint32_t b, int state) { blocks(d)->state[b] = (uint8_t)state; }
-void blk_set_mode(Drive *d, uint32_t b, CellMode m) { blocks(d)->mode[b] = (uint8_t)m; }
-void blk_set_kind(Drive *d, uint32_t b, int kind) { blocks(d)->kind[b] = (uint8_t)kind; }
+/* ---- Transitions ---------------------------------------------------------- */
+
+#ifdef FTLSIM_DEBUG
+static const char *const state_names[] = {"free", "open", "full", "a victim"};
+
+static const char *state_name(uint8_t st)
+{
+    return st <= BLK_VICTIM ? state_names[st] : "unknown";
+}
+
+/* A precondition of a transition failed: to the drive's hook if it has
+ * one (the transition is then not applied), else abort. */
+G_GNUC_PRINTF(3, 4) static bool blk_fault(const Drive *d, uint32_t b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    if (!blocks(d)->fault)
+        g_error("block %u of die %u: %s", b, nand_die_of_block(d, b), what);
+    blocks(d)->fault(d, b, what);
+    return false;
+}
+
+/* True when cond holds; else the fault is reported (see blk_fault()). */
+#define BLK_REQUIRE(cond, d, b, ...) ((cond) || blk_fault(d, b, __VA_ARGS__))
+#else
+/* Release builds: no check, the arguments are not evaluated. */
+#define BLK_REQUIRE(cond, d, b, ...) true
+#endif
+
+bool blocks_set_fault_hook(Drive *d, BlocksFaultFn fault)
+{
+    blocks(d)->fault = fault;
+#ifdef FTLSIM_DEBUG
+    return true;
+#else
+    return false;
+#endif
+}
 
 void blk_open(Drive *d, uint32_t b, CellMode m)
 {
     Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(k->state[b] == BLK_FREE, d, b, "opened while %s", state_name(k->state[b])))
+        return;
     k->state[b] = BLK_OPEN;
     k->mode[b] = (uint8_t)m;
     k->wp[b] = 0;
     k->valid[b] = 0;
 }
 
-void blk_set_full(Drive *d, uint32_t b, uint64_t at)
+void blk_close(Drive *d, uint32_t b, uint64_t at)
 {
-    blocks(d)->state[b] = BLK_FULL;
-    blocks(d)->stamp[b] = at;
+    Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(k->state[b] == BLK_OPEN, d, b, "closed while %s", state_name(k->state[b])))
+        return;
+    k->state[b] = BLK_FULL;
+    k->stamp[b] = at;
 }
 
-void blk_set_free(Drive *d, uint32_t b)
+void blk_take_victim(Drive *d, uint32_t b)
 {
-    blocks(d)->state[b] = BLK_FREE;
-    blocks(d)->wp[b] = 0;
+    Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(k->state[b] == BLK_FULL, d, b, "taken as a victim while %s",
+                     state_name(k->state[b])))
+        return;
+    k->state[b] = BLK_VICTIM;
 }
 
-void blk_advance(Drive *d, uint32_t b, uint32_t n) { blocks(d)->wp[b] += n; }
+void blk_return_victim(Drive *d, uint32_t b)
+{
+    Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(k->state[b] == BLK_VICTIM, d, b, "given back as a victim while %s",
+                     state_name(k->state[b])))
+        return;
+    k->state[b] = BLK_FULL;
+}
+
+void blk_erase(Drive *d, uint32_t b)
+{
+    Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(k->state[b] == BLK_VICTIM && k->valid[b] == 0, d, b,
+                     "erased while %s with %u valid slots", state_name(k->state[b]), k->valid[b]))
+        return;
+    k->state[b] = BLK_FREE;
+    k->wp[b] = 0;
+}
+
+void blk_make_map(Drive *d, uint32_t b)
+{
+    Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(k->kind && k->state[b] == BLK_OPEN && k->wp[b] == 0, d, b,
+                     "made a map block while %s with %u slots written%s", state_name(k->state[b]),
+                     k->wp[b], k->kind ? "" : ", without a mapping cache"))
+        return;
+    k->mode[b] = CELL_SLC;
+    k->kind[b] = BLK_MAP;
+}
+
+void blk_make_data(Drive *d, uint32_t b)
+{
+    Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(k->kind && k->kind[b] == BLK_MAP && k->state[b] == BLK_VICTIM, d, b,
+                     "made a data block while %s, %s", state_name(k->state[b]),
+                     k->kind && k->kind[b] == BLK_MAP ? "a map block" : "not a map block"))
+        return;
+    k->mode[b] = (uint8_t)drive_geom(d)->native;
+    k->kind[b] = BLK_DATA;
+}
+
+void blk_advance(Drive *d, uint32_t b, uint32_t n)
+{
+    Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(n == 0 ||
+                         (k->state[b] == BLK_OPEN && n <= nand_block_capacity(d, b) - k->wp[b]),
+                     d, b, "%u slots written while %s at %u of %u", n, state_name(k->state[b]),
+                     k->wp[b], nand_block_capacity(d, b)))
+        return;
+    k->wp[b] += n;
+}
+
 void blk_add_valid(Drive *d, uint32_t b, uint32_t n)
 {
     Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(n == 0 ||
+                         (k->state[b] == BLK_OPEN && n <= nand_block_capacity(d, b) - k->valid[b]),
+                     d, b, "%u more valid slots while %s with %u of %u", n, state_name(k->state[b]),
+                     k->valid[b], nand_block_capacity(d, b)))
+        return;
     k->valid[b] += n;
     if (k->on_valid)
         k->on_valid(d, b, (int64_t)n);
@@ -143,10 +245,20 @@ void blk_add_valid(Drive *d, uint32_t b, uint32_t n)
 uint32_t blk_drop_valid(Drive *d, uint32_t b, uint32_t n)
 {
     Blocks *k = blocks(d);
+    if (!BLK_REQUIRE(k->state[b] != BLK_FREE && n <= k->valid[b], d, b,
+                     "%u valid slots dropped while %s with %u", n, state_name(k->state[b]),
+                     k->valid[b]))
+        return k->valid[b];
     k->valid[b] -= n;
     if (k->on_valid)
         k->on_valid(d, b, -(int64_t)n);
     return k->valid[b];
+}
+
+void blk_corrupt(Drive *d, uint32_t b, int state, uint32_t valid)
+{
+    blocks(d)->state[b] = (uint8_t)state;
+    blocks(d)->valid[b] = valid;
 }
 
 /* The free stack of die went from before blocks deep: the count of dies

@@ -54,18 +54,53 @@ uint32_t blk_fewest_valid(const Drive *d, uint32_t lo, uint32_t hi, uint32_t bel
 /* slots block b holds in its current mode */
 uint32_t nand_block_capacity(const Drive *d, uint32_t b);
 
-void blk_set_state(Drive *d, uint32_t b, int state);
-void blk_set_mode(Drive *d, uint32_t b, CellMode m);
-void blk_set_kind(Drive *d, uint32_t b, int kind); /* BLK_DATA / BLK_MAP, with a mapping cache */
-/* Taken off a free stack to be written in mode m: open, empty. */
+/* ---- Transitions ---------------------------------------------------------
+ * A block goes FREE -> OPEN (blk_open) -> FULL (blk_close) -> VICTIM
+ * (blk_take_victim) -> FREE (blk_erase), and prefill may hand a victim
+ * back (blk_return_victim). Each transition requires its from-state, and
+ * the counts below their bounds. Builds with FTLSIM_DEBUG (the tests',
+ * CMakeLists.txt) check these preconditions: a call out of turn aborts,
+ * naming the block and what was wrong, or, with a hook set by
+ * blocks_set_fault_hook(), is reported to the hook and not applied.
+ * Release builds compile no check in: these stay one or two stores. */
+
+/* FREE -> OPEN: taken off a free stack to be written in mode m, empty. */
 void blk_open(Drive *d, uint32_t b, CellMode m);
-/* Written to its end at time at (ns): full, its stamp at. */
-void blk_set_full(Drive *d, uint32_t b, uint64_t at);
-/* Erased: free, nothing written. */
-void blk_set_free(Drive *d, uint32_t b);
-void blk_advance(Drive *d, uint32_t b, uint32_t n); /* n more slots written */
+/* OPEN -> FULL at time at (ns), its stamp; written to its end or not (the
+ * rest stays unwritten until its erase). */
+void blk_close(Drive *d, uint32_t b, uint64_t at);
+/* FULL -> VICTIM: taken by GC or folding, no longer a destination. */
+void blk_take_victim(Drive *d, uint32_t b);
+/* VICTIM -> FULL: a victim given back before anything of it moved. */
+void blk_return_victim(Drive *d, uint32_t b);
+/* VICTIM -> FREE: erased, with no valid slot left; nothing written. */
+void blk_erase(Drive *d, uint32_t b);
+/* An open block nothing was written to becomes a map block in SLC mode
+ * (BLK_MAP; with a mapping cache). */
+void blk_make_map(Drive *d, uint32_t b);
+/* A map block taken as a victim goes back to a native data block, as it
+ * will be once erased. */
+void blk_make_data(Drive *d, uint32_t b);
+/* n more slots written to open block b, within what it holds (n = 0: a
+ * no-op, in any state). */
+void blk_advance(Drive *d, uint32_t b, uint32_t n);
+/* n more valid slots in open block b (before or after blk_advance() for
+ * them), within what it holds (n = 0: a no-op, in any state). */
 void blk_add_valid(Drive *d, uint32_t b, uint32_t n);
-uint32_t blk_drop_valid(Drive *d, uint32_t b, uint32_t n); /* the valid slots left */
+/* n of b's valid slots are no longer valid (b not free, n at most its valid
+ * count); returns the valid slots left. */
+uint32_t blk_drop_valid(Drive *d, uint32_t b, uint32_t n);
+
+/* Told of a transition called out of turn (FTLSIM_DEBUG builds): the block
+ * and what was wrong. Tests set one to see a misuse caught; NULL restores
+ * the abort. Returns whether this build checks transitions at all. */
+typedef void (*BlocksFaultFn)(const Drive *d, uint32_t b, const char *what);
+bool blocks_set_fault_hook(Drive *d, BlocksFaultFn fault);
+
+/* For tests of the checkers only: set block b's state and valid count as
+ * given, unchecked, to break the invariants on purpose (tests/test_check.c).
+ * The model never calls it. */
+void blk_corrupt(Drive *d, uint32_t b, int state, uint32_t valid);
 
 /* A die's free stack (stat: the static SLC one): its entries, top last,
  * and their number; taking the k-th off (the others keep their order)

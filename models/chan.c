@@ -32,3 +32,15 @@ SimTime chan_xfer(Drive *d, uint32_t die, SimTime ready, uint64_t bytes)
     drive_counters(d)->chan_busy_ns += end - start;
     return end;
 }
+
+bool chan_check(const Drive *d, char *why, size_t why_len)
+{
+    uint64_t span = 0;
+    for (uint32_t c = 0; c < drive_geom(d)->channels; c++)
+        span += chan_free(d)[c];
+    CHECK(drive_stats(d)->chan_busy_ns <= span,
+          "%" G_GUINT64_FORMAT " ns of transfers counted, more than the %" G_GUINT64_FORMAT
+          " ns the channels' timelines span",
+          drive_stats(d)->chan_busy_ns, span);
+    return true;
+}

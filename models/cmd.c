@@ -89,3 +89,24 @@ void cmd_complete_now(Drive *d, uint32_t c)
     }
     pool(d)->done(d, c);
 }
+
+bool cmd_pool_check(const Drive *d, char *why, size_t why_len)
+{
+    const CmdPool *cp = pool(d);
+    g_autofree uint8_t *free_rec = g_new0(uint8_t, cp->limit);
+    uint32_t nfree = 0, writes = 0;
+    for (uint32_t c = cp->free; c != NO_IDX; c = cp->cmds[c].next) {
+        CHECK(c < cp->limit && !free_rec[c] && nfree < cp->limit,
+              "the free list holds record %u: beyond the pool's %u, or twice", c, cp->limit);
+        free_rec[c] = 1;
+        nfree++;
+    }
+    CHECK(nfree + cp->outstanding == cp->limit,
+          "%u records free and %u commands outstanding, the pool holds %u", nfree,
+          cp->outstanding, cp->limit);
+    for (uint32_t c = 0; c < cp->limit; c++)
+        writes += !free_rec[c] && cp->cmds[c].op == IO_WRITE;
+    CHECK(writes == cp->writes_outstanding, "%u records in use for writes, %u writes counted",
+          writes, cp->writes_outstanding);
+    return true;
+}

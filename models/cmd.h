@@ -49,5 +49,9 @@ void cmd_set_handler(Drive *d, SimEventFn done);
 /* Complete command c through the handler, at a time or at once. */
 void cmd_complete(Drive *d, uint32_t c, SimTime at);
 void cmd_complete_now(Drive *d, uint32_t c);
+/* The pool's invariants: the free list holds records of the pool, each
+ * once, as many as are not outstanding; the writes outstanding are the
+ * records in use for writes (drive_check()). */
+bool cmd_pool_check(const Drive *d, char *why, size_t why_len);
 
 #endif

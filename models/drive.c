@@ -191,6 +191,10 @@ static const struct {
     {"controller", ctrl_check},      /* ctrl.c: each core's pieces of work */
     {"FDP", fdp_check},              /* fdp.c: handles' open blocks, counters, reclaim units */
     {"ZNS", zns_check},              /* zns.c: zone states, open and active counts */
+    {"commands", cmd_pool_check},         /* cmd.c: the free list, the counts outstanding */
+    {"host interface", hostif_check}, /* hostif.c: in flight, held, non-queued */
+    {"channels", chan_check},        /* chan.c: busy time within the timelines */
+    {"link", link_check},            /* link.c: the kept transfer times, SATA's one lane */
 };
 
 /* A best GC victim that frees less than 1 / DRIVE_CRAWL_SHARE of its

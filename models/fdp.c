@@ -301,7 +301,7 @@ static bool ru_idle(const Drive *d, const Fdp *f, uint32_t r)
  * victim stays up until the stack's entry is popped). */
 static void close_block(Drive *d, uint32_t b)
 {
-    blk_set_full(d, b, sim_now(drive_engine(d)));
+    blk_close(d, b, sim_now(drive_engine(d)));
     if (blk_valid(d, b) == 0 && !blk_is_dead(d, b))
         die_push_dead(d, b);
 }

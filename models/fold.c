@@ -48,7 +48,7 @@ static uint32_t fold_pick(Drive *d, uint32_t die, bool dyn_only, bool take_open)
         uint32_t b = die_open(d, die, streams[k]);
         if (b != NO_BLOCK) {
             die_set_open(d, die, streams[k], NO_BLOCK);
-            blk_set_full(d, b, sim_now(drive_engine(d)));
+            blk_close(d, b, sim_now(drive_engine(d)));
             return b;
         }
     }
@@ -96,7 +96,7 @@ static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open, boo
             return false;
         f->victim[die] = v;
         f->cursor[die] = 0;
-        blk_set_state(d, v, BLK_VICTIM);
+        blk_take_victim(d, v);
     }
     uint32_t v = f->victim[die];
     if (blk_valid(d, v) == 0) {

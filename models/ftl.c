@@ -900,7 +900,7 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     for (uint32_t k = 0; drive_place_hook(d) && k < n; k++)
         drive_place_hook(d)(drive_place_ctx(d), wbuf(d)->stage[k], first + k, NO_SLOT);
     if (blk_wp(d, b) == cap) {
-        blk_set_full(d, b, sim_now(drive_engine(d)));
+        blk_close(d, b, sim_now(drive_engine(d)));
         if (open)
             *open = NO_BLOCK;
         else

@@ -255,7 +255,7 @@ static bool gc_step(Drive *d, uint32_t die)
             return false;
         die_set_victim(d, die, v);
         die_set_cursor(d, die, 0);
-        blk_set_state(d, v, BLK_VICTIM);
+        blk_take_victim(d, v);
         uint32_t cap = drive_geom(d)->slots_per_block; /* native slots erasing it returns */
         uint32_t moved = moved_slots(d, v);
         if (moved < cap)
@@ -315,7 +315,7 @@ static bool gc_reclaim_dead(Drive *d, uint32_t die)
             continue;
         if (fdp_ru_gc(d) && !fdp_ru_dead(d, b))
             continue; /* a reclaim unit's blocks are erased together, as GC's victims */
-        blk_set_state(d, b, BLK_VICTIM); /* until its erase ends */
+        blk_take_victim(d, b); /* until its erase ends */
         gc_erase(d, die, b);
         return true;
     }

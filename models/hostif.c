@@ -245,3 +245,26 @@ void hostif_init(Drive *d)
 }
 
 void hostif_release(Drive *d) { g_free(hostif(d)); }
+
+bool hostif_check(const Drive *d, char *why, size_t why_len)
+{
+    const HostIf *h = hostif(d);
+    uint32_t held = 0, last = NO_IDX, limit = drive_queue_limit(d);
+    for (uint32_t c = h->held_head; c != NO_IDX; c = cmd_at(d, c)->next) {
+        CHECK(c < limit && held < limit, "the held list holds record %u after %u commands", c,
+              held);
+        held++;
+        last = c;
+    }
+    CHECK(last == h->held_tail, "the held list ends at %u, its tail says %u", last, h->held_tail);
+    CHECK(held == 0 || h->nq != NO_IDX, "%u commands held behind no non-queued command", held);
+    CHECK(h->nq == NO_IDX || non_queued(d, (IoOp)cmd_at(d, h->nq)->op),
+          "command %u waits as non-queued, but is a queued one", h->nq);
+    CHECK(h->nq == NO_IDX || h->nq_sent || h->inflight > 0,
+          "non-queued command %u waits for a queue with nothing in flight", h->nq);
+    uint32_t waiting = h->nq != NO_IDX && !h->nq_sent;
+    CHECK(h->inflight + held + waiting == drive_outstanding(d),
+          "%u commands in flight, %u held, %u waiting to be sent; %u outstanding", h->inflight,
+          held, waiting, drive_outstanding(d));
+    return true;
+}

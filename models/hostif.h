@@ -9,5 +9,10 @@
 
 void hostif_init(Drive *d); /* registers the completion handler with cmd.c */
 void hostif_release(Drive *d);
+/* The queue's invariants: every command outstanding is in flight, held
+ * behind a non-queued command, or that command waiting for the queue to
+ * drain; the held list is whole, and only a non-queued command holds
+ * commands (drive_check()). */
+bool hostif_check(const Drive *d, char *why, size_t why_len);
 
 #endif

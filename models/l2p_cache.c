@@ -417,7 +417,7 @@ static void place(Drive *d, uint32_t t, uint32_t b)
     blk_add_valid(d, b, c->spp);
     c->loc[t] = slot;
     if (blk_wp(d, b) == nand_block_capacity(d, b)) {
-        blk_set_full(d, b, sim_now(drive_engine(d)));
+        blk_close(d, b, sim_now(drive_engine(d)));
         c->map_open[nand_die_of_block(d, b)] = NO_BLOCK;
     }
 }
@@ -432,8 +432,7 @@ static uint32_t map_dest(Drive *d, uint32_t die, uint32_t min_free)
     if (die_nfree(d, die) <= min_free)
         return NO_BLOCK;
     uint32_t b = nand_take_free(d, die, drive_geom(d)->native);
-    blk_set_mode(d, b, CELL_SLC);
-    blk_set_kind(d, b, BLK_MAP);
+    blk_make_map(d, b);
     c->map_open[die] = b;
     return b;
 }
@@ -480,8 +479,7 @@ static void erase_map_block(Drive *d, uint32_t die, uint32_t v)
 {
     die_set_victim(d, die, NO_BLOCK);
     drive_counters(d)->gc_blocks++;
-    blk_set_mode(d, v, drive_geom(d)->native); /* back to a plain free block once erased */
-    blk_set_kind(d, v, BLK_DATA);
+    blk_make_data(d, v); /* back to a plain free block once erased */
     sched_die_op(d, die, WORK_ERASE, nand_erased, d, v, sim_now(drive_engine(d)) + drive_params(d)->timing[CELL_SLC].t_erase);
 }
 

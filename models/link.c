@@ -68,3 +68,19 @@ SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device)
 {
     return link_xfer_part(d, ready, 0, bytes, to_device);
 }
+
+bool link_check(const Drive *d, char *why, size_t why_len)
+{
+    const Link *l = link_of(d);
+    for (int dir = 0; dir < 2; dir++)
+        CHECK(l->last_bytes[dir] == UINT64_MAX ||
+                  l->last_ns[dir] == link_xfer_ns(d, l->last_bytes[dir], dir),
+              "the link keeps %" G_GUINT64_FORMAT " ns for %" G_GUINT64_FORMAT
+              " bytes %s, the framing model gives %" G_GUINT64_FORMAT,
+              l->last_ns[dir], l->last_bytes[dir], dir ? "to the device" : "to the host",
+              link_xfer_ns(d, l->last_bytes[dir], dir));
+    CHECK(drive_params(d)->interface != HOSTIF_SATA || l->free[1] == 0,
+          "a SATA link has its second timeline in use (free at %" G_GUINT64_FORMAT " ns)",
+          (uint64_t)l->free[1]);
+    return true;
+}

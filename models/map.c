@@ -246,7 +246,7 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int 
     }
     relocate_run(d, dst, lpns, srcs, got);
     if (blk_wp(d, dst) == nand_block_capacity(d, dst)) {
-        blk_set_full(d, dst, sim_now(drive_engine(d)));
+        blk_close(d, dst, sim_now(drive_engine(d)));
         if (stream != MAP_OWN_BLOCK)
             die_set_open(d, nand_die_of_block(d, dst), stream, NO_BLOCK);
     }

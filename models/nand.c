@@ -93,7 +93,7 @@ void nand_put_free(Drive *d, uint32_t b)
     uint32_t die = nand_die_of_block(d, b);
     g_assert(blk_valid(d, b) == 0);
     map_block_erased(d, b);
-    blk_set_free(d, b);
+    blk_erase(d, b);
     wear_erased(d, b);
     die_push_free(d, b);
     if (!nand_is_static(d, b)) {

@@ -72,7 +72,7 @@ static uint32_t pf_block(Prefill *f, uint32_t die, int kind)
     if (*open != NO_BLOCK && blk_wp(d, *open) < nand_block_capacity(d, *open))
         return *open;
     if (*open != NO_BLOCK)
-        blk_set_state(d, *open, BLK_FULL);
+        blk_close(d, *open, blk_stamp(d, *open)); /* prefill's blocks keep their stamp */
     *open = NO_BLOCK;
     switch (kind) {
     case PF_SSLC:
@@ -195,11 +195,11 @@ static bool pf_gc_one(Prefill *f, uint32_t die)
         return false;
     uint32_t left = blk_valid(d, v), cap = drive_geom(d)->slots_per_block;
     gc_set_ratio(d, die, MIN((double)left / (double)(cap - left), gc_ratio_cap(d)));
-    blk_set_state(d, v, BLK_VICTIM); /* not a destination */
+    blk_take_victim(d, v); /* not a destination */
     while (left > 0) {
         uint32_t n = pf_write(f, die, PF_GC, left, &s0);
         if (n == 0) {
-            blk_set_state(d, v, BLK_FULL);
+            blk_return_victim(d, v);
             return false;
         }
         left -= n;
@@ -337,7 +337,7 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
     Drive *d = f->d;
     for (uint32_t i = 0; i < drive_geom(d)->dies * PF_KINDS; i++)
         if (f->open[i] != NO_BLOCK)
-            blk_set_state(d, f->open[i], BLK_FULL);
+            blk_close(d, f->open[i], blk_stamp(d, f->open[i]));
     *drive_mapped(d) = n;
     uint64_t slc = 0;
     if (drive_geom(d)->native != CELL_SLC)

@@ -1,35 +1,14 @@
 /*
- * pslc.h - sizes of the pSLC write cache, as pure functions of DriveParams.
- *
- * For `ftlsim check`, the tests and docs/pslc.md: the same rules the drive
- * applies at run time (models/pslc.c), evaluated for a drive filled
- * sequentially to a given share of its user capacity, cache folded.
+ * pslc.h - the pSLC write cache at run time (models/pslc.c): its limits,
+ * where host data goes, fold triggers, idle detection, for the other parts
+ * of the drive. Its sizes as pure functions of DriveParams, which the
+ * config layer uses too, are in models/pslc_sizing.h.
  */
 #ifndef FTLSIM_PSLC_H
 #define FTLSIM_PSLC_H
 
-#include "models/drive_params.h"
-
-/* Static SLC blocks per die: ceil(static / (SLC block bytes x dies)). */
-uint32_t pslc_static_blocks(const DriveParams *p);
-/* Spare blocks per die: the pool (blocks less static SLC ones) less the
- * native blocks the user capacity fills, 0 if it fills them all. */
-uint32_t pslc_spare_blocks(const DriveParams *p);
-/* Whether a drive of p has a pSLC cache: a static or a dynamic part, on
- * cells whose native mode is not SLC. */
-bool pslc_params_cache(const DriveParams *p);
-/* Bytes of host data the static part holds (whole blocks, so >= [pslc] static). */
-uint64_t pslc_static_capacity(const DriveParams *p);
-/* Bytes of host data the dynamic part may hold when the drive holds
- * logical_fill (0..1) of its user capacity in native blocks. */
-uint64_t pslc_dynamic_limit_at(const DriveParams *p, double logical_fill);
-/* Name of a sizing rule ("none", "capped", "free_share"). */
-const char *pslc_rule_name(PslcRule r);
-
-/* ---- At run time: the limits, where host data goes, fold triggers, idle
- * detection (models/pslc.c), for the other parts of the drive ------------ */
-
 #include "models/parts.h"
+#include "models/pslc_sizing.h"
 
 void pslc_init(Drive *d);
 void pslc_release(Drive *d);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # cli_callgraph.sh - the file-level call graphs of models/ and sim/ have no
 # cycle (scripts/callgraph), sim/'s folders call only down their layers
-# (engine <- config, host <- output <- run <- cmd), and the checker finds a
-# cycle where there is one.
+# (engine <- config, host <- output <- run <- cmd), no file of sim/ includes
+# the drive's private header models/parts.h (itself or through another
+# header), and the checker finds a cycle and such an include where there is
+# one.
 # Usage: bash tests/cli_callgraph.sh FTLSIM_BINARY (from the source root; unused).
 set -uo pipefail
 source tests/lib.sh "$@"
@@ -15,7 +17,8 @@ done
 # the completion paths go through registered functions, not by name
 grep -qE "^sched.c -> (ftl|l2p_cache|gc|fold|nand).c" <<<"$out" && fail "sched.c calls up by name: $out"
 
-out=$(python3 scripts/callgraph sim 2>&1) || fail "sim/ has a call cycle: $out"
+out=$(python3 scripts/callgraph --forbid-include models/parts.h sim 2>&1) ||
+    fail "sim/ has a call cycle or includes models/parts.h: $(grep '^callgraph:' <<<"$out")"
 for e in "cmd/run.c -> run/runner.c" "run/runner.c -> host/workload_core.c" \
     "run/sampler.c -> output/report_table.c" "host/replay.c -> host/trace.c"; do
     grep -q "^$e:" <<<"$out" || fail "edge $e missing from sim/'s graph"
@@ -23,6 +26,7 @@ done
 # every edge between folders goes down a layer
 bad=$(awk 'BEGIN { L["engine"] = 0; L["config"] = 1; L["host"] = 1; L["output"] = 2; L["run"] = 3;
                  L["cmd"] = 4 }
+           /^callgraph:/ { next }
            { split($1, a, "/"); split($3, b, "/") }
            a[1] != b[1] && !(a[1] in L && b[1] in L && L[a[1]] > L[b[1]]) { print }' <<<"$out")
 [ -z "$bad" ] || fail "sim/ calls up or across its layers: $bad"
@@ -36,4 +40,11 @@ rc=$?
 grep -q "cycle: down.c -> up.c -> down.c" <<<"$out" || fail "cycle not named: $out"
 # static helpers of the same name in both files are not edges
 grep -q "helper" <<<"$out" && fail "a static helper counted as a call: $out"
-finish "no cycle in models/ or sim/"
+
+out=$(python3 scripts/callgraph --forbid-include tests/data/callgraph_include/private.h \
+    tests/data/callgraph_include 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] || fail "an include of private.h through public.h: exit $rc, expected 1: $out"
+grep -q "user.c includes tests/data/callgraph_include/private.h: .*public.h -> .*private.h" \
+    <<<"$out" || fail "include chain not named: $out"
+finish "no cycle in models/ or sim/, no private header in sim/"

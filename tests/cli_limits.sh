@@ -49,6 +49,31 @@ rc=$?
     grep -q "860pro.ini: simulating this drive needs about .* available (the address-space limit, ulimit -v)" "$tmp/as.err" ||
     fail "ulimit -v 1 GiB, random prefill: exit $rc, $(head -c 300 "$tmp/as.err")"
 
+# FDP configs GC cannot work with, refused before the run. On a cut
+# PM9D3a (100 blocks of 6 MiB per die) 8 handles' reclaim units of 400
+# blocks, with GC by reclaim unit, need more blocks than the group has
+# beside its GC reserve: no unit completes (the run stalled). And 128
+# handles on the stock drive keep 129 blocks open on every die, more than
+# its 115 spare blocks less hard_blocks (the run stopped, "cannot make
+# progress"). The stock 8-handle drive, with either GC unit, is accepted.
+fdp=configs/pm9d3a-fdp.ini
+cut=(--set nand.pages_per_block=96 --set nand.blocks_per_plane=100 --set drive.user_capacity=17GB)
+expect_error "[fdp] ru_size = 2400MiB: the reclaim group's 9 open reclaim units (8 for host data, 1 for GC's copies) of 400 blocks need 3600 blocks, more than the 3136 its 32 dies have beside [gc] hard_blocks = 2, so no unit could be completed for GC to reclaim; expected at most 2088MiB" \
+    run -d $fdp "${cut[@]}" --set fdp.gc_unit=reclaim_unit --set fdp.ru_size=2400MiB \
+    -w 'rw=randwrite,bs=64k,fdp=1,io_size=1g'
+expect_error --no-out "[fdp] ru_size = 232488MiB" check $fdp --set fdp.gc_unit=reclaim_unit \
+    --set fdp.ru_size=232488MiB
+expect_error "[fdp] handles = 128: each die holds up to 129 blocks open (128 for host data, 1 for GC's copies) and [gc] hard_blocks = 2 free" \
+    run -d $fdp --set fdp.handles=128 -w 'rw=randwrite,bs=64k,fdp=1,io_size=1g'
+expect_error --no-out "expected fewer handles or more spare blocks (at most 113 open blocks per die)" \
+    check $fdp --set fdp.handles=64 --set fdp.isolation=persistent
+for a in "" "--set fdp.gc_unit=reclaim_unit" "--set fdp.handles=112"; do
+    n=$((n + 1))
+    # shellcheck disable=SC2086 # the options split on purpose
+    "$bin" check $fdp $a >/dev/null 2>"$tmp/fdp.err" ||
+        fail "the stock FDP drive ($a) refused: $(head -c 300 "$tmp/fdp.err")"
+done
+
 # FIFOs: each command runs under a timeout (exit 124 fails the check).
 real=$bin
 bin=$tmp/bounded

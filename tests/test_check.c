@@ -7,9 +7,10 @@
  * both catch it, under the part's name.
  *
  * Most parts are broken through their own functions called out of turn.
- * The scheduler and TRIM keep state that only their own code changes, so
- * this file compiles their sources in (the copies in the library are then
- * not linked) to reach it.
+ * The scheduler, TRIM, the command pool, the host interface, the channels
+ * and the link keep state that only their own code changes, so this file
+ * compiles their sources in (the copies in the library are then not
+ * linked) to reach it.
  */
 #include "cutest.h"
 
@@ -25,6 +26,10 @@
 #include "sim/config/config.h"
 #include "sim/run/runner.h"
 
+#include "models/chan.c"
+#include "models/cmd.c"
+#include "models/hostif.c"
+#include "models/link.c"
 #include "models/sched.c"
 #include "models/trim.c"
 
@@ -118,9 +123,9 @@ static void test_blocks(void)
     const uint32_t *stack = die_free_list(d, die, false, &n);
     CUTEST_REQUIRE(n > 0);
     uint32_t f = stack[n - 1];
-    blk_set_state(d, f, BLK_FULL);
+    blk_corrupt(d, f, BLK_FULL, 0);
     assert_caught(d, blocks_check, "blocks");
-    blk_set_state(d, f, BLK_FREE);
+    blk_corrupt(d, f, BLK_FREE, 0);
     assert_holds(d);
     uint32_t open = die_open(d, die, STREAM_GC);
     die_set_open(d, die, STREAM_GC, f);
@@ -164,6 +169,14 @@ static void test_map(void)
 
 /* A page waiting in the write buffer mapped to a slot instead: its ring
  * entry is live but stale. */
+static int faults; /* transitions out of turn reported */
+
+static void count_fault(const Drive *d, uint32_t b, const char *what)
+{
+    (void)d, (void)b, (void)what;
+    faults++;
+}
+
 static void test_write_buffer(void)
 {
     Busy b;
@@ -175,7 +188,13 @@ static void test_write_buffer(void)
         lpn++;
     CUTEST_REQUIRE(lpn < drive_capacity(d) / SLOT_SIZE);
     uint32_t f = die_free_list(d, 0, false, &(uint32_t){0})[0];
+    /* the free block's valid count is refused by the transitions' own
+     * check (FTLSIM_DEBUG), which reports to the hook; the map changes */
+    faults = 0;
+    CU_ASSERT_TRUE(blocks_set_fault_hook(d, count_fault));
     map_set_run(d, &lpn, 1, nand_slot(d, f, 0));
+    CUTEST_EQ(faults, 1);
+    blocks_set_fault_hook(d, NULL);
     assert_caught(d, ftl_check, NULL); /* the blocks' and the map's checks run first */
     busy_close(&b);
 }
@@ -236,9 +255,9 @@ static void test_fold(void)
     }
     CUTEST_REQUIRE(v != NO_BLOCK);
     assert_holds(d);
-    blk_set_state(d, v, BLK_FULL);
+    blk_corrupt(d, v, BLK_FULL, blk_valid(d, v));
     assert_caught(d, fold_check, "folding");
-    blk_set_state(d, v, BLK_VICTIM);
+    blk_corrupt(d, v, BLK_VICTIM, blk_valid(d, v));
     assert_holds(d);
     busy_close(&b);
 }
@@ -253,12 +272,13 @@ static void test_l2p_cache(void)
     assert_holds(d);
     uint32_t m = NO_BLOCK;
     for (uint32_t k = 0; k < drive_geom(d)->nblocks && m == NO_BLOCK; k++)
-        if (blk_is_map(d, k) && blk_state(d, k) != BLK_FREE)
+        if (blk_is_map(d, k) && blk_state(d, k) != BLK_FREE && blk_valid(d, k) > 0)
             m = k;
     CUTEST_REQUIRE(m != NO_BLOCK);
-    blk_drop_valid(d, m, 1);
+    uint32_t valid = blk_valid(d, m);
+    blk_corrupt(d, m, blk_state(d, m), valid - 1);
     assert_caught(d, l2p_check, "mapping cache");
-    blk_add_valid(d, m, 1);
+    blk_corrupt(d, m, blk_state(d, m), valid);
     assert_holds(d);
     busy_close(&b);
 }
@@ -340,6 +360,85 @@ static void test_ctrl(void)
     busy_close(&b);
 }
 
+/* A record on the free list twice (a command returned twice), and the
+ * count of writes outstanding off by one. */
+static void test_cmd(void)
+{
+    Busy b;
+    CUTEST_REQUIRE(busy_open(&b, PSLC_DRIVE, true, TRIM_IMMEDIATE, RANDW, 200));
+    Drive *d = runner_drive(b.r);
+    assert_holds(d);
+    CmdPool *cp = pool(d);
+    cp->writes_outstanding++;
+    assert_caught(d, cmd_pool_check, "commands");
+    cp->writes_outstanding--;
+    assert_holds(d);
+    CUTEST_REQUIRE(cp->free != NO_IDX);
+    uint32_t first = cp->free, next = cp->cmds[first].next;
+    cp->cmds[first].next = first; /* the list loops on its head */
+    assert_caught(d, cmd_pool_check, "commands");
+    cp->cmds[first].next = next;
+    assert_holds(d);
+    busy_close(&b);
+}
+
+/* A command lost from the host interface's count in flight; on SATA, a
+ * non-queued TRIM that waits with nothing in flight ahead of it. */
+static void test_hostif(void)
+{
+    Busy b;
+    CUTEST_REQUIRE(busy_open(&b, PSLC_DRIVE, true, TRIM_IMMEDIATE, RANDW, 200));
+    Drive *d = runner_drive(b.r);
+    assert_holds(d);
+    CUTEST_REQUIRE(drive_outstanding(d) > 0);
+    HostIf *h = hostif(d);
+    h->inflight--;
+    assert_caught(d, hostif_check, "host interface");
+    h->inflight++;
+    assert_holds(d);
+    CUTEST_REQUIRE(drive_params(d)->interface == HOSTIF_SATA && h->nq == NO_IDX);
+    uint32_t c = pool(d)->free;
+    CUTEST_REQUIRE(c != NO_IDX);
+    h->nq = c; /* a free record as the non-queued command: a read, not sent */
+    assert_caught(d, hostif_check, "host interface");
+    h->nq = NO_IDX;
+    assert_holds(d);
+    busy_close(&b);
+}
+
+/* More bus time counted than the channels' timelines span. */
+static void test_chan(void)
+{
+    Busy b;
+    CUTEST_REQUIRE(busy_open(&b, PSLC_DRIVE, true, TRIM_IMMEDIATE, RANDW, 200));
+    Drive *d = runner_drive(b.r);
+    assert_holds(d);
+    SimTime *free_at = chan_free(d);
+    uint32_t n = drive_geom(d)->channels;
+    g_autofree SimTime *keep = g_memdup2(free_at, n * sizeof *free_at);
+    memset(free_at, 0, n * sizeof *free_at); /* as if no channel had been reserved */
+    assert_caught(d, chan_check, "channels");
+    memcpy(free_at, keep, n * sizeof *free_at);
+    assert_holds(d);
+    busy_close(&b);
+}
+
+/* A transfer time kept for a size that the framing model does not give. */
+static void test_link(void)
+{
+    Busy b;
+    CUTEST_REQUIRE(busy_open(&b, PSLC_DRIVE, true, TRIM_IMMEDIATE, RANDW, 200));
+    Drive *d = runner_drive(b.r);
+    assert_holds(d);
+    Link *l = link_of(d);
+    CUTEST_REQUIRE(l->last_bytes[1] != UINT64_MAX);
+    l->last_ns[1]++;
+    assert_caught(d, link_check, "link");
+    l->last_ns[1]--;
+    assert_holds(d);
+    busy_close(&b);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -354,6 +453,10 @@ int main(void)
         {"trim: the deferred queue", test_trim},
         {"sched: idle dies and read queues", test_sched},
         {"ctrl: the cores' pieces", test_ctrl},
+        {"cmd: the free list and counts", test_cmd},
+        {"hostif: in flight, held, non-queued", test_hostif},
+        {"chan: busy time within the timelines", test_chan},
+        {"link: the kept transfer times", test_link},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("check", tests);

@@ -218,7 +218,7 @@ static void program(Ops *o, uint32_t die, const uint64_t *lpns, uint32_t n)
     map_set_run(d, lpns, n, first);
     blk_advance(d, b, n);
     if (blk_wp(d, b) == nand_block_capacity(d, b)) {
-        blk_set_full(d, b, 0);
+        blk_close(d, b, 0);
         o->open[die] = NO_BLOCK;
     }
 }
@@ -253,14 +253,16 @@ static bool collect(Ops *o, uint32_t die)
 {
     Drive *d = o->r.d;
     uint32_t per = drive_geom(d)->blocks_per_die, v = NO_BLOCK, dead;
-    while ((dead = die_pop_dead(d, die)) != NO_BLOCK) /* nothing to move */
+    while ((dead = die_pop_dead(d, die)) != NO_BLOCK) { /* nothing to move */
+        blk_take_victim(d, dead);
         nand_put_free(d, dead);
+    }
     for (uint32_t b = die * per; b < (die + 1) * per; b++)
         if (blk_state(d, b) == BLK_FULL && (v == NO_BLOCK || blk_valid(d, b) < blk_valid(d, v)))
             v = b;
     if (v == NO_BLOCK)
         return false;
-    blk_set_state(d, v, BLK_VICTIM);
+    blk_take_victim(d, v);
     uint32_t cursor = 0;
     while (cursor < blk_wp(d, v)) {
         if (room(o, die) == 0)

@@ -1,7 +1,9 @@
 # scripts/lib/deps.sh - install the Debian packages ftlsim needs, when missing.
 # Sourced by scripts/test, scripts/demo, scripts/bench and scripts/reproduce.
 
-FTLSIM_PACKAGES="cmake pkg-config gcc make libglib2.0-dev zlib1g-dev libcunit1-dev libgsl-dev gnuplot-nox python3 parallel fio blktrace libfuse3-dev fuse3 e2fsprogs"
+# slurm-wlm and munge: tests/cli_sweep_slurm.sh runs a sweep on a one-node
+# Slurm cluster it starts on this machine.
+FTLSIM_PACKAGES="cmake pkg-config gcc make libglib2.0-dev zlib1g-dev libcunit1-dev libgsl-dev gnuplot-nox python3 parallel fio blktrace libfuse3-dev fuse3 e2fsprogs slurm-wlm munge"
 # More packages on request, e.g. FTLSIM_EXTRA_PACKAGES="clang libclang-rt-14-dev"
 # for the fuzz harnesses, chromium for tests/cli_report.sh's browser checks
 # (CI sets both).

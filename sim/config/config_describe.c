@@ -11,7 +11,7 @@
 
 #include "sim/config/config_schema.h"
 #include "sim/config/config_units.h"
-#include "models/pslc.h"
+#include "models/pslc_sizing.h"
 
 #define LABEL "%-20s"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sim/config/config_units.h"
-#include "models/pslc.h"
+#include "models/pslc_sizing.h"
 
 typedef unsigned __int128 u128;
 
@@ -269,9 +269,77 @@ void config_derive_latency(DriveParams *p)
     }
 }
 
+/* Write streams a handle set keeps open at once, in a reclaim group (gc_unit
+ * = reclaim_unit: units) or on each die (blocks, either GC unit): one per
+ * handle for host data, one per persistently isolated handle for GC's
+ * copies, and the shared GC stream when a handle is initially isolated.
+ * *gc: the GC streams among them. */
+static uint32_t fdp_open_streams(const DriveParams *p, uint32_t *gc)
+{
+    uint32_t persistent = 0;
+    for (uint32_t h = 0; h < p->fdp_handles; h++)
+        persistent += drive_params_fdp_persistent(p, h) == 1;
+    *gc = persistent + (persistent < p->fdp_handles);
+    return p->fdp_handles + *gc;
+}
+
+/* Whether GC can always make progress with the handles' open blocks and
+ * units. Every die holds up to `open` blocks open at once (one per stream),
+ * any of them as good as empty (just opened, or its data overwritten); with
+ * hard_blocks free, the rest must hold more than the die's share of the user
+ * capacity, or every full block may be valid data only and GC finds nothing
+ * to reclaim (a drive that stops, "cannot make progress"). With GC by
+ * reclaim unit, a unit is reclaimed only once complete: the group's open
+ * units, ru_size each, must also fit beside the hard reserve of each of its
+ * dies, or none may ever complete (a drive that stalls). The ru_size of the
+ * stock configs is a fraction of their spare blocks; a unit is counted on
+ * the dies it spans, not whole on one. */
+static gboolean check_fdp_room(const DriveParams *p, const char *name, GError **error)
+{
+    uint64_t blk = drive_params_block_bytes(p);
+    uint32_t dies = drive_params_dies(p), per_group = dies / p->fdp_groups, gc;
+    uint32_t open = fdp_open_streams(p, &gc), hard = p->gc_hard_blocks;
+    uint64_t bpd = p->blocks_per_plane; /* blocks per die: a block spans the die's planes */
+    if (p->fdp_gc_unit == FDP_GC_RU) {
+        uint64_t ru = p->fdp_ru_size ? p->fdp_ru_size / blk : 1;
+        uint64_t room = per_group * (bpd - MIN(bpd, hard));
+        if ((uint64_t)open * ru > room) {
+            char v[CONFIG_VALUE_LEN], m[CONFIG_VALUE_LEN];
+            config_format_size(p->fdp_ru_size, v, sizeof v);
+            config_format_size(room / open * blk, m, sizeof m);
+            return fail(error, CONFIG_ERROR_INVALID,
+                        "%s: [fdp] ru_size = %s: the reclaim group's %u open reclaim units (%u for "
+                        "host data, %u for GC's copies) of %" G_GUINT64_FORMAT
+                        " blocks need %" G_GUINT64_FORMAT " blocks, more than the %" G_GUINT64_FORMAT
+                        " its %u dies have beside [gc] hard_blocks = %u, so no unit could be "
+                        "completed for GC to reclaim; expected at most %s",
+                        name, v, open, p->fdp_handles, gc, ru, (uint64_t)open * ru, room,
+                        per_group, hard, m);
+        }
+    }
+    /* blocks per die that may hold data when `open` are open and hard free,
+     * against the die's share of the user capacity (slots: a share need not
+     * be whole blocks) */
+    uint64_t full = bpd > (uint64_t)hard + open ? bpd - hard - open : 0;
+    uint64_t slots = blk / SLOT_SIZE, user = drive_params_writable(p) / SLOT_SIZE;
+    uint64_t share = user / ((uint64_t)dies * slots); /* whole blocks of it */
+    if (full * dies * slots <= user)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [fdp] handles = %u: each die holds up to %u blocks open (%u for host data, "
+                    "%u for GC's copies) and [gc] hard_blocks = %u free, and its other %" G_GUINT64_FORMAT
+                    " blocks cannot hold more than its share of the user capacity (%.1f blocks), so "
+                    "GC may find nothing to reclaim; expected fewer handles or more spare blocks (at "
+                    "most %" G_GUINT64_FORMAT " open blocks per die)",
+                    name, p->fdp_handles, open, p->fdp_handles, gc, hard, full,
+                    (double)user / (double)(dies * slots),
+                    bpd > hard + share + 1 ? bpd - hard - share - 1 : 0);
+    return TRUE;
+}
+
 /* [fdp]: the handles' types parse, one or one per handle; the dies split
- * evenly into reclaim groups; a reclaim unit is whole blocks; and the
- * features whose placement FDP does not model are off. */
+ * evenly into reclaim groups; a reclaim unit is whole blocks; the
+ * features whose placement FDP does not model are off; and GC can make
+ * progress beside the handles' open blocks and units (check_fdp_room). */
 static gboolean check_fdp(const DriveParams *p, const char *name, GError **error)
 {
     if (p->fdp_handles == 0)
@@ -310,7 +378,7 @@ static gboolean check_fdp(const DriveParams *p, const char *name, GError **error
                     "%s: [fdp] handles = %u: expected no pSLC cache with FDP ([pslc] static = 0, "
                     "dynamic_rule = none)",
                     name, p->fdp_handles);
-    return TRUE;
+    return check_fdp_room(p, name, error);
 }
 
 /* [zns]: whole zones of 4 KiB units, a capacity within the zone, limits

@@ -1,0 +1,1 @@
+/* private.h - the header no file of this folder may reach (tests/cli_callgraph.sh). */
