@@ -322,7 +322,36 @@ static double pts_rounds_written(const Pts *p)
 typedef struct PtsMeasure {
     double secs, iops, MBps, waf;
     uint64_t ios;
+    PtsBusy busy;
 } PtsMeasure;
+
+static uint64_t pts_sum(const uint64_t *v, unsigned n)
+{
+    uint64_t s = 0;
+    for (unsigned i = 0; i < n; i++)
+        s += v[i];
+    return s;
+}
+
+/* The drive's utilisation counters between s0 and st over secs. */
+static void pts_busy(const Pts *p, const DriveStats *s0, const DriveStats *st, double secs,
+                     PtsBusy *b)
+{
+    const DriveParams *dp = &p->params;
+    double ns = secs * 1e9;
+    memset(b, 0, sizeof *b);
+    if (!(ns > 0))
+        return;
+    b->ctrl = (double)(pts_sum(st->ctrl_busy_ns, CTRL_WORKS) - pts_sum(s0->ctrl_busy_ns, CTRL_WORKS)) /
+              ((dp->ctrl_cores ? dp->ctrl_cores : 1) * ns);
+    b->dies = (double)(pts_sum(st->die_busy_ns, DIE_WORKS) - pts_sum(s0->die_busy_ns, DIE_WORKS)) /
+              (drive_params_dies(dp) * ns);
+    b->chan = (double)(st->chan_busy_ns - s0->chan_busy_ns) / ((dp->channels ? dp->channels : 1) * ns);
+    double to = drive_params_link_bw(dp, true), from = drive_params_link_bw(dp, false);
+    double w = (double)(st->host_bytes[IO_WRITE] - s0->host_bytes[IO_WRITE]) / secs;
+    double r = (double)(st->host_bytes[IO_READ] - s0->host_bytes[IO_READ]) / secs;
+    b->link = MAX(to > 0 ? w / to : 0, from > 0 ? r / from : 0);
+}
 
 /* Run cell c at threads x iodepth for runtime and measure it. */
 static gboolean pts_measure(Pts *p, const PtsCell *c, uint32_t threads, uint32_t iodepth,
@@ -346,6 +375,7 @@ static gboolean pts_measure(Pts *p, const PtsCell *c, uint32_t threads, uint32_t
     m->MBps = m->secs > 0 ? (double)bytes / 1e6 / m->secs : 0;
     /* as run reports it: what the buffer absorbed never needed storing */
     m->waf = report_waf(st, &s0);
+    pts_busy(p, &s0, st, m->secs, &m->busy);
     return TRUE;
 }
 
@@ -370,6 +400,7 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
         .host_written = (double)st->host_bytes[IO_WRITE],
         .test_written = pts_rounds_written(p),
         .waf = m.waf,
+        .busy = m.busy,
     };
     g_array_append_val(p->rows, row);
     if (p->win_hist) {
@@ -415,8 +446,15 @@ gboolean pts_idle(Pts *p, SimTime t, GError **error)
 {
     SimTime t0 = sim_now(p->e);
     char spec[48];
+    t -= t % 2000; /* whole us, an even number of them */
     g_snprintf(spec, sizeof spec, "idle=%" G_GUINT64_FORMAT "us", (uint64_t)t / 1000);
-    if (!pts_segment(p, spec, error))
+    /* an idle phase completes no command: the run sees its end at its
+     * clock's next tick, so the clock ticks at t / 2 and at t, the second
+     * tick scheduled after the phase's end and so firing after it */
+    runner_set_clock(p->run, t / 2, 0, NULL, p->progress);
+    gboolean ok = pts_segment(p, spec, error);
+    runner_set_clock(p->run, SIM_SEC, 0, NULL, p->progress);
+    if (!ok)
         return FALSE;
     p->idle_s += (double)(sim_now(p->e) - t0) / 1e9;
     return TRUE;
@@ -600,6 +638,7 @@ static void pts_results(Pts *p, uint32_t sub)
         res->p9999_us = (double)lat_hist_percentile(h, 99.99) / 1e3;
         res->p99999_us = (double)lat_hist_percentile(h, 99.999) / 1e3;
         res->max_us = (double)lat_hist_max(h) / 1e3;
+        res->min_us = (double)lat_hist_min(h) / 1e3;
     }
 }
 

@@ -198,57 +198,6 @@ static void pts_html_warnings(HtmlPage *page, const Pts *p)
                                  "test is about.");
 }
 
-static char *pts_html_mix(uint32_t read_pct)
-{
-    return g_strdup_printf("%u/%u", read_pct, 100 - read_pct);
-}
-
-void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
-                           double (*value)(const Pts *p, uint32_t c), const char *fmt)
-{
-    GPtrArray *mixes = g_ptr_array_new_with_free_func(g_free);
-    GArray *mix_pct = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    GArray *bss = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    for (uint32_t c = 0; c < p->n_cells; c++) {
-        gboolean seen = FALSE;
-        for (guint i = 0; i < mix_pct->len; i++)
-            seen |= g_array_index(mix_pct, uint32_t, i) == p->cells[c].read_pct;
-        if (!seen) {
-            g_array_append_val(mix_pct, p->cells[c].read_pct);
-            g_ptr_array_add(mixes, pts_html_mix(p->cells[c].read_pct));
-        }
-        seen = FALSE;
-        for (guint i = 0; i < bss->len; i++)
-            seen |= g_array_index(bss, uint64_t, i) == p->cells[c].bs;
-        if (!seen)
-            g_array_append_val(bss, p->cells[c].bs);
-    }
-    GPtrArray *header = g_ptr_array_new();
-    g_ptr_array_add(header, "block size");
-    for (guint i = 0; i < mixes->len; i++)
-        g_ptr_array_add(header, g_ptr_array_index(mixes, i));
-    g_ptr_array_add(header, NULL);
-    GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-    for (guint b = 0; b < bss->len; b++) {
-        char **r = g_new0(char *, mix_pct->len + 2);
-        r[0] = pts_bs_label(g_array_index(bss, uint64_t, b));
-        for (guint m = 0; m < mix_pct->len; m++) {
-            double v = NAN;
-            for (uint32_t c = 0; c < p->n_cells; c++)
-                if (p->cells[c].bs == g_array_index(bss, uint64_t, b) &&
-                    p->cells[c].read_pct == g_array_index(mix_pct, uint32_t, m))
-                    v = value(p, c);
-            r[m + 1] = isnan(v) ? g_strdup("") : g_strdup_printf(fmt, v);
-        }
-        g_ptr_array_add(rows, r);
-    }
-    html_table(page, (const char *const *)header->pdata, rows, caption);
-    g_ptr_array_free(rows, TRUE);
-    g_ptr_array_free(header, TRUE);
-    g_ptr_array_free(mixes, TRUE);
-    g_array_free(mix_pct, TRUE);
-    g_array_free(bss, TRUE);
-}
 
 static void pts_html_tables(HtmlPage *page, const Pts *p)
 {
@@ -258,7 +207,7 @@ static void pts_html_tables(HtmlPage *page, const Pts *p)
     g_autofree char *table = g_strdup_printf("%s.csv", p->t->name);
     g_autofree char *path = g_build_filename(p->o->out, table, NULL);
     g_autofree char *caption = g_strdup_printf("%s (every column)", table);
-    html_csv_file(page, path, caption, 200);
+    html_csv_file(page, path, caption, p->t->table_rows ? p->t->table_rows : 200);
     if (p->t->fills > 0)
         return; /* WSAT judges no window: steady_state.csv's verdicts would all be "-" */
     g_autofree char *steady = g_build_filename(p->o->out, "steady_state.csv", NULL);

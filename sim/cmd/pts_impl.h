@@ -29,6 +29,15 @@ typedef struct PtsCell {
     bool seq;          /* sequential (tp); random otherwise */
 } PtsCell;
 
+/* The share of a segment's time each resource of the drive was busy:
+ * what bounds its rate is the busiest (pts_bound()). */
+typedef struct PtsBusy {
+    double ctrl; /* the firmware cores' work / (cores x time) */
+    double dies; /* the dies' busy time / (dies x time) */
+    double chan; /* the channels' transfer time / (channels x time) */
+    double link; /* host bytes / (the link's rate x time), the busier direction */
+} PtsBusy;
+
 /* One cell run in one round. */
 typedef struct PtsRow {
     uint32_t sub, round, cell;
@@ -39,6 +48,7 @@ typedef struct PtsRow {
     double host_written;            /* bytes written by the host since the purge, at its end */
     double test_written; /* of them by the test's rounds (after any preconditioning) */
     double waf; /* NAND bytes written / host bytes written in it; NAN without writes */
+    PtsBusy busy; /* how busy each resource was in it */
 } PtsRow;
 
 /* A purge, its preconditioning and its rounds. */
@@ -93,6 +103,7 @@ typedef struct PtsResult {
     double waf;                               /* NAN for cells without writes */
     double p99_us, p999_us, p9999_us, max_us; /* lat only: over the window's merged latencies */
     double p99999_us;                         /* lat only: five nines */
+    double min_us; /* lat only: exact, so that a spread below the percentiles' 1% shows */
 } PtsResult;
 
 struct Pts {
@@ -180,6 +191,7 @@ struct PtsTestDesc {
     /* after a subtest's rounds (preconditioned to steady state): the test's
      * own stimulus, into p->periods (pts_period(), pts_idle()); NULL: none */
     gboolean (*after)(Pts *p, uint32_t sub, GError **error);
+    unsigned table_rows; /* rows of NAME.csv report.html shows; 0: 200 */
     /* a second table, NAME2.csv (NULL: none) */
     const char *table2;
     void (*table2_csv)(const Pts *p, GString *out);
@@ -194,14 +206,23 @@ gboolean pts_period(Pts *p, const PtsCell *c, uint32_t threads, uint32_t iodepth
                     GError **error);
 gboolean pts_idle(Pts *p, SimTime t, GError **error);
 
-/* pts_tests.c: "0.5KiB", "4KiB", "1MiB"; g_free it. */
+/* pts_format.c */
 /* The report's name of the specification: "PTS-E 1.1" or "PTS-C 1.2". */
 const char *pts_spec_short(PtsSpec spec);
+/* "0.5KiB", "4KiB", "1MiB"; g_free it. */
 char *pts_bs_label(uint64_t bs);
-
-/* pts_report.c */
 /* "flat", "falling" or "rising". */
 const char *pts_trend_word(const SteadyTrend *t);
+/* One value per cell as a table of report.html: block sizes down, R/W
+ * mixes across, as PTS-E's tables. value returns NAN for a cell it leaves
+ * empty; fmt formats the others ("%.0f"). */
+void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
+                    double (*value)(const Pts *p, uint32_t c), const char *fmt);
+
+/* pts_report.c */
+/* What bounded sub's tracked cell over its reported window: "the dies
+ * (busy 97%; controller 40%, channels 31%, link 12%)". g_free it. */
+char *pts_bound(const Pts *p, const PtsSub *s);
 /* Capacities the host had written by the last round reported (rows not empty). */
 double pts_capacities_written(const Pts *p);
 /* How sub's rounds ended, in words ("at 4 x capacity", ...). */
@@ -222,10 +243,5 @@ void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn);
 /* pts_html.c: report.html of the committed results folder (after the
  * figures); problems are said on stderr. */
 void pts_write_html(const Pts *p);
-/* One value per cell as a table of report.html: block sizes down, R/W
- * mixes across, as PTS-E's tables. value returns NAN for a cell it leaves
- * empty; fmt formats the others ("%.0f"). */
-void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
-                    double (*value)(const Pts *p, uint32_t c), const char *fmt);
 
 #endif

@@ -70,11 +70,6 @@ char *pts_written_range(const Pts *p)
                            100.0 * (double)p->written_hi * 4096 / (double)p->capacity);
 }
 
-const char *pts_trend_word(const SteadyTrend *t)
-{
-    return t->flat ? "flat" : t->change < 0 ? "falling" : "rising";
-}
-
 double pts_capacities_written(const Pts *p)
 {
     return g_array_index(p->rows, PtsRow, p->rows->len - 1).test_written / (double)p->capacity;
@@ -145,6 +140,41 @@ static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
     g_string_append(out, ")\n");
 }
 
+char *pts_bound(const Pts *p, const PtsSub *s)
+{
+    PtsBusy b = {0};
+    double n = 0;
+    uint32_t sub = (uint32_t)(s - p->subs);
+    for (guint i = 0; i < p->rows->len; i++) {
+        const PtsRow *r = &g_array_index(p->rows, PtsRow, i);
+        if (r->sub != sub || r->cell != s->track || r->round < s->win.first ||
+            r->round > s->win.last)
+            continue;
+        b.ctrl += r->busy.ctrl, b.dies += r->busy.dies;
+        b.chan += r->busy.chan, b.link += r->busy.link;
+        n++;
+    }
+    if (n == 0)
+        return g_strdup("nothing measured");
+    const char *names[] = {"the controller", "the dies", "the channels", "the host link"};
+    const char *short_names[] = {"controller", "dies", "channels", "link"};
+    double v[] = {b.ctrl / n, b.dies / n, b.chan / n, b.link / n};
+    unsigned top = 0;
+    for (unsigned k = 1; k < 4; k++)
+        if (v[k] > v[top])
+            top = k;
+    GString *t = g_string_new(NULL);
+    g_string_append_printf(t, "%s (busy %.0f%%;", names[top], 100 * v[top]);
+    for (unsigned k = 0, first = 1; k < 4; k++)
+        if (k != top) {
+            g_string_append_printf(t, "%s %s %.0f%%", first ? "" : ",", short_names[k], 100 * v[k]);
+            first = 0;
+        }
+    g_string_append(t, v[top] < 0.9 ? "; none saturated: the host's queue depth bounds it)"
+                                     : ")");
+    return g_string_free(t, FALSE);
+}
+
 void pts_summary_text(const Pts *p, GString *out)
 {
     pts_summary_lines(p, TRUE, out);
@@ -188,8 +218,15 @@ void pts_summary_lines(const Pts *p, gboolean tables, GString *out)
     }
     if (p->interrupted)
         g_string_append(out, "stopped      by a signal: the whole rounds before it\n");
-    for (uint32_t s = 0; s < p->n_subs; s++)
+    for (uint32_t s = 0; s < p->n_subs; s++) {
         pts_steady_line(p, &p->subs[s], out);
+        g_autofree char *bound = pts_bound(p, &p->subs[s]);
+        g_autofree char *bs = pts_bs_label(p->cells[p->subs[s].track].bs);
+        g_string_append_printf(out, "bounded by   %s over rounds %zu-%zu of %s %u/%u\n", bound,
+                               p->subs[s].win.first, p->subs[s].win.last, bs,
+                               p->cells[p->subs[s].track].read_pct,
+                               100 - p->cells[p->subs[s].track].read_pct);
+    }
     if (tables)
         p->t->summary(p, out);
     g_string_append_printf(out, "simulated    %.0f s, %" G_GUINT64_FORMAT " events, %.1f s wall\n",
