@@ -128,9 +128,12 @@ csv "$tmp/tp/tp.csv" 'if ($3 <= 0) bad = 1' 'if (bad) print "a cell without MB/s
 # lat: 1 thread QD 1, nine cells, percentiles in order.
 pts "$tmp/lat" -t lat --round-time 300ms --max-rounds 5 --precondition fast
 [ "$(wc -l <"$tmp/lat/lat.csv")" -eq 10 ] || fail "lat.csv: expected 9 cells"
-csv "$tmp/lat/lat.csv" 'if (!($4 > 0 && $5 >= $4 * 0.5 && $6 >= $5 && $7 >= $6 && $8 >= $7 && $9 >= $8)) bad = bad " " $1 "/" $2' \
+csv "$tmp/lat/lat.csv" 'if (!($4 > 0 && $5 >= $4 * 0.5 && $6 >= $5 && $7 >= $6 && $8 >= $7 && $9 >= $8 && $10 > 0 && $10 <= $4 + 0.01 && $10 <= $9 + 0.01)) bad = bad " " $1 "/" $2' \
     'if (bad) print "percentiles out of order at" bad; else print "ok"'
 grep -q "1 thread x QD 1" "$tmp/lat/summary.txt" || fail "lat: not at 1 thread QD 1"
+# what bounded the window: one of the four resources, busy in [0, 100]%
+grep -Eq "^bounded by   the (controller|dies|channels|host link) \(busy ([0-9]|[1-9][0-9]|100)%; " \
+    "$tmp/lat/summary.txt" || fail "lat: no 'bounded by' line naming a resource"
 
 # Progress keeps its history: the preconditioning's line, then one line per
 # finished round (test, block size, mix, value, verdict so far), none
@@ -152,7 +155,7 @@ if command -v gnuplot >/dev/null; then
 fi
 
 # Bad input: exit 2, one line naming the option, no folder.
-expect_error '--test "bogus": expected wsat, iops, tp or lat' pts -d $drive -t bogus
+expect_error '--test "bogus": expected wsat, iops, tp, lat, dirth or hir' pts -d $drive -t bogus
 expect_error '--bs "3k": found "3k", expected block sizes of the iops test' pts -d $drive -t iops --bs 3k
 expect_error '--bs "1m,2m": found "2m"' pts -d $drive -t tp --bs 1m,2m
 expect_error 'found a zoned namespace, expected a conventional one' pts -d configs/zn540.ini -t iops

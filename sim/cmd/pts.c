@@ -262,21 +262,22 @@ static gboolean pts_precondition(Pts *p, PtsSub *s, GError **error)
     return TRUE;
 }
 
-static void pts_cell_spec(const Pts *p, const PtsCell *c, GString *spec)
+/* The inline fio job of cell c at threads x iodepth for runtime. */
+static void pts_cell_spec(const Pts *p, const PtsCell *c, uint32_t threads, uint32_t iodepth,
+                          SimTime runtime, GString *spec)
 {
     const char *rw = c->seq ? (c->read_pct ? "read" : "write")
                             : (c->read_pct == 100 ? "randread"
                                : c->read_pct == 0 ? "randwrite"
                                                   : "randrw");
     g_string_printf(spec, "rw=%s,bs=%" G_GUINT64_FORMAT ",iodepth=%u,numjobs=%u", rw, c->bs,
-                    p->iodepth, p->threads);
+                    iodepth, threads);
     if (!c->seq && c->read_pct != 0 && c->read_pct != 100)
         g_string_append_printf(spec, ",rwmixread=%u", c->read_pct);
     /* PTS-C's active range: the stimulus stays on the first LBAs */
     if (p->active_pct < 100)
         g_string_append_printf(spec, ",size=%u%%", p->active_pct);
-    g_string_append_printf(spec, ",runtime=%" G_GUINT64_FORMAT "us,time_based",
-                           p->o->round_time / 1000);
+    g_string_append_printf(spec, ",runtime=%" G_GUINT64_FORMAT "us,time_based", runtime / 1000);
 }
 
 /* The drive's place hook during the rounds: a page programmed from the
@@ -316,38 +317,90 @@ static double pts_rounds_written(const Pts *p)
     return (double)drive_stats(p->d)->host_bytes[IO_WRITE] - p->host0;
 }
 
-/* Run one cell of round r and append its row. */
-static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError **error)
+/* What one segment did, from the drive's counters before it (s0, t0) and
+ * its latencies (p->seg_hist). */
+typedef struct PtsMeasure {
+    double secs, iops, MBps, waf;
+    uint64_t ios;
+    PtsBusy busy;
+} PtsMeasure;
+
+static uint64_t pts_sum(const uint64_t *v, unsigned n)
+{
+    uint64_t s = 0;
+    for (unsigned i = 0; i < n; i++)
+        s += v[i];
+    return s;
+}
+
+/* The drive's utilisation counters between s0 and st over secs. */
+static void pts_busy(const Pts *p, const DriveStats *s0, const DriveStats *st, double secs,
+                     PtsBusy *b)
+{
+    const DriveParams *dp = &p->params;
+    double ns = secs * 1e9;
+    memset(b, 0, sizeof *b);
+    if (!(ns > 0))
+        return;
+    b->ctrl = (double)(pts_sum(st->ctrl_busy_ns, CTRL_WORKS) - pts_sum(s0->ctrl_busy_ns, CTRL_WORKS)) /
+              ((dp->ctrl_cores ? dp->ctrl_cores : 1) * ns);
+    b->dies = (double)(pts_sum(st->die_busy_ns, DIE_WORKS) - pts_sum(s0->die_busy_ns, DIE_WORKS)) /
+              (drive_params_dies(dp) * ns);
+    b->chan = (double)(st->chan_busy_ns - s0->chan_busy_ns) / ((dp->channels ? dp->channels : 1) * ns);
+    double to = drive_params_link_bw(dp, true), from = drive_params_link_bw(dp, false);
+    double w = (double)(st->host_bytes[IO_WRITE] - s0->host_bytes[IO_WRITE]) / secs;
+    double r = (double)(st->host_bytes[IO_READ] - s0->host_bytes[IO_READ]) / secs;
+    b->link = MAX(to > 0 ? w / to : 0, from > 0 ? r / from : 0);
+}
+
+/* Run cell c at threads x iodepth for runtime and measure it. */
+static gboolean pts_measure(Pts *p, const PtsCell *c, uint32_t threads, uint32_t iodepth,
+                            SimTime runtime, PtsMeasure *m, GError **error)
 {
     const DriveStats *st = drive_stats(p->d);
     drive_account(p->d); /* the buffer's held bytes, for the WAF */
     DriveStats s0 = *st;
     SimTime t0 = sim_now(p->e);
     g_autoptr(GString) spec = g_string_new(NULL);
-    pts_cell_spec(p, &p->cells[cell], spec);
+    pts_cell_spec(p, c, threads, iodepth, runtime, spec);
     if (!pts_segment(p, spec->str, error))
         return FALSE;
     drive_account(p->d);
-    double secs = (double)(sim_now(p->e) - t0) / 1e9;
-    uint64_t ios = st->host_ios[IO_READ] + st->host_ios[IO_WRITE] - s0.host_ios[IO_READ] -
-                   s0.host_ios[IO_WRITE];
+    m->secs = (double)(sim_now(p->e) - t0) / 1e9;
+    m->ios = st->host_ios[IO_READ] + st->host_ios[IO_WRITE] - s0.host_ios[IO_READ] -
+             s0.host_ios[IO_WRITE];
     uint64_t bytes = st->host_bytes[IO_READ] + st->host_bytes[IO_WRITE] - s0.host_bytes[IO_READ] -
                      s0.host_bytes[IO_WRITE];
+    m->iops = m->secs > 0 ? (double)m->ios / m->secs : 0;
+    m->MBps = m->secs > 0 ? (double)bytes / 1e6 / m->secs : 0;
+    /* as run reports it: what the buffer absorbed never needed storing */
+    m->waf = report_waf(st, &s0);
+    pts_busy(p, &s0, st, m->secs, &m->busy);
+    return TRUE;
+}
+
+/* Run one cell of round r and append its row. */
+static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError **error)
+{
+    PtsMeasure m;
+    if (!pts_measure(p, &p->cells[cell], p->threads, p->iodepth, p->o->round_time, &m, error))
+        return FALSE;
+    const DriveStats *st = drive_stats(p->d);
     PtsRow row = {
         .sub = sub,
         .round = r,
         .cell = cell,
         .t_end_s = (double)sim_now(p->e) / 1e9,
-        .seconds = secs,
-        .iops = secs > 0 ? (double)ios / secs : 0,
-        .MBps = secs > 0 ? (double)bytes / 1e6 / secs : 0,
+        .seconds = m.secs,
+        .iops = m.iops,
+        .MBps = m.MBps,
         .mean_us = lat_hist_mean(p->seg_hist) / 1e3,
         .p99_us = (double)lat_hist_percentile(p->seg_hist, 99) / 1e3,
         .max_us = (double)lat_hist_max(p->seg_hist) / 1e3,
         .host_written = (double)st->host_bytes[IO_WRITE],
         .test_written = pts_rounds_written(p),
-        /* as run reports it: what the buffer absorbed never needed storing */
-        .waf = report_waf(st, &s0),
+        .waf = m.waf,
+        .busy = m.busy,
     };
     g_array_append_val(p->rows, row);
     if (p->win_hist) {
@@ -355,6 +408,55 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
         lat_hist_reset(h);
         lat_hist_merge(h, p->seg_hist);
     }
+    return TRUE;
+}
+
+gboolean pts_period(Pts *p, const PtsCell *c, uint32_t threads, uint32_t iodepth,
+                    SimTime runtime, uint32_t group, uint32_t index, LatHist *hist,
+                    GError **error)
+{
+    PtsMeasure m;
+    double idle_s = p->idle_s;
+    p->idle_s = 0;
+    if (!pts_measure(p, c, threads, iodepth, runtime, &m, error))
+        return FALSE;
+    PtsPeriod per = {
+        .group = group,
+        .index = index,
+        .threads = threads,
+        .iodepth = iodepth,
+        .idle_s = idle_s,
+        .t_end_s = (double)sim_now(p->e) / 1e9,
+        .seconds = m.secs,
+        .ios = m.ios,
+        .iops = m.iops,
+        .MBps = m.MBps,
+        .mean_us = lat_hist_mean(p->seg_hist) / 1e3,
+        .p99_us = (double)lat_hist_percentile(p->seg_hist, 99) / 1e3,
+        .max_us = (double)lat_hist_max(p->seg_hist) / 1e3,
+        .waf = m.waf,
+    };
+    g_array_append_val(p->periods, per);
+    if (hist)
+        lat_hist_merge(hist, p->seg_hist);
+    return TRUE;
+}
+
+gboolean pts_idle(Pts *p, SimTime t, GError **error)
+{
+    SimTime t0 = sim_now(p->e);
+    char spec[48];
+    t -= t % 2000; /* whole us, an even number of them */
+    g_snprintf(spec, sizeof spec, "idle=%" G_GUINT64_FORMAT "us", (uint64_t)t / 1000);
+    /* an idle phase completes no command: the run sees its end at its
+     * clock's next tick, so the clock ticks at t / 2 and at t, the second
+     * tick scheduled after the phase's end and so firing after it */
+    runner_set_clock(p->run, t / 2, 0, NULL, p->progress);
+    gboolean ok = pts_segment(p, spec, error);
+    runner_set_clock(p->run, SIM_SEC, 0, NULL, p->progress);
+    if (!ok)
+        return FALSE;
+    p->idle_s += (double)(sim_now(p->e) - t0) / 1e9;
     return TRUE;
 }
 
@@ -536,6 +638,7 @@ static void pts_results(Pts *p, uint32_t sub)
         res->p9999_us = (double)lat_hist_percentile(h, 99.99) / 1e3;
         res->p99999_us = (double)lat_hist_percentile(h, 99.999) / 1e3;
         res->max_us = (double)lat_hist_max(h) / 1e3;
+        res->min_us = (double)lat_hist_min(h) / 1e3;
     }
 }
 
@@ -557,6 +660,10 @@ static void pts_free(Pts *p)
     }
     if (p->rows)
         g_array_free(p->rows, TRUE);
+    if (p->periods)
+        g_array_free(p->periods, TRUE);
+    for (unsigned i = 0; i < p->n_hists; i++)
+        lat_hist_free(p->hists[i]);
 }
 
 static gboolean pts_check_options(const PtsOptions *o, GError **error)
@@ -597,6 +704,7 @@ gboolean pts_run(const PtsOptions *o, GError **error)
         !run_check_fits(o->drive, &p.params, NULL, error) || !pts_plan(&p, error))
         goto out; /* the worst case: the PTS tests write every page at random */
     p.rows = g_array_new(FALSE, FALSE, sizeof(PtsRow));
+    p.periods = g_array_new(FALSE, FALSE, sizeof(PtsPeriod));
     p.seg_hist = lat_hist_new();
     for (unsigned i = 0; i < p.n_subs; i++) {
         p.subs[i].values = g_array_new(FALSE, FALSE, sizeof(double));
@@ -625,7 +733,8 @@ gboolean pts_run(const PtsOptions *o, GError **error)
     uint32_t done = 0; /* subtests with at least one whole round */
     for (uint32_t sub = 0; sub < p.n_subs; sub++) {
         if ((sub > 0 && !pts_purge(&p, error)) || !pts_precondition(&p, &p.subs[sub], error) ||
-            (!p.interrupted && !pts_rounds(&p, sub, error))) {
+            (!p.interrupted && !pts_rounds(&p, sub, error)) ||
+            (!p.interrupted && p.t->after && !p.t->after(&p, sub, error))) {
             if (!p.interrupted)
                 goto out;
             g_clear_error(error);

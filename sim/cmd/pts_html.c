@@ -198,90 +198,16 @@ static void pts_html_warnings(HtmlPage *page, const Pts *p)
                                  "test is about.");
 }
 
-static char *pts_html_mix(uint32_t read_pct)
-{
-    return g_strdup_printf("%u/%u", read_pct, 100 - read_pct);
-}
-
-/* One value per cell as a table: block sizes down, R/W mixes across, as
- * PTS-E's tables. value returns NAN for a cell it leaves empty. */
-static void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
-                           double (*value)(const Pts *p, uint32_t c), const char *fmt)
-{
-    GPtrArray *mixes = g_ptr_array_new_with_free_func(g_free);
-    GArray *mix_pct = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    GArray *bss = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    for (uint32_t c = 0; c < p->n_cells; c++) {
-        gboolean seen = FALSE;
-        for (guint i = 0; i < mix_pct->len; i++)
-            seen |= g_array_index(mix_pct, uint32_t, i) == p->cells[c].read_pct;
-        if (!seen) {
-            g_array_append_val(mix_pct, p->cells[c].read_pct);
-            g_ptr_array_add(mixes, pts_html_mix(p->cells[c].read_pct));
-        }
-        seen = FALSE;
-        for (guint i = 0; i < bss->len; i++)
-            seen |= g_array_index(bss, uint64_t, i) == p->cells[c].bs;
-        if (!seen)
-            g_array_append_val(bss, p->cells[c].bs);
-    }
-    GPtrArray *header = g_ptr_array_new();
-    g_ptr_array_add(header, "block size");
-    for (guint i = 0; i < mixes->len; i++)
-        g_ptr_array_add(header, g_ptr_array_index(mixes, i));
-    g_ptr_array_add(header, NULL);
-    GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-    for (guint b = 0; b < bss->len; b++) {
-        char **r = g_new0(char *, mix_pct->len + 2);
-        r[0] = pts_bs_label(g_array_index(bss, uint64_t, b));
-        for (guint m = 0; m < mix_pct->len; m++) {
-            double v = NAN;
-            for (uint32_t c = 0; c < p->n_cells; c++)
-                if (p->cells[c].bs == g_array_index(bss, uint64_t, b) &&
-                    p->cells[c].read_pct == g_array_index(mix_pct, uint32_t, m))
-                    v = value(p, c);
-            r[m + 1] = isnan(v) ? g_strdup("") : g_strdup_printf(fmt, v);
-        }
-        g_ptr_array_add(rows, r);
-    }
-    html_table(page, (const char *const *)header->pdata, rows, caption);
-    g_ptr_array_free(rows, TRUE);
-    g_ptr_array_free(header, TRUE);
-    g_ptr_array_free(mixes, TRUE);
-    g_array_free(mix_pct, TRUE);
-    g_array_free(bss, TRUE);
-}
-
-static double pts_v_iops(const Pts *p, uint32_t c) { return p->results[c].iops; }
-static double pts_v_mbps(const Pts *p, uint32_t c) { return p->results[c].MBps; }
-static double pts_v_mean(const Pts *p, uint32_t c) { return p->results[c].mean_us; }
-static double pts_v_max(const Pts *p, uint32_t c) { return p->results[c].max_us; }
-static double pts_v_p999(const Pts *p, uint32_t c) { return p->results[c].p999_us; }
-static double pts_v_p9999(const Pts *p, uint32_t c) { return p->results[c].p9999_us; }
-static double pts_v_p99999(const Pts *p, uint32_t c) { return p->results[c].p99999_us; }
 
 static void pts_html_tables(HtmlPage *page, const Pts *p)
 {
     html_heading(page, "Results");
-    if (strcmp(p->t->name, "iops") == 0) {
-        pts_html_pivot(page, p, "IOPS, steady-state window average: block size by R/W mix",
-                       pts_v_iops, "%.0f");
-    } else if (strcmp(p->t->name, "tp") == 0) {
-        pts_html_pivot(page, p, "Throughput (MB/s), steady-state window average: block size by "
-                                "R/W mix (100/0 read, 0/100 write)",
-                       pts_v_mbps, "%.1f");
-    } else if (strcmp(p->t->name, "lat") == 0) {
-        pts_html_pivot(page, p, "Average response time (us)", pts_v_mean, "%.1f");
-        pts_html_pivot(page, p, "Maximum response time (us)", pts_v_max, "%.1f");
-        pts_html_pivot(page, p, "99.9% response time, three nines (us)", pts_v_p999, "%.1f");
-        pts_html_pivot(page, p, "99.99% response time, four nines (us)", pts_v_p9999, "%.1f");
-        pts_html_pivot(page, p, "99.999% response time, five nines (us)", pts_v_p99999, "%.1f");
-        pts_html_pivot(page, p, "IOPS", pts_v_iops, "%.0f");
-    }
+    if (p->t->html_tables)
+        p->t->html_tables(page, p);
     g_autofree char *table = g_strdup_printf("%s.csv", p->t->name);
     g_autofree char *path = g_build_filename(p->o->out, table, NULL);
     g_autofree char *caption = g_strdup_printf("%s (every column)", table);
-    html_csv_file(page, path, caption, 200);
+    html_csv_file(page, path, caption, p->t->table_rows ? p->t->table_rows : 200);
     if (p->t->fills > 0)
         return; /* WSAT judges no window: steady_state.csv's verdicts would all be "-" */
     g_autofree char *steady = g_build_filename(p->o->out, "steady_state.csv", NULL);
@@ -317,12 +243,8 @@ void pts_write_html(const Pts *p)
                                          : g_strdup("steady_state"));
     }
     g_ptr_array_add(names, g_strdup(p->t->name));
-    if (strcmp(p->t->name, "iops") == 0)
-        g_ptr_array_add(names, g_strdup("iops_3d"));
-    if (p->t->window_latency) {
-        g_ptr_array_add(names, g_strdup("lat_3d_mean"));
-        g_ptr_array_add(names, g_strdup("lat_3d_max"));
-    }
+    for (unsigned f = 0; f < p->t->n_figures; f++)
+        g_ptr_array_add(names, g_strdup(p->t->figures[f].name));
     g_ptr_array_add(names, NULL);
     run_report_figures(page, o->out, (const char *const *)names->pdata, NULL, o->plot,
                        o->plot_format);

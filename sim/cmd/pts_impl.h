@@ -10,6 +10,7 @@
 #include "models/drive.h"
 #include "sim/engine/histogram.h"
 #include "sim/host/workload.h"
+#include "sim/output/html.h"
 #include "sim/output/outdir.h"
 #include "sim/output/progress.h"
 #include "sim/run/runner.h"
@@ -28,6 +29,15 @@ typedef struct PtsCell {
     bool seq;          /* sequential (tp); random otherwise */
 } PtsCell;
 
+/* The share of a segment's time each resource of the drive was busy:
+ * what bounds its rate is the busiest (pts_bound()). */
+typedef struct PtsBusy {
+    double ctrl; /* the firmware cores' work / (cores x time) */
+    double dies; /* the dies' busy time / (dies x time) */
+    double chan; /* the channels' transfer time / (channels x time) */
+    double link; /* host bytes / (the link's rate x time), the busier direction */
+} PtsBusy;
+
 /* One cell run in one round. */
 typedef struct PtsRow {
     uint32_t sub, round, cell;
@@ -38,6 +48,7 @@ typedef struct PtsRow {
     double host_written;            /* bytes written by the host since the purge, at its end */
     double test_written; /* of them by the test's rounds (after any preconditioning) */
     double waf; /* NAND bytes written / host bytes written in it; NAN without writes */
+    PtsBusy busy; /* how busy each resource was in it */
 } PtsRow;
 
 /* A purge, its preconditioning and its rounds. */
@@ -67,12 +78,32 @@ typedef struct PtsSub {
     uint32_t trend_first;
 } PtsSub;
 
+/* One segment of a test's own stimulus after its rounds (HIR's access
+ * periods, DIRTH's demand intensity points): a cell run once at some
+ * threads x QD for some time, or an idle gap before one. */
+typedef struct PtsPeriod {
+    uint32_t group;           /* the part of the stimulus it belongs to (the test says) */
+    uint32_t index;           /* its place in its group, from 1 */
+    uint32_t threads, iodepth;
+    double idle_s;            /* simulated seconds the host was idle just before it */
+    double t_end_s;           /* simulated time at its end, since the purge */
+    double seconds;           /* simulated */
+    uint64_t ios;             /* commands completed, reads and writes (the drive's count) */
+    double iops, MBps;
+    double mean_us, p99_us, max_us; /* response times, reads and writes together */
+    double waf;                     /* as PtsRow's */
+} PtsPeriod;
+
+/* DIRTH: response-time histograms kept of this many operating points */
+#define PTS_MAX_HISTS 4
+
 /* A cell's result: averages over its subtest's reported window. */
 typedef struct PtsResult {
     double iops, MBps, mean_us;
     double waf;                               /* NAN for cells without writes */
     double p99_us, p999_us, p9999_us, max_us; /* lat only: over the window's merged latencies */
     double p99999_us;                         /* lat only: five nines */
+    double min_us; /* lat only: exact, so that a spread below the percentiles' 1% shows */
 } PtsResult;
 
 struct Pts {
@@ -108,12 +139,27 @@ struct Pts {
     Progress *progress;  /* the rounds' status line over the whole test (owned) */
     char progress_label[96]; /* what it says before the figures: the round */
     uint64_t segments;
+    GArray *periods; /* PtsPeriod: the stimulus after the rounds (the test's after hook) */
+    double idle_s;   /* simulated seconds the host idled since the last period (pts_idle()) */
+    LatHist *hists[PTS_MAX_HISTS]; /* response times the after hook keeps (DIRTH) */
+    uint32_t n_hists;
+    uint32_t hist_period[PTS_MAX_HISTS]; /* the index in periods of each */
 };
 
 typedef struct Pts Pts;
 
+/* A figure a test draws beside the common ones (convergence, steady
+ * state, its own scripts/plot/pts_NAME.gp): scripts/plot/SCRIPT.gp drawn
+ * into NAME.png (and NAME.svg for report.html). */
+typedef struct PtsFigure {
+    const char *script; /* scripts/plot/SCRIPT.gp */
+    const char *name;   /* the figure's file name, without its extension */
+    const char *vars;   /* gnuplot variables ("stat='mean'; "), or NULL */
+} PtsFigure;
+
 /* One test of the PTS: its cells, defaults and rules, and hooks for what
- * only it reports (pts_tests.c). */
+ * only it runs and reports. The driver, the files and the report page
+ * never ask which test it is: all that differs is here. */
 struct PtsTestDesc {
     const char *name;  /* --test NAME; its table NAME.csv, its figure scripts/plot/pts_NAME.gp */
     const char *about; /* what it measures, for --help */
@@ -132,19 +178,51 @@ struct PtsTestDesc {
     bool window_latency; /* response-time percentiles over the window's rounds (lat) */
     const char *unit;       /* the tracking variable's, on the round line */
     const char *track_unit; /* ... in summary.txt and the figures */
+    const char *track_column; /* rounds.csv's column of the tracking variable */
     double (*track)(const PtsRow *row);            /* the tracking variable of a row */
     void (*table_csv)(const Pts *p, GString *out); /* NAME.csv */
     void (*summary)(const Pts *p, GString *out);   /* its lines of summary.txt */
+    /* its tables under Results in report.html (before NAME.csv), or NULL */
+    void (*html_tables)(HtmlPage *page, const Pts *p);
+    /* the variables of its figure pts_NAME.gp, or NULL (none); g_free it */
+    char *(*figure_vars)(const Pts *p);
+    const PtsFigure *figures; /* drawn after pts_NAME.gp, in this order */
+    unsigned n_figures;
+    /* after a subtest's rounds (preconditioned to steady state): the test's
+     * own stimulus, into p->periods (pts_period(), pts_idle()); NULL: none */
+    gboolean (*after)(Pts *p, uint32_t sub, GError **error);
+    unsigned table_rows; /* rows of NAME.csv report.html shows; 0: 200 */
+    /* a second table, NAME2.csv (NULL: none) */
+    const char *table2;
+    void (*table2_csv)(const Pts *p, GString *out);
 };
 
-/* pts_tests.c: "0.5KiB", "4KiB", "1MiB"; g_free it. */
+/* pts.c, for the after hooks: run cell c for runtime at threads x iodepth
+ * and append its period (group, index as given) to p->periods; keep its
+ * latencies in hist too unless NULL. Then the host idle for t: the next
+ * period records it. Errors as pts_run's (a signal: p->interrupted). */
+gboolean pts_period(Pts *p, const PtsCell *c, uint32_t threads, uint32_t iodepth,
+                    SimTime runtime, uint32_t group, uint32_t index, LatHist *hist,
+                    GError **error);
+gboolean pts_idle(Pts *p, SimTime t, GError **error);
+
+/* pts_format.c */
 /* The report's name of the specification: "PTS-E 1.1" or "PTS-C 1.2". */
 const char *pts_spec_short(PtsSpec spec);
+/* "0.5KiB", "4KiB", "1MiB"; g_free it. */
 char *pts_bs_label(uint64_t bs);
-
-/* pts_report.c */
 /* "flat", "falling" or "rising". */
 const char *pts_trend_word(const SteadyTrend *t);
+/* One value per cell as a table of report.html: block sizes down, R/W
+ * mixes across, as PTS-E's tables. value returns NAN for a cell it leaves
+ * empty; fmt formats the others ("%.0f"). */
+void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
+                    double (*value)(const Pts *p, uint32_t c), const char *fmt);
+
+/* pts_report.c */
+/* What bounded sub's tracked cell over its reported window: "the dies
+ * (busy 97%; controller 40%, channels 31%, link 12%)". g_free it. */
+char *pts_bound(const Pts *p, const PtsSub *s);
 /* Capacities the host had written by the last round reported (rows not empty). */
 double pts_capacities_written(const Pts *p);
 /* How sub's rounds ended, in words ("at 4 x capacity", ...). */

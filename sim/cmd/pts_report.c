@@ -70,11 +70,6 @@ char *pts_written_range(const Pts *p)
                            100.0 * (double)p->written_hi * 4096 / (double)p->capacity);
 }
 
-const char *pts_trend_word(const SteadyTrend *t)
-{
-    return t->flat ? "flat" : t->change < 0 ? "falling" : "rising";
-}
-
 double pts_capacities_written(const Pts *p)
 {
     return g_array_index(p->rows, PtsRow, p->rows->len - 1).test_written / (double)p->capacity;
@@ -145,6 +140,41 @@ static void pts_steady_line(const Pts *p, const PtsSub *s, GString *out)
     g_string_append(out, ")\n");
 }
 
+char *pts_bound(const Pts *p, const PtsSub *s)
+{
+    PtsBusy b = {0};
+    double n = 0;
+    uint32_t sub = (uint32_t)(s - p->subs);
+    for (guint i = 0; i < p->rows->len; i++) {
+        const PtsRow *r = &g_array_index(p->rows, PtsRow, i);
+        if (r->sub != sub || r->cell != s->track || r->round < s->win.first ||
+            r->round > s->win.last)
+            continue;
+        b.ctrl += r->busy.ctrl, b.dies += r->busy.dies;
+        b.chan += r->busy.chan, b.link += r->busy.link;
+        n++;
+    }
+    if (n == 0)
+        return g_strdup("nothing measured");
+    const char *names[] = {"the controller", "the dies", "the channels", "the host link"};
+    const char *short_names[] = {"controller", "dies", "channels", "link"};
+    double v[] = {b.ctrl / n, b.dies / n, b.chan / n, b.link / n};
+    unsigned top = 0;
+    for (unsigned k = 1; k < 4; k++)
+        if (v[k] > v[top])
+            top = k;
+    GString *t = g_string_new(NULL);
+    g_string_append_printf(t, "%s (busy %.0f%%;", names[top], 100 * v[top]);
+    for (unsigned k = 0, first = 1; k < 4; k++)
+        if (k != top) {
+            g_string_append_printf(t, "%s %s %.0f%%", first ? "" : ",", short_names[k], 100 * v[k]);
+            first = 0;
+        }
+    g_string_append(t, v[top] < 0.9 ? "; none saturated: the host's queue depth bounds it)"
+                                     : ")");
+    return g_string_free(t, FALSE);
+}
+
 void pts_summary_text(const Pts *p, GString *out)
 {
     pts_summary_lines(p, TRUE, out);
@@ -188,8 +218,15 @@ void pts_summary_lines(const Pts *p, gboolean tables, GString *out)
     }
     if (p->interrupted)
         g_string_append(out, "stopped      by a signal: the whole rounds before it\n");
-    for (uint32_t s = 0; s < p->n_subs; s++)
+    for (uint32_t s = 0; s < p->n_subs; s++) {
         pts_steady_line(p, &p->subs[s], out);
+        g_autofree char *bound = pts_bound(p, &p->subs[s]);
+        g_autofree char *bs = pts_bs_label(p->cells[p->subs[s].track].bs);
+        g_string_append_printf(out, "bounded by   %s over rounds %zu-%zu of %s %u/%u\n", bound,
+                               p->subs[s].win.first, p->subs[s].win.last, bs,
+                               p->cells[p->subs[s].track].read_pct,
+                               100 - p->cells[p->subs[s].track].read_pct);
+    }
     if (tables)
         p->t->summary(p, out);
     g_string_append_printf(out, "simulated    %.0f s, %" G_GUINT64_FORMAT " events, %.1f s wall\n",
@@ -318,6 +355,13 @@ gboolean pts_write_results(const Pts *p, OutDir *od, GError **error)
     g_autofree char *table = g_strdup_printf("%s.csv", p->t->name);
     if (!outdir_write_text(od, table, s->str, error))
         return FALSE;
+    if (p->t->table2) {
+        g_string_truncate(s, 0);
+        p->t->table2_csv(p, s);
+        g_autofree char *table2 = g_strdup_printf("%s.csv", p->t->table2);
+        if (!outdir_write_text(od, table2, s->str, error))
+            return FALSE;
+    }
     g_string_truncate(s, 0);
     pts_summary_text(p, s);
     if (!outdir_write_text(od, "summary.txt", s->str, error))
@@ -327,14 +371,6 @@ gboolean pts_write_results(const Pts *p, OutDir *od, GError **error)
     return outdir_write_text(od, "summary.json", json_writer_str(jw), error);
 }
 
-/* The column of rounds.csv that holds the tracking variable. */
-static const char *pts_track_column(const Pts *p)
-{
-    if (strcmp(p->t->track_unit, "IOPS") == 0)
-        return "iops";
-    return strcmp(p->t->track_unit, "MB/s") == 0 ? "MBps" : "mean_us";
-}
-
 /* The convergence plot of PTS-E: the tracked mix's value per round for
  * every block size, from rounds.csv. */
 static gboolean pts_plot_convergence(const Pts *p, PlotFormat fmt, GError **error)
@@ -342,7 +378,7 @@ static gboolean pts_plot_convergence(const Pts *p, PlotFormat fmt, GError **erro
     const PtsCell *c = &p->cells[p->subs[0].track];
     g_autofree char *vars = g_strdup_printf(
         "judged=%d; track_pct=%u; ycol='%s'; unit='%s'; what='%s'; ", p->t->fills == 0, c->read_pct,
-        pts_track_column(p), p->t->track_unit, p->t->title);
+        p->t->track_column, p->t->track_unit, p->t->title);
     return plot_script(p->o->out, p->o->script_dir, "pts_convergence", "convergence", vars, fmt,
                        error);
 }
@@ -360,49 +396,23 @@ static gboolean pts_plot_steady(const Pts *p, const PtsSub *s, PlotFormat fmt, G
         c->bs, s->win.first, s->win.last, s->win.avg, s->win.slope, s->win.intercept,
         s->steady_round != 0, s->steady_round, bs, c->seq ? "sequential" : "random", c->read_pct,
         100 - c->read_pct, p->t->track_unit, 100 * s->win.excursion, 100 * s->win.slope_excursion,
-        c->read_pct, pts_track_column(p));
+        c->read_pct, p->t->track_column);
     return plot_script(p->o->out, p->o->script_dir, "pts_steady", base, vars, fmt, error);
-}
-
-/* The test's own figure's variables: wsat's trend (its window from tb0
- * TB, its line, its verdict); NULL for the others. g_free it. */
-static char *pts_figure_vars(const Pts *p)
-{
-    const PtsSub *s = &p->subs[0];
-    if (p->t->fills == 0)
-        return NULL;
-    /* a WSAT the PTS would start purged: the title says how it began */
-    static const char *const pre[] = {" after 2 x capacity of sequential writes",
-                                      " after a sequential fill", " on an aged drive", ""};
-    if (s->trend.n == 0)
-        return g_strdup_printf("pre='%s'; tb0=-1; ", pre[p->o->precondition]);
-    return g_strdup_printf("pre='%s'; tb0=%.17g; tb1=%.17g; tslope=%.17g; tint=%.17g; "
-                           "tmean=%.17g; tword='%s %+.1f%% over the last capacity written'; ",
-                           pre[p->o->precondition], s->trend.x_first, s->trend.x_last,
-                           s->trend.slope, s->trend.intercept, s->trend.mean,
-                           pts_trend_word(&s->trend), 100 * s->trend.change);
 }
 
 void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
 {
     g_autofree char *figure = g_strdup_printf("pts_%s", p->t->name);
-    g_autofree char *figure_vars = pts_figure_vars(p);
+    g_autofree char *figure_vars = p->t->figure_vars ? p->t->figure_vars(p) : NULL;
     GError *e = NULL;
     pts_plot_convergence(p, fmt, &e);
     for (uint32_t s = 0; s < p->n_subs && !e && p->t->fills == 0; s++)
         pts_plot_steady(p, &p->subs[s], fmt, &e);
     if (!e)
         plot_script(p->o->out, p->o->script_dir, figure, p->t->name, figure_vars, fmt, &e);
-    if (!e && strcmp(p->t->name, "iops") == 0)
-        plot_script(p->o->out, p->o->script_dir, "pts_iops_3d", "iops_3d", NULL, fmt, &e);
-    /* PTS-E's LAT report draws its average and its maximum response time
-     * tables as 3D bars too */
-    if (!e && p->t->window_latency)
-        plot_script(p->o->out, p->o->script_dir, "pts_lat_3d", "lat_3d_mean", "stat='mean'; ",
-                    fmt, &e);
-    if (!e && p->t->window_latency)
-        plot_script(p->o->out, p->o->script_dir, "pts_lat_3d", "lat_3d_max", "stat='max'; ",
-                    fmt, &e);
+    for (unsigned f = 0; f < p->t->n_figures && !e; f++)
+        plot_script(p->o->out, p->o->script_dir, p->t->figures[f].script, p->t->figures[f].name,
+                    p->t->figures[f].vars, fmt, &e);
     if (e && warn)
         plot_warn(e);
     else if (e)

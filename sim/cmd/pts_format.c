@@ -1,0 +1,80 @@
+/*
+ * pts_format.c - how the PTS's cells, specifications and verdicts are
+ * written: block size labels, the specification's short name, the trend's
+ * word, and a table of one value per cell for report.html. A leaf: the
+ * driver, its files, its page and every test's descriptor use it.
+ */
+#include "sim/cmd/pts_impl.h"
+
+#include <math.h>
+
+char *pts_bs_label(uint64_t bs)
+{
+    if (bs < 1024)
+        return g_strdup_printf("%.1fKiB", (double)bs / 1024);
+    if (bs < 1048576)
+        return g_strdup_printf("%" G_GUINT64_FORMAT "KiB", bs / 1024);
+    return g_strdup_printf("%" G_GUINT64_FORMAT "MiB", bs / 1048576);
+}
+
+const char *pts_spec_short(PtsSpec spec)
+{
+    return spec == PTS_SPEC_CLIENT ? "PTS-C 1.2" : "PTS-E 1.1";
+}
+
+const char *pts_trend_word(const SteadyTrend *t)
+{
+    return t->flat ? "flat" : t->change < 0 ? "falling" : "rising";
+}
+
+static char *pts_html_mix(uint32_t read_pct)
+{
+    return g_strdup_printf("%u/%u", read_pct, 100 - read_pct);
+}
+
+void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
+                    double (*value)(const Pts *p, uint32_t c), const char *fmt)
+{
+    GPtrArray *mixes = g_ptr_array_new_with_free_func(g_free);
+    GArray *mix_pct = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    GArray *bss = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (uint32_t c = 0; c < p->n_cells; c++) {
+        gboolean seen = FALSE;
+        for (guint i = 0; i < mix_pct->len; i++)
+            seen |= g_array_index(mix_pct, uint32_t, i) == p->cells[c].read_pct;
+        if (!seen) {
+            g_array_append_val(mix_pct, p->cells[c].read_pct);
+            g_ptr_array_add(mixes, pts_html_mix(p->cells[c].read_pct));
+        }
+        seen = FALSE;
+        for (guint i = 0; i < bss->len; i++)
+            seen |= g_array_index(bss, uint64_t, i) == p->cells[c].bs;
+        if (!seen)
+            g_array_append_val(bss, p->cells[c].bs);
+    }
+    GPtrArray *header = g_ptr_array_new();
+    g_ptr_array_add(header, "block size");
+    for (guint i = 0; i < mixes->len; i++)
+        g_ptr_array_add(header, g_ptr_array_index(mixes, i));
+    g_ptr_array_add(header, NULL);
+    GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    for (guint b = 0; b < bss->len; b++) {
+        char **r = g_new0(char *, mix_pct->len + 2);
+        r[0] = pts_bs_label(g_array_index(bss, uint64_t, b));
+        for (guint m = 0; m < mix_pct->len; m++) {
+            double v = NAN;
+            for (uint32_t c = 0; c < p->n_cells; c++)
+                if (p->cells[c].bs == g_array_index(bss, uint64_t, b) &&
+                    p->cells[c].read_pct == g_array_index(mix_pct, uint32_t, m))
+                    v = value(p, c);
+            r[m + 1] = isnan(v) ? g_strdup("") : g_strdup_printf(fmt, v);
+        }
+        g_ptr_array_add(rows, r);
+    }
+    html_table(page, (const char *const *)header->pdata, rows, caption);
+    g_ptr_array_free(rows, TRUE);
+    g_ptr_array_free(header, TRUE);
+    g_ptr_array_free(mixes, TRUE);
+    g_array_free(mix_pct, TRUE);
+    g_array_free(bss, TRUE);
+}
