@@ -123,54 +123,46 @@ static void send(Drive *d, uint32_t c)
         dispatch(d, c);
 }
 
-void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+/* A zone command's own checks (a zoned drive; an append's extent); its
+ * record's op: an append is a write, an action takes the TRIM path. */
+static bool zone_cmd_ok(const Drive *d, const DriveCmd *c)
 {
-    drive_submit_placed(d, op, offset, length, tag, 0);
+    uint64_t cap = drive_params(d)->user_capacity;
+    g_return_val_if_fail(zns_on(d) && c->zop < ZONE_OPS && c->offset < cap, false);
+    g_return_val_if_fail(c->zop != ZOP_APPEND || (c->length > 0 && c->offset + c->length <= cap), false);
+    return true;
 }
 
-void drive_submit_zone(Drive *d, ZoneOp op, uint64_t zone_offset, uint64_t length, uint64_t tag)
+void drive_submit(Drive *d, const DriveCmd *c)
 {
-    g_return_if_fail(zns_on(d) && op != ZOP_NONE && drive_outstanding(d) < drive_queue_limit(d));
-    g_return_if_fail(zone_offset < drive_params(d)->user_capacity);
-    g_return_if_fail(op != ZOP_APPEND || (length > 0 && zone_offset + length <= drive_params(d)->user_capacity));
-    IoOp io = op == ZOP_APPEND ? IO_WRITE : IO_TRIM;
-    uint32_t c = cmd_take(d, io);
-    if (io == IO_WRITE)
-        pslc_host_busy(d);
-    *cmd_at(d, c) = (Cmd){.tag = tag,
-                          .offset = zone_offset,
-                          .length = op == ZOP_APPEND ? length : 0,
-                          .op = (uint8_t)io,
-                          .zop = (uint8_t)op,
-                          .next = NO_IDX,
-                          .t_sub = sim_now(drive_engine(d))};
-    if (op == ZOP_APPEND)
-        cmd_at(d, c)->slots = (uint32_t)((zone_offset + length - 1) / SLOT_SIZE - zone_offset / SLOT_SIZE + 1);
-    send(d, c);
-}
-
-void drive_submit_placed(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid)
-{
-    g_return_if_fail(pid == 0 || pid < drive_params_fdp_pids(drive_params(d)));
-    g_return_if_fail(!zns_on(d) || op != IO_WRITE || pid == 0); /* zones place their own data */
+    IoOp op = c->zop == ZOP_NONE ? (IoOp)c->op : c->zop == ZOP_APPEND ? IO_WRITE : IO_TRIM;
+    uint64_t length = c->zop == ZOP_NONE || c->zop == ZOP_APPEND ? c->length : 0;
     g_return_if_fail(drive_outstanding(d) < drive_queue_limit(d));
-    g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= drive_params(d)->user_capacity));
-    if (l2p_cache_on(d))
-        l2p_host_command(d);
-    uint32_t c = cmd_take(d, op);
-    Cmd *cmd = cmd_at(d, c);
+    if (c->zop != ZOP_NONE) {
+        if (!zone_cmd_ok(d, c))
+            return;
+    } else {
+        g_return_if_fail(c->pid == 0 || c->pid < drive_params_fdp_pids(drive_params(d)));
+        g_return_if_fail(!zns_on(d) || op != IO_WRITE || c->pid == 0); /* zones place their own data */
+        g_return_if_fail(op == IO_FLUSH || (length > 0 && c->offset + length <= drive_params(d)->user_capacity));
+        if (l2p_cache_on(d))
+            l2p_host_command(d);
+    }
+    uint32_t k = cmd_take(d, op);
+    Cmd *cmd = cmd_at(d, k);
     if (op == IO_WRITE)
         pslc_host_busy(d);
-    *cmd = (Cmd){.tag = tag,
-                 .offset = offset,
+    *cmd = (Cmd){.tag = c->tag,
+                 .offset = c->offset,
                  .length = length,
                  .op = (uint8_t)op,
-                 .pid = (uint16_t)pid,
+                 .pid = c->zop == ZOP_NONE ? c->pid : 0,
+                 .zop = c->zop,
                  .next = NO_IDX,
                  .t_sub = sim_now(drive_engine(d))};
     if (length > 0)
-        cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
-    send(d, c);
+        cmd->slots = (uint32_t)((c->offset + length - 1) / SLOT_SIZE - c->offset / SLOT_SIZE + 1);
+    send(d, k);
 }
 
 /* Command c completed: a non-queued command waiting for the queue to drain
@@ -199,6 +191,18 @@ static void nq_progress(Drive *d, uint32_t c)
     }
 }
 
+/* A host write completed: FDP's counts, and the range the host wrote. */
+static void host_wrote(Drive *d, const Cmd *cmd)
+{
+    DriveStats *st = drive_counters(d);
+    fdp_host_accepted(d, cmd->pid, cmd->length);
+    if (st->written_hi == 0 || cmd->offset < st->written_lo)
+        st->written_lo = cmd->offset;
+    st->written_hi = MAX(st->written_hi, cmd->offset + cmd->length);
+}
+
+void drive_restart_written(Drive *d) { drive_counters(d)->written_lo = drive_counters(d)->written_hi = 0; }
+
 static void cmd_done(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
@@ -208,11 +212,9 @@ static void cmd_done(void *ctx, uint64_t arg)
         drive_counters(d)->host_bytes[cmd->op] += cmd->length;
         drive_counters(d)->host_ios[cmd->op]++;
         if (cmd->op == IO_WRITE)
-            fdp_host_accepted(d, cmd->pid, cmd->length);
+            host_wrote(d, cmd);
     }
-    if (zns_on(d))
-        zns_done(d, c);
-    uint64_t tag = cmd->tag;
+    DriveCompletion done = {.tag = cmd->tag, .offset = cmd->offset, .status = cmd->status};
     nq_progress(d, c);
     if (cmd_put(d, c))
         pslc_host_quiet(d);
@@ -220,7 +222,7 @@ static void cmd_done(void *ctx, uint64_t arg)
         trim_idle(d);
     HostIf *h = hostif(d);
     if (h->done)
-        h->done(h->done_ctx, tag);
+        h->done(h->done_ctx, &done);
 }
 
 void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)

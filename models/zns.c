@@ -42,8 +42,6 @@ typedef struct Zns {
     uint32_t dies;
     uint32_t open, active;
     uint64_t seq;
-    ZnsStatus last_status;
-    uint64_t last_append;
     DriveZns stat;
 } Zns;
 
@@ -267,17 +265,6 @@ bool zns_arrive(Drive *d, uint32_t c)
     return true;
 }
 
-void zns_done(Drive *d, uint32_t c)
-{
-    Zns *z = zns(d);
-    const Cmd *cmd = cmd_at(d, c);
-    z->last_status = (ZnsStatus)cmd->status;
-    if (cmd->zop == ZOP_APPEND) /* where this append wrote, as its completion reports */
-        z->last_append = cmd->offset;
-}
-
-ZnsStatus drive_last_status(const Drive *d) { return zns(d) ? zns(d)->last_status : ZNS_OK; }
-uint64_t drive_append_offset(const Drive *d) { return zns(d) ? zns(d)->last_append : 0; }
 const DriveZns *drive_zns(const Drive *d) { return zns(d) ? &zns(d)->stat : NULL; }
 
 ZoneState drive_zone_state(const Drive *d, uint64_t zone_offset, uint64_t *wp)

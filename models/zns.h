@@ -15,8 +15,6 @@ bool zns_on(const Drive *d);
  * the controller: check it against its zone and move the zone on. False
  * when it fails: its status is in cmd->status, and the caller completes it. */
 bool zns_arrive(Drive *d, uint32_t c);
-/* Command c completes: its status is the last (drive_last_status()). */
-void zns_done(Drive *d, uint32_t c);
 /* Whether zone k may take another block on die (it owns at most
  * drive_params_zone_blocks() there); it took one. */
 bool zns_zone_room(const Drive *d, uint32_t k, uint32_t die);

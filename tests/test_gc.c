@@ -103,12 +103,13 @@ typedef struct Pace {
 static void pace_submit(Pace *p, uint64_t tag)
 {
     p->submit[tag] = sim_now(p->e);
-    drive_submit(p->d, IO_WRITE, sim_rng_below(&p->r, p->pages) * 4096, 4096, tag);
+    drive_submit(p->d, &(DriveCmd){.op = IO_WRITE, .offset = sim_rng_below(&p->r, p->pages) * 4096, .length = 4096, .tag = tag});
     p->issued++;
 }
 
-static void pace_done(void *ctx, uint64_t tag)
+static void pace_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Pace *p = ctx;
     if (tag >= 32)
         return; /* the fill */
@@ -135,7 +136,7 @@ static void pace_run(GcPacing pacing, uint32_t soft, Pace *p)
     sim_rng_init(&p->r, 3, 0);
     drive_set_done(p->d, pace_done, p);
     for (uint64_t i = 0; i < p->pages; i++) {
-        drive_submit(p->d, IO_WRITE, i * 4096, 4096, 1000);
+        drive_submit(p->d, &(DriveCmd){.op = IO_WRITE, .offset = i * 4096, .length = 4096, .tag = 1000});
         while (drive_outstanding(p->d) >= 32)
             sim_run(p->e, sim_now(p->e) + 100000);
     }

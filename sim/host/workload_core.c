@@ -49,7 +49,7 @@ void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t 
     w->sub_bytes[op] += length;
     w->sub_ios[op]++;
     wl_disk_submit(w);
-    w->t.submit(w->t.ctx, op, offset, length, tag);
+    w->t.submit(w->t.ctx, &(DriveCmd){.op = (uint8_t)op, .offset = offset, .length = length, .tag = tag});
 }
 
 void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid)
@@ -57,7 +57,8 @@ void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, ui
     w->sub_bytes[op] += length;
     w->sub_ios[op]++;
     wl_disk_submit(w);
-    w->t.submit_placed(w->t.ctx, op, offset, length, tag, pid);
+    w->t.submit(w->t.ctx,
+                &(DriveCmd){.op = (uint8_t)op, .offset = offset, .length = length, .tag = tag, .pid = (uint16_t)pid});
 }
 
 void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency)
@@ -108,10 +109,12 @@ void workload_start(Workload *w)
     w->src->start(w);
 }
 
-void workload_io_done(Workload *w, uint64_t tag)
+void workload_io_done(Workload *w, const DriveCompletion *c)
 {
-    g_return_if_fail(w && w->started);
-    w->src->io_done(w, tag);
+    g_return_if_fail(w && w->started && c);
+    w->done = c;
+    w->src->io_done(w, c->tag);
+    w->done = NULL;
 }
 
 gboolean workload_finished(const Workload *w)

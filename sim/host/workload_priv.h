@@ -163,7 +163,6 @@ struct Workload {
     uint32_t wait_head, wait_len;
     SimEngine *e;
     WorkloadTarget t;
-    WorkloadStopFn stop; /* workload_set_stop(); NULL: none */
     bool bound, started;
     uint32_t outstanding; /* commands at the target */
     LatHist *overall[IO_OPS];
@@ -175,14 +174,13 @@ struct Workload {
     WlJobFn job_stop; /* ends a job as if its runtime were over (workload.c), for the
                          parts that end jobs early: steady state and rate_min */
     SimTime stop_at;  /* workload_set_stop_time; SIM_TIME_MAX: none */
-    WorkloadLookupFn lookup; /* NULL: none */
     WlSs *pts;        /* the ss=pts job's detector; NULL: none */
     WorkloadRoundFn round_fn; /* NULL: none */
     void *round_ctx;
     WorkloadDiskStat disk; /* the drive as the block layer counts it (workload_fiostat.c) */
     uint32_t disk_inflight;
     SimTime disk_busy_since; /* ns: when disk_inflight last rose from 0 */
-    WorkloadZoned zoned; /* workload_set_zoned(); zone_size 0: none */
+    const DriveCompletion *done; /* the completion being reported (workload_io_done()); else NULL */
     WlZbd *zbd;       /* zonemode=zbd: the host's view of the zones; NULL: no zbd job */
     uint8_t *stamp;   /* per 4 KiB page: 1 written by the workload, 0 not; NULL: no verify */
     uint64_t stamp_pages;

@@ -182,7 +182,7 @@ static void wl_job_json(const WlJob *j, JsonWriter *jw, SimTime now)
         if (j->ss)
             wl_ss_json(j->ss, jw);
         wl_zbd_json(j, jw);
-        if (!s->zbd.on && j->w->zoned.status) /* a zoned drive's refusals (zbd jobs: in zbd) */
+        if (!s->zbd.on && j->w->t.zone_size) /* a zoned drive's refusals (zbd jobs: in zbd) */
             json_u64(jw, "errors", j->zerrors);
     }
     json_double(jw, "runtime_s", rt);
