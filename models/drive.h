@@ -29,6 +29,7 @@ typedef struct HostIo {
     uint32_t dev;    /* device or volume number from a trace (0 otherwise) */
     uint8_t op;      /* IoOp */
     uint16_t pid;    /* FDP placement identifier of a write (a trace's plid column) */
+    uint8_t zop;     /* ZoneOp of a zone management action (offset: the zone's start; length 0) */
 } HostIo;
 
 /* Why the NAND was written. */

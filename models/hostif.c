@@ -32,9 +32,17 @@ typedef struct HostIf {
 
 static HostIf *hostif(const Drive *d) { return drive_part(d, DP_HOSTIF); }
 
+/* A Zone Append whose place in its zone was assigned: on to the buffer. */
+static void append_go(void *ctx, uint64_t arg) { ftl_write_arrive(ctx, (uint32_t)arg); }
+
 /* On a zoned drive, a write or zone command is checked against its zone
- * first: one that fails, or a zone action with nothing more to do,
- * completes now. True if it goes on. */
+ * first: one that fails, or an open or close (firmware state only: the
+ * drive keeps its buffered data safe from power loss), completes now. A
+ * finish waits for the write buffer to reach the NAND (the zone's last
+ * program unit partly filled) before its blocks are closed
+ * (zns_finished()); a reset unmaps the zone's written part (the TRIM
+ * path); an append first passes its zone's append stage. True if the
+ * command goes on to the FTL as its op. */
 static bool zoned_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
@@ -44,13 +52,27 @@ static bool zoned_arrive(Drive *d, uint32_t c)
         cmd_complete(d, c, now);
         return false;
     }
-    if (cmd->zop == ZOP_OPEN || cmd->zop == ZOP_CLOSE || cmd->zop == ZOP_FINISH ||
-        (cmd->zop == ZOP_RESET && cmd->length == 0)) {
+    switch (cmd->zop) {
+    case ZOP_OPEN:
+    case ZOP_CLOSE:
         cmd_complete(d, c, now);
         return false;
-    }
-    if (cmd->zop == ZOP_RESET) /* its data unmapped as a TRIM of the zone's written part */
+    case ZOP_FINISH:
+        ftl_flush_start(d, c);
+        return false;
+    case ZOP_RESET:
+        if (cmd->length == 0) {
+            cmd_complete(d, c, now);
+            return false;
+        }
         cmd->slots = (uint32_t)((cmd->length - 1) / SLOT_SIZE + 1);
+        return true;
+    case ZOP_APPEND:
+        if (drive_params(d)->zns_append_cost == 0)
+            return true;
+        sim_schedule(drive_engine(d), zns_append_stage(d, c), append_go, d, c);
+        return false;
+    }
     return true;
 }
 
@@ -214,6 +236,8 @@ static void cmd_done(void *ctx, uint64_t arg)
         if (cmd->op == IO_WRITE)
             host_wrote(d, cmd);
     }
+    if (cmd->zop == ZOP_FINISH && cmd->status == ZNS_OK)
+        zns_finished(d, c);
     DriveCompletion done = {.tag = cmd->tag, .offset = cmd->offset, .status = cmd->status};
     nq_progress(d, c);
     if (cmd_put(d, c))

@@ -37,6 +37,7 @@ typedef struct Zns {
     uint8_t *state;            /* ZoneState per zone */
     uint64_t *wp;              /* bytes written from the zone's start */
     uint64_t *opened;          /* when it was last opened (a sequence number), for implicit closes */
+    SimTime *append_free;      /* ns: when the zone's append stage is free */
     uint8_t *taken;            /* [zone * dies + die]: blocks it took there since its last reset */
     uint32_t zone_blocks;      /* blocks a zone owns on each die, at most */
     uint32_t dies;
@@ -83,6 +84,7 @@ void zns_init(Drive *d)
     z->state = g_new0(uint8_t, z->zones);
     z->wp = g_new0(uint64_t, z->zones);
     z->opened = g_new0(uint64_t, z->zones);
+    z->append_free = g_new0(SimTime, z->zones);
     z->dies = drive_geom(d)->dies;
     z->zone_blocks = drive_params_zone_blocks(p);
     g_assert(z->zone_blocks <= ZNS_ZONE_BLOCKS_MAX);
@@ -100,6 +102,7 @@ void zns_release(Drive *d)
     g_free(z->state);
     g_free(z->wp);
     g_free(z->opened);
+    g_free(z->append_free);
     g_free(z->taken);
     g_free(z);
     drive_set_part(d, DP_ZNS, NULL);
@@ -263,6 +266,22 @@ bool zns_arrive(Drive *d, uint32_t c)
     }
     z->stat.ops[cmd->zop]++;
     return true;
+}
+
+SimTime zns_append_stage(Drive *d, uint32_t c)
+{
+    Zns *z = zns(d);
+    uint32_t k = cmd_at(d, c)->pid; /* its zone (zone_write()) */
+    SimTime at = MAX(sim_now(drive_engine(d)), z->append_free[k]) + drive_params(d)->zns_append_cost;
+    z->append_free[k] = at;
+    return at;
+}
+
+void zns_finished(Drive *d, uint32_t c)
+{
+    uint32_t k = (uint32_t)(cmd_at(d, c)->offset / zns(d)->zone_size);
+    if (zns(d)->state[k] == ZONE_FULL) /* not reset meanwhile */
+        fdp_close_handle(d, k);
 }
 
 const DriveZns *drive_zns(const Drive *d) { return zns(d) ? &zns(d)->stat : NULL; }

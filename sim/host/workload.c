@@ -526,6 +526,8 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
                 w->jobs[i].zparked = false;
                 wl_wake(&w->jobs[i]);
             }
+        if (!failed && !io->host_only && !j->spec->engine_null && io->zop != ZOP_NONE)
+            wl_zone_record(w, io->zop, now - io->submit);
         if (!failed && io->zop == ZOP_RESET && io->then_write) { /* the reset before a write */
             io->op = IO_WRITE;
             io->zop = j->spec->zbd.append ? ZOP_APPEND : ZOP_NONE;

@@ -317,6 +317,9 @@ const char *workload_description(const Workload *w); /* normalized spec text; ow
 /* Write "jobs": [ {...}, ... ] into the current JSON object. */
 void workload_write_jobs_json(const Workload *w, JsonWriter *jw);
 const LatHist *workload_latency(const Workload *w, IoOp op); /* all jobs; owned by w */
+/* Zone commands (zone management actions from a trace, zbd resets,
+ * appends) from submission to completion, by op; owned by w. */
+const LatHist *workload_zone_latency(const Workload *w, ZoneOp op);
 
 /* What a trace replay read: FALSE for other workloads. */
 typedef struct WorkloadTraceInfo {

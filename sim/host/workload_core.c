@@ -73,6 +73,12 @@ void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latenc
         w->lat_sink(w->lat_sink_ctx, op, latency);
 }
 
+void wl_zone_record(Workload *w, uint8_t zop, SimTime latency)
+{
+    if (zop > ZOP_NONE && zop < ZONE_OPS)
+        lat_hist_record(w->zone_lat[zop], latency);
+}
+
 Workload *wl_new(char *description, const WlSource *src)
 {
     Workload *w = g_new0(Workload, 1);
@@ -81,6 +87,8 @@ Workload *wl_new(char *description, const WlSource *src)
     w->stop_at = SIM_TIME_MAX;
     for (int i = 0; i < IO_OPS; i++)
         w->overall[i] = lat_hist_new();
+    for (int i = 0; i < ZONE_OPS; i++)
+        w->zone_lat[i] = lat_hist_new();
     return w;
 }
 
@@ -158,6 +166,8 @@ void workload_free(Workload *w)
     w->src->free(w);
     for (int i = 0; i < IO_OPS; i++)
         lat_hist_free(w->overall[i]);
+    for (int i = 0; i < ZONE_OPS; i++)
+        lat_hist_free(w->zone_lat[i]);
     g_clear_error(&w->run_error);
     g_free(w->description);
     g_free(w);

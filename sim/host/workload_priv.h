@@ -166,6 +166,7 @@ struct Workload {
     bool bound, started;
     uint32_t outstanding; /* commands at the target */
     LatHist *overall[IO_OPS];
+    LatHist *zone_lat[ZONE_OPS]; /* zone commands by ZoneOp, from submission to completion (ZOP_NONE unused) */
     WorkloadLatencyFn lat_sink; /* NULL: none */
     void *lat_sink_ctx;
     uint64_t sub_bytes[IO_OPS];
@@ -284,6 +285,8 @@ const WlOpt *wl_fdp_find(const char *name);
 gboolean wl_fdp_bind(const WorkloadJobSpec *s, const char *job, const WorkloadTarget *t, GError **error);
 uint32_t wl_fdp_next(const WorkloadJobSpec *s, const WorkloadTarget *t, uint32_t *rr, SimRng *rng);
 void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid);
+/* A zone command's latency (ns), by its ZoneOp. */
+void wl_zone_record(Workload *w, uint8_t zop, SimTime latency);
 /* workload_zbd.c: fio's zonemode=zbd (zbd.c's rules, on the host's view
  * of the zones, shared by every job as fio shares one per device) */
 const WlOpt *wl_zbd_find(const char *name);

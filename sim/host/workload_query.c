@@ -58,6 +58,12 @@ const LatHist *workload_latency(const Workload *w, IoOp op)
     return w->overall[op];
 }
 
+const LatHist *workload_zone_latency(const Workload *w, ZoneOp op)
+{
+    g_return_val_if_fail(w && (unsigned)op < ZONE_OPS, NULL);
+    return w->zone_lat[op];
+}
+
 void workload_set_latency_sink(Workload *w, WorkloadLatencyFn fn, void *ctx)
 {
     g_return_if_fail(w != NULL);
