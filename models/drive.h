@@ -29,6 +29,7 @@ typedef struct HostIo {
     uint32_t dev;    /* device or volume number from a trace (0 otherwise) */
     uint8_t op;      /* IoOp */
     uint16_t pid;    /* FDP placement identifier of a write (a trace's plid column) */
+    uint8_t zop;     /* ZoneOp of a zone management action (offset: the zone's start; length 0) */
 } HostIo;
 
 /* Why the NAND was written. */
@@ -129,6 +130,8 @@ typedef struct DriveStats {
                                 * drive_account() */
     uint64_t unwritten_read_units; /* 4 KiB units host reads found never written (or trimmed):
                                     * answered without a NAND read */
+    uint64_t written_lo, written_hi; /* gauge: bytes; the logical range [lo, hi) host writes
+                                      * completed since drive_restart_written() (hi 0: none) */
     int phase;                 /* gauge: DrivePhase now */
 } DriveStats;
 
@@ -196,14 +199,6 @@ typedef struct DriveZns {
     uint32_t by_state[ZONE_STATES];  /* gauge: zones in each state */
 } DriveZns;
 
-/* Submit a zone command now (a Zone Management Send action on the zone
- * starting at zone_offset, or a Zone Append of length bytes to it); it
- * completes through the done callback like any command.
- * drive_last_status() gives the status of the last command completed, and
- * drive_append_offset() where an append of tag wrote. */
-void drive_submit_zone(Drive *d, ZoneOp op, uint64_t zone_offset, uint64_t length, uint64_t tag);
-ZnsStatus drive_last_status(const Drive *d);
-uint64_t drive_append_offset(const Drive *d);
 /* A zone's state and write pointer (bytes from its start); the counters. */
 ZoneState drive_zone_state(const Drive *d, uint64_t zone_offset, uint64_t *wp);
 const DriveZns *drive_zns(const Drive *d); /* NULL on a drive without zones */
@@ -220,8 +215,27 @@ typedef struct DriveFdpHandle {
     bool persistent;       /* persistently isolated (else initially) */
 } DriveFdpHandle;
 
-/* Called when a command completes: tag is what drive_submit() was given. */
-typedef void (*DriveDoneFn)(void *ctx, uint64_t tag);
+/* One host command: an I/O, a Zone Append, or a Zone Management Send
+ * action (open, close, finish, reset) on the zone starting at offset. */
+typedef struct DriveCmd {
+    uint64_t offset; /* bytes; a zone command's: the zone's start */
+    uint64_t length; /* bytes; 0 for FLUSH and zone management actions */
+    uint64_t tag;    /* handed back in its completion */
+    uint8_t op;      /* IoOp; a zone command's is set by the drive */
+    uint8_t zop;     /* ZoneOp: ZOP_NONE for a plain I/O */
+    uint16_t pid;    /* a write's FDP placement identifier (below drive_params_fdp_pids();
+                      * ignored by a drive without FDP; 0 on a zoned drive) */
+} DriveCmd;
+
+/* What the host learns when a command ends. */
+typedef struct DriveCompletion {
+    uint64_t tag;    /* DriveCmd.tag */
+    uint64_t offset; /* where a Zone Append wrote (bytes); else the command's offset */
+    uint8_t status;  /* ZnsStatus (ZNS_OK on a drive without zones) */
+} DriveCompletion;
+
+/* Called when a command completes; c is valid during the call only. */
+typedef void (*DriveDoneFn)(void *ctx, const DriveCompletion *c);
 
 /* Make a drive. p must have passed validation; the drive keeps a copy.
  * NULL when its tables cannot be mapped (see drive_memory_estimate()). */
@@ -264,17 +278,19 @@ void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx);
 uint32_t drive_fdp_handles(const Drive *d);
 const DriveFdpHandle *drive_fdp_handle(const Drive *d, uint32_t h);
 
-/* Submit a command now. length and offset must lie within the user
- * capacity (callers check). At most drive_queue_limit() may be outstanding. */
-void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
-/* The same, a write naming placement identifier pid (FDP; below
- * drive_params_fdp_pids(), and ignored by a drive without FDP). */
-void drive_submit_placed(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid);
+/* Submit a command now; the drive copies it. length and offset must lie
+ * within the user capacity (callers check); zone commands only on a zoned
+ * drive. At most drive_queue_limit() may be outstanding. */
+void drive_submit(Drive *d, const DriveCmd *c);
 
 /* A command at offset will be submitted soon: fetch its map entry into the
  * cache meanwhile. Changes nothing but speed: the table is hundreds of MB,
  * and a random command's entry is a cache and TLB miss. */
 void drive_warm(const Drive *d, uint64_t offset);
+
+/* Start DriveStats.written_lo/hi afresh (nothing written), as a test's
+ * measured rounds begin after its preconditioning. */
+void drive_restart_written(Drive *d);
 
 uint32_t drive_queue_limit(const Drive *d);
 uint32_t drive_outstanding(const Drive *d); /* commands submitted and not completed */

@@ -184,6 +184,7 @@ typedef struct DriveParams {
     uint64_t zns_zone_cap;   /* bytes of a zone the host may write (<= zone size) */
     uint32_t zns_max_open;   /* zones open at once (implicitly or explicitly) */
     uint32_t zns_max_active; /* zones open or closed at once */
+    uint64_t zns_append_cost; /* ns: a Zone Append's stage, one append of a zone at a time */
 } DriveParams;
 
 /* ---- Derived quantities (models/drive_params.c) ------------------------ */

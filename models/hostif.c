@@ -33,9 +33,17 @@ typedef struct HostIf {
 
 static HostIf *hostif(const Drive *d) { return drive_part(d, DP_HOSTIF); }
 
+/* A Zone Append whose place in its zone was assigned: on to the buffer. */
+static void append_go(void *ctx, uint64_t arg) { ftl_write_arrive(ctx, (uint32_t)arg); }
+
 /* On a zoned drive, a write or zone command is checked against its zone
- * first: one that fails, or a zone action with nothing more to do,
- * completes now. True if it goes on. */
+ * first: one that fails, or an open or close (firmware state only: the
+ * drive keeps its buffered data safe from power loss), completes now. A
+ * finish waits for the write buffer to reach the NAND (the zone's last
+ * program unit partly filled) before its blocks are closed
+ * (zns_finished()); a reset unmaps the zone's written part (the TRIM
+ * path); an append first passes its zone's append stage. True if the
+ * command goes on to the FTL as its op. */
 static bool zoned_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
@@ -45,13 +53,27 @@ static bool zoned_arrive(Drive *d, uint32_t c)
         cmd_complete(d, c, now);
         return false;
     }
-    if (cmd->zop == ZOP_OPEN || cmd->zop == ZOP_CLOSE || cmd->zop == ZOP_FINISH ||
-        (cmd->zop == ZOP_RESET && cmd->length == 0)) {
+    switch (cmd->zop) {
+    case ZOP_OPEN:
+    case ZOP_CLOSE:
         cmd_complete(d, c, now);
         return false;
-    }
-    if (cmd->zop == ZOP_RESET) /* its data unmapped as a TRIM of the zone's written part */
+    case ZOP_FINISH:
+        ftl_flush_start(d, c);
+        return false;
+    case ZOP_RESET:
+        if (cmd->length == 0) {
+            cmd_complete(d, c, now);
+            return false;
+        }
         cmd->slots = (uint32_t)((cmd->length - 1) / SLOT_SIZE + 1);
+        return true;
+    case ZOP_APPEND:
+        if (drive_params(d)->zns_append_cost == 0)
+            return true;
+        sim_schedule(drive_engine(d), zns_append_stage(d, c), append_go, d, c);
+        return false;
+    }
     return true;
 }
 
@@ -124,58 +146,48 @@ static void send(Drive *d, uint32_t c)
         dispatch(d, c);
 }
 
-void drive_submit(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+/* A zone command's own checks (a zoned drive; an append's extent); its
+ * record's op: an append is a write, an action takes the TRIM path. */
+static bool zone_cmd_ok(const Drive *d, const DriveCmd *c)
 {
-    drive_submit_placed(d, op, offset, length, tag, 0);
+    uint64_t cap = drive_params(d)->user_capacity;
+    g_return_val_if_fail(zns_on(d) && c->zop < ZONE_OPS && c->offset < cap, false);
+    g_return_val_if_fail(c->zop != ZOP_APPEND || (c->length > 0 && c->offset + c->length <= cap), false);
+    return true;
 }
 
-void drive_submit_zone(Drive *d, ZoneOp op, uint64_t zone_offset, uint64_t length, uint64_t tag)
+void drive_submit(Drive *d, const DriveCmd *c)
 {
-    g_return_if_fail(zns_on(d) && op != ZOP_NONE && drive_outstanding(d) < drive_queue_limit(d));
-    g_return_if_fail(zone_offset < drive_params(d)->user_capacity);
-    g_return_if_fail(op != ZOP_APPEND || (length > 0 && zone_offset + length <= drive_params(d)->user_capacity));
-    IoOp io = op == ZOP_APPEND ? IO_WRITE : IO_TRIM;
-    uint32_t c = cmd_take(d, io);
-    if (io == IO_WRITE) {
-        pslc_host_busy(d);
-        gc_host_busy(d);
-    }
-    *cmd_at(d, c) = (Cmd){.tag = tag,
-                          .offset = zone_offset,
-                          .length = op == ZOP_APPEND ? length : 0,
-                          .op = (uint8_t)io,
-                          .zop = (uint8_t)op,
-                          .next = NO_IDX,
-                          .t_sub = sim_now(drive_engine(d))};
-    if (op == ZOP_APPEND)
-        cmd_at(d, c)->slots = (uint32_t)((zone_offset + length - 1) / SLOT_SIZE - zone_offset / SLOT_SIZE + 1);
-    send(d, c);
-}
-
-void drive_submit_placed(Drive *d, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid)
-{
-    g_return_if_fail(pid == 0 || pid < drive_params_fdp_pids(drive_params(d)));
-    g_return_if_fail(!zns_on(d) || op != IO_WRITE || pid == 0); /* zones place their own data */
+    IoOp op = c->zop == ZOP_NONE ? (IoOp)c->op : c->zop == ZOP_APPEND ? IO_WRITE : IO_TRIM;
+    uint64_t length = c->zop == ZOP_NONE || c->zop == ZOP_APPEND ? c->length : 0;
     g_return_if_fail(drive_outstanding(d) < drive_queue_limit(d));
-    g_return_if_fail(op == IO_FLUSH || (length > 0 && offset + length <= drive_params(d)->user_capacity));
-    if (l2p_cache_on(d))
-        l2p_host_command(d);
-    uint32_t c = cmd_take(d, op);
-    Cmd *cmd = cmd_at(d, c);
+    if (c->zop != ZOP_NONE) {
+        if (!zone_cmd_ok(d, c))
+            return;
+    } else {
+        g_return_if_fail(c->pid == 0 || c->pid < drive_params_fdp_pids(drive_params(d)));
+        g_return_if_fail(!zns_on(d) || op != IO_WRITE || c->pid == 0); /* zones place their own data */
+        g_return_if_fail(op == IO_FLUSH || (length > 0 && c->offset + length <= drive_params(d)->user_capacity));
+        if (l2p_cache_on(d))
+            l2p_host_command(d);
+    }
+    uint32_t k = cmd_take(d, op);
+    Cmd *cmd = cmd_at(d, k);
     if (op == IO_WRITE) {
         pslc_host_busy(d);
         gc_host_busy(d);
     }
-    *cmd = (Cmd){.tag = tag,
-                 .offset = offset,
+    *cmd = (Cmd){.tag = c->tag,
+                 .offset = c->offset,
                  .length = length,
                  .op = (uint8_t)op,
-                 .pid = (uint16_t)pid,
+                 .pid = c->zop == ZOP_NONE ? c->pid : 0,
+                 .zop = c->zop,
                  .next = NO_IDX,
                  .t_sub = sim_now(drive_engine(d))};
     if (length > 0)
-        cmd->slots = (uint32_t)((offset + length - 1) / SLOT_SIZE - offset / SLOT_SIZE + 1);
-    send(d, c);
+        cmd->slots = (uint32_t)((c->offset + length - 1) / SLOT_SIZE - c->offset / SLOT_SIZE + 1);
+    send(d, k);
 }
 
 /* Command c completed: a non-queued command waiting for the queue to drain
@@ -204,6 +216,18 @@ static void nq_progress(Drive *d, uint32_t c)
     }
 }
 
+/* A host write completed: FDP's counts, and the range the host wrote. */
+static void host_wrote(Drive *d, const Cmd *cmd)
+{
+    DriveStats *st = drive_counters(d);
+    fdp_host_accepted(d, cmd->pid, cmd->length);
+    if (st->written_hi == 0 || cmd->offset < st->written_lo)
+        st->written_lo = cmd->offset;
+    st->written_hi = MAX(st->written_hi, cmd->offset + cmd->length);
+}
+
+void drive_restart_written(Drive *d) { drive_counters(d)->written_lo = drive_counters(d)->written_hi = 0; }
+
 static void cmd_done(void *ctx, uint64_t arg)
 {
     Drive *d = ctx;
@@ -213,11 +237,11 @@ static void cmd_done(void *ctx, uint64_t arg)
         drive_counters(d)->host_bytes[cmd->op] += cmd->length;
         drive_counters(d)->host_ios[cmd->op]++;
         if (cmd->op == IO_WRITE)
-            fdp_host_accepted(d, cmd->pid, cmd->length);
+            host_wrote(d, cmd);
     }
-    if (zns_on(d))
-        zns_done(d, c);
-    uint64_t tag = cmd->tag;
+    if (cmd->zop == ZOP_FINISH && cmd->status == ZNS_OK)
+        zns_finished(d, c);
+    DriveCompletion done = {.tag = cmd->tag, .offset = cmd->offset, .status = cmd->status};
     nq_progress(d, c);
     if (cmd_put(d, c)) {
         pslc_host_quiet(d);
@@ -227,7 +251,7 @@ static void cmd_done(void *ctx, uint64_t arg)
         trim_idle(d);
     HostIf *h = hostif(d);
     if (h->done)
-        h->done(h->done_ctx, tag);
+        h->done(h->done_ctx, &done);
 }
 
 void drive_set_done(Drive *d, DriveDoneFn fn, void *ctx)

@@ -37,13 +37,12 @@ typedef struct Zns {
     uint8_t *state;            /* ZoneState per zone */
     uint64_t *wp;              /* bytes written from the zone's start */
     uint64_t *opened;          /* when it was last opened (a sequence number), for implicit closes */
+    SimTime *append_free;      /* ns: when the zone's append stage is free */
     uint8_t *taken;            /* [zone * dies + die]: blocks it took there since its last reset */
     uint32_t zone_blocks;      /* blocks a zone owns on each die, at most */
     uint32_t dies;
     uint32_t open, active;
     uint64_t seq;
-    ZnsStatus last_status;
-    uint64_t last_append;
     DriveZns stat;
 } Zns;
 
@@ -85,6 +84,7 @@ void zns_init(Drive *d)
     z->state = g_new0(uint8_t, z->zones);
     z->wp = g_new0(uint64_t, z->zones);
     z->opened = g_new0(uint64_t, z->zones);
+    z->append_free = g_new0(SimTime, z->zones);
     z->dies = drive_geom(d)->dies;
     z->zone_blocks = drive_params_zone_blocks(p);
     g_assert(z->zone_blocks <= ZNS_ZONE_BLOCKS_MAX);
@@ -102,6 +102,7 @@ void zns_release(Drive *d)
     g_free(z->state);
     g_free(z->wp);
     g_free(z->opened);
+    g_free(z->append_free);
     g_free(z->taken);
     g_free(z);
     drive_set_part(d, DP_ZNS, NULL);
@@ -267,17 +268,22 @@ bool zns_arrive(Drive *d, uint32_t c)
     return true;
 }
 
-void zns_done(Drive *d, uint32_t c)
+SimTime zns_append_stage(Drive *d, uint32_t c)
 {
     Zns *z = zns(d);
-    const Cmd *cmd = cmd_at(d, c);
-    z->last_status = (ZnsStatus)cmd->status;
-    if (cmd->zop == ZOP_APPEND) /* where this append wrote, as its completion reports */
-        z->last_append = cmd->offset;
+    uint32_t k = cmd_at(d, c)->pid; /* its zone (zone_write()) */
+    SimTime at = MAX(sim_now(drive_engine(d)), z->append_free[k]) + drive_params(d)->zns_append_cost;
+    z->append_free[k] = at;
+    return at;
 }
 
-ZnsStatus drive_last_status(const Drive *d) { return zns(d) ? zns(d)->last_status : ZNS_OK; }
-uint64_t drive_append_offset(const Drive *d) { return zns(d) ? zns(d)->last_append : 0; }
+void zns_finished(Drive *d, uint32_t c)
+{
+    uint32_t k = (uint32_t)(cmd_at(d, c)->offset / zns(d)->zone_size);
+    if (zns(d)->state[k] == ZONE_FULL) /* not reset meanwhile */
+        fdp_close_handle(d, k);
+}
+
 const DriveZns *drive_zns(const Drive *d) { return zns(d) ? &zns(d)->stat : NULL; }
 
 ZoneState drive_zone_state(const Drive *d, uint64_t zone_offset, uint64_t *wp)

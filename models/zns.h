@@ -15,8 +15,13 @@ bool zns_on(const Drive *d);
  * the controller: check it against its zone and move the zone on. False
  * when it fails: its status is in cmd->status, and the caller completes it. */
 bool zns_arrive(Drive *d, uint32_t c);
-/* Command c completes: its status is the last (drive_last_status()). */
-void zns_done(Drive *d, uint32_t c);
+/* Zone Append c (accepted) passes its zone's append stage: the drive
+ * assigns a zone's appends their place one at a time, each taking
+ * [zns] append_cost. When c's ends (ns). */
+SimTime zns_append_stage(Drive *d, uint32_t c);
+/* Finish c's buffered data is on the NAND: the zone's open blocks are
+ * closed, their unwritten pages left unused until its reset. */
+void zns_finished(Drive *d, uint32_t c);
 /* Whether zone k may take another block on die (it owns at most
  * drive_params_zone_blocks() there); it took one. */
 bool zns_zone_room(const Drive *d, uint32_t k, uint32_t die);

@@ -15,11 +15,11 @@ zn=configs/zn540.ini
 small=(--set zns.zone_size=8MiB --set zns.zone_capacity=6MiB --set drive.user_capacity=128MiB
     --set nand.blocks_per_plane=24)
 
-# One zone of 200 GiB takes 356 blocks on each die: a zone counts its
-# blocks in a byte (it aborted in zns_init).
-expect_error "[zns] zone_capacity = 200GiB: a zone takes 356 blocks on every die, expected at most 255" \
-    run -d "$zn" --set drive.user_capacity=256GiB --set zns.zone_size=256GiB \
-    --set zns.zone_capacity=200GiB -w 'rw=write,size=1m'
+# One zone of 400 GiB takes 356 blocks on each of the 32 dies: a zone
+# counts its blocks in a byte (it aborted in zns_init).
+expect_error "[zns] zone_capacity = 400GiB: a zone takes 356 blocks on every die, expected at most 255" \
+    run -d "$zn" --set drive.user_capacity=512GiB --set zns.zone_size=512GiB \
+    --set zns.zone_capacity=400GiB -w 'rw=write,size=1m'
 
 # max_open_zones=4294967295 with ignore_zone_limits=1 allocated a slot per
 # zone the limit allows (16 GiB): no more zones open than there are, on a

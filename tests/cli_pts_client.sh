@@ -3,7 +3,7 @@
 # TLC drive with short rounds: the report says PTS-C with its version, the
 # stimulus is the client's (IOPS at 2 threads x QD 16), the rounds' writes
 # stay in the client's active range (the first 75% of the LBAs, as the
-# drive saw them: the pages it programmed from its write buffer) while the
+# drive counted them: the range its host writes covered) while the
 # same test under --spec enterprise writes past it, TP runs 1024 KiB only,
 # and bad input (--spec, a block size PTS-C's TP does not run) exits 2.
 # Usage: bash tests/cli_pts_client.sh PATH/TO/ftlsim (from the source root)

@@ -6,7 +6,10 @@
 # zone_reset_threshold and trims as resets counted alike by the jobs and
 # the drive, reads kept to written data, Zone Append, the drive's refusal
 # of a zone beyond its active limit counted and the run still done, and
-# what fio refuses refused with one line.
+# what fio refuses refused with one line. A trace's zone actions (open,
+# close, finish, reset) reach the drive, each counted with its latency in
+# summary.json and summary.txt: a finish programs the zone's buffered data
+# (a program's time), an open or close takes only firmware time.
 # Usage: bash tests/cli_zbd.sh PATH/TO/ftlsim (from the source root)
 set -u
 source tests/lib.sh "$@"
@@ -173,7 +176,7 @@ expect_error 'expected zonemode=zbd as well' run -d "$drive" --job "$tmp/nz.fio"
 # the drive's own rules for zones: every die holds each zone's blocks
 # besides the GC reserve and one more; no static wear leveling; at most
 # 65535 zones
-expect_error --no-out "configs/zn540.ini: [zns] zone_capacity = 1077MiB: the 904 zones take 2 blocks each on every die, 1813 with the GC reserve ([gc] soft_blocks) and one more, expected at most the die's 1812 ([nand] blocks_per_plane)" check configs/zn540.ini --set nand.blocks_per_plane=1812
+expect_error --no-out "configs/zn540.ini: [zns] zone_capacity = 1077MiB: the 904 zones take 1 block each on every die, 909 with the GC reserve ([gc] soft_blocks) and one more, expected at most the die's 908 ([nand] blocks_per_plane)" check configs/zn540.ini --set nand.blocks_per_plane=908
 expect_error --no-out "configs/zn540.ini: [wear] static_threshold = 100: expected 0 on a zoned drive" check configs/zn540.ini --set wear.static_threshold=100
 expect_error --no-out "configs/zn540.ini: [zns] zone_size = 16MiB: found 115712 zones, expected at most 65535" check configs/zn540.ini --set zns.zone_size=16MiB --set zns.zone_capacity=8MiB
 
@@ -239,5 +242,30 @@ bs=4k
 size=16m"
 check plain 'jobs[0]["write"]["bytes"] == s["host"]["write_bytes"] and jobs[0]["errors"] >= 1'
 check plain 'jobs[0]["write"]["ios"] == s["host"]["write_ios"] < 4096'
+
+# zone actions from an fio iolog: two zones opened, written (less than a
+# program unit left buffered), closed, finished and reset
+{
+    echo "fio version 3 iolog"
+    echo "0 zn add"
+    for k in 0 1; do
+        z=$((k * 64 * 1024 * 1024))
+        echo "$((k * 10000 + 1)) zn zone_open $z"
+        for i in 0 1 2; do echo "$((k * 10000 + 2 + i)) zn write $((z + i * 16384)) 16384"; done
+        echo "$((k * 10000 + 10)) zn zone_close $z"
+        echo "$((k * 10000 + 20)) zn zone_finish $z"
+        echo "$((k * 10000 + 5000)) zn zone_reset $z"
+    done
+} >"$tmp/za.iolog"
+"$bin" run -d "$drive" "${small[@]}" --trace "$tmp/za.iolog" --check-every 50 -o "$tmp/za" -q >"$tmp/za.log" 2>&1 ||
+    fail "zone actions: exit $? ($(head -n 3 "$tmp/za.log"))"
+t_prog_us=$(awk '/^\[/ { tlc = $0 == "[timing.tlc]" } tlc && /^t_prog = [0-9.]+ms$/ { sub(/ms$/, "", $3); print $3 * 1000 }' "$drive")
+check za 'all(zns["latency_us"][a]["count"] == 2 and zns["commands"][a] == 2 for a in ("open", "close", "finish", "reset"))'
+check za "zns['latency_us']['finish']['p50'] >= $t_prog_us > 10 * zns['latency_us']['close']['max']"
+check za 'zns["latency_us"]["open"]["max"] < 100 and zns["by_state"]["empty"] == zns["zones"]'
+grep -q '^          finish  2 done, latency us: mean' "$tmp/za/summary.txt" || fail "zone actions: no finish line in summary.txt"
+printf 'fio version 3 iolog\n0 zn add\n1 zn zone_reset 0\n' >"$tmp/zr.iolog"
+expect_error "zr.iolog:3: a zone action at offset 0, expected a zoned drive ([zns])" \
+    run -d configs/990.ini --trace "$tmp/zr.iolog" -q
 
 finish "$n checks"

@@ -56,8 +56,9 @@ static void oracle_check_read(Oracle *o, uint64_t off, uint64_t len)
     }
 }
 
-static void oracle_on_done(void *ctx, uint64_t tag)
+static void oracle_on_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Oracle *o = ctx;
     (void)tag;
     if (o->last_op == IO_READ)
@@ -97,7 +98,7 @@ static inline void oracle_submit(Oracle *o, int op, uint64_t off, uint64_t len, 
     o->last_off = off;
     o->last_len = len;
     uint64_t before = o->done;
-    drive_submit_placed(o->d, (IoOp)op, off, len, o->done, op == IO_WRITE ? pid : 0);
+    drive_submit(o->d, &(DriveCmd){.op = (IoOp)op, .offset = off, .length = len, .tag = o->done, .pid = op == IO_WRITE ? pid : 0});
     while (o->done == before && sim_run(o->e, SIM_TIME_MAX))
         ;
     CUTEST_EQ(o->done, before + 1);

@@ -30,11 +30,12 @@ typedef struct Steady {
 
 static inline void steady_submit(Steady *s)
 {
-    drive_submit(s->d, IO_WRITE, sim_rng_below(&s->r, s->units) * s->bs, s->bs, 1);
+    drive_submit(s->d, &(DriveCmd){.op = IO_WRITE, .offset = sim_rng_below(&s->r, s->units) * s->bs, .length = s->bs, .tag = 1});
 }
 
-static inline void steady_done(void *ctx, uint64_t tag)
+static inline void steady_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Steady *s = ctx;
     if (tag != 1)
         return; /* the sequential fill */
@@ -54,7 +55,7 @@ static inline void steady_fill(Steady *s, uint64_t capacity)
 {
     drive_set_done(s->d, steady_done, s);
     for (uint64_t off = 0; off < capacity; off += 131072) {
-        drive_submit(s->d, IO_WRITE, off, MIN(131072, capacity - off), 0);
+        drive_submit(s->d, &(DriveCmd){.op = IO_WRITE, .offset = off, .length = MIN(131072, capacity - off)});
         sim_run(s->e, SIM_TIME_MAX);
     }
 }

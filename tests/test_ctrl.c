@@ -63,8 +63,9 @@ typedef struct Loop {
     uint64_t left, issued;
 } Loop;
 
-static void loop_done(void *ctx, uint64_t tag)
+static void loop_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Loop *l = ctx;
     (void)tag;
     if (--l->left == 0) {
@@ -72,7 +73,7 @@ static void loop_done(void *ctx, uint64_t tag)
         return;
     }
     if (l->issued < 4000) {
-        drive_submit(l->d, IO_READ, (l->issued % 64) * 4096, 4096, 0);
+        drive_submit(l->d, &(DriveCmd){.op = IO_READ, .offset = (l->issued % 64) * 4096, .length = 4096});
         l->issued++;
     }
 }
@@ -92,7 +93,7 @@ static double read_time(uint32_t cores, uint64_t cmd_cost, uint64_t complete_cos
     l.d = drive_new(l.e, &dp, 1);
     drive_set_done(l.d, loop_done, &l);
     for (; l.issued < 32; l.issued++)
-        drive_submit(l.d, IO_READ, l.issued * 4096, 4096, 0);
+        drive_submit(l.d, &(DriveCmd){.op = IO_READ, .offset = l.issued * 4096, .length = 4096});
     sim_run(l.e, SIM_TIME_MAX);
     CUTEST_EQ(l.left, 0);
     double t = (double)sim_now(l.e) / 1e9;
@@ -139,7 +140,7 @@ static void gc_run(uint64_t relocate, bool offload, DriveStats *out, SimTime *en
     for (int round = 0; round < 3; round++) {
         for (uint64_t i = 0; i < pages; i++) {
             uint64_t lpn = round == 0 ? i : sim_rng_below(&r, pages);
-            drive_submit(d, IO_WRITE, lpn * 4096, 4096, 0);
+            drive_submit(d, &(DriveCmd){.op = IO_WRITE, .offset = lpn * 4096, .length = 4096});
             while (drive_outstanding(d) > 0)
                 sim_run(e, sim_now(e) + 1000000);
         }

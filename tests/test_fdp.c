@@ -203,8 +203,7 @@ static void test_ru_break(void)
     sim_rng_init(&r, 11, 0);
     for (int i = 0; i < 3000; i++) {
         uint64_t before = o.done;
-        drive_submit_placed(o.d, IO_WRITE, sim_rng_below(&r, o.nlpn - 1) * 4096, 4096, o.done,
-                            i % 2);
+        drive_submit(o.d, &(DriveCmd){.op = IO_WRITE, .offset = sim_rng_below(&r, o.nlpn - 1) * 4096, .length = 4096, .tag = o.done, .pid = i % 2});
         while (o.done == before && sim_run(o.e, SIM_TIME_MAX))
             ;
     }
@@ -316,8 +315,8 @@ static void test_ru_wear(void)
     oracle_release(&o);
 }
 
-/* A drive without FDP ignores no placement: drive_submit_placed with pid 0
- * is drive_submit, and its results do not move (the FDP code is not on
+/* A drive without FDP ignores no placement: a write naming pid 0
+ * is a write naming none, and its results do not move (the FDP code is not on
  * its path). */
 static void test_no_fdp_same(void)
 {
@@ -334,9 +333,9 @@ static void test_no_fdp_same(void)
             uint64_t lpn = sim_rng_below(&r, o.nlpn - 1);
             uint64_t before = o.done;
             if (k == 0)
-                drive_submit(o.d, IO_WRITE, lpn * 4096, 4096, o.done);
+                drive_submit(o.d, &(DriveCmd){.op = IO_WRITE, .offset = lpn * 4096, .length = 4096, .tag = o.done});
             else
-                drive_submit_placed(o.d, IO_WRITE, lpn * 4096, 4096, o.done, 0);
+                drive_submit(o.d, &(DriveCmd){.op = IO_WRITE, .offset = lpn * 4096, .length = 4096, .tag = o.done, .pid = 0});
             while (o.done == before && sim_run(o.e, SIM_TIME_MAX))
                 ;
         }
@@ -365,7 +364,7 @@ static uint64_t hot_cold_gc(uint32_t handles)
         bool is_hot = sim_rng_below(&r, 10) < 8; /* 80% of writes to 10% of the drive */
         uint64_t lpn = is_hot ? sim_rng_below(&r, hot) : hot + sim_rng_below(&r, o.nlpn - hot);
         uint64_t before = o.done;
-        drive_submit_placed(o.d, IO_WRITE, lpn * 4096, 4096, o.done, handles > 1 && is_hot ? 1 : 0);
+        drive_submit(o.d, &(DriveCmd){.op = IO_WRITE, .offset = lpn * 4096, .length = 4096, .tag = o.done, .pid = handles > 1 && is_hot ? 1 : 0});
         while (o.done == before && sim_run(o.e, SIM_TIME_MAX))
             ;
     }

@@ -34,11 +34,13 @@ typedef struct Mock {
 static void mock_done(void *ctx, uint64_t tag)
 {
     Mock *m = ctx;
-    workload_io_done(m->w, tag);
+    workload_io_done(m->w, &(DriveCompletion){.tag = tag});
 }
 
-static void mock_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+static void mock_submit(void *ctx, const DriveCmd *c)
 {
+    IoOp op = (IoOp)c->op;
+    uint64_t offset = c->offset, length = c->length, tag = c->tag;
     Mock *m = ctx;
     Sub s = {sim_now(m->e), offset, length, op, (uint32_t)(tag >> 32)};
     g_array_append_val(m->subs, s);
@@ -91,9 +93,8 @@ static gboolean mock_run_ramp(Mock *m, const char *spec, const char *text, uint6
     } else {
         m->w = workload_from_spec(spec, &err);
     }
-    WorkloadTarget t = {mock_submit, m, cap, 256, NULL, NULL, 0};
+    WorkloadTarget t = {.ctx = m, .submit = mock_submit, .lookup = mock_lookup, .capacity = cap, .queue_limit = 256};
     if (m->w) {
-        workload_set_lookup(m->w, mock_lookup);
         if (workload_bind(m->w, m->e, &t, 1, &err)) {
             workload_set_round_hook(m->w, mock_round, m);
             workload_start(m->w);
@@ -351,8 +352,7 @@ static void test_verify(void)
     m.subs = g_array_new(FALSE, FALSE, sizeof(Sub));
     m.lost_lpn = 5;
     m.w = workload_from_spec("rw=write,bs=4k,size=64k,verify=md5", NULL);
-    WorkloadTarget t = {mock_submit, &m, MiB, 32, NULL, NULL, 0};
-    workload_set_lookup(m.w, mock_lookup);
+    WorkloadTarget t = {.ctx = &m, .submit = mock_submit, .lookup = mock_lookup, .capacity = MiB, .queue_limit = 32};
     CU_ASSERT_TRUE(workload_bind(m.w, m.e, &t, 1, NULL));
     workload_start(m.w);
     sim_run(m.e, SIM_TIME_MAX);
@@ -550,7 +550,7 @@ static void test_logs(void)
     m.subs = g_array_new(FALSE, FALSE, sizeof(Sub));
     m.w = workload_from_spec("name=j,rw=write,bs=4k,size=1m,time_based,runtime=1s,"
                              "write_lat_log=x,write_bw_log=y,log_avg_msec=250", NULL);
-    WorkloadTarget t = {mock_submit, &m, MiB, 32, NULL, NULL, 0};
+    WorkloadTarget t = {.ctx = &m, .submit = mock_submit, .capacity = MiB, .queue_limit = 32};
     LogSink sink = {0};
     CU_ASSERT_TRUE(workload_wants_logs(m.w));
     CU_ASSERT_TRUE(workload_bind(m.w, m.e, &t, 1, NULL));

@@ -131,7 +131,7 @@ static void test_unmapped_reads(void)
     o.last_op = IO_READ;
     o.last_off = 0;
     o.last_len = 65536;
-    drive_submit(o.d, IO_READ, 0, 65536, 0);
+    drive_submit(o.d, &(DriveCmd){.op = IO_READ, .length = 65536});
     sim_run(o.e, SIM_TIME_MAX);
     CUTEST_EQ(o.done, 1);
     CUTEST_EQ(drive_stats(o.d)->nand_read_bytes, 0);
@@ -147,13 +147,13 @@ static void test_flush_and_trim(void)
     Oracle o;
     oracle_init(&o, &p, false);
     o.last_op = IO_WRITE;
-    drive_submit(o.d, IO_WRITE, 0, 8192, 0);
-    drive_submit(o.d, IO_FLUSH, 0, 0, 1);
+    drive_submit(o.d, &(DriveCmd){.op = IO_WRITE, .length = 8192});
+    drive_submit(o.d, &(DriveCmd){.op = IO_FLUSH, .tag = 1});
     sim_run(o.e, SIM_TIME_MAX);
     CUTEST_EQ(o.done, 2);
     CU_ASSERT(drive_lookup(o.d, 0) != DRIVE_UNMAPPED && drive_lookup(o.d, 0) != DRIVE_BUFFERED);
     CUTEST_EQ(drive_stats(o.d)->nand_write_bytes[CAUSE_HOST], 8192);
-    drive_submit(o.d, IO_TRIM, 0, 8192, 2);
+    drive_submit(o.d, &(DriveCmd){.op = IO_TRIM, .length = 8192, .tag = 2});
     sim_run(o.e, SIM_TIME_MAX);
     CUTEST_EQ(drive_lookup(o.d, 0), DRIVE_UNMAPPED);
     CUTEST_EQ(drive_lookup(o.d, 1), DRIVE_UNMAPPED);
@@ -172,13 +172,13 @@ static void test_latency_parts(void)
     Oracle o;
     oracle_init(&o, &p, false);
     o.last_op = IO_WRITE;
-    drive_submit(o.d, IO_WRITE, 0, 65536, 0);
-    drive_submit(o.d, IO_FLUSH, 0, 0, 1);
+    drive_submit(o.d, &(DriveCmd){.op = IO_WRITE, .length = 65536});
+    drive_submit(o.d, &(DriveCmd){.op = IO_FLUSH, .tag = 1});
     sim_run(o.e, SIM_TIME_MAX);
     const DriveStats *st = drive_stats(o.d);
     DriveStats before = *st;
     SimTime t0 = sim_now(o.e);
-    drive_submit(o.d, IO_WRITE, 4096 + 512, 512, 2);
+    drive_submit(o.d, &(DriveCmd){.op = IO_WRITE, .offset = 4096 + 512, .length = 512, .tag = 2});
     sim_run(o.e, SIM_TIME_MAX);
     SimTime took = 0;
     for (int k = 0; k < WRITE_PARTS; k++)
@@ -195,7 +195,7 @@ static void test_latency_parts(void)
     o.last_op = IO_READ;
     o.last_off = 4096;
     o.last_len = 4096;
-    drive_submit(o.d, IO_READ, 4096, 4096, 3);
+    drive_submit(o.d, &(DriveCmd){.op = IO_READ, .offset = 4096, .length = 4096, .tag = 3});
     sim_run(o.e, SIM_TIME_MAX);
     CUTEST_EQ(st->read_parts_n - before.read_parts_n, 1);
     CUTEST_EQ(st->read_parts_ns[PART_DIE_WAIT] - before.read_parts_ns[PART_DIE_WAIT], 0);
@@ -211,8 +211,9 @@ typedef struct Times {
     SimTime at[64];
 } Times;
 
-static void record_done(void *ctx, uint64_t tag)
+static void record_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Times *t = ctx;
     t->at[tag] = sim_now(t->e);
 }
@@ -241,16 +242,16 @@ static void trim_among_reads(HostIfKind iface, Times *t)
     *t = (Times){.e = e};
     drive_set_done(d, record_done, t);
     for (uint64_t off = 0; off < (2u << 20); off += 65536) {
-        drive_submit(d, IO_WRITE, off, 65536, 63);
+        drive_submit(d, &(DriveCmd){.op = IO_WRITE, .offset = off, .length = 65536, .tag = 63});
         sim_run(e, SIM_TIME_MAX);
     }
-    drive_submit(d, IO_FLUSH, 0, 0, 63);
+    drive_submit(d, &(DriveCmd){.op = IO_FLUSH, .tag = 63});
     sim_run(e, SIM_TIME_MAX);
     for (uint64_t k = 0; k < 4; k++)
-        drive_submit(d, IO_READ, (1u << 20) + k * 65536, 65536, k);
-    drive_submit(d, IO_TRIM, 0, 512 * 1024, 8);
+        drive_submit(d, &(DriveCmd){.op = IO_READ, .offset = (1u << 20) + k * 65536, .length = 65536, .tag = k});
+    drive_submit(d, &(DriveCmd){.op = IO_TRIM, .length = 512 * 1024, .tag = 8});
     for (uint64_t k = 0; k < 4; k++)
-        drive_submit(d, IO_READ, (1u << 20) + (4 + k) * 65536, 65536, 16 + k);
+        drive_submit(d, &(DriveCmd){.op = IO_READ, .offset = (1u << 20) + (4 + k) * 65536, .length = 65536, .tag = 16 + k});
     sim_run(e, SIM_TIME_MAX);
     CUTEST_EQ(drive_lookup(d, 0), DRIVE_UNMAPPED);
     char why[256];
@@ -305,11 +306,12 @@ static void probe_ev(void *ctx, uint64_t arg)
 #define QUEUED_BS 65536
 #define QUEUED_TAG 7
 
-static void probe_done(void *ctx, uint64_t tag)
+static void probe_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Probe *pr = ctx;
     pr->at[tag] = sim_now(pr->o->e);
-    oracle_on_done(pr->o, tag);
+    oracle_on_done(pr->o, dc);
     if (tag == QUEUED_TAG && pr->next < pr->end) {
         probe_write(pr, pr->next, QUEUED_BS, QUEUED_TAG);
         pr->next += QUEUED_BS;
@@ -324,7 +326,7 @@ static void probe_write(Probe *pr, uint64_t off, uint64_t len, uint64_t tag)
     for (uint64_t l = off / 4096; l <= (off + len - 1) / 4096; l++)
         o->shadow[l] = o->version;
     o->last_op = IO_WRITE;
-    drive_submit(o->d, IO_WRITE, off, len, tag);
+    drive_submit(o->d, &(DriveCmd){.op = IO_WRITE, .offset = off, .length = len, .tag = tag});
 }
 
 /* Run until every command has completed, checking the drive meanwhile. */
@@ -356,7 +358,7 @@ static void probe_read(Probe *pr, uint64_t off, uint64_t len)
     o->last_op = IO_READ;
     o->last_off = off;
     o->last_len = len;
-    drive_submit(o->d, IO_READ, off, len, 0);
+    drive_submit(o->d, &(DriveCmd){.op = IO_READ, .offset = off, .length = len});
     probe_run(pr);
 }
 
@@ -396,13 +398,13 @@ static void big_writes(HostIfKind iface, uint32_t map_unit)
             if (round == 0 && i == G_N_ELEMENTS(times) - 1) {
                 /* the pieces follow the programs closely: no piece waits
                  * long for room that is there */
-                drive_submit(o.d, IO_FLUSH, 0, 0, 0);
+                drive_submit(o.d, &(DriveCmd){.op = IO_FLUSH});
                 probe_run(&pr);
                 SimTime queued = probe_queued(&pr, off, len / QUEUED_BS * QUEUED_BS);
                 CU_ASSERT(took <= queued + queued / 10);
             }
             probe_read(&pr, off, len);
-            drive_submit(o.d, IO_FLUSH, 0, 0, 0);
+            drive_submit(o.d, &(DriveCmd){.op = IO_FLUSH});
             probe_run(&pr);
             probe_read(&pr, off, len);
             off += len + 4096 * (round + 1);

@@ -103,12 +103,13 @@ typedef struct Pace {
 static void pace_submit(Pace *p, uint64_t tag)
 {
     p->submit[tag] = sim_now(p->e);
-    drive_submit(p->d, IO_WRITE, sim_rng_below(&p->r, p->pages) * 4096, 4096, tag);
+    drive_submit(p->d, &(DriveCmd){.op = IO_WRITE, .offset = sim_rng_below(&p->r, p->pages) * 4096, .length = 4096, .tag = tag});
     p->issued++;
 }
 
-static void pace_done(void *ctx, uint64_t tag)
+static void pace_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Pace *p = ctx;
     if (tag >= 32)
         return; /* the fill */
@@ -135,7 +136,7 @@ static void pace_run(GcPacing pacing, uint32_t soft, Pace *p)
     sim_rng_init(&p->r, 3, 0);
     drive_set_done(p->d, pace_done, p);
     for (uint64_t i = 0; i < p->pages; i++) {
-        drive_submit(p->d, IO_WRITE, i * 4096, 4096, 1000);
+        drive_submit(p->d, &(DriveCmd){.op = IO_WRITE, .offset = i * 4096, .length = 4096, .tag = 1000});
         while (drive_outstanding(p->d) >= 32)
             sim_run(p->e, sim_now(p->e) + 100000);
     }
@@ -235,10 +236,10 @@ typedef struct Idle {
 } Idle;
 
 /* Completions while the test waits: the time of the last one. */
-static void idle_done(void *ctx, uint64_t tag)
+static void idle_done(void *ctx, const DriveCompletion *dc)
 {
     Steady *s = ctx;
-    (void)tag;
+    (void)dc;
     s->done++;
 }
 
@@ -248,7 +249,7 @@ static SimTime read_latency(Steady *s)
     SimTime t0 = sim_now(s->e);
     uint64_t before = s->done;
     drive_set_done(s->d, idle_done, s);
-    drive_submit(s->d, IO_READ, 0, 4096, 2);
+    drive_submit(s->d, &(DriveCmd){.op = IO_READ, .offset = 0, .length = 4096, .tag = 2});
     while (s->done == before && sim_run(s->e, sim_now(s->e) + 10 * SIM_US))
         ;
     return sim_now(s->e) - t0;

@@ -25,11 +25,12 @@ typedef struct Qd1 {
 static void qd1_submit(Qd1 *q)
 {
     q->start = sim_now(q->e);
-    drive_submit(q->d, IO_READ, sim_rng_below(&q->r, q->pages) * 4096, 4096, 0);
+    drive_submit(q->d, &(DriveCmd){.op = IO_READ, .offset = sim_rng_below(&q->r, q->pages) * 4096, .length = 4096});
 }
 
-static void qd1_done(void *ctx, uint64_t tag)
+static void qd1_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Qd1 *q = ctx;
     (void)tag;
     q->lat[q->n++] = sim_now(q->e) - q->start;

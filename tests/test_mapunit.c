@@ -135,13 +135,13 @@ static void test_merge_latency(void)
     Oracle o;
     oracle_init(&o, &p, false);
     o.last_op = IO_WRITE; /* nothing for the oracle to check on completion */
-    drive_submit(o.d, IO_WRITE, 0, 65536, 0);
-    drive_submit(o.d, IO_FLUSH, 0, 0, 1);
+    drive_submit(o.d, &(DriveCmd){.op = IO_WRITE, .length = 65536});
+    drive_submit(o.d, &(DriveCmd){.op = IO_FLUSH, .tag = 1});
     sim_run(o.e, SIM_TIME_MAX);
     const DriveStats *st = drive_stats(o.d);
     DriveStats before = *st;
-    drive_submit(o.d, IO_WRITE, 4096, 4096, 2);
-    drive_submit(o.d, IO_FLUSH, 0, 0, 3);
+    drive_submit(o.d, &(DriveCmd){.op = IO_WRITE, .offset = 4096, .length = 4096, .tag = 2});
+    drive_submit(o.d, &(DriveCmd){.op = IO_FLUSH, .tag = 3});
     sim_run(o.e, SIM_TIME_MAX);
     CUTEST_EQ(st->write_parts_n - before.write_parts_n, 1);
     CUTEST_EQ(st->write_parts_ns[WPART_MERGE] - before.write_parts_ns[WPART_MERGE], 0);

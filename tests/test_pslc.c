@@ -151,11 +151,12 @@ static void writer_submit(Writer *w)
         off = sim_rng_below(&w->rng, drive_capacity(w->d) / w->size) * w->size;
     else
         w->next += w->size;
-    drive_submit(w->d, IO_WRITE, off, w->size, w->issued++);
+    drive_submit(w->d, &(DriveCmd){.op = IO_WRITE, .offset = off, .length = w->size, .tag = w->issued++});
 }
 
-static void writer_done(void *ctx, uint64_t tag)
+static void writer_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Writer *w = ctx;
     (void)tag;
     w->done++;
@@ -216,7 +217,7 @@ static void idle_out(SimEngine *e)
 
 static bool flush_drive(Writer *w)
 {
-    drive_submit(w->d, IO_FLUSH, 0, 0, w->issued++);
+    drive_submit(w->d, &(DriveCmd){.op = IO_FLUSH, .tag = w->issued++});
     w->total = 0;
     while (w->done < w->issued && sim_run(w->e, SIM_TIME_MAX))
         ;
@@ -287,8 +288,9 @@ static void paced_send(void *ctx, uint64_t arg)
     writer_submit(((Paced *)ctx)->w);
 }
 
-static void paced_done(void *ctx, uint64_t tag)
+static void paced_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Paced *pc = ctx;
     Writer *w = pc->w;
     (void)tag;
@@ -416,7 +418,7 @@ static void test_idle_fold_valid_only(void)
     writer_run(&w, 2 * MIB, 64 * KIB, 4, false);
     w.next = 0;
     writer_run(&w, 1 * MIB, 64 * KIB, 4, false);
-    drive_submit(w.d, IO_TRIM, 1536 * KIB, 256 * KIB, w.issued++);
+    drive_submit(w.d, &(DriveCmd){.op = IO_TRIM, .offset = 1536 * KIB, .length = 256 * KIB, .tag = w.issued++});
     CU_ASSERT_TRUE(flush_drive(&w));
     const DriveStats *st = drive_stats(w.d);
     CUTEST_EQ(st->host_slc_bytes, 3 * MIB);
@@ -462,7 +464,7 @@ static void test_trim_rearms_cache(void)
         const DriveStats *st = drive_stats(w.d);
         CU_ASSERT_FATAL(st->pslc_first_exhausted != UINT64_MAX);
         if (trim) {
-            drive_submit(w.d, IO_TRIM, 0, user, w.issued++);
+            drive_submit(w.d, &(DriveCmd){.op = IO_TRIM, .length = user, .tag = w.issued++});
             CU_ASSERT_TRUE(flush_drive(&w));
         }
         uint64_t slc0 = st->host_slc_bytes, erased0 = st->gc_blocks;
@@ -487,7 +489,7 @@ static SimTime read_latency(Writer *w, uint64_t off)
     SimTime t0 = sim_now(w->e);
     SimTime t1 = 0;
     w->total = 0;
-    drive_submit(w->d, IO_READ, off, 4096, w->issued++);
+    drive_submit(w->d, &(DriveCmd){.op = IO_READ, .offset = off, .length = 4096, .tag = w->issued++});
     while (w->done < w->issued && sim_run(w->e, SIM_TIME_MAX))
         ;
     t1 = g_array_index(w->samples, Sample, w->samples->len - 1).t;

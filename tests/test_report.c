@@ -649,17 +649,17 @@ static void sink_fn(void *ctx, IoOp op, uint64_t ns)
     s->sum[op] += (double)ns;
 }
 
-static void sink_submit(void *ctx, IoOp op, uint64_t off, uint64_t len, uint64_t tag)
+static void sink_submit(void *ctx, const DriveCmd *c)
 {
-    drive_submit(ctx, op, off, len, tag);
+    drive_submit(ctx, c);
 }
 
 static Workload *sink_w;
 
-static void sink_done(void *ctx, uint64_t tag)
+static void sink_done(void *ctx, const DriveCompletion *dc)
 {
     (void)ctx;
-    workload_io_done(sink_w, tag);
+    workload_io_done(sink_w, dc);
 }
 
 static void test_latency_sink(void)
@@ -671,7 +671,8 @@ static void test_latency_sink(void)
     g_autoptr(Workload) w = workload_from_spec(
         "rw=randrw,rwmixread=30,bs=16k,iodepth=8,io_size=8m;rw=trim,bs=1m,size=4m", NULL);
     CU_ASSERT_PTR_NOT_NULL(w);
-    WorkloadTarget t = {sink_submit, d, drive_capacity(d), drive_queue_limit(d), NULL, NULL, 0};
+    WorkloadTarget t = {.ctx = d, .submit = sink_submit, .capacity = drive_capacity(d),
+                        .queue_limit = drive_queue_limit(d)};
     CU_ASSERT_TRUE(workload_bind(w, e, &t, 3, NULL));
     drive_set_done(d, sink_done, NULL);
     sink_w = w;

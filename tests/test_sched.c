@@ -22,14 +22,15 @@ static void mix_submit(Mix *m, uint64_t tag)
 {
     if (tag == 1) {
         m->read_start = sim_now(m->e);
-        drive_submit(m->d, IO_READ, sim_rng_below(&m->r, m->pages) * 4096, 4096, 1);
+        drive_submit(m->d, &(DriveCmd){.op = IO_READ, .offset = sim_rng_below(&m->r, m->pages) * 4096, .length = 4096, .tag = 1});
     } else {
-        drive_submit(m->d, IO_WRITE, sim_rng_below(&m->r, m->pages / 4) * 16384, 16384, 0);
+        drive_submit(m->d, &(DriveCmd){.op = IO_WRITE, .offset = sim_rng_below(&m->r, m->pages / 4) * 16384, .length = 16384});
     }
 }
 
-static void mix_done(void *ctx, uint64_t tag)
+static void mix_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Mix *m = ctx;
     if (tag == 1) {
         m->worst = MAX(m->worst, sim_now(m->e) - m->read_start);
@@ -115,8 +116,9 @@ typedef struct Burst {
     SimTime last;
 } Burst;
 
-static void burst_done(void *ctx, uint64_t tag)
+static void burst_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Burst *b = ctx;
     if (tag != 1)
         return; /* only the reads */
@@ -141,14 +143,14 @@ static void test_suspended_reads_share_the_die(void)
     drive_set_done(d, burst_done, &b);
     uint64_t span = 2u << 20;
     for (uint64_t off = 0; off < span; off += 65536) {
-        drive_submit(d, IO_WRITE, off, 65536, 0);
+        drive_submit(d, &(DriveCmd){.op = IO_WRITE, .offset = off, .length = 65536});
         sim_run(e, SIM_TIME_MAX);
     }
-    drive_submit(d, IO_FLUSH, 0, 0, 0);
+    drive_submit(d, &(DriveCmd){.op = IO_FLUSH});
     sim_run(e, SIM_TIME_MAX);
     /* 1 MiB more: both dies start 2 ms TLC programs */
     for (int k = 0; k < 8; k++)
-        drive_submit(d, IO_WRITE, span + k * 131072ull, 131072, 0);
+        drive_submit(d, &(DriveCmd){.op = IO_WRITE, .offset = span + k * 131072ull, .length = 131072});
     sim_run(e, sim_now(e) + 400 * SIM_US);
     CU_ASSERT(drive_stats(d)->nand_write_bytes[CAUSE_HOST] > span);
     b.done = 0;
@@ -156,7 +158,7 @@ static void test_suspended_reads_share_the_die(void)
     SimRng r;
     sim_rng_init(&r, 3, 0);
     for (int k = 0; k < 24; k++)
-        drive_submit(d, IO_READ, sim_rng_below(&r, span / 4096) * 4096, 4096, 1);
+        drive_submit(d, &(DriveCmd){.op = IO_READ, .offset = sim_rng_below(&r, span / 4096) * 4096, .length = 4096, .tag = 1});
     sim_run(e, SIM_TIME_MAX);
     CUTEST_EQ(b.done, 24);
     SimTime took = b.last - t0;
@@ -188,21 +190,21 @@ static SimTime seq_read_time(bool cache_read, uint64_t rate, uint64_t span)
     Burst b = {.e = e};
     drive_set_done(d, burst_done, &b);
     for (uint64_t off = 0; off < span; off += 131072) {
-        drive_submit(d, IO_WRITE, off, 131072, 0);
+        drive_submit(d, &(DriveCmd){.op = IO_WRITE, .offset = off, .length = 131072});
         sim_run(e, SIM_TIME_MAX);
     }
-    drive_submit(d, IO_FLUSH, 0, 0, 0);
+    drive_submit(d, &(DriveCmd){.op = IO_FLUSH});
     sim_run(e, SIM_TIME_MAX);
     sim_run(e, sim_now(e) + 100 * SIM_MS); /* nothing left in the background */
     SimTime t0 = sim_now(e);
     uint64_t next = 0;
     for (int k = 0; k < 8; k++, next += 131072)
-        drive_submit(d, IO_READ, next, 131072, 1);
+        drive_submit(d, &(DriveCmd){.op = IO_READ, .offset = next, .length = 131072, .tag = 1});
     while (b.done < span / 131072) {
         uint32_t before = b.done;
         sim_run(e, SIM_TIME_MAX);
         for (uint32_t k = before; k < b.done && next < span; k++, next += 131072)
-            drive_submit(d, IO_READ, next, 131072, 1);
+            drive_submit(d, &(DriveCmd){.op = IO_READ, .offset = next, .length = 131072, .tag = 1});
     }
     SimTime took = b.last - t0;
     char why[256];
@@ -250,8 +252,8 @@ static void test_die_time(void)
     SimEngine *e = sim_engine_new();
     Drive *d = drive_new(e, &dp, 1);
     uint64_t unit = 2 * 16384 * 3; /* 2 planes x 16 KiB x 3 bits: one TLC program */
-    drive_submit(d, IO_WRITE, 0, unit, 0);
-    drive_submit(d, IO_FLUSH, 0, 0, 1);
+    drive_submit(d, &(DriveCmd){.op = IO_WRITE, .length = unit});
+    drive_submit(d, &(DriveCmd){.op = IO_FLUSH, .tag = 1});
     sim_run(e, SIM_TIME_MAX);
     drive_account(d);
     const DriveStats *st = drive_stats(d);
@@ -268,8 +270,8 @@ static void test_die_time(void)
     dp.timing[CELL_TLC].two_pass = true;
     e = sim_engine_new();
     d = drive_new(e, &dp, 1);
-    drive_submit(d, IO_WRITE, 0, unit, 0);
-    drive_submit(d, IO_FLUSH, 0, 0, 1);
+    drive_submit(d, &(DriveCmd){.op = IO_WRITE, .length = unit});
+    drive_submit(d, &(DriveCmd){.op = IO_FLUSH, .tag = 1});
     sim_run(e, SIM_TIME_MAX);
     drive_account(d);
     st = drive_stats(d);

@@ -215,6 +215,27 @@ static void test_fio2(void)
     CUTEST_EQ(t.last_line, 11);
 }
 
+/* Zone Management Send actions in an iolog: a zone command each, at the
+ * zone's offset, with no length. */
+static void test_fio_zone_actions(void)
+{
+    static const char text[] = "fio version 3 iolog\n0 z add\n1 z zone_open 2147483648\n"
+                               "2 z write 2147483648 4096\n3 z zone_close 2147483648\n"
+                               "4 z zone_finish 2147483648\n5 z zone_reset 2147483648\n";
+    static const uint8_t zops[] = {ZOP_OPEN, ZOP_NONE, ZOP_CLOSE, ZOP_FINISH, ZOP_RESET};
+    g_autoptr(GError) error = NULL;
+    TraceOptions opt = {.format = "fio3", .device = -1};
+    g_autoptr(TraceReader) r = trace_open_memory("mem.log", text, strlen(text), &opt, &error);
+    HostIo io;
+    for (size_t i = 0; i < G_N_ELEMENTS(zops); i++) {
+        CUTEST_EQ(trace_next(r, &io, &error), 1);
+        CUTEST_EQ(io.zop, zops[i]);
+        CUTEST_EQ(io.offset, 2147483648ull);
+        CUTEST_EQ(io.length, zops[i] == ZOP_NONE ? 4096 : 0);
+    }
+    CUTEST_EQ(trace_next(r, &io, &error), 0);
+}
+
 /* awk -F, '{n++; b+=$6} END{print n,b}' msr_cambridge_rows.csv -> 5 8192, all
  * writes; (128172302508563491 - 128172299571726563) * 100 ns to the last. */
 static void test_msr(void)
@@ -396,7 +417,11 @@ static const BadCase bad_cases[] = {
      "1: field count: found \"1\", expected at least 7 blank-separated fields"},
     {"fio3", "fio version 3 iolog\n30 /dev/null add\n10736 /dev/null erase 0 1\n",
      "3: field action: found \"erase\", expected add, open, close, read, write, trim, sync, "
-     "datasync or wait"},
+     "datasync, wait, zone_open, zone_close, zone_finish or zone_reset"},
+    {"fio3", "fio version 3 iolog\n1 f add\n2 f zone_reset 0 4096\n",
+     "3: field count: found \"4\", expected 3 fields after the time (FILE ACTION OFFSET)"},
+    {"fio3", "fio version 3 iolog\n1 f add\n2 f zone_finish z\n",
+     "3: field offset: found \"z\", expected a byte offset"},
     {"fio3", "fio version 2 iolog\n",
      "1: field header: found \"fio version 2 iolog\", expected \"fio version 3 iolog\""},
     {"fio3", "fio version 3 iolog\n10 /dev/x write 0 4096\n",
@@ -763,6 +788,7 @@ static CU_TestInfo tests[] = {
     {"blkparse", test_blkparse},
     {"blkparse Q and D", test_blkparse_q_d},
     {"fio3", test_fio3},
+    {"fio_zone_actions", test_fio_zone_actions},
     {"fio2", test_fio2},
     {"msr", test_msr},
     {"alibaba", test_alibaba},

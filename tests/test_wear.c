@@ -34,11 +34,12 @@ static void loop_submit(Loop *l)
         off = l->next;
         l->next = (l->next + l->size) % l->span;
     }
-    drive_submit(l->d, IO_WRITE, l->base + off, l->size, l->issued++);
+    drive_submit(l->d, &(DriveCmd){.op = IO_WRITE, .offset = l->base + off, .length = l->size, .tag = l->issued++});
 }
 
-static void loop_done(void *ctx, uint64_t tag)
+static void loop_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Loop *l = ctx;
     (void)tag;
     l->done++;

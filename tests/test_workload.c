@@ -31,11 +31,13 @@ static void mock_done(void *ctx, uint64_t tag)
     SimTime now = sim_now(m->e);
     m->outstanding--;
     g_array_append_val(m->done_at, now);
-    workload_io_done(m->w, tag);
+    workload_io_done(m->w, &(DriveCompletion){.tag = tag});
 }
 
-static void mock_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+static void mock_submit(void *ctx, const DriveCmd *c)
 {
+    IoOp op = (IoOp)c->op;
+    uint64_t offset = c->offset, length = c->length, tag = c->tag;
     Mock *m = ctx;
     Sub s = {sim_now(m->e), offset, length, op};
     g_array_append_val(m->subs, s);
@@ -63,7 +65,7 @@ static void mock_clear(Mock *m)
 
 static gboolean mock_bind(Mock *m, Workload *w, uint64_t cap, uint32_t qlimit, GError **err)
 {
-    WorkloadTarget t = {mock_submit, m, cap, qlimit, NULL, NULL, 0};
+    WorkloadTarget t = {.ctx = m, .submit = mock_submit, .capacity = cap, .queue_limit = qlimit};
     m->w = w;
     return workload_bind(w, m->e, &t, 1, err);
 }

@@ -23,17 +23,24 @@ struct Z {
     SimEngine *e;
     Drive *d;
     uint64_t done;
+    DriveCompletion last; /* the last command's completion */
+    SimTime last_at;      /* and when it came */
     void (*feed)(Z *z, uint64_t tag); /* told of each completion, if set */
     uint64_t k[2], off[2], inflight[2];  /* test_two_writers_full's writers */
 };
 
-static void z_done(void *ctx, uint64_t tag)
+static void z_done(void *ctx, const DriveCompletion *dc)
 {
+    uint64_t tag = dc->tag;
     Z *z = ctx;
+    z->last = *dc;
+    z->last_at = sim_now(z->e);
     z->done++;
     if (z->feed)
         z->feed(z, tag);
 }
+
+static uint64_t z_append_cost; /* [zns] append_cost of the next z_init_dies() (ns) */
 
 /* `dies` dies (one per channel) of `blocks` blocks of 384 KiB; 32 zones
  * of 1 MiB, 768 KiB writable; 2 open and 3 active at most. */
@@ -50,6 +57,7 @@ static void z_init_dies(Z *z, uint32_t dies, uint32_t blocks)
     p.zns_zone_cap = ZCAP;
     p.zns_max_open = 2;
     p.zns_max_active = 3;
+    p.zns_append_cost = z_append_cost;
     z->e = sim_engine_new();
     z->d = drive_new(z->e, &p, 1);
     z->done = 0;
@@ -79,17 +87,17 @@ static void z_wait(Z *z, uint64_t before)
 static ZnsStatus z_write(Z *z, uint64_t off, uint64_t len)
 {
     uint64_t before = z->done;
-    drive_submit(z->d, IO_WRITE, off, len, before);
+    drive_submit(z->d, &(DriveCmd){.op = IO_WRITE, .offset = off, .length = len, .tag = before});
     z_wait(z, before);
-    return drive_last_status(z->d);
+    return (ZnsStatus)z->last.status;
 }
 
 static ZnsStatus z_op(Z *z, ZoneOp op, uint64_t zone, uint64_t len)
 {
     uint64_t before = z->done;
-    drive_submit_zone(z->d, op, zone, len, before);
+    drive_submit(z->d, &(DriveCmd){.zop = op, .offset = zone, .length = len, .tag = before});
     z_wait(z, before);
-    return drive_last_status(z->d);
+    return (ZnsStatus)z->last.status;
 }
 
 static ZoneState z_state(Z *z, uint32_t k, uint64_t *wp) { return drive_zone_state(z->d, (uint64_t)k * ZONE, wp); }
@@ -166,6 +174,89 @@ static void test_open_close_finish(void)
     z_free(&z);
 }
 
+/* Finish makes the zone's buffered data durable before it completes (the
+ * last program unit partly filled, a program's time), then closes the
+ * zone's open blocks: what is left of them stays unwritten. Without it a
+ * finish completes after its firmware cost with the data still buffered. */
+static void test_finish_programs(void)
+{
+    Z z;
+    z_init(&z);
+    /* under a program unit, buffered when the finish comes */
+    SimTime t0 = sim_now(z.e);
+    drive_submit(z.d, &(DriveCmd){.op = IO_WRITE, .offset = ZONE, .length = 16 * KiB});
+    drive_submit(z.d, &(DriveCmd){.zop = ZOP_FINISH, .offset = ZONE, .tag = 1});
+    while (z.done < 2 && sim_run(z.e, SIM_TIME_MAX))
+        ;
+    CUTEST_EQ(z.last.tag, 1);
+    CUTEST_EQ(z.last.status, ZNS_OK);
+    const DriveParams *p = drive_params(z.d);
+    CU_ASSERT(z.last_at - t0 >= p->timing[p->native_mode].t_prog);
+    CUTEST_EQ(drive_stats(z.d)->nand_write_bytes[CAUSE_HOST], 16 * KiB);
+    for (uint32_t die = 0; die < drive_geom(z.d)->dies; die++)
+        CUTEST_EQ(*fdp_host_open(z.d, die, 1), UINT32_MAX); /* NO_BLOCK */
+    /* an empty zone's finish has nothing to program */
+    t0 = sim_now(z.e);
+    CUTEST_EQ(z_op(&z, ZOP_FINISH, 2 * ZONE, 0), ZNS_OK);
+    CU_ASSERT(sim_now(z.e) - t0 < p->timing[p->native_mode].t_prog);
+    CUTEST_EQ(z_op(&z, ZOP_RESET, ZONE, 0), ZNS_OK);
+    CUTEST_EQ(z_write(&z, ZONE, 16 * KiB), ZNS_OK); /* a reset zone takes fresh blocks */
+    z_free(&z);
+}
+
+/* Zone Appends to one zone pass its append stage one at a time
+ * ([zns] append_cost): four at once end at least 4 stages after they were
+ * sent; two appends to two zones at once overlap their stages. */
+static SimTime z_appends(Z *z, int n, int zones)
+{
+    SimTime t0 = sim_now(z->e);
+    uint64_t before = z->done;
+    for (int i = 0; i < n; i++)
+        drive_submit(z->d, &(DriveCmd){.zop = ZOP_APPEND, .offset = (uint64_t)(4 + i % zones) * ZONE,
+                                       .length = 4 * KiB, .tag = (uint64_t)i});
+    while (z->done < before + (uint64_t)n && sim_run(z->e, SIM_TIME_MAX))
+        ;
+    CUTEST_EQ(z->done, before + (uint64_t)n);
+    CUTEST_EQ(z->last.status, ZNS_OK);
+    return z->last_at - t0;
+}
+
+static void test_append_stage(void)
+{
+    Z z;
+    const SimTime cost = 200 * SIM_US;
+    z_append_cost = cost;
+    z_init(&z);
+    z_append_cost = 0;
+    CU_ASSERT(z_appends(&z, 4, 1) >= 4 * cost);
+    CU_ASSERT(z_appends(&z, 2, 2) < 2 * cost);
+    z_free(&z);
+}
+
+/* One zone written alone goes to every die: its units take whichever die
+ * is free among those with room in the zone, so it writes at all the
+ * dies' program rate, not at one die's. */
+static uint32_t dies_seen;
+static void die_seen(void *ctx, uint64_t lpn, uint64_t dst, uint64_t src)
+{
+    const Drive *d = ctx;
+    (void)lpn, (void)src;
+    dies_seen |= 1u << (dst / drive_geom(d)->slots_per_block / drive_geom(d)->blocks_per_die);
+}
+
+static void test_single_zone_striped(void)
+{
+    Z z;
+    z_init_dies(&z, 4, 64);
+    dies_seen = 0;
+    drive_set_place_hook(z.d, die_seen, z.d);
+    for (uint64_t off = 0; off < ZCAP; off += 128 * KiB)
+        CUTEST_EQ(z_write(&z, 3 * ZONE + off, 128 * KiB), ZNS_OK);
+    sim_run(z.e, SIM_TIME_MAX);
+    CUTEST_EQ(dies_seen, 0xFu);
+    z_free(&z);
+}
+
 static void test_reset(void)
 {
     Z z;
@@ -227,9 +318,9 @@ static void test_append(void)
     Z z;
     z_init(&z);
     CUTEST_EQ(z_op(&z, ZOP_APPEND, 4 * ZONE, 16 * KiB), ZNS_OK);
-    CUTEST_EQ(drive_append_offset(z.d), 4 * ZONE);
+    CUTEST_EQ(z.last.offset, 4 * ZONE);
     CUTEST_EQ(z_op(&z, ZOP_APPEND, 4 * ZONE, 8 * KiB), ZNS_OK);
-    CUTEST_EQ(drive_append_offset(z.d), 4 * ZONE + 16 * KiB);
+    CUTEST_EQ(z.last.offset, 4 * ZONE + 16 * KiB);
     uint64_t wp;
     CUTEST_EQ(z_state(&z, 4, &wp), ZONE_IMPLICIT_OPEN);
     CUTEST_EQ(wp, 24 * KiB);
@@ -280,12 +371,12 @@ static void feed(Z *z, uint64_t tag)
     if (tag != UINT64_MAX)
         z->inflight[tag]--;
     if (z->inflight[0] == 0 && z->off[0] < ZCAP) {
-        drive_submit(z->d, IO_WRITE, z->k[0] * ZONE + z->off[0], 16 * KiB, 0);
+        drive_submit(z->d, &(DriveCmd){.op = IO_WRITE, .offset = z->k[0] * ZONE + z->off[0], .length = 16 * KiB});
         z->off[0] += 16 * KiB;
         z->inflight[0]++;
     }
     while (z->inflight[1] < 8 && z->off[1] < ZCAP) {
-        drive_submit_zone(z->d, ZOP_APPEND, z->k[1] * ZONE, 128 * KiB, 1);
+        drive_submit(z->d, &(DriveCmd){.zop = ZOP_APPEND, .offset = z->k[1] * ZONE, .length = 128 * KiB, .tag = 1});
         z->off[1] += 128 * KiB;
         z->inflight[1]++;
     }
@@ -364,6 +455,9 @@ int main(void)
     CU_TestInfo tests[] = {
         {"write_transitions", test_write_transitions},
         {"open_close_finish", test_open_close_finish},
+        {"finish_programs", test_finish_programs},
+        {"append_stage", test_append_stage},
+        {"single_zone_striped", test_single_zone_striped},
         {"reset", test_reset},
         {"limits", test_limits},
         {"append", test_append},

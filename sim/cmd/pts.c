@@ -280,34 +280,15 @@ static void pts_cell_spec(const Pts *p, const PtsCell *c, uint32_t threads, uint
     g_string_append_printf(spec, ",runtime=%" G_GUINT64_FORMAT "us,time_based", runtime / 1000);
 }
 
-/* The drive's place hook during the rounds: a page programmed from the
- * write buffer is one the host wrote (GC and folding copy from a slot).
- * Two compares a page, no allocation: cheap enough for the event loop. */
-static void pts_placed(void *ctx, uint64_t lpn, uint64_t dst, uint64_t src)
+/* Add what the subtest's rounds wrote (the drive's count since they
+ * began, pts_rounds()) to the test's range, in 4 KiB pages. */
+static void pts_take_written(Pts *p)
 {
-    Pts *p = ctx;
-    (void)dst;
-    if (src != DRIVE_UNMAPPED || lpn >= p->skip_lo)
+    const DriveStats *st = drive_stats(p->d);
+    if (st->written_hi == 0)
         return;
-    if (lpn < p->written_lo)
-        p->written_lo = lpn;
-    if (lpn + 1 > p->written_hi)
-        p->written_hi = lpn + 1;
-}
-
-/* Watch what the rounds write. The preconditioning's last writes may still
- * be in the buffer; it wrote in order, so they are among the last pages
- * (the last few may be missing: its last command was cut at the end), and
- * from the lowest of them up the pages are left out of the count. */
-static void pts_watch_writes(Pts *p)
-{
-    uint64_t pages = drive_capacity(p->d) / 4096;
-    uint64_t window = 2 * drive_params_write_buffer(&p->params) / 4096 + 64;
-    p->skip_lo = pages;
-    for (uint64_t lpn = pages > window ? pages - window : 0; lpn < pages; lpn++)
-        if (drive_lookup(p->d, lpn) == DRIVE_BUFFERED && lpn < p->skip_lo)
-            p->skip_lo = lpn;
-    drive_set_place_hook(p->d, pts_placed, p);
+    p->written_lo = MIN(p->written_lo, st->written_lo / 4096);
+    p->written_hi = MAX(p->written_hi, (st->written_hi + 4095) / 4096);
 }
 
 /* Host bytes written since the subtest's rounds began (after its
@@ -527,7 +508,7 @@ static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
 {
     PtsSub *s = &p->subs[sub];
     double cap = (double)drive_capacity(p->d);
-    pts_watch_writes(p);
+    drive_restart_written(p->d);
     p->host0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
     p->t0_s = (double)sim_now(p->e) / 1e9;
     s->end = PTS_END_ROUNDS;
@@ -741,6 +722,7 @@ gboolean pts_run(const PtsOptions *o, GError **error)
         }
         if (p.interrupted && p.subs[sub].rounds == 0)
             break;
+        pts_take_written(&p);
         pts_results(&p, sub);
         drive_account(p.d);
         p.events += sim_fired(p.e);

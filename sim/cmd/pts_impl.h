@@ -112,10 +112,10 @@ struct Pts {
     DriveParams params;
     uint32_t threads, iodepth, max_rounds;
     uint32_t active_pct;   /* the test stimulus's active range: % of the LBAs from 0 */
-    /* the LBAs the rounds wrote, as 4 KiB pages programmed from the write
-     * buffer (the place hook): [written_lo, written_hi); lo > hi: none.
-     * Pages the preconditioning left buffered (skip_lo up) are not counted. */
-    uint64_t written_lo, written_hi, skip_lo;
+    /* the LBAs the rounds wrote, in 4 KiB pages, as the drive counted the
+     * host's writes (DriveStats.written_lo/hi): [written_lo, written_hi);
+     * lo > hi: none */
+    uint64_t written_lo, written_hi;
     PtsCell cells[PTS_MAX_CELLS];
     uint32_t n_cells;
     PtsSub subs[PTS_MAX_SUBS];

@@ -315,6 +315,10 @@ static const ConfigKey schema[] = {
      .min = 1, .max = 4096,
      .help = "Zones open or closed at once (at least max_open); opening an empty zone beyond it "
              "fails with Too Many Active Zones."},
+    {.group = "zns", .key = "append_cost", .type = CT_TIME, FIELD(zns_append_cost), .def = "0",
+     .example = "3.4us",
+     .help = "Firmware time of a Zone Append beyond a write's ([host] cmd_cost): the drive gives "
+             "a zone's appends their place one at a time, so appends to one zone queue for it."},
 };
 
 /* clang-format on */

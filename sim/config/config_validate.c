@@ -430,10 +430,11 @@ static gboolean check_zns(const DriveParams *p, const char *name, GError **error
     uint64_t need = zones * drive_params_zone_blocks(p) + p->gc_soft_blocks + 1;
     if (need > p->blocks_per_plane)
         return fail(error, CONFIG_ERROR_INVALID,
-                    "%s: [zns] zone_capacity = %s: the %" G_GUINT64_FORMAT " zones take %u blocks "
+                    "%s: [zns] zone_capacity = %s: the %" G_GUINT64_FORMAT " zones take %u block%s "
                     "each on every die, %" G_GUINT64_FORMAT " with the GC reserve ([gc] soft_blocks) "
                     "and one more, expected at most the die's %u ([nand] blocks_per_plane)",
-                    name, c, zones, drive_params_zone_blocks(p), need, p->blocks_per_plane);
+                    name, c, zones, drive_params_zone_blocks(p), drive_params_zone_blocks(p) == 1 ? "" : "s",
+                    need, p->blocks_per_plane);
     return TRUE;
 }
 

@@ -143,6 +143,15 @@ static gboolean wl_replay_map(Workload *w, HostIo *io)
         io->offset = io->length = 0;
         return TRUE;
     }
+    if (io->zop != ZOP_NONE) { /* a zone action: the drive judges the zone, not the map */
+        if (w->t.zone_size && io->offset < cap)
+            return TRUE;
+        g_set_error(&w->run_error, WORKLOAD_ERROR, WORKLOAD_ERROR_TRACE,
+                    "%s:%" G_GUINT64_FORMAT ": a zone action at offset %" G_GUINT64_FORMAT ", expected %s",
+                    r->path, trace_line(r->reader), io->offset,
+                    w->t.zone_size ? "an offset within the drive's capacity" : "a zoned drive ([zns])");
+        return FALSE;
+    }
     if (io->op == IO_WRITE && io->pid >= MAX(w->t.placement_ids, 1)) {
         /* as a job with fdp=1 is refused on a drive without FDP */
         if (w->t.placement_ids == 0)
@@ -219,12 +228,17 @@ static void wl_replay_submit(Workload *w, const HostIo *io)
     s->offset = io->offset;
     s->length = io->length;
     s->op = io->op;
+    s->zop = io->zop;
     r->live_id[slot] = io->dev; /* a live record's number (unused otherwise) */
     if (r->t_first == SIM_TIME_MAX)
         r->t_first = s->submit;
     w->outstanding++;
-    wl_fio_stat_submit(&r->st.fio, s->submit, w->outstanding, (IoOp)io->op);
-    if (io->op == IO_WRITE && w->t.placement_ids > 0)
+    if (io->zop == ZOP_NONE)
+        wl_fio_stat_submit(&r->st.fio, s->submit, w->outstanding, (IoOp)io->op);
+    if (io->zop != ZOP_NONE) { /* counted apart from the I/O (wl_zone_record()) */
+        wl_disk_submit(w);
+        w->t.submit(w->t.ctx, &(DriveCmd){.zop = io->zop, .offset = io->offset, .tag = slot});
+    } else if (io->op == IO_WRITE && w->t.placement_ids > 0)
         wl_submit_placed(w, (IoOp)io->op, io->offset, io->length, slot, io->pid);
     else
         wl_submit(w, (IoOp)io->op, io->offset, io->length, slot);
@@ -298,8 +312,13 @@ static void wl_replay_done(Workload *w, uint64_t tag)
     g_return_if_fail(tag < r->nslots);
     WlIo *s = &r->slots[tag];
     SimTime now = sim_now(w->e);
-    wl_disk_done(w, (IoOp)s->op, now - s->submit);
-    wl_record(w, &r->st, (IoOp)s->op, s->length, now - s->submit);
+    if (s->zop != ZOP_NONE) {
+        wl_disk_done(w, IO_FLUSH, now - s->submit); /* in the queue, in no direction */
+        wl_zone_record(w, s->zop, now - s->submit);
+    } else {
+        wl_disk_done(w, (IoOp)s->op, now - s->submit);
+        wl_record(w, &r->st, (IoOp)s->op, s->length, now - s->submit);
+    }
     r->t_last = now;
     r->free_slots[r->nfree++] = (uint32_t)tag;
     w->outstanding--;

@@ -3,6 +3,9 @@
  * "fio version N iolog"; then "[time_us] FILE ACTION [offset length]".
  * Files get device numbers 0, 1, ... in the order of their `add` lines;
  * add/open/close (and v2 wait) lines carry no I/O. v2 has no times: all 0.
+ * Zoned drives' Zone Management Send actions (not fio's: ftlsim's own) are
+ * "FILE zone_open|zone_close|zone_finish|zone_reset OFFSET", the offset a
+ * zone's start.
  */
 #include "sim/host/trace_impl.h"
 
@@ -52,6 +55,26 @@ static int range(TraceParser *p, char **f, int n, HostIo *io, GError **error)
     return trace_bytes(p, error, "offset", f[2], "length", f[3], io);
 }
 
+/* A zone action and its offset (FILE ACTION OFFSET); 0 when act is none. */
+static int zone_action(TraceParser *p, char **f, int n, HostIo *io, GError **error)
+{
+    static const char *const names[] = {[ZOP_OPEN] = "zone_open", [ZOP_CLOSE] = "zone_close",
+                                        [ZOP_FINISH] = "zone_finish", [ZOP_RESET] = "zone_reset"};
+    for (uint8_t z = ZOP_OPEN; z <= ZOP_RESET; z++) {
+        if (strcmp(f[1], names[z]) != 0)
+            continue;
+        if (n != 3)
+            return trace_bad_count(p, error, n, 3, FALSE, "fields after the time (FILE ACTION OFFSET)");
+        if (!trace_u64(f[2], &io->offset))
+            return trace_bad(p, error, "offset", f[2], "a byte offset");
+        io->op = IO_TRIM;
+        io->zop = z;
+        io->length = 0;
+        return 1;
+    }
+    return 0;
+}
+
 /* FILE ACTION [offset length], the part after the v3 time. */
 static int parse_action(TraceParser *p, char **f, int n, HostIo *io, GError **error)
 {
@@ -66,6 +89,9 @@ static int parse_action(TraceParser *p, char **f, int n, HostIo *io, GError **er
         return -1;
     if (strcmp(act, "open") == 0 || strcmp(act, "close") == 0 || strcmp(act, "wait") == 0)
         return 0;
+    int zr = zone_action(p, f, n, io, error);
+    if (zr != 0)
+        return zr;
     if (strcmp(act, "sync") == 0 || strcmp(act, "datasync") == 0) {
         for (int i = 2; i < n; i++)
             if (!trace_u64(f[i], &v))
@@ -81,7 +107,8 @@ static int parse_action(TraceParser *p, char **f, int n, HostIo *io, GError **er
         io->op = IO_TRIM;
     else
         return trace_bad(p, error, "action", act,
-                         "add, open, close, read, write, trim, sync, datasync or wait");
+                         "add, open, close, read, write, trim, sync, datasync, wait, zone_open, "
+                         "zone_close, zone_finish or zone_reset");
     return range(p, f, n, io, error) < 0 ? -1 : 1;
 }
 

@@ -513,8 +513,8 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
     if (!j->spec->engine_null && !io->host_only)
         wl_disk_done(w, (IoOp)io->op, now - io->submit);
     bool failed = false;
-    if (!j->spec->zbd.on && io->op == IO_WRITE && w->zoned.status && !j->spec->engine_null &&
-        w->zoned.status(w->t.ctx) != 0) {
+    if (!j->spec->zbd.on && io->op == IO_WRITE && w->t.zone_size && !j->spec->engine_null &&
+        w->done && w->done->status != ZNS_OK) {
         /* a plain job on a zoned drive: a write off the zone's write
          * pointer fails as a zbd job's does, counted, not written */
         j->zerrors++;
@@ -526,6 +526,8 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
                 w->jobs[i].zparked = false;
                 wl_wake(&w->jobs[i]);
             }
+        if (!failed && !io->host_only && !j->spec->engine_null && io->zop != ZOP_NONE)
+            wl_zone_record(w, io->zop, now - io->submit);
         if (!failed && io->zop == ZOP_RESET && io->then_write) { /* the reset before a write */
             io->op = IO_WRITE;
             io->zop = j->spec->zbd.append ? ZOP_APPEND : ZOP_NONE;
@@ -833,7 +835,7 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
         return FALSE;
     }
     for (uint32_t i = 0; i < w->njobs; i++) {
-        int sig = w->stop ? w->stop() : 0; /* a job costs more than the call */
+        int sig = w->t.stop ? w->t.stop() : 0; /* a job costs more than the call */
         if (sig) {
             g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                         "interrupted by %s while setting up job %u of %u; nothing written",

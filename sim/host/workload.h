@@ -35,48 +35,36 @@ typedef enum WorkloadErrorCode {
 
 typedef struct Workload Workload;
 
-typedef struct WorkloadTarget {
-    /* Submit a command at sim_now(); the runner later calls workload_io_done(tag). */
-    void (*submit)(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
-    void *ctx;
-    uint64_t capacity;    /* bytes: user capacity of the drive */
-    uint32_t queue_limit; /* commands the drive accepts outstanding */
-    /* Optional: a command at offset is chosen and will be submitted soon
-     * (after the commands queued before it); the target may fetch what it
-     * will need meanwhile. Must not change anything the target does. */
-    void (*warm)(void *ctx, uint64_t offset);
-    /* Optional: submit a write naming FDP placement identifier pid (below
-     * placement_ids); jobs with fdp=1 need it. */
-    void (*submit_placed)(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid);
-    uint32_t placement_ids; /* FDP placement identifiers the target takes; 0: no FDP */
-} WorkloadTarget;
-
-/* A zoned target (models/zns.c), for zonemode=zbd jobs: its zones, a zone
- * command (a reset, or a Zone Append of length bytes to the zone at
- * zone_offset), and, asked while the completion of a command is reported,
- * its ZnsStatus and where an append wrote. Called with the target's ctx.
- * Without it (the default), zbd jobs run on zones the host emulates, as
- * fio's on a device that is not zoned. Before bind; copied. */
-typedef struct WorkloadZoned {
-    uint64_t zone_size, zone_cap;  /* bytes */
-    uint32_t max_open_zones;       /* the drive's limit; 0: none */
-    void (*submit_zone)(void *ctx, ZoneOp op, uint64_t zone_offset, uint64_t length, uint64_t tag);
-    uint32_t (*status)(void *ctx);
-    uint64_t (*append_offset)(void *ctx);
-} WorkloadZoned;
-void workload_set_zoned(Workload *w, const WorkloadZoned *z);
-
-/* Where logical 4 KiB page lpn lives on the target (DRIVE_UNMAPPED when
- * nowhere), for verify; without it verify checks only what the workload
- * itself wrote. Called with the target's ctx. */
-typedef uint64_t (*WorkloadLookupFn)(void *ctx, uint64_t lpn);
-void workload_set_lookup(Workload *w, WorkloadLookupFn fn);
-
 /* Asked now and then during a long set-up (binding tens of thousands of
  * jobs): the signal (SIGINT, SIGTERM) that asks the run to stop, or 0. A
- * set-up it stops fails with WORKLOAD_ERROR_BIND. NULL: never asked. */
+ * set-up it stops fails with WORKLOAD_ERROR_BIND. */
 typedef int (*WorkloadStopFn)(void);
-void workload_set_stop(Workload *w, WorkloadStopFn fn);
+
+/* The drive the workload drives: what it is, and the calls into it (each
+ * with ctx). Only submit is required. Copied at bind. */
+typedef struct WorkloadTarget {
+    void *ctx;
+    /* Submit a command at sim_now() (a plain I/O, a write naming a
+     * placement identifier, a Zone Append or a zone management action);
+     * its completion comes back through workload_io_done(). */
+    void (*submit)(void *ctx, const DriveCmd *c);
+    /* A command at offset is chosen and will be submitted soon (after the
+     * commands queued before it); the target may fetch what it will need
+     * meanwhile. Must not change anything the target does. */
+    void (*warm)(void *ctx, uint64_t offset);
+    /* Where logical 4 KiB page lpn lives (DRIVE_UNMAPPED when nowhere),
+     * for verify; without it verify checks only what the workload itself wrote. */
+    uint64_t (*lookup)(void *ctx, uint64_t lpn);
+    WorkloadStopFn stop;     /* the run's stop request during set-up; NULL: never asked */
+    uint64_t capacity;       /* bytes: user capacity of the drive */
+    uint32_t queue_limit;    /* commands the drive accepts outstanding */
+    uint32_t placement_ids;  /* FDP placement identifiers it takes (jobs with fdp=1); 0: no FDP */
+    /* A zoned drive (models/zns.c), for zonemode=zbd jobs: zone_size 0
+     * when it has no zones (zbd jobs then run on zones the host emulates,
+     * as fio's on a device that is not zoned). */
+    uint64_t zone_size, zone_cap; /* bytes */
+    uint32_t max_open_zones;      /* the drive's limit; 0: none */
+} WorkloadTarget;
 
 /* ---- Parsed jobs (plain data, read-only for callers) -------------------- */
 
@@ -322,7 +310,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Workload, workload_free)
 gboolean workload_bind(Workload *w, SimEngine *e, const WorkloadTarget *t, uint64_t seed,
                        GError **error);
 void workload_start(Workload *w);                 /* first phase at sim_now() */
-void workload_io_done(Workload *w, uint64_t tag); /* the drive completed tag, at sim_now() */
+void workload_io_done(Workload *w, const DriveCompletion *c); /* the drive completed c->tag, at sim_now() */
 gboolean workload_finished(const Workload *w);    /* every phase done, nothing outstanding */
 /* TRUE and sets error if a trace read failed mid-run (finished is TRUE too). */
 gboolean workload_error(const Workload *w, GError **error);
@@ -331,6 +319,9 @@ const char *workload_description(const Workload *w); /* normalized spec text; ow
 /* Write "jobs": [ {...}, ... ] into the current JSON object. */
 void workload_write_jobs_json(const Workload *w, JsonWriter *jw);
 const LatHist *workload_latency(const Workload *w, IoOp op); /* all jobs; owned by w */
+/* Zone commands (zone management actions from a trace, zbd resets,
+ * appends) from submission to completion, by op; owned by w. */
+const LatHist *workload_zone_latency(const Workload *w, ZoneOp op);
 
 /* What a trace replay read: FALSE for other workloads. */
 typedef struct WorkloadTraceInfo {

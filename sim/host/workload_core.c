@@ -49,7 +49,7 @@ void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t 
     w->sub_bytes[op] += length;
     w->sub_ios[op]++;
     wl_disk_submit(w);
-    w->t.submit(w->t.ctx, op, offset, length, tag);
+    w->t.submit(w->t.ctx, &(DriveCmd){.op = (uint8_t)op, .offset = offset, .length = length, .tag = tag});
 }
 
 void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid)
@@ -57,7 +57,8 @@ void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, ui
     w->sub_bytes[op] += length;
     w->sub_ios[op]++;
     wl_disk_submit(w);
-    w->t.submit_placed(w->t.ctx, op, offset, length, tag, pid);
+    w->t.submit(w->t.ctx,
+                &(DriveCmd){.op = (uint8_t)op, .offset = offset, .length = length, .tag = tag, .pid = (uint16_t)pid});
 }
 
 void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency)
@@ -72,6 +73,12 @@ void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latenc
         w->lat_sink(w->lat_sink_ctx, op, latency);
 }
 
+void wl_zone_record(Workload *w, uint8_t zop, SimTime latency)
+{
+    if (zop > ZOP_NONE && zop < ZONE_OPS)
+        lat_hist_record(w->zone_lat[zop], latency);
+}
+
 Workload *wl_new(char *description, const WlSource *src)
 {
     Workload *w = g_new0(Workload, 1);
@@ -80,6 +87,8 @@ Workload *wl_new(char *description, const WlSource *src)
     w->stop_at = SIM_TIME_MAX;
     for (int i = 0; i < IO_OPS; i++)
         w->overall[i] = lat_hist_new();
+    for (int i = 0; i < ZONE_OPS; i++)
+        w->zone_lat[i] = lat_hist_new();
     return w;
 }
 
@@ -108,10 +117,12 @@ void workload_start(Workload *w)
     w->src->start(w);
 }
 
-void workload_io_done(Workload *w, uint64_t tag)
+void workload_io_done(Workload *w, const DriveCompletion *c)
 {
-    g_return_if_fail(w && w->started);
-    w->src->io_done(w, tag);
+    g_return_if_fail(w && w->started && c);
+    w->done = c;
+    w->src->io_done(w, c->tag);
+    w->done = NULL;
 }
 
 gboolean workload_finished(const Workload *w)
@@ -155,6 +166,8 @@ void workload_free(Workload *w)
     w->src->free(w);
     for (int i = 0; i < IO_OPS; i++)
         lat_hist_free(w->overall[i]);
+    for (int i = 0; i < ZONE_OPS; i++)
+        lat_hist_free(w->zone_lat[i]);
     g_clear_error(&w->run_error);
     g_free(w->description);
     g_free(w);

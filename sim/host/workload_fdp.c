@@ -106,7 +106,7 @@ gboolean wl_fdp_bind(const WorkloadJobSpec *s, const char *job, const WorkloadTa
 {
     if (!s->fdp.on)
         return TRUE;
-    if (t->placement_ids == 0 || !t->submit_placed) {
+    if (t->placement_ids == 0) {
         g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
                     "job \"%s\": option \"fdp\": found a drive without FDP, expected one with an "
                     "[fdp] group (handles above 0)", job);

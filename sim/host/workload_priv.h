@@ -163,10 +163,10 @@ struct Workload {
     uint32_t wait_head, wait_len;
     SimEngine *e;
     WorkloadTarget t;
-    WorkloadStopFn stop; /* workload_set_stop(); NULL: none */
     bool bound, started;
     uint32_t outstanding; /* commands at the target */
     LatHist *overall[IO_OPS];
+    LatHist *zone_lat[ZONE_OPS]; /* zone commands by ZoneOp, from submission to completion (ZOP_NONE unused) */
     WorkloadLatencyFn lat_sink; /* NULL: none */
     void *lat_sink_ctx;
     uint64_t sub_bytes[IO_OPS];
@@ -175,14 +175,13 @@ struct Workload {
     WlJobFn job_stop; /* ends a job as if its runtime were over (workload.c), for the
                          parts that end jobs early: steady state and rate_min */
     SimTime stop_at;  /* workload_set_stop_time; SIM_TIME_MAX: none */
-    WorkloadLookupFn lookup; /* NULL: none */
     WlSs *pts;        /* the ss=pts job's detector; NULL: none */
     WorkloadRoundFn round_fn; /* NULL: none */
     void *round_ctx;
     WorkloadDiskStat disk; /* the drive as the block layer counts it (workload_fiostat.c) */
     uint32_t disk_inflight;
     SimTime disk_busy_since; /* ns: when disk_inflight last rose from 0 */
-    WorkloadZoned zoned; /* workload_set_zoned(); zone_size 0: none */
+    const DriveCompletion *done; /* the completion being reported (workload_io_done()); else NULL */
     WlZbd *zbd;       /* zonemode=zbd: the host's view of the zones; NULL: no zbd job */
     uint8_t *stamp;   /* per 4 KiB page: 1 written by the workload, 0 not; NULL: no verify */
     uint64_t stamp_pages;
@@ -286,6 +285,8 @@ const WlOpt *wl_fdp_find(const char *name);
 gboolean wl_fdp_bind(const WorkloadJobSpec *s, const char *job, const WorkloadTarget *t, GError **error);
 uint32_t wl_fdp_next(const WorkloadJobSpec *s, const WorkloadTarget *t, uint32_t *rr, SimRng *rng);
 void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid);
+/* A zone command's latency (ns), by its ZoneOp. */
+void wl_zone_record(Workload *w, uint8_t zop, SimTime latency);
 /* workload_zbd.c: fio's zonemode=zbd (zbd.c's rules, on the host's view
  * of the zones, shared by every job as fio shares one per device) */
 const WlOpt *wl_zbd_find(const char *name);

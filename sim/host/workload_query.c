@@ -58,6 +58,12 @@ const LatHist *workload_latency(const Workload *w, IoOp op)
     return w->overall[op];
 }
 
+const LatHist *workload_zone_latency(const Workload *w, ZoneOp op)
+{
+    g_return_val_if_fail(w && (unsigned)op < ZONE_OPS, NULL);
+    return w->zone_lat[op];
+}
+
 void workload_set_latency_sink(Workload *w, WorkloadLatencyFn fn, void *ctx)
 {
     g_return_if_fail(w != NULL);
@@ -182,7 +188,7 @@ static void wl_job_json(const WlJob *j, JsonWriter *jw, SimTime now)
         if (j->ss)
             wl_ss_json(j->ss, jw);
         wl_zbd_json(j, jw);
-        if (!s->zbd.on && j->w->zoned.status) /* a zoned drive's refusals (zbd jobs: in zbd) */
+        if (!s->zbd.on && j->w->t.zone_size) /* a zoned drive's refusals (zbd jobs: in zbd) */
             json_u64(jw, "errors", j->zerrors);
     }
     json_double(jw, "runtime_s", rt);

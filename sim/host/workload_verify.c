@@ -15,18 +15,6 @@
 
 #define WL_PAGE 4096u
 
-void workload_set_lookup(Workload *w, WorkloadLookupFn fn)
-{
-    g_return_if_fail(w != NULL);
-    w->lookup = fn;
-}
-
-void workload_set_stop(Workload *w, WorkloadStopFn fn)
-{
-    g_return_if_fail(w != NULL);
-    w->stop = fn;
-}
-
 gboolean wl_verify_bind(Workload *w, GError **error)
 {
     (void)error;
@@ -58,8 +46,8 @@ void wl_verify_check(Workload *w, WlJob *j, uint64_t offset, uint64_t length)
     j->verify_bytes += length;
     for (uint64_t p = offset / WL_PAGE; p < end && p < w->stamp_pages; p++) {
         bool bad = !w->stamp[p];
-        if (!bad && w->lookup)
-            bad = w->lookup(w->t.ctx, p) == DRIVE_UNMAPPED;
+        if (!bad && w->t.lookup)
+            bad = w->t.lookup(w->t.ctx, p) == DRIVE_UNMAPPED;
         if (bad && j->verify_bad++ == 0 && !w->run_error)
             g_set_error(&w->run_error, WORKLOAD_ERROR, WORKLOAD_ERROR_VERIFY,
                         "job \"%s\": verify: the 4 KiB page at byte %" G_GUINT64_FORMAT

@@ -153,7 +153,7 @@ static gboolean zbd_refuse(GError **error, const WorkloadJobSpec *s, const char 
 /* fio's zbd_set_max_open_zones for a host-managed drive, one limit for all. */
 static gboolean zbd_max_open(const Workload *w, const WorkloadJobSpec *s, uint32_t *out, GError **error)
 {
-    uint32_t dev = w->zoned.max_open_zones, user = s->zbd.max_open_zones, mo;
+    uint32_t dev = w->t.max_open_zones, user = s->zbd.max_open_zones, mo;
     if (s->zbd.ignore_zone_limits || !dev)
         mo = user;
     else if (!user)
@@ -207,9 +207,9 @@ gboolean wl_zbd_bind(Workload *w, GError **error)
 {
     wl_zbd_free(w);
     uint32_t max_open = 0;
-    bool any = false, emulated = !w->zoned.zone_size;
+    bool any = false, emulated = !w->t.zone_size;
     double freq = 0;
-    uint64_t zs = w->zoned.zone_size, cap = w->zoned.zone_cap ? w->zoned.zone_cap : w->zoned.zone_size;
+    uint64_t zs = w->t.zone_size, cap = w->t.zone_cap ? w->t.zone_cap : w->t.zone_size;
     for (guint i = 0; i < w->specs->len; i++) {
         WorkloadJobSpec *s = &g_array_index(w->specs, WorkloadJobSpec, i);
         const WorkloadZbd *b = &s->zbd;
@@ -318,12 +318,6 @@ gboolean wl_zbd_job_bind(WlJob *j, GError **error)
     j->zmin = (uint32_t)(j->start / z->zone_size);
     j->zmax = (uint32_t)MIN((j->start + j->size + z->zone_size - 1) / z->zone_size, z->nzones);
     return TRUE;
-}
-
-void workload_set_zoned(Workload *w, const WorkloadZoned *z)
-{
-    g_return_if_fail(w && z && !w->bound);
-    w->zoned = *z;
 }
 
 void wl_zbd_free(Workload *w)
@@ -627,7 +621,10 @@ void wl_zbd_submit(WlJob *j, const WlIo *io, uint64_t tag)
         w->sub_ios[io->op]++;
     }
     wl_disk_submit(w);
-    w->zoned.submit_zone(w->t.ctx, (ZoneOp)io->zop, zone, io->zop == ZOP_APPEND ? io->length : 0, tag);
+    w->t.submit(w->t.ctx, &(DriveCmd){.zop = io->zop,
+                                      .offset = zone,
+                                      .length = io->zop == ZOP_APPEND ? io->length : 0,
+                                      .tag = tag});
 }
 
 bool wl_zbd_done(WlJob *j, WlIo *io)
@@ -637,12 +634,12 @@ bool wl_zbd_done(WlJob *j, WlIo *io)
     if (!j->spec->zbd.on || j->verifying || (io->op != IO_WRITE && io->zop == ZOP_NONE))
         return true;
     uint32_t k = (uint32_t)(io->offset / z->zone_size);
-    uint32_t st = w->zoned.status ? w->zoned.status(w->t.ctx) : 0;
+    uint32_t st = w->done ? w->done->status : ZNS_OK;
     z->busy[k]--;
     if (io->zop == ZOP_RESET)
         z->resetting[k] = 0;
-    if (io->zop == ZOP_APPEND && st == 0 && w->zoned.append_offset)
-        io->offset = w->zoned.append_offset(w->t.ctx);
+    if (io->zop == ZOP_APPEND && st == ZNS_OK && w->done) /* where the drive put it */
+        io->offset = w->done->offset;
     if (st) {
         j->zerrors++;
         return false;

@@ -106,6 +106,38 @@ gboolean report_has_zns(const RunResult *r) { return r->zns != NULL; }
 
 static const char *const zop_names[ZONE_OPS] = {"write", "open", "close", "finish", "reset", "append"};
 
+/* Each zone command the workload issued: how many completed, and their
+ * latency (submission to completion), in "latency_us". */
+static void zone_latency_json(const RunResult *r, JsonWriter *w)
+{
+    json_begin_object(w, "latency_us");
+    for (int o = ZOP_OPEN; o < ZONE_OPS && r->workload; o++) {
+        const LatHist *h = workload_zone_latency(r->workload, (ZoneOp)o);
+        json_begin_object(w, zop_names[o]);
+        json_u64(w, "count", lat_hist_count(h));
+        json_double(w, "mean", lat_hist_mean(h) / 1e3);
+        json_double(w, "p50", (double)lat_hist_percentile(h, 50) / 1e3);
+        json_double(w, "p99", (double)lat_hist_percentile(h, 99) / 1e3);
+        json_double(w, "max", (double)lat_hist_max(h) / 1e3);
+        json_end_object(w);
+    }
+    json_end_object(w);
+}
+
+/* The same, a line per zone command issued. */
+static void zone_latency_text(const RunResult *r, GString *out)
+{
+    for (int o = ZOP_OPEN; o < ZONE_OPS && r->workload; o++) {
+        const LatHist *h = workload_zone_latency(r->workload, (ZoneOp)o);
+        if (lat_hist_count(h) == 0)
+            continue;
+        g_string_append_printf(out, "          %-7s %" G_GUINT64_FORMAT " done, latency us: mean %.1f, p50 %.1f, "
+                               "p99 %.1f, max %.1f\n", zop_names[o], lat_hist_count(h), lat_hist_mean(h) / 1e3,
+                               (double)lat_hist_percentile(h, 50) / 1e3, (double)lat_hist_percentile(h, 99) / 1e3,
+                               (double)lat_hist_max(h) / 1e3);
+    }
+}
+
 void report_zns_json(const RunResult *r, JsonWriter *w, const char *key)
 {
     const DriveZns *z = r->zns;
@@ -121,6 +153,7 @@ void report_zns_json(const RunResult *r, JsonWriter *w, const char *key)
     for (int o = 0; o < ZONE_OPS; o++)
         json_u64(w, zop_names[o], z->ops[o]);
     json_end_object(w);
+    zone_latency_json(r, w);
     json_u64(w, "implicit_opens", z->implicit_opens);
     json_u64(w, "implicit_closes", z->implicit_closes);
     json_begin_object(w, "errors");
@@ -150,4 +183,5 @@ void report_zns_text(const RunResult *r, GString *out)
             g_string_append_printf(out, ", %" G_GUINT64_FORMAT " %s (0x%02X)", z->errors[s], zns_status_name(s),
                                    zns_status_code(s));
     g_string_append(out, "\n");
+    zone_latency_text(r, out);
 }

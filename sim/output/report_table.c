@@ -716,7 +716,7 @@ static const ReportFigure table[] = {
      .json = report_steady_json, .present = has_steady},
     {FIG("", "fdp", "", "FDP statistics: the log's host and media bytes, per handle its bytes "
          "and write amplification", OUT_JSON), .json = report_fdp_json, .present = report_has_fdp},
-    {FIG("", "zns", "", "zoned drive: zones by state, zone commands and their errors by NVMe status",
+    {FIG("", "zns", "", "zoned drive: zones by state, zone commands, their latency and their errors by NVMe status",
          OUT_JSON), .json = report_zns_json, .present = report_has_zns},
     {FIG("", "jobs", "", "per job: options, results", OUT_JSON), .json = json_jobs},
     {FIG("", "drive_config", "", "the resolved drive", OUT_JSON), .json = json_config},

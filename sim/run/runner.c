@@ -120,10 +120,10 @@ static void run_stop(Runner *r)
     sim_stop(r->e);
 }
 
-static void io_done(void *ctx, uint64_t tag)
+static void io_done(void *ctx, const DriveCompletion *c)
 {
     Runner *r = ctx;
-    workload_io_done(r->w, tag);
+    workload_io_done(r->w, c);
     if (r->check_every && --r->until_check == 0) {
         r->until_check = r->check_every;
         r->checks++;
@@ -178,55 +178,27 @@ Drive *runner_drive(const Runner *r)
     return r->d;
 }
 
-static void target_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
-{
-    drive_submit(ctx, op, offset, length, tag);
-}
-
-static void target_warm(void *ctx, uint64_t offset)
-{
-    drive_warm(ctx, offset);
-}
-
-static void target_submit_placed(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag,
-                                 uint32_t pid)
-{
-    drive_submit_placed(ctx, op, offset, length, tag, pid);
-}
-
-static void target_submit_zone(void *ctx, ZoneOp op, uint64_t zone_offset, uint64_t length, uint64_t tag)
-{
-    drive_submit_zone(ctx, op, zone_offset, length, tag);
-}
-
-static uint32_t target_status(void *ctx)
-{
-    return drive_last_status(ctx);
-}
-
-static uint64_t target_append_offset(void *ctx)
-{
-    return drive_append_offset(ctx);
-}
-
-static uint64_t target_lookup(void *ctx, uint64_t lpn)
-{
-    return drive_lookup(ctx, lpn);
-}
+/* The workload's calls into the drive (its ctx is the drive). */
+static void target_submit(void *ctx, const DriveCmd *c) { drive_submit(ctx, c); }
+static void target_warm(void *ctx, uint64_t offset) { drive_warm(ctx, offset); }
+static uint64_t target_lookup(void *ctx, uint64_t lpn) { return drive_lookup(ctx, lpn); }
 
 gboolean runner_bind(Runner *r, Workload *w, uint64_t seed, GError **error)
 {
-    WorkloadTarget t = {target_submit, r->d, drive_capacity(r->d), drive_queue_limit(r->d),
-                        target_warm, target_submit_placed,
-                        drive_params_fdp_pids(drive_params(r->d))};
     const DriveParams *p = drive_params(r->d);
+    WorkloadTarget t = {.ctx = r->d,
+                        .submit = target_submit,
+                        .warm = target_warm,
+                        .lookup = target_lookup,
+                        .stop = runner_signal,
+                        .capacity = drive_capacity(r->d),
+                        .queue_limit = drive_queue_limit(r->d),
+                        .placement_ids = drive_params_fdp_pids(p)};
     if (p->zns_zone_size) { /* a zoned drive, for zonemode=zbd jobs */
-        WorkloadZoned z = {p->zns_zone_size, p->zns_zone_cap, p->zns_max_open, target_submit_zone,
-                           target_status, target_append_offset};
-        workload_set_zoned(w, &z);
+        t.zone_size = p->zns_zone_size;
+        t.zone_cap = p->zns_zone_cap;
+        t.max_open_zones = p->zns_max_open;
     }
-    workload_set_lookup(w, target_lookup);
-    workload_set_stop(w, runner_signal);
     if (!workload_bind(w, r->e, &t, seed, error))
         return FALSE;
     r->w = w;

@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-static void check_submit(void *ctx, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+static void check_submit(void *ctx, const DriveCmd *c)
 {
-    (void)ctx, (void)op, (void)offset, (void)length, (void)tag;
+    (void)ctx, (void)c;
 }
 
 /* Bind the workload to the drive as run does (without running it), so that
