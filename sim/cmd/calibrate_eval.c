@@ -7,13 +7,11 @@
  */
 #include "sim/cmd/calibrate_priv.h"
 
-#include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define CAL_FIGURE_INTERVAL (SIM_SEC / 10) /* series rows of figure-only runs */
@@ -298,6 +296,49 @@ static void cal_finish(Cal *c, CalPoint *pt, gboolean check)
     cal_show(c, pt);
 }
 
+/* One batch of tasks in the child pool. */
+typedef struct CalBatch {
+    Cal *c;
+    GArray *tasks; /* CalTask */
+    gboolean check;
+} CalBatch;
+
+static pid_t cal_task_start(void *ctx, guint i, int *fd, GError **error)
+{
+    CalBatch *b = ctx;
+    CalTask *t = &g_array_index(b->tasks, CalTask, i);
+    t->dir = g_strdup_printf("%s/e%u", b->c->scratch, b->c->launched++);
+    g_autoptr(GString) row = g_string_new(NULL);
+    t->pid = cal_spawn(b->c, t->pt, t->run, t->dir, row, fd, error);
+    t->fd = *fd;
+    return t->pid < 0 ? (t->pid = 0, -1) : t->pid;
+}
+
+static void cal_task_failed(void *ctx, guint i, GError *e)
+{
+    CalBatch *b = ctx;
+    CalTask *t = &g_array_index(b->tasks, CalTask, i);
+    if (b->check && !t->pt->chk_error)
+        t->pt->chk_error = g_strdup(e->message);
+    else if (!b->check && !t->pt->error)
+        g_propagate_error(&t->pt->error, g_steal_pointer(&e));
+    g_clear_error(&e);
+    if (--t->pt->left == 0)
+        cal_finish(b->c, t->pt, b->check);
+}
+
+static void cal_task_done(void *ctx, guint i, int fd, int status)
+{
+    CalBatch *b = ctx;
+    CalTask *t = &g_array_index(b->tasks, CalTask, i);
+    t->pid = 0;
+    t->fd = fd;
+    b->c->sims++;
+    cal_collect(b->c, t, status);
+    if (--t->pt->left == 0)
+        cal_finish(b->c, t->pt, b->check);
+}
+
 /* Run the points (distinct, not done) on every fit run, or (check) on every
  * check run, jobs simulations at a time, each in a child process. */
 void cal_run_on(Cal *c, CalPoint **pts, guint k, gboolean check)
@@ -314,51 +355,12 @@ void cal_run_on(Cal *c, CalPoint **pts, guint k, gboolean check)
                 pts[i]->left++;
             }
     }
-    guint n = tasks->len, next = 0, running = 0;
-    for (;;) {
-        /* after a signal no run starts; those running stop (they got it too) */
-        while (next < n && running < c->o->jobs && !runner_signal()) {
-            CalTask *t = &g_array_index(tasks, CalTask, next++);
-            t->dir = g_strdup_printf("%s/e%u", c->scratch, c->launched++);
-            g_autoptr(GString) row = g_string_new(NULL);
-            GError *e = NULL;
-            pid_t p = cal_spawn(c, t->pt, t->run, t->dir, row, &t->fd, &e);
-            if (p < 0) {
-                if (check && !t->pt->chk_error)
-                    t->pt->chk_error = g_strdup(e->message);
-                else if (!check && !t->pt->error)
-                    g_propagate_error(&t->pt->error, g_steal_pointer(&e));
-                g_clear_error(&e);
-                if (--t->pt->left == 0)
-                    cal_finish(c, t->pt, check);
-                continue;
-            }
-            runner_watch_child(p);
-            t->pid = p;
-            running++;
-        }
-        if (running == 0)
-            break;
-        int status;
-        pid_t p = waitpid(-1, &status, 0);
-        if (p < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        runner_forget_child(p);
-        for (guint i = 0; i < n; i++) {
-            CalTask *t = &g_array_index(tasks, CalTask, i);
-            if (t->pid != p)
-                continue;
-            t->pid = 0;
-            running--;
-            c->sims++;
-            cal_collect(c, t, status);
-            if (--t->pt->left == 0)
-                cal_finish(c, t->pt, check);
-        }
-    }
+    CalBatch b = {.c = c, .tasks = tasks, .check = check};
+    ChildPool pool = {.n = tasks->len, .jobs = c->o->jobs, .ctx = &b, .start = cal_task_start,
+                      .failed = cal_task_failed, .done = cal_task_done};
+    guint n = tasks->len;
+    g_autofree pid_t *pids = g_new(pid_t, n + 1);
+    run_child_pool(&pool, pids);
     for (guint i = 0; i < n; i++) {
         CalTask *t = &g_array_index(tasks, CalTask, i);
         if (t->pt->left > 0 && runner_signal()) {

@@ -100,3 +100,43 @@ gboolean run_child_result(int fd, int status, GString *row, GError **error)
                     status);
     return FALSE;
 }
+
+guint run_child_pool(const ChildPool *pool, pid_t *pids)
+{
+    guint next = 0, running = 0;
+    memset(pids, 0, pool->n * sizeof *pids);
+    int *fds = g_new0(int, pool->n);
+    for (;;) {
+        /* after a signal no task starts; those running stop (they got it too) */
+        while (next < pool->n && running < pool->jobs && !runner_signal()) {
+            guint i = next++;
+            GError *e = NULL;
+            pid_t pid = pool->start(pool->ctx, i, &fds[i], &e);
+            if (pid < 0) {
+                pool->failed(pool->ctx, i, e);
+                continue;
+            }
+            runner_watch_child(pid);
+            pids[i] = pid;
+            running++;
+        }
+        if (running == 0)
+            break;
+        int status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        runner_forget_child(pid);
+        for (guint i = 0; i < pool->n; i++)
+            if (pids[i] == pid) {
+                pids[i] = 0;
+                running--;
+                pool->done(pool->ctx, i, fds[i], status);
+            }
+    }
+    g_free(fds);
+    return next;
+}

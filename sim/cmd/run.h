@@ -150,6 +150,23 @@ pid_t run_child_spawn(const RunOptions *o, void (*setup)(void *), void *ctx, int
  * runner_watch_child() so that a signal to the parent reaches them. */
 gboolean run_child_result(int fd, int status, GString *row, GError **error);
 
+/* The one pool of child processes, for sweeps and calibration: task i of
+ * n is started by start() (its pid, and in *fd the pipe of its result; -1
+ * with error set, then handed to failed(), which owns it), at most jobs at
+ * a time, and handed to done() once it has exited (status from waitpid).
+ * After a signal no task starts; those running stop (they got it too) and
+ * are waited for. Returns how many tasks were started or tried (the others
+ * never ran); a task started but not waited for keeps its pid in pids[i]
+ * (pids holds n; 0 for the others). */
+typedef struct ChildPool {
+    guint n, jobs;
+    void *ctx;
+    pid_t (*start)(void *ctx, guint i, int *fd, GError **error);
+    void (*failed)(void *ctx, guint i, GError *error);
+    void (*done)(void *ctx, guint i, int fd, int status);
+} ChildPool;
+guint run_child_pool(const ChildPool *pool, pid_t *pids);
+
 /* Run so->run (o) once for every combination of values of the keys in
  * so->vary, as --set overrides on top of o->sets: run k into o->out/LABEL (LABEL: "KEY=VALUE,..."), then the table
  * o->out/sweep.csv (one row a run: the varied values, the folder, the

@@ -24,7 +24,6 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define SWEEP_MAX_RUNS 1000
@@ -166,8 +165,6 @@ typedef struct SweepRun {
     char *label;
     GString *row;   /* report_sweep_row() of the run */
     GError *error;  /* the run failed */
-    pid_t pid;      /* running in a child process, -1 otherwise */
-    int fd;         /* the child's report */
     gboolean done;  /* row or error set */
     gboolean shown; /* its line is on stdout */
 } SweepRun;
@@ -186,68 +183,62 @@ static void show_run(const RunOptions *o, SweepRun *sr, guint k, guint runs)
     fflush(stdout);
 }
 
-/* What the child of s wrote, once it has exited. */
-static void child_report(SweepRun *s, int status)
+/* A forked sweep: its runs and where the lines shown have got to. */
+typedef struct Forked {
+    const RunOptions *o;
+    SweepRun *sr;
+    guint runs, shown;
+    GPtrArray *dirs;
+} Forked;
+
+static pid_t forked_start(void *ctx, guint k, int *fd, GError **error)
 {
-    run_child_result(s->fd, status, s->row, &s->error);
-    s->pid = -1;
+    Forked *f = ctx;
+    RunOptions ro = *f->o;
+    ro.sets = (const char *const *)f->sr[k].sets;
+    ro.out = g_ptr_array_index(f->dirs, k);
+    ro.quiet = TRUE;
+    ro.plot = FALSE;
+    ro.sweep_row = f->sr[k].row;
+    return run_child_spawn(&ro, NULL, NULL, fd, error);
+}
+
+static void forked_failed(void *ctx, guint k, GError *error)
+{
+    Forked *f = ctx;
+    g_propagate_error(&f->sr[k].error, error);
+}
+
+/* What the child of run k wrote, once it has exited; the lines of the runs
+ * done so far, in sweep order. */
+static void forked_done(void *ctx, guint k, int fd, int status)
+{
+    Forked *f = ctx;
+    SweepRun *s = &f->sr[k];
+    run_child_result(fd, status, s->row, &s->error);
     s->done = TRUE;
+    while (f->shown < f->runs && f->sr[f->shown].done && !f->sr[f->shown].error)
+        show_run(f->o, f->sr, f->shown++, f->runs);
 }
 
 /* Run the sweep jobs at a time, each in a child process (the simulator is
  * single-threaded); results land in sr[k].row or sr[k].error. Every run is
  * started, whatever the others do: the first failure in sweep order is
- * reported. Returns FALSE only if no child could be made. */
-static gboolean run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrArray *dirs,
-                           guint jobs)
+ * reported. */
+static void run_forked(const RunOptions *o, SweepRun *sr, guint runs, GPtrArray *dirs,
+                       guint jobs)
 {
-    guint next = 0, running = 0, shown = 0;
-    while (next < runs || running > 0) {
-        /* after a signal no run starts; those running stop (they got it too) */
-        while (next < runs && running < jobs && !runner_signal()) {
-            SweepRun *s = &sr[next];
-            RunOptions ro = *o;
-            ro.sets = (const char *const *)s->sets;
-            ro.out = g_ptr_array_index(dirs, next);
-            ro.quiet = TRUE;
-            ro.plot = FALSE;
-            ro.sweep_row = s->row;
-            pid_t pid = run_child_spawn(&ro, NULL, NULL, &s->fd, &s->error);
-            if (pid < 0) {
-                next++;
-                continue;
-            }
-            runner_watch_child(pid);
-            s->pid = pid;
-            next++;
-            running++;
-        }
-        if (running == 0)
-            break;
-        int status;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        runner_forget_child(pid);
-        for (guint k = 0; k < runs; k++)
-            if (sr[k].pid == pid) {
-                child_report(&sr[k], status);
-                running--;
-            }
-        /* the lines of the runs done so far, in sweep order */
-        while (shown < runs && sr[shown].done && !sr[shown].error)
-            show_run(o, sr, shown++, runs);
-    }
+    Forked f = {.o = o, .sr = sr, .runs = runs, .dirs = dirs};
+    ChildPool pool = {.n = runs, .jobs = jobs, .ctx = &f, .start = forked_start,
+                      .failed = forked_failed, .done = forked_done};
+    g_autofree pid_t *pids = g_new(pid_t, runs);
+    guint next = run_child_pool(&pool, pids);
     for (guint k = 0; k < runs; k++)
         if (k >= next && runner_signal() && !sr[k].error)
             g_set_error_literal(&sr[k].error, RUN_ERROR, RUN_ERROR_INTERRUPTED, "not started");
-        else if ((sr[k].pid != -1 || k >= next) && !sr[k].error)
+        else if ((pids[k] != 0 || k >= next) && !sr[k].error)
             g_set_error_literal(&sr[k].error, RUN_ERROR, RUN_ERROR_FAILED,
                                 "its process could not be waited for");
-    return TRUE;
 }
 
 /* The overlay of the runs' write curves, DIR/sweep.png (or .svg); a
@@ -731,12 +722,12 @@ static gboolean sweep(const SweepOptions *so, GArray *axes, guint runs, GError *
         sr[k].sets = combo_sets(o, axes, vals);
         sr[k].label = combo_label(axes, vals);
         sr[k].row = g_string_new(NULL);
-        sr[k].pid = -1;
         g_ptr_array_add(dirs, g_build_filename(o->out, sr[k].label, NULL));
     }
     guint finished = 0, stopped = 0; /* runs in the table: whole, and stopped by a signal */
-    gboolean ok = (jobs > 1 ? run_forked(o, sr, runs, dirs, jobs) : TRUE) &&
-                  sweep_table(o, axes, sr, runs, dirs, jobs, table, &finished, &stopped, error);
+    if (jobs > 1)
+        run_forked(o, sr, runs, dirs, jobs);
+    gboolean ok = sweep_table(o, axes, sr, runs, dirs, jobs, table, &finished, &stopped, error);
     for (guint k = 0; k < runs; k++) {
         g_strfreev(sr[k].sets);
         g_free(sr[k].label);
