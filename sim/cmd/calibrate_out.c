@@ -92,6 +92,39 @@ static void ini_set(GPtrArray *lines, const char *group, const char *key, const 
         g_ptr_array_insert(lines, at, g_strdup_printf("# %s", cl[i]));
 }
 
+/* Fitted key i into the INI's lines: its value and how it was fitted, or
+ * why it was left (a workload's value: a comment line only). */
+static void cal_ini_param(const Cal *c, guint i, const char *from, GPtrArray *lines)
+{
+    const CalParam *p = &c->p[i];
+    char v[CONFIG_VALUE_LEN], was[CONFIG_VALUE_LEN];
+    config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
+    config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
+    g_autofree char *comment = NULL;
+    g_autofree char *rmse = c->curve ? g_strdup_printf(" (curve normalised RMSE %.2f%%)",
+                                                       100 * cal_nrmse(c, c->best))
+                                     : g_strdup("");
+    if (cal_identifiable(p))
+        comment = g_strdup_printf("C: calibrated to %s: loss %.6g%s, fitted in\n"
+                                  "%s; the %s had %s. Never check it on these figures.",
+                                  from, c->best->loss, rmse, c->o->fits[i],
+                                  c->plan ? "config" : "drive file", was);
+    else
+        comment = g_strdup_printf("C: not identifiable from %s (%s); left at %s.", from,
+                                  p->flat ? "the loss is flat in it"
+                                          : "correlated with another "
+                                            "fitted key",
+                                  was);
+    if (p->workload) /* the host tool's, not the drive's: fit.json has it */
+        g_ptr_array_insert(lines, 1,
+                           g_strdup_printf("# The workload's %s was fitted too: %s "
+                                           "(fit.json).",
+                                           p->name + (p->env ? 0 : strlen("workload.")),
+                                           cal_identifiable(p) ? v : "unidentifiable"));
+    else
+        ini_set(lines, p->k.group, p->k.key, cal_identifiable(p) ? v : was, comment);
+}
+
 static char *cal_ini(const Cal *c, GError **error)
 {
     g_autofree char *text = NULL;
@@ -141,35 +174,8 @@ static char *cal_ini(const Cal *c, GError **error)
         g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
         ini_set(lines, group, key, eq + 1, "set by --set for the calibration");
     }
-    for (guint i = 0; i < c->np; i++) {
-        const CalParam *p = &c->p[i];
-        char v[CONFIG_VALUE_LEN], was[CONFIG_VALUE_LEN];
-        config_numeric_format(p->k.kind, p->fitted, v, sizeof v);
-        config_numeric_format(p->k.kind, p->k.value, was, sizeof was);
-        g_autofree char *comment = NULL;
-        g_autofree char *rmse = c->curve ? g_strdup_printf(" (curve normalised RMSE %.2f%%)",
-                                                           100 * cal_nrmse(c, c->best))
-                                         : g_strdup("");
-        if (cal_identifiable(p))
-            comment = g_strdup_printf("C: calibrated to %s: loss %.6g%s, fitted in\n"
-                                      "%s; the %s had %s. Never check it on these figures.",
-                                      from, c->best->loss, rmse, c->o->fits[i],
-                                      c->plan ? "config" : "drive file", was);
-        else
-            comment = g_strdup_printf("C: not identifiable from %s (%s); left at %s.", from,
-                                      p->flat ? "the loss is flat in it"
-                                              : "correlated with another "
-                                                "fitted key",
-                                      was);
-        if (p->workload) /* the host tool's, not the drive's: fit.json has it */
-            g_ptr_array_insert(lines, 1,
-                               g_strdup_printf("# The workload's %s was fitted too: %s "
-                                               "(fit.json).",
-                                               p->name + (p->env ? 0 : strlen("workload.")),
-                                               cal_identifiable(p) ? v : "unidentifiable"));
-        else
-            ini_set(lines, p->k.group, p->k.key, cal_identifiable(p) ? v : was, comment);
-    }
+    for (guint i = 0; i < c->np; i++)
+        cal_ini_param(c, i, from, lines);
     g_ptr_array_add(lines, g_strdup(""));
     g_ptr_array_add(lines, NULL);
     return g_strjoinv("\n", (char **)lines->pdata);

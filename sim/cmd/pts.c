@@ -675,31 +675,109 @@ static gboolean pts_conventional(const PtsOptions *o, const DriveParams *p, GErr
     return FALSE;
 }
 
+/* The test's inputs checked and its tables made, before the drive. */
+static gboolean pts_setup(Pts *p, GError **error)
+{
+    const PtsOptions *o = p->o;
+    if (!pts_check_options(o, error) ||
+        !config_load_file_set(o->drive, o->sets, &p->params, error) ||
+        !pts_conventional(o, &p->params, error) ||
+        !run_check_fits(o->drive, &p->params, NULL, error) || !pts_plan(p, error))
+        return FALSE; /* the worst case: the PTS tests write every page at random */
+    p->rows = g_array_new(FALSE, FALSE, sizeof(PtsRow));
+    p->periods = g_array_new(FALSE, FALSE, sizeof(PtsPeriod));
+    p->seg_hist = lat_hist_new();
+    for (unsigned i = 0; i < p->n_subs; i++) {
+        p->subs[i].values = g_array_new(FALSE, FALSE, sizeof(double));
+        p->subs[i].windows = g_array_new(FALSE, FALSE, sizeof(SteadyWindow));
+    }
+    if (p->t->window_latency) {
+        p->n_win_hist = p->n_cells * PTS_RING;
+        p->win_hist = g_new0(LatHist *, p->n_win_hist);
+        for (unsigned i = 0; i < p->n_win_hist; i++)
+            p->win_hist[i] = lat_hist_new();
+    }
+    return TRUE;
+}
+
+/* Every subtest: purge, precondition, rounds, what follows them. How many
+ * ran whole rounds into *done; FALSE on a failure (not on a signal). */
+static gboolean pts_subtests(Pts *p, uint32_t *done, GError **error)
+{
+    *done = 0;
+    for (uint32_t sub = 0; sub < p->n_subs; sub++) {
+        if ((sub > 0 && !pts_purge(p, error)) || !pts_precondition(p, &p->subs[sub], error) ||
+            (!p->interrupted && !pts_rounds(p, sub, error)) ||
+            (!p->interrupted && p->t->after && !p->t->after(p, sub, error))) {
+            if (!p->interrupted)
+                return FALSE;
+            g_clear_error(error);
+        }
+        if (p->interrupted && p->subs[sub].rounds == 0)
+            break;
+        pts_take_written(p);
+        pts_results(p, sub);
+        drive_account(p->d);
+        p->events += sim_fired(p->e);
+        p->sim_s += (double)sim_now(p->e) / 1e9;
+        *done = sub + 1;
+        if (p->interrupted)
+            break;
+    }
+    return TRUE;
+}
+
+/* The results of done subtests: the folder written and committed, the
+ * summary printed, the figures and the page; after a signal, the rounds
+ * so far and the interruption's error. */
+static gboolean pts_finish(Pts *p, OutDir *od, uint32_t done, GError **error)
+{
+    const PtsOptions *o = p->o;
+    const char *sig = sim_signal_name(runner_signal());
+    if (p->interrupted && done == 0) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s before the first round ended; nothing written", sig);
+        return FALSE;
+    }
+    if (p->interrupted) {
+        /* report the subtests that ran rounds; the others' cells are left out */
+        p->n_subs = done;
+        p->n_cells = p->subs[done - 1].first_cell + p->subs[done - 1].n_cells;
+    }
+    if (od && (!pts_write_results(p, od, error) || !outdir_commit(od, error)))
+        return FALSE;
+    if (!o->quiet) {
+        g_autoptr(GString) text = g_string_new(NULL);
+        pts_summary_text(p, text);
+        fputs(text->str, stdout);
+        if (o->out)
+            printf("results      %s\n", o->out);
+    }
+    if (p->interrupted) {
+        if (od)
+            pts_write_html(p); /* the rounds so far, as the folder holds them */
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
+                    "interrupted by %s after %u round%s; %s%s%s", sig, p->subs[done - 1].rounds,
+                    p->subs[done - 1].rounds == 1 ? "" : "s",
+                    o->out ? "the rounds so far are in " : "the summary so far is above",
+                    o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
+        return FALSE;
+    }
+    if (od && o->plot)
+        pts_plot(p);
+    if (od)
+        pts_write_html(p);
+    return TRUE;
+}
+
 gboolean pts_run(const PtsOptions *o, GError **error)
 {
     Pts p = {.o = o, .t = o->test, .written_lo = UINT64_MAX};
     gboolean ok = FALSE;
     g_autoptr(OutDir) od = NULL;
-    if (!pts_check_options(o, error) ||
-        !config_load_file_set(o->drive, o->sets, &p.params, error) || !pts_conventional(o, &p.params, error) ||
-        !run_check_fits(o->drive, &p.params, NULL, error) || !pts_plan(&p, error))
-        goto out; /* the worst case: the PTS tests write every page at random */
-    p.rows = g_array_new(FALSE, FALSE, sizeof(PtsRow));
-    p.periods = g_array_new(FALSE, FALSE, sizeof(PtsPeriod));
-    p.seg_hist = lat_hist_new();
-    for (unsigned i = 0; i < p.n_subs; i++) {
-        p.subs[i].values = g_array_new(FALSE, FALSE, sizeof(double));
-        p.subs[i].windows = g_array_new(FALSE, FALSE, sizeof(SteadyWindow));
-    }
-    if (p.t->window_latency) {
-        p.n_win_hist = p.n_cells * PTS_RING;
-        p.win_hist = g_new0(LatHist *, p.n_win_hist);
-        for (unsigned i = 0; i < p.n_win_hist; i++)
-            p.win_hist[i] = lat_hist_new();
-    }
     /* the first purge checks that the drive takes the test's jobs before
      * any folder is made */
-    if (!pts_purge(&p, error))
+    if (!pts_setup(&p, error) || !pts_purge(&p, error))
         goto out;
     p.queue_limit = drive_queue_limit(p.d);
     p.capacity = drive_capacity(p.d);
@@ -711,62 +789,11 @@ gboolean pts_run(const PtsOptions *o, GError **error)
         goto out;
     gint64 wall0 = g_get_monotonic_time();
     p.progress = progress_new(stderr, !o->quiet && isatty(fileno(stderr)));
-    uint32_t done = 0; /* subtests with at least one whole round */
-    for (uint32_t sub = 0; sub < p.n_subs; sub++) {
-        if ((sub > 0 && !pts_purge(&p, error)) || !pts_precondition(&p, &p.subs[sub], error) ||
-            (!p.interrupted && !pts_rounds(&p, sub, error)) ||
-            (!p.interrupted && p.t->after && !p.t->after(&p, sub, error))) {
-            if (!p.interrupted)
-                goto out;
-            g_clear_error(error);
-        }
-        if (p.interrupted && p.subs[sub].rounds == 0)
-            break;
-        pts_take_written(&p);
-        pts_results(&p, sub);
-        drive_account(p.d);
-        p.events += sim_fired(p.e);
-        p.sim_s += (double)sim_now(p.e) / 1e9;
-        done = sub + 1;
-        if (p.interrupted)
-            break;
-    }
-    const char *sig = sim_signal_name(runner_signal());
-    if (p.interrupted && done == 0) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s before the first round ended; nothing written", sig);
+    uint32_t done;
+    if (!pts_subtests(&p, &done, error))
         goto out;
-    }
-    if (p.interrupted) {
-        /* report the subtests that ran rounds; the others' cells are left out */
-        p.n_subs = done;
-        p.n_cells = p.subs[done - 1].first_cell + p.subs[done - 1].n_cells;
-    }
     p.wall_s = (double)(g_get_monotonic_time() - wall0) / 1e6;
-    if (od && (!pts_write_results(&p, od, error) || !outdir_commit(od, error)))
-        goto out;
-    if (!o->quiet) {
-        g_autoptr(GString) text = g_string_new(NULL);
-        pts_summary_text(&p, text);
-        fputs(text->str, stdout);
-        if (o->out)
-            printf("results      %s\n", o->out);
-    }
-    if (p.interrupted) {
-        if (od)
-            pts_write_html(&p); /* the rounds so far, as the folder holds them */
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s after %u round%s; %s%s%s", sig, p.subs[done - 1].rounds,
-                    p.subs[done - 1].rounds == 1 ? "" : "s",
-                    o->out ? "the rounds so far are in " : "the summary so far is above",
-                    o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
-        goto out;
-    }
-    ok = TRUE;
-    if (od && o->plot)
-        pts_plot(&p);
-    if (od)
-        pts_write_html(&p);
+    ok = pts_finish(&p, od, done, error);
 out:
     pts_free(&p);
     return ok;

@@ -27,6 +27,74 @@ static void pts_html_row(GPtrArray *rows, const char *label, const char *value)
     g_ptr_array_add(rows, r);
 }
 
+/* The header's rows on how the test was run: preconditioning, threads
+ * and queue depth, rounds, the steady-state rule. */
+static void pts_html_method_rows(GPtrArray *rows, const Pts *p)
+{
+    const PtsOptions *o = p->o;
+    const char *pre = o->precondition == PTS_PRECOND_NONE
+                          ? (p->t->fills > 0 ? "none: WSAT starts from the purged drive"
+                                             : "none: the rounds start from the purged drive")
+                      : o->precondition == PTS_PRECOND_FAST
+                          ? "workload independent: the state of a sequential fill (fast, not "
+                            "simulated)"
+                      : o->precondition == PTS_PRECOND_RANDOM
+                          ? "workload independent: the state of a fill and a capacity of random "
+                            "overwrites (not simulated)"
+                          : "workload independent: 2 x capacity in 128 KiB sequential writes "
+                            "(simulated); workload dependent: the test's rounds";
+    pts_html_row(rows, "preconditioning", pre);
+    uint32_t oio = p->threads * p->iodepth;
+    g_autofree char *tq = g_strdup_printf("%u thread%s x QD %u = %u outstanding%s", p->threads,
+                                          p->threads == 1 ? "" : "s", p->iodepth, oio,
+                                          oio > p->queue_limit ? " (the rest wait in the host)"
+                                                               : "");
+    pts_html_row(rows, "threads x queue depth", tq);
+    g_autofree char *rounds =
+        p->max_rounds != UINT32_MAX
+            ? g_strdup_printf("%g s of simulated time a cell, at most %u rounds",
+                              (double)o->round_time / 1e9, p->max_rounds)
+            : g_strdup_printf("%g s of simulated time a cell, until %.0f x capacity written",
+                              (double)o->round_time / 1e9, p->t->fills);
+    pts_html_row(rows, "rounds", rounds);
+    if (p->t->fills > 0)
+        pts_html_row(rows, "steady state",
+                     "not judged: WSAT runs until 4 x capacity written (or the round limit); "
+                     "reported instead, the least-squares trend of IOPS against TB written over "
+                     "the rounds of the last capacity written, flat when its change over them is "
+                     "within 10% of their average either way");
+    else
+        pts_html_row(rows, "steady state", "a window of 5 rounds of the tracking variable: its range "
+                                           "within 20% of the window's average (±10%), and the "
+                                           "least-squares line's change over the window within 10% "
+                                           "(±5%)");
+}
+
+/* The header's rows on this run: seed, the keys set, date, version,
+ * platform. */
+static void pts_html_run_rows(GPtrArray *rows, const Pts *p)
+{
+    const PtsOptions *o = p->o;
+    g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, o->seed);
+    pts_html_row(rows, "seed", seed);
+    g_autofree char *sets = o->sets && o->sets[0] ? g_strjoinv(", ", (char **)o->sets) : NULL;
+    pts_html_row(rows, "drive keys set (--set)", sets ? sets : "none: the drive file as it is");
+    time_t sec = (time_t)(ftlsim_clock_ms() / 1000);
+    struct tm tm;
+    char date[64] = "";
+    if (localtime_r(&sec, &tm))
+        strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", &tm);
+    pts_html_row(rows, "test date", date);
+    pts_html_row(rows, "ftlsim version", ftlsim_version());
+    struct utsname un;
+    g_autofree char *platform =
+        uname(&un) == 0 ? g_strdup_printf("%s %s %s (the host that simulated; the drive is "
+                                          "simulated, not measured)", un.sysname, un.release,
+                                          un.machine)
+                        : g_strdup("unknown");
+    pts_html_row(rows, "platform", platform);
+}
+
 /* The report header of PTS-E 1.1 or PTS-C 1.2 (their "Test and Device
  * Information"). */
 static void pts_html_header(HtmlPage *page, const Pts *p)
@@ -65,60 +133,8 @@ static void pts_html_header(HtmlPage *page, const Pts *p)
     pts_html_row(rows, "active range", range);
     pts_html_row(rows, "data pattern", "random; the simulated drive does not compress or "
                                        "deduplicate, so every pattern gives the same result");
-    const char *pre = o->precondition == PTS_PRECOND_NONE
-                          ? (p->t->fills > 0 ? "none: WSAT starts from the purged drive"
-                                             : "none: the rounds start from the purged drive")
-                      : o->precondition == PTS_PRECOND_FAST
-                          ? "workload independent: the state of a sequential fill (fast, not "
-                            "simulated)"
-                      : o->precondition == PTS_PRECOND_RANDOM
-                          ? "workload independent: the state of a fill and a capacity of random "
-                            "overwrites (not simulated)"
-                          : "workload independent: 2 x capacity in 128 KiB sequential writes "
-                            "(simulated); workload dependent: the test's rounds";
-    pts_html_row(rows, "preconditioning", pre);
-    uint32_t oio = p->threads * p->iodepth;
-    g_autofree char *tq = g_strdup_printf("%u thread%s x QD %u = %u outstanding%s", p->threads,
-                                          p->threads == 1 ? "" : "s", p->iodepth, oio,
-                                          oio > p->queue_limit ? " (the rest wait in the host)"
-                                                               : "");
-    pts_html_row(rows, "threads x queue depth", tq);
-    g_autofree char *rounds =
-        p->max_rounds != UINT32_MAX
-            ? g_strdup_printf("%g s of simulated time a cell, at most %u rounds",
-                              (double)o->round_time / 1e9, p->max_rounds)
-            : g_strdup_printf("%g s of simulated time a cell, until %.0f x capacity written",
-                              (double)o->round_time / 1e9, p->t->fills);
-    pts_html_row(rows, "rounds", rounds);
-    if (p->t->fills > 0)
-        pts_html_row(rows, "steady state",
-                     "not judged: WSAT runs until 4 x capacity written (or the round limit); "
-                     "reported instead, the least-squares trend of IOPS against TB written over "
-                     "the rounds of the last capacity written, flat when its change over them is "
-                     "within 10% of their average either way");
-    else
-        pts_html_row(rows, "steady state", "a window of 5 rounds of the tracking variable: its range "
-                                           "within 20% of the window's average (±10%), and the "
-                                           "least-squares line's change over the window within 10% "
-                                           "(±5%)");
-    g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, o->seed);
-    pts_html_row(rows, "seed", seed);
-    g_autofree char *sets = o->sets && o->sets[0] ? g_strjoinv(", ", (char **)o->sets) : NULL;
-    pts_html_row(rows, "drive keys set (--set)", sets ? sets : "none: the drive file as it is");
-    time_t sec = (time_t)(ftlsim_clock_ms() / 1000);
-    struct tm tm;
-    char date[64] = "";
-    if (localtime_r(&sec, &tm))
-        strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", &tm);
-    pts_html_row(rows, "test date", date);
-    pts_html_row(rows, "ftlsim version", ftlsim_version());
-    struct utsname un;
-    g_autofree char *platform =
-        uname(&un) == 0 ? g_strdup_printf("%s %s %s (the host that simulated; the drive is "
-                                          "simulated, not measured)", un.sysname, un.release,
-                                          un.machine)
-                        : g_strdup("unknown");
-    pts_html_row(rows, "platform", platform);
+    pts_html_method_rows(rows, p);
+    pts_html_run_rows(rows, p);
     html_heading(page, "Test and device");
     html_table(page, header, rows, NULL);
     g_ptr_array_free(rows, TRUE);

@@ -233,6 +233,59 @@ void pts_summary_lines(const Pts *p, gboolean tables, GString *out)
                            p->sim_s, p->events, p->wall_s);
 }
 
+/* wsat's summary: how it ended and the trend; no steady state is judged. */
+static void pts_wsat_json(const Pts *p, JsonWriter *jw)
+{
+    const PtsSub *sub = &p->subs[0];
+    static const char *const ends[] = {"steady", "rounds", "fills", "signal"};
+    json_begin_object(jw, "wsat");
+    json_str(jw, "end", ends[sub->end]);
+    json_u64(jw, "rounds_run", sub->rounds);
+    json_double(jw, "capacities_written", pts_capacities_written(p));
+    if (sub->trend.n > 0) {
+        json_begin_object(jw, "trend");
+        json_u64(jw, "first_round", sub->trend_first);
+        json_u64(jw, "last_round", sub->rounds);
+        json_double(jw, "first_TB", sub->trend.x_first);
+        json_double(jw, "last_TB", sub->trend.x_last);
+        json_double(jw, "mean", sub->trend.mean);
+        json_double(jw, "slope_per_TB", sub->trend.slope);
+        json_double(jw, "intercept", sub->trend.intercept);
+        json_double(jw, "change", sub->trend.change);
+        json_str(jw, "verdict", pts_trend_word(&sub->trend));
+        json_end_object(jw);
+    } else {
+        json_null(jw, "trend");
+    }
+    json_end_object(jw);
+}
+
+/* Each cell's results. */
+static void pts_cells_json(const Pts *p, JsonWriter *jw)
+{
+    json_begin_array(jw, "cells");
+    for (uint32_t c = 0; c < p->n_cells; c++) {
+        const PtsResult *r = &p->results[c];
+        json_begin_object(jw, NULL);
+        json_u64(jw, "bs_bytes", p->cells[c].bs);
+        json_u64(jw, "read_pct", p->cells[c].read_pct);
+        json_str(jw, "access", pts_access(&p->cells[c]));
+        json_double(jw, "iops", r->iops);
+        json_double(jw, "MBps", r->MBps);
+        json_double(jw, "mean_us", r->mean_us);
+        if (!isnan(r->waf))
+            json_double(jw, "waf", r->waf);
+        if (p->t->window_latency) {
+            json_double(jw, "p99_us", r->p99_us);
+            json_double(jw, "p99_9_us", r->p999_us);
+            json_double(jw, "p99_99_us", r->p9999_us);
+            json_double(jw, "max_us", r->max_us);
+        }
+        json_end_object(jw);
+    }
+    json_end_array(jw);
+}
+
 static void pts_summary_json(const Pts *p, JsonWriter *jw)
 {
     const PtsOptions *o = p->o;
@@ -269,31 +322,8 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_u64(jw, "written_end_byte", p->written_hi * 4096);
     }
     json_end_object(jw);
-    if (p->t->fills > 0) {
-        /* wsat: how it ended and the trend; no steady state is judged */
-        const PtsSub *sub = &p->subs[0];
-        static const char *const ends[] = {"steady", "rounds", "fills", "signal"};
-        json_begin_object(jw, "wsat");
-        json_str(jw, "end", ends[sub->end]);
-        json_u64(jw, "rounds_run", sub->rounds);
-        json_double(jw, "capacities_written", pts_capacities_written(p));
-        if (sub->trend.n > 0) {
-            json_begin_object(jw, "trend");
-            json_u64(jw, "first_round", sub->trend_first);
-            json_u64(jw, "last_round", sub->rounds);
-            json_double(jw, "first_TB", sub->trend.x_first);
-            json_double(jw, "last_TB", sub->trend.x_last);
-            json_double(jw, "mean", sub->trend.mean);
-            json_double(jw, "slope_per_TB", sub->trend.slope);
-            json_double(jw, "intercept", sub->trend.intercept);
-            json_double(jw, "change", sub->trend.change);
-            json_str(jw, "verdict", pts_trend_word(&sub->trend));
-            json_end_object(jw);
-        } else {
-            json_null(jw, "trend");
-        }
-        json_end_object(jw);
-    }
+    if (p->t->fills > 0)
+        pts_wsat_json(p, jw);
     json_begin_array(jw, "steady_state");
     for (uint32_t s = 0; s < p->n_subs && p->t->fills == 0; s++) {
         const PtsSub *sub = &p->subs[s];
@@ -313,27 +343,7 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_end_object(jw);
     }
     json_end_array(jw);
-    json_begin_array(jw, "cells");
-    for (uint32_t c = 0; c < p->n_cells; c++) {
-        const PtsResult *r = &p->results[c];
-        json_begin_object(jw, NULL);
-        json_u64(jw, "bs_bytes", p->cells[c].bs);
-        json_u64(jw, "read_pct", p->cells[c].read_pct);
-        json_str(jw, "access", pts_access(&p->cells[c]));
-        json_double(jw, "iops", r->iops);
-        json_double(jw, "MBps", r->MBps);
-        json_double(jw, "mean_us", r->mean_us);
-        if (!isnan(r->waf))
-            json_double(jw, "waf", r->waf);
-        if (p->t->window_latency) {
-            json_double(jw, "p99_us", r->p99_us);
-            json_double(jw, "p99_9_us", r->p999_us);
-            json_double(jw, "p99_99_us", r->p9999_us);
-            json_double(jw, "max_us", r->max_us);
-        }
-        json_end_object(jw);
-    }
-    json_end_array(jw);
+    pts_cells_json(p, jw);
     json_double(jw, "sim_time_s", p->sim_s);
     json_double(jw, "wall_s", p->wall_s);
     json_u64(jw, "events", p->events);
