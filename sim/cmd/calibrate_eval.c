@@ -187,8 +187,7 @@ static pid_t cal_spawn(const Cal *c, CalPoint *pt, const CalRun *r, const char *
 typedef struct CalTask {
     CalPoint *pt;
     const CalRun *run;
-    pid_t pid; /* 0: not running */
-    int fd;
+    int fd; /* the child's result, once it has exited */
     char *dir;
 } CalTask;
 
@@ -309,9 +308,7 @@ static pid_t cal_task_start(void *ctx, guint i, int *fd, GError **error)
     CalTask *t = &g_array_index(b->tasks, CalTask, i);
     t->dir = g_strdup_printf("%s/e%u", b->c->scratch, b->c->launched++);
     g_autoptr(GString) row = g_string_new(NULL);
-    t->pid = cal_spawn(b->c, t->pt, t->run, t->dir, row, fd, error);
-    t->fd = *fd;
-    return t->pid < 0 ? (t->pid = 0, -1) : t->pid;
+    return cal_spawn(b->c, t->pt, t->run, t->dir, row, fd, error);
 }
 
 static void cal_task_failed(void *ctx, guint i, GError *e)
@@ -331,7 +328,6 @@ static void cal_task_done(void *ctx, guint i, int fd, int status)
 {
     CalBatch *b = ctx;
     CalTask *t = &g_array_index(b->tasks, CalTask, i);
-    t->pid = 0;
     t->fd = fd;
     b->c->sims++;
     cal_collect(b->c, t, status);
