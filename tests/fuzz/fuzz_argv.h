@@ -25,9 +25,12 @@ int ftlsim_main(int argc, char **argv);
 #define ARG_LEN_MAX 256
 #define ARGS_EXTRA 16 /* room for what fuzz_finish() appends */
 
-static char scratch[] = "/tmp/fuzz_argv.XXXXXX"; /* emptied after every input */
-static char data_dir[] = "/tmp/fuzz_data.XXXXXX"; /* the harness's input files */
-static char *err_path;                            /* the command's stderr */
+/* In the temporary folder (TMPDIR; scripts/fuzz points it at a tmpfs
+ * where there is one, since the command syncs every file it writes and
+ * a disk would then bound the inputs per second). */
+static char *scratch;  /* emptied after every input */
+static char *data_dir; /* the harness's input files */
+static char *err_path; /* the command's stderr */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -89,6 +92,8 @@ static void fuzz_setup(void);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
+    scratch = g_build_filename(g_get_tmp_dir(), "fuzz_argv.XXXXXX", NULL);
+    data_dir = g_build_filename(g_get_tmp_dir(), "fuzz_data.XXXXXX", NULL);
     if (!g_mkdtemp(scratch) || !g_mkdtemp(data_dir))
         abort();
     err_path = g_strconcat(scratch, ".stderr", NULL);
