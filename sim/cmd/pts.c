@@ -184,8 +184,11 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
     if (!w)
         return FALSE;
     uint64_t seed = p->o->seed + UINT64_C(0x9e3779b97f4a7c15) * ++p->segments;
-    if (!runner_bind(p->run, w, seed, error))
+    if (!runner_bind(p->run, w, seed, error)) {
+        /* a signal between two segments stops the next one's set-up */
+        p->interrupted = runner_signal() != 0;
         return FALSE;
+    }
     gboolean went = runner_go(p->run);
     if (runner_interrupted(p->run)) {
         p->interrupted = TRUE;
