@@ -3,8 +3,8 @@
 # cycle (scripts/callgraph), sim/'s folders call only down their layers
 # (engine <- config, host <- output <- run <- cmd), no file of sim/ includes
 # the drive's private header models/parts.h (itself or through another
-# header), and the checker finds a cycle and such an include where there is
-# one.
+# header), no function of sim/cmd/ is over 80 lines, and the checker finds
+# a cycle, such an include and a function too long where there is one.
 # Usage: bash tests/cli_callgraph.sh FTLSIM_BINARY (from the source root; unused).
 set -uo pipefail
 source tests/lib.sh "$@"
@@ -34,6 +34,15 @@ bad=$(awk 'BEGIN { L["engine"] = 0; L["config"] = 1; L["host"] = 1; L["output"] 
 grep -qE "^host/workload_core.c -> host/(replay|workload|workload_query).c" <<<"$out" &&
     fail "workload_core.c calls a source by name: $out"
 
+out=$(python3 scripts/callgraph --max-lines 80 sim/cmd 2>&1 >/dev/null) ||
+    fail "a function of sim/cmd/ over 80 lines: $out"
+mkdir -p "$tmp/long"
+printf 'int four(int x)\n{\n    x++;\n    return x;\n}\n' >"$tmp/long/four.c"
+python3 scripts/callgraph --max-lines 5 "$tmp/long" >/dev/null 2>&1 || fail "--max-lines 5 refused a 4-line body"
+out=$(python3 scripts/callgraph --max-lines 3 "$tmp/long" 2>&1 >/dev/null)
+[ $? -eq 1 ] && grep -q "four.c: four() is 4 lines, expected at most 3" <<<"$out" ||
+    fail "--max-lines 3 let a 4-line body pass: $out"
+
 out=$(python3 scripts/callgraph tests/data/callgraph_cycle 2>&1)
 rc=$?
 [ "$rc" -eq 1 ] || fail "a cycle up.c <-> down.c: exit $rc, expected 1: $out"
@@ -47,4 +56,4 @@ rc=$?
 [ "$rc" -eq 1 ] || fail "an include of private.h through public.h: exit $rc, expected 1: $out"
 grep -q "user.c includes tests/data/callgraph_include/private.h: .*public.h -> .*private.h" \
     <<<"$out" || fail "include chain not named: $out"
-finish "no cycle in models/ or sim/, no private header in sim/"
+finish "no cycle in models/ or sim/, no private header in sim/, no function of sim/cmd/ over 80 lines"

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # cli_signals.sh - SIGINT, SIGTERM and SIGHUP (a terminal that went away,
 # handled as SIGTERM) to every long command: run, a sweep (here and with
-# --jobs), pts, calibrate (with and without --jobs) and the set-up of a job
-# file of many jobs. Each must stop within seconds, exit 130, 143 or 129
-# with exactly one "ftlsim:" line on stderr, write what it has
-# marked "interrupted": true (a sweep: its interrupted column), leave no
-# temporaries (.tmp files, calibrate's scratch folder, child processes)
-# and, when it has nothing yet, write nothing. The parse of a huge job file
-# stops too.
+# --jobs), pts, calibrate (with and without --jobs), emulate (where FUSE
+# is) and the set-up of a job file of many jobs. Each must stop within
+# seconds, exit 130, 143 or 129 with exactly one "ftlsim:" line on stderr,
+# write what it has marked "interrupted": true (a sweep: its interrupted
+# column), leave no temporaries (.tmp files, calibrate's scratch folder,
+# child processes) and, when it has nothing yet, write nothing. run, pts,
+# calibrate and emulate share one session: for each of the three signals
+# each ends with the same line, "interrupted by SIGNAL ...; the ... so far
+# are in DIR ("interrupted": true in FILE)", and FILE says so. The parse
+# of a huge job file stops too.
 # Usage: bash tests/cli_signals.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
 source tests/lib.sh "$@"
@@ -29,8 +32,13 @@ stopped() {
     n=$((n + 1))
     t0=$(date +%s%N)
     kill -"$sig" "$pid"
+    # a command that ignores the signal fails here rather than hang the test
+    (trap 'kill "$s" 2>/dev/null; exit 0' TERM; sleep 60 & s=$!; wait "$s" && kill -KILL "$pid") \
+        >/dev/null 2>&1 &
+    local watchdog=$!
     wait "$pid"
     rc=$?
+    kill "$watchdog" 2>/dev/null
     t1=$(date +%s%N)
     [ "$rc" -eq "$want" ] || fail "$name: exit $rc, expected $want"
     [ "$(wc -l <"$tmp/$name.err")" -eq 1 ] && grep -q "^ftlsim: interrupted by SIG$sig" "$tmp/$name.err" ||
@@ -50,6 +58,13 @@ clean() {
 }
 code() { case $1 in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac; }
 marked() { grep -q '"interrupted": true' "$2" 2>/dev/null || fail "$1: $2 lacks \"interrupted\": true"; }
+# kept NAME DIR FILE: the one line every session ends with after a signal,
+# naming the committed folder and its marked FILE, which says so
+kept() {
+    grep -Eq "^ftlsim: interrupted by SIG[A-Z]+ [^;]*; the [a-z ]+ so far (is|are) in $2 \(\"interrupted\": true in $3\)\$" "$tmp/$1.err" ||
+        fail "$1: not the session's line: $(head -c 300 "$tmp/$1.err")"
+    marked "$1" "$2/$3"
+}
 
 # 1, 2, 3: one run
 for sig in TERM INT HUP; do
@@ -57,7 +72,7 @@ for sig in TERM INT HUP; do
     pid=$!
     wait_for has "$tmp/run$sig/.series.csv.tmp"
     stopped "run$sig" $pid $sig "$(code $sig)"
-    marked "run$sig" "$tmp/run$sig/summary.json"
+    kept "run$sig" "$tmp/run$sig" summary.json
     clean "run$sig" "$tmp/run$sig"
 done
 
@@ -82,28 +97,31 @@ done
 
 # 8, 9, 10: pts after two rounds: the whole rounds, marked. Its rounds take
 # a tenth of a second here, so on a loaded machine the signal can come
-# after the test reached steady state (round 5 or 6) and began writing its
-# folder (then rightly nothing is written): such a run is tried again with
+# after the test reached steady state and committed its folder: then the
+# signal waited for the commit and the test exits 0 with its whole
+# results, not marked (the only other outcome: a signal before the commit
+# is always in the folder). Such a run is checked and tried again with
 # rounds 10 and then 60 times as long, which the signal cannot miss.
 for sig in TERM INT HUP; do
     for rt in 1s 10s 60s; do
         rm -rf "$tmp/pts$sig"
-        : >"$tmp/pts$sig.log" # emptied here: the shell that starts pts truncates it only later
+        : >"$tmp/pts$sig.err" # emptied here: the shell that starts pts truncates it only later
         "$bin" pts -d "$drive" -t iops --round-time $rt --bs 4k,128k --mix 100/0,0/100 \
-            --precondition fast -o "$tmp/pts$sig" >/dev/null 2>"$tmp/pts$sig.log" &
+            --precondition fast -o "$tmp/pts$sig" >/dev/null 2>"$tmp/pts$sig.err" &
         pid=$!
-        wait_for lines_at_least "$tmp/pts$sig.log" '^iops round' 2
+        wait_for lines_at_least "$tmp/pts$sig.err" '^iops round' 2
         kill -$sig $pid
         wait $pid
         rc=$?
-        grep -q '^steady state round' "$tmp/pts$sig/summary.txt" 2>/dev/null ||
-            grep -q '^iops round .*: steady$' "$tmp/pts$sig.log" || break
+        [ $rc -eq 0 ] || break
+        grep -q '"interrupted": false' "$tmp/pts$sig/summary.json" 2>/dev/null &&
+            grep -q '^steady state round' "$tmp/pts$sig/summary.txt" ||
+            fail "pts$sig: exit 0 (the signal after the end) without a whole, unmarked folder"
     done
-    : >"$tmp/pts$sig.err"
     n=$((n + 1))
     [ $rc -eq "$(code $sig)" ] || fail "pts$sig: exit $rc"
-    [ "$(grep -c '^ftlsim:' "$tmp/pts$sig.log")" -eq 1 ] || fail "pts$sig: not one ftlsim: line"
-    marked "pts$sig" "$tmp/pts$sig/summary.json"
+    [ "$(grep -c '^ftlsim:' "$tmp/pts$sig.err")" -eq 1 ] || fail "pts$sig: not one ftlsim: line"
+    kept "pts$sig" "$tmp/pts$sig" summary.json
     grep -q 'was interrupted after' "$tmp/pts$sig/report.html" 2>/dev/null ||
         fail "pts$sig: no report.html saying the test was interrupted"
     rounds=$(awk -F, 'NR > 1 { print $1 }' "$tmp/pts$sig/rounds.csv" | sort -u | wc -l)
@@ -114,8 +132,8 @@ for sig in TERM INT HUP; do
 done
 
 # 11: pts without a folder: the summary so far on stdout, marked stopped
-# (tried again with longer rounds if the signal came after steady state,
-# as above)
+# (tried again with longer rounds if the signal came after the end, as
+# above)
 for rt in 2s 20s 120s; do
     : >"$tmp/ptsout.log"
     "$bin" pts -d "$drive" -t iops --round-time $rt --bs 4k,128k --mix 100/0,0/100 --precondition fast \
@@ -125,21 +143,23 @@ for rt in 2s 20s 120s; do
     kill -TERM $pid
     wait $pid
     rc=$?
-    grep -q '^iops round .*: steady$' "$tmp/ptsout.log" || break
+    [ $rc -eq 0 ] || break
 done
 n=$((n + 1))
 [ $rc -eq 143 ] || fail "pts without -o: exit $rc, expected 143"
 grep -q '^stopped ' "$tmp/ptsout.txt" || fail "pts without -o: no stopped line in the summary"
+grep -q '^ftlsim: interrupted by SIGTERM after [0-9]* rounds\?; the summary so far is above$' "$tmp/ptsout.log" ||
+    fail "pts without -o: $(grep '^ftlsim:' "$tmp/ptsout.log")"
 
-# 12, 13: calibrate with and without --jobs: the best point so far, marked,
-# and its scratch folder gone
+# 12, 13, 14: calibrate with and without --jobs: the best point so far,
+# marked, and its scratch folder gone
 wl='rw=write,bs=128k,iodepth=32,size=600m'
 "$bin" run -q -d "$pslc" -w "$wl" --interval-bytes 20MB --set pslc.dynamic_cap=150MB -o "$tmp/truth" ||
     fail "the truth run"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "GB,MBps"; next }
          { gb = $c["host_written_GB"]; printf "%.4f,%.2f\n", (gb + prev) / 2, $c["write_MBps"]; prev = gb }' \
     "$tmp/truth/series.csv" >"$tmp/curve.csv"
-for c in "TERM 2" "INT 1"; do
+for c in "TERM 2" "INT 1" "HUP 2"; do
     set -- $c
     name=cal$1$2
     "$bin" calibrate -d "$pslc" -w "$wl" --curve "$tmp/curve.csv" --fit pslc.dynamic_cap=50MB..300MB \
@@ -148,14 +168,14 @@ for c in "TERM 2" "INT 1"; do
     pid=$!
     wait_for lines_at_least "$tmp/$name.out" '^eval' 6
     stopped "$name" $pid "$1" "$(code "$1")"
-    marked "$name" "$tmp/$name/fit.json"
+    kept "$name" "$tmp/$name" fit.json
     grep -q '^# Interrupted by a signal' "$tmp/$name/calibrated.ini" 2>/dev/null ||
         fail "$name: calibrated.ini not marked"
     "$bin" check "$tmp/$name/calibrated.ini" >/dev/null || fail "$name: calibrated.ini does not load"
     clean "$name" "$tmp/$name"
 done
 
-# 14: calibrate stopped (by SIGHUP) before its stock run ended writes nothing
+# 15: calibrate stopped (by SIGHUP) before its stock run ended writes nothing
 "$bin" calibrate -d "$drive" -w "$long" --figure cliff_gb=1 --fit timing.tlc.t_prog=1ms..5ms \
     -o "$tmp/calnone" >/dev/null 2>"$tmp/calnone.err" &
 pid=$!
@@ -167,7 +187,7 @@ grep -q "nothing written" "$tmp/calnone.err" || fail "calnone: $(cat "$tmp/calno
 [ -e "$tmp/calnone" ] && fail "calnone: a results folder was made"
 clean calnone "$tmp/calnone"
 
-# 15: the set-up of a job file of 40,000 jobs stops at once; with --force
+# 16: the set-up of a job file of 40,000 jobs stops at once; with --force
 # the earlier result stays as it was
 "$bin" run -q -d "$drive" -w 'rw=write,size=8m' -o "$tmp/keep" || fail "the keep run"
 before=$(md5sum <"$tmp/keep/summary.json")
@@ -182,7 +202,7 @@ stopped setup $pid TERM 143
 [ "$(md5sum <"$tmp/keep/summary.json")" = "$before" ] || fail "setup: the earlier result changed"
 clean setup "$tmp/keep"
 
-# 16: the parse itself of a job file too big to read in a second (400,000
+# 17: the parse itself of a job file too big to read in a second (400,000
 # sections: several seconds on a quick machine) stops at the line it was on
 {
     printf '[global]\nrw=randwrite\nbs=4k\nsize=1m\n'
@@ -197,7 +217,7 @@ grep -q "while reading .*huge.fio (line [0-9]*); nothing written" "$tmp/parse.er
 [ -e "$tmp/parse" ] && fail "parse: a results folder was made"
 clean parse "$tmp/parse"
 
-# 17: past ulimit -f the series write fails (SIGXFSZ is ignored, not the
+# 18: past ulimit -f the series write fails (SIGXFSZ is ignored, not the
 # end of the process): one line naming the file, and nothing left behind
 n=$((n + 1))
 (ulimit -f 64 && exec "$bin" run -q -d "$drive" -w "rw=randwrite,size=100%,io_size=20g" --interval 1ms \
@@ -206,5 +226,28 @@ rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/fsize.err")" -eq 1 ] && grep -q "^ftlsim: .*series.csv: write failed: File too large" "$tmp/fsize.err" ||
     fail "ulimit -f: exit $rc, $(head -c 300 "$tmp/fsize.err")"
 [ -e "$tmp/fsize" ] && fail "ulimit -f: left $(ls -A "$tmp/fsize" | head -n 3 | tr '\n' ' ')"
+
+# 19, 20, 21: emulate (where FUSE is): the signal ends it as it ends the
+# others, its results so far committed and marked, nothing left mounted
+if [ -e /dev/fuse ] && command -v fusermount3 >/dev/null && "$bin" emulate --help >/dev/null 2>&1; then
+    for sig in INT TERM HUP; do
+        name=emu$sig
+        mkdir -p "$tmp/mnt$sig"
+        "$bin" emulate -q -d "$drive" -o "$tmp/$name" "$tmp/mnt$sig" 2>"$tmp/$name.err" &
+        pid=$!
+        wait_for has "$tmp/mnt$sig/disk" || fail "$name: not mounted: $(cat "$tmp/$name.err")"
+        dd if=/dev/zero of="$tmp/mnt$sig/disk" bs=1M count=4 conv=fsync 2>/dev/null ||
+            fail "$name: the writes to the drive failed"
+        stopped "$name" $pid $sig "$(code $sig)"
+        kept "$name" "$tmp/$name" summary.json
+        if mountpoint -q "$tmp/mnt$sig"; then
+            fail "$name: still mounted"
+            fusermount3 -u "$tmp/mnt$sig"
+        fi
+        clean "$name" "$tmp/$name"
+    done
+else
+    echo "cli_signals: emulate not tried (needs /dev/fuse, fusermount3 and a build with libfuse3)"
+fi
 
 finish "$n interrupted commands stopped cleanly and marked"

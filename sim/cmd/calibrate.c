@@ -481,10 +481,8 @@ static gboolean cal_first_batch(Cal *c, GError **error)
         g_free(th[i]);
     g_free(th);
     c->stock = pts[0];
-    if (!c->stock->ok && runner_signal()) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s before the stock run ended; nothing written",
-                    sim_signal_name(runner_signal()));
+    if (!c->stock->ok && session_interrupted(c->ses)) {
+        session_interrupted_error(c->ses, error, "before the stock run ended");
         return FALSE;
     }
     if (!c->stock->ok) {
@@ -512,10 +510,8 @@ static gboolean cal_first_batch(Cal *c, GError **error)
     for (guint i = inside ? 0 : 1; i < k; i++)
         if (pts[i]->ok && (!c->best || pts[i]->loss < c->best->loss))
             c->best = pts[i];
-    if (!c->best && runner_signal()) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s before a start point ended; nothing written",
-                    sim_signal_name(runner_signal()));
+    if (!c->best && session_interrupted(c->ses)) {
+        session_interrupted_error(c->ses, error, "before a start point ended");
         return FALSE;
     }
     if (!c->best)
@@ -819,7 +815,8 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
         o.max_evals = CALIB_DEFAULT_MAX_EVALS;
     if (o.jobs == 0)
         o.jobs = 1;
-    Cal c = {.o = &o, .wall0 = g_get_monotonic_time()};
+    g_autoptr(Session) ses = session_new("the best point so far is", "fit.json");
+    Cal c = {.o = &o, .wall0 = g_get_monotonic_time(), .ses = ses};
     c.points = g_ptr_array_new_with_free_func((GDestroyNotify)cal_point_free);
     c.cache = g_hash_table_new(g_str_hash, g_str_equal);
     gboolean ok = cal_inputs(&c, error);
@@ -837,16 +834,16 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
         c.scratch = g_dir_make_tmp("ftlsim-calibrate-XXXXXX", error);
         ok = c.scratch != NULL;
     }
-    ok = ok && cal_first_batch(&c, error) && cal_search(&c, error);
-    int sig = runner_signal();
+    ok = ok && session_open(ses, o.run.out, o.run.force, error) && cal_first_batch(&c, error) &&
+         cal_search(&c, error);
     if (ok) {
         /* a signal leaves the best point so far, its identifiability not
          * judged (that takes 2 runs a key more) */
-        c.interrupted = sig != 0;
-        if (!c.interrupted)
+        if (!session_interrupted(ses))
             cal_identify(&c);
-        if (!c.interrupted && c.nchk && c.best != c.stock)
+        if (!session_interrupted(ses) && c.nchk && c.best != c.stock)
             cal_checks(&c, c.best, NULL); /* after the fit, outside its loss */
+        c.interrupted = session_settle(ses);
         for (guint i = 0; i < c.np; i++) {
             c.p[i].fitted = c.best->theta[i];
             if (c.interrupted)
@@ -858,10 +855,7 @@ gboolean run_calibration(const CalibOptions *co, GError **error)
             cal_warn_bounds(&c);
     }
     if (ok && c.interrupted) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s after %u simulations; the best point so far is in %s "
-                    "(\"interrupted\": true in fit.json)",
-                    sim_signal_name(sig), c.sims, o.run.out);
+        session_interrupted_error(ses, error, "after %u simulations", c.sims);
         ok = FALSE;
     }
     cal_free(&c);

@@ -567,8 +567,8 @@ gboolean cal_write_results(Cal *c, GError **error)
     if (!ini)
         return FALSE;
     g_autofree char *json = cal_json(c);
-    g_autoptr(OutDir) od = outdir_open(c->o->run.out, c->o->run.force, error);
-    if (!od || !outdir_write_text(od, "calibrated.ini", ini, error) ||
+    OutDir *od = session_dir(c->ses);
+    if (!outdir_write_text(od, "calibrated.ini", ini, error) ||
         !outdir_write_text(od, "fit.json", json, error))
         return FALSE;
     if (c->curve) {
@@ -581,7 +581,7 @@ gboolean cal_write_results(Cal *c, GError **error)
         if (!outdir_write_text(od, "figures.csv", csv, error))
             return FALSE;
     }
-    if (!outdir_commit(od, error))
+    if (!session_commit(c->ses, error))
         return FALSE;
     if (!c->o->run.quiet)
         printf("results   %s (calibrated.ini, fit.json%s%s, report.html)\n", c->o->run.out,

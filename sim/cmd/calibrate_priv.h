@@ -6,6 +6,7 @@
 #define FTLSIM_CALIBRATE_PRIV_H
 
 #include "sim/cmd/calibrate.h"
+#include "sim/cmd/session.h"
 #include "sim/config/config.h"
 #include "sim/config/config_units.h"
 #include "sim/output/curve.h"
@@ -92,6 +93,7 @@ typedef struct Cal {
     GString *pending; /* progress lines held until the stock run passed */
     guint nm_iters;
     gboolean converged;
+    Session *ses;         /* the signal, the results folder (not owned) */
     gboolean interrupted; /* SIGINT, SIGTERM or SIGHUP: the best point so far, not judged */
 } Cal;
 

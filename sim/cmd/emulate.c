@@ -12,12 +12,14 @@
 #include "sim/cmd/emulate_priv.h"
 
 #include "sim/cmd/run.h"
+#include "sim/cmd/session.h"
 #include "sim/config/config.h"
 #include "sim/output/outdir.h"
 #include "sim/output/report.h"
 #include "sim/run/runner.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -149,6 +151,12 @@ static void *emu_engine_main(void *arg)
     Emu *emu = ee->emu;
     uint32_t batch[EMU_SLOTS];
     prctl(PR_SET_TIMERSLACK, 1UL); /* wake-ups at the event, not 50 us later */
+    sigset_t sigs; /* the FUSE loop's thread takes the signals (session.h) */
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     for (;;) {
         pthread_mutex_lock(&emu->m);
         uint32_t n = emu->qlen;
@@ -161,7 +169,12 @@ static void *emu_engine_main(void *arg)
         for (uint32_t i = 0; i < n; i++)
             emu_submit(ee, batch[i]);
         uint64_t now = emu_clock() - emu->t0;
-        if (!runner_advance(ee->sr, now) || emu_stalled(ee)) {
+        gboolean going = runner_advance(ee->sr, now);
+        if (!going && runner_interrupted(ee->sr)) {
+            emu_fail(emu); /* a signal: the FUSE loop ends too (session_on_signal) */
+            break;
+        }
+        if (!going || emu_stalled(ee)) {
             ee->ended = TRUE;
             emu_fail(emu); /* the run ended under the file system */
             emu_fuse_stop();
@@ -266,10 +279,11 @@ static void emu_floor_text(const Emu *emu, GString *out)
 }
 
 /* The results folder, as run_simulation() writes it, plus the trace. */
-static gboolean emu_results(EmuEngine *ee, OutDir *od, const DriveParams *p, FILE *series,
+static gboolean emu_results(EmuEngine *ee, Session *ses, const DriveParams *p, FILE *series,
                             double wall_s, double setup_s, GError **error)
 {
     const EmulateOptions *o = ee->emu->o;
+    OutDir *od = session_dir(ses);
     sampler_finish(ee->s);
     GArray *phases = g_array_new(FALSE, FALSE, sizeof(PhaseSpan));
     report_phases_from_rows(sampler_rows(ee->s), phases);
@@ -291,13 +305,14 @@ static gboolean emu_results(EmuEngine *ee, OutDir *od, const DriveParams *p, FIL
         .peak_rss = getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0,
         .rows = sampler_rows(ee->s),
         .phases = phases,
+        .interrupted = session_settle(ses), /* signals wait until the commit */
     };
     drive_wear(ee->d, &res.wear);
     g_autoptr(GString) more = g_string_new(NULL);
     emu_floor_text(ee->emu, more);
     gboolean ok = outdir_close_file(od, series, error) &&
                   run_write_results(od, &res, FALSE, more->str, error) &&
-                  outdir_close_file(od, ee->iolog, error) && outdir_commit(od, error);
+                  outdir_close_file(od, ee->iolog, error) && session_commit(ses, error);
     ee->iolog = NULL;
     if (ok && !o->quiet) {
         g_autoptr(GString) text = g_string_new(NULL);
@@ -313,12 +328,16 @@ static gboolean emu_results(EmuEngine *ee, OutDir *od, const DriveParams *p, FIL
         ro.out = o->out;
         ro.plot = o->plot;
         ro.plot_format = (PlotFormat)o->plot_format;
-        if (o->plot) {
+        if (o->plot && !res.interrupted) {
             GError *perr = NULL;
             if (!plot_results(o->out, ro.script_dir, ro.plot_format, &perr))
                 plot_warn(perr);
         }
         run_write_report(&ro, &res);
+    }
+    if (ok && res.interrupted) {
+        session_interrupted_error(ses, error, "at %.3f s simulated", res.sim_time_s);
+        ok = FALSE;
     }
     g_array_free(phases, TRUE);
     return ok;
@@ -381,7 +400,8 @@ gboolean emulate_run(const EmulateOptions *o, GError **error)
     g_autoptr(Runner) sr = NULL;
     g_autoptr(Workload) w = NULL;
     g_autoptr(Sampler) s = NULL;
-    g_autoptr(OutDir) od = NULL;
+    g_autoptr(Session) ses = session_new("the results so far are", "summary.json");
+    OutDir *od = NULL;
     FILE *series = NULL;
     gboolean ok = FALSE;
     if (!emu_data_new(emu, o, error))
@@ -404,7 +424,7 @@ gboolean emulate_run(const EmulateOptions *o, GError **error)
     s = sampler_new(runner_engine(sr), ee.d, &p, w, 0, FALSE);
     ee.s = s;
     runner_set_clock(sr, o->interval, 0, s, NULL);
-    if (!(od = outdir_open(o->out, o->force, error)) ||
+    if (!(od = session_open(ses, o->out, o->force, error)) ||
         !(series = outdir_create(od, "series.csv", error)) ||
         !(ee.iolog = outdir_create(od, "trace.iolog", error)))
         goto out;
@@ -420,7 +440,7 @@ gboolean emulate_run(const EmulateOptions *o, GError **error)
         goto out;
     fprintf(ee.iolog, "%" G_GUINT64_FORMAT " disk close\n",
             sim_now(runner_engine(sr)) / SIM_US);
-    ok = emu_results(&ee, od, &p, series, (double)(emu_clock() - emu->t0) / 1e9, setup_s, error);
+    ok = emu_results(&ee, ses, &p, series, (double)(emu_clock() - emu->t0) / 1e9, setup_s, error);
     series = NULL;
 out:
     if (!ok && od) {
@@ -428,7 +448,6 @@ out:
             outdir_close_file(od, series, NULL);
         if (ee.iolog)
             outdir_close_file(od, ee.iolog, NULL);
-        outdir_abort(od);
     }
     emu_release(emu);
     g_free(emu);

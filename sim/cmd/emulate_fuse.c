@@ -11,11 +11,13 @@
 #define FUSE_USE_VERSION 314
 #include "sim/cmd/emulate_priv.h"
 #include "sim/cmd/run.h"
+#include "sim/cmd/session.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
 #include <linux/falloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -374,12 +376,26 @@ bool emu_fuse_exited(void)
     return se && fuse_session_exited(se);
 }
 
+/* The thread in fuse_session_loop_mt(), and the signal that wakes it
+ * (none of the session's: a stall is not an interruption). */
+static pthread_t emu_loop_thread;
+static void emu_wake(int sig) { (void)sig; }
+
 void emu_fuse_stop(void)
 {
     /* the loop waits on a semaphore that only a signal interrupts */
     if (emu_session)
         fuse_session_exit(emu_session);
-    kill(getpid(), SIGTERM);
+    pthread_kill(emu_loop_thread, SIGUSR1);
+}
+
+/* SIGINT, SIGTERM or SIGHUP (session.h's policy): the loop ends, from the
+ * handler, as libfuse's own handlers would end it. */
+static void emu_fuse_signal(void)
+{
+    struct fuse_session *se = emu_session;
+    if (se)
+        fuse_session_exit(se);
 }
 
 gboolean emu_fuse_serve(Emu *emu, GError **error)
@@ -399,6 +415,8 @@ gboolean emu_fuse_serve(Emu *emu, GError **error)
         g_set_error(error, RUN_ERROR, RUN_ERROR_FAILED, "cannot start a FUSE session");
         return FALSE;
     }
+    /* libfuse's handlers take only signals left at their default: SIGPIPE
+     * here, the session's policy (session.h) keeps SIGINT, SIGTERM, SIGHUP */
     if (fuse_set_signal_handlers(se) != 0 || fuse_session_mount(se, emu->o->mountpoint) != 0) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
                     "mount point \"%s\": cannot mount the FUSE file system there (is /dev/fuse "
@@ -408,11 +426,19 @@ gboolean emu_fuse_serve(Emu *emu, GError **error)
         return FALSE;
     }
     emu_session = se;
+    emu_loop_thread = pthread_self();
+    struct sigaction wake = {.sa_handler = emu_wake}; /* no SA_RESTART: the wait returns */
+    sigemptyset(&wake.sa_mask);
+    sigaction(SIGUSR1, &wake, NULL);
+    session_on_signal(emu_fuse_signal);
+    if (runner_signal())
+        fuse_session_exit(se); /* one came before the hook */
     struct fuse_loop_config *cfg = fuse_loop_cfg_create();
     fuse_loop_cfg_set_max_threads(cfg, EMU_SLOTS);
     fuse_loop_cfg_set_idle_threads(cfg, 64);
     int rc = fuse_session_loop_mt(se, cfg);
     fuse_loop_cfg_destroy(cfg);
+    session_on_signal(NULL);
     fuse_session_unmount(se);
     fuse_remove_signal_handlers(se);
     (void)rc; /* a signal's end is a normal one */

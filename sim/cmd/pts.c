@@ -14,6 +14,7 @@
 #include "sim/cmd/pts_impl.h"
 
 #include "sim/cmd/run.h"
+#include "sim/cmd/session.h"
 #include "sim/config/config.h"
 #include "sim/output/report.h"
 
@@ -183,8 +184,11 @@ static gboolean pts_segment(Pts *p, const char *spec, GError **error)
     if (!w)
         return FALSE;
     uint64_t seed = p->o->seed + UINT64_C(0x9e3779b97f4a7c15) * ++p->segments;
-    if (!runner_bind(p->run, w, seed, error))
+    if (!runner_bind(p->run, w, seed, error)) {
+        /* a signal between two segments stops the next one's set-up */
+        p->interrupted = runner_signal() != 0;
         return FALSE;
+    }
     gboolean went = runner_go(p->run);
     if (runner_interrupted(p->run)) {
         p->interrupted = TRUE;
@@ -730,13 +734,15 @@ static gboolean pts_subtests(Pts *p, uint32_t *done, GError **error)
 /* The results of done subtests: the folder written and committed, the
  * summary printed, the figures and the page; after a signal, the rounds
  * so far and the interruption's error. */
-static gboolean pts_finish(Pts *p, OutDir *od, uint32_t done, GError **error)
+static gboolean pts_finish(Pts *p, Session *ses, uint32_t done, GError **error)
 {
     const PtsOptions *o = p->o;
-    const char *sig = sim_signal_name(runner_signal());
+    OutDir *od = session_dir(ses);
+    /* a signal after the last round, too: the results say so */
+    if (session_settle(ses))
+        p->interrupted = TRUE;
     if (p->interrupted && done == 0) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s before the first round ended; nothing written", sig);
+        session_interrupted_error(ses, error, "before the first round ended");
         return FALSE;
     }
     if (p->interrupted) {
@@ -744,7 +750,7 @@ static gboolean pts_finish(Pts *p, OutDir *od, uint32_t done, GError **error)
         p->n_subs = done;
         p->n_cells = p->subs[done - 1].first_cell + p->subs[done - 1].n_cells;
     }
-    if (od && (!pts_write_results(p, od, error) || !outdir_commit(od, error)))
+    if ((od && !pts_write_results(p, od, error)) || !session_commit(ses, error))
         return FALSE;
     if (!o->quiet) {
         g_autoptr(GString) text = g_string_new(NULL);
@@ -756,11 +762,8 @@ static gboolean pts_finish(Pts *p, OutDir *od, uint32_t done, GError **error)
     if (p->interrupted) {
         if (od)
             pts_write_html(p); /* the rounds so far, as the folder holds them */
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s after %u round%s; %s%s%s", sig, p->subs[done - 1].rounds,
-                    p->subs[done - 1].rounds == 1 ? "" : "s",
-                    o->out ? "the rounds so far are in " : "the summary so far is above",
-                    o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
+        session_interrupted_error(ses, error, "after %u round%s", p->subs[done - 1].rounds,
+                                  p->subs[done - 1].rounds == 1 ? "" : "s");
         return FALSE;
     }
     if (od && o->plot)
@@ -774,26 +777,31 @@ gboolean pts_run(const PtsOptions *o, GError **error)
 {
     Pts p = {.o = o, .t = o->test, .written_lo = UINT64_MAX};
     gboolean ok = FALSE;
-    g_autoptr(OutDir) od = NULL;
+    g_autoptr(Session) ses = session_new("the rounds so far are", "summary.json");
+    uint32_t done = 0;
     /* the first purge checks that the drive takes the test's jobs before
      * any folder is made */
-    if (!pts_setup(&p, error) || !pts_purge(&p, error))
+    if (!pts_setup(&p, error) || !pts_purge(&p, error)) {
+        if (p.interrupted) {
+            g_clear_error(error);
+            ok = pts_finish(&p, ses, 0, error);
+        }
         goto out;
+    }
     p.queue_limit = drive_queue_limit(p.d);
     p.capacity = drive_capacity(p.d);
     if (o->dry_run) {
         ok = TRUE;
         goto out;
     }
-    if (o->out && !(od = outdir_open(o->out, o->force, error)))
+    if (o->out && !session_open(ses, o->out, o->force, error))
         goto out;
     gint64 wall0 = g_get_monotonic_time();
     p.progress = progress_new(stderr, !o->quiet && isatty(fileno(stderr)));
-    uint32_t done;
     if (!pts_subtests(&p, &done, error))
         goto out;
     p.wall_s = (double)(g_get_monotonic_time() - wall0) / 1e6;
-    ok = pts_finish(&p, od, done, error);
+    ok = pts_finish(&p, ses, done, error);
 out:
     pts_free(&p);
     return ok;

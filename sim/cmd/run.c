@@ -7,6 +7,7 @@
  * temporary names and renamed only when the run succeeded.
  */
 #include "sim/cmd/run.h"
+#include "sim/cmd/session.h"
 
 #include "sim/config/config.h"
 #include "sim/engine/version.h"
@@ -22,10 +23,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-
-/* clang-format off */
-G_DEFINE_QUARK(ftlsim-run-error-quark, run_error)
-/* clang-format on */
 
 static char *invoked_as;
 
@@ -77,7 +74,8 @@ typedef struct Run {
     FILE *live_csv;
     PlotLive *live;
     Progress *progress;
-    OutDir *od;       /* the results folder, or NULL */
+    Session *ses;     /* the signal, the folder */
+    OutDir *od;       /* the results folder (owned by ses), or NULL */
     HereLogs here;    /* fio's logs without --out */
 } Run;
 
@@ -508,7 +506,7 @@ static gboolean run_open_files(Run *r, GError **error)
     }
     if (!o->out)
         return TRUE;
-    r->od = outdir_open(o->out, o->force, error);
+    r->od = session_open(r->ses, o->out, o->force, error);
     if (!r->od || !(r->series = outdir_create(r->od, "series.csv", error)))
         return FALSE;
     report_series_header(r->series, o->series_percentiles);
@@ -547,7 +545,7 @@ static void run_close_files(Run *r)
     if (r->series && r->od)
         outdir_close_file(r->od, r->series, NULL);
     progress_free(r->progress);
-    g_clear_pointer(&r->od, outdir_free);
+    r->od = NULL; /* the session removes it unless committed */
 }
 
 /* The measures of a run that ended (or was stopped) into res. */
@@ -556,6 +554,7 @@ static void run_result(Run *r, const DriveParams *p, RunSteady *steady, LatHist 
 {
     const RunOptions *o = r->o;
     SimEngine *e = runner_engine(r->sr);
+    gboolean interrupted = session_settle(r->ses); /* signals wait until the commit */
     report_phases_from_rows(sampler_rows(r->s), phases);
     drive_account(r->d);
     *res = (RunResult){
@@ -573,7 +572,7 @@ static void run_result(Run *r, const DriveParams *p, RunSteady *steady, LatHist 
         .peak_rss = peak_rss(),
         .rows = sampler_rows(r->s),
         .phases = phases,
-        .interrupted = runner_interrupted(r->sr),
+        .interrupted = interrupted,
         .steady = sampler_steady(r->s, steady, steady_lat) ? steady : NULL,
         .fdp = drive_fdp_handles(r->d) ? drive_fdp_handle(r->d, 0) : NULL,
         .fdp_handles = drive_fdp_handles(r->d),
@@ -589,8 +588,9 @@ static void run_result(Run *r, const DriveParams *p, RunSteady *steady, LatHist 
 static gboolean run_write(Run *r, RunResult *res, GError **error)
 {
     const RunOptions *o = r->o;
-    if (r->od && (!workload_close_logs(r->w, log_close, r->od, error) ||
-                  !write_results(r, r->od, res, error) || !outdir_commit(r->od, error)))
+    if ((r->od && (!workload_close_logs(r->w, log_close, r->od, error) ||
+                   !write_results(r, r->od, res, error))) ||
+        !session_commit(r->ses, error))
         return FALSE;
     if (r->here.names && !workload_close_logs(r->w, here_close, &r->here, error))
         return FALSE;
@@ -598,14 +598,10 @@ static gboolean run_write(Run *r, RunResult *res, GError **error)
     run_notes(r, o);
     if ((!o->quiet || o->output) && !print_results(o, res, error))
         return FALSE;
-    if (runner_interrupted(r->sr)) {
+    if (res->interrupted) {
         if (r->od)
             run_write_report(o, res);
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s at %.3f s simulated; %s%s%s",
-                    sim_signal_name(runner_signal()), res->sim_time_s,
-                    o->out ? "the results so far are in " : "the summary so far is above",
-                    o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
+        session_interrupted_error(r->ses, error, "at %.3f s simulated", res->sim_time_s);
         return FALSE;
     }
     if (r->od && o->plot) {
@@ -628,10 +624,8 @@ static gboolean run_bound(Run *r, const DriveParams *p, gint64 setup0, GError **
     RunResult res;
     r->progress = progress_new(stderr, !o->quiet && isatty(fileno(stderr)));
     gint64 wall0 = g_get_monotonic_time();
-    if (runner_signal()) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s before the simulation started; nothing written",
-                    sim_signal_name(runner_signal()));
+    if (session_interrupted(r->ses)) {
+        session_interrupted_error(r->ses, error, "before the simulation started");
         return FALSE;
     }
     if (!run_engine(r, error))
@@ -675,7 +669,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         return TRUE; /* everything checked; nothing run or written */
     g_autoptr(Sampler) s =
         sampler_new(runner_engine(sr), d, &p, w, o->interval_bytes, o->series_percentiles);
-    Run r = {.o = o, .sr = sr, .d = d, .w = w, .s = s};
+    g_autoptr(Session) ses = session_new("the results so far are", "summary.json");
+    Run r = {.o = o, .sr = sr, .d = d, .w = w, .s = s, .ses = ses};
     gboolean ok = run_open_files(&r, error) && run_bound(&r, &p, setup0, error);
     run_close_files(&r);
     return ok;

@@ -494,11 +494,12 @@ static char *log_line(const char *dir, const char *label)
     return g_strdup(text);
 }
 
-gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const char *script_dir,
-                           guint *missing, GError **error)
+/* The manifest of an emitted sweep, read whole and checked: its lines and
+ * its header's fields (ncol of them, the last "dir"). FALSE with the
+ * error naming the line. */
+static gboolean manifest_read(const char *mpath, GStrv *lines_out, GStrv *head_out,
+                              guint *ncol_out, GError **error)
 {
-    *missing = 0;
-    g_autofree char *mpath = g_build_filename(dir, "sweep-manifest.csv", NULL);
     g_autofree char *text = NULL;
     GError *e = NULL;
     if (!g_file_get_contents(mpath, &text, NULL, &e)) {
@@ -522,10 +523,6 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
                     "%s:1: expected a header KEY,...,dir, found \"%s\"", mpath, lines[0]);
         return FALSE;
     }
-    g_autoptr(GString) table = g_string_new(NULL);
-    table_header(table, (const char *const *)head, ncol - 1);
-    g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
-    guint runs = 0, interrupted = 0;
     /* the whole manifest first: a bad row is refused before any run is said */
     for (guint l = 1; l < nlines; l++) {
         if (lines[l][0] == '\0')
@@ -539,10 +536,31 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
             return FALSE;
         }
     }
+    *lines_out = g_steal_pointer(&lines);
+    *head_out = g_steal_pointer(&head);
+    *ncol_out = ncol;
+    return TRUE;
+}
+
+gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const char *script_dir,
+                           guint *missing, GError **error)
+{
+    *missing = 0;
+    g_autofree char *mpath = g_build_filename(dir, "sweep-manifest.csv", NULL);
+    g_auto(GStrv) lines = NULL, head = NULL;
+    guint ncol;
+    GError *e = NULL;
+    if (!manifest_read(mpath, &lines, &head, &ncol, error))
+        return FALSE;
+    guint nlines = g_strv_length(lines);
+    g_autoptr(GString) table = g_string_new(NULL);
+    table_header(table, (const char *const *)head, ncol - 1);
+    g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+    guint runs = 0, interrupted = 0;
     for (guint l = 1; l < nlines; l++) {
         if (lines[l][0] == '\0')
             continue;
-        g_auto(GStrv) f = csv_fields(lines[l]); /* checked above */
+        g_auto(GStrv) f = csv_fields(lines[l]); /* checked by manifest_read() */
         runs++;
         const char *label = f[ncol - 1];
         g_autofree char *run_dir = g_build_filename(dir, label, NULL);

@@ -41,6 +41,9 @@ static volatile sig_atomic_t run_signal;
 #define RUNNER_CHILDREN_MAX 512
 static volatile sig_atomic_t run_children[RUNNER_CHILDREN_MAX];
 
+/* Called from the handler too (runner_set_signal_hook); NULL: none. */
+static void (*volatile run_signal_hook)(void);
+
 static void on_signal(int sig)
 {
     int saved = errno;
@@ -48,7 +51,15 @@ static void on_signal(int sig)
     for (int i = 0; i < RUNNER_CHILDREN_MAX; i++)
         if (run_children[i] > 0)
             kill((pid_t)run_children[i], sig);
+    void (*hook)(void) = run_signal_hook;
+    if (hook)
+        hook();
     errno = saved;
+}
+
+void runner_set_signal_hook(void (*hook)(void))
+{
+    run_signal_hook = hook;
 }
 
 static void catch_signals(int flags);

@@ -82,6 +82,9 @@ void runner_catch_signals(void);
  * as an error, its temporaries removed, rather than killing the process.
  * Every command (main.c). */
 void runner_ignore_file_limit(void);
+/* Call hook (async-signal-safe) from the handler of those signals as
+ * well, for work that waits outside the engine; NULL: none. */
+void runner_set_signal_hook(void (*hook)(void));
 /* The signal that interrupted the run, or 0. */
 int runner_signal(void);
 /* A child process that runs a simulation for this one: a caught signal is

@@ -3,6 +3,7 @@
  * search (sim/cmd/calibrate.c).
  */
 #include "sim/cmd/builtin/builtin.h"
+#include "sim/cmd/session.h"
 
 #include "sim/cmd/calibrate.h"
 #include "sim/output/plot.h"
@@ -34,7 +35,7 @@ static int calibrate_main(CmdCommon *c, GOptionContext *ctx, CalibOptions *co, g
     co->jobs = (guint)jobs;
     co->max_evals = (guint)max_evals;
     co->starts = starts < 0 ? G_MAXUINT : (guint)starts;
-    runner_catch_signals();
+    session_catch_signals();
     if (!run_calibration(co, &error))
         return cmd_fail_run(error);
     return 0;

@@ -3,6 +3,7 @@
  * mount, in real time (sim/cmd/emulate.c).
  */
 #include "sim/cmd/builtin/builtin.h"
+#include "sim/cmd/session.h"
 
 #include "sim/cmd/emulate.h"
 #include "sim/cmd/run.h"
@@ -37,6 +38,7 @@ static int emulate_main(CmdCommon *c, GOptionContext *ctx, const char *interval,
     o.plot_format = c->plot_format;
     o.quiet = c->quiet;
     o.seed = (uint64_t)c->seed;
+    session_catch_signals();
     if (!emulate_run(&o, &error))
         return cmd_fail_run(error);
     return 0;
@@ -67,7 +69,8 @@ int cmd_emulate(int argc, char **argv)
         "MOUNTPOINT - the drive as a file, MOUNTPOINT/disk, in real time", &c, entries,
         "The drive's reads, writes, fsyncs and hole punches (discards) are timed by the model "
         "as they arrive;\nunmount (fusermount3 -u MOUNTPOINT) or Ctrl-C ends it and writes "
-        "the results.\nA loop device over MOUNTPOINT/disk (losetup, as root) makes it a block "
+        "the results\n(after Ctrl-C, SIGTERM or SIGHUP marked interrupted, exit 130, 143 or "
+        "129).\nA loop device over MOUNTPOINT/disk (losetup, as root) makes it a block "
         "device.\nFor instance:\n  ftlsim "
         "emulate -d configs/870qvo.ini --set drive.user_capacity=8GB -o results/emu /mnt/ssd\n",
         FALSE, &argc, &argv);

@@ -4,6 +4,7 @@
  * on stderr and exit status 2 (bad input) or 1 (the simulation failed).
  */
 #include "sim/cmd/builtin/builtin.h"
+#include "sim/cmd/session.h"
 
 #include "sim/cmd/pts.h"
 
@@ -100,7 +101,7 @@ static int pts_main(CmdCommon *c, GOptionContext *ctx, PtsOptions *o, const char
     o->plot = c->plot;
     o->plot_format = c->plot_format;
     o->dry_run = c->dry_run;
-    runner_catch_signals();
+    session_catch_signals();
     if (!pts_run(o, &error))
         return cmd_fail_run(error);
     return 0;

@@ -3,6 +3,7 @@
  * sweep (sim/cmd/run.c, sweep.c).
  */
 #include "sim/cmd/builtin/builtin.h"
+#include "sim/cmd/session.h"
 
 #include "sim/cmd/run.h"
 #include "sim/output/plot.h"
@@ -316,7 +317,7 @@ static int run_main(CmdCommon *c, RunArgs *a, GOptionContext *ctx, char **given,
     int rc = run_sweep_options(&so, a, c, ctx, given, all, &rerun);
     if (rc)
         return rc;
-    runner_catch_signals();
+    session_catch_signals();
     if (a->vary ? !run_sweep(&so, &error) : !run_simulation(&o, &error))
         return cmd_fail_run(error);
     return 0;
