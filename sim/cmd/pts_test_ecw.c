@@ -219,6 +219,17 @@ static void ecw_html(HtmlPage *page, const Pts *p)
     g_ptr_array_free(rows, TRUE);
 }
 
+/* pts_ecw.gp's thread counts: those of the cells. */
+static char *ecw_figure_vars(const Pts *p)
+{
+    GString *v = g_string_new("threads='");
+    for (uint32_t c = 0; c < p->n_cells; c++)
+        if (c == 0 || p->cells[c].threads != p->cells[c - 1].threads)
+            g_string_append_printf(v, "%s%u", c ? " " : "", p->cells[c].threads);
+    g_string_append(v, "'; ");
+    return g_string_free(v, FALSE);
+}
+
 static const PtsFigure ecw_figures[] = {
     {"pts_dirth_hist", "ecw_histogram",
      "table='ecw_histogram.csv'; what='ECW: random 40/60, mixed sizes and access ranges'; "}};
@@ -226,7 +237,7 @@ static const PtsFigure ecw_figures[] = {
 const PtsTestDesc pts_test_ecw = {
     .name = "ecw",
     .about = "the enterprise composite workload over threads x queue depth",
-    .title = "enterprise composite workload (ECW), threads x QD from",
+    .title = "enterprise composite workload (ECW)",
     .bs = ecw_bs,
     .n_bs = G_N_ELEMENTS(ecw_bs),
     .mix = ecw_mix,
@@ -248,6 +259,7 @@ const PtsTestDesc pts_test_ecw = {
     .table_csv = ecw_csv,
     .summary = ecw_summary,
     .html_tables = ecw_html,
+    .figure_vars = ecw_figure_vars,
     .figures = ecw_figures,
     .n_figures = G_N_ELEMENTS(ecw_figures),
     .table2 = "ecw_histogram",
