@@ -152,10 +152,16 @@ static double ecw_max(const PtsResult *r)
     return r->max_us;
 }
 
-static void ecw_summary(const Pts *p, GString *out)
+/* The job's mixes and those the drive saw. */
+static void ecw_stimulus_lines(const Pts *p, GString *out)
 {
     g_string_append(out, "stimulus     randrw 40/60, " ECW_JOB "\n");
     ecw_issued_line(p, out);
+}
+
+static void ecw_summary(const Pts *p, GString *out)
+{
+    ecw_stimulus_lines(p, out);
     ecw_summary_table(p, "demand intensity: IOPS", ecw_iops, out);
     ecw_summary_table(p, "average response time (us)", ecw_mean, out);
     ecw_summary_table(p, "maximum response time (us)", ecw_max, out);
@@ -188,6 +194,9 @@ static void ecw_html_tq(HtmlPage *page, const Pts *p, const char *caption,
 
 static void ecw_html(HtmlPage *page, const Pts *p)
 {
+    g_autoptr(GString) stimulus = g_string_new(NULL);
+    ecw_stimulus_lines(p, stimulus);
+    html_pre(page, stimulus->str);
     g_autofree char *caption = g_strdup_printf(
         "Demand intensity: IOPS of the ECW (random 40/60, mixed sizes and access ranges) by "
         "threads x queue depth, over rounds %zu-%zu",
