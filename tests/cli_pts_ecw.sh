@@ -11,7 +11,7 @@
 # window. The stimulus summary.txt gives, run with write_iolog, issues the
 # twelve block sizes and the three access ranges in their shares (within
 # five standard errors) at 4 KiB-aligned offsets. summary.txt and
-# report.html show the tables.
+# report.html show the tables. --bs is refused: the test mixes its own.
 # Usage: bash tests/cli_pts_ecw.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
 source tests/lib.sh "$@"
@@ -142,4 +142,6 @@ PY
 else
     fail "run of the ecw stimulus: exit $? ($(head -n 2 "$tmp/run.err"))"
 fi
+expect_error '--bs "4k": found a block size, expected none: the ecw test mixes its own' \
+    pts -d "$drive" -t ecw --bs 4k
 finish "$n checks passed" "$fails of $n checks failed"
