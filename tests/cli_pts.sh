@@ -155,7 +155,7 @@ if command -v gnuplot >/dev/null; then
 fi
 
 # Bad input: exit 2, one line naming the option, no folder.
-expect_error '--test "bogus": expected wsat, iops, tp, lat, dirth or hir' pts -d $drive -t bogus
+expect_error '--test "bogus": expected wsat, iops, tp, lat, dirth, ecw or hir' pts -d $drive -t bogus
 expect_error '--bs "3k": found "3k", expected block sizes of the iops test' pts -d $drive -t iops --bs 3k
 expect_error '--bs "1m,2m": found "2m"' pts -d $drive -t tp --bs 1m,2m
 expect_error 'found a zoned namespace, expected a conventional one' pts -d configs/zn540.ini -t iops

@@ -1,14 +1,18 @@
 # pts_dirth_hist.gp - the PTS response time histograms at three operating
 # points of the demand intensity sweep (the highest IOPS, the lowest, the
 # one nearest their middle): IOs per histogram bucket against the
-# bucket's response time, both on log scales, from dirth_histogram.csv.
+# bucket's response time, both on log scales, from dirth_histogram.csv
+# (or ECW's ecw_histogram.csv, of the same columns).
 #
 #   gnuplot -e "dir='results/pts'" scripts/plot/pts_dirth_hist.gp
 #
-# Variables: dir, out, fmt, drive.
+# Variables: dir, out, fmt, drive; table (the CSV in dir, ecw_histogram.csv
+# for ECW's histograms) and what (the stimulus, for the title).
 if (!exists("dir")) dir = '.'
 if (!exists("drive")) drive = ''
-if (!exists("out")) out = dir.'/dirth_histogram.png'
+if (!exists("table")) table = 'dirth_histogram.csv'
+if (!exists("what")) what = '8 KiB random 65/35'
+if (!exists("out")) out = dir.'/'.table[1:strlen(table)-4].'.png'
 if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
 if (fmt eq 'svg') {
     set terminal svg size 1200,500 dynamic enhanced font 'sans,12' background rgb 'white'
@@ -18,10 +22,10 @@ if (fmt eq 'svg') {
 set output out
 set datafile separator ','
 set datafile columnheaders
-data = dir.'/dirth_histogram.csv'
+data = dir.'/'.table
 points = 'max mid min'
 colour(i) = word('#d62728 #ff7f0e #1f77b4', i)
-set multiplot layout 1,3 title (drive eq '' ? '' : drive."\n").'PTS response time histograms, 8 KiB random 65/35' noenhanced
+set multiplot layout 1,3 title (drive eq '' ? '' : drive."\n").'PTS response time histograms, '.what noenhanced
 set grid back lc rgb '#dddddd'
 set logscale x
 set logscale y

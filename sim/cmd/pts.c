@@ -74,6 +74,12 @@ static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_m
     unsigned n_bs = o->spec == PTS_SPEC_CLIENT ? t->client_n_bs : t->n_bs;
     *bs_mask = (1u << n_bs) - 1;
     *mix_mask = (1u << t->n_mix) - 1;
+    if (o->bs && t->bs[0] == 0) { /* its job mixes the block sizes (ecw) */
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--bs \"%s\": found a block size, expected none: the %s test mixes its own",
+                    o->bs, t->name);
+        return FALSE;
+    }
     if (o->bs) {
         *bs_mask = 0;
         g_auto(GStrv) items = g_strsplit(o->bs, ",", -1);
@@ -130,6 +136,24 @@ static gboolean pts_pick(const PtsOptions *o, uint32_t *bs_mask, uint32_t *mix_m
     return TRUE;
 }
 
+/* Add cell c, or for a test with a matrix of threads x QD (tq) one cell
+ * at each of its points up to p->threads x p->iodepth. */
+static void pts_plan_cell(Pts *p, const PtsCell *c)
+{
+    const PtsTestDesc *t = p->t;
+    if (!t->n_tq) {
+        p->cells[p->n_cells++] = *c;
+        return;
+    }
+    for (unsigned i = 0; i < t->n_tq; i++)
+        for (unsigned k = 0; k < t->n_tq && t->tq[i] <= p->threads; k++)
+            if (t->tq[k] <= p->iodepth && p->n_cells < PTS_MAX_CELLS) {
+                p->cells[p->n_cells] = *c;
+                p->cells[p->n_cells].threads = t->tq[i];
+                p->cells[p->n_cells++].iodepth = t->tq[k];
+            }
+}
+
 /* The cells of the test and its subtests, from the options. */
 static gboolean pts_plan(Pts *p, GError **error)
 {
@@ -153,7 +177,7 @@ static gboolean pts_plan(Pts *p, GError **error)
             for (unsigned m = 0; m < t->n_mix; m++)
                 if (mix_mask & (1u << m))
                     p->cells[p->n_cells++] =
-                        (PtsCell){t->bs[k], t->mix[m], true};
+                        (PtsCell){t->bs[k], t->mix[m], true, 0, 0};
             s->n_cells = p->n_cells - s->first_cell;
             s->track = s->first_cell + s->n_cells - 1; /* the write if kept, else the read */
         }
@@ -163,11 +187,12 @@ static gboolean pts_plan(Pts *p, GError **error)
     for (unsigned m = 0; m < t->n_mix; m++)
         for (unsigned k = 0; k < t->n_bs; k++)
             if ((mix_mask & (1u << m)) && (bs_mask & (1u << k)))
-                p->cells[p->n_cells++] = (PtsCell){t->bs[k], t->mix[m], false};
+                pts_plan_cell(p, &(PtsCell){t->bs[k], t->mix[m], false, 0, 0});
     s->n_cells = p->n_cells;
-    /* the PTS tracks 4 KiB random writes; without that cell, the last one */
-    s->track = p->n_cells - 1;
-    for (unsigned c = 0; c < p->n_cells; c++)
+    /* the PTS tracks 4 KiB random writes; without that cell, the last one;
+     * a matrix of threads x QD its most outstanding point */
+    s->track = t->n_tq ? 0 : p->n_cells - 1;
+    for (unsigned c = 0; c < p->n_cells && !t->n_tq; c++)
         if (p->cells[c].bs == 4096 && p->cells[c].read_pct == 0)
             s->track = c;
     return TRUE;
@@ -274,10 +299,13 @@ static void pts_cell_spec(const Pts *p, const PtsCell *c, uint32_t threads, uint
                             : (c->read_pct == 100 ? "randread"
                                : c->read_pct == 0 ? "randwrite"
                                                   : "randrw");
-    g_string_printf(spec, "rw=%s,bs=%" G_GUINT64_FORMAT ",iodepth=%u,numjobs=%u", rw, c->bs,
-                    iodepth, threads);
+    g_string_printf(spec, "rw=%s,iodepth=%u,numjobs=%u", rw, iodepth, threads);
+    if (c->bs)
+        g_string_append_printf(spec, ",bs=%" G_GUINT64_FORMAT, c->bs);
     if (!c->seq && c->read_pct != 0 && c->read_pct != 100)
         g_string_append_printf(spec, ",rwmixread=%u", c->read_pct);
+    if (p->t->job)
+        g_string_append_printf(spec, ",%s", p->t->job);
     /* PTS-C's active range: the stimulus stays on the first LBAs */
     if (p->active_pct < 100)
         g_string_append_printf(spec, ",size=%u%%", p->active_pct);
@@ -307,6 +335,7 @@ static double pts_rounds_written(const Pts *p)
 typedef struct PtsMeasure {
     double secs, iops, MBps, waf;
     uint64_t ios;
+    uint64_t dir_ios[2], dir_bytes[2]; /* reads, writes */
     PtsBusy busy;
 } PtsMeasure;
 
@@ -356,6 +385,10 @@ static gboolean pts_measure(Pts *p, const PtsCell *c, uint32_t threads, uint32_t
              s0.host_ios[IO_WRITE];
     uint64_t bytes = st->host_bytes[IO_READ] + st->host_bytes[IO_WRITE] - s0.host_bytes[IO_READ] -
                      s0.host_bytes[IO_WRITE];
+    for (int d = IO_READ; d <= IO_WRITE; d++) {
+        m->dir_ios[d] = st->host_ios[d] - s0.host_ios[d];
+        m->dir_bytes[d] = st->host_bytes[d] - s0.host_bytes[d];
+    }
     m->iops = m->secs > 0 ? (double)m->ios / m->secs : 0;
     m->MBps = m->secs > 0 ? (double)bytes / 1e6 / m->secs : 0;
     /* as run reports it: what the buffer absorbed never needed storing */
@@ -368,7 +401,9 @@ static gboolean pts_measure(Pts *p, const PtsCell *c, uint32_t threads, uint32_t
 static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError **error)
 {
     PtsMeasure m;
-    if (!pts_measure(p, &p->cells[cell], p->threads, p->iodepth, p->o->round_time, &m, error))
+    const PtsCell *c = &p->cells[cell];
+    if (!pts_measure(p, c, c->threads ? c->threads : p->threads,
+                     c->iodepth ? c->iodepth : p->iodepth, p->o->round_time, &m, error))
         return FALSE;
     const DriveStats *st = drive_stats(p->d);
     PtsRow row = {
@@ -386,6 +421,8 @@ static gboolean pts_cell(Pts *p, uint32_t sub, uint32_t r, uint32_t cell, GError
         .test_written = pts_rounds_written(p),
         .waf = m.waf,
         .busy = m.busy,
+        .ios = {m.dir_ios[IO_READ], m.dir_ios[IO_WRITE]},
+        .bytes = {m.dir_bytes[IO_READ], m.dir_bytes[IO_WRITE]},
     };
     g_array_append_val(p->rows, row);
     if (p->win_hist) {

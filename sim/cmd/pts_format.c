@@ -10,6 +10,8 @@
 
 char *pts_bs_label(uint64_t bs)
 {
+    if (bs == 0) /* the test's job sets a mix of sizes (ecw) */
+        return g_strdup("mixed-size");
     if (bs < 1024)
         return g_strdup_printf("%.1fKiB", (double)bs / 1024);
     if (bs < 1048576)
@@ -77,4 +79,58 @@ void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
     g_ptr_array_free(mixes, TRUE);
     g_array_free(mix_pct, TRUE);
     g_array_free(bss, TRUE);
+}
+
+void pts_html_tq(HtmlPage *page, const char *caption, const uint32_t *threads,
+                 const uint32_t *iodepth, const double *values, guint n, const char *fmt)
+{
+    GArray *qd = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    GPtrArray *labels = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *header = g_ptr_array_new();
+    g_ptr_array_add(header, "threads \\ QD");
+    for (guint i = 0; i < n; i++) {
+        gboolean seen = FALSE;
+        for (guint k = 0; k < qd->len; k++)
+            seen |= g_array_index(qd, uint32_t, k) == iodepth[i];
+        if (!seen) {
+            g_array_append_val(qd, iodepth[i]);
+            g_ptr_array_add(labels, g_strdup_printf("%u", iodepth[i]));
+            g_ptr_array_add(header, g_ptr_array_index(labels, labels->len - 1));
+        }
+    }
+    g_ptr_array_add(header, NULL);
+    GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    char **r = NULL;
+    for (guint i = 0; i < n; i++) {
+        if (i == 0 || threads[i] != threads[i - 1]) {
+            r = g_new0(char *, qd->len + 2);
+            r[0] = g_strdup_printf("%u", threads[i]);
+            for (guint k = 0; k < qd->len; k++)
+                r[k + 1] = g_strdup("");
+            g_ptr_array_add(rows, r);
+        }
+        for (guint k = 0; k < qd->len; k++)
+            if (g_array_index(qd, uint32_t, k) == iodepth[i]) {
+                g_free(r[k + 1]);
+                r[k + 1] = g_strdup_printf(fmt, values[i]);
+            }
+    }
+    html_table(page, (const char *const *)header->pdata, rows, caption);
+    g_ptr_array_free(rows, TRUE);
+    g_ptr_array_free(header, TRUE);
+    g_ptr_array_free(labels, TRUE);
+    g_array_free(qd, TRUE);
+}
+
+void pts_hist_csv(GString *out, const char *point, uint32_t threads, uint32_t iodepth,
+                  const LatHist *h)
+{
+    uint64_t total = lat_hist_count(h), sum = 0, low = 0, count = 0;
+    unsigned idx = 0;
+    while (lat_hist_next_bucket(h, &idx, &low, &count)) {
+        sum += count;
+        g_string_append_printf(out, "%s,%u,%u,%.3f,%" G_GUINT64_FORMAT ",%.6f\n", point, threads,
+                               iodepth, (double)low / 1e3, count,
+                               total ? (double)sum / (double)total : 0.0);
+    }
 }

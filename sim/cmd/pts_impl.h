@@ -24,9 +24,10 @@
 
 /* One block size and read/write mix. */
 typedef struct PtsCell {
-    uint64_t bs;       /* bytes */
+    uint64_t bs;       /* bytes; 0: the test's job sets them (ecw: a mix) */
     uint32_t read_pct; /* % reads */
     bool seq;          /* sequential (tp); random otherwise */
+    uint32_t threads, iodepth; /* 0: the test's (--threads, --iodepth) */
 } PtsCell;
 
 /* The share of a segment's time each resource of the drive was busy:
@@ -49,6 +50,7 @@ typedef struct PtsRow {
     double test_written; /* of them by the test's rounds (after any preconditioning) */
     double waf; /* NAND bytes written / host bytes written in it; NAN without writes */
     PtsBusy busy; /* how busy each resource was in it */
+    uint64_t ios[2], bytes[2]; /* commands and bytes the drive completed: reads, writes */
 } PtsRow;
 
 /* A purge, its preconditioning and its rounds. */
@@ -171,6 +173,13 @@ struct PtsTestDesc {
     uint32_t threads, iodepth; /* defaults */
     uint32_t client_threads, client_iodepth; /* defaults under --spec client (PTS-C) */
     unsigned client_n_bs; /* PTS-C: the first this many of bs (tp: 1024 KiB only) */
+    /* thread counts and queue depths, highest first, or NULL: each block
+     * size and mix becomes a cell at every pair of them up to --threads x
+     * --iodepth (threads outer, QD inner), and the first, the most
+     * outstanding, is tracked (ecw) */
+    const uint32_t *tq;
+    unsigned n_tq;
+    const char *job; /* fio options added to every cell's job (ecw: its mixes), or NULL */
     uint32_t max_rounds;       /* default; UINT32_MAX: until fills x capacity written */
     double fills; /* > 0: rounds until this many capacities written, with no steady-state
                      judgement: the trend over the last capacity written instead (wsat) */
@@ -209,7 +218,7 @@ gboolean pts_idle(Pts *p, SimTime t, GError **error);
 /* pts_format.c */
 /* The report's name of the specification: "PTS-E 1.1" or "PTS-C 1.2". */
 const char *pts_spec_short(PtsSpec spec);
-/* "0.5KiB", "4KiB", "1MiB"; g_free it. */
+/* "0.5KiB", "4KiB", "1MiB" ("mixed-size" for 0); g_free it. */
 char *pts_bs_label(uint64_t bs);
 /* "flat", "falling" or "rising". */
 const char *pts_trend_word(const SteadyTrend *t);
@@ -218,6 +227,15 @@ const char *pts_trend_word(const SteadyTrend *t);
  * empty; fmt formats the others ("%.0f"). */
 void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
                     double (*value)(const Pts *p, uint32_t c), const char *fmt);
+/* One value per threads x QD point as a table of report.html: thread
+ * counts down (a row where threads[] changes), queue depths across in the
+ * order they first come; n points. */
+void pts_html_tq(HtmlPage *page, const char *caption, const uint32_t *threads,
+                 const uint32_t *iodepth, const double *values, guint n, const char *fmt);
+/* The rows of a response time histogram (point, threads, iodepth,
+ * bucket_low_us, count, cumulative_fraction), one per non-empty bucket. */
+void pts_hist_csv(GString *out, const char *point, uint32_t threads, uint32_t iodepth,
+                  const LatHist *h);
 
 /* pts_report.c */
 /* What bounded sub's tracked cell over its reported window: "the dies

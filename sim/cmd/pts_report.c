@@ -21,16 +21,18 @@ static const char *pts_access(const PtsCell *c)
 static void pts_rounds_csv(const Pts *p, GString *out)
 {
     g_string_append(out, "round,bs_bytes,read_pct,access,seconds,t_end_s,iops,MBps,mean_us,"
-                         "p99_us,max_us,host_GB_written,waf\n");
+                         "p99_us,max_us,host_GB_written,waf,threads,iodepth\n");
     for (guint i = 0; i < p->rows->len; i++) {
         const PtsRow *r = &g_array_index(p->rows, PtsRow, i);
         const PtsCell *c = &p->cells[r->cell];
         g_string_append_printf(out,
                                "%u,%" G_GUINT64_FORMAT ",%u,%s,%.3f,%.3f,%.1f,%.2f,%.2f,%.2f,%.2f,"
-                               "%.3f,%.3f\n",
+                               "%.3f,%.3f,%u,%u\n",
                                r->round, c->bs, c->read_pct, pts_access(c), r->seconds, r->t_end_s,
                                r->iops, r->MBps, r->mean_us, r->p99_us, r->max_us,
-                               r->host_written / 1e9, isnan(r->waf) ? 0.0 : r->waf);
+                               r->host_written / 1e9, isnan(r->waf) ? 0.0 : r->waf,
+                               c->threads ? c->threads : p->threads,
+                               c->iodepth ? c->iodepth : p->iodepth);
     }
 }
 
@@ -386,9 +388,11 @@ gboolean pts_write_results(const Pts *p, OutDir *od, GError **error)
 static gboolean pts_plot_convergence(const Pts *p, PlotFormat fmt, GError **error)
 {
     const PtsCell *c = &p->cells[p->subs[0].track];
+    /* a matrix of threads x QD (ecw): the tracked point's rounds only */
     g_autofree char *vars = g_strdup_printf(
-        "judged=%d; track_pct=%u; ycol='%s'; unit='%s'; what='%s'; ", p->t->fills == 0, c->read_pct,
-        p->t->track_column, p->t->track_unit, p->t->title);
+        "judged=%d; track_pct=%u; ycol='%s'; unit='%s'; what='%s'; tq_threads=%u; tq_iodepth=%u; ",
+        p->t->fills == 0, c->read_pct, p->t->track_column, p->t->track_unit, p->t->title,
+        c->threads, c->iodepth);
     return plot_script(p->o->out, p->o->script_dir, "pts_convergence", "convergence", vars, fmt,
                        error);
 }

@@ -92,14 +92,7 @@ static void dirth_hist_csv(const Pts *p, GString *out)
     g_string_append(out, "point,threads,iodepth,bucket_low_us,count,cumulative_fraction\n");
     for (uint32_t k = 0; k < p->n_hists; k++) {
         const PtsPeriod *q = &g_array_index(p->periods, PtsPeriod, p->hist_period[k]);
-        uint64_t total = lat_hist_count(p->hists[k]), sum = 0, low = 0, count = 0;
-        unsigned idx = 0;
-        while (lat_hist_next_bucket(p->hists[k], &idx, &low, &count)) {
-            sum += count;
-            g_string_append_printf(out, "%s,%u,%u,%.3f,%" G_GUINT64_FORMAT ",%.6f\n",
-                                   dirth_points[k], q->threads, q->iodepth, (double)low / 1e3,
-                                   count, total ? (double)sum / (double)total : 0.0);
-        }
+        pts_hist_csv(out, dirth_points[k], q->threads, q->iodepth, p->hists[k]);
     }
 }
 
@@ -136,32 +129,19 @@ static void dirth_summary(const Pts *p, GString *out)
 /* A sweep table of report.html: threads down, queue depths across. */
 static void dirth_html_sweep(HtmlPage *page, const Pts *p, const char *caption, gboolean iops)
 {
-    const char *header[G_N_ELEMENTS(dirth_tq) + 2] = {"threads \\ QD"};
-    char labels[G_N_ELEMENTS(dirth_tq)][12];
-    for (unsigned q = 0; q < G_N_ELEMENTS(dirth_tq); q++) {
-        g_snprintf(labels[q], sizeof labels[q], "%u", dirth_tq[q]);
-        header[q + 1] = labels[q];
-    }
-    GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-    char **r = NULL;
-    for (guint i = 0; i < p->periods->len; i++) {
+    uint32_t threads[G_N_ELEMENTS(dirth_tq) * G_N_ELEMENTS(dirth_tq)];
+    uint32_t iodepth[G_N_ELEMENTS(threads)];
+    double v[G_N_ELEMENTS(threads)];
+    guint n = 0;
+    for (guint i = 0; i < p->periods->len && n < G_N_ELEMENTS(threads); i++) {
         const PtsPeriod *q = &g_array_index(p->periods, PtsPeriod, i);
         if (q->group != DIRTH_SWEEP)
             continue;
-        unsigned col = (q->index - 1) % G_N_ELEMENTS(dirth_tq);
-        if (col == 0) {
-            r = g_new0(char *, G_N_ELEMENTS(dirth_tq) + 2);
-            for (unsigned k = 0; k <= G_N_ELEMENTS(dirth_tq); k++)
-                r[k] = g_strdup("");
-            g_free(r[0]);
-            r[0] = g_strdup_printf("%u", q->threads);
-            g_ptr_array_add(rows, r);
-        }
-        g_free(r[col + 1]);
-        r[col + 1] = iops ? g_strdup_printf("%.0f", q->iops) : g_strdup_printf("%.1f", q->mean_us);
+        threads[n] = q->threads;
+        iodepth[n] = q->iodepth;
+        v[n++] = iops ? q->iops : q->mean_us;
     }
-    html_table(page, header, rows, caption);
-    g_ptr_array_free(rows, TRUE);
+    pts_html_tq(page, caption, threads, iodepth, v, n, iops ? "%.0f" : "%.1f");
 }
 
 static void dirth_html(HtmlPage *page, const Pts *p)
