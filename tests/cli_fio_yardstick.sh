@@ -2,9 +2,10 @@
 # cli_fio_yardstick.sh - fio as the yardstick: every job of
 # tests/data/fio-yardstick/ runs through the real fio (ioengine=null,
 # write_iolog) and through ftlsim (write_iolog), and the two iologs must
-# agree: identical sequences for the deterministic jobs, the same
-# coverage, block sizes, read share, sequential share and skew for the
-# random ones (tests/fio_yardstick.py says how, and why the tolerances).
+# agree: identical sequences for the deterministic jobs and for the random
+# ones drawn from fio's generators, the same coverage, block sizes, read
+# share, sequential share and skew for the others (zipf, pareto, normal,
+# lfsr; tests/fio_yardstick.py says how, and why the tolerances).
 # Skipped when fio is not installed (scripts/lib/deps.sh installs it).
 set -uo pipefail
 source tests/lib.sh "$@"

@@ -8,6 +8,10 @@ Every job file starts with a comment that says how to compare:
   # mode: exact   the I/O sequences (action, offset, length per job) are
                   identical; mixed jobs (rw=rw) are compared per direction,
                   with the read share as for stats
+  # mode: identical  random jobs that draw from fio's generators: the
+                  sequences are identical I/O for I/O, the interleaving of
+                  reads and writes included (with "# runs: N", at each of
+                  randseed=1..N)
   # mode: stats   random jobs: fio and ftlsim draw from different generators,
                   so the figures of the two sequences must agree instead
   # mode: refuse  both refuse the job (fio exits non-zero, ftlsim exits 2)
@@ -169,6 +173,17 @@ def compare_stats(name, f, s, region_units, one_run=True):
     return errs
 
 
+def compare_identical(f, s):
+    """The same I/Os in the same order; the first difference."""
+    k = min(len(f), len(s))
+    i = next((i for i in range(k) if f[i] != s[i]), k)
+    if i == k and len(f) == len(s):
+        return []
+    got = s[i] if i < len(s) else "nothing"
+    want = f[i] if i < len(f) else "nothing"
+    return [f"I/O #{i} of fio {len(f)}, ftlsim {len(s)}: fio {want}, ftlsim {got}"]
+
+
 def compare_exact(f, s):
     """Identical sequences; a mixed job per direction (its interleaving is drawn)."""
     if [x for x in f if x[0] != "sync"] == [x for x in s if x[0] != "sync"] and \
@@ -289,6 +304,8 @@ def run_seeds(ftlsim, drive, job, work, mode, region, fio_set, more):
             os.remove(os.path.join(work, log))
             counts["fio"].append(len(fi))
             counts["ftlsim"].append(len(si))
+            if mode == "identical":
+                errs += [f"seed {seed}: {e}" for e in compare_identical(fi, si)]
             units = (region or max(x[1] + x[2] for x in fi)) // UNIT
             errs += [f"seed {seed}: {e}" for e in
                      compare_more(figures(fi), figures(si), units, {}, more["align"])]
@@ -346,6 +363,8 @@ def run_one(ftlsim, drive, job, tmp):
             fi, si = f.get(fname, []), s.get(fname, [])
             if mode == "exact":
                 errs += [f"{log}: {e}" for e in compare_exact(fi, si)]
+            elif mode == "identical":
+                errs += [f"{log}: {e}" for e in compare_identical(fi, si)]
             else:
                 units = (region or max(x[1] + x[2] for x in fi)) // UNIT
                 errs += [f"{log}: {e}" for e in compare_stats(name, figures(fi), figures(si), units)]

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #define WL_STREAM 0x574b4c4400000000ull /* RNG streams of jobs: this | job index */
+#define WL_FIO_DEF_SEED 0x89ull          /* fio's randseed default */
 
 /* ---- Choosing the next I/O ---------------------------------------------- */
 
@@ -54,7 +55,7 @@ static IoOp wl_pick_op(WlJob *j)
     case WL_RW_RW:
     case WL_RW_RANDRW:
         if (j->dir_issues[j->rwmix_dir] >= j->rwmix_issues) {
-            uint8_t d = 1 + sim_rng_below(&j->rng, 100) <= s->rwmixread ? IO_READ : IO_WRITE;
+            uint8_t d = wl_frand_between(&j->fr_mix, 1, 100) <= s->rwmixread ? IO_READ : IO_WRITE;
             if (d != j->rwmix_dir) {
                 uint32_t share = d == IO_READ ? s->rwmixread : 100 - s->rwmixread;
                 j->rwmix_issues = j->dir_issues[j->rwmix_dir] * share / 100;
@@ -740,6 +741,10 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
               : s->randrepeat ? seed
                               : (uint64_t)g_random_int() << 32 | g_random_int();
     sim_rng_init(&j->rng, j->seed, WL_STREAM | j->index);
+    /* fio's generators: randseed as given; else fio's default (0x89) and
+     * fio's fixed offset seed at --seed 1, moved on by other run seeds */
+    j->fr_seed = s->has_randseed || !s->randrepeat ? j->seed : WL_FIO_DEF_SEED + (seed - 1);
+    j->fr_block_seed = s->has_randseed ? 0 : seed - 1;
     j->perm_bits = wl_bits_for(j->nblocks);
     j->seq_nr_left = 1; /* the first I/O of a random job is at random */
     j->rwmix_dir = IO_READ;
@@ -763,8 +768,7 @@ static void wl_jobs_free(Workload *w)
         wl_stats_clear(&w->jobs[i].st);
         wl_ss_free(w->jobs[i].ss);
         wl_log_free(w->jobs[i].log);
-        g_free(w->jobs[i].map);
-        g_free(w->jobs[i].map_full);
+        wl_axmap_free(w->jobs[i].map);
         wl_iolog_free(&w->jobs[i]);
     }
     w->pts = NULL;

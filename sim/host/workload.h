@@ -260,6 +260,7 @@ typedef struct WorkloadJobSpec {
     char iolog_in[WL_PATH_MAX];  /* read_iolog: the I/Os to issue, from this iolog; "" none */
     gboolean replay_no_stall;    /* read_iolog: ignore the log's times, issue at once */
     gboolean lfsr;               /* random_generator=lfsr: each block once without a map */
+    gboolean rand64;             /* random_generator=tausworthe64 */
     WorkloadZbd zbd;             /* zonemode=zbd (sim/host/workload_zbd.c) */
 } WorkloadJobSpec;
 

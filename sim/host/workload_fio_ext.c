@@ -245,6 +245,7 @@ static gboolean opt_sequence_stride(WorkloadJobSpec *s, const char *v, GError **
 static gboolean opt_random_generator(WorkloadJobSpec *s, const char *v, GError **error)
 {
     s->lfsr = strcmp(v, "lfsr") == 0;
+    s->rand64 = strcmp(v, "tausworthe64") == 0;
     if (strcmp(v, "tausworthe") == 0 || s->lfsr || strcmp(v, "tausworthe64") == 0)
         return TRUE;
     return wl_bad(error, v, "tausworthe, lfsr or tausworthe64");

@@ -114,14 +114,6 @@ static uint64_t wl_random_block(WlJob *j)
     }
     case WL_DIST_NORMAL:
         return wl_normal_next(j);
-    case WL_DIST_ZONED:
-    case WL_DIST_ZONED_ABS: {
-        uint64_t r = sim_rng_below(&j->rng, 100), acc = 0;
-        uint32_t z = 0;
-        while (z + 1 < j->spec->n_zones && r >= acc + j->spec->zones[z].access_pct)
-            acc += j->spec->zones[z++].access_pct;
-        return j->zlo[z] + sim_rng_below(&j->rng, j->zn[z]);
-    }
     case WL_DIST_SEQUENCE: {
         const WorkloadJobSpec *s = j->spec;
         uint64_t i = j->seq_i++, b = s->sequence[i % s->n_sequence];
@@ -140,71 +132,17 @@ static bool wl_rw_random(WorkloadRw rw)
            rw == WL_RW_RANDTRIM;
 }
 
-/* ---- The random map with varying block sizes ------------------------------
- * fio's axmap: a bit per unit of the region, set when an I/O covered it. A
- * random pick that lands on a done unit moves to the next free one; an I/O
- * is shortened to the free units in a row from its start, so a pass covers
- * every byte once. map_full has a bit per word of map, set when the word is
- * full, so that finding the next free unit skips done stretches 64 words at
- * a time. */
+/* ---- The random map --------------------------------------------------------
+ * fio's axmap (workload_frand.c): a bit per unit of the region, set when an
+ * I/O covered it. A random pick that lands on a done unit moves to the next
+ * free one as fio finds it; an I/O is shortened to the units it newly
+ * covers, so a pass covers every byte once. */
 
-static void wl_map_set(WlJob *j, uint64_t b)
-{
-    uint64_t w = b >> 6;
-    j->map[w] |= 1ull << (b & 63);
-    if (j->map[w] == UINT64_MAX ||
-        (w == j->map_words - 1 && j->map[w] == (UINT64_MAX >> (64 - (j->map_n - w * 64)))))
-        j->map_full[w >> 6] |= 1ull << (w & 63);
-}
-
-static bool wl_map_isset(const WlJob *j, uint64_t b)
-{
-    return j->map[b >> 6] >> (b & 63) & 1;
-}
-
-/* The first word at or after w whose map_full bit is clear; map_words if none. */
-static uint64_t wl_map_open_word(const WlJob *j, uint64_t w)
-{
-    uint64_t nfull = (j->map_words + 63) >> 6;
-    uint64_t i = w >> 6, m = j->map_full[i] | ((1ull << (w & 63)) - 1);
-    while (m == UINT64_MAX) {
-        if (++i >= nfull)
-            return j->map_words;
-        m = j->map_full[i];
-    }
-    w = i << 6 | (uint64_t)__builtin_ctzll(~m);
-    return w < j->map_words ? w : j->map_words;
-}
-
-/* The first free unit at or after b, wrapping once; UINT64_MAX when none. */
-static uint64_t wl_map_next_free(const WlJob *j, uint64_t b)
-{
-    uint64_t w = b >> 6, m = j->map[w] | ((1ull << (b & 63)) - 1);
-    if (m != UINT64_MAX && (w << 6 | (uint64_t)__builtin_ctzll(~m)) < j->map_n)
-        return w << 6 | (uint64_t)__builtin_ctzll(~m);
-    for (int pass = 0; pass < 2; pass++) {
-        uint64_t from = pass ? 0 : w + 1;
-        uint64_t o = from < j->map_words ? wl_map_open_word(j, from) : j->map_words;
-        if (o < j->map_words) {
-            uint64_t f = o << 6 | (uint64_t)__builtin_ctzll(~j->map[o]);
-            if (f < j->map_n)
-                return f;
-        }
-    }
-    return UINT64_MAX;
-}
-
-/* fio keeps its map for uniform random jobs (not with norandommap). Here a
- * job of one block size walks the keyed permutation instead: each block
- * once per pass as with the map (and as fio's random_generator=lfsr), with
- * no memory and no cache miss per I/O (the map of a 1 TB drive is 32 MB,
- * and its random probes tripled the CPU time of 4 KiB random writes); what
- * it leaves out is fio's move to the next free block, which makes short
- * sequential runs late in a pass. Several block sizes need the map to cut
- * I/Os to its gaps, and percentage_random needs fio's move to the next
- * free block (its sequential I/Os leave the map alone, so random ones land
- * on blocks they covered); in strided zones it covers a zone and starts
- * again with each. */
+/* fio keeps its map for uniform random jobs (not with norandommap); in
+ * strided zones it covers a zone and starts again with each. With
+ * random_generator=lfsr a job of one block size walks a keyed permutation
+ * instead: each block once per pass, as fio's LFSR does, though not in its
+ * order. */
 void wl_map_bind(WlJob *j)
 {
     const WorkloadJobSpec *s = j->spec;
@@ -215,13 +153,11 @@ void wl_map_bind(WlJob *j)
         part_seq |= s->perc_rand[d] < 100;
     if (s->zone_strided)
         j->map_n = MIN(MAX(s->zonesize / j->unit, 1), j->nblocks);
-    else if (j->max_bs == j->unit && !part_seq)
+    else if (s->lfsr && j->max_bs == j->unit && !part_seq)
         return;
     else
         j->map_n = j->nblocks;
-    j->map_words = (j->map_n + 63) / 64;
-    j->map = g_new0(uint64_t, j->map_words);
-    j->map_full = g_new0(uint64_t, (j->map_words + 63) / 64);
+    j->map = wl_axmap_new(j->map_n);
 }
 
 /* The smallest and largest block of direction d. */
@@ -242,18 +178,15 @@ static void wl_bs_dir(const WorkloadJobSpec *s, int d, uint64_t *lo, uint64_t *h
     }
 }
 
-/* fio's mark_random_map: the I/O at rel marks its length in units of its
- * direction's smallest block (bits of that size, though the map counts
- * the job's smallest unit: fio mixes the two when the directions differ),
- * up to the first bit set before, as axmap_set_nr does; the length is cut
- * to the bits set. */
+/* fio's mark_random_map: the I/O at rel sets its length in bits of its
+ * direction's smallest block (though the map counts the job's smallest
+ * unit: fio mixes the two when the directions differ), as axmap_set_nr
+ * does; the length is cut to the bits it set. */
 static uint64_t wl_map_mark(WlJob *j, int d, uint64_t rel, uint64_t len)
 {
     uint64_t lo, hi;
     wl_bs_dir(j->spec, d, &lo, &hi);
-    uint64_t b = rel / lo, n = (len + lo - 1) / lo, k = 0;
-    while (k < n && b + k < j->map_n && !wl_map_isset(j, b + k))
-        wl_map_set(j, b + k++);
+    uint64_t k = wl_axmap_set_nr(j->map, rel / lo, (len + lo - 1) / lo);
     return MIN(len, MAX(k, 1) * lo);
 }
 
@@ -267,15 +200,16 @@ static void wl_file_reset(WlJob *j)
         j->last_pos[d] = j->start + j->zone_base;
         j->last_start[d] = UINT64_MAX;
     }
-    if (j->map) {
-        memset(j->map, 0, j->map_words * sizeof *j->map);
-        memset(j->map_full, 0, (j->map_words + 63) / 64 * sizeof *j->map_full);
-    }
+    if (j->map)
+        wl_axmap_reset(j->map);
     j->perm_i = 1ull << MIN(j->perm_bits, 63); /* fresh keys on the next draw */
 }
 
 void wl_pass_reset(WlJob *j)
 {
+    /* fio seeds its generators again at each loop when randrepeat is set */
+    if (j->passes == 0 || (j->spec->randrepeat && !j->spec->time_based))
+        wl_frand_seed_job(j, j->fr_seed, j->fr_block_seed, j->spec->randrepeat);
     j->zone_base = 0;
     j->zone_done = 0;
     j->pass_ios = 0;
@@ -313,36 +247,79 @@ static bool wl_seq_offset(WlJob *j, int d, uint64_t *rel)
     return true;
 }
 
+/* fio's last_block: how many blocks of the direction's alignment (its
+ * smallest block unless blockalign, into *ba) a random offset is drawn
+ * below, so that the smallest block fits at the end. */
+static uint64_t wl_last_block(const WlJob *j, int d, uint64_t *ba)
+{
+    const WorkloadJobSpec *s = j->spec;
+    uint64_t lo, hi, span = j->size;
+    if (s->zone_strided)
+        span = MIN(MAX(s->zonesize / j->unit, 1), j->nblocks) * j->unit;
+    wl_bs_dir(s, d, &lo, &hi);
+    *ba = s->blockalign ? s->blockalign : lo;
+    if (lo > *ba)
+        span -= MIN(span, lo - *ba);
+    return span / *ba;
+}
+
+/* fio's __get_next_rand_offset: a block below last from the offset
+ * generator; with the map, a block done moves to the next free one. */
+static bool wl_fio_block(WlJob *j, uint64_t last, uint64_t *b)
+{
+    *b = (uint64_t)((double)last * wl_frand_unit(&j->fr_off));
+    if (j->map && wl_axmap_isset(j->map, *b))
+        *b = wl_axmap_next_free(j->map, *b);
+    return *b != UINT64_MAX;
+}
+
+/* fio's zoned and zoned_abs distributions: a zone by its share of the
+ * I/Os (fio's zone generator), then a uniform block within it. */
+static bool wl_fio_zoned(WlJob *j, uint64_t last, uint64_t ba, uint64_t *b)
+{
+    const WorkloadJobSpec *s = j->spec;
+    uint64_t v = wl_frand_between(&j->fr_zone, 1, 100), acc = 0, before = 0;
+    uint32_t z = 0;
+    while (z + 1 < s->n_zones && v > acc + s->zones[z].access_pct) {
+        acc += s->zones[z].access_pct;
+        before += s->dist == WL_DIST_ZONED ? (uint64_t)s->zones[z].size_pct : s->zones[z].size;
+        z++;
+    }
+    if (s->dist == WL_DIST_ZONED) {
+        uint64_t pct = (uint64_t)s->zones[z].size_pct;
+        if (!wl_fio_block(j, last * pct / 100, b))
+            return false;
+        *b += before * last / 100;
+        return true;
+    }
+    uint64_t lo = before / ba, hi = (before + s->zones[z].size) / ba;
+    if (hi > last || !wl_fio_block(j, hi - lo, b))
+        return false;
+    *b += lo;
+    return true;
+}
+
 /* A random unit relative to fo; false when the random map has none left.
- * With the map, as fio's get_next_rand_offset: a block of the direction's
- * alignment (its smallest block unless blockalign), drawn below
- * last_block, whose number looks the map up as a bit; a bit set moves to
- * the next free one, wrapping; the offset is that bit times the
- * alignment, and may fall beyond the region, which ends the job. */
+ * Uniform and zoned offsets are fio's, drawn as get_next_rand_offset does:
+ * a block of the direction's alignment whose number looks the map up as a
+ * bit; the offset is that block times the alignment, and may fall beyond
+ * the region, which ends the job. */
 static bool wl_rand_offset(WlJob *j, int d, uint64_t *rel, uint64_t *block)
 {
     const WorkloadJobSpec *s = j->spec;
-    uint64_t b;
-    if (j->map) {
-        uint64_t lo, hi, ba, span = MIN(j->size, j->map_n * j->unit);
-        wl_bs_dir(s, d, &lo, &hi);
-        ba = s->blockalign ? s->blockalign : lo;
-        if (lo > ba)
-            span -= MIN(span, lo - ba);
-        uint64_t last = MIN(span / ba, j->map_n);
-        if (!last)
-            return false;
-        b = sim_rng_below(&j->rng, last);
-        if (wl_map_isset(j, b) && (b = wl_map_next_free(j, b)) == UINT64_MAX)
+    uint64_t b, ba, last;
+    bool zoned = s->dist == WL_DIST_ZONED || s->dist == WL_DIST_ZONED_ABS;
+    if (zoned || (s->dist == WL_DIST_RANDOM && (j->map || !s->lfsr))) {
+        last = wl_last_block(j, d, &ba);
+        if (!last || !(zoned ? wl_fio_zoned(j, last, ba, &b) : wl_fio_block(j, last, &b)))
             return false;
         *block = b;
         *rel = b * ba;
         return true;
-    } else if (s->zone_strided) {
-        b = wl_random_block(j) % MAX(s->zonesize / j->unit, 1);
-    } else {
-        b = wl_random_block(j);
     }
+    b = wl_random_block(j);
+    if (s->zone_strided)
+        b %= MAX(s->zonesize / j->unit, 1);
     *block = b;
     *rel = b * j->unit;
     return true;
@@ -352,36 +329,38 @@ static bool wl_rand_offset(WlJob *j, int d, uint64_t *rel, uint64_t *block)
 static bool wl_should_random(WlJob *j, int d)
 {
     uint32_t p = j->spec->perc_rand[d];
-    return p >= 100 || 1 + sim_rng_below(&j->rng, 100) <= p;
+    return p >= 100 || wl_frand_between(&j->fr_seq[d], 1, 100) <= p;
 }
 
 /* fio's get_next_buflen: a length for an I/O at off (absolute) that ends
  * within the region; 0 when not even the smallest fits. bsrange draws
- * LOW + U * HIGH rounded down to LOW (at most HIGH); bssplit takes the first
- * entry at or after the drawn share that fits. */
+ * LOW + U * HIGH, aligned down to LOW (at most HIGH); bssplit takes the
+ * first entry (fio's order) whose running share the draw is within, as fio
+ * compares them in integers, and that fits. */
 static uint64_t wl_buflen(WlJob *j, int d, uint64_t off)
 {
     const WorkloadJobSpec *s = j->spec;
-    uint64_t lo, hi, end = j->start + j->size, len;
+    uint64_t lo, hi, end = j->start + j->size, len = 0;
+    WlFrand *f = &j->fr_bs[d];
     wl_bs_dir(s, d, &lo, &hi);
     if (lo == hi)
         return lo;
     if (off + lo > end)
         return 0;
+    uint64_t fmax = f->use64 ? UINT64_MAX : UINT32_MAX;
     do {
-        double u = sim_rng_double(&j->rng);
+        uint64_t r = wl_frand_next(f);
         if (!s->n_bssplit[d]) {
-            len = lo + (uint64_t)((double)hi * u);
+            len = lo + (uint64_t)((double)hi * ((double)r / ((double)fmax + 1.0)));
         } else {
-            uint32_t acc = 0;
-            len = lo;
+            uint64_t acc = 0;
             for (uint32_t i = 0; i < s->n_bssplit[d]; i++) {
-                const WorkloadBsSplit *b = &s->bssplit[d][i];
-                if (!b->pct)
+                const WorkloadBsSplit *e = &s->bssplit[d][i];
+                if (!e->pct)
                     continue;
-                len = b->bs;
-                acc += b->pct;
-                if (u * 100.0 < (double)acc && off + len <= end)
+                len = e->bs;
+                acc += e->pct;
+                if (r / acc <= fmax / 100 && off + len <= end)
                     break;
             }
         }
@@ -437,7 +416,7 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
     if (rel >= j->size || fo + rel >= j->start + j->size)
         return false;
     uint64_t o = fo + rel, l;
-    if (random && !j->map) { /* fio's last_block: the smallest block fits at the end */
+    if (random && !j->map) { /* the smallest block fits at the end */
         uint64_t lo, hi;
         wl_bs_dir(s, d, &lo, &hi);
         if (o + lo > j->start + j->size)

@@ -50,6 +50,16 @@ typedef struct WlLog WlLog;
 
 enum { WL_JOB_WAIT = 0, WL_JOB_RUN, WL_JOB_DONE };
 
+/* One of fio's random generators (workload_frand.c): taus88 or taus258. */
+typedef struct WlFrand {
+    uint32_t s[3];
+    uint64_t t[5];
+    bool use64;
+} WlFrand;
+
+/* fio's random map (workload_frand.c). */
+typedef struct WlAxmap WlAxmap;
+
 typedef struct WlJob WlJob;
 struct WlJob {
     Workload *w;
@@ -74,7 +84,13 @@ struct WlJob {
     WlIo *slots;          /* iodepth */
     uint32_t *free_slots; /* stack of free slot numbers */
     uint32_t nfree;
-    SimRng rng;
+    SimRng rng;           /* what fio does not draw: distributions, thinktime, placement */
+    WlFrand fr_off;       /* fio's generators: random offsets, */
+    WlFrand fr_bs[WL_DIRS]; /* block sizes, */
+    WlFrand fr_mix;       /* the read/write mix, */
+    WlFrand fr_seq[WL_DIRS]; /* percentage_random, */
+    WlFrand fr_zone;      /* zoned distributions */
+    uint64_t fr_seed, fr_block_seed; /* wl_frand_seed_job's, again at each pass */
     uint32_t fdp_rr;      /* fdp_pli_select=roundrobin: the next index */
     uint32_t perm_bits;   /* random map: a keyed bijection on 2^perm_bits values */
     uint64_t perm_i, perm_key[3];
@@ -109,9 +125,7 @@ struct WlJob {
     uint8_t rwmix_dir;
     uint32_t seq_nr_left;         /* rw=randread:N: I/Os until the next random offset */
     uint64_t max_bs;              /* bytes: largest block size the job issues */
-    uint64_t *map;                /* random map with varying block sizes: a bit per unit */
-    uint64_t *map_full;           /* a bit per map word: all its units done */
-    uint64_t map_words;
+    WlAxmap *map;                 /* fio's random map: a bit per unit; NULL: none */
     uint64_t map_n;               /* units in the map: the region, or a strided zone */
     uint32_t passes;              /* passes over the region ended */
     uint64_t pass_ios;            /* I/Os of the current pass */
@@ -202,6 +216,22 @@ void wl_map_bind(WlJob *j);
 uint32_t wl_bits_for(uint64_t n);           /* smallest b with 2^b >= n */
 gboolean wl_job_zones(WlJob *j, GError **error);
 void wl_job_dist(WlJob *j);
+
+/* workload_frand.c */
+void wl_frand_init(WlFrand *f, uint64_t seed, bool use64);
+uint64_t wl_frand_next(WlFrand *f);
+double wl_frand_unit(WlFrand *f);                              /* [0, 1) */
+uint64_t wl_frand_between(WlFrand *f, uint64_t lo, uint64_t hi); /* [lo, hi] */
+/* The job's generators as fio seeds them from rand_seed (fio's randseed);
+ * with repeat (randrepeat), the offsets from fio's fixed seed moved on by
+ * block_seed (0: fio's own). */
+void wl_frand_seed_job(WlJob *j, uint64_t rand_seed, uint64_t block_seed, bool repeat);
+WlAxmap *wl_axmap_new(uint64_t nbits); /* owned: wl_axmap_free() */
+void wl_axmap_free(WlAxmap *a);
+void wl_axmap_reset(WlAxmap *a);
+bool wl_axmap_isset(const WlAxmap *a, uint64_t b);
+uint64_t wl_axmap_set_nr(WlAxmap *a, uint64_t b, uint64_t n); /* bits it set */
+uint64_t wl_axmap_next_free(WlAxmap *a, uint64_t b);          /* UINT64_MAX: full */
 
 /* workload_verify.c */
 gboolean wl_verify_bind(Workload *w, GError **error);
