@@ -9,6 +9,7 @@
 
 #include "models/drive.h"
 #include "sim/engine/histogram.h"
+#include "sim/engine/json.h"
 #include "sim/host/workload.h"
 #include "sim/output/html.h"
 #include "sim/output/outdir.h"
@@ -27,6 +28,8 @@ typedef struct PtsCell {
     uint64_t bs;       /* bytes */
     uint32_t read_pct; /* % reads */
     bool seq;          /* sequential (tp); random otherwise */
+    uint64_t offset;   /* seq: bytes from LBA 0 where it starts, its region up to the active
+                          range's end (xsr's stream goes on across intervals); 0 elsewhere */
 } PtsCell;
 
 /* The share of a segment's time each resource of the drive was busy:
@@ -176,6 +179,8 @@ struct PtsTestDesc {
                      judgement: the trend over the last capacity written instead (wsat) */
     bool seq;     /* sequential; a purge per block size, a round its read then its write (tp) */
     bool window_latency; /* response-time percentiles over the window's rounds (lat) */
+    bool purged;    /* the PTS runs it from the purged drive: --precondition none by default */
+    bool no_rounds; /* no rounds and no steady state: the after hook is its whole stimulus (xsr) */
     const char *unit;       /* the tracking variable's, on the round line */
     const char *track_unit; /* ... in summary.txt and the figures */
     const char *track_column; /* rounds.csv's column of the tracking variable */
@@ -195,6 +200,8 @@ struct PtsTestDesc {
     /* a second table, NAME2.csv (NULL: none) */
     const char *table2;
     void (*table2_csv)(const Pts *p, GString *out);
+    /* its members of summary.json (json_ calls into the open object), or NULL */
+    void (*json)(const Pts *p, JsonWriter *jw);
 };
 
 /* pts.c, for the after hooks: run cell c for runtime at threads x iodepth

@@ -297,7 +297,7 @@ const char *pts_test_name(const PtsTestDesc *test)
 
 gboolean pts_test_purged(const PtsTestDesc *test)
 {
-    return test && test->fills > 0;
+    return test && (test->fills > 0 || test->purged);
 }
 
 static const char *const precondition_names[] = {
