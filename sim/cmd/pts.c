@@ -139,8 +139,8 @@ static gboolean pts_plan(Pts *p, GError **error)
     const PtsTestDesc *t = o->test;
     if (t->no_rounds && (o->bs || o->mix || o->max_rounds)) {
         g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
-                    "--%s: found it with --test %s, expected none: the test runs no rounds, and "
-                    "its stimulus whole",
+                    "--%s: found it with --test %s, expected none: the test runs its stimulus "
+                    "whole, with no rounds",
                     o->bs ? "bs" : o->mix ? "mix" : "max-rounds", t->name);
         return FALSE;
     }

@@ -2,9 +2,10 @@
  * pts_html.c - report.html of a PTS test's results folder: the header of
  * the PTS-E 1.1 (or PTS-C 1.2) report (specification, drive, purge, write cache, active
  * range, data pattern, test parameters), warnings where the steady-state
- * verdict says little, the results in the specification's orientation
- * (block sizes down, R/W mixes across), the steady-state tables, the
- * figures, the drive's derived bounds and the files.
+ * verdict says little, then in the order of SNIA's sample reports the
+ * steady-state table, the results in the specification's orientation
+ * (block sizes down from the smallest, R/W mixes across from 0/100), the
+ * figures; the drive's derived bounds and the files.
  */
 #include "sim/cmd/pts_impl.h"
 

@@ -220,9 +220,17 @@ const char *pts_spec_short(PtsSpec spec);
 char *pts_bs_label(uint64_t bs);
 /* "flat", "falling" or "rising". */
 const char *pts_trend_word(const SteadyTrend *t);
+/* The cells' block sizes and R/W mixes (read shares), each once, in the
+ * order of SNIA's sample reports (docs/pts.md): block sizes from the
+ * smallest, mixes from 0/100 to 100/0, the reverse of the order the tests
+ * run them in. bs and read_pct hold PTS_MAX_CELLS. */
+void pts_report_axes(const Pts *p, uint64_t *bs, uint32_t *n_bs, uint32_t *read_pct,
+                     uint32_t *n_mix);
+/* The cells' indices (p->n_cells of them) in that order: block size, then mix. */
+void pts_cells_in_report_order(const Pts *p, uint32_t *order);
 /* One value per cell as a table of report.html: block sizes down, R/W
- * mixes across, as PTS-E's tables. value returns NAN for a cell it leaves
- * empty; fmt formats the others ("%.0f"). */
+ * mixes across, as PTS-E's tables, in the order above. value returns NAN
+ * for a cell it leaves empty; fmt formats the others ("%.0f"). */
 void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
                     double (*value)(const Pts *p, uint32_t c), const char *fmt);
 
