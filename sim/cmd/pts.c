@@ -783,7 +783,9 @@ static gboolean pts_finish(Pts *p, OutDir *od, uint32_t done, GError **error)
         g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
                     "interrupted by %s after %u %s%s; %s%s%s", sig, n,
                     p->t->no_rounds ? "interval" : "round", n == 1 ? "" : "s",
-                    o->out ? "the rounds so far are in " : "the summary so far is above",
+                    !o->out            ? "the summary so far is above"
+                    : p->t->no_rounds ? "the intervals so far are in "
+                                      : "the rounds so far are in ",
                     o->out ? o->out : "", o->out ? " (\"interrupted\": true in summary.json)" : "");
         return FALSE;
     }

@@ -186,10 +186,12 @@ static void pts_html_wsat_warnings(HtmlPage *page, const Pts *p)
 static void pts_html_warnings(HtmlPage *page, const Pts *p)
 {
     if (p->interrupted) {
+        uint32_t n = p->t->no_rounds ? p->periods->len : p->subs[p->n_subs - 1].rounds;
+        const char *what = p->t->no_rounds ? "interval" : "round";
         g_autofree char *w = g_strdup_printf(
-            "The test was interrupted after %u round%s of its last subtest: these are the "
-            "rounds run so far, not a finished test.",
-            p->subs[p->n_subs - 1].rounds, p->subs[p->n_subs - 1].rounds == 1 ? "" : "s");
+            "The test was interrupted after %u %s%s of its last subtest: these are the %ss run "
+            "so far, not a finished test.",
+            n, what, n == 1 ? "" : "s", what);
         html_warning(page, w);
     }
     if (p->t->fills > 0) {
