@@ -58,6 +58,24 @@ PY
 # The same seed gives the same numbers; another seed other offsets.
 pts "$tmp/iops2" -t iops --round-time 300ms --bs 4k,128k --mix 100/0,0/100 --max-rounds 6
 cmp -s "$tmp/iops/iops.csv" "$tmp/iops2/iops.csv" || fail "iops: the same seed gave other numbers"
+# SNIA's sample reports' order: the steady state before the results, block
+# sizes from the smallest down and mixes from 0/100 across, in report.html
+# and summary.txt alike (the tests run them the other way round)
+n=$((n + 1))
+python3 - "$tmp/iops2" <<'PY' || fail "iops: the report's order is not SNIA's sample reports'"
+import re, sys
+d = sys.argv[1]
+h = open(d + "/report.html").read()
+assert 0 <= h.index("<h2>Steady state</h2>") < h.index("<h2>Results</h2>"), "sections"
+t = h[h.index("<caption>IOPS, steady-state"):]
+t = t[:t.index("</table>")]
+cells = re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", t)
+assert cells[:3] == ["block size", "0/100", "100/0"], cells[:3]
+assert [c for c in cells if c.endswith("KiB")] == ["4KiB", "128KiB"], cells
+s = open(d + "/summary.txt").read()
+m = s[s.index("IOPS (steady-state window average)"):].splitlines()
+assert m[1].split()[1:] == ["0/100", "100/0"] and m[2].split()[0] == "4KiB" and m[3].split()[0] == "128KiB", m[:4]
+PY
 
 # wsat from a purged drive: the plateau, then the cliff once a capacity is written.
 pts "$tmp/wsat" -t wsat --round-time 1s --max-rounds 12 --threads 4 --iodepth 8
@@ -155,7 +173,7 @@ if command -v gnuplot >/dev/null; then
 fi
 
 # Bad input: exit 2, one line naming the option, no folder.
-expect_error '--test "bogus": expected wsat, iops, tp, lat, dirth, ecw or hir' pts -d $drive -t bogus
+expect_error '--test "bogus": expected wsat, iops, tp, lat, dirth, ecw, hir or xsr' pts -d $drive -t bogus
 expect_error '--bs "3k": found "3k", expected block sizes of the iops test' pts -d $drive -t iops --bs 3k
 expect_error '--bs "1m,2m": found "2m"' pts -d $drive -t tp --bs 1m,2m
 expect_error 'found a zoned namespace, expected a conventional one' pts -d configs/zn540.ini -t iops

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_report.sh - report.html of every kind of results folder (run, pts
-# lat, hir, dirth and ecw, calibrate, a sweep's collect folder) in a real browser. Each page must be
+# lat, hir, dirth, ecw and xsr, calibrate, a sweep's collect folder) in a real browser. Each page must be
 # self-contained (no script, no image or style fetched from anywhere, every
 # figure an inline SVG) and link only to files that are in its folder;
 # headless Chromium then renders it: the DOM it built must hold every
@@ -32,6 +32,8 @@ browser=$(command -v chromium || command -v chromium-browser || true)
     -o "$tmp/dirth" || fail "pts dirth failed"
 "$bin" pts -q -d "$drive" -t ecw --threads 4 --iodepth 4 --round-time 50ms --precondition random \
     --plot -o "$tmp/ecw" || fail "pts ecw failed"
+"$bin" pts -q -d "$drive" --set nand.blocks_per_plane=64 --set drive.user_capacity=340MB -t xsr \
+    --round-time 5ms --plot -o "$tmp/xsr" || fail "pts xsr failed"
 "$bin" calibrate -q -d "$drive" -w 'rw=write,bs=1m,size=300m' --figure 'rate@GB=0.1..0.3=140' \
     --fit timing.tlc.t_prog=1.5ms..5ms --max-evals 16 --jobs 2 -o "$tmp/cal" || fail "calibrate failed"
 "$bin" run -q -d "$drive" -w 'rw=write,bs=1m,size=200m' --vary timing.tlc.t_prog=2ms,3ms \
@@ -113,6 +115,7 @@ check_page "$tmp/dirth" 4 "PTS-E 1.1" "Demand intensity: IOPS" "Response time hi
     "dirth_histogram.csv" "Steady state"
 check_page "$tmp/ecw" 4 "PTS-E 1.1" "enterprise composite workload (ECW)" \
     "Demand intensity: maximum response time" "ecw_histogram.csv" "Steady state"
+check_page "$tmp/xsr" 1 "PTS-E 1.1" "cross stimulus recovery (XSR)" "MRT, peak (us)" "xsr.csv"
 check_page "$tmp/cal" 1 "measured" "stock" "calibrated" "uncertainty" "figures.csv" \
     "timing.tlc.t_prog"
 check_page "$tmp/sweep" 1 "sweep.csv" "s report" "timing.tlc.t_prog=2ms/report.html" \
@@ -215,6 +218,7 @@ if [ -n "$browser" ]; then
     render "$tmp/hir" 3
     render "$tmp/dirth" 4
     render "$tmp/ecw" 4
+    render "$tmp/xsr" 1
     render "$tmp/cal" 1
     render "$tmp/sweep" 1
 fi

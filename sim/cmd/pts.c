@@ -162,11 +162,18 @@ static gboolean pts_plan(Pts *p, GError **error)
     if (!pts_pick(o, &bs_mask, &mix_mask, error))
         return FALSE;
     const PtsTestDesc *t = o->test;
+    if (t->no_rounds && (o->bs || o->mix || o->max_rounds)) {
+        g_set_error(error, RUN_ERROR, RUN_ERROR_INPUT,
+                    "--%s: found it with --test %s, expected none: the test runs its stimulus "
+                    "whole, with no rounds",
+                    o->bs ? "bs" : o->mix ? "mix" : "max-rounds", t->name);
+        return FALSE;
+    }
     gboolean client = o->spec == PTS_SPEC_CLIENT;
     p->threads = o->threads ? o->threads : client ? t->client_threads : t->threads;
     p->iodepth = o->iodepth ? o->iodepth : client ? t->client_iodepth : t->iodepth;
     p->active_pct = client ? PTS_CLIENT_ACTIVE_PCT : 100;
-    p->max_rounds = o->max_rounds ? o->max_rounds : t->max_rounds;
+    p->max_rounds = t->no_rounds ? 0 : o->max_rounds ? o->max_rounds : t->max_rounds;
     if (t->seq) {
         /* one purge a block size; a round is its read then its write */
         for (unsigned k = 0; k < t->n_bs; k++) {
@@ -177,7 +184,7 @@ static gboolean pts_plan(Pts *p, GError **error)
             for (unsigned m = 0; m < t->n_mix; m++)
                 if (mix_mask & (1u << m))
                     p->cells[p->n_cells++] =
-                        (PtsCell){t->bs[k], t->mix[m], true, 0, 0};
+                        (PtsCell){t->bs[k], t->mix[m], true, 0, 0, 0};
             s->n_cells = p->n_cells - s->first_cell;
             s->track = s->first_cell + s->n_cells - 1; /* the write if kept, else the read */
         }
@@ -187,7 +194,7 @@ static gboolean pts_plan(Pts *p, GError **error)
     for (unsigned m = 0; m < t->n_mix; m++)
         for (unsigned k = 0; k < t->n_bs; k++)
             if ((mix_mask & (1u << m)) && (bs_mask & (1u << k)))
-                pts_plan_cell(p, &(PtsCell){t->bs[k], t->mix[m], false, 0, 0});
+                pts_plan_cell(p, &(PtsCell){t->bs[k], t->mix[m], false, 0, 0, 0});
     s->n_cells = p->n_cells;
     /* the PTS tracks 4 KiB random writes; without that cell, the last one;
      * a matrix of threads x QD its most outstanding point */
@@ -306,8 +313,12 @@ static void pts_cell_spec(const Pts *p, const PtsCell *c, uint32_t threads, uint
         g_string_append_printf(spec, ",rwmixread=%u", c->read_pct);
     if (p->t->job)
         g_string_append_printf(spec, ",%s", p->t->job);
-    /* PTS-C's active range: the stimulus stays on the first LBAs */
-    if (p->active_pct < 100)
+    /* PTS-C's active range: the stimulus stays on the first LBAs; a
+     * stream that starts further on keeps to the same end */
+    if (c->offset)
+        g_string_append_printf(spec, ",offset=%" G_GUINT64_FORMAT ",size=%" G_GUINT64_FORMAT,
+                               c->offset, (uint64_t)pts_active_bytes(p) - c->offset);
+    else if (p->active_pct < 100)
         g_string_append_printf(spec, ",size=%u%%", p->active_pct);
     g_string_append_printf(spec, ",runtime=%" G_GUINT64_FORMAT "us,time_based", runtime / 1000);
 }
@@ -540,23 +551,34 @@ static void pts_trend(const Pts *p, PtsSub *s)
                  &s->trend);
 }
 
-/* Rounds until steady state or the round limit. wsat instead runs until 4 x
+/* Rounds until steady state or the round limit (none for a test whose
+ * after hook is its whole stimulus). wsat instead runs until 4 x
  * capacity (the PTS) or the round limit and judges no window: its IOPS fall
  * from the fresh drive's plateau over the write cliff and then slowly, so
  * a 5-round window passes on a curve still falling. It reports how it
  * ended and the trend over the last capacity written (pts_trend()). */
+/* The test's stimulus begins (after the preconditioning): the drive's
+ * count of the LBAs written and the host's bytes and time start here, and
+ * the status line follows the run. */
+static void pts_stimulus_begin(Pts *p)
+{
+    drive_restart_written(p->d);
+    p->host0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
+    p->t0_s = (double)sim_now(p->e) / 1e9;
+    runner_set_clock(p->run, SIM_SEC, 0, NULL, p->progress);
+}
+
 static gboolean pts_rounds(Pts *p, uint32_t sub, GError **error)
 {
     PtsSub *s = &p->subs[sub];
     double cap = (double)drive_capacity(p->d);
-    drive_restart_written(p->d);
-    p->host0 = (double)drive_stats(p->d)->host_bytes[IO_WRITE];
-    p->t0_s = (double)sim_now(p->e) / 1e9;
-    s->end = PTS_END_ROUNDS;
     /* the status line during the rounds: the round, and the share of the
      * whole test (every subtest to its round limit: the ETA is an upper
      * bound, steady state may come sooner) */
-    runner_set_clock(p->run, SIM_SEC, 0, NULL, p->progress);
+    pts_stimulus_begin(p);
+    s->end = PTS_END_ROUNDS;
+    if (p->t->no_rounds)
+        return TRUE; /* the after hook is the stimulus */
     double per_round = 1.0 / ((double)p->n_subs * p->max_rounds);
     for (uint32_t r = 1; r <= p->max_rounds; r++) {
         guint row_track = 0, round_rows = p->rows->len;
@@ -754,7 +776,8 @@ static gboolean pts_subtests(Pts *p, uint32_t *done, GError **error)
                 return FALSE;
             g_clear_error(error);
         }
-        if (p->interrupted && p->subs[sub].rounds == 0)
+        /* a test without rounds reports the periods that ended before a signal */
+        if (p->interrupted && (p->t->no_rounds ? p->periods->len : p->subs[sub].rounds) == 0)
             break;
         pts_take_written(p);
         pts_results(p, sub);
@@ -799,8 +822,9 @@ static gboolean pts_finish(Pts *p, Session *ses, uint32_t done, GError **error)
     if (p->interrupted) {
         if (od)
             pts_write_html(p); /* the rounds so far, as the folder holds them */
-        session_interrupted_error(ses, error, "after %u round%s", p->subs[done - 1].rounds,
-                                  p->subs[done - 1].rounds == 1 ? "" : "s");
+        uint32_t n = p->t->no_rounds ? p->periods->len : p->subs[done - 1].rounds;
+        session_interrupted_error(ses, error, "after %u %s%s", n,
+                                  p->t->no_rounds ? "interval" : "round", n == 1 ? "" : "s");
         return FALSE;
     }
     if (od && o->plot)
@@ -814,7 +838,8 @@ gboolean pts_run(const PtsOptions *o, GError **error)
 {
     Pts p = {.o = o, .t = o->test, .written_lo = UINT64_MAX};
     gboolean ok = FALSE;
-    g_autoptr(Session) ses = session_new("the rounds so far are", "summary.json");
+    g_autoptr(Session) ses = session_new(
+        p.t->no_rounds ? "the intervals so far are" : "the rounds so far are", "summary.json");
     uint32_t done = 0;
     /* the first purge checks that the drive takes the test's jobs before
      * any folder is made */

@@ -7,6 +7,7 @@
 #include "sim/cmd/pts_impl.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 char *pts_bs_label(uint64_t bs)
 {
@@ -29,45 +30,73 @@ const char *pts_trend_word(const SteadyTrend *t)
     return t->flat ? "flat" : t->change < 0 ? "falling" : "rising";
 }
 
-static char *pts_html_mix(uint32_t read_pct)
+static int pts_cmp_u64(const void *a, const void *b)
 {
-    return g_strdup_printf("%u/%u", read_pct, 100 - read_pct);
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int pts_cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void pts_report_axes(const Pts *p, uint64_t *bs, uint32_t *n_bs, uint32_t *read_pct,
+                     uint32_t *n_mix)
+{
+    *n_bs = *n_mix = 0;
+    for (uint32_t c = 0; c < p->n_cells; c++) {
+        uint32_t m = 0, b = 0;
+        while (m < *n_mix && read_pct[m] != p->cells[c].read_pct)
+            m++;
+        if (m == *n_mix)
+            read_pct[(*n_mix)++] = p->cells[c].read_pct;
+        while (b < *n_bs && bs[b] != p->cells[c].bs)
+            b++;
+        if (b == *n_bs)
+            bs[(*n_bs)++] = p->cells[c].bs;
+    }
+    qsort(bs, *n_bs, sizeof *bs, pts_cmp_u64);
+    qsort(read_pct, *n_mix, sizeof *read_pct, pts_cmp_u32);
+}
+
+void pts_cells_in_report_order(const Pts *p, uint32_t *order)
+{
+    for (uint32_t c = 0; c < p->n_cells; c++)
+        order[c] = c;
+    /* insertion sort: a test has at most PTS_MAX_CELLS cells */
+    for (uint32_t i = 1; i < p->n_cells; i++)
+        for (uint32_t j = i; j > 0; j--) {
+            const PtsCell *a = &p->cells[order[j - 1]], *b = &p->cells[order[j]];
+            if (a->bs < b->bs || (a->bs == b->bs && a->read_pct <= b->read_pct))
+                break;
+            uint32_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
 }
 
 void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
                     double (*value)(const Pts *p, uint32_t c), const char *fmt)
 {
-    GPtrArray *mixes = g_ptr_array_new_with_free_func(g_free);
-    GArray *mix_pct = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    GArray *bss = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    for (uint32_t c = 0; c < p->n_cells; c++) {
-        gboolean seen = FALSE;
-        for (guint i = 0; i < mix_pct->len; i++)
-            seen |= g_array_index(mix_pct, uint32_t, i) == p->cells[c].read_pct;
-        if (!seen) {
-            g_array_append_val(mix_pct, p->cells[c].read_pct);
-            g_ptr_array_add(mixes, pts_html_mix(p->cells[c].read_pct));
-        }
-        seen = FALSE;
-        for (guint i = 0; i < bss->len; i++)
-            seen |= g_array_index(bss, uint64_t, i) == p->cells[c].bs;
-        if (!seen)
-            g_array_append_val(bss, p->cells[c].bs);
-    }
-    GPtrArray *header = g_ptr_array_new();
-    g_ptr_array_add(header, "block size");
-    for (guint i = 0; i < mixes->len; i++)
-        g_ptr_array_add(header, g_ptr_array_index(mixes, i));
+    uint32_t mix_pct[PTS_MAX_CELLS], n_mix;
+    uint64_t bss[PTS_MAX_CELLS];
+    uint32_t n_bs;
+    pts_report_axes(p, bss, &n_bs, mix_pct, &n_mix);
+    GPtrArray *header = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(header, g_strdup("block size"));
+    for (uint32_t m = 0; m < n_mix; m++)
+        g_ptr_array_add(header, g_strdup_printf("%u/%u", mix_pct[m], 100 - mix_pct[m]));
     g_ptr_array_add(header, NULL);
     GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-    for (guint b = 0; b < bss->len; b++) {
-        char **r = g_new0(char *, mix_pct->len + 2);
-        r[0] = pts_bs_label(g_array_index(bss, uint64_t, b));
-        for (guint m = 0; m < mix_pct->len; m++) {
+    for (uint32_t b = 0; b < n_bs; b++) {
+        char **r = g_new0(char *, n_mix + 2);
+        r[0] = pts_bs_label(bss[b]);
+        for (uint32_t m = 0; m < n_mix; m++) {
             double v = NAN;
             for (uint32_t c = 0; c < p->n_cells; c++)
-                if (p->cells[c].bs == g_array_index(bss, uint64_t, b) &&
-                    p->cells[c].read_pct == g_array_index(mix_pct, uint32_t, m))
+                if (p->cells[c].bs == bss[b] && p->cells[c].read_pct == mix_pct[m])
                     v = value(p, c);
             r[m + 1] = isnan(v) ? g_strdup("") : g_strdup_printf(fmt, v);
         }
@@ -76,9 +105,6 @@ void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
     html_table(page, (const char *const *)header->pdata, rows, caption);
     g_ptr_array_free(rows, TRUE);
     g_ptr_array_free(header, TRUE);
-    g_ptr_array_free(mixes, TRUE);
-    g_array_free(mix_pct, TRUE);
-    g_array_free(bss, TRUE);
 }
 
 void pts_html_tq(HtmlPage *page, const char *caption, const uint32_t *threads,

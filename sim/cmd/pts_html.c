@@ -2,9 +2,10 @@
  * pts_html.c - report.html of a PTS test's results folder: the header of
  * the PTS-E 1.1 (or PTS-C 1.2) report (specification, drive, purge, write cache, active
  * range, data pattern, test parameters), warnings where the steady-state
- * verdict says little, the results in the specification's orientation
- * (block sizes down, R/W mixes across), the steady-state tables, the
- * figures, the drive's derived bounds and the files.
+ * verdict says little, then in the order of SNIA's sample reports the
+ * steady-state table, the results in the specification's orientation
+ * (block sizes down from the smallest, R/W mixes across from 0/100), the
+ * figures; the drive's derived bounds and the files.
  */
 #include "sim/cmd/pts_impl.h"
 
@@ -33,14 +34,19 @@ static void pts_html_method_rows(GPtrArray *rows, const Pts *p)
 {
     const PtsOptions *o = p->o;
     const char *pre = o->precondition == PTS_PRECOND_NONE
-                          ? (p->t->fills > 0 ? "none: WSAT starts from the purged drive"
-                                             : "none: the rounds start from the purged drive")
+                          ? (p->t->fills > 0      ? "none: WSAT starts from the purged drive"
+                             : p->t->no_rounds ? "none: the test's stimulus starts from the "
+                                                 "purged drive"
+                                               : "none: the rounds start from the purged drive")
                       : o->precondition == PTS_PRECOND_FAST
                           ? "workload independent: the state of a sequential fill (fast, not "
                             "simulated)"
                       : o->precondition == PTS_PRECOND_RANDOM
                           ? "workload independent: the state of a fill and a capacity of random "
                             "overwrites (not simulated)"
+                      : p->t->no_rounds
+                          ? "workload independent: 2 x capacity in 128 KiB sequential writes "
+                            "(simulated); no workload dependent preconditioning"
                           : "workload independent: 2 x capacity in 128 KiB sequential writes "
                             "(simulated); workload dependent: the test's rounds";
     pts_html_row(rows, "preconditioning", pre);
@@ -50,6 +56,13 @@ static void pts_html_method_rows(GPtrArray *rows, const Pts *p)
                                           oio > p->queue_limit ? " (the rest wait in the host)"
                                                                : "");
     pts_html_row(rows, "threads x queue depth", tq);
+    if (p->t->no_rounds) {
+        g_autofree char *iv = g_strdup_printf("none: the stimulus is measured in intervals of "
+                                              "%g s of simulated time; no steady state is judged",
+                                              (double)o->round_time / 1e9);
+        pts_html_row(rows, "rounds", iv);
+        return;
+    }
     g_autofree char *rounds =
         p->max_rounds != UINT32_MAX
             ? g_strdup_printf("%g s of simulated time a cell, at most %u rounds",
@@ -173,16 +186,20 @@ static void pts_html_wsat_warnings(HtmlPage *page, const Pts *p)
 static void pts_html_warnings(HtmlPage *page, const Pts *p)
 {
     if (p->interrupted) {
+        uint32_t n = p->t->no_rounds ? p->periods->len : p->subs[p->n_subs - 1].rounds;
+        const char *what = p->t->no_rounds ? "interval" : "round";
         g_autofree char *w = g_strdup_printf(
-            "The test was interrupted after %u round%s of its last subtest: these are the "
-            "rounds run so far, not a finished test.",
-            p->subs[p->n_subs - 1].rounds, p->subs[p->n_subs - 1].rounds == 1 ? "" : "s");
+            "The test was interrupted after %u %s%s of its last subtest: these are the %ss run "
+            "so far, not a finished test.",
+            n, what, n == 1 ? "" : "s", what);
         html_warning(page, w);
     }
     if (p->t->fills > 0) {
         pts_html_wsat_warnings(page, p);
         return;
     }
+    if (p->t->no_rounds)
+        return; /* no steady state to judge */
     for (uint32_t s = 0; s < p->n_subs; s++) {
         const PtsSub *sub = &p->subs[s];
         const PtsCell *c = &p->cells[sub->track];
@@ -215,8 +232,19 @@ static void pts_html_warnings(HtmlPage *page, const Pts *p)
 }
 
 
+/* The steady-state determination, then the results: the order of SNIA's
+ * sample reports (docs/pts.md, "The PTS-E report, item by item"). */
 static void pts_html_tables(HtmlPage *page, const Pts *p)
 {
+    /* WSAT judges no window (steady_state.csv's verdicts would all be
+     * "-"), and a test without rounds has none */
+    if (p->t->fills == 0 && !p->t->no_rounds) {
+        g_autofree char *steady = g_build_filename(p->o->out, "steady_state.csv", NULL);
+        html_heading(page, "Steady state");
+        html_csv_file(page, steady,
+                      "steady_state.csv: the tracking variable and the window ending at each round",
+                      200);
+    }
     html_heading(page, "Results");
     if (p->t->html_tables)
         p->t->html_tables(page, p);
@@ -224,13 +252,6 @@ static void pts_html_tables(HtmlPage *page, const Pts *p)
     g_autofree char *path = g_build_filename(p->o->out, table, NULL);
     g_autofree char *caption = g_strdup_printf("%s (every column)", table);
     html_csv_file(page, path, caption, p->t->table_rows ? p->t->table_rows : 200);
-    if (p->t->fills > 0)
-        return; /* WSAT judges no window: steady_state.csv's verdicts would all be "-" */
-    g_autofree char *steady = g_build_filename(p->o->out, "steady_state.csv", NULL);
-    html_heading(page, "Steady state");
-    html_csv_file(page, steady,
-                  "steady_state.csv: the tracking variable and the window ending at each round",
-                  200);
 }
 
 void pts_write_html(const Pts *p)
@@ -252,8 +273,10 @@ void pts_write_html(const Pts *p)
     html_pre(page, summary->str);
     pts_html_tables(page, p);
     GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-    g_ptr_array_add(names, g_strdup("convergence"));
-    for (uint32_t s = 0; s < p->n_subs && p->t->fills == 0; s++) { /* wsat judges no window */
+    if (!p->t->no_rounds)
+        g_ptr_array_add(names, g_strdup("convergence"));
+    /* wsat judges no window; a test without rounds has none */
+    for (uint32_t s = 0; s < p->n_subs && p->t->fills == 0 && !p->t->no_rounds; s++) {
         g_autofree char *bs = pts_bs_label(p->cells[p->subs[s].track].bs);
         g_ptr_array_add(names, p->t->seq ? g_strdup_printf("steady_state_%s", bs)
                                          : g_strdup("steady_state"));

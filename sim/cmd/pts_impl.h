@@ -9,6 +9,7 @@
 
 #include "models/drive.h"
 #include "sim/engine/histogram.h"
+#include "sim/engine/json.h"
 #include "sim/host/workload.h"
 #include "sim/output/html.h"
 #include "sim/output/outdir.h"
@@ -28,6 +29,8 @@ typedef struct PtsCell {
     uint32_t read_pct; /* % reads */
     bool seq;          /* sequential (tp); random otherwise */
     uint32_t threads, iodepth; /* 0: the test's (--threads, --iodepth) */
+    uint64_t offset;   /* seq: bytes from LBA 0 where it starts, its region up to the active
+                          range's end (xsr's stream goes on across intervals); 0 elsewhere */
 } PtsCell;
 
 /* The share of a segment's time each resource of the drive was busy:
@@ -185,6 +188,8 @@ struct PtsTestDesc {
                      judgement: the trend over the last capacity written instead (wsat) */
     bool seq;     /* sequential; a purge per block size, a round its read then its write (tp) */
     bool window_latency; /* response-time percentiles over the window's rounds (lat) */
+    bool purged;    /* the PTS runs it from the purged drive: --precondition none by default */
+    bool no_rounds; /* no rounds and no steady state: the after hook is its whole stimulus (xsr) */
     const char *unit;       /* the tracking variable's, on the round line */
     const char *track_unit; /* ... in summary.txt and the figures */
     const char *track_column; /* rounds.csv's column of the tracking variable */
@@ -204,6 +209,8 @@ struct PtsTestDesc {
     /* a second table, NAME2.csv (NULL: none) */
     const char *table2;
     void (*table2_csv)(const Pts *p, GString *out);
+    /* its members of summary.json (json_ calls into the open object), or NULL */
+    void (*json)(const Pts *p, JsonWriter *jw);
 };
 
 /* pts.c, for the after hooks: run cell c for runtime at threads x iodepth
@@ -222,9 +229,17 @@ const char *pts_spec_short(PtsSpec spec);
 char *pts_bs_label(uint64_t bs);
 /* "flat", "falling" or "rising". */
 const char *pts_trend_word(const SteadyTrend *t);
+/* The cells' block sizes and R/W mixes (read shares), each once, in the
+ * order of SNIA's sample reports (docs/pts.md): block sizes from the
+ * smallest, mixes from 0/100 to 100/0, the reverse of the order the tests
+ * run them in. bs and read_pct hold PTS_MAX_CELLS. */
+void pts_report_axes(const Pts *p, uint64_t *bs, uint32_t *n_bs, uint32_t *read_pct,
+                     uint32_t *n_mix);
+/* The cells' indices (p->n_cells of them) in that order: block size, then mix. */
+void pts_cells_in_report_order(const Pts *p, uint32_t *order);
 /* One value per cell as a table of report.html: block sizes down, R/W
- * mixes across, as PTS-E's tables. value returns NAN for a cell it leaves
- * empty; fmt formats the others ("%.0f"). */
+ * mixes across, as PTS-E's tables, in the order above. value returns NAN
+ * for a cell it leaves empty; fmt formats the others ("%.0f"). */
 void pts_html_pivot(HtmlPage *page, const Pts *p, const char *caption,
                     double (*value)(const Pts *p, uint32_t c), const char *fmt);
 /* One value per threads x QD point as a table of report.html: thread

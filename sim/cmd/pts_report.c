@@ -194,11 +194,15 @@ void pts_summary_lines(const Pts *p, gboolean tables, GString *out)
         g_string_append_printf(out,
                                " (%u outstanding; %u at the drive, the rest in the host queue)",
                                oio, p->queue_limit);
-    g_string_append_printf(out, "\nrounds       %g s a cell", (double)o->round_time / 1e9);
-    if (p->max_rounds != UINT32_MAX)
-        g_string_append_printf(out, ", at most %u", p->max_rounds);
+    if (p->t->no_rounds)
+        g_string_append_printf(out, "\nrounds       none: the stimulus is measured in intervals of "
+                                    "%g s", (double)o->round_time / 1e9);
+    else if (p->max_rounds != UINT32_MAX)
+        g_string_append_printf(out, "\nrounds       %g s a cell, at most %u",
+                               (double)o->round_time / 1e9, p->max_rounds);
     else
-        g_string_append_printf(out, ", until %.0f x capacity written", p->t->fills);
+        g_string_append_printf(out, "\nrounds       %g s a cell, until %.0f x capacity written",
+                               (double)o->round_time / 1e9, p->t->fills);
     g_string_append_printf(out, "; seed %" G_GUINT64_FORMAT "\n", o->seed);
     if (o->precondition == PTS_PRECOND_NONE)
         g_string_append(out, "precondition none (purged drive)\n");
@@ -220,7 +224,7 @@ void pts_summary_lines(const Pts *p, gboolean tables, GString *out)
     }
     if (p->interrupted)
         g_string_append(out, "stopped      by a signal: the whole rounds before it\n");
-    for (uint32_t s = 0; s < p->n_subs; s++) {
+    for (uint32_t s = 0; s < p->n_subs && !p->t->no_rounds; s++) {
         pts_steady_line(p, &p->subs[s], out);
         g_autofree char *bound = pts_bound(p, &p->subs[s]);
         g_autofree char *bs = pts_bs_label(p->cells[p->subs[s].track].bs);
@@ -266,7 +270,7 @@ static void pts_wsat_json(const Pts *p, JsonWriter *jw)
 static void pts_cells_json(const Pts *p, JsonWriter *jw)
 {
     json_begin_array(jw, "cells");
-    for (uint32_t c = 0; c < p->n_cells; c++) {
+    for (uint32_t c = 0; c < p->n_cells && !p->t->no_rounds; c++) {
         const PtsResult *r = &p->results[c];
         json_begin_object(jw, NULL);
         json_u64(jw, "bs_bytes", p->cells[c].bs);
@@ -307,7 +311,7 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
     json_u64(jw, "iodepth", p->iodepth);
     json_u64(jw, "queue_limit", p->queue_limit);
     json_double(jw, "round_time_s", (double)o->round_time / 1e9);
-    if (p->max_rounds == UINT32_MAX)
+    if (p->max_rounds == UINT32_MAX || p->t->no_rounds)
         json_null(jw, "max_rounds");
     else
         json_u64(jw, "max_rounds", p->max_rounds);
@@ -327,7 +331,7 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
     if (p->t->fills > 0)
         pts_wsat_json(p, jw);
     json_begin_array(jw, "steady_state");
-    for (uint32_t s = 0; s < p->n_subs && p->t->fills == 0; s++) {
+    for (uint32_t s = 0; s < p->n_subs && p->t->fills == 0 && !p->t->no_rounds; s++) {
         const PtsSub *sub = &p->subs[s];
         json_begin_object(jw, NULL);
         json_u64(jw, "bs_bytes", p->cells[sub->track].bs);
@@ -345,6 +349,8 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
         json_end_object(jw);
     }
     json_end_array(jw);
+    if (p->t->json)
+        p->t->json(p, jw);
     pts_cells_json(p, jw);
     json_double(jw, "sim_time_s", p->sim_s);
     json_double(jw, "wall_s", p->wall_s);
@@ -355,14 +361,16 @@ static void pts_summary_json(const Pts *p, JsonWriter *jw)
 gboolean pts_write_results(const Pts *p, OutDir *od, GError **error)
 {
     g_autoptr(GString) s = g_string_new(NULL);
-    pts_rounds_csv(p, s);
-    if (!outdir_write_text(od, "rounds.csv", s->str, error))
-        return FALSE;
-    g_string_truncate(s, 0);
-    pts_steady_csv(p, s);
-    if (!outdir_write_text(od, "steady_state.csv", s->str, error))
-        return FALSE;
-    g_string_truncate(s, 0);
+    if (!p->t->no_rounds) { /* else there are no rounds to list */
+        pts_rounds_csv(p, s);
+        if (!outdir_write_text(od, "rounds.csv", s->str, error))
+            return FALSE;
+        g_string_truncate(s, 0);
+        pts_steady_csv(p, s);
+        if (!outdir_write_text(od, "steady_state.csv", s->str, error))
+            return FALSE;
+        g_string_truncate(s, 0);
+    }
     p->t->table_csv(p, s);
     g_autofree char *table = g_strdup_printf("%s.csv", p->t->name);
     if (!outdir_write_text(od, table, s->str, error))
@@ -419,8 +427,9 @@ void pts_plot_format(const Pts *p, PlotFormat fmt, gboolean warn)
     g_autofree char *figure = g_strdup_printf("pts_%s", p->t->name);
     g_autofree char *figure_vars = p->t->figure_vars ? p->t->figure_vars(p) : NULL;
     GError *e = NULL;
-    pts_plot_convergence(p, fmt, &e);
-    for (uint32_t s = 0; s < p->n_subs && !e && p->t->fills == 0; s++)
+    if (!p->t->no_rounds)
+        pts_plot_convergence(p, fmt, &e);
+    for (uint32_t s = 0; s < p->n_subs && !e && p->t->fills == 0 && !p->t->no_rounds; s++)
         pts_plot_steady(p, &p->subs[s], fmt, &e);
     if (!e)
         plot_script(p->o->out, p->o->script_dir, figure, p->t->name, figure_vars, fmt, &e);

@@ -77,20 +77,10 @@ static void iops_csv(const Pts *p, GString *out)
 /* The IOPS matrix: block sizes down, mixes across. */
 static void iops_summary(const Pts *p, GString *out)
 {
-    uint32_t mixes[PTS_MAX_CELLS], n_mix = 0;
+    uint32_t mixes[PTS_MAX_CELLS], n_mix;
     uint64_t sizes[PTS_MAX_CELLS];
-    uint32_t n_bs = 0;
-    for (uint32_t c = 0; c < p->n_cells; c++) {
-        uint32_t m = 0, b = 0;
-        while (m < n_mix && mixes[m] != p->cells[c].read_pct)
-            m++;
-        if (m == n_mix)
-            mixes[n_mix++] = p->cells[c].read_pct;
-        while (b < n_bs && sizes[b] != p->cells[c].bs)
-            b++;
-        if (b == n_bs)
-            sizes[n_bs++] = p->cells[c].bs;
-    }
+    uint32_t n_bs;
+    pts_report_axes(p, sizes, &n_bs, mixes, &n_mix);
     g_string_append(out, "IOPS (steady-state window average)\n  block   ");
     for (uint32_t m = 0; m < n_mix; m++) {
         g_autofree char *h = g_strdup_printf("%u/%u", mixes[m], 100 - mixes[m]);
@@ -144,7 +134,10 @@ static void tp_csv(const Pts *p, GString *out)
 
 static void tp_summary(const Pts *p, GString *out)
 {
-    for (uint32_t c = 0; c < p->n_cells; c++) {
+    uint32_t order[PTS_MAX_CELLS];
+    pts_cells_in_report_order(p, order);
+    for (uint32_t k = 0; k < p->n_cells; k++) {
+        uint32_t c = order[k];
         g_autofree char *bs = pts_bs_label(p->cells[c].bs);
         g_string_append_printf(out, "  %-7s %-5s %8.1f MB/s\n", bs,
                                p->cells[c].read_pct ? "read" : "write", p->results[c].MBps);
@@ -191,7 +184,10 @@ static void lat_summary(const Pts *p, GString *out)
 {
     g_string_append(out, "response times (us)     IOPS       min      mean       p99     p99.9    p99.99 "
                          "  p99.999       max\n");
-    for (uint32_t c = 0; c < p->n_cells; c++) {
+    uint32_t order[PTS_MAX_CELLS];
+    pts_cells_in_report_order(p, order);
+    for (uint32_t k = 0; k < p->n_cells; k++) {
+        uint32_t c = order[k];
         const PtsResult *r = &p->results[c];
         g_autofree char *bs = pts_bs_label(p->cells[c].bs);
         g_string_append_printf(out, "  %-7s %3u/%-3u %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n",
@@ -297,7 +293,7 @@ const char *pts_test_name(const PtsTestDesc *test)
 
 gboolean pts_test_purged(const PtsTestDesc *test)
 {
-    return test && test->fills > 0;
+    return test && (test->fills > 0 || test->purged);
 }
 
 static const char *const precondition_names[] = {

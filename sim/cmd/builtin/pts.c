@@ -69,7 +69,7 @@ static gboolean pts_parse(PtsOptions *o, const char *test, const char *threads, 
             return FALSE;
         }
     }
-    /* by default the PTS's own: wsat from the purged drive, the others
+    /* by default the PTS's own: wsat and xsr from the purged drive, the others
      * after 2 x capacity of sequential writes */
     o->precondition = pts_test_purged(o->test) ? PTS_PRECOND_NONE : PTS_PRECOND_FULL;
     if (precond && !pts_precondition_find(precond, &o->precondition)) {
@@ -141,15 +141,16 @@ int cmd_pts(int argc, char **argv)
         {"threads", 'T', 0, G_OPTION_ARG_STRING, &threads, threads_help, "N"},
         {"iodepth", 'Q', 0, G_OPTION_ARG_STRING, &iodepth, iodepth_help, "N"},
         {"round-time", 0, 0, G_OPTION_ARG_STRING, &round_time,
-         "Time each cell runs in a round (60s, as the PTS; 10s for quick runs; at least 1ms)",
+         "Time each cell runs in a round, or an interval of xsr (60s, as the PTS; 10s for quick "
+         "runs; at least 1ms)",
          "TIME"},
         {"max-rounds", 0, 0, G_OPTION_ARG_STRING, &max_rounds,
          "Rounds before giving up on steady state (25; wsat: until 4 x capacity written)", "N"},
         {"precondition", 0, 0, G_OPTION_ARG_STRING, &precond,
-         "full: 2 x capacity of 128 KiB sequential writes, simulated (default but for wsat); "
+         "full: 2 x capacity of 128 KiB sequential writes, simulated (default but for wsat and xsr); "
          "fast: the state of a sequential fill, set at once; random: of a fill and a capacity "
          "of random overwrites (an aged drive), set at once; none: the purged drive (wsat's "
-         "default)",
+         "and xsr's default)",
          "HOW"},
         {"bs", 0, 0, G_OPTION_ARG_STRING, &bs, "Only these of the test's block sizes, e.g. 4k,128k",
          "LIST"},
