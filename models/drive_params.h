@@ -122,6 +122,7 @@ typedef struct DriveParams {
     uint64_t ctrl_relocate_cost;   /* ns per 4 KiB slot GC or folding moves */
     uint64_t ctrl_erase_cost;      /* ns of bookkeeping per block erased */
     bool ctrl_copy_offload;        /* relocations bypass the cores (a hardware copy path) */
+    uint32_t ctrl_max_program_dies; /* dies programming or erasing at once (0: no limit) */
     uint32_t l2p_tp_entries; /* entries per translation page; 0 (configs): page_size / 4.
                               * Not a config key: tests set fewer to make tiny drives thrash */
 

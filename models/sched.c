@@ -11,7 +11,9 @@
  * cache read a read holds the die only until its last round reaches the
  * cache registers and completes by its own event when the data is out; a
  * read queued by then starts sensing at once, anything else waits for the
- * cache registers to empty.
+ * cache registers to empty. With [controller] max_program_dies at most that
+ * many dies program or erase at once: while they do, an idle die serves only
+ * its reads, and the end of one of theirs offers work to every idle die.
  */
 #include "models/chan.h"
 #include "models/sched.h"
@@ -69,6 +71,7 @@ struct Sched {
     uint32_t rop_cap, rop_free;
     uint32_t rr_die; /* sched_kick_all starts here */
     uint32_t nidle;  /* dies with no operation in progress */
+    uint32_t nprog;  /* dies programming or erasing ([controller] max_program_dies) */
     uint64_t *idle;  /* bit i % 64 of word i / 64: die i has none */
     uint64_t *wake;  /* dies that fell idle with reads queued or data in the
                         cache registers: a kick starts something on them
@@ -84,12 +87,20 @@ static Sched *sched(const Drive *d) { return drive_part(d, DP_SCHED); }
 
 static void die_done(void *ctx, uint64_t arg);
 
-/* Every change of a die's work goes through here, which keeps the count and
+/* Whether work programs or erases the die's array (what max_program_dies
+ * counts): anything but a read or no work. */
+static inline bool writing(uint8_t work)
+{
+    return work != IDLE && work != WORK_READ;
+}
+
+/* Every change of a die's work goes through here, which keeps the counts and
  * the bitmaps of idle dies that let sched_kick_all visit only those. */
 static inline void set_work(Sched *s, DieOp *die, uint8_t work, SimTime now)
 {
     uint32_t i = (uint32_t)(die - s->die);
     s->nidle += (work == IDLE) - (die->work == IDLE);
+    s->nprog += writing(work) - writing(die->work);
     if (work == IDLE) {
         s->idle[i / 64] |= (uint64_t)1 << (i % 64);
         if (die->rd_head != NO_IDX || die->out_end > now)
@@ -286,6 +297,9 @@ static const SchedTry *kick(Drive *d, uint32_t i, uint32_t mask)
         die->out_wait = true;
         return NULL;
     }
+    uint32_t limit = drive_params(d)->ctrl_max_program_dies;
+    if (limit && s->nprog >= limit)
+        return NULL; /* every source programs or erases: wait for one of those to end */
     for (uint32_t m = mask & ((1u << s->ntries) - 1); m; m &= m - 1) {
         const SchedTry *t = &s->tries[__builtin_ctz(m)];
         if (t->fn(t->ctx, i))
@@ -509,11 +523,16 @@ static void die_done(void *ctx, uint64_t arg)
         return;
     }
     sched_account(d, i, sim_now(drive_engine(d)));
+    uint32_t limit = drive_params(d)->ctrl_max_program_dies;
+    bool freed = limit && writing(die->work) && sched(d)->nprog == limit;
     set_work(sched(d), die, IDLE, sim_now(drive_engine(d)));
     die->out_wait = false;
     if (die->done)
         die->done(die->done_ctx, die->done_arg);
-    sched_kick(d, i);
+    if (freed) /* idle dies may have waited for this program or erase to end */
+        sched_kick_all(d);
+    else
+        sched_kick(d, i);
 }
 
 /* ---- Invariants ---------------------------------------------------------- */
@@ -541,7 +560,7 @@ static bool queue_check(const Sched *s, uint32_t i, uint8_t *mark, char *why, si
 bool sched_check(const Drive *d, char *why, size_t why_len)
 {
     const Sched *s = sched(d);
-    uint32_t idle = 0;
+    uint32_t idle = 0, prog = 0;
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++) {
         const DieOp *die = &s->die[i];
         bool bit = s->idle[i / 64] >> (i % 64) & 1;
@@ -549,8 +568,13 @@ bool sched_check(const Drive *d, char *why, size_t why_len)
         CHECK(bit == (die->work == IDLE), "die %u does work %u (%u: idle) but its idle bit is %d",
               i, die->work, IDLE, bit);
         idle += die->work == IDLE;
+        prog += writing(die->work);
     }
     CHECK(idle == s->nidle, "%u dies idle, counter says %u", idle, s->nidle);
+    CHECK(prog == s->nprog, "%u dies program or erase, counter says %u", prog, s->nprog);
+    uint32_t limit = drive_params(d)->ctrl_max_program_dies;
+    CHECK(!limit || prog <= limit, "%u dies program or erase, above max_program_dies = %u", prog,
+          limit);
     g_autofree uint8_t *mark = g_new0(uint8_t, s->rop_cap);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         if (!queue_check(s, i, mark, why, why_len))

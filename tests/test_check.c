@@ -312,7 +312,8 @@ static void test_trim(void)
     busy_close(&b);
 }
 
-/* A die counted idle that is not; a read record both queued and free. */
+/* A die counted idle that is not; a program counted that no die runs; a
+ * read record both queued and free. */
 static void test_sched(void)
 {
     Busy b;
@@ -324,6 +325,10 @@ static void test_sched(void)
     s->nidle++;
     assert_caught(d, sched_check, "scheduler");
     s->nidle--;
+    assert_holds(d);
+    s->nprog++; /* a program or erase counted that no die runs */
+    assert_caught(d, sched_check, "scheduler");
+    s->nprog--;
     assert_holds(d);
     uint32_t r = s->rop_free;
     CUTEST_REQUIRE(r != NO_IDX);

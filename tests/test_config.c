@@ -229,7 +229,7 @@ static const struct {
     {"unknown_key_far.ini", CONFIG_ERROR_UNKNOWN,
      ": [controller] channel_speed: unknown key (known keys: channels, ces_per_channel, "
      "channel_rate, channel_width, dram, l2p_kind, l2p_cache, l2p_prefetch, cores, complete_cost, "
-     "miss_cost, relocate_cost, erase_cost, copy_offload)"},
+     "miss_cost, relocate_cost, erase_cost, copy_offload, max_program_dies)"},
     {"missing_required.ini", CONFIG_ERROR_MISSING,
      ": [drive] user_capacity: missing, expected a size such as 1TB"},
     {"native_timing_missing.ini", CONFIG_ERROR_MISSING,

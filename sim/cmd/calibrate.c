@@ -636,6 +636,8 @@ static void cal_identify(Cal *c)
     for (guint j = 0; j < n; j++) {
         double base = best[j] != 0 ? fabs(best[j]) : (c->p[j].hi - c->p[j].lo);
         double d = CAL_REL_STEP * base;
+        if (c->p[j].k.kind == CONFIG_NUM_COUNT)
+            d = MAX(d, 1.0); /* a count moves by whole units: a smaller step runs the same value */
         for (int sgn = 0; sgn < 2; sgn++) {
             th[2 * j + sgn] = g_memdup2(best, n * sizeof(double));
             double v = best[j] + (sgn ? d : -d);

@@ -141,32 +141,37 @@ static void describe_bandwidth(const DriveParams *p, GString *out)
              "raised to two program or map units)", wb, key);
 }
 
-/* The smallest of host link, channels, native-mode NAND and the write
- * buffer bounds sequential writes once the pSLC cache is exhausted. The
- * buffer keeps each page's room until its program ends, so it moves at
- * most its size per native tPROG. */
+/* The smallest of host link, channels, native-mode NAND, the write buffer
+ * and the controller bounds sequential writes once the pSLC cache is
+ * exhausted. The buffer keeps each page's room until its program ends, so
+ * it moves at most its size per native tPROG; the controller bounds them by
+ * its cost per 4 KiB mapped (page_cost) and by the dies it lets program at
+ * once (max_program_dies), each shown only when it is set. */
 static void describe_bound(const DriveParams *p, GString *out)
 {
     g_autofree char *nand = g_strdup_printf("NAND in %s mode", cell_mode_name(p->native_mode));
+    g_autofree char *prog = g_strdup_printf("%u dies programming at once",
+                                            p->ctrl_max_program_dies);
     const char *names[] = {"the host link", "the channels", nand, "the write buffer",
-                           "the controller"};
+                           "the controller", prog};
     /* two-pass programs move their data over the channels twice */
     double passes = p->timing[p->native_mode].two_pass ? 2.0 : 1.0;
-    /* the controller's cores map every 4 KiB written (page_cost); shown
-     * only when that costs something */
     double cores = p->ctrl_cores ? p->ctrl_cores : 1;
+    double die_bw = drive_params_die_write_bw(p, p->native_mode);
     double bw[] = {drive_params_link_bw(p, true), drive_params_channel_bw(p) * p->channels / passes,
-                   drive_params_die_write_bw(p, p->native_mode) * drive_params_dies(p),
+                   die_bw * drive_params_dies(p),
                    (double)drive_params_write_buffer(p) * 1e9 / (double)p->timing[p->native_mode].t_prog,
-                   p->page_cost > 0 ? cores * SLOT_SIZE * 1e9 / (double)p->page_cost : 0};
-    unsigned nb = p->page_cost > 0 ? G_N_ELEMENTS(bw) : G_N_ELEMENTS(bw) - 1;
-    unsigned lo = 0;
+                   p->page_cost > 0 ? cores * SLOT_SIZE * 1e9 / (double)p->page_cost : 0,
+                   die_bw * p->ctrl_max_program_dies};
+    bool shown[] = {true, true, true, true, p->page_cost > 0,
+                    p->ctrl_max_program_dies > 0 && p->ctrl_max_program_dies < drive_params_dies(p)};
+    unsigned nb = G_N_ELEMENTS(bw), lo = 0;
     for (unsigned i = 1; i < nb; i++)
-        if (bw[i] < bw[lo])
+        if (shown[i] && bw[i] < bw[lo])
             lo = i;
     GString *rest = g_string_new(NULL);
     for (unsigned i = 0; i < nb; i++)
-        if (i != lo)
+        if (i != lo && shown[i])
             g_string_append_printf(rest, "%s%s %.1f MB/s (%.2fx)", rest->len ? ", " : "", names[i],
                                    mbps(bw[i]), bw[lo] > 0 ? bw[i] / bw[lo] : 0.0);
     line(out, "sequential writes", "bounded by %s at %.1f MB/s; %s", names[lo], mbps(bw[lo]),

@@ -149,6 +149,13 @@ static const ConfigKey schema[] = {
      .def = "false",
      .help = "GC and fold relocations take a hardware copy path that bypasses the cores "
              "(relocate_cost unpaid)."},
+    {.group = "controller", .key = "max_program_dies", .type = CT_INT, .flags = CK_QUIET,
+     FIELD(ctrl_max_program_dies),
+     .def = "0", .example = "16", .min = 0, .max = 65536,
+     .help = "Dies that may program or erase at once (0: no limit). While that many do, an "
+             "idle die serves only its reads; the others wait for a program or erase to end. "
+             "A limit of the controller's firmware (how many array operations it keeps in "
+             "flight), not of the NAND."},
     /* [ftl] */
     {.group = "ftl", .key = "map_unit", .type = CT_SIZE, FIELD(map_unit), .def = "4KiB",
      .example = "16KiB", .min = SLOT_SIZE, .max = 64 * 1024,
