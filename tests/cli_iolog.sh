@@ -88,6 +88,13 @@ printf 'fio version 3 iolog\n0 d add\n0 d open\n10 d write 0 4096\n20 d wrote 0 
 printf '[a]\nread_iolog=%s/badrow.iolog\n' "$tmp" >"$tmp/badrow.fio"
 expect_error 'badrow.iolog:5: field action: found "wrote"' run -d "$drive" --job "$tmp/badrow.fio"
 expect_error 'badrow.iolog:5: field action: found "wrote"' run -d "$drive" -t "$tmp/badrow.iolog"
+# a zone action in a job's log: refused with its line, not a command of
+# length 0 handed to the drive (which stalled the run)
+printf 'fio version 3 iolog\n0 d add\n0 d open\n10 d write 0 4096\n20 d zone_close 65536\n' \
+    >"$tmp/zone.iolog"
+printf '[a]\nread_iolog=%s/zone.iolog\n' "$tmp" >"$tmp/zone.fio"
+expect_error 'zone.iolog:5: a zone action at offset 65536, expected read, write' \
+    run -d "$drive" --job "$tmp/zone.fio"
 printf 'fio version 2 iolog\nd add\nd write x 4096\n' >"$tmp/badrow2.iolog"
 expect_error 'badrow2.iolog:3:' run -d "$drive" -t "$tmp/badrow2.iolog"
 printf '[a]\nrw=write\nsize=1m\nwrite_iolog=w.iolog\n' >"$tmp/noout.fio"

@@ -117,6 +117,15 @@ bool wl_iolog_pick(WlJob *j)
     }
     if (got == 0)
         return false;
+    if (io.zop != ZOP_NONE) { /* a job's commands are its own: zones are the zbd mode's */
+        if (!w->run_error)
+            g_set_error(&w->run_error, WORKLOAD_ERROR, WORKLOAD_ERROR_TRACE,
+                        "%s:%" G_GUINT64_FORMAT ": a zone action at offset %" G_GUINT64_FORMAT
+                        ", expected read, write, trim, sync or datasync in a job's read_iolog "
+                        "(job \"%s\"; zone actions replay with --trace on a zoned drive)",
+                        j->spec->iolog_in, trace_line(j->iolog_in), io.offset, j->name);
+        return false;
+    }
     if (io.op != IO_FLUSH &&
         (io.offset >= w->t.capacity || io.length > w->t.capacity - io.offset)) {
         if (!w->run_error)
