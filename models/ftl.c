@@ -155,26 +155,41 @@ static void drop_dead(Wbuf *w)
 }
 
 /* Take up to max live pages from the head of the buffer into its stage,
- * stopping at an entry held for its merge reads. */
+ * stopping at an entry held for its merge reads. The ring's fields are
+ * kept in locals: this runs for every page the host writes, and the
+ * stage's stores would otherwise reload them each time. */
 static uint32_t take_unit(Drive *d, uint32_t max)
 {
     Wbuf *w = wbuf(d);
-    uint32_t n = 0;
-    w->stage_rmw = 0;
-    while (n < max && w->ring_len > 0) {
-        uint32_t pos = w->ring_head;
-        uint8_t flag = w->unit_lpns > 1 ? w->flag[pos] : 0;
-        if (flag & RING_HELD)
-            break;
-        uint64_t lpn = w->ring[pos];
-        w->ring_head = ring_at(w, pos, 1);
-        w->ring_len--;
-        if (lpn == NO_LPN)
-            continue;
-        w->stage[n++] = lpn;
-        w->stage_rmw += flag & RING_RMW ? 1 : 0;
-        w->ring_live--;
+    const uint64_t *ring = w->ring;
+    uint64_t *stage = w->stage;
+    uint32_t n = 0, rmw = 0, pos = w->ring_head, len = w->ring_len;
+    if (w->unit_lpns > 1) {
+        for (; n < max && len > 0; pos = ring_at(w, pos, 1), len--) {
+            uint8_t flag = w->flag[pos];
+            if (flag & RING_HELD)
+                break;
+            if (ring[pos] == NO_LPN)
+                continue;
+            stage[n++] = ring[pos];
+            rmw += flag & RING_RMW ? 1 : 0;
+        }
+    } else {
+        while (n < max && len > 0) { /* up to the ring's end, then from its start */
+            uint32_t end = pos + MIN(len, w->ring_cap - pos), from = pos;
+            for (; n < max && pos < end; pos++) {
+                uint64_t lpn = ring[pos];
+                stage[n] = lpn;
+                n += lpn != NO_LPN;
+            }
+            len -= pos - from;
+            pos = pos == w->ring_cap ? 0 : pos;
+        }
     }
+    w->ring_head = pos;
+    w->ring_len = len;
+    w->ring_live -= n;
+    w->stage_rmw = rmw;
     drop_dead(w);
     return n;
 }
@@ -229,12 +244,14 @@ static void idle_flush(void *ctx, uint64_t arg)
     sched_kick_all(d);
 }
 
-/* Append lpn to the ring, its L2P entry pointing there; pid: the
- * placement identifier of its write (FDP). */
-static void ring_append(Drive *d, uint64_t lpn, uint8_t flag, uint16_t pid)
+/* Put lpn at ring position pos of w, the drive's write buffer (the
+ * caller counts it in), its L2P entry pointing there: in the dense table
+ * tab at o if not NULL (map_entry_table()). pid: the placement identifier
+ * of its write (FDP). Inline: every page the host writes enters the ring
+ * here. */
+static inline void ring_put(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn, uint8_t flag, uint16_t pid,
+                            void *tab, size_t o)
 {
-    Wbuf *w = wbuf(d);
-    uint32_t pos = ring_at(w, w->ring_head, w->ring_len);
     w->ring[pos] = lpn;
     if (w->npid) {
         w->pid[pos] = pid;
@@ -242,9 +259,18 @@ static void ring_append(Drive *d, uint64_t lpn, uint8_t flag, uint16_t pid)
     }
     if (w->unit_lpns > 1)
         w->flag[pos] = flag;
+    if (tab)
+        map_dense_set(d, tab, o, BUF_MARK + pos);
+    else
+        map_put(d, lpn, BUF_MARK + pos);
+}
+
+/* Append lpn to the ring: ring_put() at its end. */
+static void ring_append(Drive *d, Wbuf *w, uint64_t lpn, uint8_t flag, uint16_t pid)
+{
+    ring_put(d, w, ring_at(w, w->ring_head, w->ring_len), lpn, flag, pid, NULL, 0);
     w->ring_len++;
     w->ring_live++;
-    map_put(d, lpn, BUF_MARK + pos);
 }
 
 /* The pieces of write cmd's partly covered map units that it does not
@@ -287,7 +313,7 @@ static void rmw_arrived(Drive *d, Cmd *cmd, uint32_t a, uint32_t b, uint32_t pos
             if (old >= BUF_MARK)
                 continue;
             map_invalidate_slot(d, old);
-            ring_append(d, lpn, RING_RMW, cmd->pid);
+            ring_append(d, w, lpn, RING_RMW, cmd->pid);
             taken++;
         }
     w->buf_used -= budget - taken;
@@ -320,19 +346,25 @@ static void write_arrived(void *ctx, uint64_t arg)
     Drive *d = ctx;
     uint32_t c = (uint32_t)arg, b = (uint32_t)(arg >> 32);
     Cmd *cmd = cmd_at(d, c);
+    Wbuf *w = wbuf(d);
     uint32_t a = cmd->landed;
     uint64_t first = cmd->offset / SLOT_SIZE;
-    uint32_t pos0 = ring_at(wbuf(d), wbuf(d)->ring_head, wbuf(d)->ring_len), appended = 0;
-    wbuf(d)->ring_pending -= piece_slots(cmd, a, b);
+    uint32_t pos0 = ring_at(w, w->ring_head, w->ring_len), appended = 0;
+    w->ring_pending -= piece_slots(cmd, a, b);
     cmd->landed = b;
+    /* the pages enter the ring from pos0 on, counted in after the loop:
+     * nothing it calls looks at the ring */
+    uint32_t pos = pos0;
     for (uint64_t lpn = first + a; lpn < first + b; lpn++) {
-        uint64_t old = map_get(d, lpn);
+        size_t o;
+        void *tab = map_entry_table(d, lpn, &o); /* read and set: looked up once */
+        uint64_t old = tab ? map_dense_get(d, tab, o, lpn) : map_get_sparse(d, lpn);
         if (old >= BUF_MARK && old != NO_SLOT) {
-            wbuf(d)->buf_used--; /* coalesced: the space reserved for it is not needed */
-            if (wbuf(d)->npid) { /* the entry now holds this write's data, of its handle */
-                wbuf(d)->pid_live[wbuf(d)->pid[old - BUF_MARK]]--;
-                wbuf(d)->pid[old - BUF_MARK] = cmd->pid;
-                wbuf(d)->pid_live[cmd->pid]++;
+            w->buf_used--; /* coalesced: the space reserved for it is not needed */
+            if (w->npid) { /* the entry now holds this write's data, of its handle */
+                w->pid_live[w->pid[old - BUF_MARK]]--;
+                w->pid[old - BUF_MARK] = cmd->pid;
+                w->pid_live[cmd->pid]++;
             }
             uint64_t lo = MAX(cmd->offset, lpn * SLOT_SIZE);
             uint64_t hi = MIN(cmd->offset + cmd->length, (lpn + 1) * SLOT_SIZE);
@@ -343,9 +375,12 @@ static void write_arrived(void *ctx, uint64_t arg)
             ++*drive_mapped(d);
         else
             map_invalidate_slot(d, old);
-        ring_append(d, lpn, 0, cmd->pid);
+        ring_put(d, w, pos, lpn, 0, cmd->pid, tab, o);
+        pos = ring_at(w, pos, 1);
         appended++;
     }
+    w->ring_len += appended;
+    w->ring_live += appended;
     if (cmd->rmw || cmd->merge != NO_IDX)
         rmw_arrived(d, cmd, a, b, pos0, appended);
     SimTime now = sim_now(drive_engine(d));

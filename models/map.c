@@ -114,33 +114,76 @@ void map_invalidate_slot(Drive *d, uint64_t slot)
         drive_counters(d)->pslc_used -= SLOT_SIZE;
 }
 
-/* Warm the map entries of lpns, which the caller is about to set. */
+/* Warm the map entries of lpns, which the caller is about to set. lpns
+ * that span no more than their number (a stream in order; a buffer holds
+ * an lpn once) lie on consecutive lines: one prefetch a line, not a page. */
 void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n)
 {
+    if (n > 1 && lpns[n - 1] - lpns[0] == n - 1) {
+        for (uint64_t lpn = lpns[0]; lpn <= lpns[n - 1]; lpn += 8) /* 8 entries of 8 bytes a line */
+            map_prefetch_one(d, lpn);
+        return;
+    }
     for (uint32_t k = 0; k < n; k++)
         map_prefetch_one(d, lpns[k]);
 }
 
+/* What set_each() stores: both entries (single pages); the L2P entries
+ * alone, in their chunk's dense part (a run's lpns there: the block's P2L
+ * takes the run); nothing, the buffer marks taken (a run's lpns in a chunk
+ * of runs: the chunk stores the run after). */
+enum { SET_BOTH, SET_DENSE, SET_TAKE };
+
 /* Point the n lpns at the n slots from slot on: the slots they had are
  * invalidated, newly mapped lpns counted and every change reported; the
- * entries themselves are stored here if store, else (a run,
- * its buffer marks taken here) by the caller after. */
-static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot, bool store)
+ * entries themselves stored as what says (SET_DENSE: the lpns consecutive
+ * in one dense chunk, whose part is looked up once). */
+static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot, int what)
 {
     void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
+    void *part = what == SET_DENSE ? map_dense_part(d, lpns[0]) : NULL;
+    bool narrow = drive_map_narrow(d);
+    size_t o = lpns[0] & (MAP_CHUNK - 1);
     for (uint32_t k = 0; k < n; k++) {
-        uint64_t lpn = lpns[k], old = store ? map_get(d, lpn) : map_store_take(d, lpn);
+        uint64_t lpn = lpns[k], old;
+        if (what == SET_DENSE)
+            old = map_dense_get(d, part, o + k, lpn);
+        else
+            old = what == SET_TAKE ? map_store_take(d, lpn) : map_get(d, lpn);
         if (old == NO_SLOT)
             ++*drive_mapped(d);
         else if (old < BUF_MARK)
             map_invalidate_slot(d, old);
-        if (store) {
+        if (what == SET_DENSE)
+            l2p_ent_set(part, o + k, narrow, ~(slot + k));
+        if (what == SET_BOTH) {
             map_put(d, lpn, slot + k);
             map_put_lpn(d, slot + k, lpn);
         }
         if (changed)
             changed(d, lpn);
     }
+}
+
+/* The n consecutive lpns from lpns[0] (n >= MAP_RUN_MIN) to the slots from
+ * slot on, one run: chunk by chunk, a dense chunk's entries set in place
+ * (a stream in order writes its chunks dense: one store each), a chunk
+ * of runs given the run once its marks are taken; then the block's P2L
+ * takes the whole run. */
+static void set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+{
+    for (uint32_t k = 0; k < n;) {
+        uint64_t lpn = lpns[k];
+        uint32_t m = MIN(n - k, MAP_CHUNK - (uint32_t)(lpn & (MAP_CHUNK - 1)));
+        if (map_dense_part(d, lpn)) {
+            set_each(d, lpns + k, m, slot + k, SET_DENSE);
+        } else {
+            set_each(d, lpns + k, m, slot + k, SET_TAKE);
+            map_store_put_chunk_run(d, lpn, m, slot + k);
+        }
+        k += m;
+    }
+    map_store_put_slot_run(d, slot, n, lpns[0]);
 }
 
 /* map_set_run() where runs fit: each piece of at least MAP_RUN_MIN
@@ -158,11 +201,10 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
                 break;
             a += m;
         }
-        set_each(d, lpns + k, a - k, slot + k, true);
+        set_each(d, lpns + k, a - k, slot + k, SET_BOTH);
         if (a == n)
             break;
-        set_each(d, lpns + a, m, slot + a, false);
-        map_store_put_run(d, lpns[a], m, slot + a);
+        set_run(d, lpns + a, m, slot + a);
         k = a + m;
     }
 }
@@ -178,7 +220,7 @@ void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
     if (map_store_runs_ok(d))
         set_pieces(d, lpns, n, slot);
     else
-        set_each(d, lpns, n, slot, true);
+        set_each(d, lpns, n, slot, SET_BOTH);
     blk_add_valid(d, b, n);
     if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;

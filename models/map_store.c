@@ -770,20 +770,6 @@ static void block_put_run(Drive *d, SparseMap *sm, uint64_t slot, uint32_t n, ui
     sm->blk_runs[b] = l;
 }
 
-/* The n lpns from lpn map to the n slots from slot on, in one block. */
-static void sparse_put_run(Drive *d, SparseMap *sm, uint64_t lpn, uint32_t n, uint64_t slot)
-{
-    for (uint32_t k = 0; k < n;) {
-        uint32_t o = (uint32_t)((lpn + k) & (CHUNK - 1)), m = MIN(n - k, CHUNK - o);
-        chunk_put_run(sm, (lpn + k) >> CHUNK_BITS, o, m, slot + k);
-        k += m;
-    }
-    block_put_run(d, sm, slot, n, lpn);
-}
-
-
-
-
 /* What a lookup reads at random: a dense chunk's entry or the home cell
  * of its override (a chunk's count is a small table), and a slot's P2L
  * entry. */
@@ -820,6 +806,7 @@ bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t
     *e = b;
     sm->pf_j[b] = j;
     sm->pf_end = lpn + n;
+    drive_set_map_pf_end(d, sm->pf_end);
     return true;
 }
 
@@ -1097,6 +1084,9 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
           sm->p2l_pool.taken);
     CHECK(drive_l2p_flat(d) == sm->l2p_flat && drive_p2l_flat(d) == sm->p2l_flat,
           "the drive holds other flat tables than the map's");
+    CHECK(drive_map_pf_end(d) == sm->pf_end,
+          "the drive says the prefill formula ends at lpn %" G_GUINT64_FORMAT ", the map at %" G_GUINT64_FORMAT,
+          drive_map_pf_end(d), sm->pf_end);
     for (uint64_t c = 0; sm->p2l_flat && c < sm->np2l; c++)
         CHECK(sm->p2l[c] == (char *)sm->p2l_flat + c * CHUNK * ent_bytes(sm),
               "P2L chunk %" G_GUINT64_FORMAT " is not at its place in the flat table", c);
@@ -1195,6 +1185,7 @@ bool map_store_init(Drive *d)
     drive_set_part(d, DP_MAP_STORE, sm);
     if (sm)
         drive_set_map_dirs(d, sm->dense, sm->p2l, sm->narrow);
+    drive_set_map_pf_end(d, 0);
     return sm != NULL;
 }
 
@@ -1202,15 +1193,23 @@ void map_store_release(Drive *d)
 {
     drive_set_map_dirs(d, NULL, NULL, false);
     drive_set_map_flat(d, NULL, NULL);
+    drive_set_map_pf_end(d, 0);
     sparse_free(d, store_of(d));
     drive_set_part(d, DP_MAP_STORE, NULL);
 }
 
 uint64_t map_store_take(const Drive *d, uint64_t lpn) { return sparse_take(d, lpn); }
 
-void map_store_put_run(Drive *d, uint64_t lpn, uint32_t n, uint64_t slot)
+void map_store_put_chunk_run(Drive *d, uint64_t lpn, uint32_t n, uint64_t slot)
 {
-    sparse_put_run(d, store_of(d), lpn, n, slot);
+    uint32_t o = (uint32_t)(lpn & (CHUNK - 1));
+    g_assert(o + n <= CHUNK);
+    chunk_put_run(store_of(d), lpn >> CHUNK_BITS, o, n, slot);
+}
+
+void map_store_put_slot_run(Drive *d, uint64_t slot, uint32_t n, uint64_t lpn)
+{
+    block_put_run(d, store_of(d), slot, n, lpn);
 }
 
 bool map_store_runs_ok(const Drive *d) { return store_of(d)->runs_ok; }

@@ -20,11 +20,13 @@
 bool map_store_init(Drive *d); /* an empty store; false if its directories cannot be mapped */
 void map_store_release(Drive *d);
 /* lpn's L2P entry, its buffer mark gone: the first step of storing a run
- * over it (map_store_put_run() expects the marks gone). */
+ * over it (map_store_put_chunk_run() expects the marks gone). */
 uint64_t map_store_take(const Drive *d, uint64_t lpn);
-/* The n lpns from lpn map to the n slots from slot on, in one block: a
- * run each way (runs allowed: map_store_runs_ok()). */
-void map_store_put_run(Drive *d, uint64_t lpn, uint32_t n, uint64_t slot);
+/* A run (runs allowed: map_store_runs_ok()): the n lpns from lpn, in one
+ * chunk that is not dense, map to the n slots from slot on (their L2P); the
+ * n slots from slot on, in one block, hold the lpns from lpn on (their P2L). */
+void map_store_put_chunk_run(Drive *d, uint64_t lpn, uint32_t n, uint64_t slot);
+void map_store_put_slot_run(Drive *d, uint64_t slot, uint32_t n, uint64_t lpn);
 bool map_store_runs_ok(const Drive *d); /* slots, lpns and blocks fit a run's fields */
 bool map_store_block_has_runs(const Drive *d, uint32_t b);
 /* As map_get() and map_lpn_of() give them: the L2P of chunk c's lpns

@@ -39,6 +39,10 @@ void *drive_p2l_flat(const Drive *d); /* every slot's entry, or NULL */
 bool drive_map_narrow(const Drive *d);
 void drive_set_map_dirs(Drive *d, void **l2p, void **p2l, bool narrow);
 void drive_set_map_flat(Drive *d, void *l2p, void *p2l);
+/* The end of the lpns the prefill formula gives (0: none): an empty entry
+ * of a dense part from here on is unmapped, without asking the store. */
+uint64_t drive_map_pf_end(const Drive *d);
+void drive_set_map_pf_end(Drive *d, uint64_t end);
 uint64_t *drive_mapped(const Drive *d);  /* lpns mapped (to NAND or buffer) */
 
 /* An override saying "unmapped" where the formula gives a slot: in the
@@ -114,13 +118,42 @@ static inline const void *map_ent_at(const void *p, size_t o, bool narrow)
     return narrow ? (const void *)((const uint32_t *)p + o) : (const void *)((const uint64_t *)p + o);
 }
 
+/* The dense part of lpn's chunk (its entries one load or store each, at
+ * lpn % MAP_CHUNK), NULL if the chunk has none; the directory points into
+ * the flat table too, where there is one. */
+static inline void *map_dense_part(const Drive *d, uint64_t lpn)
+{
+    return drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
+}
+
 /* lpn's entry o of a dense part or the flat table p. */
 static inline uint64_t map_dense_get(const Drive *d, const void *p, size_t o, uint64_t lpn)
 {
     uint64_t s = l2p_ent(p, o, drive_map_narrow(d));
-    if (G_UNLIKELY(s == 0))
-        return map_get_sparse(d, lpn);
+    if (G_UNLIKELY(s == 0)) /* a stream in order finds its chunk's next pages so */
+        return lpn >= drive_map_pf_end(d) ? NO_SLOT : map_get_sparse(d, lpn);
     return ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
+}
+
+/* The table that holds lpn's entry, at *o: the flat table, or the dense
+ * part of lpn's chunk; NULL if the chunk has none. A caller that reads an
+ * entry and then sets it (map_dense_get(), map_dense_set()) looks it up
+ * once. */
+static inline void *map_entry_table(const Drive *d, uint64_t lpn, size_t *o)
+{
+    void *f = drive_l2p_flat(d);
+    if (G_LIKELY(f != NULL)) {
+        *o = lpn;
+        return f;
+    }
+    *o = lpn & (MAP_CHUNK - 1);
+    return drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
+}
+
+/* Set entry o of a dense part or the flat table p to v (not NO_SLOT). */
+static inline void map_dense_set(const Drive *d, void *p, size_t o, uint64_t v)
+{
+    l2p_ent_set(p, o, drive_map_narrow(d), ~v);
 }
 
 /* On every per-page path, inlined into their callers: one load from the
@@ -128,25 +161,19 @@ static inline uint64_t map_dense_get(const Drive *d, const void *p, size_t o, ui
  * rest stays out of line (map_store.c). */
 static inline uint64_t map_get(const Drive *d, uint64_t lpn)
 {
-    const void *f = drive_l2p_flat(d);
-    if (G_LIKELY(f != NULL))
-        return map_dense_get(d, f, lpn, lpn);
-    const void *p = drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
+    size_t o;
+    const void *p = map_entry_table(d, lpn, &o);
     if (G_LIKELY(p != NULL))
-        return map_dense_get(d, p, lpn & (MAP_CHUNK - 1), lpn);
+        return map_dense_get(d, p, o, lpn);
     return map_get_sparse(d, lpn);
 }
 
 static inline void map_put(Drive *d, uint64_t lpn, uint64_t v)
 {
-    void *f = drive_l2p_flat(d);
-    if (G_LIKELY(f != NULL && v != NO_SLOT)) {
-        l2p_ent_set(f, lpn, drive_map_narrow(d), ~v);
-        return;
-    }
-    void *p = drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
+    size_t o;
+    void *p = map_entry_table(d, lpn, &o);
     if (G_LIKELY(p != NULL && v != NO_SLOT))
-        l2p_ent_set(p, lpn & (MAP_CHUNK - 1), drive_map_narrow(d), ~v);
+        map_dense_set(d, p, o, v);
     else
         map_put_sparse(d, lpn, v);
 }

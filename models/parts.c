@@ -24,6 +24,7 @@ struct Drive {
     void *l2p_flat;  /* every chunk's dense part in one table, in order, or NULL */
     void *p2l_flat;  /* every chunk's P2L entries in one table, in order, or NULL */
     bool map_narrow; /* entries of 4 bytes (else 8) */
+    uint64_t map_pf_end; /* lpns from here on: none the prefill formula gives */
     uint64_t mapped; /* lpns mapped (to NAND or buffer) */
 
     /* test hook: called for every slot programmed (src NO_SLOT: from the buffer) */
@@ -58,6 +59,8 @@ void **drive_p2l_dir(const Drive *d) { return d->p2l_dir; }
 bool drive_map_narrow(const Drive *d) { return d->map_narrow; }
 void *drive_l2p_flat(const Drive *d) { return d->l2p_flat; }
 void *drive_p2l_flat(const Drive *d) { return d->p2l_flat; }
+uint64_t drive_map_pf_end(const Drive *d) { return d->map_pf_end; }
+void drive_set_map_pf_end(Drive *d, uint64_t end) { d->map_pf_end = end; }
 /* Like strchr(), a const drive gives a counter its callers may change:
  * the mapping's parts hold the drive const where they only read it. */
 uint64_t *drive_mapped(const Drive *d) { return (uint64_t *)&d->mapped; }
