@@ -142,7 +142,13 @@ static bool wl_rw_random(WorkloadRw rw)
  * strided zones it covers a zone and starts again with each. With
  * random_generator=lfsr a job of one block size walks a keyed permutation
  * instead: each block once per pass, as fio's LFSR does, though not in its
- * order. */
+ * order. So does such a job whose map would take more than
+ * WL_MAP_EXACT_MAX bytes (a region over 32 GiB at 4 KiB): fio's map is a
+ * bit per block, and a random pass touches every page of it, so the
+ * run's memory would follow the region, not the data written; the job is
+ * then fio's in distribution, not I/O for I/O. */
+#define WL_MAP_EXACT_MAX ((uint64_t)1 << 20)
+
 void wl_map_bind(WlJob *j)
 {
     const WorkloadJobSpec *s = j->spec;
@@ -153,8 +159,11 @@ void wl_map_bind(WlJob *j)
         part_seq |= s->perc_rand[d] < 100;
     if (s->zone_strided)
         j->map_n = MIN(MAX(s->zonesize / j->unit, 1), j->nblocks);
-    else if (s->lfsr && j->max_bs == j->unit && !part_seq)
+    else if (j->max_bs == j->unit && !part_seq &&
+             (s->lfsr || j->nblocks / 8 > WL_MAP_EXACT_MAX)) {
+        j->perm_walk = true;
         return;
+    }
     else
         j->map_n = j->nblocks;
     j->map = wl_axmap_new(j->map_n);
@@ -309,7 +318,7 @@ static bool wl_rand_offset(WlJob *j, int d, uint64_t *rel, uint64_t *block)
     const WorkloadJobSpec *s = j->spec;
     uint64_t b, ba, last;
     bool zoned = s->dist == WL_DIST_ZONED || s->dist == WL_DIST_ZONED_ABS;
-    if (zoned || (s->dist == WL_DIST_RANDOM && (j->map || !s->lfsr))) {
+    if (zoned || (s->dist == WL_DIST_RANDOM && !j->perm_walk)) {
         last = wl_last_block(j, d, &ba);
         if (!last || !(zoned ? wl_fio_zoned(j, last, ba, &b) : wl_fio_block(j, last, &b)))
             return false;

@@ -126,6 +126,8 @@ struct WlJob {
     uint32_t seq_nr_left;         /* rw=randread:N: I/Os until the next random offset */
     uint64_t max_bs;              /* bytes: largest block size the job issues */
     WlAxmap *map;                 /* fio's random map: a bit per unit; NULL: none */
+    bool perm_walk;               /* a pass walks the keyed permutation instead (lfsr, or a
+                                     map over WL_MAP_EXACT_MAX) */
     uint64_t map_n;               /* units in the map: the region, or a strided zone */
     uint32_t passes;              /* passes over the region ended */
     uint64_t pass_ios;            /* I/Os of the current pass */
