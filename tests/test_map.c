@@ -14,6 +14,8 @@
  *     reference; runs are broken by single writes inside them, and blocks
  *     with runs are relocated and erased;
  *   - a sequential prefill (the formula) overwritten at random and relocated;
+ *   - a stream in order across the formula's end: buffer marks, the hot
+ *     chunk's empty entries on either side of the end, runs set over them;
  *   - a random prefill (the flat tables), the same; and every representation
  *     moved into the flat tables at once.
  * Each in narrow (4-byte) and wide (8-byte) entries.
@@ -374,6 +376,65 @@ static void operations(bool wide, uint64_t seed, int prefill)
     ref_close(&o.r);
 }
 
+/* A stream written in order across the end of the prefill formula, as
+ * the write path does it: each page's old slot invalidated and a buffer
+ * mark put (the first, at the chunk's first page, makes the chunk dense
+ * while the stream writes it, its empty entries the formula's below its
+ * end and unmapped past it), then programs of runs over the marks, which
+ * set the dense entries in place. */
+static void stream_over_formula(bool wide)
+{
+    Ops o = {.dies = 0};
+    ref_open(&o.r, 256, wide, 9);
+    Drive *d = o.r.d;
+    Ref *r = &o.r;
+    o.dies = drive_geom(d)->dies;
+    CUTEST_REQUIRE(o.dies <= G_N_ELEMENTS(o.open));
+    for (uint32_t i = 0; i < G_N_ELEMENTS(o.open); i++)
+        o.open[i] = NO_BLOCK;
+    DrivePrefill pf = {.fill = 0.6, .seed = 9};
+    CUTEST_REQUIRE(drive_prefill(d, &pf));
+    uint64_t end = drive_map_pf_end(d), a = end / MAP_CHUNK * MAP_CHUNK;
+    CUTEST_REQUIRE(end % MAP_CHUNK != 0 && a + 2 * MAP_CHUNK < r->nlpn);
+    for (uint64_t lpn = 0; lpn < r->nlpn; lpn++) {
+        r->l2p[lpn] = map_get(d, lpn);
+        if (r->l2p[lpn] != NO_SLOT)
+            r->p2l[r->l2p[lpn]] = lpn;
+    }
+    bool ok = checked(&o);
+    uint64_t lpns[32];
+    for (uint64_t lpn = a; ok && lpn < a + 2 * MAP_CHUNK;) {
+        uint32_t die = (uint32_t)below(r, o.dies);
+        uint64_t want = 1 + below(r, 32); /* drawn once: MIN evaluates its arguments twice */
+        uint32_t n = (uint32_t)MIN(MIN(room(&o, die), want), a + 2 * MAP_CHUNK - lpn);
+        CUTEST_REQUIRE(n > 0);
+        for (uint32_t k = 0; k < n; k++) {
+            uint64_t old = map_get(d, lpn + k);
+            if (old == NO_SLOT) {
+                ++*drive_mapped(d);
+            } else {
+                map_invalidate_slot(d, old);
+                r->p2l[old] = NO_LPN;
+            }
+            map_put(d, lpn + k, BUF_MARK + k);
+            r->l2p[lpn + k] = BUF_MARK + k;
+            lpns[k] = lpn + k;
+        }
+        CU_ASSERT_PTR_NOT_NULL(drive_l2p_dir(d)[lpn / MAP_CHUNK]);
+        ok = checked(&o);
+        for (uint32_t k = 0; k < n; k++)
+            r->l2p[lpns[k]] = NO_SLOT; /* program() takes the reference from none */
+        program(&o, die, lpns, n);
+        ok = ok && checked(&o);
+        lpn += n;
+    }
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_EQUAL(drive_map_pf_end(d), end);
+    ref_close(&o.r);
+}
+
+static void test_stream_narrow(void) { stream_over_formula(false); }
+static void test_stream_wide(void) { stream_over_formula(true); }
 static void test_operations_narrow(void) { operations(false, 3, PF_NONE); }
 static void test_operations_wide(void) { operations(true, 4, PF_NONE); }
 static void test_prefilled_narrow(void) { operations(false, 5, PF_ORDER); }
@@ -392,6 +453,8 @@ int main(void)
         {"prefilled, wide", test_prefilled_wide},
         {"random prefill, narrow", test_random_narrow},
         {"random prefill, wide", test_random_wide},
+        {"a stream over the formula's end, narrow", test_stream_narrow},
+        {"a stream over the formula's end, wide", test_stream_wide},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("map", tests);
