@@ -103,8 +103,7 @@ void session_interrupted_error(const Session *s, GError **error, const char *whe
                                             s->out, s->marked)
         : s && s->settled && !s->od ? g_strdup("the summary so far is above")
                                     : g_strdup("nothing written");
-    g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED, "interrupted by %s %s; %s",
-                sim_signal_name(sig), w, left);
+    sim_interrupted_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED, sig, w, left);
 }
 
 void session_free(Session *s)

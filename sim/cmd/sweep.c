@@ -690,19 +690,20 @@ static gboolean sweep_finish(const RunOptions *o, OutDir *od, GString *table, GP
                              guint runs, guint finished, guint stopped, GError **error)
 {
     int sig = runner_signal();
-    const char *sig_name = sim_signal_name(sig);
     if (sig && finished + stopped == 0) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s before any run began; nothing written", sig_name);
+        sim_interrupted_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED, sig, "before any run began",
+                              "nothing written");
         return FALSE;
     }
     if (!outdir_write_text(od, "sweep.csv", table->str, error) || !outdir_commit(od, error))
         return FALSE;
     if (sig) {
-        g_set_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED,
-                    "interrupted by %s: %u of %u runs finished, %u stopped part way "
-                    "(interrupted 1 in %s/sweep.csv, \"interrupted\": true in its summary.json)",
-                    sig_name, finished, runs, stopped, o->out);
+        g_autofree char *when = g_strdup_printf("after %u of %u runs finished, %u stopped part way",
+                                                finished, runs, stopped);
+        g_autofree char *left = g_strdup_printf(
+            "the runs so far are in %s (interrupted 1 in sweep.csv, \"interrupted\": true in "
+            "a stopped run's summary.json)", o->out);
+        sim_interrupted_error(error, RUN_ERROR, RUN_ERROR_INTERRUPTED, sig, when, left);
         return FALSE;
     }
     if (!o->quiet)

@@ -459,3 +459,9 @@ const char *sim_signal_name(int sig)
 {
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "signal";
 }
+
+void sim_interrupted_error(GError **error, GQuark domain, int code, int sig, const char *when,
+                           const char *left)
+{
+    g_set_error(error, domain, code, "interrupted by %s %s; %s", sim_signal_name(sig), when, left);
+}

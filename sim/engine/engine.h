@@ -119,4 +119,11 @@ static inline double sim_rng_double(SimRng *r) { return (double)(sim_rng_next(r)
  * messages; "signal" for another. */
 const char *sim_signal_name(int sig);
 
+/* The one line every command ends with when a signal stopped it:
+ * "interrupted by SIGNAL WHEN; LEFT", WHEN where it caught the command
+ * ("after 3 rounds", "while reading FILE (line N)"), LEFT what was kept
+ * ("nothing written" when nothing was). */
+void sim_interrupted_error(GError **error, GQuark domain, int code, int sig, const char *when,
+                           const char *left);
+
 #endif

@@ -841,9 +841,9 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
     for (uint32_t i = 0; i < w->njobs; i++) {
         int sig = w->t.stop ? w->t.stop() : 0; /* a job costs more than the call */
         if (sig) {
-            g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
-                        "interrupted by %s while setting up job %u of %u; nothing written",
-                        sim_signal_name(sig), i + 1, w->njobs);
+            g_autofree char *when = g_strdup_printf("while setting up job %u of %u", i + 1, w->njobs);
+            sim_interrupted_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND, sig, when,
+                                  "nothing written");
             wl_jobs_free(w);
             return FALSE;
         }

@@ -660,9 +660,9 @@ static gboolean wl_parse_lines(WlParse *p, const char *text, const char *path, G
     for (guint i = 0; ok && lines[i]; i++) {
         int sig = p->stop ? p->stop() : 0; /* a line costs more than the call */
         if (sig) {
-            g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND,
-                        "interrupted by %s while reading %s (line %u); nothing written",
-                        sim_signal_name(sig), path, i + 1);
+            g_autofree char *when = g_strdup_printf("while reading %s (line %u)", path, i + 1);
+            sim_interrupted_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_BIND, sig, when,
+                                  "nothing written");
             ok = FALSE;
             break;
         }
