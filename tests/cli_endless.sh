@@ -31,6 +31,9 @@ truncate -s 20M "$tmp/big.fio"
 timed "big.fio: found more than 16 MiB, expected a job file" run -d "$drive" -j "$tmp/big.fio"
 # an endless stream of blank lines through a pipe, with and without a format
 mkfifo "$tmp/blank"
+# the test holds a writer open from the start (read-write, which does not
+# block), so the command never finds the pipe before the writer came
+exec 3<>"$tmp/blank"
 for f in "" "--trace-format msr"; do
     yes '' >"$tmp/blank" 2>/dev/null &
     writer=$!
@@ -38,6 +41,7 @@ for f in "" "--trace-format msr"; do
     kill $writer 2>/dev/null
     wait $writer 2>/dev/null
 done
+exec 3>&-
 # a line too long is skipped with --skip-bad-lines, and the trace goes on
 {
     head -c 100000 /dev/zero | tr '\0' x
