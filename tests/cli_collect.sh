@@ -44,9 +44,13 @@ grep -q "3 of 3 runs finished" "$tmp/c.out" || fail "collect: $(cat "$tmp/c.out"
 long=${jobs[1]//\'100ms\'/\'100000s\'}
 bash -c "exec ${long#*&& }" &
 pid=$!
-# a --force run writes beside its folder until it ends: wait for its series
+# a --force run writes beside its folder until it ends: wait for rows in its
+# series, so that its simulation has begun (a signal before that is answered
+# with nothing written and the earlier folder kept, by design)
 for _ in $(seq 600); do
-    compgen -G "$sw/.gc.policy=fifo.new-*/.series.csv.tmp" >/dev/null && break
+    for f in "$sw"/.gc.policy=fifo.new-*/.series.csv.tmp; do
+        [ "$(wc -l 2>/dev/null <"$f" || echo 0)" -ge 2 ] && break 2
+    done
     sleep 0.1
 done
 kill -TERM $pid

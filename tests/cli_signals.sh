@@ -23,6 +23,10 @@ mkdir -p "$TMPDIR"
 # wait_for TEST...: until the test holds (60 s at most: a loaded machine)
 wait_for() { for _ in $(seq 600); do "$@" && return 0; sleep 0.1; done; return 1; }
 has() { [ -e "$1" ]; }
+# rows FILE: series rows have reached FILE, so the simulation has begun (a
+# signal after the series file appears but before the simulation starts is
+# answered with nothing written, by design)
+rows() { [ "$(wc -l 2>/dev/null <"$1" || echo 0)" -ge 2 ]; }
 lines_at_least() { [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ]; }
 
 # stopped NAME PID SIGNAL RC: send it, wait, check the exit status, the one
@@ -70,7 +74,7 @@ kept() {
 for sig in TERM INT HUP; do
     "$bin" run -q -d "$drive" -w "$long" -o "$tmp/run$sig" 2>"$tmp/run$sig.err" &
     pid=$!
-    wait_for has "$tmp/run$sig/.series.csv.tmp"
+    wait_for rows "$tmp/run$sig/.series.csv.tmp"
     stopped "run$sig" $pid $sig "$(code $sig)"
     kept "run$sig" "$tmp/run$sig" summary.json
     clean "run$sig" "$tmp/run$sig"
@@ -84,7 +88,7 @@ for c in "TERM 2" "INT 2" "TERM 1" "HUP 2"; do
     "$bin" run -q -d "$drive" -w "$long" --vary gc.policy=greedy,fifo,cost_benefit --jobs "$2" \
         -o "$tmp/$name" 2>"$tmp/$name.err" &
     pid=$!
-    wait_for has "$tmp/$name/gc.policy=greedy/.series.csv.tmp"
+    wait_for rows "$tmp/$name/gc.policy=greedy/.series.csv.tmp"
     stopped "$name" $pid "$1" "$(code "$1")"
     csv=$tmp/$name/sweep.csv
     head -n 1 "$csv" 2>/dev/null | grep -q ',interrupted$' || fail "$name: sweep.csv lacks the interrupted column"
