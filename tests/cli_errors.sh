@@ -107,6 +107,25 @@ for cmd in "pts -t iops" "calibrate -w fill --figure cliff_gb=1 --fit pslc.dynam
     fi
 done
 expect_error "run takes no positional arguments" run -d $drive -w fill extra
+# --dry-run refuses the results folder the real command would refuse: an
+# existing folder with files in it (without --force) or a file; with --force
+# it passes, and nothing is made or changed.
+mkdir -p "$tmp/dry-full" && echo kept >"$tmp/dry-full/notes.txt" && echo kept >"$tmp/dry-file"
+for cmd in "run -w fill" "pts -t iops" "calibrate -w fill --figure cliff_gb=1 --fit pslc.dynamic_cap=1MB..2MB"; do
+    # shellcheck disable=SC2086 # the command and its options
+    expect_error --no-out "$tmp/dry-full: exists; use --force to overwrite" ${cmd%% *} -d $drive ${cmd#* } --dry-run -o "$tmp/dry-full"
+    # shellcheck disable=SC2086
+    expect_error --no-out "$tmp/dry-file: exists and is not a folder" ${cmd%% *} -d $drive ${cmd#* } --dry-run -o "$tmp/dry-file"
+    # shellcheck disable=SC2086
+    "$bin" ${cmd%% *} -d $drive ${cmd#* } --dry-run --force -o "$tmp/dry-full" >/dev/null 2>&1 ||
+        fail "${cmd%% *} --dry-run --force refused a folder it may overwrite"
+    # shellcheck disable=SC2086
+    "$bin" ${cmd%% *} -d $drive ${cmd#* } --dry-run -o "$tmp/dry-new" >/dev/null 2>&1 ||
+        fail "${cmd%% *} --dry-run refused a new folder"
+    [ -e "$tmp/dry-new" ] && fail "${cmd%% *} --dry-run made its results folder"
+done
+[ "$(ls -A "$tmp/dry-full")" = notes.txt ] && [ "$(cat "$tmp/dry-file")" = kept ] ||
+    fail "--dry-run changed the folder or the file it was given"
 
 # A good run exits 0, prints nothing with -q, and writes its files.
 good="$tmp/good"

@@ -252,18 +252,12 @@ static gboolean cal_parse_fit(const Cal *c, const DriveParams *dp, const char *s
     return TRUE;
 }
 
-/* An existing non-empty results folder without --force, before hours of work. */
+/* A results folder the session would refuse, before hours of work. */
 static gboolean cal_check_out(const CalibOptions *o, GError **error)
 {
     if (!o->run.out)
         return cal_bad(error, "calibrate needs --out DIR");
-    g_autoptr(GDir) d = g_dir_open(o->run.out, 0, NULL);
-    if (d && g_dir_read_name(d) && !o->run.force)
-        return cal_bad(error,
-                       "--out %s: the folder exists and is not empty; expected a new folder "
-                       "(or --force)",
-                       o->run.out);
-    return TRUE;
+    return outdir_check(o->run.out, o->run.force, error);
 }
 
 /* A figure at more GB than the workload writes can never be yielded

@@ -852,8 +852,8 @@ gboolean pts_run(const PtsOptions *o, GError **error)
     }
     p.queue_limit = drive_queue_limit(p.d);
     p.capacity = drive_capacity(p.d);
-    if (o->dry_run) {
-        ok = TRUE;
+    if (o->dry_run) { /* the folder is checked too; nothing run or written */
+        ok = !o->out || outdir_check(o->out, o->force, error);
         goto out;
     }
     if (o->out && !session_open(ses, o->out, o->force, error))

@@ -665,8 +665,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
         workload_set_stop_time(w, o->max_time);
     if (!runner_bind(sr, w, o->seed, error))
         return FALSE;
-    if (o->dry_run)
-        return TRUE; /* everything checked; nothing run or written */
+    if (o->dry_run) /* everything checked, the folder too; nothing run or written */
+        return !o->out || outdir_check(o->out, o->force, error);
     g_autoptr(Sampler) s =
         sampler_new(runner_engine(sr), d, &p, w, o->interval_bytes, o->series_percentiles);
     g_autoptr(Session) ses = session_new("the results so far are", "summary.json");

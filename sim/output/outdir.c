@@ -143,13 +143,48 @@ static char *outdir_make_sibling(const char *path, GError **error)
     return sib;
 }
 
+/* An existing path that is not a folder, refused. */
+static gboolean outdir_not_folder(const char *path, GError **error)
+{
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
+                "%s: exists and is not a folder; expected a results folder", path);
+    return FALSE;
+}
+
+/* An existing folder: *empty set; a non-empty one without force refused. */
+static gboolean outdir_reusable(const char *path, gboolean force, gboolean *empty, GError **error)
+{
+    GError *e = NULL;
+    *empty = outdir_is_empty(path, &e);
+    if (e) {
+        g_propagate_error(error, e);
+        return FALSE;
+    }
+    if (!*empty && !force) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                    "%s: exists; use --force to overwrite", path);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean outdir_check(const char *path, gboolean force, GError **error)
+{
+    g_return_val_if_fail(path != NULL && path[0] != '\0', FALSE);
+    if (!g_file_test(path, G_FILE_TEST_EXISTS))
+        return TRUE;
+    if (!g_file_test(path, G_FILE_TEST_IS_DIR))
+        return outdir_not_folder(path, error);
+    gboolean empty;
+    return outdir_reusable(path, force, &empty, error);
+}
+
 OutDir *outdir_open(const char *path, gboolean force, GError **error)
 {
     g_return_val_if_fail(path != NULL && path[0] != '\0', NULL);
     gboolean exists = g_file_test(path, G_FILE_TEST_EXISTS);
     if (exists && !g_file_test(path, G_FILE_TEST_IS_DIR)) {
-        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
-                    "%s: exists and is not a folder; expected a results folder", path);
+        outdir_not_folder(path, error);
         return NULL;
     }
     if (!exists && g_mkdir_with_parents(path, 0755) != 0) {
@@ -167,21 +202,11 @@ OutDir *outdir_open(const char *path, gboolean force, GError **error)
     od->lock_fd = fd;
     od->created = !exists;
     od->files = g_ptr_array_new_with_free_func(outfile_free);
-    if (exists) {
-        GError *e = NULL;
-        gboolean empty = outdir_is_empty(path, &e);
-        if (e) {
-            g_propagate_error(error, e);
-            goto fail;
-        }
-        if (!empty && !force) {
-            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-                        "%s: exists; use --force to overwrite", path);
-            goto fail;
-        }
-        if (!empty && !(od->wdir = outdir_make_sibling(path, error)))
-            goto fail;
-    }
+    gboolean empty = TRUE;
+    if (exists && !outdir_reusable(path, force, &empty, error))
+        goto fail;
+    if (!empty && !(od->wdir = outdir_make_sibling(path, error)))
+        goto fail;
     if (!od->wdir)
         od->wdir = g_strdup(path);
     return od;

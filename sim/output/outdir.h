@@ -29,6 +29,11 @@ typedef struct OutDir OutDir;
  * Returns an owned OutDir, or NULL with error set. */
 OutDir *outdir_open(const char *path, gboolean force, GError **error);
 
+/* What outdir_open() would refuse about path, checked without making,
+ * locking or changing anything (a --dry-run's, or before long work): a
+ * path that is not a folder, an existing non-empty folder unless force. */
+gboolean outdir_check(const char *path, gboolean force, GError **error);
+
 /* Aborts (removes the temporaries) if not committed; accepts NULL. */
 void outdir_free(OutDir *od);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(OutDir, outdir_free)
