@@ -179,13 +179,6 @@ SimTime ctrl_run(Drive *d, SimTime ready, SimTime cost, CtrlWork w)
     return take(d, ready, cost);
 }
 
-SimTime ctrl_run2(Drive *d, SimTime ready, SimTime cost_a, CtrlWork a, SimTime cost_b, CtrlWork b)
-{
-    drive_counters(d)->ctrl_busy_ns[a] += cost_a;
-    drive_counters(d)->ctrl_busy_ns[b] += cost_b;
-    return take(d, ready, cost_a + cost_b);
-}
-
 SimTime ctrl_relocate(Drive *d, uint32_t die, SimTime sensed, uint32_t n)
 {
     const DriveParams *p = drive_params(d);

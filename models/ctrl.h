@@ -12,9 +12,6 @@ void ctrl_release(Drive *d);
  * core free; returns its end. Work of no cost ends when a core is free to
  * take it up. */
 SimTime ctrl_run(Drive *d, SimTime ready, SimTime cost, CtrlWork w);
-/* The same, the cost split between two kinds (a host command's submission
- * and the map updates of its units): one piece of work, counted apart. */
-SimTime ctrl_run2(Drive *d, SimTime ready, SimTime cost_a, CtrlWork a, SimTime cost_b, CtrlWork b);
 /* Relocation of n 4 KiB slots (GC, folding, translation pages) read from
  * die by `sensed`: the data out over the channel, the controller's work on
  * it (ECC, re-encode, program issue: relocate_cost a slot, unless

@@ -119,7 +119,11 @@ static void dispatch(Drive *d, uint32_t c)
      * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
     if (cmd->op == IO_WRITE || cmd->op == IO_READ)
         map_prefetch_one(d, cmd->offset / SLOT_SIZE);
-    SimTime at = ctrl_run2(d, sim_now(drive_engine(d)), drive_params(d)->cmd_cost, CW_SUBMIT, map, CW_MAP);
+    SimTime at = ctrl_run(d, sim_now(drive_engine(d)), drive_params(d)->cmd_cost, CW_SUBMIT);
+    /* the map updates follow on a core while the data comes in: they hold
+     * the core from the next command, not this one from its transfer */
+    if (map)
+        ctrl_run(d, at, map, CW_MAP);
     sim_schedule(drive_engine(d), at, cmd_arrive, d, c);
 }
 

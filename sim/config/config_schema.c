@@ -94,7 +94,8 @@ static const ConfigKey schema[] = {
      .help = "Firmware work per command taken in, on a controller core ([controller] cores)."},
     {.group = "host", .key = "page_cost", .type = CT_TIME, FIELD(page_cost), .def = "0",
      .example = "100ns", .help = "Firmware work per 4 KiB mapped unit written (its map update), "
-     "with the command's cmd_cost on one core."},
+     "after the command's cmd_cost on a core; it runs while the data comes in, so it holds the "
+     "core from later commands but does not delay its own."},
     {.group = "host", .key = "write_buffer", .type = CT_SIZE, FIELD(write_buffer), .def = "4MiB",
      .help = "Controller write buffer; writes complete once they are in it. A write "
              "larger than the buffer enters it in pieces as programs free room, and "
