@@ -193,12 +193,13 @@ static SimTime unit_xfer(const DriveParams *dp)
 }
 
 /* Each unit written and flushed alone, in order from the drive's start:
- * the die's time per program is the transfer and the time of its page
- * type, lower, middle, upper over and over; nothing else. */
-static void test_program_page_types(void)
+ * the die's time per program is the transfer (two with two_pass) and the
+ * time of its page type, lower, middle, upper over and over; nothing else. */
+static void program_page_types(bool two_pass)
 {
     DriveParams dp;
     page_by_page_drive(&dp);
+    dp.timing[CELL_TLC].two_pass = two_pass;
     uint64_t unit = drive_params_program_unit(&dp, CELL_TLC);
     SimTime xfer = unit_xfer(&dp);
     SimEngine *e = sim_engine_new();
@@ -212,19 +213,26 @@ static void test_program_page_types(void)
         sim_run(e, SIM_TIME_MAX);
         drive_account(d);
         uint64_t busy = drive_stats(d)->die_busy_ns[WORK_HOST];
-        uint64_t prog = busy - before - xfer;
+        uint64_t prog = busy - before - (two_pass ? 2 : 1) * xfer;
         before = busy;
         CUTEST_EQ(prog, prog_by[k % 3]);
         for (int t = 0; t < 3; t++)
             seen[t] += prog == prog_by[t];
     }
-    printf("\n    %d programs: %u of 1 ms, %u of 2 ms, %u of 3 ms ", UNITS, seen[0], seen[1], seen[2]);
+    printf("\n    %d programs%s: %u of 1 ms, %u of 2 ms, %u of 3 ms ", UNITS,
+           two_pass ? " in two passes" : "", seen[0], seen[1], seen[2]);
     CUTEST_EQ(seen[0] + seen[1] + seen[2], UNITS);
     CUTEST_EQ(seen[0], UNITS / 3);
     char why[256];
     CU_ASSERT_TRUE(drive_check(d, why, sizeof why));
     drive_free(d);
     sim_engine_free(e);
+}
+
+static void test_program_page_types(void)
+{
+    program_page_types(false);
+    program_page_types(true);
 }
 
 /* A closed loop of sequential writes, QD 32, up to `units` program units. */
