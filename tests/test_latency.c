@@ -146,29 +146,6 @@ static void test_retry_rate(void)
     g_free(lat);
 }
 
-/* The keys load: read_by_page into t_read_page, lower page first; a
- * count other than the mode's bits is refused naming the group and key. */
-static void test_keys_load(void)
-{
-    DriveParams p;
-    g_autoptr(GError) e = NULL;
-    const char *ok[] = {"timing.tlc.read_by_page=50us, 65us,80us", "timing.tlc.read_retry_rate=2%",
-                        "timing.tlc.read_retry_time=70us", NULL};
-    CU_ASSERT_TRUE(config_load_file_set("configs/reference.ini", ok, &p, &e));
-    CUTEST_EQ(p.timing[CELL_TLC].t_read_page[0], 50 * SIM_US);
-    CUTEST_EQ(p.timing[CELL_TLC].t_read_page[2], 80 * SIM_US);
-    CUTEST_EQ(p.timing[CELL_TLC].t_read_page[3], 0);
-    CU_ASSERT(p.timing[CELL_TLC].read_retry_rate == 0.02);
-    CUTEST_EQ(p.timing[CELL_SLC].t_read_page[0], 0);
-    const char *two[] = {"timing.tlc.read_by_page=50us,65us", NULL};
-    CU_ASSERT_FALSE(config_load_file_set("configs/reference.ini", two, &p, &e));
-    CU_ASSERT(e && strstr(e->message, "[timing.tlc] read_by_page = 50us,65us: expected 3 times"));
-    g_clear_error(&e);
-    const char *no_time[] = {"timing.tlc.read_retry_rate=1%", NULL};
-    CU_ASSERT_FALSE(config_load_file_set("configs/reference.ini", no_time, &p, &e));
-    CU_ASSERT(e && strstr(e->message, "read_retry_time = 0"));
-}
-
 /* A tiny drive of one die whose TLC programs page by page (one_shot =
  * false: a program unit is one page of each plane), with tPROG of 1, 2 and
  * 3 ms by page type. t_prog is set far from their mean on purpose: the
@@ -285,16 +262,24 @@ static void test_program_throughput(void)
     sim_engine_free(w.e);
 }
 
-/* program_by_page loads into t_prog_page; it is refused with the wrong
- * count, on a one-shot mode and with a mean other than t_prog, each in
- * one line naming the group and key. */
-static void test_program_keys(void)
+/* The keys load: read_by_page into t_read_page and program_by_page into
+ * t_prog_page, lower page first. A count other than the mode's bits, a
+ * retry rate without a retry time, program_by_page on a one-shot mode or
+ * with a mean other than t_prog are refused, each in one line naming the
+ * group and key. */
+static void test_keys_load(void)
 {
     DriveParams p;
     g_autoptr(GError) e = NULL;
-    const char *ok[] = {"timing.mlc.one_shot=false", "timing.mlc.t_prog=680us",
-                        "timing.mlc.program_by_page=400us,960us", NULL};
+    const char *ok[] = {"timing.tlc.read_by_page=50us, 65us,80us", "timing.tlc.read_retry_rate=2%",
+                        "timing.tlc.read_retry_time=70us", "timing.mlc.one_shot=false",
+                        "timing.mlc.t_prog=680us", "timing.mlc.program_by_page=400us,960us", NULL};
     CU_ASSERT_TRUE(config_load_file_set("configs/reference.ini", ok, &p, &e));
+    CUTEST_EQ(p.timing[CELL_TLC].t_read_page[0], 50 * SIM_US);
+    CUTEST_EQ(p.timing[CELL_TLC].t_read_page[2], 80 * SIM_US);
+    CUTEST_EQ(p.timing[CELL_TLC].t_read_page[3], 0);
+    CU_ASSERT(p.timing[CELL_TLC].read_retry_rate == 0.02);
+    CUTEST_EQ(p.timing[CELL_SLC].t_read_page[0], 0);
     CUTEST_EQ(p.timing[CELL_MLC].t_prog_page[0], 400 * SIM_US);
     CUTEST_EQ(p.timing[CELL_MLC].t_prog_page[1], 960 * SIM_US);
     CUTEST_EQ(p.timing[CELL_MLC].t_prog_page[2], 0);
@@ -302,6 +287,8 @@ static void test_program_keys(void)
     struct {
         const char *set[4], *want;
     } bad[] = {
+        {{"timing.tlc.read_by_page=50us,65us"}, "[timing.tlc] read_by_page = 50us,65us: expected 3 times"},
+        {{"timing.tlc.read_retry_rate=1%"}, "read_retry_time = 0"},
         {{"timing.mlc.one_shot=false", "timing.mlc.t_prog=680us", "timing.mlc.program_by_page=680us"},
          ": [timing.mlc] program_by_page = 680us: expected 2 times above 0 separated by commas"},
         {{"timing.mlc.t_prog=680us", "timing.mlc.program_by_page=400us,960us"},
@@ -324,10 +311,9 @@ int main(void)
         {"flat without keys", test_flat_without_keys},
         {"page types", test_page_types},
         {"retry rate", test_retry_rate},
-        {"keys load", test_keys_load},
         {"program page types", test_program_page_types},
         {"program throughput", test_program_throughput},
-        {"program keys", test_program_keys},
+        {"keys load", test_keys_load},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("latency", tests);
