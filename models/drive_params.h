@@ -71,7 +71,8 @@ typedef enum TrimPolicy {
 /* Timing of one cell mode. */
 typedef struct ModeTiming {
     uint64_t t_read;  /* ns, tR of one page */
-    uint64_t t_prog;  /* ns, one program unit (one-shot: the whole wordline) */
+    uint64_t t_prog;  /* ns, one program unit (one-shot: the whole wordline); with
+                       * program_by_page, the page times' mean */
     uint64_t t_erase; /* ns, tBERS */
     bool one_shot;    /* all pages of a wordline in one program */
     bool two_pass;    /* programs in two passes (coarse, fine), the data moving in for each */
@@ -79,6 +80,9 @@ typedef struct ModeTiming {
     char read_by_page[64];   /* tR by page type of a wordline, "50us,65us,80us"; "": t_read */
     uint64_t t_read_page[CELL_MODES - 1]; /* ns, read_by_page parsed (lower page first);
                                            * 0: t_read. Not a key: the loader fills it */
+    char program_by_page[64]; /* tPROG by page type, one_shot = false only; "": t_prog */
+    uint64_t t_prog_page[CELL_MODES - 1]; /* ns, program_by_page parsed (lower page first);
+                                           * 0: t_prog. Not a key: the loader fills it */
     double read_retry_rate;  /* probability a page's sensing fails and is retried */
     uint64_t read_retry_time; /* ns, extra sensing time of one retry */
 } ModeTiming;

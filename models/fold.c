@@ -107,6 +107,7 @@ static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open, boo
     if (dst == NO_BLOCK)
         return false; /* GC must free a block first */
     uint32_t pages;
+    uint64_t first = nand_slot(d, dst, blk_wp(d, dst));
     uint32_t n = fold_move(d, die, dst, &pages);
     if (n == 0) {
         g_assert(blk_valid(d, v) == 0);
@@ -121,7 +122,7 @@ static bool fold_step(Drive *d, uint32_t die, bool dyn_only, bool take_open, boo
     drive_counters(d)->nand_write_bytes[CAUSE_FOLD] += bytes;
     if (pays)
         pslc_folded(d, die, n);
-    sched_program(d, die, WORK_FOLD, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
+    sched_program(d, die, WORK_FOLD, NULL, NULL, 0, moved, first, bytes, drive_geom(d)->native);
     return true;
 }
 

@@ -950,7 +950,7 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     if (pid >= 0)
         fdp_host_programmed(d, (uint32_t)pid % fdp_handles(d), bytes);
     pslc_host_programmed(d, i, stream, n);
-    sched_program(d, i, WORK_HOST, program_done, d, n, in, bytes, mode);
+    sched_program(d, i, WORK_HOST, program_done, d, n, in, first, bytes, mode);
     *slots = n;
     return true;
 }

@@ -279,6 +279,7 @@ static bool gc_step(Drive *d, uint32_t die)
         return false; /* no erased block to relocate into: stuck until TRIM */
     uint32_t pages;
     uint32_t cursor = die_cursor(d, die);
+    uint64_t first = nand_slot(d, dst, blk_wp(d, dst));
     uint32_t n = map_relocate(d, v, &cursor, dst, open ? MAP_OWN_BLOCK : STREAM_GC, &pages);
     die_set_cursor(d, die, cursor);
     if (open && blk_state(d, dst) == BLK_FULL)
@@ -298,7 +299,7 @@ static bool gc_step(Drive *d, uint32_t die)
     drive_counters(d)->nand_write_bytes[CAUSE_GC] += bytes;
     if (fdp_on(d))
         fdp_gc_moved(d, fdp_block_tag(d, v), tag, bytes);
-    sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, bytes, drive_geom(d)->native);
+    sched_program(d, die, WORK_GC, NULL, NULL, 0, moved, first, bytes, drive_geom(d)->native);
     return true;
 }
 

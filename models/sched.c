@@ -193,11 +193,23 @@ void sched_account_all(Drive *d)
         sched_account(d, i, now);
 }
 
+/* tPROG of a program of mode m writing the slots first .. last: t_prog,
+ * or with program_by_page the slowest type among its pages (a unit is one
+ * page of every plane, so a whole one has one type; a partial unit that a
+ * flush left may make the next one straddle two). */
+static SimTime prog_time(const Drive *d, uint64_t first, uint64_t last, CellMode m)
+{
+    const ModeTiming *t = &drive_params(d)->timing[m];
+    if (!t->t_prog_page[0])
+        return t->t_prog;
+    return MAX(t->t_prog_page[nand_page_type(d, first, m)], t->t_prog_page[nand_page_type(d, last, m)]);
+}
+
 void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
-                   SimTime in, uint64_t bytes, CellMode m)
+                   SimTime in, uint64_t first, uint64_t bytes, CellMode m)
 {
     DieOp *die = &sched(d)->die[i];
-    SimTime t = drive_params(d)->timing[m].t_prog;
+    SimTime t = prog_time(d, first, first + bytes / SLOT_SIZE - 1, m);
     die->pass2_bytes = drive_params(d)->timing[m].two_pass ? bytes : 0;
     if (die->pass2_bytes) {
         die->pass2_time = t - t / 2;

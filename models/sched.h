@@ -60,10 +60,12 @@ void sched_read(Drive *d, uint32_t die, uint32_t client, uint32_t arg, CellMode 
 void sched_die_op(Drive *d, uint32_t die, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                   SimTime end);
 /* Start a program on idle die whose data is in its registers at `in`:
- * tPROG of mode m, or on a two_pass mode its first half, after which the
- * same bytes move in again for the second. done may be NULL. */
+ * tPROG of mode m (with program_by_page, that of the slowest page type
+ * among the slots first .. first + bytes / 4 KiB - 1 it writes), or on a
+ * two_pass mode its first half, after which the same bytes move in again
+ * for the second. done may be NULL. */
 void sched_program(Drive *d, uint32_t die, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
-                   SimTime in, uint64_t bytes, CellMode m);
+                   SimTime in, uint64_t first, uint64_t bytes, CellMode m);
 
 /* Count every die's time up to now in DriveStats.die_busy_ns. */
 void sched_account_all(Drive *d);

@@ -1,27 +1,32 @@
-# latency_pages.gp - QD 1 read latency CDFs of runs that differ in how NAND
-# read times vary (docs/nand-latency.md): one tR, tR by page type, and page
-# types with read retries. Latency in microseconds, the tail on a log axis
-# of 1 - F so that p99.9 and p99.99 show.
+# latency_pages.gp - QD 1 latency CDFs of runs that differ in how NAND
+# times vary (docs/nand-latency.md): reads with one tR, tR by page type, and
+# page types with read retries; or writes with one tPROG and tPROG by page
+# type. Latency in microseconds, the tail on a log axis of 1 - F so that
+# p99.9 and p99.99 show.
 #
 #   gnuplot -e "a='dir1'; b='dir2'; c='dir3'; out='x.png'" scripts/plot/latency_pages.gp
+#   gnuplot -e "a='dir1'; b='dir2'; kind='write'; xmin=0; out='x.png'" scripts/plot/latency_pages.gp
 #
-# Variables: a, b, c (results folders with latency_read.csv), out, title,
-# ta, tb, tc (the curves' legends).
+# Variables: a, b, c (results folders with latency_KIND.csv; c optional),
+# kind (read or write; read), xmin (µs, the axis's left end; 40), out,
+# title, ta, tb, tc (the curves' legends).
+if (!exists("kind")) kind = 'read'
+if (!exists("xmin")) xmin = 40
 if (!exists("title")) title = 'QD 1 random 4 KiB reads'
-if (!exists("ta")) ta = 'one tR'
-if (!exists("tb")) tb = 'tR by page type'
+if (!exists("ta")) ta = kind eq 'read' ? 'one tR' : 'one tPROG'
+if (!exists("tb")) tb = kind eq 'read' ? 'tR by page type' : 'tPROG by page type'
 if (!exists("tc")) tc = 'by page type, read retries'
 set terminal pngcairo size 1200,700 enhanced font 'sans,11'
 set output out
 set datafile separator ','
 set datafile columnheaders
 set title title noenhanced
-set xlabel 'Read latency (µs)'
-set ylabel 'Fraction of reads slower (1 - CDF)'
+set xlabel (kind eq 'read' ? 'Read' : 'Write').' latency (µs)'
+set ylabel 'Fraction of '.kind.'s slower (1 - CDF)'
 set logscale y
 set format y '10^{%L}'
 set yrange [1e-5:1.5]
-set xrange [40:*]
+set xrange [xmin:*]
 set grid back lc rgb '#dddddd'
 set key top right opaque
 # each bucket's 1 - F at its high edge, from a vertical line at the first
@@ -30,6 +35,8 @@ set key top right opaque
 tail(f) = (1 - f) > 1e-5 ? 1 - f : 1e-5
 lo = 'column("bucket_low_ns")/1e3'
 hi = 'column("bucket_high_ns")/1e3'
-first(dir, color) = sprintf("'%s/latency_read.csv' every ::0::0 using (%s):(1):(0):(tail(column(\"cumulative_fraction\")) - 1) with vectors nohead lw 2 lc rgb '%s' notitle", dir, lo, color)
-rest(dir, color, t) = sprintf("'%s/latency_read.csv' using (%s):(tail(column(\"cumulative_fraction\"))) with steps lw 2 lc rgb '%s' title '%s'", dir, hi, color, t)
-eval('plot '.first(a, '#7f7f7f').', '.rest(a, '#7f7f7f', ta).', '.first(b, '#1f77b4').', '.rest(b, '#1f77b4', tb).', '.first(c, '#d62728').', '.rest(c, '#d62728', tc))
+first(dir, color) = sprintf("'%s/latency_%s.csv' every ::0::0 using (%s):(1):(0):(tail(column(\"cumulative_fraction\")) - 1) with vectors nohead lw 2 lc rgb '%s' notitle", dir, kind, lo, color)
+rest(dir, color, t) = sprintf("'%s/latency_%s.csv' using (%s):(tail(column(\"cumulative_fraction\"))) with steps lw 2 lc rgb '%s' title '%s'", dir, kind, hi, color, t)
+curves = first(a, '#7f7f7f').', '.rest(a, '#7f7f7f', ta).', '.first(b, '#1f77b4').', '.rest(b, '#1f77b4', tb)
+if (exists("c")) curves = curves.', '.first(c, '#d62728').', '.rest(c, '#d62728', tc)
+eval('plot '.curves)

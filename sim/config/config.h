@@ -58,7 +58,8 @@ gboolean config_include_line(const char *line, char **include);
  * here (models/drive.h: drive_memory_estimate()). */
 gboolean config_validate(const DriveParams *p, const char *name, GError **error);
 /* Fill what the loader derives from the timing keys (ModeTiming
- * t_read_page from read_by_page); call after config_validate(). */
+ * t_read_page from read_by_page, t_prog_page from program_by_page); call
+ * after config_validate(). */
 void config_derive_latency(DriveParams *p);
 
 /* Zero *out, then apply every default of the schema. Required keys stay 0. */

@@ -45,7 +45,8 @@ static const ConfigChoice trim_choices[] = {
      .help = "Time to read one page into the die's page register (tR)."},                          \
     {.group = grp, .key = "t_prog", .type = CT_TIME, .flags = CK_REQUIRED_GROUP,                   \
      FIELD(timing[m].t_prog), .example = ex_prog,                                                  \
-     .help = "Time of one program (tPROG); with one_shot, of a whole wordline."},                  \
+     .help = "Time of one program (tPROG); with one_shot, of a whole wordline; with "              \
+             "program_by_page, the mean of its times."},                                           \
     {.group = grp, .key = "t_erase", .type = CT_TIME, .flags = CK_REQUIRED_GROUP,                  \
      FIELD(timing[m].t_erase), .example = ex_erase, .help = "Time to erase one block (tBERS)."},   \
     {.group = grp, .key = "one_shot", .type = CT_BOOL, FIELD(timing[m].one_shot), .def = "true",   \
@@ -59,6 +60,13 @@ static const ConfigChoice trim_choices[] = {
              "(TLC: lower, middle, upper, such as 50us,65us,80us); a host read senses with the "  \
              "slowest type of the pages it reads. Empty: every page takes t_read. Background "    \
              "reads (GC, folding) keep t_read."},                                                  \
+    {.group = grp, .key = "program_by_page", .type = CT_STRING, .flags = CK_QUIET,                  \
+     FIELD(timing[m].program_by_page), .def = "",                                                  \
+     .help = "tPROG by page type of a wordline, one time per bit of the mode, lower page first "  \
+             "(MLC: lower, upper, such as 400us,960us); only with one_shot = false, where each "  \
+             "program writes one page of every plane. Their mean must be t_prog. Every program "  \
+             "of the mode (host data, GC, folding) takes its page type's time; with two_pass, "   \
+             "half in each pass. Empty: every program takes t_prog."},                             \
     {.group = grp, .key = "read_retry_rate", .type = CT_PERCENT, .flags = CK_QUIET,                 \
      FIELD(timing[m].read_retry_rate), .def = "0",                                                 \
      .help = "Probability that a host read's sensing of a page fails and is retried; a retry "    \

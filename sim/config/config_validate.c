@@ -236,20 +236,59 @@ static int parse_by_page(const char *text, uint64_t *out)
     return n;
 }
 
+/* A by-page key's text other than m times: its one line, naming key. */
+static gboolean by_page_count_error(const char *name, int m, const char *key, const char *text,
+                                    const char *example, GError **error)
+{
+    return fail(error, CONFIG_ERROR_INVALID,
+                "%s: [timing.%s] %s = %s: expected %d times above 0 separated by commas, one per "
+                "page type, lower page first (such as %s)",
+                name, cell_mode_name((CellMode)m), key, text, m, example);
+}
+
+/* program_by_page: one time per bit, on a mode that programs page by page
+ * (a one-shot program writes all of a wordline's pages in one t_prog), and
+ * t_prog their mean, so that what is derived from t_prog (a die's write
+ * bandwidth, `check`'s bounds) stays true of the mode. */
+static gboolean check_program_by_page(const ModeTiming *t, int m, const char *name, GError **error)
+{
+    uint64_t v[CELL_QLC], sum = 0;
+    if (parse_by_page(t->program_by_page, v) != m)
+        return by_page_count_error(name, m, "program_by_page", t->program_by_page,
+                                   (const char *[]){"", "200us", "400us,960us",
+                                                    "500us,1.2ms,2.2ms", "1ms,2ms,3ms,4ms"}[m],
+                                   error);
+    if (t->one_shot)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [timing.%s] program_by_page = %s with one_shot = true: expected "
+                    "one_shot = false (a one-shot program writes every page type of a wordline "
+                    "at once, in t_prog)",
+                    name, cell_mode_name((CellMode)m), t->program_by_page);
+    for (int k = 0; k < m; k++)
+        sum += v[k];
+    if (sum / (uint64_t)m != t->t_prog && (sum + (uint64_t)m - 1) / (uint64_t)m != t->t_prog)
+        return fail(error, CONFIG_ERROR_INVALID,
+                    "%s: [timing.%s] program_by_page = %s: their mean is %.6g us, expected "
+                    "t_prog = %.6g us (t_prog is the mode's mean program time)",
+                    name, cell_mode_name((CellMode)m), t->program_by_page,
+                    (double)sum / m / 1e3, (double)t->t_prog / 1e3);
+    return TRUE;
+}
+
 /* The optional keys of varying latency: read_by_page has one time per bit
- * of the mode; a retry rate comes with a retry time. */
+ * of the mode, as program_by_page; a retry rate comes with a retry time. */
 static gboolean check_latency(const DriveParams *p, const char *name, GError **error)
 {
     for (int m = CELL_SLC; m <= CELL_QLC; m++) {
         const ModeTiming *t = &p->timing[m];
         uint64_t v[CELL_QLC];
         if (t->read_by_page[0] && parse_by_page(t->read_by_page, v) != m)
-            return fail(error, CONFIG_ERROR_INVALID,
-                        "%s: [timing.%s] read_by_page = %s: expected %d times above 0 separated "
-                        "by commas, one per page type, lower page first (such as %s)",
-                        name, cell_mode_name((CellMode)m), t->read_by_page, m,
-                        (const char *[]){"", "50us", "50us,70us", "50us,65us,80us",
-                                         "60us,80us,100us,120us"}[m]);
+            return by_page_count_error(name, m, "read_by_page", t->read_by_page,
+                                       (const char *[]){"", "50us", "50us,70us", "50us,65us,80us",
+                                                        "60us,80us,100us,120us"}[m],
+                                       error);
+        if (t->program_by_page[0] && !check_program_by_page(t, m, name, error))
+            return FALSE;
         if (t->read_retry_rate > 0 && t->read_retry_time == 0)
             return fail(error, CONFIG_ERROR_INVALID,
                         "%s: [timing.%s] read_retry_rate is above 0 but read_retry_time = 0: "
@@ -266,6 +305,9 @@ void config_derive_latency(DriveParams *p)
         memset(t->t_read_page, 0, sizeof t->t_read_page);
         if (t->read_by_page[0] && parse_by_page(t->read_by_page, t->t_read_page) != m)
             memset(t->t_read_page, 0, sizeof t->t_read_page);
+        memset(t->t_prog_page, 0, sizeof t->t_prog_page);
+        if (t->program_by_page[0] && parse_by_page(t->program_by_page, t->t_prog_page) != m)
+            memset(t->t_prog_page, 0, sizeof t->t_prog_page);
     }
 }
 
