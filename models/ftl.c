@@ -355,9 +355,24 @@ static void write_arrived(void *ctx, uint64_t arg)
     /* the pages enter the ring from pos0 on, counted in after the loop:
      * nothing it calls looks at the ring */
     uint32_t pos = pos0;
-    for (uint64_t lpn = first + a; lpn < first + b; lpn++) {
+    for (uint64_t lpn = first + a, end = first + b; lpn < end; lpn++) {
         size_t o;
         void *tab = map_entry_table(d, lpn, &o); /* read and set: looked up once */
+        uint32_t fresh = 0;
+        if (tab && lpn >= drive_map_pf_end(d)) {
+            /* pages never written, in a dense chunk (a stream in order):
+             * nothing to coalesce or invalidate, up to the chunk's end */
+            uint32_t m = (uint32_t)MIN(end - lpn, MAP_CHUNK - (lpn & (MAP_CHUNK - 1)));
+            fresh = map_dense_empty(d, tab, o, m);
+        }
+        if (fresh > 0) {
+            *drive_mapped(d) += fresh;
+            for (uint32_t k = 0; k < fresh; k++, pos = ring_at(w, pos, 1))
+                ring_put(d, w, pos, lpn + k, 0, cmd->pid, tab, o + k);
+            appended += fresh;
+            lpn += fresh - 1;
+            continue;
+        }
         uint64_t old = tab ? map_dense_get(d, tab, o, lpn) : map_get_sparse(d, lpn);
         if (old >= BUF_MARK && old != NO_SLOT) {
             w->buf_used--; /* coalesced: the space reserved for it is not needed */

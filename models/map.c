@@ -165,6 +165,27 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
     }
 }
 
+/* The n consecutive lpns from lpn, in the dense part of their chunk, all
+ * in the write buffer (map_dense_marks(): a program of a stream's unit),
+ * to the slots from slot on: what set_each() does for them, without an
+ * old slot to invalidate or a page newly mapped, in one pass. */
+static void set_buffered(Drive *d, void *part, uint64_t lpn, uint32_t n, uint64_t slot)
+{
+    size_t o = lpn & (MAP_CHUNK - 1);
+    if (drive_map_narrow(d)) {
+        uint32_t *e = (uint32_t *)part + o;
+        for (uint32_t k = 0; k < n; k++)
+            e[k] = (uint32_t)~(slot + k);
+    } else {
+        uint64_t *e = (uint64_t *)part + o;
+        for (uint32_t k = 0; k < n; k++)
+            e[k] = ~(slot + k);
+    }
+    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
+    for (uint32_t k = 0; changed && k < n; k++)
+        changed(d, lpn + k);
+}
+
 /* The n consecutive lpns from lpns[0] (n >= MAP_RUN_MIN) to the slots from
  * slot on, one run: chunk by chunk, a dense chunk's entries set in place
  * (a stream in order writes its chunks dense: one store each), a chunk
@@ -175,7 +196,10 @@ static void set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
     for (uint32_t k = 0; k < n;) {
         uint64_t lpn = lpns[k];
         uint32_t m = MIN(n - k, MAP_CHUNK - (uint32_t)(lpn & (MAP_CHUNK - 1)));
-        if (map_dense_part(d, lpn)) {
+        void *part = map_dense_part(d, lpn);
+        if (part && map_dense_marks(d, part, lpn & (MAP_CHUNK - 1), m)) {
+            set_buffered(d, part, lpn, m, slot + k);
+        } else if (part) {
             set_each(d, lpns + k, m, slot + k, SET_DENSE);
         } else {
             set_each(d, lpns + k, m, slot + k, SET_TAKE);

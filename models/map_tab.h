@@ -156,6 +156,37 @@ static inline void map_dense_set(const Drive *d, void *p, size_t o, uint64_t v)
     l2p_ent_set(p, o, drive_map_narrow(d), ~v);
 }
 
+/* How many of the n entries from o of a dense part or the flat table p,
+ * from the first on, are empty (nothing stored there since the part was
+ * made: a stream in order finds the pages it writes next so). */
+static inline uint32_t map_dense_empty(const Drive *d, const void *p, size_t o, uint32_t n)
+{
+    uint32_t k = 0;
+    if (drive_map_narrow(d))
+        for (const uint32_t *e = (const uint32_t *)p + o; k < n && e[k] == 0;)
+            k++;
+    else
+        for (const uint64_t *e = (const uint64_t *)p + o; k < n && e[k] == 0;)
+            k++;
+    return k;
+}
+
+/* Whether the n entries from o of a dense part or the flat table p all
+ * hold buffer marks (a program of a unit the buffer held: nothing to
+ * invalidate or count). A mark's complement is 1 to 2^22 in either width
+ * (BUF_MARK, BUF_MARK32); one pass without a branch an entry. */
+static inline bool map_dense_marks(const Drive *d, const void *p, size_t o, uint32_t n)
+{
+    uint64_t bad = 0;
+    if (drive_map_narrow(d))
+        for (const uint32_t *e = (const uint32_t *)p + o, *end = e + n; e < end; e++)
+            bad |= (uint32_t)(*e - 1) >= (1u << 22);
+    else
+        for (const uint64_t *e = (const uint64_t *)p + o, *end = e + n; e < end; e++)
+            bad |= *e - 1 >= (1u << 22);
+    return bad == 0;
+}
+
 /* On every per-page path, inlined into their callers: one load from the
  * drive (the flat table) or two (a chunk's part) reach an entry, and the
  * rest stays out of line (map_store.c). */
