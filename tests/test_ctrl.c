@@ -56,45 +56,54 @@ static void test_gaps(void)
     sim_engine_free(e);
 }
 
-/* A closed loop of reads of never-written 4 KiB pages: no NAND read, so
- * only the link and the controller bound them. */
+/* A closed loop of n commands of one kind and length at queue depth qd on
+ * an NVMe tiny drive, over a span of 64 lengths: reads of never-written
+ * pages (no NAND read, so only the link and the controller bound them) or
+ * writes. */
 typedef struct Loop {
     SimEngine *e;
     Drive *d;
-    uint64_t left, issued;
+    IoOp op;
+    uint64_t left, issued, n, len;
 } Loop;
+
+static void loop_submit(Loop *l)
+{
+    uint64_t offset = (l->issued % 64) * l->len;
+    drive_submit(l->d, &(DriveCmd){.op = l->op, .offset = offset, .length = l->len});
+    l->issued++;
+}
 
 static void loop_done(void *ctx, const DriveCompletion *dc)
 {
-    uint64_t tag = dc->tag;
     Loop *l = ctx;
-    (void)tag;
+    (void)dc;
     if (--l->left == 0) {
         sim_stop(l->e);
         return;
     }
-    if (l->issued < 4000) {
-        drive_submit(l->d, &(DriveCmd){.op = IO_READ, .offset = (l->issued % 64) * 4096, .length = 4096});
-        l->issued++;
-    }
+    if (l->issued < l->n)
+        loop_submit(l);
 }
 
-/* Seconds for 4000 such reads at queue depth 32 on an NVMe tiny drive. */
-static double read_time(uint32_t cores, uint64_t cmd_cost, uint64_t complete_cost, DriveStats *out)
+/* The tiny drive behind a fast NVMe link, for the loop. */
+static void nvme_tiny(DriveParams *dp)
 {
-    DriveParams dp;
-    tiny_drive(&dp, 16, 0.3);
-    dp.interface = HOSTIF_NVME;
-    dp.pcie_gen = 3;
-    dp.pcie_lanes = 4;
-    dp.cmd_cost = cmd_cost;
-    dp.ctrl_complete_cost = complete_cost;
-    dp.ctrl_cores = cores;
-    Loop l = {.e = sim_engine_new(), .left = 4000};
-    l.d = drive_new(l.e, &dp, 1);
+    tiny_drive(dp, 16, 0.3);
+    dp->interface = HOSTIF_NVME;
+    dp->pcie_gen = 3;
+    dp->pcie_lanes = 4;
+}
+
+/* Simulated seconds until the loop's last command ends; its stats in out. */
+static double loop_time(const DriveParams *dp, IoOp op, uint64_t len, uint64_t n, uint32_t qd,
+                        DriveStats *out)
+{
+    Loop l = {.e = sim_engine_new(), .op = op, .left = n, .n = n, .len = len};
+    l.d = drive_new(l.e, dp, 1);
     drive_set_done(l.d, loop_done, &l);
-    for (; l.issued < 32; l.issued++)
-        drive_submit(l.d, &(DriveCmd){.op = IO_READ, .offset = l.issued * 4096, .length = 4096});
+    while (l.issued < qd && l.issued < n)
+        loop_submit(&l);
     sim_run(l.e, SIM_TIME_MAX);
     CUTEST_EQ(l.left, 0);
     double t = (double)sim_now(l.e) / 1e9;
@@ -102,6 +111,17 @@ static double read_time(uint32_t cores, uint64_t cmd_cost, uint64_t complete_cos
     drive_free(l.d);
     sim_engine_free(l.e);
     return t;
+}
+
+/* Seconds for 4000 4 KiB reads at queue depth 32. */
+static double read_time(uint32_t cores, uint64_t cmd_cost, uint64_t complete_cost, DriveStats *out)
+{
+    DriveParams dp;
+    nvme_tiny(&dp);
+    dp.cmd_cost = cmd_cost;
+    dp.ctrl_complete_cost = complete_cost;
+    dp.ctrl_cores = cores;
+    return loop_time(&dp, IO_READ, 4096, 4000, 32, out);
 }
 
 /* Past the link's rate, the cores bound IOPS: cores / (submit + complete)
@@ -124,55 +144,15 @@ static void test_saturated_bounds_iops(void)
     CUTEST_NEAR(4000 / t4, 160000, 160000 * 0.02);
 }
 
-/* Writes of `kib` KiB, `n` of them at queue depth qd, on an NVMe tiny
- * drive with the given costs: the simulated seconds until the last ends. */
-typedef struct WLoop {
-    SimEngine *e;
-    Drive *d;
-    uint64_t left, issued, n, len;
-} WLoop;
-
-static void wloop_submit(WLoop *l)
-{
-    uint64_t span = 64 * l->len;
-    drive_submit(l->d, &(DriveCmd){.op = IO_WRITE, .offset = (l->issued * l->len) % span, .length = l->len});
-    l->issued++;
-}
-
-static void wloop_done(void *ctx, const DriveCompletion *dc)
-{
-    WLoop *l = ctx;
-    (void)dc;
-    if (--l->left == 0) {
-        sim_stop(l->e);
-        return;
-    }
-    if (l->issued < l->n)
-        wloop_submit(l);
-}
-
+/* Seconds for n writes of kib KiB at queue depth qd, with these costs. */
 static double write_time(uint64_t kib, uint64_t n, uint32_t qd, uint64_t cmd_cost, uint64_t page_cost,
                          DriveStats *out)
 {
     DriveParams dp;
-    tiny_drive(&dp, 16, 0.3);
-    dp.interface = HOSTIF_NVME;
-    dp.pcie_gen = 3;
-    dp.pcie_lanes = 4;
+    nvme_tiny(&dp);
     dp.cmd_cost = cmd_cost;
     dp.page_cost = page_cost;
-    WLoop l = {.e = sim_engine_new(), .left = n, .n = n, .len = kib * 1024};
-    l.d = drive_new(l.e, &dp, 1);
-    drive_set_done(l.d, wloop_done, &l);
-    while (l.issued < qd && l.issued < n)
-        wloop_submit(&l);
-    sim_run(l.e, SIM_TIME_MAX);
-    CUTEST_EQ(l.left, 0);
-    double t = (double)sim_now(l.e) / 1e9;
-    *out = *drive_stats(l.d);
-    drive_free(l.d);
-    sim_engine_free(l.e);
-    return t;
+    return loop_time(&dp, IO_WRITE, kib * 1024, n, qd, out);
 }
 
 /* page_cost: the map updates of a write's 4 KiB units hold a core after
