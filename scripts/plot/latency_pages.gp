@@ -7,15 +7,26 @@
 #   gnuplot -e "a='dir1'; b='dir2'; c='dir3'; out='x.png'" scripts/plot/latency_pages.gp
 #   gnuplot -e "a='dir1'; b='dir2'; kind='write'; xmin=0; out='x.png'" scripts/plot/latency_pages.gp
 #
-# Variables: a, b, c (results folders with latency_KIND.csv; c optional),
-# kind (read or write; read), xmin (µs, the axis's left end; 40), out,
-# title, ta, tb, tc (the curves' legends).
+# Variables: a, b, c, d (results folders with latency_KIND.csv; c and d
+# optional), kind (read or write; read), xmin (µs, the axis's left end;
+# 40), logx (1: latency on a log axis), out, title, ta, tb, tc, td (the
+# curves' legends), ca, cb, cc, cd (their colours), da, db, dc, dd (their
+# dash types; 1, solid).
 if (!exists("kind")) kind = 'read'
 if (!exists("xmin")) xmin = 40
 if (!exists("title")) title = 'QD 1 random 4 KiB reads'
 if (!exists("ta")) ta = kind eq 'read' ? 'one tR' : 'one tPROG'
 if (!exists("tb")) tb = kind eq 'read' ? 'tR by page type' : 'tPROG by page type'
 if (!exists("tc")) tc = 'by page type, read retries'
+if (!exists("td")) td = ''
+if (!exists("ca")) ca = '#7f7f7f'
+if (!exists("cb")) cb = '#1f77b4'
+if (!exists("cc")) cc = '#d62728'
+if (!exists("cd")) cd = '#2ca02c'
+if (!exists("da")) da = 1
+if (!exists("db")) db = 1
+if (!exists("dc")) dc = 1
+if (!exists("dd")) dd = 1
 set terminal pngcairo size 1200,700 enhanced font 'sans,11'
 set output out
 set datafile separator ','
@@ -27,6 +38,7 @@ set logscale y
 set format y '10^{%L}'
 set yrange [1e-5:1.5]
 set xrange [xmin:*]
+if (exists("logx") && logx) set logscale x
 set grid back lc rgb '#dddddd'
 set key top right opaque
 # each bucket's 1 - F at its high edge, from a vertical line at the first
@@ -35,8 +47,10 @@ set key top right opaque
 tail(f) = (1 - f) > 1e-5 ? 1 - f : 1e-5
 lo = 'column("bucket_low_ns")/1e3'
 hi = 'column("bucket_high_ns")/1e3'
-first(dir, color) = sprintf("'%s/latency_%s.csv' every ::0::0 using (%s):(1):(0):(tail(column(\"cumulative_fraction\")) - 1) with vectors nohead lw 2 lc rgb '%s' notitle", dir, kind, lo, color)
-rest(dir, color, t) = sprintf("'%s/latency_%s.csv' using (%s):(tail(column(\"cumulative_fraction\"))) with steps lw 2 lc rgb '%s' title '%s'", dir, kind, hi, color, t)
-curves = first(a, '#7f7f7f').', '.rest(a, '#7f7f7f', ta).', '.first(b, '#1f77b4').', '.rest(b, '#1f77b4', tb)
-if (exists("c")) curves = curves.', '.first(c, '#d62728').', '.rest(c, '#d62728', tc)
+first(dir, color, dt) = sprintf("'%s/latency_%s.csv' every ::0::0 using (%s):(1):(0):(tail(column(\"cumulative_fraction\")) - 1) with vectors nohead lw 2 dt %d lc rgb '%s' notitle", dir, kind, lo, dt, color)
+rest(dir, color, dt, t) = sprintf("'%s/latency_%s.csv' using (%s):(tail(column(\"cumulative_fraction\"))) with steps lw 2 dt %d lc rgb '%s' title '%s'", dir, kind, hi, dt, color, t)
+curve(dir, color, dt, t) = first(dir, color, dt).', '.rest(dir, color, dt, t)
+curves = curve(a, ca, da, ta).', '.curve(b, cb, db, tb)
+if (exists("c")) curves = curves.', '.curve(c, cc, dc, tc)
+if (exists("d")) curves = curves.', '.curve(d, cd, dd, td)
 eval('plot '.curves)

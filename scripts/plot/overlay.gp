@@ -6,9 +6,12 @@
 #               name2='Drive B'; out='overlay.png'" scripts/plot/overlay.gp
 #
 # Variables: n (number of runs), dirI and nameI for I = 1..n (nameI optional:
-# the folder name is used), out (default overlay.png; .svg gives SVG), fmt.
+# the folder name is used), out (default overlay.png; .svg gives SVG), fmt,
+# title (default Sustained write), xlim (GB: the axis's right end, for a
+# closer look at the start; default the longest run).
 if (!exists("n")) n = 0
 if (!exists("out")) out = 'overlay.png'
+if (!exists("title")) title = 'Sustained write'
 if (!exists("fmt")) fmt = (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png'
 if (n < 1) { print "overlay.gp: set n and dir1..dirN"; exit gnuplot }
 do for [i=1:n] {
@@ -33,10 +36,11 @@ do for [i=1:n] {
     stats value('dir'.i).'/series.csv' using (column("host_written_GB")) nooutput
     if (STATS_max > xmax) { xmax = STATS_max }
 }
+if (exists("xlim")) { xmax = xlim * 1.0 }
 bin = xmax > 0 ? xmax / 300 : 1
 bin_of(x) = (floor(x / bin) + 0.5) * bin
 
-set title 'Sustained write'
+set title title noenhanced
 set xlabel sprintf('Host data written (GB); each curve a mean per %.3g GB', bin)
 set ylabel 'Write throughput (MB/s)'
 set xrange [0:xmax > 0 ? xmax : 1]
