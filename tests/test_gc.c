@@ -1,7 +1,8 @@
 /*
  * test_gc.c - garbage collection against theory: the steady-state write
  * amplification of uniform random 4 KiB writes over a full drive, for each
- * victim policy and several over-provisioning levels; pacing; idle GC.
+ * victim policy and several over-provisioning levels; pacing; idle GC; a
+ * dirty drive recovering after TRIM.
  *
  * FIFO cleaning has a closed form (Hu et al., SYSTOR 2009; Desnoyers,
  * SYSTOR 2012; Xiang and Kurkoski, arXiv:1110.4245): a block is reclaimed
@@ -334,6 +335,70 @@ static void test_idle_gc(void)
     CU_ASSERT(on.idle_end - on.quiet - SIM_SEC < (on.steps / 2 - 1) * 20 * SIM_MS);
 }
 
+/* ---- A dirty drive and TRIM -------------------------------------------- */
+
+/* Wait for every command in flight to end, none following. */
+static void drain(Steady *s)
+{
+    drive_set_done(s->d, idle_done, s);
+    while (drive_outstanding(s->d) > 0)
+        sim_run(s->e, sim_now(s->e) + SIM_MS);
+}
+
+/* A tiny drive made dirty by random 4 KiB writes over its whole span, then
+ * (with trim) its upper half trimmed, then random writes over its lower
+ * half, once its size over: their write amplification. */
+static double dirty_waf(bool trim)
+{
+    DriveParams p;
+    tiny_drive(&p, 64, 0.1);
+    p.gc_soft_blocks = 4;
+    p.gc_hard_blocks = 2;
+    Steady s = {.e = sim_engine_new(), .bs = 4096};
+    s.d = drive_new(s.e, &p, 1);
+    s.units = p.user_capacity / 4096;
+    sim_rng_init(&s.r, 5, 0);
+    steady_fill(&s, p.user_capacity);
+    DriveStats half;
+    steady_run(&s, 2 * s.units, &half);
+    drain(&s);
+    s.units /= 2;
+    if (trim) {
+        drive_submit(s.d, &(DriveCmd){.op = IO_TRIM, .offset = s.units * 4096,
+                                      .length = p.user_capacity - s.units * 4096, .tag = 3});
+        drain(&s);
+    }
+    DriveStats before = *drive_stats(s.d);
+    s.done = 0;
+    s.stop = s.units;
+    drive_set_done(s.d, steady_done, &s);
+    for (int k = 0; k < 32; k++)
+        steady_submit(&s);
+    sim_run(s.e, SIM_TIME_MAX);
+    drain(&s);
+    const DriveStats *st = drive_stats(s.d);
+    double host = (double)(st->nand_write_bytes[CAUSE_HOST] - before.nand_write_bytes[CAUSE_HOST]);
+    double gc = (double)(st->nand_write_bytes[CAUSE_GC] - before.nand_write_bytes[CAUSE_GC]);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(s.d, why, sizeof why));
+    drive_free(s.d);
+    sim_engine_free(s.e);
+    return (host + gc) / host;
+}
+
+/* A drive dirty from random writes recovers when the host trims what it no
+ * longer needs: the trimmed half is spare space to GC, so the same writes
+ * to the other half move far fewer valid pages than on the untrimmed drive
+ * (where every page still counts as data). */
+static void test_trim_recovery(void)
+{
+    double dirty = dirty_waf(false), trimmed = dirty_waf(true);
+    printf("\n  WAF of random writes to half the span: %.2f dirty, %.2f with the other half trimmed",
+           dirty, trimmed);
+    CU_ASSERT(dirty > 2.0);
+    CU_ASSERT(trimmed < 0.7 * dirty);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -342,6 +407,7 @@ int main(void)
         {"pacing: steady and burst", test_pacing},
         {"stall_reason", test_stall_reason},
         {"idle GC: free blocks after idle, its cost to a read, the next burst", test_idle_gc},
+        {"trim recovery: a dirty drive's WAF falls once half its span is trimmed", test_trim_recovery},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("gc", tests);
