@@ -176,16 +176,7 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
  * old slot to invalidate or a page newly mapped, in one pass. */
 static void set_buffered(Drive *d, void *part, uint64_t lpn, uint32_t n, uint64_t slot)
 {
-    size_t o = lpn & (MAP_CHUNK - 1);
-    if (drive_map_narrow(d)) {
-        uint32_t *e = (uint32_t *)part + o;
-        for (uint32_t k = 0; k < n; k++)
-            e[k] = (uint32_t)~(slot + k);
-    } else {
-        uint64_t *e = (uint64_t *)part + o;
-        for (uint32_t k = 0; k < n; k++)
-            e[k] = ~(slot + k);
-    }
+    map_dense_fill(d, part, lpn & (MAP_CHUNK - 1), n, slot);
     void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
     for (uint32_t k = 0; changed && k < n; k++)
         changed(d, lpn + k);
@@ -215,6 +206,21 @@ static void set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
     map_store_put_slot_run(d, slot, n, lpns[0]);
 }
 
+/* How many of the n lpns, from the first on, follow it one by one (at
+ * least 1): four at a time while all four do (a unit of a stream in order
+ * is one run), then one by one. */
+static inline uint32_t consecutive(const uint64_t *lpns, uint32_t n)
+{
+    uint64_t first = lpns[0];
+    uint32_t m = 1;
+    while (m + 4 <= n && ((lpns[m] - (first + m)) | (lpns[m + 1] - (first + m + 1)) |
+                          (lpns[m + 2] - (first + m + 2)) | (lpns[m + 3] - (first + m + 3))) == 0)
+        m += 4;
+    while (m < n && lpns[m] == first + m)
+        m++;
+    return m;
+}
+
 /* map_set_run() where runs fit: each piece of at least MAP_RUN_MIN
  * consecutive lpns is stored as a run, once its old slots are invalidated
  * (distinct lpns: storing one does not change what another had); the
@@ -224,8 +230,7 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
     for (uint32_t k = 0; k < n;) {
         uint32_t a = k, m = 0; /* the next run: m lpns from a */
         while (a < n) {
-            for (m = 1; a + m < n && lpns[a + m] == lpns[a] + m;)
-                m++;
+            m = consecutive(lpns + a, n - a);
             if (m >= MAP_RUN_MIN)
                 break;
             a += m;

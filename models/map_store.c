@@ -532,8 +532,13 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
         uint32_t m = 1;
         if (v < BUF_MARK && sm->narrow) { /* 32-bit entries of slots below MAP_UNMAPPED's */
             const uint32_t *e = part;
-            uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v);
-            while (m < top && e[o + m] == e[o] - m)
+            uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v), f = e[o];
+            /* four at a time: a unit's run is 8 to 32 long */
+            while (m + 4 <= top &&
+                   ((e[o + m] - (f - m)) | (e[o + m + 1] - (f - m - 1)) |
+                    (e[o + m + 2] - (f - m - 2)) | (e[o + m + 3] - (f - m - 3))) == 0)
+                m += 4;
+            while (m < top && e[o + m] == f - m)
                 m++;
         } else if (v < BUF_MARK) {
             while (o + m < CHUNK && l2p_ent(part, o + m, sm->narrow) == s - m)
@@ -711,8 +716,10 @@ static void chunk_put_run(SparseMap *sm, uint64_t c, uint32_t o, uint32_t m, uin
     }
     if (j < l->n && l2p_off(r[j]) == end && slot + (end - first) == l2p_slot(r[j]))
         last = l2p_last(r[j++]);
-    /* r[i, j) give way to the one run */
-    memmove(&r[i + 1], &r[j], (l->n - j) * sizeof *r);
+    /* r[i, j) give way to the one run (most often one run gives way to
+     * one: folding moves a block's runs as they were written) */
+    if (j != i + 1)
+        memmove(&r[i + 1], &r[j], (l->n - j) * sizeof *r);
     r[i] = l2p_run(slot, first, last);
     l->n = l->n + 1 - (j - i);
     if (chunk_cost(sm, c) >= CHUNK_PROMOTE)
