@@ -174,6 +174,14 @@ static uint32_t take_unit(Drive *d, uint32_t max)
             stage[n++] = ring[pos];
             rmw += flag & RING_RMW ? 1 : 0;
         }
+    } else if (len == w->ring_live) {
+        /* no entry trimmed while buffered (NO_LPN): the first max are taken
+         * whole, a segment of the ring at a time */
+        for (uint32_t m; n < max && len > 0; n += m, len -= m) {
+            m = MIN(max - n, MIN(len, w->ring_cap - pos));
+            memcpy(stage + n, ring + pos, m * sizeof *ring);
+            pos = pos + m == w->ring_cap ? 0 : pos + m;
+        }
     } else {
         while (n < max && len > 0) { /* up to the ring's end, then from its start */
             uint32_t end = pos + MIN(len, w->ring_cap - pos), from = pos;
@@ -263,6 +271,36 @@ static inline void ring_put(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn, uint8
         map_dense_set(d, tab, o, BUF_MARK + pos);
     else
         map_put(d, lpn, BUF_MARK + pos);
+}
+
+/* ring_put() of the n lpns from lpn, never written (flag 0), at the
+ * positions from pos on, their entries from o of the dense table tab: a
+ * segment of the ring at a time where the drive has neither placement
+ * identifiers nor map units of several pages (nothing else per page than
+ * the lpn and its mark: a fill's every page). */
+static void ring_put_fresh(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn, uint32_t n, uint16_t pid,
+                           void *tab, size_t o)
+{
+    if (w->npid || w->unit_lpns > 1) {
+        for (uint32_t k = 0; k < n; k++, pos = ring_at(w, pos, 1))
+            ring_put(d, w, pos, lpn + k, 0, pid, tab, o + k);
+        return;
+    }
+    while (n > 0) { /* up to the ring's end, then from its start */
+        uint32_t m = MIN(n, w->ring_cap - pos), k = 0;
+        uint64_t *r = w->ring + pos;
+        for (; k + 4 <= m; k += 4) {
+            r[k] = lpn + k;
+            r[k + 1] = lpn + k + 1;
+            r[k + 2] = lpn + k + 2;
+            r[k + 3] = lpn + k + 3;
+        }
+        for (; k < m; k++)
+            r[k] = lpn + k;
+        map_dense_fill(d, tab, o, m, BUF_MARK + pos);
+        pos = pos + m == w->ring_cap ? 0 : pos + m;
+        lpn += m, o += m, n -= m;
+    }
 }
 
 /* Append lpn to the ring: ring_put() at its end. */
@@ -367,8 +405,8 @@ static void write_arrived(void *ctx, uint64_t arg)
         }
         if (fresh > 0) {
             *drive_mapped(d) += fresh;
-            for (uint32_t k = 0; k < fresh; k++, pos = ring_at(w, pos, 1))
-                ring_put(d, w, pos, lpn + k, 0, cmd->pid, tab, o + k);
+            ring_put_fresh(d, w, pos, lpn, fresh, cmd->pid, tab, o);
+            pos = ring_at(w, pos, fresh);
             appended += fresh;
             lpn += fresh - 1;
             continue;

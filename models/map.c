@@ -99,20 +99,25 @@ bool map_check(const Drive *d, char *why, size_t why_len)
     return map_store_check(d, why, why_len) && entries_check(d, why, why_len);
 }
 
-void map_invalidate_slot(Drive *d, uint64_t slot)
+/* The n slots from slot on, in one block, all valid, are no longer: the
+ * block's counts change once (it can reach no valid slot only at the last). */
+static inline void invalidate_slots(Drive *d, uint64_t slot, uint32_t n)
 {
     uint32_t b = nand_block_of(d, slot);
     /* (whether the slot was valid drive_check() verifies: for a slot of a
      * run it is a search, on a path every page written takes) */
-    g_assert(blk_valid(d, b) > 0);
-    map_put_lpn(d, slot, NO_LPN);
-    if (blk_drop_valid(d, b, 1) == 0 && blk_state(d, b) == BLK_FULL && !blk_is_dead(d, b)) {
+    g_assert(blk_valid(d, b) >= n);
+    for (uint32_t k = 0; k < n; k++)
+        map_put_lpn(d, slot + k, NO_LPN);
+    if (blk_drop_valid(d, b, n) == 0 && blk_state(d, b) == BLK_FULL && !blk_is_dead(d, b)) {
         /* nothing left to move: GC can have it for an erase (gc_reclaim_dead) */
         die_push_dead(d, b);
     }
     if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
-        drive_counters(d)->pslc_used -= SLOT_SIZE;
+        drive_counters(d)->pslc_used -= (uint64_t)n * SLOT_SIZE;
 }
+
+void map_invalidate_slot(Drive *d, uint64_t slot) { invalidate_slots(d, slot, 1); }
 
 /* Warm the map entries of lpns, which the caller is about to set. lpns
  * that span no more than their number (a stream in order; a buffer holds
@@ -171,16 +176,7 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
  * old slot to invalidate or a page newly mapped, in one pass. */
 static void set_buffered(Drive *d, void *part, uint64_t lpn, uint32_t n, uint64_t slot)
 {
-    size_t o = lpn & (MAP_CHUNK - 1);
-    if (drive_map_narrow(d)) {
-        uint32_t *e = (uint32_t *)part + o;
-        for (uint32_t k = 0; k < n; k++)
-            e[k] = (uint32_t)~(slot + k);
-    } else {
-        uint64_t *e = (uint64_t *)part + o;
-        for (uint32_t k = 0; k < n; k++)
-            e[k] = ~(slot + k);
-    }
+    map_dense_fill(d, part, lpn & (MAP_CHUNK - 1), n, slot);
     void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
     for (uint32_t k = 0; changed && k < n; k++)
         changed(d, lpn + k);
@@ -210,6 +206,21 @@ static void set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
     map_store_put_slot_run(d, slot, n, lpns[0]);
 }
 
+/* How many of the n lpns, from the first on, follow it one by one (at
+ * least 1): four at a time while all four do (a unit of a stream in order
+ * is one run), then one by one. */
+static inline uint32_t consecutive(const uint64_t *lpns, uint32_t n)
+{
+    uint64_t first = lpns[0];
+    uint32_t m = 1;
+    while (m + 4 <= n && ((lpns[m] - (first + m)) | (lpns[m + 1] - (first + m + 1)) |
+                          (lpns[m + 2] - (first + m + 2)) | (lpns[m + 3] - (first + m + 3))) == 0)
+        m += 4;
+    while (m < n && lpns[m] == first + m)
+        m++;
+    return m;
+}
+
 /* map_set_run() where runs fit: each piece of at least MAP_RUN_MIN
  * consecutive lpns is stored as a run, once its old slots are invalidated
  * (distinct lpns: storing one does not change what another had); the
@@ -219,8 +230,7 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
     for (uint32_t k = 0; k < n;) {
         uint32_t a = k, m = 0; /* the next run: m lpns from a */
         while (a < n) {
-            for (m = 1; a + m < n && lpns[a + m] == lpns[a] + m;)
-                m++;
+            m = consecutive(lpns + a, n - a);
             if (m >= MAP_RUN_MIN)
                 break;
             a += m;
@@ -262,27 +272,102 @@ static void relocate_run(Drive *d, uint32_t dst, const uint64_t *lpns, const uin
         drive_place_hook(d)(drive_place_ctx(d), lpns[k], first + k, srcs[k]);
 }
 
-/* Move up to one native program unit of valid slots of block v, scanning
- * from *cursor, into dst (GC and folding both relocate this way). dst,
- * the open block of its die's stream (or, MAP_OWN_BLOCK, one its caller
- * keeps), is marked full and closed when it fills. Returns the slots moved and in *pages the distinct source pages
- * that had to be read. */
-uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int stream,
-                      uint32_t *pages)
+/* Valid slots of a victim moving together (relocate_runs()): stretches of
+ * consecutive slots whose lpns continue one another, from lpn on. */
+typedef struct Piece {
+    uint64_t lpn;
+    uint32_t n, nst;
+    uint64_t src[RELOCATE_RUN];
+    uint32_t len[RELOCATE_RUN];
+} Piece;
+
+/* The piece to the next slots of dst. From MAP_RUN_MIN slots on, as
+ * map_set_run() would store it but knowing the old slots: one run each
+ * way, the stretches invalidated whole; a shorter one slot by slot. */
+static void relocate_piece(Drive *d, uint32_t dst, Piece *p)
 {
-    uint32_t unit = drive_geom(d)->unit_slots[drive_geom(d)->native];
-    uint32_t room = nand_block_capacity(d, dst) - blk_wp(d, dst);
-    uint32_t want = unit < room ? unit : room;
+    uint64_t first = nand_slot(d, dst, blk_wp(d, dst));
+    if (p->n < MAP_RUN_MIN) { /* (a block has runs only where they fit) */
+        uint64_t lpns[RELOCATE_RUN], srcs[RELOCATE_RUN];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < p->nst; i++)
+            for (uint32_t k = 0; k < p->len[i]; k++, n++) {
+                lpns[n] = p->lpn + n;
+                srcs[n] = p->src[i] + k;
+            }
+        relocate_run(d, dst, lpns, srcs, n);
+        p->n = p->nst = 0;
+        return;
+    }
+    for (uint32_t i = 0; i < p->nst; i++)
+        invalidate_slots(d, p->src[i], p->len[i]);
+    for (uint32_t k = 0; k < p->n;) { /* the L2P chunk by chunk (no buffer marks: valid) */
+        uint64_t lpn = p->lpn + k;
+        uint32_t m = MIN(p->n - k, MAP_CHUNK - (uint32_t)(lpn & (MAP_CHUNK - 1)));
+        map_store_put_chunk_run(d, lpn, m, first + k);
+        k += m;
+    }
+    map_store_put_slot_run(d, first, p->n, p->lpn);
+    blk_add_valid(d, dst, p->n);
+    if (blk_mode(d, dst) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        drive_counters(d)->pslc_used += (uint64_t)p->n * SLOT_SIZE;
+    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
+    for (uint32_t k = 0; changed && k < p->n; k++)
+        changed(d, p->lpn + k);
+    blk_advance(d, dst, p->n);
+    for (uint32_t i = 0, n = 0; drive_place_hook(d) && i < p->nst; i++)
+        for (uint32_t k = 0; k < p->len[i]; k++, n++)
+            drive_place_hook(d)(drive_place_ctx(d), p->lpn + n, first + n, p->src[i] + k);
+    p->n = p->nst = 0;
+}
+
+/* map_relocate() of block v whose P2L holds runs: its valid slots found a
+ * stretch at a time (map_store_block_stretch(): one search for the run,
+ * one for the L2P's, where slot by slot each slot cost both), and moved a
+ * piece at a time. */
+static uint32_t relocate_runs(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t want,
+                              uint32_t *pages)
+{
+    uint32_t spp = drive_geom(d)->slots_per_page, wp = blk_wp(d, v), n = 0;
+    uint64_t vbase = nand_slot(d, v, 0), last_page = NO_SLOT;
+    Piece p = {.n = 0, .nst = 0};
+    while (n < want && *cursor < wp) {
+        uint64_t lpn;
+        uint32_t k = map_store_block_stretch(d, v, *cursor, wp, &lpn);
+        if (lpn == NO_LPN) {
+            *cursor += k;
+            continue;
+        }
+        k = MIN(k, want - n);
+        uint64_t src = vbase + *cursor;
+        uint64_t page = slot_div(src, spp), end_page = slot_div(src + k - 1, spp);
+        *pages += (uint32_t)(end_page - page + (page != last_page));
+        last_page = end_page;
+        if (p.nst > 0 && (lpn != p.lpn + p.n || p.nst == RELOCATE_RUN))
+            relocate_piece(d, dst, &p);
+        if (p.nst == 0)
+            p.lpn = lpn;
+        p.src[p.nst] = src;
+        p.len[p.nst++] = k;
+        p.n += k;
+        *cursor += k;
+        n += k;
+    }
+    if (p.nst > 0)
+        relocate_piece(d, dst, &p);
+    return n;
+}
+
+/* map_relocate() of block v without runs, slot by slot. */
+static uint32_t relocate_slots(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t want,
+                               uint32_t *pages)
+{
     uint64_t vbase = nand_slot(d, v, 0);
     uint32_t n = 0;
     uint64_t last_page = NO_SLOT;
-    *pages = 0;
     /* the map entries of the slots about to move are scattered over the
-     * whole table: ask for them all before the first is needed (not for a
-     * block with runs: finding its lpns costs a search
-     * each, and a run's lpns are neighbours) */
-    bool warm = !map_store_block_has_runs(d, v);
-    for (uint32_t c = *cursor, seen = 0; warm && seen < want && c < blk_wp(d, v); c++) {
+     * whole table: ask for them all before the first is needed */
+    for (uint32_t c = *cursor, seen = 0; seen < want && c < blk_wp(d, v); c++) {
         uint64_t lpn = map_lpn_of(d, vbase + c);
         if (lpn != NO_LPN) {
             map_prefetch_one(d, lpn);
@@ -311,6 +396,23 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int 
         }
     }
     relocate_run(d, dst, lpns, srcs, got);
+    return n;
+}
+
+/* Move up to one native program unit of valid slots of block v, scanning
+ * from *cursor, into dst (GC and folding both relocate this way). dst,
+ * the open block of its die's stream (or, MAP_OWN_BLOCK, one its caller
+ * keeps), is marked full and closed when it fills. Returns the slots moved and in *pages the distinct source pages
+ * that had to be read. */
+uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int stream,
+                      uint32_t *pages)
+{
+    uint32_t unit = drive_geom(d)->unit_slots[drive_geom(d)->native];
+    uint32_t room = nand_block_capacity(d, dst) - blk_wp(d, dst);
+    uint32_t want = unit < room ? unit : room;
+    *pages = 0;
+    uint32_t n = map_store_block_has_runs(d, v) ? relocate_runs(d, v, cursor, dst, want, pages)
+                                                : relocate_slots(d, v, cursor, dst, want, pages);
     if (blk_wp(d, dst) == nand_block_capacity(d, dst)) {
         blk_close(d, dst, sim_now(drive_engine(d)));
         if (stream != MAP_OWN_BLOCK)
@@ -318,4 +420,3 @@ uint32_t map_relocate(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, int 
     }
     return n;
 }
-

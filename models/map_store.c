@@ -332,30 +332,37 @@ static inline uint64_t l2p_runs_get(Runs *l, uint32_t o)
     return ~(l2p_slot(l->r[i]) + (o - l2p_off(l->r[i])));
 }
 
-/* The lpn a P2L run of l gives slot i of its block, NO_LPN if none covers
- * it. A block's runs are searched for each of its slots GC or folding
- * moves: without branches on the runs, as l2p_find(). */
-static uint64_t p2l_runs_get(Runs *l, uint32_t i)
+/* The P2L run of l that covers slot i of its block, l->n if none. A
+ * block's runs are searched for each of its slots GC or folding moves:
+ * without branches on the runs, as l2p_find(). */
+static uint32_t p2l_runs_find(Runs *l, uint32_t i)
 {
     uint32_t h = l->hint; /* slots are looked up in order: the last run found, or the next */
     if (h < l->n && p2l_off(l->r[h]) <= i && i - p2l_off(l->r[h]) < p2l_len(l->r[h]))
-        return p2l_lpn(l->r[h]) + (i - p2l_off(l->r[h]));
+        return h;
     if (++h < l->n && p2l_off(l->r[h]) <= i && i - p2l_off(l->r[h]) < p2l_len(l->r[h])) {
         l->hint = h;
-        return p2l_lpn(l->r[h]) + (i - p2l_off(l->r[h]));
+        return h;
     }
     const uint64_t *r = l->r; /* the last run starting at or before i */
     if (l->n == 0 || p2l_off(r[0]) > i)
-        return NO_LPN;
+        return l->n;
     for (uint32_t n = l->n; n > 1;) {
         uint32_t half = n / 2;
         r = p2l_off(r[half]) <= i ? r + half : r;
         n -= half;
     }
     if (i - p2l_off(*r) >= p2l_len(*r))
-        return NO_LPN;
+        return l->n;
     l->hint = (uint32_t)(r - l->r);
-    return p2l_lpn(*r) + (i - p2l_off(*r));
+    return l->hint;
+}
+
+/* The lpn a P2L run of l gives slot i of its block, NO_LPN if none covers it. */
+static uint64_t p2l_runs_get(Runs *l, uint32_t i)
+{
+    uint32_t h = p2l_runs_find(l, i);
+    return h == l->n ? NO_LPN : p2l_lpn(l->r[h]) + (i - p2l_off(l->r[h]));
 }
 
 /* At most: a list doubles past n, so it holds fewer than 2n runs (the
@@ -525,8 +532,13 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
         uint32_t m = 1;
         if (v < BUF_MARK && sm->narrow) { /* 32-bit entries of slots below MAP_UNMAPPED's */
             const uint32_t *e = part;
-            uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v);
-            while (m < top && e[o + m] == e[o] - m)
+            uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v), f = e[o];
+            /* four at a time: a unit's run is 8 to 32 long */
+            while (m + 4 <= top &&
+                   ((e[o + m] - (f - m)) | (e[o + m + 1] - (f - m - 1)) |
+                    (e[o + m + 2] - (f - m - 2)) | (e[o + m + 3] - (f - m - 3))) == 0)
+                m += 4;
+            while (m < top && e[o + m] == f - m)
                 m++;
         } else if (v < BUF_MARK) {
             while (o + m < CHUNK && l2p_ent(part, o + m, sm->narrow) == s - m)
@@ -704,8 +716,10 @@ static void chunk_put_run(SparseMap *sm, uint64_t c, uint32_t o, uint32_t m, uin
     }
     if (j < l->n && l2p_off(r[j]) == end && slot + (end - first) == l2p_slot(r[j]))
         last = l2p_last(r[j++]);
-    /* r[i, j) give way to the one run */
-    memmove(&r[i + 1], &r[j], (l->n - j) * sizeof *r);
+    /* r[i, j) give way to the one run (most often one run gives way to
+     * one: folding moves a block's runs as they were written) */
+    if (j != i + 1)
+        memmove(&r[i + 1], &r[j], (l->n - j) * sizeof *r);
     r[i] = l2p_run(slot, first, last);
     l->n = l->n + 1 - (j - i);
     if (chunk_cost(sm, c) >= CHUNK_PROMOTE)
@@ -734,6 +748,56 @@ uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
     return lpn_of_unstored(d, store_of(d), b, (uint32_t)(slot - nand_slot(d, b, 0)), slot);
+}
+
+/* From slot i of block b (before end): see map_store.h. Where the slot's
+ * lpn comes from one of the block's runs (no P2L part, no formula) and
+ * that lpn's chunk is dense or holds runs alone, a stretch is found at
+ * once: within one run each way, consecutive slots for consecutive lpns
+ * are all valid or none is; anything else is looked up slot by slot. */
+uint32_t map_store_block_stretch(const Drive *d, uint32_t b, uint32_t i, uint32_t end,
+                                 uint64_t *lpn)
+{
+    const SparseMap *sm = store_of(d);
+    uint64_t slot = nand_slot(d, b, i);
+    Runs *pl = sm->blk_runs[b];
+    uint32_t h;
+    if (pl == NULL || sm->pf_j[b] != NO_IDX || sm->p2l[slot >> CHUNK_BITS] != NULL ||
+        (h = p2l_runs_find(pl, i)) == pl->n) {
+        *lpn = map_lpn_of(d, slot);
+        return 1;
+    }
+    uint64_t first = p2l_lpn(pl->r[h]) + (i - p2l_off(pl->r[h]));
+    uint64_t c = first >> CHUNK_BITS;
+    uint32_t o = (uint32_t)(first & (CHUNK - 1));
+    /* within the block's run, its chunk of slots (no part) and the lpns' chunk */
+    uint32_t k = MIN(end, p2l_off(pl->r[h]) + p2l_len(pl->r[h])) - i;
+    k = MIN(k, MIN(CHUNK - (uint32_t)(slot & (CHUNK - 1)), CHUNK - o));
+    uint32_t m = 0;
+    if (sm->chunk_n[c] == CHUNK_DENSE) {
+        const void *part = sm->dense[c];
+        while (m < k && l2p_ent(part, o + m, sm->narrow) == ~(slot + m))
+            m++;
+        if (m > 0) {
+            *lpn = first;
+            return m;
+        }
+        for (uint64_t s; m < k && (s = l2p_ent(part, o + m, sm->narrow)) != 0 && s != ~(slot + m);)
+            m++; /* stored elsewhere (an entry 0 is the formula's: asked below) */
+        if (m > 0) {
+            *lpn = NO_LPN;
+            return m;
+        }
+    } else if (sm->chunk_n[c] == CHUNK_RUNS && sm->bmark_n[c] == 0) {
+        const Runs *l = sm->chunk_runs[c];
+        uint32_t j = l2p_find(l, o);
+        if (j < l->n && l2p_off(l->r[j]) <= o) {
+            *lpn = l2p_slot(l->r[j]) + (o - l2p_off(l->r[j])) == slot ? first : NO_LPN;
+            return MIN(k, l2p_last(l->r[j]) - o + 1);
+        }
+    }
+    *lpn = map_get(d, first) == slot ? first : NO_LPN;
+    return 1;
 }
 
 /* The first P2L entry of a chunk of slots: its part from the pool. */

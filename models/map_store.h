@@ -27,6 +27,11 @@ uint64_t map_store_take(const Drive *d, uint64_t lpn);
  * n slots from slot on, in one block, hold the lpns from lpn on (their P2L). */
 void map_store_put_chunk_run(Drive *d, uint64_t lpn, uint32_t n, uint64_t slot);
 void map_store_put_slot_run(Drive *d, uint64_t slot, uint32_t n, uint64_t lpn);
+/* Relocation (map_relocate()): from slot i of block b (i < end), how many
+ * slots in a row (at least one, none from end on) are valid for the
+ * consecutive lpns from *lpn on, or, *lpn set to NO_LPN, are not valid. */
+uint32_t map_store_block_stretch(const Drive *d, uint32_t b, uint32_t i, uint32_t end,
+                                 uint64_t *lpn);
 bool map_store_runs_ok(const Drive *d); /* slots, lpns and blocks fit a run's fields */
 bool map_store_block_has_runs(const Drive *d, uint32_t b);
 /* As map_get() and map_lpn_of() give them: the L2P of chunk c's lpns

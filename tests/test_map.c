@@ -440,6 +440,49 @@ static void stream_over_formula(bool wide)
     ref_close(&o.r);
 }
 
+/* Blocks written in runs of 8 lpns striped over the dies (a pSLC cache's
+ * units), then runs of 8 to 31 written again over them, so that a block's
+ * runs and the L2P's cut each other anywhere; then every block collected
+ * (map_relocate() moves a block with runs a stretch at a time), each move
+ * checked against the reference. */
+static void relocate_runs(bool wide)
+{
+    Ops o = {.dies = 0};
+    if (!ops_open(&o, wide, 11))
+        return;
+    Ref *r = &o.r;
+    uint64_t lpns[40], span = MIN(4 * (uint64_t)MAP_CHUNK, r->nlpn / 3) / 8 * 8;
+    bool ok = true;
+    for (uint64_t a = 0; ok && a < span; a += 8) {
+        uint32_t die = (uint32_t)(a / 8 % o.dies);
+        CUTEST_REQUIRE(room(&o, die) >= 8);
+        for (uint32_t k = 0; k < 8; k++)
+            lpns[k] = a + k;
+        program(&o, die, lpns, 8);
+    }
+    ok = checked(&o);
+    for (int step = 0; ok && step < 200; step++) {
+        uint32_t die = (uint32_t)below(r, o.dies);
+        /* runs alone (a piece shorter than MAP_RUN_MIN would be single
+         * entries): a block's last piece takes what would be left short */
+        uint32_t have = room(&o, die), n = 8 + (uint32_t)below(r, 24);
+        n = have < n + 8 ? have : n;
+        uint64_t a = below(r, span - n);
+        for (uint32_t k = 0; k < n; k++)
+            lpns[k] = a + k;
+        program(&o, die, lpns, n);
+        ok = step % 16 != 0 || checked(&o);
+    }
+    for (uint32_t die = 0; ok && die < o.dies; die++)
+        for (int i = 0; ok && i < 6; i++)
+            ok = collect(&o, die) && checked(&o);
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_TRUE(o.collected >= 6 * o.dies);
+    ref_close(&o.r);
+}
+
+static void test_relocate_runs_narrow(void) { relocate_runs(false); }
+static void test_relocate_runs_wide(void) { relocate_runs(true); }
 static void test_stream_narrow(void) { stream_over_formula(false); }
 static void test_stream_wide(void) { stream_over_formula(true); }
 static void test_operations_narrow(void) { operations(false, 3, PF_NONE); }
@@ -462,6 +505,8 @@ int main(void)
         {"random prefill, wide", test_random_wide},
         {"a stream over the formula's end, narrow", test_stream_narrow},
         {"a stream over the formula's end, wide", test_stream_wide},
+        {"blocks of runs relocated, narrow", test_relocate_runs_narrow},
+        {"blocks of runs relocated, wide", test_relocate_runs_wide},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("map", tests);
