@@ -398,6 +398,9 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
         slc = pf_slc_fit(d, n, slc);
         ok = pf_sequential(&f, 0, n - slc, false, true) && pf_sequential(&f, n - slc, slc, true, true);
     } else {
+        /* the tables pf_deal() fills are zeroed by the kernel on another
+         * core while the blocks age */
+        map_expect_random_soon(d, n);
         ok = pf_sequential(&f, 0, n, false, false);
         if (ok) {
             uint64_t k = (uint64_t)(PREFILL_OVERWRITES * (double)n);
@@ -405,6 +408,7 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
             pf_overwrite(&f, slc, true);
             pf_deal(&f, n);
         }
+        map_expect_done(d);
     }
     pf_finish(&f, ok ? n : 0, erases);
     wear_static_enable(d, true);
