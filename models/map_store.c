@@ -38,7 +38,9 @@
  *     table, which the drive holds too: an entry is one index, with no
  *     directory load (that was a miss of its own on every lookup of a
  *     drive mapped at random); the P2L's as well where the slots written
- *     at random would give most of its chunks a part anyway;
+ *     at random would give most of its chunks a part anyway (a random
+ *     prefill maps them first, map_expect_random_soon(), and a thread
+ *     backs them while it ages the blocks);
  *   - P2L: per chunk of MAP_CHUNK slots, a part taken from a pool on the
  *     first write of a slot of it that is in no run and not prefilled; a
  *     prefilled or run slot is valid for its lpn while L2P still gives that
