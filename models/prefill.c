@@ -168,21 +168,26 @@ static bool pf_sequential(Prefill *f, uint64_t first, uint64_t count, bool slc, 
     return true;
 }
 
-/* Drop one valid slot chosen uniformly among all valid slots (a uniform
- * random overwrite's victim): a block and an index drawn uniformly, kept
- * when the index falls below the block's valid count. */
-static void pf_invalidate_random(Prefill *f)
+/* Drop n valid slots, each chosen uniformly among all valid slots (a
+ * uniform random overwrite's victim): a block and an index drawn
+ * uniformly, kept when the index falls below the block's valid count.
+ * The generator is a local copy, kept in registers across the valid
+ * count's hook (blocks_set_on_valid()), which cannot reach it. */
+static void pf_invalidate_random(Prefill *f, uint32_t n)
 {
     Drive *d = f->d;
-    for (;;) {
-        uint64_t x = sim_rng_next(&f->rng);
-        uint32_t b = (uint32_t)(((x >> 32) * drive_geom(d)->nblocks) >> 32);
-        uint32_t r = (uint32_t)(((x & 0xffffffffULL) * drive_geom(d)->slots_per_block) >> 32);
+    SimRng rng = f->rng;
+    uint64_t nblocks = drive_geom(d)->nblocks, spb = drive_geom(d)->slots_per_block;
+    while (n > 0) {
+        uint64_t x = sim_rng_next(&rng);
+        uint32_t b = (uint32_t)(((x >> 32) * nblocks) >> 32);
+        uint32_t r = (uint32_t)(((x & 0xffffffffULL) * spb) >> 32);
         if (r < blk_valid(d, b)) {
             blk_drop_valid(d, b, 1);
-            return;
+            n--;
         }
     }
+    f->rng = rng;
 }
 
 /* Reclaim one victim of die (gc_pick_victim(): the drive's own policy),
@@ -241,8 +246,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
             continue;
         }
         stuck = 0;
-        for (uint32_t k = 0; k < n; k++)
-            pf_invalidate_random(f);
+        pf_invalidate_random(f, n);
         done += n;
         if (die_nfree(d, die) < drive_params(d)->gc_soft_blocks)
             pf_gc(f, die);
