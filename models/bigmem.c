@@ -60,6 +60,60 @@ void bigmem_free(void *p, size_t bytes)
         munmap(p, rounded(bytes ? bytes : 1, (size_t)sysconf(_SC_PAGESIZE)));
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+/* Backed a piece at a time, so that a stop waits for one piece at most. */
+#define WARM_PIECE (32u << 20)
+
+struct BigmemWarm {
+    GThread *thread;
+    gint stop;
+    size_t n;
+    char *p[BIGMEM_WARM_RANGES];
+    size_t len[BIGMEM_WARM_RANGES];
+};
+
+static gpointer warm_main(gpointer arg)
+{
+    BigmemWarm *w = arg;
+    for (size_t i = 0; i < w->n; i++)
+        for (size_t off = 0; off < w->len[i]; off += WARM_PIECE)
+            if (g_atomic_int_get(&w->stop) ||
+                madvise(w->p[i] + off, MIN(WARM_PIECE, w->len[i] - off), MADV_POPULATE_WRITE) != 0)
+                return NULL; /* stopped, an older kernel or no memory left: the writes fault */
+    return NULL;
+}
+
+BigmemWarm *bigmem_warm_start(void *const *p, const size_t *bytes, size_t n)
+{
+    g_return_val_if_fail(n <= BIGMEM_WARM_RANGES, NULL);
+    if (bigmem_touch_all())
+        return NULL;
+    BigmemWarm *w = g_new0(BigmemWarm, 1);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; i < n; i++)
+        if (p[i] && bytes[i] > 0) {
+            w->p[w->n] = p[i];
+            w->len[w->n++] = rounded(bytes[i], page);
+        }
+    w->thread = w->n ? g_thread_try_new("bigmem-warm", warm_main, w, NULL) : NULL;
+    if (!w->thread) {
+        g_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void bigmem_warm_stop(BigmemWarm *w)
+{
+    if (!w)
+        return;
+    g_atomic_int_set(&w->stop, 1);
+    g_thread_join(w->thread);
+    g_free(w);
+}
+
 void bigmem_pool_init(BigmemPool *p, size_t piece)
 {
     memset(p, 0, sizeof *p);

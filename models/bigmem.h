@@ -23,6 +23,18 @@ void bigmem_free(void *p, size_t bytes); /* accepts NULL */
  * memory the tables take. */
 bool bigmem_touch_all(void);
 
+/* A thread that backs the pages of up to BIGMEM_WARM_RANGES ranges
+ * (MADV_POPULATE_WRITE, a piece at a time) while its caller works on
+ * something else: for tables about to be written whole, so that the
+ * kernel zeroes them on another core rather than at the writer's page
+ * faults. A speed-up only: where the kernel or the thread cannot, the
+ * writes fault as before. NULL (nothing to do) in the touch mode, where
+ * the tables were written as they were mapped, or if no thread starts. */
+#define BIGMEM_WARM_RANGES 2
+typedef struct BigmemWarm BigmemWarm;
+BigmemWarm *bigmem_warm_start(void *const *p, const size_t *bytes, size_t n);
+void bigmem_warm_stop(BigmemWarm *w); /* after the piece in hand; accepts NULL */
+
 /* A pool of zeroed pieces of one size, carved in order from slabs of
  * BIGMEM_SLAB bytes (or one piece, if larger): a piece costs its size, a
  * slab is mapped only once the last is used up, and a piece given back is

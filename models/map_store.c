@@ -38,7 +38,9 @@
  *     table, which the drive holds too: an entry is one index, with no
  *     directory load (that was a miss of its own on every lookup of a
  *     drive mapped at random); the P2L's as well where the slots written
- *     at random would give most of its chunks a part anyway;
+ *     at random would give most of its chunks a part anyway (a random
+ *     prefill maps them first, map_expect_random_soon(), and a thread
+ *     backs them while it ages the blocks);
  *   - P2L: per chunk of MAP_CHUNK slots, a part taken from a pool on the
  *     first write of a slot of it that is in no run and not prefilled; a
  *     prefilled or run slot is valid for its lpn while L2P still gives that
@@ -128,6 +130,10 @@ typedef struct SparseMap {
     /* where every chunk is dense (map_expect_random()): the parts in order
      * in one table each way, the directories pointing into them, no pool */
     void *l2p_flat, *p2l_flat;
+    /* the same, mapped ahead of map_expect_random() (map_expect_random_soon())
+     * and backed meanwhile by warm; NULL once taken */
+    void *l2p_soon, *p2l_soon;
+    BigmemWarm *warm;
     /* chunks made dense for a stream written in order (chunk_heat()), the
      * oldest first: at most HOT_MAX, each kept as runs and overrides again
      * when it is the oldest and another comes (chunk_cool()) */
@@ -897,6 +903,9 @@ static void sparse_free(const Drive *d, SparseMap *sm)
     if (!sm)
         return;
     const Geom *g = drive_geom(d);
+    bigmem_warm_stop(sm->warm);
+    bigmem_free(sm->l2p_soon, sm->nchunks * CHUNK * ent_bytes(sm));
+    bigmem_free(sm->p2l_soon, sm->np2l * CHUNK * ent_bytes(sm));
     for (uint64_t c = 0; sm->chunk_runs && c < sm->nchunks; c++)
         free(sm->chunk_runs[c]);
     for (uint32_t b = 0; sm->blk_runs && b < g->nblocks; b++)
@@ -965,15 +974,16 @@ static SparseMap *sparse_new(const Drive *d)
     return sm;
 }
 
-/* One table of n chunks' entries, in order: every part the directory dir
- * has is copied to its place and given back to pool (which is then
- * empty: its slabs go too), and dir points into the table for every
- * chunk (promote, for L2P chunks not dense: they go dense there). NULL
- * if the table cannot be mapped. */
-static void *flat_make(SparseMap *sm, void **dir, uint64_t n, BigmemPool *pool, bool promote)
+/* One table of n chunks' entries, in order (f, mapped ahead, or mapped
+ * now if NULL): every part the directory dir has is copied to its place
+ * and given back to pool (which is then empty: its slabs go too), and dir
+ * points into the table for every chunk (promote, for L2P chunks not
+ * dense: they go dense there). NULL if the table cannot be mapped. */
+static void *flat_make(SparseMap *sm, char *f, void **dir, uint64_t n, BigmemPool *pool, bool promote)
 {
     size_t part = CHUNK * ent_bytes(sm);
-    char *f = bigmem_alloc(n * part, true);
+    if (!f)
+        f = bigmem_alloc(n * part, true);
     if (!f)
         return NULL;
     for (uint64_t c = 0; c < n; c++) {
@@ -999,21 +1009,55 @@ static void *flat_make(SparseMap *sm, void **dir, uint64_t n, BigmemPool *pool, 
 static bool p2l_goes_flat(double n, double slots) { return 2 * n >= slots; }
 
 /* n lpns spread at random put n / nchunks in a chunk: more than
- * CHUNK_PROMOTE / 4 overrides would push it dense anyway. Every chunk then
- * goes dense in one flat table, and stays so (a chunk made dense for a
- * stream goes back to runs only from the pool: chunk_cool()); the P2L
- * too where it would be mostly written (p2l_goes_flat()). */
+ * CHUNK_PROMOTE / 4 overrides would push it dense anyway. */
+static bool l2p_goes_flat(const SparseMap *sm, uint64_t n)
+{
+    return (double)n * 4 >= (double)CHUNK_PROMOTE * (double)sm->nchunks;
+}
+
+void map_expect_random_soon(Drive *d, uint64_t n)
+{
+    SparseMap *sm = store_of(d);
+    if (!l2p_goes_flat(sm, n) || sm->l2p_flat || sm->l2p_soon)
+        return;
+    size_t ent = ent_bytes(sm);
+    sm->l2p_soon = bigmem_alloc(sm->nchunks * CHUNK * ent, true);
+    if (!sm->p2l_flat && p2l_goes_flat((double)n, (double)drive_geom(d)->nslots))
+        sm->p2l_soon = bigmem_alloc(sm->np2l * CHUNK * ent, true);
+    /* what the prefill writes: the entries of lpns [0, n), every slot's */
+    void *p[2] = {sm->l2p_soon, sm->p2l_soon};
+    size_t bytes[2] = {sm->l2p_soon ? n * ent : 0, sm->p2l_soon ? sm->np2l * CHUNK * ent : 0};
+    sm->warm = bigmem_warm_start(p, bytes, 2);
+}
+
+void map_expect_done(Drive *d)
+{
+    SparseMap *sm = store_of(d);
+    bigmem_warm_stop(sm->warm);
+    sm->warm = NULL;
+    bigmem_free(sm->l2p_soon, sm->nchunks * CHUNK * ent_bytes(sm));
+    bigmem_free(sm->p2l_soon, sm->np2l * CHUNK * ent_bytes(sm));
+    sm->l2p_soon = sm->p2l_soon = NULL;
+}
+
+/* Every chunk then goes dense in one flat table, and stays so (a chunk
+ * made dense for a stream goes back to runs only from the pool:
+ * chunk_cool()); the P2L too where it would be mostly written
+ * (p2l_goes_flat()). */
 bool map_expect_random(Drive *d, uint64_t n)
 {
     SparseMap *sm = store_of(d);
-    if ((double)n * 4 < (double)CHUNK_PROMOTE * (double)sm->nchunks)
+    if (!l2p_goes_flat(sm, n))
         return false;
     if (!sm->l2p_flat) {
         sm->nhot = 0; /* the hot chunks' parts move to the table */
-        sm->l2p_flat = flat_make(sm, sm->dense, sm->nchunks, &sm->dense_pool, true);
+        sm->l2p_flat = flat_make(sm, sm->l2p_soon, sm->dense, sm->nchunks, &sm->dense_pool, true);
+        sm->l2p_soon = NULL;
     }
-    if (!sm->p2l_flat && p2l_goes_flat((double)n, (double)drive_geom(d)->nslots))
-        sm->p2l_flat = flat_make(sm, sm->p2l, sm->np2l, &sm->p2l_pool, false);
+    if (!sm->p2l_flat && p2l_goes_flat((double)n, (double)drive_geom(d)->nslots)) {
+        sm->p2l_flat = flat_make(sm, sm->p2l_soon, sm->p2l, sm->np2l, &sm->p2l_pool, false);
+        sm->p2l_soon = NULL;
+    }
     drive_set_map_flat(d, sm->l2p_flat, sm->p2l_flat);
     for (uint64_t c = 0; c < sm->nchunks; c++) /* no table (no memory to map it): parts */
         if (sm->chunk_n[c] != CHUNK_DENSE)

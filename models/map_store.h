@@ -43,6 +43,12 @@ void map_store_block_lpns(const Drive *d, uint32_t b, uint64_t *out);
  * would push the average chunk dense, every chunk of the L2P goes dense
  * now, so that the entries go straight to their place. True if it did. */
 bool map_expect_random(Drive *d, uint64_t n);
+/* Before map_expect_random(d, n), with other work between: the tables it
+ * would make are mapped now, and a thread backs the part of them the n
+ * lpns will write meanwhile (bigmem_warm_start()). map_expect_done()
+ * stops the thread and lets go of what map_expect_random() did not take. */
+void map_expect_random_soon(Drive *d, uint64_t n);
+void map_expect_done(Drive *d);
 /* Prefill: n lpns from lpn written in order to the n slots from s0 on die,
  * a native unit if native. True if the map's prefill formula covers
  * them (nothing to store); false if they must be mapped one by one. */

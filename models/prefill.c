@@ -52,6 +52,7 @@ static void perm_init(PrefillPerm *pm, uint64_t n, SimRng *rng)
 static uint64_t perm_apply(const PrefillPerm *pm, uint64_t x)
 {
     do {
+#pragma GCC unroll 3
         for (int r = 0; r < 3; r++) {
             x = (x + pm->key[r]) & pm->mask;
             x = (x * 0x9e3779b97f4a7c15ULL) & pm->mask;
@@ -167,21 +168,26 @@ static bool pf_sequential(Prefill *f, uint64_t first, uint64_t count, bool slc, 
     return true;
 }
 
-/* Drop one valid slot chosen uniformly among all valid slots (a uniform
- * random overwrite's victim): a block and an index drawn uniformly, kept
- * when the index falls below the block's valid count. */
-static void pf_invalidate_random(Prefill *f)
+/* Drop n valid slots, each chosen uniformly among all valid slots (a
+ * uniform random overwrite's victim): a block and an index drawn
+ * uniformly, kept when the index falls below the block's valid count.
+ * The generator is a local copy, kept in registers across the valid
+ * count's hook (blocks_set_on_valid()), which cannot reach it. */
+static void pf_invalidate_random(Prefill *f, uint32_t n)
 {
     Drive *d = f->d;
-    for (;;) {
-        uint64_t x = sim_rng_next(&f->rng);
-        uint32_t b = (uint32_t)(((x >> 32) * drive_geom(d)->nblocks) >> 32);
-        uint32_t r = (uint32_t)(((x & 0xffffffffULL) * drive_geom(d)->slots_per_block) >> 32);
+    SimRng rng = f->rng;
+    uint64_t nblocks = drive_geom(d)->nblocks, spb = drive_geom(d)->slots_per_block;
+    while (n > 0) {
+        uint64_t x = sim_rng_next(&rng);
+        uint32_t b = (uint32_t)(((x >> 32) * nblocks) >> 32);
+        uint32_t r = (uint32_t)(((x & 0xffffffffULL) * spb) >> 32);
         if (r < blk_valid(d, b)) {
             blk_drop_valid(d, b, 1);
-            return;
+            n--;
         }
     }
+    f->rng = rng;
 }
 
 /* Reclaim one victim of die (gc_pick_victim(): the drive's own policy),
@@ -240,8 +246,7 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
             continue;
         }
         stuck = 0;
-        for (uint32_t k = 0; k < n; k++)
-            pf_invalidate_random(f);
+        pf_invalidate_random(f, n);
         done += n;
         if (die_nfree(d, die) < drive_params(d)->gc_soft_blocks)
             pf_gc(f, die);
@@ -260,13 +265,18 @@ typedef struct PfPairs {
     uint64_t *pair; /* PF_BUCKETS x PF_BUCKET_PAIRS of lpn << 32 | slot (narrow entries: 32-bit) */
     uint32_t len[PF_BUCKETS];
     uint32_t shift;
+    void *l2p; /* the L2P's flat table (map_expect_random()), NULL if none */
 } PfPairs;
 
 static void pf_store_bucket(Drive *d, PfPairs *pp, uint32_t b)
 {
     const uint64_t *p = pp->pair + (size_t)b * PF_BUCKET_PAIRS;
-    for (uint32_t i = 0; i < pp->len[b]; i++)
-        map_put(d, p[i] >> 32, (uint32_t)p[i]);
+    if (pp->l2p) /* narrow (pairs), every chunk dense: the entries in place */
+        for (uint32_t i = 0; i < pp->len[b]; i++)
+            l2p_ent_set(pp->l2p, p[i] >> 32, true, ~p[i]);
+    else
+        for (uint32_t i = 0; i < pp->len[b]; i++)
+            map_put(d, p[i] >> 32, (uint32_t)p[i]);
     pp->len[b] = 0;
 }
 
@@ -295,17 +305,24 @@ static void pf_pick(SimRng *rng, uint64_t *bits, uint32_t wp, uint32_t m)
 }
 
 /* Give the valid slots of every block (positions drawn uniformly among its
- * written slots) the lpns [0, n) in a pseudo-random order. */
+ * written slots) the lpns [0, n) in a pseudo-random order. Where the map
+ * took flat tables (map_expect_random(): most chunks would go dense), the
+ * entries are set in them directly, not through the store's entry
+ * functions: every chunk is dense, and no entry was set before. */
 static void pf_deal(Prefill *f, uint64_t n)
 {
     Drive *d = f->d;
     PrefillPerm pm;
     perm_init(&pm, n, &f->rng);
     map_expect_random(d, n);
-    PfPairs pp = {.pair = g_new(uint64_t, (size_t)PF_BUCKETS * PF_BUCKET_PAIRS)};
+    bool narrow = drive_map_narrow(d);
+    void *p2l = drive_p2l_flat(d);
+    PfPairs pp = {.pair = g_new(uint64_t, (size_t)PF_BUCKETS * PF_BUCKET_PAIRS),
+                  .l2p = narrow ? drive_l2p_flat(d) : NULL};
     while (((n - 1) >> pp.shift) >= PF_BUCKETS)
         pp.shift++;
-    uint64_t *bits = g_new(uint64_t, (drive_geom(d)->slots_per_block + 63) / 64);
+    uint32_t words = (drive_geom(d)->slots_per_block + 63) / 64;
+    uint64_t *bits = g_new(uint64_t, words);
     uint64_t k = 0;
     for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
         uint32_t v = blk_valid(d, b), wp = blk_wp(d, b);
@@ -315,12 +332,20 @@ static void pf_deal(Prefill *f, uint64_t n)
         /* draw the smaller set: the valid positions or the invalid ones */
         bool pick_valid = v <= wp - v;
         pf_pick(&f->rng, bits, wp, pick_valid ? v : wp - v);
-        for (uint32_t i = 0; i < wp; i++) {
-            if ((bits[i / 64] >> (i % 64) & 1) != pick_valid)
-                continue;
-            uint64_t lpn = perm_apply(&pm, k++);
-            map_put_lpn(d, base + i, lpn);
-            pf_store(d, &pp, lpn, base + i);
+        /* the valid positions in order, a word of the bitmap at a time */
+        for (uint32_t w = 0; w * 64 < wp; w++) {
+            uint64_t set = pick_valid ? bits[w] : ~bits[w];
+            if (wp - w * 64 < 64)
+                set &= (1ULL << (wp - w * 64)) - 1;
+            for (; set != 0; set &= set - 1) {
+                uint64_t slot = base + w * 64 + (uint32_t)__builtin_ctzll(set);
+                uint64_t lpn = perm_apply(&pm, k++);
+                if (p2l)
+                    p2l_ent_set(p2l, slot, narrow, ~lpn);
+                else
+                    map_put_lpn(d, slot, lpn);
+                pf_store(d, &pp, lpn, slot);
+            }
         }
     }
     for (uint32_t b = 0; b < PF_BUCKETS; b++)
@@ -398,6 +423,9 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
         slc = pf_slc_fit(d, n, slc);
         ok = pf_sequential(&f, 0, n - slc, false, true) && pf_sequential(&f, n - slc, slc, true, true);
     } else {
+        /* the tables pf_deal() fills are zeroed by the kernel on another
+         * core while the blocks age */
+        map_expect_random_soon(d, n);
         ok = pf_sequential(&f, 0, n, false, false);
         if (ok) {
             uint64_t k = (uint64_t)(PREFILL_OVERWRITES * (double)n);
@@ -405,6 +433,7 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
             pf_overwrite(&f, slc, true);
             pf_deal(&f, n);
         }
+        map_expect_done(d);
     }
     pf_finish(&f, ok ? n : 0, erases);
     wear_static_enable(d, true);
