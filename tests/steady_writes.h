@@ -3,7 +3,8 @@
  * compare the steady-state write amplification with FIFO cleaning's closed
  * form (test_gc.c, test_mapunit.c).
  *
- * steady_fill() writes the user capacity sequentially; steady_run() then
+ * steady_start() makes the drive and steady_fill() writes the user capacity
+ * sequentially; steady_run() then
  * keeps 32 random bs-aligned writes in flight for `total` writes, counting
  * the erased blocks at each completion over the second half, and copies
  * the drive's counters at the half into *half. steady_closed_waf() gives
@@ -58,6 +59,18 @@ static inline void steady_fill(Steady *s, uint64_t capacity)
         drive_submit(s->d, &(DriveCmd){.op = IO_WRITE, .offset = off, .length = MIN(131072, capacity - off)});
         sim_run(s->e, SIM_TIME_MAX);
     }
+}
+
+/* A new engine and drive of p, random writes of bs bytes seeded (seed,
+ * stream), the user capacity written in order. */
+static inline void steady_start(Steady *s, const DriveParams *p, uint32_t bs, uint64_t seed,
+                                uint64_t stream)
+{
+    *s = (Steady){.e = sim_engine_new(), .bs = bs};
+    s->d = drive_new(s->e, p, 1);
+    s->units = p->user_capacity / bs;
+    sim_rng_init(&s->r, seed, stream);
+    steady_fill(s, p->user_capacity);
 }
 
 /* total random writes at QD 32; *half: the counters after the first half. */

@@ -39,11 +39,8 @@ static Waf steady_waf(GcPolicy policy, double op, double passes)
     p.channels = CHANNELS;
     p.user_capacity = (uint64_t)((double)drive_params_raw_capacity(&p) / (1.0 + op)) / 4096 * 4096;
     p.gc_policy = policy;
-    Steady s = {.e = sim_engine_new(), .bs = 4096};
-    s.d = drive_new(s.e, &p, 1);
-    s.units = p.user_capacity / 4096;
-    sim_rng_init(&s.r, 11, policy);
-    steady_fill(&s, p.user_capacity);
+    Steady s;
+    steady_start(&s, &p, 4096, 11, policy);
     DriveStats half;
     steady_run(&s, (uint64_t)(passes * (double)s.units), &half);
     const DriveStats *st = drive_stats(s.d);
@@ -196,11 +193,8 @@ static void test_stall_reason(void)
         tiny_drive(&p, 16, 0.3);
         if (tight) /* 15 of 16 blocks a die of user data */
             p.user_capacity = (uint64_t)15 * 96 * 4096 * 2;
-        Steady s = {.e = sim_engine_new(), .bs = 4096};
-        s.d = drive_new(s.e, &p, 1);
-        s.units = p.user_capacity / 4096;
-        sim_rng_init(&s.r, 5, 0);
-        steady_fill(&s, p.user_capacity);
+        Steady s;
+        steady_start(&s, &p, 4096, 5, 0);
         DriveStats half;
         uint64_t total = 4 * s.units;
         steady_run(&s, total, &half);
@@ -269,12 +263,9 @@ static void idle_run(uint32_t idle_blocks, SimTime pause, Idle *out)
     p.gc_idle_blocks = idle_blocks;
     p.gc_idle_delay = SIM_SEC;
     p.gc_idle_pause = pause;
-    *out = (Idle){.s = {.e = sim_engine_new(), .bs = 4096}};
+    *out = (Idle){0};
     Steady *s = &out->s;
-    s->d = drive_new(s->e, &p, 1);
-    s->units = p.user_capacity / 4096;
-    sim_rng_init(&s->r, 9, 0);
-    steady_fill(s, p.user_capacity);
+    steady_start(s, &p, 4096, 9, 0);
     DriveStats half;
     steady_run(s, 2 * s->units, &half);
     drive_set_done(s->d, idle_done, s); /* the writes in flight end, none follows */
@@ -354,11 +345,8 @@ static double dirty_waf(bool trim)
     tiny_drive(&p, 64, 0.1);
     p.gc_soft_blocks = 4;
     p.gc_hard_blocks = 2;
-    Steady s = {.e = sim_engine_new(), .bs = 4096};
-    s.d = drive_new(s.e, &p, 1);
-    s.units = p.user_capacity / 4096;
-    sim_rng_init(&s.r, 5, 0);
-    steady_fill(&s, p.user_capacity);
+    Steady s;
+    steady_start(&s, &p, 4096, 5, 0);
     DriveStats half;
     steady_run(&s, 2 * s.units, &half);
     drain(&s);

@@ -41,11 +41,8 @@ static Waf steady_waf(uint32_t unit, uint32_t bs, double passes)
         (uint64_t)((double)drive_params_raw_capacity(&p) / (1.0 + SPARE)) / 65536 * 65536;
     p.gc_policy = GC_FIFO;
     p.map_unit = unit;
-    Steady s = {.e = sim_engine_new(), .bs = bs};
-    s.d = drive_new(s.e, &p, 1);
-    s.units = p.user_capacity / bs;
-    sim_rng_init(&s.r, 11, unit);
-    steady_fill(&s, p.user_capacity);
+    Steady s;
+    steady_start(&s, &p, bs, 11, unit);
     DriveStats a;
     steady_run(&s, (uint64_t)(passes * (double)(p.user_capacity / 4096)), &a);
     const DriveStats *st = drive_stats(s.d);
