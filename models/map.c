@@ -251,10 +251,12 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
 void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
-    if (map_store_runs_ok(d))
+    if (map_store_runs_ok(d)) {
+        map_store_warm_block_runs(d, b);
         set_pieces(d, lpns, n, slot);
-    else
+    } else {
         set_each(d, lpns, n, slot, SET_BOTH);
+    }
     blk_add_valid(d, b, n);
     if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;

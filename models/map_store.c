@@ -1320,6 +1320,15 @@ void map_store_put_slot_run(Drive *d, uint64_t slot, uint32_t n, uint64_t lpn)
     block_put_run(d, store_of(d), slot, n, lpn);
 }
 
+/* Block b's runs are about to take a run (map_set_run()): the end of its
+ * list, which the table work before it has long evicted, is asked for now. */
+void map_store_warm_block_runs(const Drive *d, uint32_t b)
+{
+    const Runs *l = store_of(d)->blk_runs[b];
+    if (l)
+        __builtin_prefetch(&l->r[l->n ? l->n - 1 : 0], 1);
+}
+
 bool map_store_runs_ok(const Drive *d) { return store_of(d)->runs_ok; }
 bool map_store_block_has_runs(const Drive *d, uint32_t b) { return store_of(d)->blk_runs[b] != NULL; }
 
