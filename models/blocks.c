@@ -127,8 +127,9 @@ static uint32_t fewest_full(const Blocks *k, uint32_t lo, uint32_t hi, uint32_t 
         int32_t l[4], a[4];
         _mm_storeu_si128((__m128i *)l, least[j]);
         _mm_storeu_si128((__m128i *)a, at[j]);
-        for (int i = 0; i < 4; i++)
-            if ((uint32_t)l[i] < m || ((uint32_t)l[i] == m && lo + (uint32_t)a[i] < best)) {
+        for (int i = 0; i < 4; i++) /* INT32_MAX: the lane saw no full block */
+            if (l[i] != INT32_MAX &&
+                ((uint32_t)l[i] < m || ((uint32_t)l[i] == m && lo + (uint32_t)a[i] < best))) {
                 m = (uint32_t)l[i];
                 best = lo + (uint32_t)a[i];
             }

@@ -187,6 +187,10 @@ static void test_fewest_valid(void)
         wrong += blk_fewest_valid(d, lo, hi, below, 1) != want;
     }
     CUTEST_EQ(wrong, 0);
+    /* no full block, any count allowed: none, not a lane's empty place */
+    for (uint32_t b = 0; b < nb; b++)
+        blk_corrupt(d, b, (int)sim_rng_below(&rng, 2), 0);
+    CUTEST_EQ(blk_fewest_valid(d, 0, nb, UINT32_MAX, 1), NO_BLOCK);
     tiny_close(&t);
 }
 
