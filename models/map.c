@@ -137,6 +137,23 @@ void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n)
  * alone, in their chunk's dense part (a run's lpns there: the block's P2L
  * takes the run); nothing, the buffer marks taken (a run's lpns in a chunk
  * of runs: the chunk stores the run after). */
+/* The n lpns from lpn on changed: told to the mapping's watcher. */
+static inline void changed_run(Drive *d, uint64_t lpn, uint32_t n)
+{
+    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
+    for (uint32_t k = 0; changed && k < n; k++)
+        changed(d, lpn + k);
+}
+
+/* Block b holds n more valid slots (and the pSLC cache as much more data
+ * when b is an SLC block of a drive whose native mode is not). */
+static inline void add_valid(Drive *d, uint32_t b, uint32_t n)
+{
+    blk_add_valid(d, b, n);
+    if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
+        drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;
+}
+
 enum { SET_BOTH, SET_DENSE, SET_TAKE };
 
 /* Point the n lpns at the n slots from slot on: the slots they had are
@@ -177,9 +194,7 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
 static void set_buffered(Drive *d, void *part, uint64_t lpn, uint32_t n, uint64_t slot)
 {
     map_dense_fill(d, part, lpn & (MAP_CHUNK - 1), n, slot);
-    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
-    for (uint32_t k = 0; changed && k < n; k++)
-        changed(d, lpn + k);
+    changed_run(d, lpn, n);
 }
 
 /* The n consecutive lpns from lpns[0] (n >= MAP_RUN_MIN) to the slots from
@@ -257,9 +272,7 @@ void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
     } else {
         set_each(d, lpns, n, slot, SET_BOTH);
     }
-    blk_add_valid(d, b, n);
-    if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
-        drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;
+    add_valid(d, b, n);
 }
 
 /* Map n relocated slots (lpns, from srcs) to the next slots of dst. */
@@ -310,12 +323,8 @@ static void relocate_piece(Drive *d, uint32_t dst, Piece *p)
         k += m;
     }
     map_store_put_slot_run(d, first, p->n, p->lpn);
-    blk_add_valid(d, dst, p->n);
-    if (blk_mode(d, dst) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
-        drive_counters(d)->pslc_used += (uint64_t)p->n * SLOT_SIZE;
-    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
-    for (uint32_t k = 0; changed && k < p->n; k++)
-        changed(d, p->lpn + k);
+    add_valid(d, dst, p->n);
+    changed_run(d, p->lpn, p->n);
     blk_advance(d, dst, p->n);
     for (uint32_t i = 0, n = 0; drive_place_hook(d) && i < p->nst; i++)
         for (uint32_t k = 0; k < p->len[i]; k++, n++)

@@ -898,14 +898,23 @@ void map_block_erased(Drive *d, uint32_t b)
     }
 }
 
+/* The thread backing the tables mapped ahead stopped, and those of them
+ * map_expect_random() did not take given back. */
+static void soon_drop(SparseMap *sm)
+{
+    bigmem_warm_stop(sm->warm);
+    sm->warm = NULL;
+    bigmem_free(sm->l2p_soon, sm->nchunks * CHUNK * ent_bytes(sm));
+    bigmem_free(sm->p2l_soon, sm->np2l * CHUNK * ent_bytes(sm));
+    sm->l2p_soon = sm->p2l_soon = NULL;
+}
+
 static void sparse_free(const Drive *d, SparseMap *sm)
 {
     if (!sm)
         return;
     const Geom *g = drive_geom(d);
-    bigmem_warm_stop(sm->warm);
-    bigmem_free(sm->l2p_soon, sm->nchunks * CHUNK * ent_bytes(sm));
-    bigmem_free(sm->p2l_soon, sm->np2l * CHUNK * ent_bytes(sm));
+    soon_drop(sm);
     for (uint64_t c = 0; sm->chunk_runs && c < sm->nchunks; c++)
         free(sm->chunk_runs[c]);
     for (uint32_t b = 0; sm->blk_runs && b < g->nblocks; b++)
@@ -1030,15 +1039,7 @@ void map_expect_random_soon(Drive *d, uint64_t n)
     sm->warm = bigmem_warm_start(p, bytes, 2);
 }
 
-void map_expect_done(Drive *d)
-{
-    SparseMap *sm = store_of(d);
-    bigmem_warm_stop(sm->warm);
-    sm->warm = NULL;
-    bigmem_free(sm->l2p_soon, sm->nchunks * CHUNK * ent_bytes(sm));
-    bigmem_free(sm->p2l_soon, sm->np2l * CHUNK * ent_bytes(sm));
-    sm->l2p_soon = sm->p2l_soon = NULL;
-}
+void map_expect_done(Drive *d) { soon_drop(store_of(d)); }
 
 /* Every chunk then goes dense in one flat table, and stays so (a chunk
  * made dense for a stream goes back to runs only from the pool:
