@@ -68,24 +68,20 @@ static void fs_close(WorkloadFioStat *out, const WlFioStat *f, int k)
     }
 }
 
-/* fio's io_u_mark_submit() and _complete(): 0, 1-4, 5-8, ... 33-64, more. */
+/* fio's io_u_mark_submit() and _complete(): 0, 1-4, 5-8, ... 33-64, more.
+ * Above 4, bucket b holds (2^b, 2^(b+1)]: b is the top bit of n - 1. */
 static unsigned fs_batch_bucket(uint32_t n)
 {
-    if (n == 0)
-        return 0;
-    unsigned b = 1;
-    for (uint32_t hi = 4; b < 6 && n > hi; hi *= 2)
-        b++;
-    return b;
+    if (n <= 4)
+        return n != 0;
+    return MIN(6u, 31u - (unsigned)__builtin_clz(n - 1));
 }
 
-/* fio's io_u_mark_depth(): 1, 2-3, 4-7, ... 32-63, 64 and more. */
+/* fio's io_u_mark_depth(): 1, 2-3, 4-7, ... 32-63, 64 and more: the top
+ * bit of depth (0 for 0). */
 static unsigned fs_depth_bucket(uint32_t depth)
 {
-    unsigned b = 0;
-    while (b < 6 && depth >= (2u << b))
-        b++;
-    return b;
+    return MIN(6u, 31u - (unsigned)__builtin_clz(depth | 1));
 }
 
 void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op)
@@ -124,10 +120,16 @@ static void fs_latency(WorkloadFioStat *p, SimTime ns)
     } else {
         v = ns / 1000000, bucket = p->lat_m, n = WL_FIO_LAT_M;
     }
-    unsigned i = 0;
-    while (i + 1 < n && v >= edge[i])
-        i++;
-    bucket[i]++;
+    /* the first edge above v, the last bucket at most: a binary search */
+    unsigned lo = 0, hi = n - 1;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (v >= edge[mid])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    bucket[lo]++;
 }
 
 void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency)
@@ -147,6 +149,11 @@ void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, Sim
         f->n_complete = 1;
     }
     SimTime rel = now > f->origin ? now - f->origin : 0;
+    if (rel < f->open_lim) { /* both windows open and rel within them: nothing to close */
+        f->win_bytes[op] += length;
+        f->win_ios[op]++;
+        return;
+    }
     for (int k = FS_BW; k <= FS_IOPS; k++) {
         if (!f->win[k]) { /* per I/O: fio's bytes x 10^6 / ns, and 1 */
             if (k == FS_BW)
@@ -169,6 +176,7 @@ void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, Sim
         if (!f->win_end[k])
             f->win_end[k] = rel ? (rel - 1) / f->win[k] * f->win[k] + f->win[k] : f->win[k];
     }
+    f->open_lim = f->win[FS_BW] && f->win[FS_IOPS] ? MIN(f->win_end[FS_BW], f->win_end[FS_IOPS]) + 1 : 0;
     f->win_bytes[op] += length;
     f->win_ios[op]++;
 }

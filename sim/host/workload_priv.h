@@ -18,6 +18,8 @@ typedef struct WlFioStat {
     SimTime origin;          /* ns: where the bw and iops windows start (after ramp_time) */
     SimTime win[2];          /* ns: bw_avg_time, iops_avg_time; 0: a sample per I/O instead */
     SimTime win_end[2];      /* ns: end of the open window; 0: none open */
+    SimTime open_lim;        /* ns: a completion before this is within both open
+                                windows (the earlier end + 1); 0: check them */
     uint64_t win_bytes[WL_DIRS], win_ios[WL_DIRS]; /* in the open windows */
     SimTime last_submit, last_complete; /* ns: the instants being counted */
     uint32_t n_submit, n_complete;      /* I/Os at them so far; 0: none yet */
