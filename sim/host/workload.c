@@ -152,7 +152,7 @@ static bool wl_pick(WlJob *j)
     }
     if (j->w->t.warm && p->op != IO_FLUSH)
         j->w->t.warm(j->w->t.ctx, p->offset);
-    p->then_write = j->spec->rw == WL_RW_TRIMWRITE && !j->iolog_in;
+    p->then_write = j->then_write;
     j->issued += p->length;
     j->ios_issued++;
     j->flush_due = false;
@@ -334,6 +334,10 @@ static void wl_io_issue(WlJob *j, const WlIo *io, uint32_t slot, bool log_slat)
         wl_log_submit(j, (IoOp)io->op, io->offset, io->length);
     if (j->iolog)
         wl_iolog_write(j, io->op, io->offset, io->length);
+    if (j->direct) {
+        wl_submit(j->w, io->op, io->offset, io->length, tag);
+        return;
+    }
     if (j->zbd_on)
         wl_zbd_issued(j, io);
     if (j->spec->engine_null || io->host_only)
@@ -711,6 +715,8 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     j->max_ios = s->number_ios ? s->number_ios : UINT64_MAX;
     j->fixed_op = wl_fixed_op(s->rw);
     j->zbd_on = s->zbd.on;
+    j->then_write = s->rw == WL_RW_TRIMWRITE && !s->iolog_in[0];
+    j->direct = !s->engine_null && !s->zbd.on && !s->fdp.on;
     for (int d = 0; d < WL_DIRS; d++)
         j->rated |= s->rate[d] || s->rate_iops[d];
     if (s->idle)

@@ -106,30 +106,26 @@ void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op)
 }
 
 /* fio's io_u_mark_latency(): below 1 us by ns, below 1 ms by us, then by
- * ms; each bucket named by its upper bound, the ranges as fio's. */
+ * ms; each bucket named by its upper bound, the ranges as fio's: the edges
+ * 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 and 2000, a value's bucket the
+ * number of edges at or below it (one look-up, not a search). Below 1000
+ * (ns and us) that is at most 9, the last of their WL_FIO_LAT_N and _U
+ * buckets; ms values from 2000 up share the last of WL_FIO_LAT_M. */
+static const uint8_t fs_lat_bucket[2001] = {
+    [0 ... 1] = 0,     [2 ... 3] = 1,     [4 ... 9] = 2,      [10 ... 19] = 3,
+    [20 ... 49] = 4,   [50 ... 99] = 5,   [100 ... 249] = 6,  [250 ... 499] = 7,
+    [500 ... 749] = 8, [750 ... 999] = 9, [1000 ... 1999] = 10, [2000] = 11,
+};
+G_STATIC_ASSERT(WL_FIO_LAT_N == 10 && WL_FIO_LAT_U == 10 && WL_FIO_LAT_M == 12);
+
 static void fs_latency(WorkloadFioStat *p, SimTime ns)
 {
-    static const uint32_t edge[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
-    uint64_t v;
-    uint64_t *bucket;
-    unsigned n;
-    if (ns < 1000) {
-        v = ns, bucket = p->lat_n, n = WL_FIO_LAT_N;
-    } else if (ns < 1000000) {
-        v = ns / 1000, bucket = p->lat_u, n = WL_FIO_LAT_U;
-    } else {
-        v = ns / 1000000, bucket = p->lat_m, n = WL_FIO_LAT_M;
-    }
-    /* the first edge above v, the last bucket at most: a binary search */
-    unsigned lo = 0, hi = n - 1;
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        if (v >= edge[mid])
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    bucket[lo]++;
+    if (ns < 1000)
+        p->lat_n[fs_lat_bucket[ns]]++;
+    else if (ns < 1000000)
+        p->lat_u[fs_lat_bucket[ns / 1000]]++;
+    else
+        p->lat_m[fs_lat_bucket[MIN(ns / 1000000, 2000)]]++;
 }
 
 void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency)

@@ -49,7 +49,7 @@ static uint64_t wl_scatter(const WlJob *j, uint64_t x)
 
 /* Random map: walk a fresh keyed permutation of 2^bits values per pass and
  * skip those >= nblocks, so each block comes once per pass. */
-static uint64_t wl_map_next(WlJob *j)
+static inline uint64_t wl_map_next(WlJob *j)
 {
     uint64_t x;
     do {
@@ -328,18 +328,15 @@ static bool wl_rand_offset(WlJob *j, int d, uint64_t *rel, uint64_t *block)
     const WorkloadJobSpec *s = j->spec;
     uint64_t b, ba, last;
     bool zoned = s->dist == WL_DIST_ZONED || s->dist == WL_DIST_ZONED_ABS;
-    if (j->perm_walk) { /* uniform, one block size: wl_random_block's walk, first */
-        b = wl_map_next(j);
-    } else if (zoned || s->dist == WL_DIST_RANDOM) {
+    if (zoned || (s->dist == WL_DIST_RANDOM && !j->perm_walk)) {
         last = wl_last_block(j, d, &ba);
         if (!last || !(zoned ? wl_fio_zoned(j, last, ba, &b) : wl_fio_block(j, last, &b)))
             return false;
         *block = b;
         *rel = b * ba;
         return true;
-    } else {
-        b = wl_random_block(j);
     }
+    b = wl_random_block(j);
     if (s->zone_strided)
         b %= MAX(s->zonesize / j->unit, 1);
     *block = b;
@@ -425,8 +422,12 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
     else
         j->seq_nr_left = s->seq_nr;
     if (hit && j->rand && wl_should_random(j, d)) {
-        if (!wl_rand_offset(j, d, &rel, &block))
+        if (j->perm_walk) { /* uniform, one block size: wl_rand_offset's walk, here */
+            block = wl_map_next(j);
+            rel = block * j->unit;
+        } else if (!wl_rand_offset(j, d, &rel, &block)) {
             return false;
+        }
         random = true;
     } else if (!hit && s->rw_seq_identical && j->rand) {
         rel = j->last_start[d] != UINT64_MAX ? j->last_start[d] - fo : 0;

@@ -139,6 +139,9 @@ struct WlJob {
     bool rand;                    /* rw is one of the random ones */
     bool rated;                   /* a rate or rate_iops cap in some direction */
     bool zbd_on;                  /* spec->zbd.on */
+    bool then_write;              /* rw=trimwrite without read_iolog: each trim's write after it */
+    bool direct;                  /* every I/O goes to the target as it is: no ioengine=null,
+                                     zbd or fdp */
     WlAxmap *map;                 /* fio's random map: a bit per unit; NULL: none */
     bool perm_walk;               /* a pass walks the keyed permutation instead (lfsr, or a
                                      map over WL_MAP_EXACT_MAX) */
