@@ -528,10 +528,14 @@ static void wl_kick(Workload *w)
     }
 }
 
-static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
+/* A completion's steps before its statistics for a job that is not
+ * plain_done: the drive's counts unless the host did it, zones (a plain
+ * job's write refused by a zoned drive, zbd's accounting) and verify
+ * stamps. *failed: the drive refused it. True when the I/O went out again
+ * (the write after a zbd reset): the completion is over. */
+static bool wl_job_done_special(Workload *w, WlJob *j, uint32_t slot, SimTime now, bool *failed_out)
 {
     WlIo *io = &j->slots[slot];
-    SimTime now = sim_now(w->e);
     if (!j->spec->engine_null && !io->host_only)
         wl_disk_done(w, (IoOp)io->op, now - io->submit);
     bool failed = false;
@@ -557,7 +561,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
             io->host_only = 0;
             io->submit = now;
             wl_io_issue(j, io, slot, false);
-            return;
+            return true;
         }
     }
     if (failed) {
@@ -569,6 +573,19 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
         else
             wl_verify_written(w, io->op, io->offset, io->length);
     }
+    *failed_out = failed;
+    return false;
+}
+
+static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
+{
+    WlIo *io = &j->slots[slot];
+    SimTime now = sim_now(w->e);
+    bool failed = false;
+    if (j->plain_done)
+        wl_disk_done(w, (IoOp)io->op, now - io->submit);
+    else if (wl_job_done_special(w, j, slot, now, &failed))
+        return;
     if (now >= j->t_ramp_end && !failed) {
         wl_record(w, &j->st, io->op, io->length, now - io->submit);
         if (j->ss_pts && io->op != IO_TRIM)
@@ -884,6 +901,10 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
     if (!wl_verify_bind(w, error)) {
         wl_jobs_free(w);
         return FALSE;
+    }
+    for (uint32_t i = 0; i < w->njobs; i++) {
+        WlJob *j = &w->jobs[i];
+        j->plain_done = !j->spec->engine_null && !j->zbd_on && !w->t.zone_size && !w->stamp;
     }
     return TRUE;
 }

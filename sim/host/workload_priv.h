@@ -142,6 +142,8 @@ struct WlJob {
     bool then_write;              /* rw=trimwrite without read_iolog: each trim's write after it */
     bool direct;                  /* every I/O goes to the target as it is: no ioengine=null,
                                      zbd or fdp */
+    bool plain_done;              /* a completion needs no zone, zbd or verify step and is the
+                                     drive's (not ioengine=null): set once the jobs are bound */
     WlAxmap *map;                 /* fio's random map: a bit per unit; NULL: none */
     bool perm_walk;               /* a pass walks the keyed permutation instead (lfsr, or a
                                      map over WL_MAP_EXACT_MAX) */
