@@ -1,6 +1,7 @@
 /* test_histogram.c - latency histogram: percentiles against a sorted copy of
  * the same data for several distributions, exact min/max/mean, merge, reset,
- * empty, and CSV output read back. */
+ * empty, each bucket holding its values, recording into two at once, and
+ * CSV output read back. */
 #include "sim/engine/engine.h"
 #include "sim/engine/histogram.h"
 #include "tests/cutest.h"
@@ -181,6 +182,53 @@ static void test_merge(void)
     CUTEST_EQ(lat_hist_count(e), lat_hist_count(all));
 }
 
+/* Each value lands in the bucket that holds it: its lower edge at or
+ * below the value, the value within the bucket's width (1 below 256 ns,
+ * at most 1/128 of the edge above), around every power of two. */
+static void test_bucket_holds_value(void)
+{
+    g_autoptr(LatHist) h = lat_hist_new();
+    for (int e = 0; e < 37; e++) {
+        for (int d = -2; d <= 2; d++) {
+            uint64_t v = (UINT64_C(1) << e) + (uint64_t)d;
+            if (e < 2 && d < 0)
+                continue;
+            lat_hist_reset(h);
+            lat_hist_record(h, v);
+            unsigned idx = 0;
+            uint64_t low = UINT64_MAX, count = 0;
+            CU_ASSERT_TRUE(lat_hist_next_bucket(h, &idx, &low, &count));
+            CUTEST_EQ(count, 1);
+            CU_ASSERT(low <= v);
+            CU_ASSERT(v - low < MAX(low / 128, 1));
+        }
+    }
+}
+
+/* lat_hist_record2 puts a value in two histograms as two records would. */
+static void test_record2(void)
+{
+    g_autoptr(LatHist) a = lat_hist_new();
+    g_autoptr(LatHist) b = lat_hist_new();
+    g_autoptr(LatHist) one = lat_hist_new();
+    SimRng r;
+    sim_rng_init(&r, 11, 0);
+    lat_hist_record(b, 7); /* b holds more than a: its own min */
+    for (int i = 0; i < 20000; i++) {
+        uint64_t v = draw_log_uniform(&r);
+        lat_hist_record2(a, b, v);
+        lat_hist_record(one, v);
+    }
+    char *ca = csv_of(a), *cone = csv_of(one);
+    CU_ASSERT_STRING_EQUAL(ca, cone);
+    free(ca);
+    free(cone);
+    CUTEST_EQ(lat_hist_count(b), lat_hist_count(one) + 1);
+    CUTEST_EQ(lat_hist_min(b), 7);
+    CUTEST_EQ(lat_hist_max(b), lat_hist_max(one));
+    CUTEST_EQ(lat_hist_min(a), lat_hist_min(one));
+}
+
 static void test_csv_exact(void)
 {
     g_autoptr(LatHist) h = lat_hist_new();
@@ -277,6 +325,8 @@ int main(void)
         {"single value and clamped top", test_single_and_clamped},
         {"empty and reset", test_empty_and_reset},
         {"merge equals recording both", test_merge},
+        {"a value's bucket holds it", test_bucket_holds_value},
+        {"record2 equals recording each", test_record2},
         {"CSV exact text", test_csv_exact},
         {"CSV read back", test_csv_roundtrip},
         {"record speed", test_record_speed},

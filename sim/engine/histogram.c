@@ -48,16 +48,17 @@ void lat_hist_reset(LatHist *h)
     h->min = UINT64_MAX;
 }
 
-/* Bucket index of a value: O(1), one count-leading-zeros. */
+/* Bucket index of a value: O(1), one count-leading-zeros and no other
+ * branch below the clamp. With s = max(0, e - 7) for ns in [2^e, 2^(e+1)),
+ * the index is s * 128 + (ns >> s): the linear group below 256 ns (s = 0)
+ * and, above, group e - 6 at sub-bucket (ns >> s) - 128. */
 static inline unsigned lat_bucket_of(uint64_t ns)
 {
-    if (ns < LAT_SUB_COUNT)
-        return (unsigned)ns;
     if (ns >= LAT_LIMIT)
         return LAT_BUCKETS - 1;
-    unsigned e = 63u - (unsigned)__builtin_clzll(ns);
-    unsigned sub = (unsigned)(ns >> (e - LAT_SUB_BITS)) - LAT_SUB_COUNT;
-    return (e - LAT_SUB_BITS + 1) * LAT_SUB_COUNT + sub;
+    unsigned e = 63u - (unsigned)__builtin_clzll(ns | 1);
+    unsigned s = e > LAT_SUB_BITS ? e - LAT_SUB_BITS : 0;
+    return (s << LAT_SUB_BITS) + (unsigned)(ns >> s);
 }
 
 /* Lower edge (inclusive) and width of a bucket, ns. */
@@ -74,15 +75,27 @@ static void lat_bucket_range(unsigned idx, uint64_t *low, uint64_t *width)
     *low = (uint64_t)(LAT_SUB_COUNT + sub) << (group - 1);
 }
 
-void lat_hist_record(LatHist *h, uint64_t ns)
+static inline void lat_hist_add(LatHist *h, unsigned idx, uint64_t ns)
 {
-    h->buckets[lat_bucket_of(ns)]++;
+    h->buckets[idx]++;
     h->count++;
     h->sum += ns;
     if (ns < h->min)
         h->min = ns;
     if (ns > h->max)
         h->max = ns;
+}
+
+void lat_hist_record(LatHist *h, uint64_t ns)
+{
+    lat_hist_add(h, lat_bucket_of(ns), ns);
+}
+
+void lat_hist_record2(LatHist *a, LatHist *b, uint64_t ns)
+{
+    unsigned idx = lat_bucket_of(ns);
+    lat_hist_add(a, idx, ns);
+    lat_hist_add(b, idx, ns);
 }
 
 void lat_hist_merge(LatHist *dst, const LatHist *src)

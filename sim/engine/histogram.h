@@ -22,6 +22,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(LatHist, lat_hist_free)
 
 void lat_hist_reset(LatHist *h);
 void lat_hist_record(LatHist *h, uint64_t ns);
+/* The same value into two histograms (a job's and the overall one), its
+ * bucket found once. */
+void lat_hist_record2(LatHist *a, LatHist *b, uint64_t ns);
 void lat_hist_merge(LatHist *dst, const LatHist *src);
 
 uint64_t lat_hist_count(const LatHist *h);

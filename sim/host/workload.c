@@ -45,7 +45,25 @@ static IoOp wl_rate_dir(WlJob *j, IoOp d)
 static IoOp wl_pick_op(WlJob *j)
 {
     const WorkloadJobSpec *s = j->spec;
-    switch (s->rw) {
+    if (j->fixed_op != WL_OP_MIXED)
+        return (IoOp)j->fixed_op;
+    if (j->dir_issues[j->rwmix_dir] >= j->rwmix_issues) {
+        uint8_t d = wl_frand_between(&j->fr_mix, 1, 100) <= s->rwmixread ? IO_READ : IO_WRITE;
+        if (d != j->rwmix_dir) {
+            uint32_t share = d == IO_READ ? s->rwmixread : 100 - s->rwmixread;
+            j->rwmix_issues = j->dir_issues[j->rwmix_dir] * share / 100;
+        }
+        j->rwmix_dir = d;
+    }
+    /* without caps every direction may go now: wl_rate_dir keeps d */
+    return j->rated ? wl_rate_dir(j, (IoOp)j->rwmix_dir) : (IoOp)j->rwmix_dir;
+}
+
+/* The IoOp of every I/O of a job of one direction; WL_OP_MIXED for rw
+ * and randrw, which wl_pick_op draws. */
+static uint8_t wl_fixed_op(WorkloadRw rw)
+{
+    switch (rw) {
     case WL_RW_READ:
     case WL_RW_RANDREAD:
         return IO_READ;
@@ -54,15 +72,7 @@ static IoOp wl_pick_op(WlJob *j)
         return IO_WRITE;
     case WL_RW_RW:
     case WL_RW_RANDRW:
-        if (j->dir_issues[j->rwmix_dir] >= j->rwmix_issues) {
-            uint8_t d = wl_frand_between(&j->fr_mix, 1, 100) <= s->rwmixread ? IO_READ : IO_WRITE;
-            if (d != j->rwmix_dir) {
-                uint32_t share = d == IO_READ ? s->rwmixread : 100 - s->rwmixread;
-                j->rwmix_issues = j->dir_issues[j->rwmix_dir] * share / 100;
-            }
-            j->rwmix_dir = d;
-        }
-        return wl_rate_dir(j, (IoOp)j->rwmix_dir);
+        return WL_OP_MIXED;
     default:
         return IO_TRIM;
     }
@@ -111,7 +121,7 @@ static bool wl_pick(WlJob *j)
         return wl_verify_pick(j);
     /* a due flush goes before the next I/O, as fio picks its sync: none when
      * the job has no I/O left */
-    if (j->issued >= j->limit || (j->spec->number_ios && j->ios_issued >= j->spec->number_ios))
+    if (j->issued >= j->limit || j->ios_issued >= j->max_ios)
         return false;
     memset(p, 0, sizeof *p);
     if (wl_pick_sync(j))
@@ -125,7 +135,7 @@ static bool wl_pick(WlJob *j)
         for (;;) {
             op = wl_pick_op(j);
             if (wl_next_io(j, op, &off, &len)) {
-                if (!wl_zbd_skip_gap(j, op, off))
+                if (!j->zbd_on || !wl_zbd_skip_gap(j, op, off))
                     break;
                 continue;
             }
@@ -142,7 +152,7 @@ static bool wl_pick(WlJob *j)
     }
     if (j->w->t.warm && p->op != IO_FLUSH)
         j->w->t.warm(j->w->t.ctx, p->offset);
-    p->then_write = j->spec->rw == WL_RW_TRIMWRITE && !j->iolog_in;
+    p->then_write = j->then_write;
     j->issued += p->length;
     j->ios_issued++;
     j->flush_due = false;
@@ -210,11 +220,9 @@ static void wl_job_ended(WlJob *j)
     }
 }
 
-static void wl_job_maybe_finish(WlJob *j)
+static void wl_job_finish(WlJob *j)
 {
     Workload *w = j->w;
-    if (j->state != WL_JOB_RUN || !j->stopping || j->busy || j->thinking)
-        return;
     j->state = WL_JOB_DONE;
     j->t_finish = sim_now(w->e);
     wl_job_ended(j);
@@ -222,6 +230,14 @@ static void wl_job_maybe_finish(WlJob *j)
         w->cur_phase++;
         wl_start_phase(w);
     }
+}
+
+/* The job's end once it stops and has nothing in flight: the test,
+ * inline at each I/O, before the rarely taken call. */
+static inline void wl_job_maybe_finish(WlJob *j)
+{
+    if (j->stopping && j->state == WL_JOB_RUN && !j->busy && !j->thinking)
+        wl_job_finish(j);
 }
 
 static void ev_wake(void *ctx, uint64_t arg)
@@ -318,7 +334,11 @@ static void wl_io_issue(WlJob *j, const WlIo *io, uint32_t slot, bool log_slat)
         wl_log_submit(j, (IoOp)io->op, io->offset, io->length);
     if (j->iolog)
         wl_iolog_write(j, io->op, io->offset, io->length);
-    if (j->spec->zbd.on)
+    if (j->direct) {
+        wl_submit(j->w, io->op, io->offset, io->length, tag);
+        return;
+    }
+    if (j->zbd_on)
         wl_zbd_issued(j, io);
     if (j->spec->engine_null || io->host_only)
         sim_schedule(j->w->e, sim_now(j->w->e), ev_null_done, j->w, tag);
@@ -342,7 +362,8 @@ static void wl_job_submit(WlJob *j)
     j->busy++;
     w->outstanding += !j->spec->engine_null;
     j->flow_count += j->spec->flow != 0;
-    wl_rate_gate(j, io, true);
+    if (j->rated)
+        wl_rate_gate(j, io, true);
     wl_think_check(j, j->spec->thinktime_issue);
     wl_io_issue(j, io, slot, true);
 }
@@ -393,8 +414,8 @@ void wl_job_fill(WlJob *j)
 {
     Workload *w = j->w;
     SimTime now = sim_now(w->e);
-    while (j->state == WL_JOB_RUN && !j->stopping && !j->think_due &&
-           j->busy + j->thinking < j->spec->iodepth) {
+    while (j->busy + j->thinking < j->iodepth && j->state == WL_JOB_RUN && !j->stopping &&
+           !j->think_due) {
         bool over = !j->verifying && now >= j->t_end;
         if (now >= w->stop_at || (over && !j->verify_pending)) {
             j->stopping = true;
@@ -418,7 +439,7 @@ void wl_job_fill(WlJob *j)
         }
         if (wl_flow_held(j))
             break;
-        SimTime at = MAX(wl_rate_gate(j, &j->pick, false), j->iolog_at);
+        SimTime at = j->rated ? MAX(wl_rate_gate(j, &j->pick, false), j->iolog_at) : j->iolog_at;
         if (at > now) {
             if (!j->wake_pending)
                 sim_schedule(w->e, at, ev_wake, w, j->index);
@@ -432,7 +453,7 @@ void wl_job_fill(WlJob *j)
             }
             break;
         }
-        if (j->spec->zbd.on) { /* fio's zbd_adjust_block, as the I/O goes */
+        if (j->zbd_on) { /* fio's zbd_adjust_block, as the I/O goes */
             int r = wl_zbd_ready(j);
             if (r == WL_ZBD_WAIT)
                 break; /* woken when a zone's write or reset ends */
@@ -507,20 +528,24 @@ static void wl_kick(Workload *w)
     }
 }
 
-static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
+/* A completion's steps before its statistics for a job that is not
+ * plain_done: the drive's counts unless the host did it, zones (a plain
+ * job's write refused by a zoned drive, zbd's accounting) and verify
+ * stamps. *failed: the drive refused it. True when the I/O went out again
+ * (the write after a zbd reset): the completion is over. */
+static bool wl_job_done_special(Workload *w, WlJob *j, uint32_t slot, SimTime now, bool *failed_out)
 {
     WlIo *io = &j->slots[slot];
-    SimTime now = sim_now(w->e);
     if (!j->spec->engine_null && !io->host_only)
         wl_disk_done(w, (IoOp)io->op, now - io->submit);
     bool failed = false;
-    if (!j->spec->zbd.on && io->op == IO_WRITE && w->t.zone_size && !j->spec->engine_null &&
+    if (w->t.zone_size && !j->zbd_on && io->op == IO_WRITE && !j->spec->engine_null &&
         w->done && w->done->status != ZNS_OK) {
         /* a plain job on a zoned drive: a write off the zone's write
          * pointer fails as a zbd job's does, counted, not written */
         j->zerrors++;
         failed = true;
-    } else if (j->spec->zbd.on) {
+    } else if (j->zbd_on) {
         failed = !wl_zbd_done(j, io);
         for (uint32_t i = 0; i < w->njobs; i++) /* a zone's write or reset ended */
             if (w->jobs[i].zparked) {
@@ -536,7 +561,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
             io->host_only = 0;
             io->submit = now;
             wl_io_issue(j, io, slot, false);
-            return;
+            return true;
         }
     }
     if (failed) {
@@ -548,6 +573,19 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
         else
             wl_verify_written(w, io->op, io->offset, io->length);
     }
+    *failed_out = failed;
+    return false;
+}
+
+static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
+{
+    WlIo *io = &j->slots[slot];
+    SimTime now = sim_now(w->e);
+    bool failed = false;
+    if (j->plain_done)
+        wl_disk_done(w, (IoOp)io->op, now - io->submit);
+    else if (wl_job_done_special(w, j, slot, now, &failed))
+        return;
     if (now >= j->t_ramp_end && !failed) {
         wl_record(w, &j->st, io->op, io->length, now - io->submit);
         if (j->ss_pts && io->op != IO_TRIM)
@@ -591,7 +629,7 @@ static void ev_null_done(void *ctx, uint64_t tag)
 static void wl_jobs_io_done(Workload *w, uint64_t tag)
 {
     uint32_t ji = (uint32_t)(tag >> 32), slot = (uint32_t)tag;
-    g_return_if_fail(ji < w->njobs && slot < w->jobs[ji].spec->iodepth);
+    g_return_if_fail(ji < w->njobs && slot < w->jobs[ji].iodepth);
     wl_job_done(w, &w->jobs[ji], slot);
 }
 
@@ -690,6 +728,14 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     j->w = w;
     j->t_end = SIM_TIME_MAX;
     wl_stats_init(&j->st);
+    j->iodepth = s->iodepth;
+    j->max_ios = s->number_ios ? s->number_ios : UINT64_MAX;
+    j->fixed_op = wl_fixed_op(s->rw);
+    j->zbd_on = s->zbd.on;
+    j->then_write = s->rw == WL_RW_TRIMWRITE && !s->iolog_in[0];
+    j->direct = !s->engine_null && !s->zbd.on && !s->fdp.on;
+    for (int d = 0; d < WL_DIRS; d++)
+        j->rated |= s->rate[d] || s->rate_iops[d];
     if (s->idle)
         return TRUE;
     if (!wl_fdp_bind(s, j->name, &w->t, error))
@@ -745,7 +791,7 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
      * fio's fixed offset seed at --seed 1, moved on by other run seeds */
     j->fr_seed = s->has_randseed || !s->randrepeat ? j->seed : WL_FIO_DEF_SEED + (seed - 1);
     j->fr_block_seed = s->has_randseed ? 0 : seed - 1;
-    j->perm_bits = wl_bits_for(j->nblocks);
+    wl_job_offsets(j);
     j->seq_nr_left = 1; /* the first I/O of a random job is at random */
     j->rwmix_dir = IO_READ;
     wl_map_bind(j);
@@ -855,6 +901,10 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
     if (!wl_verify_bind(w, error)) {
         wl_jobs_free(w);
         return FALSE;
+    }
+    for (uint32_t i = 0; i < w->njobs; i++) {
+        WlJob *j = &w->jobs[i];
+        j->plain_done = !j->spec->engine_null && !j->zbd_on && !w->t.zone_size && !w->stamp;
     }
     return TRUE;
 }

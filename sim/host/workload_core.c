@@ -65,9 +65,8 @@ void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latenc
 {
     s->ios[op]++;
     s->bytes[op] += length;
-    lat_hist_record(s->lat[op], latency);
+    lat_hist_record2(s->lat[op], w->overall[op], latency);
     s->lat_sq[op] += (double)latency * (double)latency;
-    lat_hist_record(w->overall[op], latency);
     wl_fio_stat_record(&s->fio, sim_now(w->e), op, length, latency);
     if (w->lat_sink)
         w->lat_sink(w->lat_sink_ctx, op, latency);

@@ -68,24 +68,20 @@ static void fs_close(WorkloadFioStat *out, const WlFioStat *f, int k)
     }
 }
 
-/* fio's io_u_mark_submit() and _complete(): 0, 1-4, 5-8, ... 33-64, more. */
+/* fio's io_u_mark_submit() and _complete(): 0, 1-4, 5-8, ... 33-64, more.
+ * Above 4, bucket b holds (2^b, 2^(b+1)]: b is the top bit of n - 1. */
 static unsigned fs_batch_bucket(uint32_t n)
 {
-    if (n == 0)
-        return 0;
-    unsigned b = 1;
-    for (uint32_t hi = 4; b < 6 && n > hi; hi *= 2)
-        b++;
-    return b;
+    if (n <= 4)
+        return n != 0;
+    return MIN(6u, 31u - (unsigned)__builtin_clz(n - 1));
 }
 
-/* fio's io_u_mark_depth(): 1, 2-3, 4-7, ... 32-63, 64 and more. */
+/* fio's io_u_mark_depth(): 1, 2-3, 4-7, ... 32-63, 64 and more: the top
+ * bit of depth (0 for 0). */
 static unsigned fs_depth_bucket(uint32_t depth)
 {
-    unsigned b = 0;
-    while (b < 6 && depth >= (2u << b))
-        b++;
-    return b;
+    return MIN(6u, 31u - (unsigned)__builtin_clz(depth | 1));
 }
 
 void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op)
@@ -110,24 +106,26 @@ void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op)
 }
 
 /* fio's io_u_mark_latency(): below 1 us by ns, below 1 ms by us, then by
- * ms; each bucket named by its upper bound, the ranges as fio's. */
+ * ms; each bucket named by its upper bound, the ranges as fio's: the edges
+ * 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 and 2000, a value's bucket the
+ * number of edges at or below it (one look-up, not a search). Below 1000
+ * (ns and us) that is at most 9, the last of their WL_FIO_LAT_N and _U
+ * buckets; ms values from 2000 up share the last of WL_FIO_LAT_M. */
+static const uint8_t fs_lat_bucket[2001] = {
+    [0 ... 1] = 0,     [2 ... 3] = 1,     [4 ... 9] = 2,      [10 ... 19] = 3,
+    [20 ... 49] = 4,   [50 ... 99] = 5,   [100 ... 249] = 6,  [250 ... 499] = 7,
+    [500 ... 749] = 8, [750 ... 999] = 9, [1000 ... 1999] = 10, [2000] = 11,
+};
+G_STATIC_ASSERT(WL_FIO_LAT_N == 10 && WL_FIO_LAT_U == 10 && WL_FIO_LAT_M == 12);
+
 static void fs_latency(WorkloadFioStat *p, SimTime ns)
 {
-    static const uint32_t edge[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
-    uint64_t v;
-    uint64_t *bucket;
-    unsigned n;
-    if (ns < 1000) {
-        v = ns, bucket = p->lat_n, n = WL_FIO_LAT_N;
-    } else if (ns < 1000000) {
-        v = ns / 1000, bucket = p->lat_u, n = WL_FIO_LAT_U;
-    } else {
-        v = ns / 1000000, bucket = p->lat_m, n = WL_FIO_LAT_M;
-    }
-    unsigned i = 0;
-    while (i + 1 < n && v >= edge[i])
-        i++;
-    bucket[i]++;
+    if (ns < 1000)
+        p->lat_n[fs_lat_bucket[ns]]++;
+    else if (ns < 1000000)
+        p->lat_u[fs_lat_bucket[ns / 1000]]++;
+    else
+        p->lat_m[fs_lat_bucket[MIN(ns / 1000000, 2000)]]++;
 }
 
 void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency)
@@ -147,6 +145,11 @@ void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, Sim
         f->n_complete = 1;
     }
     SimTime rel = now > f->origin ? now - f->origin : 0;
+    if (rel < f->open_lim) { /* both windows open and rel within them: nothing to close */
+        f->win_bytes[op] += length;
+        f->win_ios[op]++;
+        return;
+    }
     for (int k = FS_BW; k <= FS_IOPS; k++) {
         if (!f->win[k]) { /* per I/O: fio's bytes x 10^6 / ns, and 1 */
             if (k == FS_BW)
@@ -169,6 +172,7 @@ void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, Sim
         if (!f->win_end[k])
             f->win_end[k] = rel ? (rel - 1) / f->win[k] * f->win[k] + f->win[k] : f->win[k];
     }
+    f->open_lim = f->win[FS_BW] && f->win[FS_IOPS] ? MIN(f->win_end[FS_BW], f->win_end[FS_IOPS]) + 1 : 0;
     f->win_bytes[op] += length;
     f->win_ios[op]++;
 }

@@ -14,13 +14,13 @@
 
 #define WL_ZIPF_EXACT 1000000 /* zeta(n) summed exactly up to here */
 
-/* A keyed bijection on [0, 2^bits): multiply-xorshift rounds. */
-static uint64_t wl_mix(uint64_t x, uint32_t bits, const uint64_t key[3])
+/* A keyed bijection on [0, 2^perm_bits): multiply-xorshift rounds, by
+ * the job's mask (2^perm_bits - 1) and shift ((perm_bits + 1) / 2). With
+ * no bits the mask is 0, and so is the result. */
+static uint64_t wl_mix(const WlJob *j, uint64_t x, const uint64_t key[3])
 {
-    if (bits == 0)
-        return 0;
-    uint64_t m = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
-    unsigned h = (bits + 1) / 2;
+    uint64_t m = j->perm_mask;
+    unsigned h = j->perm_h;
     x = (x ^ key[0]) & m;
     x = (x * (key[1] | 1)) & m;
     x ^= x >> h;
@@ -41,16 +41,15 @@ uint32_t wl_bits_for(uint64_t n)
  * distributions over the region as fio's hash does. */
 static uint64_t wl_scatter(const WlJob *j, uint64_t x)
 {
-    uint32_t bits = wl_bits_for(j->nblocks);
     do
-        x = wl_mix(x, bits, j->scatter_key);
+        x = wl_mix(j, x, j->scatter_key);
     while (x >= j->nblocks);
     return x;
 }
 
 /* Random map: walk a fresh keyed permutation of 2^bits values per pass and
  * skip those >= nblocks, so each block comes once per pass. */
-static uint64_t wl_map_next(WlJob *j)
+static inline uint64_t wl_map_next(WlJob *j)
 {
     uint64_t x;
     do {
@@ -59,7 +58,7 @@ static uint64_t wl_map_next(WlJob *j)
             for (int k = 0; k < 3; k++)
                 j->perm_key[k] = sim_rng_next(&j->rng);
         }
-        x = wl_mix(j->perm_i++, j->perm_bits, j->perm_key);
+        x = wl_mix(j, j->perm_i++, j->perm_key);
     } while (x >= j->nblocks);
     return x;
 }
@@ -187,14 +186,26 @@ static void wl_bs_dir(const WorkloadJobSpec *s, int d, uint64_t *lo, uint64_t *h
     }
 }
 
+/* What the offsets of a job need that its spec and region fix: each
+ * direction's smallest and largest block, the permutation's width, and
+ * whether the job is random; once at bind, not per I/O. */
+void wl_job_offsets(WlJob *j)
+{
+    for (int d = 0; d < WL_DIRS; d++)
+        wl_bs_dir(j->spec, d, &j->bs_lo[d], &j->bs_hi[d]);
+    j->perm_bits = wl_bits_for(j->nblocks);
+    j->perm_mask = j->perm_bits >= 64 ? UINT64_MAX : (1ull << j->perm_bits) - 1;
+    j->perm_h = (j->perm_bits + 1) / 2;
+    j->rand = wl_rw_random(j->spec->rw);
+}
+
 /* fio's mark_random_map: the I/O at rel sets its length in bits of its
  * direction's smallest block (though the map counts the job's smallest
  * unit: fio mixes the two when the directions differ), as axmap_set_nr
  * does; the length is cut to the bits it set. */
 static uint64_t wl_map_mark(WlJob *j, int d, uint64_t rel, uint64_t len)
 {
-    uint64_t lo, hi;
-    wl_bs_dir(j->spec, d, &lo, &hi);
+    uint64_t lo = j->bs_lo[d];
     uint64_t k = wl_axmap_set_nr(j->map, rel / lo, (len + lo - 1) / lo);
     return MIN(len, MAX(k, 1) * lo);
 }
@@ -262,10 +273,9 @@ static bool wl_seq_offset(WlJob *j, int d, uint64_t *rel)
 static uint64_t wl_last_block(const WlJob *j, int d, uint64_t *ba)
 {
     const WorkloadJobSpec *s = j->spec;
-    uint64_t lo, hi, span = j->size;
+    uint64_t lo = j->bs_lo[d], span = j->size;
     if (s->zone_strided)
         span = MIN(MAX(s->zonesize / j->unit, 1), j->nblocks) * j->unit;
-    wl_bs_dir(s, d, &lo, &hi);
     *ba = s->blockalign ? s->blockalign : lo;
     if (lo > *ba)
         span -= MIN(span, lo - *ba);
@@ -349,9 +359,8 @@ static bool wl_should_random(WlJob *j, int d)
 static uint64_t wl_buflen(WlJob *j, int d, uint64_t off)
 {
     const WorkloadJobSpec *s = j->spec;
-    uint64_t lo, hi, end = j->start + j->size, len = 0;
+    uint64_t lo = j->bs_lo[d], hi = j->bs_hi[d], end = j->start + j->size, len = 0;
     WlFrand *f = &j->fr_bs[d];
-    wl_bs_dir(s, d, &lo, &hi);
     if (lo == hi)
         return lo;
     if (off + lo > end)
@@ -412,22 +421,25 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
         hit = false;
     else
         j->seq_nr_left = s->seq_nr;
-    if (hit && wl_rw_random(s->rw) && wl_should_random(j, d)) {
-        if (!wl_rand_offset(j, d, &rel, &block))
+    if (hit && j->rand && wl_should_random(j, d)) {
+        if (j->perm_walk) { /* uniform, one block size: wl_rand_offset's walk, here */
+            block = wl_map_next(j);
+            rel = block * j->unit;
+        } else if (!wl_rand_offset(j, d, &rel, &block)) {
             return false;
+        }
         random = true;
-    } else if (!hit && s->rw_seq_identical && wl_rw_random(s->rw)) {
+    } else if (!hit && s->rw_seq_identical && j->rand) {
         rel = j->last_start[d] != UINT64_MAX ? j->last_start[d] - fo : 0;
     } else if (!wl_seq_offset(j, d, &rel)) {
-        if (!wl_rw_random(s->rw) || !wl_rand_offset(j, d, &rel, &block))
+        if (!j->rand || !wl_rand_offset(j, d, &rel, &block))
             return false;
     }
     if (rel >= j->size || fo + rel >= j->start + j->size)
         return false;
     uint64_t o = fo + rel, l;
     if (random && !j->map) { /* the smallest block fits at the end */
-        uint64_t lo, hi;
-        wl_bs_dir(s, d, &lo, &hi);
+        uint64_t lo = j->bs_lo[d];
         if (o + lo > j->start + j->size)
             o = j->start + (j->size - lo) / j->unit * j->unit;
     }

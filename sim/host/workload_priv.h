@@ -18,6 +18,8 @@ typedef struct WlFioStat {
     SimTime origin;          /* ns: where the bw and iops windows start (after ramp_time) */
     SimTime win[2];          /* ns: bw_avg_time, iops_avg_time; 0: a sample per I/O instead */
     SimTime win_end[2];      /* ns: end of the open window; 0: none open */
+    SimTime open_lim;        /* ns: a completion before this is within both open
+                                windows (the earlier end + 1); 0: check them */
     uint64_t win_bytes[WL_DIRS], win_ios[WL_DIRS]; /* in the open windows */
     SimTime last_submit, last_complete; /* ns: the instants being counted */
     uint32_t n_submit, n_complete;      /* I/Os at them so far; 0: none yet */
@@ -49,6 +51,7 @@ typedef struct WlSs WlSs;
 typedef struct WlLog WlLog;
 
 enum { WL_JOB_WAIT = 0, WL_JOB_RUN, WL_JOB_DONE };
+enum { WL_OP_MIXED = 0xff }; /* WlJob.fixed_op of a job that mixes reads and writes */
 
 /* One of fio's random generators (workload_frand.c): taus88 or taus258. */
 typedef struct WlFrand {
@@ -93,6 +96,8 @@ struct WlJob {
     uint64_t fr_seed, fr_block_seed; /* wl_frand_seed_job's, again at each pass */
     uint32_t fdp_rr;      /* fdp_pli_select=roundrobin: the next index */
     uint32_t perm_bits;   /* random map: a keyed bijection on 2^perm_bits values */
+    uint32_t perm_h;      /* its rounds' shift: (perm_bits + 1) / 2 */
+    uint64_t perm_mask;   /* 2^perm_bits - 1 */
     uint64_t perm_i, perm_key[3];
     uint64_t scatter_key[3];
     double zetan, zeta2, eta, alpha, pareto_pow;
@@ -125,6 +130,20 @@ struct WlJob {
     uint8_t rwmix_dir;
     uint32_t seq_nr_left;         /* rw=randread:N: I/Os until the next random offset */
     uint64_t max_bs;              /* bytes: largest block size the job issues */
+    /* per-job constants of the common path, set at bind (wl_job_offsets,
+     * wl_job_bind) so that an I/O does not derive them from the spec */
+    uint64_t bs_lo[WL_DIRS], bs_hi[WL_DIRS]; /* bytes: each direction's smallest, largest block */
+    uint64_t max_ios;             /* number_ios; UINT64_MAX: none */
+    uint32_t iodepth;             /* spec->iodepth */
+    uint8_t fixed_op;             /* the IoOp of a job of one direction; WL_OP_MIXED: rw, randrw */
+    bool rand;                    /* rw is one of the random ones */
+    bool rated;                   /* a rate or rate_iops cap in some direction */
+    bool zbd_on;                  /* spec->zbd.on */
+    bool then_write;              /* rw=trimwrite without read_iolog: each trim's write after it */
+    bool direct;                  /* every I/O goes to the target as it is: no ioengine=null,
+                                     zbd or fdp */
+    bool plain_done;              /* a completion needs no zone, zbd or verify step and is the
+                                     drive's (not ioengine=null): set once the jobs are bound */
     WlAxmap *map;                 /* fio's random map: a bit per unit; NULL: none */
     bool perm_walk;               /* a pass walks the keyed permutation instead (lfsr, or a
                                      map over WL_MAP_EXACT_MAX) */
@@ -215,6 +234,9 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len);
 void wl_pass_reset(WlJob *j);
 /* The random map of a job with varying block sizes (NULL when not needed). */
 void wl_map_bind(WlJob *j);
+/* The per-job constants of offsets and lengths (block sizes, the
+ * permutation's width); at bind, before wl_map_bind. */
+void wl_job_offsets(WlJob *j);
 uint32_t wl_bits_for(uint64_t n);           /* smallest b with 2^b >= n */
 gboolean wl_job_zones(WlJob *j, GError **error);
 void wl_job_dist(WlJob *j);
