@@ -637,6 +637,23 @@ static uint64_t sparse_take(const Drive *d, uint64_t lpn)
     return sparse_get(d, sm, c, lpn, true);
 }
 
+/* Override lpn of chunk c (not dense) with s (complemented) at cell i of
+ * the hash, where hash_cell() put it: counted in the chunk if new, which
+ * goes dense once that costs more (map_put_sparse()). */
+static void over_put_at(SparseMap *sm, uint64_t c, uint64_t i, uint64_t lpn, uint64_t s)
+{
+    Hash *h = &sm->over;
+    h->val[i] = s;
+    if (h->key[i] != 0)
+        return;
+    h->key[i] = lpn + 1;
+    if (++h->count > (h->mask + 1) / 4 * 3)
+        hash_grow(h);
+    sm->chunk_n[c]++;
+    if (chunk_cost(sm, c) >= CHUNK_PROMOTE)
+        chunk_promote(sm, c);
+}
+
 void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
 {
     SparseMap *sm = store_of(d);
@@ -671,11 +688,64 @@ void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
             return;
         v = MAP_UNMAPPED;
     }
-    if (hash_put(&sm->over, lpn, ~v)) {
-        sm->chunk_n[c]++;
-        if (chunk_cost(sm, c) >= CHUNK_PROMOTE)
-            chunk_promote(sm, c);
+    over_put_at(sm, c, hash_cell(&sm->over, lpn), lpn, ~v);
+}
+
+/* map_get() of lpn, whose chunk has no dense part, then map_put() of slot
+ * (not NO_SLOT) over it: the program of a page the write buffer held. Its
+ * buffer mark is taken as it is read, and where it had none, the hash cell
+ * that held nothing or its override takes the slot: one lookup each, where
+ * the two calls looked the mark up twice and the hash once more. */
+uint64_t map_set_sparse(Drive *d, uint64_t lpn, uint64_t slot)
+{
+    SparseMap *sm = store_of(d);
+    uint64_t c = lpn >> CHUNK_BITS, s = 0;
+    g_assert(sm->chunk_n[c] != CHUNK_DENSE && slot < BUF_MARK);
+    if (sm->bmark_n[c] > 0) {
+        s = mark_get(sm, lpn, true);
+        sm->bmark_n[c] -= s != 0;
     }
+    if (s != 0) { /* a mark: what the hash holds is older, and is overwritten */
+        over_put_at(sm, c, hash_cell(&sm->over, lpn), lpn, ~slot);
+        return ~s;
+    }
+    uint16_t n = sm->chunk_n[c];
+    uint64_t i = hash_cell(&sm->over, lpn);
+    s = n & CHUNK_COUNT ? (sm->over.key[i] ? sm->over.val[i] : 0) : 0;
+    if (s == 0 && (n & CHUNK_RUNS))
+        s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
+    uint64_t old = s == 0 ? formula_slot(d, sm, lpn) : ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
+    over_put_at(sm, c, i, lpn, ~slot);
+    return old;
+}
+
+/* map_get() of lpn, whose chunk has no dense part, then, unless that is
+ * a buffer mark already, map_put() of mark (BUF_MARK + a ring position)
+ * over it: a page entering the write buffer. Read and set in one call;
+ * an lpn found without a mark has none to look for again. */
+uint64_t map_mark_sparse(Drive *d, uint64_t lpn, uint64_t mark)
+{
+    SparseMap *sm = store_of(d);
+    uint64_t c = lpn >> CHUNK_BITS;
+    g_assert(sm->chunk_n[c] != CHUNK_DENSE && mark >= BUF_MARK && mark != NO_SLOT);
+    uint64_t old = sparse_get(d, sm, c, lpn, false);
+    if (old >= BUF_MARK && old != NO_SLOT)
+        return old;
+    if ((lpn & (CHUNK - 1)) == 0) { /* as map_put_sparse(): a stream in order, most often */
+        chunk_heat(sm, c);
+        l2p_ent_set(sm->dense[c], 0, sm->narrow, ~mark);
+        return old;
+    }
+    /* no mark: its cell, or the hash while another holds the cell (mark_put()) */
+    uint64_t i = lpn & sm->mmask;
+    if (sm->mkey[i] == 0) {
+        sm->mkey[i] = lpn + 1;
+        sm->mval[i] = ~mark;
+    } else {
+        hash_put(&sm->bmark, lpn, ~mark);
+    }
+    sm->bmark_n[c]++;
+    return old;
 }
 
 /* Offsets [o, o + m) of chunk c, which have no buffer marks
