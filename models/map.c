@@ -237,6 +237,8 @@ static inline uint32_t consecutive(const uint64_t *lpns, uint32_t n)
 {
     uint64_t first = lpns[0];
     uint32_t m = 1;
+    if (n < 2 || lpns[1] != first + 1)
+        return 1; /* pages written at random: most often */
     while (m + 4 <= n && ((lpns[m] - (first + m)) | (lpns[m + 1] - (first + m + 1)) |
                           (lpns[m + 2] - (first + m + 2)) | (lpns[m + 3] - (first + m + 3))) == 0)
         m += 4;

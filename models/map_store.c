@@ -210,14 +210,17 @@ static bool hash_alloc(Hash *h, uint32_t bits)
 
 /* Double the table at three quarters' load. Rare (each doubling), so the event loop
  * allocates only as the entries grow. */
-static void hash_grow(Hash *h)
+static G_GNUC_NO_INLINE void hash_grow(Hash *h)
 {
     uint64_t *key = h->key, *val = h->val, n = h->mask + 1;
     if (!hash_alloc(h, h->bits + 1))
         g_error("out of memory for the map's %" G_GUINT64_FORMAT " entries", h->count);
     for (uint64_t i = 0; i < n; i++)
         if (key[i] != 0) {
-            uint64_t j = hash_cell(h, key[i] - 1);
+            /* the keys are distinct: the first empty cell from home */
+            uint64_t j = hash_home(h, key[i] - 1);
+            while (h->key[j] != 0)
+                j = (j + 1) & h->mask;
             h->key[j] = key[i];
             h->val[j] = val[i];
         }
@@ -596,18 +599,36 @@ static void chunk_heat(SparseMap *sm, uint64_t c)
     sm->hot[(sm->hot_first + sm->nhot++) % HOT_MAX] = c;
 }
 
+/* The rarer parts of sparse_get(), out of line so that its own path (an
+ * override or nothing: a drive written at random) keeps to a few
+ * registers: lpn's buffer mark (counted out of chunk c if take), and what
+ * chunk c's runs give lpn. */
+static G_GNUC_NO_INLINE uint64_t mark_get_counted(SparseMap *sm, uint64_t c, uint64_t lpn, bool take)
+{
+    uint64_t s = mark_get(sm, lpn, take);
+    sm->bmark_n[c] -= take && s != 0;
+    return s;
+}
+
+static G_GNUC_NO_INLINE uint64_t chunk_runs_get(const SparseMap *sm, uint64_t c, uint64_t lpn)
+{
+    return l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
+}
+
 /* lpn's L2P entry in a chunk c that is not dense; if take, its buffer
- * mark (if it has one) goes. */
-static G_GNUC_NO_INLINE uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t c, uint64_t lpn,
-                                            bool take)
+ * mark (if it has one) goes. (stored_of() where the marks are asked first.) */
+static inline uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t c, uint64_t lpn, bool take)
 {
     uint64_t s = 0;
-    if (sm->bmark_n[c] > 0) {
-        s = mark_get(sm, lpn, take);
-        sm->bmark_n[c] -= take && s != 0;
+    if (sm->bmark_n[c] > 0)
+        s = mark_get_counted(sm, c, lpn, take);
+    if (s == 0) {
+        uint16_t n = sm->chunk_n[c];
+        if (n & CHUNK_COUNT)
+            s = hash_get(&sm->over, lpn);
+        if (s == 0 && (n & CHUNK_RUNS))
+            s = chunk_runs_get(sm, c, lpn);
     }
-    if (s == 0)
-        s = stored_of(sm, c, lpn);
     if (s == 0)
         return formula_slot(d, sm, lpn);
     return ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
