@@ -78,6 +78,12 @@ struct Sched {
                         even when no source has work (a superset) */
     SchedTry tries[MAX_TRIES];
     uint32_t ntries;
+    /* the tries' distinct any functions (with their ctx), each with the
+     * tries it answers for (bit k: tries[k]), and the tries without one:
+     * offer_mask() asks each once (GC's three sources share one) */
+    SchedTry anys[MAX_TRIES];
+    uint32_t any_mask[MAX_TRIES];
+    uint32_t nanys, always;
     SchedClient clients[MAX_CLIENTS];
     uint32_t nclients;
     SimRng rng; /* read retries ([timing.<mode>] read_retry_rate) */
@@ -157,6 +163,23 @@ void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, boo
     for (; k > 0 && s->tries[k - 1].rank > rank; k--)
         s->tries[k] = s->tries[k - 1];
     s->tries[k] = (SchedTry){.rank = rank, .fn = fn, .any = any, .ctx = ctx, .stripes = stripes};
+    /* the tries moved: their any functions' masks are made again */
+    s->nanys = s->always = 0;
+    for (k = 0; k < s->ntries; k++) {
+        const SchedTry *t = &s->tries[k];
+        uint32_t j = 0;
+        while (j < s->nanys && (s->anys[j].any != t->any || s->anys[j].ctx != t->ctx))
+            j++;
+        if (!t->any) {
+            s->always |= 1u << k;
+            continue;
+        }
+        if (j == s->nanys) {
+            s->anys[s->nanys] = *t;
+            s->any_mask[s->nanys++] = 0;
+        }
+        s->any_mask[j] |= 1u << k;
+    }
 }
 
 uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
@@ -325,13 +348,14 @@ static void sched_kick(Drive *d, uint32_t i)
     kick(d, i, ~0u);
 }
 
-/* The sources that may have work for some die now (bit k: tries[k]). */
+/* The sources that may have work for some die now (bit k: tries[k]):
+ * each distinct any function asked once (they change nothing). */
 static uint32_t offer_mask(const Sched *s)
 {
-    uint32_t mask = 0;
-    for (uint32_t k = 0; k < s->ntries; k++)
-        if (!s->tries[k].any || s->tries[k].any(s->tries[k].ctx))
-            mask |= 1u << k;
+    uint32_t mask = s->always;
+    for (uint32_t j = 0; j < s->nanys; j++)
+        if (s->anys[j].any(s->anys[j].ctx))
+            mask |= s->any_mask[j];
     return mask;
 }
 

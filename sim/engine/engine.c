@@ -386,17 +386,24 @@ bool sim_run(SimEngine *e, SimTime until)
                 bucket_emptied(e, b, i);
             }
         } else if (b->len <= SCAN_MAX) {
-            /* a few events: take the first of the earliest where it is */
-            uint32_t m = 0;
-            for (uint32_t k = 1; k < b->len; k++)
-                if (b->v[k].time < b->v[m].time)
+            /* a few events: take the first of the earliest where it is
+             * (the events of a drive's queue depth, spread over the
+             * buckets of microseconds ahead, are mostly taken so) */
+            SimEntry *v = b->v;
+            uint32_t m = 0, len = b->len;
+            SimTime t = v[0].time;
+            for (uint32_t k = 1; k < len; k++)
+                if (v[k].time < t) {
+                    t = v[k].time;
                     m = k;
-            x = b->v[m];
+                }
+            x = v[m];
             if (x.time > until)
                 break;
-            b->len--;
-            memmove(b->v + m, b->v + m + 1, (b->len - m) * sizeof *b->v);
-            if (b->len == 0)
+            b->len = --len;
+            if (m < len) /* the rest closes up, in order */
+                memmove(v + m, v + m + 1, (len - m) * sizeof *v);
+            if (len == 0)
                 bucket_emptied(e, b, i);
         } else {
             SimTime start = bucket_start(e->base, i / DIGITS, i % DIGITS);
