@@ -91,7 +91,7 @@ typedef struct Hash {
     uint64_t *key; /* lpn + 1, 0 for an empty cell */
     uint64_t *val;
     uint64_t mask, count;
-    uint32_t bits;
+    uint32_t bits, shift; /* shift: 64 - bits, what hash_home() shifts by */
 } Hash;
 
 /* A list of runs, 8 bytes each, grown by doubling. L2P runs (a chunk's,
@@ -179,7 +179,7 @@ static void *part_take(BigmemPool *pool)
 /* Fibonacci hashing of lpn into bits bits. */
 static inline uint64_t hash_home(const Hash *h, uint64_t lpn)
 {
-    return ((lpn + 1) * 0x9e3779b97f4a7c15ULL) >> (64 - h->bits);
+    return ((lpn + 1) * 0x9e3779b97f4a7c15ULL) >> h->shift;
 }
 
 /* The cell of lpn, or of the empty cell where it would go. */
@@ -201,6 +201,7 @@ static inline uint64_t hash_get(const Hash *h, uint64_t lpn)
 static bool hash_alloc(Hash *h, uint32_t bits)
 {
     h->bits = bits;
+    h->shift = 64 - bits;
     h->mask = (1ULL << bits) - 1;
     /* huge pages where large: a probe lands anywhere in the table */
     h->key = bigmem_alloc((h->mask + 1) * sizeof(uint64_t), true);
@@ -721,7 +722,7 @@ uint64_t map_set_sparse(Drive *d, uint64_t lpn, uint64_t slot)
 {
     SparseMap *sm = store_of(d);
     uint64_t c = lpn >> CHUNK_BITS, s = 0;
-    g_assert(sm->chunk_n[c] != CHUNK_DENSE && slot < BUF_MARK);
+    g_assert(sm->chunk_n[c] != CHUNK_DENSE);
     if (sm->bmark_n[c] > 0) {
         s = mark_get(sm, lpn, true);
         sm->bmark_n[c] -= s != 0;
@@ -748,7 +749,7 @@ uint64_t map_mark_sparse(Drive *d, uint64_t lpn, uint64_t mark)
 {
     SparseMap *sm = store_of(d);
     uint64_t c = lpn >> CHUNK_BITS;
-    g_assert(sm->chunk_n[c] != CHUNK_DENSE && mark >= BUF_MARK && mark != NO_SLOT);
+    g_assert(sm->chunk_n[c] != CHUNK_DENSE);
     uint64_t old = sparse_get(d, sm, c, lpn, false);
     if (old >= BUF_MARK && old != NO_SLOT)
         return old;

@@ -208,15 +208,20 @@ static G_NO_INLINE void bucket_trim(SimEngine *e, Bucket *b)
 }
 
 /* The bucket of an event at time t relative to base (t >= base), marked as
- * not empty. */
+ * not empty. A bucket's bit is set exactly while its len is not 0 (an
+ * emptied bucket's len goes to 0 as its bit is cleared): one already
+ * holding events is marked already. */
 static inline Bucket *bucket_for(SimEngine *e, SimTime t, SimTime base)
 {
     /* DIGIT_BITS * level: the highest differing bit, rounded down to a digit */
     unsigned shift = (unsigned)(63 - __builtin_clzll((t ^ base) | 1)) & ~(DIGIT_BITS - 1);
     unsigned i = shift * (DIGITS / DIGIT_BITS) + ((unsigned)(t >> shift) & (DIGITS - 1));
-    e->used[i / 64] |= (uint64_t)1 << (i % 64);
-    e->words |= 1u << (i / 64);
-    return &e->b[i];
+    Bucket *b = &e->b[i];
+    if (b->len == 0) {
+        e->used[i / 64] |= (uint64_t)1 << (i % 64);
+        e->words |= 1u << (i / 64);
+    }
+    return b;
 }
 
 static inline void place(SimEngine *e, SimEntry x, SimTime base)
