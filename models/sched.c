@@ -375,6 +375,16 @@ static uint32_t next_idle(const Sched *s, bool woken, uint32_t lo, uint32_t hi)
     return hi;
 }
 
+/* Whether an idle die of the n has reads or data out to serve (s->wake):
+ * with no source that may have work, the only dies a kick would start. */
+static bool any_woken(const Sched *s, uint32_t n)
+{
+    for (uint32_t w = 0; w < (n + 63) / 64; w++)
+        if (s->idle[w] & s->wake[w])
+            return true;
+    return false;
+}
+
 /* Offer work to every idle die, starting after the last one that took
  * striped work (a unit of host data), so that successive units stripe over
  * channels, then CEs, then dies. The k-th die visited is rr_die + k as
@@ -390,6 +400,8 @@ void sched_kick_all(Drive *d)
 {
     Sched *s = sched(d);
     uint32_t n = drive_geom(d)->dies, mask = offer_mask(s);
+    if (mask == 0 && !any_woken(s, n))
+        return; /* no source has work and no idle die reads: most writes that enter the buffer */
     for (uint32_t k = 0; k < n && s->nidle > 0; k++) {
         uint32_t i = s->rr_die + k < n ? s->rr_die + k : s->rr_die + k - n;
         /* the next idle die at or after i, going round at most to rr_die + n - 1 */
