@@ -253,12 +253,9 @@ static void idle_flush(void *ctx, uint64_t arg)
 }
 
 /* Put lpn at ring position pos of w, the drive's write buffer (the
- * caller counts it in), its L2P entry pointing there: in the dense table
- * tab at o if not NULL (map_entry_table()). pid: the placement identifier
- * of its write (FDP). Inline: every page the host writes enters the ring
- * here. */
-static inline void ring_put(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn, uint8_t flag, uint16_t pid,
-                            void *tab, size_t o)
+ * caller counts it in and points its L2P entry there). pid: the placement
+ * identifier of its write (FDP). */
+static inline void ring_set(Wbuf *w, uint32_t pos, uint64_t lpn, uint8_t flag, uint16_t pid)
 {
     w->ring[pos] = lpn;
     if (w->npid) {
@@ -267,6 +264,15 @@ static inline void ring_put(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn, uint8
     }
     if (w->unit_lpns > 1)
         w->flag[pos] = flag;
+}
+
+/* ring_set(), lpn's L2P entry pointing there: in the dense table tab at
+ * o if not NULL (map_entry_table()). Inline: every page the host writes
+ * enters the ring here. */
+static inline void ring_put(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn, uint8_t flag, uint16_t pid,
+                            void *tab, size_t o)
+{
+    ring_set(w, pos, lpn, flag, pid);
     if (tab)
         map_dense_set(d, tab, o, BUF_MARK + pos);
     else
@@ -411,7 +417,9 @@ static void write_arrived(void *ctx, uint64_t arg)
             lpn += fresh - 1;
             continue;
         }
-        uint64_t old = tab ? map_dense_get(d, tab, o, lpn) : map_get_sparse(d, lpn);
+        /* outside a dense table the mark is set as the entry is read
+         * (unless it holds one: coalesced below), and the ring follows */
+        uint64_t old = tab ? map_dense_get(d, tab, o, lpn) : map_mark_sparse(d, lpn, BUF_MARK + pos);
         if (old >= BUF_MARK && old != NO_SLOT) {
             w->buf_used--; /* coalesced: the space reserved for it is not needed */
             if (w->npid) { /* the entry now holds this write's data, of its handle */
@@ -428,7 +436,10 @@ static void write_arrived(void *ctx, uint64_t arg)
             ++*drive_mapped(d);
         else
             map_invalidate_slot(d, old);
-        ring_put(d, w, pos, lpn, 0, cmd->pid, tab, o);
+        if (tab)
+            ring_put(d, w, pos, lpn, 0, cmd->pid, tab, o);
+        else
+            ring_set(w, pos, lpn, 0, cmd->pid);
         pos = ring_at(w, pos, 1);
         appended++;
     }

@@ -168,10 +168,18 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
     size_t o = lpns[0] & (MAP_CHUNK - 1);
     for (uint32_t k = 0; k < n; k++) {
         uint64_t lpn = lpns[k], old;
-        if (what == SET_DENSE)
+        void *tab = NULL; /* SET_BOTH: lpn's dense table, entry eo; NULL: set already */
+        size_t eo = 0;
+        if (what == SET_DENSE) {
             old = map_dense_get(d, part, o + k, lpn);
-        else
-            old = what == SET_TAKE ? map_store_take(d, lpn) : map_get(d, lpn);
+        } else if (what == SET_TAKE) {
+            old = map_store_take(d, lpn);
+        } else {
+            /* the entry set as it is read where the chunk is not dense: its
+             * old slot is invalidated after, which leaves the L2P alone */
+            tab = map_entry_table(d, lpn, &eo);
+            old = tab ? map_dense_get(d, tab, eo, lpn) : map_set_sparse(d, lpn, slot + k);
+        }
         if (old == NO_SLOT)
             ++*drive_mapped(d);
         else if (old < BUF_MARK)
@@ -179,7 +187,8 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
         if (what == SET_DENSE)
             l2p_ent_set(part, o + k, narrow, ~(slot + k));
         if (what == SET_BOTH) {
-            map_put(d, lpn, slot + k);
+            if (tab)
+                map_dense_set(d, tab, eo, slot + k);
             map_put_lpn(d, slot + k, lpn);
         }
         if (changed)
@@ -228,6 +237,8 @@ static inline uint32_t consecutive(const uint64_t *lpns, uint32_t n)
 {
     uint64_t first = lpns[0];
     uint32_t m = 1;
+    if (n < 2 || lpns[1] != first + 1)
+        return 1; /* pages written at random: most often */
     while (m + 4 <= n && ((lpns[m] - (first + m)) | (lpns[m + 1] - (first + m + 1)) |
                           (lpns[m + 2] - (first + m + 2)) | (lpns[m + 3] - (first + m + 3))) == 0)
         m += 4;

@@ -91,7 +91,7 @@ typedef struct Hash {
     uint64_t *key; /* lpn + 1, 0 for an empty cell */
     uint64_t *val;
     uint64_t mask, count;
-    uint32_t bits;
+    uint32_t bits, shift; /* shift: 64 - bits, what hash_home() shifts by */
 } Hash;
 
 /* A list of runs, 8 bytes each, grown by doubling. L2P runs (a chunk's,
@@ -179,7 +179,7 @@ static void *part_take(BigmemPool *pool)
 /* Fibonacci hashing of lpn into bits bits. */
 static inline uint64_t hash_home(const Hash *h, uint64_t lpn)
 {
-    return ((lpn + 1) * 0x9e3779b97f4a7c15ULL) >> (64 - h->bits);
+    return ((lpn + 1) * 0x9e3779b97f4a7c15ULL) >> h->shift;
 }
 
 /* The cell of lpn, or of the empty cell where it would go. */
@@ -201,6 +201,7 @@ static inline uint64_t hash_get(const Hash *h, uint64_t lpn)
 static bool hash_alloc(Hash *h, uint32_t bits)
 {
     h->bits = bits;
+    h->shift = 64 - bits;
     h->mask = (1ULL << bits) - 1;
     /* huge pages where large: a probe lands anywhere in the table */
     h->key = bigmem_alloc((h->mask + 1) * sizeof(uint64_t), true);
@@ -210,14 +211,17 @@ static bool hash_alloc(Hash *h, uint32_t bits)
 
 /* Double the table at three quarters' load. Rare (each doubling), so the event loop
  * allocates only as the entries grow. */
-static void hash_grow(Hash *h)
+static G_GNUC_NO_INLINE void hash_grow(Hash *h)
 {
     uint64_t *key = h->key, *val = h->val, n = h->mask + 1;
     if (!hash_alloc(h, h->bits + 1))
         g_error("out of memory for the map's %" G_GUINT64_FORMAT " entries", h->count);
     for (uint64_t i = 0; i < n; i++)
         if (key[i] != 0) {
-            uint64_t j = hash_cell(h, key[i] - 1);
+            /* the keys are distinct: the first empty cell from home */
+            uint64_t j = hash_home(h, key[i] - 1);
+            while (h->key[j] != 0)
+                j = (j + 1) & h->mask;
             h->key[j] = key[i];
             h->val[j] = val[i];
         }
@@ -596,18 +600,36 @@ static void chunk_heat(SparseMap *sm, uint64_t c)
     sm->hot[(sm->hot_first + sm->nhot++) % HOT_MAX] = c;
 }
 
+/* The rarer parts of sparse_get(), out of line so that its own path (an
+ * override or nothing: a drive written at random) keeps to a few
+ * registers: lpn's buffer mark (counted out of chunk c if take), and what
+ * chunk c's runs give lpn. */
+static G_GNUC_NO_INLINE uint64_t mark_get_counted(SparseMap *sm, uint64_t c, uint64_t lpn, bool take)
+{
+    uint64_t s = mark_get(sm, lpn, take);
+    sm->bmark_n[c] -= take && s != 0;
+    return s;
+}
+
+static G_GNUC_NO_INLINE uint64_t chunk_runs_get(const SparseMap *sm, uint64_t c, uint64_t lpn)
+{
+    return l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
+}
+
 /* lpn's L2P entry in a chunk c that is not dense; if take, its buffer
- * mark (if it has one) goes. */
-static G_GNUC_NO_INLINE uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t c, uint64_t lpn,
-                                            bool take)
+ * mark (if it has one) goes. (stored_of() where the marks are asked first.) */
+static inline uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t c, uint64_t lpn, bool take)
 {
     uint64_t s = 0;
-    if (sm->bmark_n[c] > 0) {
-        s = mark_get(sm, lpn, take);
-        sm->bmark_n[c] -= take && s != 0;
+    if (sm->bmark_n[c] > 0)
+        s = mark_get_counted(sm, c, lpn, take);
+    if (s == 0) {
+        uint16_t n = sm->chunk_n[c];
+        if (n & CHUNK_COUNT)
+            s = hash_get(&sm->over, lpn);
+        if (s == 0 && (n & CHUNK_RUNS))
+            s = chunk_runs_get(sm, c, lpn);
     }
-    if (s == 0)
-        s = stored_of(sm, c, lpn);
     if (s == 0)
         return formula_slot(d, sm, lpn);
     return ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
@@ -635,6 +657,23 @@ static uint64_t sparse_take(const Drive *d, uint64_t lpn)
     if (sm->chunk_n[c] == CHUNK_DENSE)
         return map_dense_get(d, sm->dense[c], lpn & (CHUNK - 1), lpn);
     return sparse_get(d, sm, c, lpn, true);
+}
+
+/* Override lpn of chunk c (not dense) with s (complemented) at cell i of
+ * the hash, where hash_cell() put it: counted in the chunk if new, which
+ * goes dense once that costs more (map_put_sparse()). */
+static void over_put_at(SparseMap *sm, uint64_t c, uint64_t i, uint64_t lpn, uint64_t s)
+{
+    Hash *h = &sm->over;
+    h->val[i] = s;
+    if (h->key[i] != 0)
+        return;
+    h->key[i] = lpn + 1;
+    if (++h->count > (h->mask + 1) / 4 * 3)
+        hash_grow(h);
+    sm->chunk_n[c]++;
+    if (chunk_cost(sm, c) >= CHUNK_PROMOTE)
+        chunk_promote(sm, c);
 }
 
 void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
@@ -671,11 +710,64 @@ void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
             return;
         v = MAP_UNMAPPED;
     }
-    if (hash_put(&sm->over, lpn, ~v)) {
-        sm->chunk_n[c]++;
-        if (chunk_cost(sm, c) >= CHUNK_PROMOTE)
-            chunk_promote(sm, c);
+    over_put_at(sm, c, hash_cell(&sm->over, lpn), lpn, ~v);
+}
+
+/* map_get() of lpn, whose chunk has no dense part, then map_put() of slot
+ * (not NO_SLOT) over it: the program of a page the write buffer held. Its
+ * buffer mark is taken as it is read, and where it had none, the hash cell
+ * that held nothing or its override takes the slot: one lookup each, where
+ * the two calls looked the mark up twice and the hash once more. */
+uint64_t map_set_sparse(Drive *d, uint64_t lpn, uint64_t slot)
+{
+    SparseMap *sm = store_of(d);
+    uint64_t c = lpn >> CHUNK_BITS, s = 0;
+    g_assert(sm->chunk_n[c] != CHUNK_DENSE);
+    if (sm->bmark_n[c] > 0) {
+        s = mark_get(sm, lpn, true);
+        sm->bmark_n[c] -= s != 0;
     }
+    if (s != 0) { /* a mark: what the hash holds is older, and is overwritten */
+        over_put_at(sm, c, hash_cell(&sm->over, lpn), lpn, ~slot);
+        return ~s;
+    }
+    uint16_t n = sm->chunk_n[c];
+    uint64_t i = hash_cell(&sm->over, lpn);
+    s = n & CHUNK_COUNT ? (sm->over.key[i] ? sm->over.val[i] : 0) : 0;
+    if (s == 0 && (n & CHUNK_RUNS))
+        s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
+    uint64_t old = s == 0 ? formula_slot(d, sm, lpn) : ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
+    over_put_at(sm, c, i, lpn, ~slot);
+    return old;
+}
+
+/* map_get() of lpn, whose chunk has no dense part, then, unless that is
+ * a buffer mark already, map_put() of mark (BUF_MARK + a ring position)
+ * over it: a page entering the write buffer. Read and set in one call;
+ * an lpn found without a mark has none to look for again. */
+uint64_t map_mark_sparse(Drive *d, uint64_t lpn, uint64_t mark)
+{
+    SparseMap *sm = store_of(d);
+    uint64_t c = lpn >> CHUNK_BITS;
+    g_assert(sm->chunk_n[c] != CHUNK_DENSE);
+    uint64_t old = sparse_get(d, sm, c, lpn, false);
+    if (old >= BUF_MARK && old != NO_SLOT)
+        return old;
+    if ((lpn & (CHUNK - 1)) == 0) { /* as map_put_sparse(): a stream in order, most often */
+        chunk_heat(sm, c);
+        l2p_ent_set(sm->dense[c], 0, sm->narrow, ~mark);
+        return old;
+    }
+    /* no mark: its cell, or the hash while another holds the cell (mark_put()) */
+    uint64_t i = lpn & sm->mmask;
+    if (sm->mkey[i] == 0) {
+        sm->mkey[i] = lpn + 1;
+        sm->mval[i] = ~mark;
+    } else {
+        hash_put(&sm->bmark, lpn, ~mark);
+    }
+    sm->bmark_n[c]++;
+    return old;
 }
 
 /* Offsets [o, o + m) of chunk c, which have no buffer marks

@@ -53,6 +53,12 @@ uint64_t *drive_mapped(const Drive *d);  /* lpns mapped (to NAND or buffer) */
  * an lpn or slot whose chunk has no dense part, or whose entry is empty. */
 uint64_t map_get_sparse(const Drive *d, uint64_t lpn);
 void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v);
+/* map_get() then map_put() in one lookup, lpn's chunk without a dense
+ * part: of a slot (the program of a buffered page), and of a buffer mark
+ * unless the entry holds one already (a page entering the buffer). Both
+ * return the entry as map_get() gave it before. */
+uint64_t map_set_sparse(Drive *d, uint64_t lpn, uint64_t slot);
+uint64_t map_mark_sparse(Drive *d, uint64_t lpn, uint64_t mark);
 uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot); /* NO_LPN if the slot is not valid */
 void map_put_lpn_new(Drive *d, uint64_t slot, uint64_t lpn);
 void map_prefetch_sparse(const Drive *d, uint64_t lpn);

@@ -78,6 +78,12 @@ struct Sched {
                         even when no source has work (a superset) */
     SchedTry tries[MAX_TRIES];
     uint32_t ntries;
+    /* the tries' distinct any functions (with their ctx), each with the
+     * tries it answers for (bit k: tries[k]), and the tries without one:
+     * offer_mask() asks each once (GC's three sources share one) */
+    SchedTry anys[MAX_TRIES];
+    uint32_t any_mask[MAX_TRIES];
+    uint32_t nanys, always;
     SchedClient clients[MAX_CLIENTS];
     uint32_t nclients;
     SimRng rng; /* read retries ([timing.<mode>] read_retry_rate) */
@@ -157,6 +163,23 @@ void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, boo
     for (; k > 0 && s->tries[k - 1].rank > rank; k--)
         s->tries[k] = s->tries[k - 1];
     s->tries[k] = (SchedTry){.rank = rank, .fn = fn, .any = any, .ctx = ctx, .stripes = stripes};
+    /* the tries moved: their any functions' masks are made again */
+    s->nanys = s->always = 0;
+    for (k = 0; k < s->ntries; k++) {
+        const SchedTry *t = &s->tries[k];
+        uint32_t j = 0;
+        while (j < s->nanys && (s->anys[j].any != t->any || s->anys[j].ctx != t->ctx))
+            j++;
+        if (!t->any) {
+            s->always |= 1u << k;
+            continue;
+        }
+        if (j == s->nanys) {
+            s->anys[s->nanys] = *t;
+            s->any_mask[s->nanys++] = 0;
+        }
+        s->any_mask[j] |= 1u << k;
+    }
 }
 
 uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
@@ -325,13 +348,14 @@ static void sched_kick(Drive *d, uint32_t i)
     kick(d, i, ~0u);
 }
 
-/* The sources that may have work for some die now (bit k: tries[k]). */
+/* The sources that may have work for some die now (bit k: tries[k]):
+ * each distinct any function asked once (they change nothing). */
 static uint32_t offer_mask(const Sched *s)
 {
-    uint32_t mask = 0;
-    for (uint32_t k = 0; k < s->ntries; k++)
-        if (!s->tries[k].any || s->tries[k].any(s->tries[k].ctx))
-            mask |= 1u << k;
+    uint32_t mask = s->always;
+    for (uint32_t j = 0; j < s->nanys; j++)
+        if (s->anys[j].any(s->anys[j].ctx))
+            mask |= s->any_mask[j];
     return mask;
 }
 
@@ -351,6 +375,16 @@ static uint32_t next_idle(const Sched *s, bool woken, uint32_t lo, uint32_t hi)
     return hi;
 }
 
+/* Whether an idle die of the n has reads or data out to serve (s->wake):
+ * with no source that may have work, the only dies a kick would start. */
+static bool any_woken(const Sched *s, uint32_t n)
+{
+    for (uint32_t w = 0; w < (n + 63) / 64; w++)
+        if (s->idle[w] & s->wake[w])
+            return true;
+    return false;
+}
+
 /* Offer work to every idle die, starting after the last one that took
  * striped work (a unit of host data), so that successive units stripe over
  * channels, then CEs, then dies. The k-th die visited is rr_die + k as
@@ -366,6 +400,8 @@ void sched_kick_all(Drive *d)
 {
     Sched *s = sched(d);
     uint32_t n = drive_geom(d)->dies, mask = offer_mask(s);
+    if (mask == 0 && !any_woken(s, n))
+        return; /* no source has work and no idle die reads: most writes that enter the buffer */
     for (uint32_t k = 0; k < n && s->nidle > 0; k++) {
         uint32_t i = s->rr_die + k < n ? s->rr_die + k : s->rr_die + k - n;
         /* the next idle die at or after i, going round at most to rr_die + n - 1 */

@@ -22,7 +22,9 @@ typedef void (*SchedDoneFn)(void *ctx, uint32_t arg);
 /* Start one operation on idle die if the owner has work for it; true if it did. */
 typedef bool (*SchedTryFn)(void *ctx, uint32_t die);
 /* Whether the owner may have work for some die: false only if its try
- * function would now answer false for every die, and change nothing. */
+ * function would now answer false for every die, and change nothing. It
+ * changes nothing itself: one shared by several sources (same function,
+ * same ctx) is asked once for all of them. */
 typedef bool (*SchedAnyFn)(void *ctx);
 /* A read ended with its data out; wait is the time it waited for its die. */
 typedef void (*SchedReadFn)(void *ctx, uint32_t arg, SimTime wait);

@@ -208,15 +208,20 @@ static G_NO_INLINE void bucket_trim(SimEngine *e, Bucket *b)
 }
 
 /* The bucket of an event at time t relative to base (t >= base), marked as
- * not empty. */
+ * not empty. A bucket's bit is set exactly while its len is not 0 (an
+ * emptied bucket's len goes to 0 as its bit is cleared): one already
+ * holding events is marked already. */
 static inline Bucket *bucket_for(SimEngine *e, SimTime t, SimTime base)
 {
     /* DIGIT_BITS * level: the highest differing bit, rounded down to a digit */
     unsigned shift = (unsigned)(63 - __builtin_clzll((t ^ base) | 1)) & ~(DIGIT_BITS - 1);
     unsigned i = shift * (DIGITS / DIGIT_BITS) + ((unsigned)(t >> shift) & (DIGITS - 1));
-    e->used[i / 64] |= (uint64_t)1 << (i % 64);
-    e->words |= 1u << (i / 64);
-    return &e->b[i];
+    Bucket *b = &e->b[i];
+    if (b->len == 0) {
+        e->used[i / 64] |= (uint64_t)1 << (i % 64);
+        e->words |= 1u << (i / 64);
+    }
+    return b;
 }
 
 static inline void place(SimEngine *e, SimEntry x, SimTime base)
@@ -386,17 +391,24 @@ bool sim_run(SimEngine *e, SimTime until)
                 bucket_emptied(e, b, i);
             }
         } else if (b->len <= SCAN_MAX) {
-            /* a few events: take the first of the earliest where it is */
-            uint32_t m = 0;
-            for (uint32_t k = 1; k < b->len; k++)
-                if (b->v[k].time < b->v[m].time)
+            /* a few events: take the first of the earliest where it is
+             * (the events of a drive's queue depth, spread over the
+             * buckets of microseconds ahead, are mostly taken so) */
+            SimEntry *v = b->v;
+            uint32_t m = 0, len = b->len;
+            SimTime t = v[0].time;
+            for (uint32_t k = 1; k < len; k++)
+                if (v[k].time < t) {
+                    t = v[k].time;
                     m = k;
-            x = b->v[m];
+                }
+            x = v[m];
             if (x.time > until)
                 break;
-            b->len--;
-            memmove(b->v + m, b->v + m + 1, (b->len - m) * sizeof *b->v);
-            if (b->len == 0)
+            b->len = --len;
+            if (m < len) /* the rest closes up, in order */
+                memmove(v + m, v + m + 1, (len - m) * sizeof *v);
+            if (len == 0)
                 bucket_emptied(e, b, i);
         } else {
             SimTime start = bucket_start(e->base, i / DIGITS, i % DIGITS);
