@@ -194,6 +194,37 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
     }
 }
 
+/* set_each() of SET_BOTH where both tables are flat (a drive mapped at
+ * random; an aged drive's host programs): each entry one index into its
+ * table, and the width of the entries a constant in each of set_flat()'s
+ * two loops rather than a test per entry. */
+static inline __attribute__((always_inline)) void set_flat_as(Drive *d, const uint64_t *lpns,
+                                                              uint32_t n, uint64_t slot, void *l2p,
+                                                              void *p2l, bool narrow)
+{
+    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t lpn = lpns[k], old = map_dense_get_as(d, l2p, lpn, lpn, narrow);
+        if (old == NO_SLOT)
+            ++*drive_mapped(d);
+        else if (old < BUF_MARK)
+            map_invalidate_slot(d, old);
+        l2p_ent_set(l2p, lpn, narrow, ~(slot + k));
+        p2l_ent_set(p2l, slot + k, narrow, ~lpn);
+        if (changed)
+            changed(d, lpn);
+    }
+}
+
+static void set_flat(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+{
+    void *l2p = drive_l2p_flat(d), *p2l = drive_p2l_flat(d);
+    if (drive_map_narrow(d))
+        set_flat_as(d, lpns, n, slot, l2p, p2l, true);
+    else
+        set_flat_as(d, lpns, n, slot, l2p, p2l, false);
+}
+
 /* The n consecutive lpns from lpn, in the dense part of their chunk, all
  * in the write buffer (map_dense_marks(): a program of a stream's unit),
  * to the slots from slot on: what set_each() does for them, without an
@@ -243,6 +274,26 @@ static inline uint32_t consecutive(const uint64_t *lpns, uint32_t n)
     return m;
 }
 
+/* Whether the n lpns hold a piece that map_set_run() stores as a run:
+ * MAP_RUN_MIN or more consecutive ones. Such a piece's last lpn is its
+ * first plus MAP_RUN_MIN - 1: where no two lpns that far apart in the
+ * list differ so (random pages), a test without a branch an lpn, there is
+ * none, and the lpns are followed one by one only where there may be. */
+static bool has_run(const uint64_t *lpns, uint32_t n)
+{
+    uint32_t span = 0;
+    for (uint32_t k = 0; k + MAP_RUN_MIN <= n; k++)
+        span |= lpns[k + MAP_RUN_MIN - 1] - lpns[k] == MAP_RUN_MIN - 1;
+    if (!span)
+        return false;
+    for (uint32_t k = 1, m = 1; k < n; k++) {
+        m = lpns[k] == lpns[k - 1] + 1 ? m + 1 : 1;
+        if (m >= MAP_RUN_MIN)
+            return true;
+    }
+    return false;
+}
+
 /* map_set_run() where runs fit: each piece of at least MAP_RUN_MIN
  * consecutive lpns is stored as a run, once its old slots are invalidated
  * (distinct lpns: storing one does not change what another had); the
@@ -273,25 +324,15 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
 void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
-    if (map_store_runs_ok(d)) {
+    if (map_store_runs_ok(d) && has_run(lpns, n)) {
         map_store_warm_block_runs(d, b);
         set_pieces(d, lpns, n, slot);
+    } else if (drive_l2p_flat(d) && drive_p2l_flat(d)) {
+        set_flat(d, lpns, n, slot); /* (without a run set_pieces() sets them one by one) */
     } else {
         set_each(d, lpns, n, slot, SET_BOTH);
     }
     add_valid(d, b, n);
-}
-
-/* Whether the n lpns hold a piece that map_set_run() stores as a run:
- * MAP_RUN_MIN or more consecutive ones. */
-static bool has_run(const uint64_t *lpns, uint32_t n)
-{
-    for (uint32_t k = 1, m = 1; k < n; k++) {
-        m = lpns[k] == lpns[k - 1] + 1 ? m + 1 : 1;
-        if (m >= MAP_RUN_MIN)
-            return true;
-    }
-    return false;
 }
 
 /* relocate_run()'s mapping where both tables are flat (a drive mapped at

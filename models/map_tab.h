@@ -126,13 +126,20 @@ static inline void *map_dense_part(const Drive *d, uint64_t lpn)
     return drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
 }
 
-/* lpn's entry o of a dense part or the flat table p. */
-static inline uint64_t map_dense_get(const Drive *d, const void *p, size_t o, uint64_t lpn)
+/* lpn's entry o of a dense part or the flat table p, whose entries are
+ * narrow or not (a constant where a caller's loop is made for each). */
+static inline uint64_t map_dense_get_as(const Drive *d, const void *p, size_t o, uint64_t lpn,
+                                        bool narrow)
 {
-    uint64_t s = l2p_ent(p, o, drive_map_narrow(d));
+    uint64_t s = l2p_ent(p, o, narrow);
     if (G_UNLIKELY(s == 0)) /* a stream in order finds its chunk's next pages so */
         return lpn >= drive_map_pf_end(d) ? NO_SLOT : map_get_sparse(d, lpn);
     return ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
+}
+
+static inline uint64_t map_dense_get(const Drive *d, const void *p, size_t o, uint64_t lpn)
+{
+    return map_dense_get_as(d, p, o, lpn, drive_map_narrow(d));
 }
 
 /* The table that holds lpn's entry, at *o: the flat table, or the dense
