@@ -275,16 +275,18 @@ static inline uint32_t consecutive(const uint64_t *lpns, uint32_t n)
 }
 
 /* Whether the n lpns hold a piece that map_set_run() stores as a run:
- * MAP_RUN_MIN or more consecutive ones. Such a piece's last lpn is its
- * first plus MAP_RUN_MIN - 1: where no two lpns that far apart in the
- * list differ so (random pages), a test without a branch an lpn, there is
- * none, and the lpns are followed one by one only where there may be. */
+ * MAP_RUN_MIN (8) or more consecutive ones. Such a piece, wherever it
+ * starts, holds one of the places 0, 4, 8 ... and the place 4 after it,
+ * whose lpns then differ by 4: where none such do (random pages), a test
+ * every 4th lpn, there is none, and the lpns are followed one by one only
+ * where there may be. */
+G_STATIC_ASSERT(MAP_RUN_MIN >= 8);
 static bool has_run(const uint64_t *lpns, uint32_t n)
 {
-    uint32_t span = 0;
-    for (uint32_t k = 0; k + MAP_RUN_MIN <= n; k++)
-        span |= lpns[k + MAP_RUN_MIN - 1] - lpns[k] == MAP_RUN_MIN - 1;
-    if (!span)
+    bool may = false;
+    for (uint32_t k = 0; k + 4 < n; k += 4)
+        may |= lpns[k + 4] - lpns[k] == 4;
+    if (!may)
         return false;
     for (uint32_t k = 1, m = 1; k < n; k++) {
         m = lpns[k] == lpns[k - 1] + 1 ? m + 1 : 1;
