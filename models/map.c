@@ -470,34 +470,65 @@ static uint32_t relocate_runs(Drive *d, uint32_t v, uint32_t *cursor, uint32_t d
     return n;
 }
 
+/* The next valid slots of a victim, from *src on and below end, at most
+ * max: their lpns and slots, each lpn's L2P entry asked for (the entries
+ * lie scattered over the whole table: the batch is mapped once found).
+ * p2l and l2p the flat tables, or NULL to look entries up one by one;
+ * narrow a constant in each of find_valid()'s calls. Returns how many. */
+static inline __attribute__((always_inline)) uint32_t
+find_valid_as(const Drive *d, uint64_t *src, uint64_t end, uint32_t max, uint64_t *lpns,
+              uint64_t *srcs, const void *p2l, const void *l2p, bool narrow)
+{
+    uint32_t got = 0;
+    uint64_t s = *src;
+    for (; got < max && s < end; s++) {
+        uint64_t lpn = p2l ? map_lpn_at_as(d, p2l, s, s, narrow) : map_lpn_of(d, s);
+        if (lpn == NO_LPN)
+            continue;
+        if (l2p)
+            warm_line(map_ent_at(l2p, lpn, narrow));
+        else
+            map_prefetch_one(d, lpn);
+        lpns[got] = lpn;
+        srcs[got++] = s;
+    }
+    *src = s;
+    return got;
+}
+
+static uint32_t find_valid(const Drive *d, uint64_t *src, uint64_t end, uint32_t max,
+                           uint64_t *lpns, uint64_t *srcs)
+{
+    const void *p2l = drive_p2l_flat(d), *l2p = drive_l2p_flat(d);
+    if (p2l && l2p && drive_map_narrow(d))
+        return find_valid_as(d, src, end, max, lpns, srcs, p2l, l2p, true);
+    if (p2l && l2p)
+        return find_valid_as(d, src, end, max, lpns, srcs, p2l, l2p, false);
+    return find_valid_as(d, src, end, max, lpns, srcs, NULL, NULL, false);
+}
+
 /* map_relocate() of block v without runs, slot by slot, in batches of
- * RELOCATE_RUN: one pass over the P2L finds a batch's valid slots and asks
- * for their lpns' L2P entries, which lie scattered over the whole table,
- * before the batch is mapped. */
+ * RELOCATE_RUN: one pass over the P2L finds a batch's valid slots
+ * (find_valid()) before the batch is mapped. */
 static uint32_t relocate_slots(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t want,
                                uint32_t *pages)
 {
-    uint32_t spp = drive_geom(d)->slots_per_page, wp = blk_wp(d, v), c = *cursor, n = 0;
-    uint64_t vbase = nand_slot(d, v, 0), page_end = 0; /* the end of the last page counted */
+    uint32_t spp = drive_geom(d)->slots_per_page, n = 0;
+    uint64_t vbase = nand_slot(d, v, 0), src = vbase + *cursor, end = vbase + blk_wp(d, v);
+    uint64_t page_end = 0; /* the end of the last page counted */
     uint64_t lpns[RELOCATE_RUN], srcs[RELOCATE_RUN];
-    while (n < want && c < wp) {
-        uint32_t got = 0, max = MIN(want - n, RELOCATE_RUN);
-        for (; got < max && c < wp; c++) {
-            uint64_t src = vbase + c, lpn = map_lpn_of(d, src);
-            if (lpn == NO_LPN)
-                continue;
-            map_prefetch_one(d, lpn);
-            if (src >= page_end) { /* slots go up: a page not counted yet */
+    while (n < want && src < end) {
+        uint32_t got = find_valid(d, &src, end, MIN(want - n, RELOCATE_RUN), lpns, srcs);
+        for (uint32_t k = 0; k < got; k++) {
+            if (srcs[k] >= page_end) { /* slots go up: a page not counted yet */
                 (*pages)++;
-                page_end = (slot_div(src, spp) + 1) * spp;
+                page_end = (slot_div(srcs[k], spp) + 1) * spp;
             }
-            lpns[got] = lpn;
-            srcs[got++] = src;
         }
         relocate_run(d, v, dst, lpns, srcs, got);
         n += got;
     }
-    *cursor = c;
+    *cursor = (uint32_t)(src - vbase);
     return n;
 }
 

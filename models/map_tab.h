@@ -259,15 +259,22 @@ static inline void map_put(Drive *d, uint64_t lpn, uint64_t v)
         map_put_sparse(d, lpn, v);
 }
 
-/* slot's P2L entry o of a part or the flat table p (not NULL). */
-static inline uint64_t map_lpn_at(const Drive *d, const void *p, size_t o, uint64_t slot)
+/* slot's P2L entry o of a part or the flat table p (not NULL), whose
+ * entries are narrow or not (map_dense_get_as()). */
+static inline uint64_t map_lpn_at_as(const Drive *d, const void *p, size_t o, uint64_t slot,
+                                     bool narrow)
 {
-    uint64_t s = p2l_ent(p, o, drive_map_narrow(d));
+    uint64_t s = p2l_ent(p, o, narrow);
     if (s > P2L_DEAD)
         return ~s;
     if (s == P2L_DEAD)
         return NO_LPN;
     return map_lpn_of_sparse(d, slot);
+}
+
+static inline uint64_t map_lpn_at(const Drive *d, const void *p, size_t o, uint64_t slot)
+{
+    return map_lpn_at_as(d, p, o, slot, drive_map_narrow(d));
 }
 
 static inline uint64_t map_lpn_of(const Drive *d, uint64_t slot)
