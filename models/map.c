@@ -99,22 +99,29 @@ bool map_check(const Drive *d, char *why, size_t why_len)
     return map_store_check(d, why, why_len) && entries_check(d, why, why_len);
 }
 
-/* The n slots from slot on, in one block, all valid, are no longer: the
- * block's counts change once (it can reach no valid slot only at the last). */
-static inline void invalidate_slots(Drive *d, uint64_t slot, uint32_t n)
+/* n of block b's valid slots are no longer (their P2L entries the
+ * caller's): its counts change once (it can reach no valid slot only at
+ * the last). */
+static inline void drop_valid(Drive *d, uint32_t b, uint32_t n)
 {
-    uint32_t b = nand_block_of(d, slot);
-    /* (whether the slot was valid drive_check() verifies: for a slot of a
+    /* (whether the slots were valid drive_check() verifies: for a slot of a
      * run it is a search, on a path every page written takes) */
     g_assert(blk_valid(d, b) >= n);
-    for (uint32_t k = 0; k < n; k++)
-        map_put_lpn(d, slot + k, NO_LPN);
     if (blk_drop_valid(d, b, n) == 0 && blk_state(d, b) == BLK_FULL && !blk_is_dead(d, b)) {
         /* nothing left to move: GC can have it for an erase (gc_reclaim_dead) */
         die_push_dead(d, b);
     }
     if (blk_mode(d, b) == CELL_SLC && drive_geom(d)->native != CELL_SLC)
         drive_counters(d)->pslc_used -= (uint64_t)n * SLOT_SIZE;
+}
+
+/* The n slots from slot on, in one block, all valid, are no longer: the
+ * block's counts change once. */
+static inline void invalidate_slots(Drive *d, uint64_t slot, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        map_put_lpn(d, slot + k, NO_LPN);
+    drop_valid(d, nand_block_of(d, slot), n);
 }
 
 void map_invalidate_slot(Drive *d, uint64_t slot) { invalidate_slots(d, slot, 1); }
@@ -196,6 +203,37 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
     }
 }
 
+/* set_each() of SET_BOTH where both tables are flat (a drive mapped at
+ * random; an aged drive's host programs): each entry one index into its
+ * table, and the width of the entries a constant in each of set_flat()'s
+ * two loops rather than a test per entry. */
+static inline __attribute__((always_inline)) void set_flat_as(Drive *d, const uint64_t *lpns,
+                                                              uint32_t n, uint64_t slot, void *l2p,
+                                                              void *p2l, bool narrow)
+{
+    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t lpn = lpns[k], old = map_dense_get_as(d, l2p, lpn, lpn, narrow);
+        if (old == NO_SLOT)
+            ++*drive_mapped(d);
+        else if (old < BUF_MARK)
+            map_invalidate_slot(d, old);
+        l2p_ent_set(l2p, lpn, narrow, ~(slot + k));
+        p2l_ent_set(p2l, slot + k, narrow, ~lpn);
+        if (changed)
+            changed(d, lpn);
+    }
+}
+
+static void set_flat(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+{
+    void *l2p = drive_l2p_flat(d), *p2l = drive_p2l_flat(d);
+    if (drive_map_narrow(d))
+        set_flat_as(d, lpns, n, slot, l2p, p2l, true);
+    else
+        set_flat_as(d, lpns, n, slot, l2p, p2l, false);
+}
+
 /* The n consecutive lpns from lpn, in the dense part of their chunk, all
  * in the write buffer (map_dense_marks(): a program of a stream's unit),
  * to the slots from slot on: what set_each() does for them, without an
@@ -247,6 +285,28 @@ static inline uint32_t consecutive(const uint64_t *lpns, uint32_t n)
     return m;
 }
 
+/* Whether the n lpns hold a piece that map_set_run() stores as a run:
+ * MAP_RUN_MIN (8) or more consecutive ones. Such a piece, wherever it
+ * starts, holds one of the places 0, 4, 8 ... and the place 4 after it,
+ * whose lpns then differ by 4: where none such do (random pages), a test
+ * every 4th lpn, there is none, and the lpns are followed one by one only
+ * where there may be. */
+G_STATIC_ASSERT(MAP_RUN_MIN >= 8);
+static bool has_run(const uint64_t *lpns, uint32_t n)
+{
+    bool may = false;
+    for (uint32_t k = 0; k + 4 < n; k += 4)
+        may |= lpns[k + 4] - lpns[k] == 4;
+    if (!may)
+        return false;
+    for (uint32_t k = 1, m = 1; k < n; k++) {
+        m = lpns[k] == lpns[k - 1] + 1 ? m + 1 : 1;
+        if (m >= MAP_RUN_MIN)
+            return true;
+    }
+    return false;
+}
+
 /* map_set_run() where runs fit: each piece of at least MAP_RUN_MIN
  * consecutive lpns is stored as a run, once its old slots are invalidated
  * (distinct lpns: storing one does not change what another had); the
@@ -277,22 +337,63 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
 void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
-    if (map_store_runs_ok(d)) {
+    if (map_store_runs_ok(d) && has_run(lpns, n)) {
         map_store_warm_block_runs(d, b);
         set_pieces(d, lpns, n, slot);
+    } else if (drive_l2p_flat(d) && drive_p2l_flat(d)) {
+        set_flat(d, lpns, n, slot); /* (without a run set_pieces() sets them one by one) */
     } else {
         set_each(d, lpns, n, slot, SET_BOTH);
     }
     add_valid(d, b, n);
 }
 
-/* Map n relocated slots (lpns, from srcs) to the next slots of dst. */
-#define RELOCATE_RUN 64
-static void relocate_run(Drive *d, uint32_t dst, const uint64_t *lpns, const uint64_t *srcs,
-                         uint32_t n)
+/* relocate_run()'s mapping where both tables are flat (a drive mapped at
+ * random) and no run is to be stored: what map_set_run() does, knowing
+ * that every lpn maps to its source slot, valid in block v: no old entry
+ * read, no lookup per entry, the pair of tables written in one pass and
+ * each block's counts changed once. Returns false, nothing done, where
+ * map_set_run() is needed. */
+static bool relocate_flat(Drive *d, uint32_t v, uint32_t dst, const uint64_t *lpns,
+                          const uint64_t *srcs, uint32_t n, uint64_t first)
 {
+    void *l2p = drive_l2p_flat(d), *p2l = drive_p2l_flat(d);
+    if (l2p == NULL || p2l == NULL || (map_store_runs_ok(d) && has_run(lpns, n)))
+        return false;
+    if (drive_map_narrow(d)) {
+        uint32_t *l = l2p, *p = p2l;
+        for (uint32_t k = 0; k < n; k++) {
+            l[lpns[k]] = (uint32_t)~(first + k);
+            p[srcs[k]] = P2L_DEAD;
+            p[first + k] = (uint32_t)~lpns[k];
+        }
+    } else {
+        uint64_t *l = l2p, *p = p2l;
+        for (uint32_t k = 0; k < n; k++) {
+            l[lpns[k]] = ~(first + k);
+            p[srcs[k]] = P2L_DEAD;
+            p[first + k] = ~lpns[k];
+        }
+    }
+    drop_valid(d, v, n);
+    add_valid(d, dst, n);
+    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
+    for (uint32_t k = 0; changed && k < n; k++)
+        changed(d, lpns[k]);
+    return true;
+}
+
+/* Map n relocated slots (lpns, from srcs in block v) to the next slots of
+ * dst. */
+#define RELOCATE_RUN 64
+static void relocate_run(Drive *d, uint32_t v, uint32_t dst, const uint64_t *lpns,
+                         const uint64_t *srcs, uint32_t n)
+{
+    if (n == 0)
+        return;
     uint64_t first = nand_slot(d, dst, blk_wp(d, dst));
-    map_set_run(d, lpns, n, first);
+    if (!relocate_flat(d, v, dst, lpns, srcs, n, first))
+        map_set_run(d, lpns, n, first);
     blk_advance(d, dst, n);
     for (uint32_t k = 0; drive_place_hook(d) && k < n; k++)
         drive_place_hook(d)(drive_place_ctx(d), lpns[k], first + k, srcs[k]);
@@ -310,7 +411,7 @@ typedef struct Piece {
 /* The piece to the next slots of dst. From MAP_RUN_MIN slots on, as
  * map_set_run() would store it but knowing the old slots: one run each
  * way, the stretches invalidated whole; a shorter one slot by slot. */
-static void relocate_piece(Drive *d, uint32_t dst, Piece *p)
+static void relocate_piece(Drive *d, uint32_t v, uint32_t dst, Piece *p)
 {
     uint64_t first = nand_slot(d, dst, blk_wp(d, dst));
     if (p->n < MAP_RUN_MIN) { /* (a block has runs only where they fit) */
@@ -321,7 +422,7 @@ static void relocate_piece(Drive *d, uint32_t dst, Piece *p)
                 lpns[n] = p->lpn + n;
                 srcs[n] = p->src[i] + k;
             }
-        relocate_run(d, dst, lpns, srcs, n);
+        relocate_run(d, v, dst, lpns, srcs, n);
         p->n = p->nst = 0;
         return;
     }
@@ -366,7 +467,7 @@ static uint32_t relocate_runs(Drive *d, uint32_t v, uint32_t *cursor, uint32_t d
         *pages += (uint32_t)(end_page - page + (page != last_page));
         last_page = end_page;
         if (p.nst > 0 && (lpn != p.lpn + p.n || p.nst == RELOCATE_RUN))
-            relocate_piece(d, dst, &p);
+            relocate_piece(d, v, dst, &p);
         if (p.nst == 0)
             p.lpn = lpn;
         p.src[p.nst] = src;
@@ -376,48 +477,69 @@ static uint32_t relocate_runs(Drive *d, uint32_t v, uint32_t *cursor, uint32_t d
         n += k;
     }
     if (p.nst > 0)
-        relocate_piece(d, dst, &p);
+        relocate_piece(d, v, dst, &p);
     return n;
 }
 
-/* map_relocate() of block v without runs, slot by slot. */
+/* The next valid slots of a victim, from *src on and below end, at most
+ * max: their lpns and slots, each lpn's L2P entry asked for (the entries
+ * lie scattered over the whole table: the batch is mapped once found).
+ * p2l and l2p the flat tables, or NULL to look entries up one by one;
+ * narrow a constant in each of find_valid()'s calls. Returns how many. */
+static inline __attribute__((always_inline)) uint32_t
+find_valid_as(const Drive *d, uint64_t *src, uint64_t end, uint32_t max, uint64_t *lpns,
+              uint64_t *srcs, const void *p2l, const void *l2p, bool narrow)
+{
+    uint32_t got = 0;
+    uint64_t s = *src;
+    for (; got < max && s < end; s++) {
+        uint64_t lpn = p2l ? map_lpn_at_as(d, p2l, s, s, narrow) : map_lpn_of(d, s);
+        if (lpn == NO_LPN)
+            continue;
+        if (l2p)
+            warm_line(map_ent_at(l2p, lpn, narrow));
+        else
+            map_prefetch_one(d, lpn);
+        lpns[got] = lpn;
+        srcs[got++] = s;
+    }
+    *src = s;
+    return got;
+}
+
+static uint32_t find_valid(const Drive *d, uint64_t *src, uint64_t end, uint32_t max,
+                           uint64_t *lpns, uint64_t *srcs)
+{
+    const void *p2l = drive_p2l_flat(d), *l2p = drive_l2p_flat(d);
+    if (p2l && l2p && drive_map_narrow(d))
+        return find_valid_as(d, src, end, max, lpns, srcs, p2l, l2p, true);
+    if (p2l && l2p)
+        return find_valid_as(d, src, end, max, lpns, srcs, p2l, l2p, false);
+    return find_valid_as(d, src, end, max, lpns, srcs, NULL, NULL, false);
+}
+
+/* map_relocate() of block v without runs, slot by slot, in batches of
+ * RELOCATE_RUN: one pass over the P2L finds a batch's valid slots
+ * (find_valid()) before the batch is mapped. */
 static uint32_t relocate_slots(Drive *d, uint32_t v, uint32_t *cursor, uint32_t dst, uint32_t want,
                                uint32_t *pages)
 {
-    uint64_t vbase = nand_slot(d, v, 0);
-    uint32_t n = 0;
-    uint64_t last_page = NO_SLOT;
-    /* the map entries of the slots about to move are scattered over the
-     * whole table: ask for them all before the first is needed */
-    for (uint32_t c = *cursor, seen = 0; seen < want && c < blk_wp(d, v); c++) {
-        uint64_t lpn = map_lpn_of(d, vbase + c);
-        if (lpn != NO_LPN) {
-            map_prefetch_one(d, lpn);
-            seen++;
-        }
-    }
-    /* the slots found go to dst in order: mapped a run at a time */
+    uint32_t spp = drive_geom(d)->slots_per_page, n = 0;
+    uint64_t vbase = nand_slot(d, v, 0), src = vbase + *cursor, end = vbase + blk_wp(d, v);
+    uint64_t page_end = 0; /* the end of the last page counted */
     uint64_t lpns[RELOCATE_RUN], srcs[RELOCATE_RUN];
-    uint32_t got = 0;
-    while (n < want && *cursor < blk_wp(d, v)) {
-        uint64_t src = vbase + (*cursor)++;
-        uint64_t lpn = map_lpn_of(d, src);
-        if (lpn == NO_LPN)
-            continue;
-        uint64_t page = slot_div(src, drive_geom(d)->slots_per_page);
-        if (page != last_page) {
-            (*pages)++;
-            last_page = page;
+    while (n < want && src < end) {
+        uint32_t got = find_valid(d, &src, end, MIN(want - n, RELOCATE_RUN), lpns, srcs);
+        for (uint32_t k = 0; k < got; k++) {
+            if (srcs[k] >= page_end) { /* slots go up: a page not counted yet */
+                (*pages)++;
+                page_end = (slot_div(srcs[k], spp) + 1) * spp;
+            }
         }
-        lpns[got] = lpn;
-        srcs[got++] = src;
-        n++;
-        if (got == RELOCATE_RUN || n == want) {
-            relocate_run(d, dst, lpns, srcs, got);
-            got = 0;
-        }
+        relocate_run(d, v, dst, lpns, srcs, got);
+        n += got;
     }
-    relocate_run(d, dst, lpns, srcs, got);
+    *cursor = (uint32_t)(src - vbase);
     return n;
 }
 

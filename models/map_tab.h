@@ -132,13 +132,20 @@ static inline void *map_dense_part(const Drive *d, uint64_t lpn)
     return drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
 }
 
-/* lpn's entry o of a dense part or the flat table p. */
-static inline uint64_t map_dense_get(const Drive *d, const void *p, size_t o, uint64_t lpn)
+/* lpn's entry o of a dense part or the flat table p, whose entries are
+ * narrow or not (a constant where a caller's loop is made for each). */
+static inline uint64_t map_dense_get_as(const Drive *d, const void *p, size_t o, uint64_t lpn,
+                                        bool narrow)
 {
-    uint64_t s = l2p_ent(p, o, drive_map_narrow(d));
+    uint64_t s = l2p_ent(p, o, narrow);
     if (G_UNLIKELY(s == 0)) /* a stream in order finds its chunk's next pages so */
         return lpn >= drive_map_pf_end(d) ? NO_SLOT : map_get_sparse(d, lpn);
     return ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
+}
+
+static inline uint64_t map_dense_get(const Drive *d, const void *p, size_t o, uint64_t lpn)
+{
+    return map_dense_get_as(d, p, o, lpn, drive_map_narrow(d));
 }
 
 /* The table that holds lpn's entry, at *o: the flat table, or the dense
@@ -258,15 +265,22 @@ static inline void map_put(Drive *d, uint64_t lpn, uint64_t v)
         map_put_sparse(d, lpn, v);
 }
 
-/* slot's P2L entry o of a part or the flat table p (not NULL). */
-static inline uint64_t map_lpn_at(const Drive *d, const void *p, size_t o, uint64_t slot)
+/* slot's P2L entry o of a part or the flat table p (not NULL), whose
+ * entries are narrow or not (map_dense_get_as()). */
+static inline uint64_t map_lpn_at_as(const Drive *d, const void *p, size_t o, uint64_t slot,
+                                     bool narrow)
 {
-    uint64_t s = p2l_ent(p, o, drive_map_narrow(d));
+    uint64_t s = p2l_ent(p, o, narrow);
     if (s > P2L_DEAD)
         return ~s;
     if (s == P2L_DEAD)
         return NO_LPN;
     return map_lpn_of_sparse(d, slot);
+}
+
+static inline uint64_t map_lpn_at(const Drive *d, const void *p, size_t o, uint64_t slot)
+{
+    return map_lpn_at_as(d, p, o, slot, drive_map_narrow(d));
 }
 
 static inline uint64_t map_lpn_of(const Drive *d, uint64_t slot)
