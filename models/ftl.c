@@ -488,7 +488,7 @@ static void admit_piece(Drive *d, uint32_t c, uint32_t b)
  * pieces enter the buffer together; cmd->sent if the buffer has no room
  * for a piece yet. The buffer holds two map units (ftl_init), so a piece
  * always fits once programs have emptied it. */
-static uint32_t piece_end(const Drive *d, const Cmd *cmd)
+static G_GNUC_NO_INLINE uint32_t piece_end(const Drive *d, const Cmd *cmd)
 {
     uint32_t a = cmd->sent;
     uint64_t room = buffer_room(d), k = wbuf(d)->unit_lpns;
