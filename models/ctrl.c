@@ -119,6 +119,39 @@ SimTime ctrl_first_free(const Drive *d)
     return t;
 }
 
+/* The general placement: any number of cores, a gap to look for. Kept
+ * out of line (G_GNUC_NO_INLINE) so that take()'s one-core path, taken
+ * by every command of most drives, carries none of its registers and
+ * stack frame. */
+static G_GNUC_NO_INLINE SimTime take_any(Drive *d, Ctrl *c, SimTime ready, SimTime cost)
+{
+    SimTime t = 0;
+    uint32_t at;
+    uint32_t k = best_core(c, sim_now(drive_engine(d)), ready, cost, &t, &at);
+    if (cost == 0)
+        return t;
+    SimTime *s = c->start + (size_t)k * CTRL_SLOTS, *e = c->end + (size_t)k * CTRL_SLOTS;
+    uint32_t n = c->n[k];
+    if (at == n && n > 0 && e[n - 1] == t) {
+        e[n - 1] = t + cost; /* goes on from the last piece: one piece */
+        return t + cost;
+    }
+    if (n == CTRL_SLOTS) {
+        /* full: the two oldest become one */
+        e[0] = e[1];
+        memmove(s + 1, s + 2, (n - 2) * sizeof *s);
+        memmove(e + 1, e + 2, (n - 2) * sizeof *e);
+        c->n[k] = --n;
+        t = fit(c, k, ready, cost, &at); /* its gap may be gone */
+    }
+    memmove(s + at + 1, s + at, (n - at) * sizeof *s);
+    memmove(e + at + 1, e + at, (n - at) * sizeof *e);
+    s[at] = t;
+    e[at] = t + cost;
+    c->n[k] = n + 1;
+    return t + cost;
+}
+
 static SimTime take(Drive *d, SimTime ready, SimTime cost)
 {
     Ctrl *c = ctrl(d);
@@ -145,31 +178,7 @@ static SimTime take(Drive *d, SimTime ready, SimTime cost)
             return ready + cost;
         }
     }
-    SimTime t = 0;
-    uint32_t at;
-    uint32_t k = best_core(c, sim_now(drive_engine(d)), ready, cost, &t, &at);
-    if (cost == 0)
-        return t;
-    SimTime *s = c->start + (size_t)k * CTRL_SLOTS, *e = c->end + (size_t)k * CTRL_SLOTS;
-    uint32_t n = c->n[k];
-    if (at == n && n > 0 && e[n - 1] == t) {
-        e[n - 1] = t + cost; /* goes on from the last piece: one piece */
-        return t + cost;
-    }
-    if (n == CTRL_SLOTS) {
-        /* full: the two oldest become one */
-        e[0] = e[1];
-        memmove(s + 1, s + 2, (n - 2) * sizeof *s);
-        memmove(e + 1, e + 2, (n - 2) * sizeof *e);
-        c->n[k] = --n;
-        t = fit(c, k, ready, cost, &at); /* its gap may be gone */
-    }
-    memmove(s + at + 1, s + at, (n - at) * sizeof *s);
-    memmove(e + at + 1, e + at, (n - at) * sizeof *e);
-    s[at] = t;
-    e[at] = t + cost;
-    c->n[k] = n + 1;
-    return t + cost;
+    return take_any(d, c, ready, cost);
 }
 
 /* Work of no cost still waits for a core to take it up. */

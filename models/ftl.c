@@ -488,7 +488,7 @@ static void admit_piece(Drive *d, uint32_t c, uint32_t b)
  * pieces enter the buffer together; cmd->sent if the buffer has no room
  * for a piece yet. The buffer holds two map units (ftl_init), so a piece
  * always fits once programs have emptied it. */
-static uint32_t piece_end(const Drive *d, const Cmd *cmd)
+static G_GNUC_NO_INLINE uint32_t piece_end(const Drive *d, const Cmd *cmd)
 {
     uint32_t a = cmd->sent;
     uint64_t room = buffer_room(d), k = wbuf(d)->unit_lpns;
@@ -711,11 +711,13 @@ void ftl_read_start(Drive *d, uint32_t c)
 
 /* A write that covers part of a slot must merge with the data already
  * there: read the partial head and tail slots first. */
-static void write_issue(Drive *d, uint32_t c)
+/* The reads of write c's partly written first and last 4 KiB units, and
+ * of the map units it covers in part. Out of line: a write of whole units
+ * to a drive mapping 4 KiB needs none, and should not pay their frame. */
+static G_GNUC_NO_INLINE void write_issue_reads(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     uint64_t end = cmd->offset + cmd->length;
-    cmd->pending = 1;
     if (cmd->offset % SLOT_SIZE) {
         uint64_t lpn = cmd->offset / SLOT_SIZE;
         queue_reads(d, c, lpn, lpn);
@@ -726,6 +728,14 @@ static void write_issue(Drive *d, uint32_t c)
     }
     if (wbuf(d)->unit_lpns > 1)
         rmw_issue(d, c);
+}
+
+static void write_issue(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
+    cmd->pending = 1;
+    if ((cmd->offset | cmd->length) % SLOT_SIZE || wbuf(d)->unit_lpns > 1)
+        write_issue_reads(d, c);
     ftl_read_piece_done(d, c);
 }
 

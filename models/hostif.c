@@ -43,8 +43,9 @@ static void append_go(void *ctx, uint64_t arg) { ftl_write_arrive(ctx, (uint32_t
  * program unit partly filled) before its blocks are closed
  * (zns_finished()); a reset unmaps the zone's written part (the TRIM
  * path); an append first passes its zone's append stage. True if the
- * command goes on to the FTL as its op. */
-static bool zoned_arrive(Drive *d, uint32_t c)
+ * command goes on to the FTL as its op. Out of line: inlined, its zone
+ * checks would make every command's arrival save their registers. */
+static G_GNUC_NO_INLINE bool zoned_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     SimTime now = sim_now(drive_engine(d));
