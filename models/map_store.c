@@ -458,6 +458,19 @@ static inline uint64_t mark_get(SparseMap *sm, uint64_t lpn, bool take)
     return v;
 }
 
+/* A new mark s for lpn, which has none: its cell, or the hash while
+ * another lpn holds the cell. True (it is new). */
+static inline bool mark_add(SparseMap *sm, uint64_t lpn, uint64_t s)
+{
+    uint64_t i = lpn & sm->mmask;
+    if (sm->mkey[i] == 0) {
+        sm->mkey[i] = lpn + 1;
+        sm->mval[i] = s;
+        return true;
+    }
+    return hash_put(&sm->bmark, lpn, s);
+}
+
 /* Set lpn's buffer mark (complemented); true if it had none. An lpn has
  * one place: its cell, or the hash while another holds the cell. */
 static inline bool mark_put(SparseMap *sm, uint64_t lpn, uint64_t s)
@@ -474,12 +487,7 @@ static inline bool mark_put(SparseMap *sm, uint64_t lpn, uint64_t s)
             return false;
         }
     }
-    if (sm->mkey[i] == 0) {
-        sm->mkey[i] = lpn + 1;
-        sm->mval[i] = s;
-        return true;
-    }
-    return hash_put(&sm->bmark, lpn, s);
+    return mark_add(sm, lpn, s);
 }
 
 /* Chunk c goes dense in part (zeroed): it takes what the chunk's runs,
@@ -676,6 +684,22 @@ static void over_put_at(SparseMap *sm, uint64_t c, uint64_t i, uint64_t lpn, uin
         chunk_promote(sm, c);
 }
 
+/* Buffer mark s (complemented) for lpn in chunk c, not dense: at the
+ * chunk's first page it makes the chunk hot (a write beginning there is
+ * most often a stream in order, about to write the whole chunk); else it
+ * is kept apart from the overrides, so that marks, which come and go with
+ * every write, do not push chunks a stream passes through dense. fresh:
+ * lpn is known to have no mark (mark_add()). */
+static inline void mark_in(SparseMap *sm, uint64_t c, uint64_t lpn, uint64_t s, bool fresh)
+{
+    if ((lpn & (CHUNK - 1)) == 0) {
+        chunk_heat(sm, c);
+        l2p_ent_set(sm->dense[c], 0, sm->narrow, s);
+        return;
+    }
+    sm->bmark_n[c] += fresh ? mark_add(sm, lpn, s) : mark_put(sm, lpn, s);
+}
+
 void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
 {
     SparseMap *sm = store_of(d);
@@ -691,16 +715,7 @@ void map_put_sparse(Drive *d, uint64_t lpn, uint64_t v)
         return;
     }
     if (v >= BUF_MARK && v != NO_SLOT) {
-        if ((lpn & (CHUNK - 1)) == 0) {
-            /* a write begins at the chunk's first page: most often a
-             * stream in order, about to write the whole chunk */
-            chunk_heat(sm, c);
-            l2p_ent_set(sm->dense[c], 0, sm->narrow, ~v);
-            return;
-        }
-        /* the write buffer's marks come and go with every write: kept
-         * apart, they do not push chunks a stream passes through dense */
-        sm->bmark_n[c] += mark_put(sm, lpn, ~v);
+        mark_in(sm, c, lpn, ~v, false);
         return;
     }
     if (sm->bmark_n[c] > 0)
@@ -753,20 +768,7 @@ uint64_t map_mark_sparse(Drive *d, uint64_t lpn, uint64_t mark)
     uint64_t old = sparse_get(d, sm, c, lpn, false);
     if (old >= BUF_MARK && old != NO_SLOT)
         return old;
-    if ((lpn & (CHUNK - 1)) == 0) { /* as map_put_sparse(): a stream in order, most often */
-        chunk_heat(sm, c);
-        l2p_ent_set(sm->dense[c], 0, sm->narrow, ~mark);
-        return old;
-    }
-    /* no mark: its cell, or the hash while another holds the cell (mark_put()) */
-    uint64_t i = lpn & sm->mmask;
-    if (sm->mkey[i] == 0) {
-        sm->mkey[i] = lpn + 1;
-        sm->mval[i] = ~mark;
-    } else {
-        hash_put(&sm->bmark, lpn, ~mark);
-    }
-    sm->bmark_n[c]++;
+    mark_in(sm, c, lpn, ~mark, true); /* none found: none to look for again */
     return old;
 }
 
