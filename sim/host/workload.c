@@ -164,6 +164,37 @@ static bool wl_pick(WlJob *j)
     return true;
 }
 
+/* wl_pick for a job with a short path (j->fast): the same I/O, without
+ * the tests of what such a job cannot have (a flush due, an iolog, zones,
+ * verify, trimwrite). A sequential job at its region's end goes through
+ * wl_pick, which ends the pass. */
+static bool wl_pick_fast(WlJob *j)
+{
+    if (j->issued >= j->limit || j->ios_issued >= j->max_ios)
+        return false;
+    IoOp op;
+    uint64_t off, len;
+    if (j->fast == WL_FAST_SEQ) {
+        op = (IoOp)j->fixed_op;
+        if (!wl_next_seq(j, op, &off, &len))
+            return wl_pick(j);
+    } else {
+        op = wl_pick_op(j);
+        wl_next_perm(j, op, &off, &len);
+    }
+    j->pick = (WlIo){.op = (uint8_t)op, .offset = off, .length = len};
+    j->dir_issues[op]++;
+    if (j->w->t.warm)
+        j->w->t.warm(j->w->t.ctx, off);
+    j->issued += len;
+    j->ios_issued++;
+    j->flush_due = false;
+    if (op == IO_WRITE)
+        j->last_write = off;
+    j->have_pick = true;
+    return true;
+}
+
 /* ---- Running jobs ------------------------------------------------------- */
 
 static void wl_start_phase(Workload *w);
@@ -408,10 +439,46 @@ static void wl_flow_kick(WlJob *j)
     }
 }
 
+/* wl_job_fill and wl_job_submit for a job with a short path (j->fast): no
+ * thinktime, verify, flow, rate, iolog or zones to wait for, and each I/O
+ * goes to the drive as it is. */
+static void wl_fill_fast(WlJob *j)
+{
+    Workload *w = j->w;
+    SimTime now = sim_now(w->e);
+    while (j->busy < j->iodepth && j->state == WL_JOB_RUN && !j->stopping) {
+        if (now >= w->stop_at || now >= j->t_end || (!j->have_pick && !wl_pick_fast(j))) {
+            j->stopping = true;
+            break;
+        }
+        if (w->outstanding >= w->t.queue_limit) {
+            if (!j->queued) {
+                w->wait_ring[(w->wait_head + w->wait_len++) % w->njobs] = j->index;
+                j->queued = true;
+            }
+            break;
+        }
+        uint32_t slot = j->free_slots[--j->nfree];
+        WlIo *io = &j->slots[slot];
+        *io = j->pick;
+        io->submit = now;
+        j->have_pick = false;
+        j->busy++;
+        w->outstanding++;
+        wl_fio_stat_submit(&j->st.fio, now, j->busy, (IoOp)io->op);
+        wl_submit(w, io->op, io->offset, io->length, (uint64_t)j->index << 32 | slot);
+    }
+    wl_job_maybe_finish(j);
+}
+
 /* Submit while the job has free slots, amount left, rate allowance and the
  * target has room. */
 void wl_job_fill(WlJob *j)
 {
+    if (j->fast) {
+        wl_fill_fast(j);
+        return;
+    }
     Workload *w = j->w;
     SimTime now = sim_now(w->e);
     while (j->busy + j->thinking < j->iodepth && j->state == WL_JOB_RUN && !j->stopping &&
@@ -497,6 +564,11 @@ static void ev_job_start(void *ctx, uint64_t arg)
         wl_ss_start(j);
     wl_fio_stat_start(&j->st.fio, s, j->t_ramp_end);
     wl_rate_min_start(j);
+    /* the logs and iologs are open by now */
+    bool plain = j->plain_done && j->direct && !j->rated && !s->thinktime_ns && !s->flow &&
+                 !s->fsync && !j->then_write && !j->verify_pending && !j->verify_all &&
+                 !j->log && !j->iolog && !j->iolog_in && !j->ss_pts;
+    j->fast = plain ? wl_fast_kind(j) : WL_FAST_NONE;
     wl_job_fill(j);
 }
 
@@ -620,6 +692,23 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
     wl_job_maybe_finish(j);
 }
 
+/* wl_job_done for a job with a short path (j->fast): a plain completion
+ * (wl_job_done's plain_done case) with nothing after it but the next
+ * I/Os. */
+static void wl_job_done_fast(Workload *w, WlJob *j, uint32_t slot)
+{
+    const WlIo *io = &j->slots[slot];
+    SimTime now = sim_now(w->e), lat = now - io->submit;
+    wl_disk_done(w, (IoOp)io->op, lat);
+    if (now >= j->t_ramp_end)
+        wl_record(w, &j->st, io->op, io->length, lat);
+    j->free_slots[j->nfree++] = slot;
+    j->busy--;
+    w->outstanding--;
+    wl_kick(w);
+    wl_fill_fast(j);
+}
+
 static void ev_null_done(void *ctx, uint64_t tag)
 {
     Workload *w = ctx;
@@ -630,7 +719,10 @@ static void wl_jobs_io_done(Workload *w, uint64_t tag)
 {
     uint32_t ji = (uint32_t)(tag >> 32), slot = (uint32_t)tag;
     g_return_if_fail(ji < w->njobs && slot < w->jobs[ji].iodepth);
-    wl_job_done(w, &w->jobs[ji], slot);
+    if (w->jobs[ji].fast)
+        wl_job_done_fast(w, &w->jobs[ji], slot);
+    else
+        wl_job_done(w, &w->jobs[ji], slot);
 }
 
 /* ---- Binding ------------------------------------------------------------ */

@@ -457,6 +457,69 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
     return true;
 }
 
+/* ---- The short paths of a plain job ----------------------------------------
+ * Two kinds of job take their offsets without wl_next_io's tests of the
+ * options they do not use (workload.c picks with these once the job is
+ * plain): a uniform random job that walks the permutation at every I/O,
+ * and a sequential job of one direction without an offset modifier. Both
+ * give the offset and length wl_next_io would, and change the same state. */
+
+/* The direction's block fits the unit: the walk's block, times the unit,
+ * leaves room for it at the end of the region. */
+static bool wl_fast_dir(const WlJob *j, int d, bool perm)
+{
+    return j->bs_lo[d] == j->bs_hi[d] && (!perm || j->bs_lo[d] <= j->unit) &&
+           (!perm || j->spec->perc_rand[d] >= 100);
+}
+
+uint8_t wl_fast_kind(const WlJob *j)
+{
+    const WorkloadJobSpec *s = j->spec;
+    bool mixed = j->fixed_op == WL_OP_MIXED;
+    if (s->zone_strided)
+        return WL_FAST_NONE;
+    if (j->perm_walk && s->seq_nr == 1) {
+        /* seq_nr 1: every I/O is at random, seq_nr_left stays 1 */
+        bool ok = mixed ? wl_fast_dir(j, IO_READ, true) && wl_fast_dir(j, IO_WRITE, true)
+                        : wl_fast_dir(j, j->fixed_op, true);
+        return ok ? WL_FAST_PERM : WL_FAST_NONE;
+    }
+    if (!j->rand && !mixed && s->seq_add == 0 && wl_fast_dir(j, j->fixed_op, false))
+        return WL_FAST_SEQ;
+    return WL_FAST_NONE;
+}
+
+/* The I/O's end in the direction's positions, as wl_next_io leaves them. */
+static inline void wl_fast_moved(WlJob *j, int d, uint64_t o, uint64_t l)
+{
+    j->last_start[d] = o;
+    j->last_pos[d] = o + l;
+    j->zone_done += l;
+    j->pass_ios++;
+}
+
+/* WL_FAST_PERM: the next block of the walk, which never ends a pass. */
+void wl_next_perm(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
+{
+    uint64_t o = j->start + wl_map_next(j) * j->unit, l = j->bs_lo[op];
+    wl_fast_moved(j, op, o, l);
+    *off = o;
+    *len = l;
+}
+
+/* WL_FAST_SEQ: the block after the last one; false, with nothing changed,
+ * when it would not fit before the region's end (wl_next_io decides then). */
+bool wl_next_seq(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
+{
+    uint64_t o = j->last_pos[op], l = j->bs_lo[op];
+    if (o + l > j->start + j->size)
+        return false;
+    wl_fast_moved(j, op, o, l);
+    *off = o;
+    *len = l;
+    return true;
+}
+
 /* The block range of each zone of random_distribution=zoned / zoned_abs. */
 gboolean wl_job_zones(WlJob *j, GError **error)
 {

@@ -52,6 +52,9 @@ typedef struct WlLog WlLog;
 
 enum { WL_JOB_WAIT = 0, WL_JOB_RUN, WL_JOB_DONE };
 enum { WL_OP_MIXED = 0xff }; /* WlJob.fixed_op of a job that mixes reads and writes */
+/* WlJob.fast: the short path a plain job's I/Os take (workload.c), by how
+ * its offsets are found (workload_offset.c); NONE: the general one. */
+enum { WL_FAST_NONE = 0, WL_FAST_PERM, WL_FAST_SEQ };
 
 /* One of fio's random generators (workload_frand.c): taus88 or taus258. */
 typedef struct WlFrand {
@@ -144,6 +147,9 @@ struct WlJob {
                                      zbd or fdp */
     bool plain_done;              /* a completion needs no zone, zbd or verify step and is the
                                      drive's (not ioengine=null): set once the jobs are bound */
+    uint8_t fast;                 /* WL_FAST_*: set at the job's start when it uses none of
+                                     rate, thinktime, flow, fsync, verify, zones, logs, iologs,
+                                     ss=pts, trimwrite, and its offsets have a short path */
     WlAxmap *map;                 /* fio's random map: a bit per unit; NULL: none */
     bool perm_walk;               /* a pass walks the keyed permutation instead (lfsr, or a
                                      map over WL_MAP_EXACT_MAX) */
@@ -238,6 +244,13 @@ void wl_map_bind(WlJob *j);
  * permutation's width); at bind, before wl_map_bind. */
 void wl_job_offsets(WlJob *j);
 uint32_t wl_bits_for(uint64_t n);           /* smallest b with 2^b >= n */
+/* The short path a plain job's offsets may take (WL_FAST_*), and its
+ * steps: the I/O wl_next_io would give, without its tests of options the
+ * job does not use. wl_next_seq is false, with nothing changed, where
+ * wl_next_io must decide (the region's end). */
+uint8_t wl_fast_kind(const WlJob *j);
+void wl_next_perm(WlJob *j, IoOp op, uint64_t *off, uint64_t *len);
+bool wl_next_seq(WlJob *j, IoOp op, uint64_t *off, uint64_t *len);
 gboolean wl_job_zones(WlJob *j, GError **error);
 void wl_job_dist(WlJob *j);
 
