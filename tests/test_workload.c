@@ -20,6 +20,7 @@ typedef struct Mock {
     SimEngine *e;
     Workload *w;
     SimTime latency;
+    SimTime jitter;    /* added per 4 KiB block of the offset, modulo 7 */
     GArray *subs;      /* Sub */
     GArray *done_at;   /* SimTime of each completion */
     uint32_t outstanding, max_outstanding;
@@ -43,7 +44,7 @@ static void mock_submit(void *ctx, const DriveCmd *c)
     g_array_append_val(m->subs, s);
     m->outstanding++;
     m->max_outstanding = MAX(m->max_outstanding, m->outstanding);
-    sim_schedule_in(m->e, m->latency, mock_done, m, tag);
+    sim_schedule_in(m->e, m->latency + offset / 4096 % 7 * m->jitter, mock_done, m, tag);
 }
 
 static void mock_init(Mock *m, SimTime latency)
@@ -489,6 +490,58 @@ static void test_replay_lba_map(void)
     }
 }
 
+/* A plain job's I/Os take a short path (workload.c's wl_fill_fast and
+ * its kin); flow=1 on a job alone changes nothing it does but keeps it on
+ * the general path. Both must submit the same commands at the same times
+ * and count the same figures: random walks (one direction and mixed),
+ * sequential ones that reach the region's end, a queue limit below the
+ * depth, latencies that vary. */
+static void test_short_path(void)
+{
+    static const char *const specs[] = {
+        "rw=randwrite,bs=4k,size=1m,io_size=3m,iodepth=8,random_generator=lfsr",
+        "rw=randrw,rwmixread=70,bs=4k,size=1m,io_size=3m,iodepth=8,random_generator=lfsr",
+        "rw=write,bs=16k,size=1m,offset=64k,io_size=3m,iodepth=4",
+        "rw=read,bs=4k,size=256k,runtime=2ms,time_based,ramp_time=200us,iodepth=2",
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(specs); i++) {
+        Mock a, b;
+        mock_init(&a, 5 * SIM_US);
+        mock_init(&b, 5 * SIM_US);
+        a.jitter = b.jitter = SIM_US;
+        g_autofree char *general = g_strconcat(specs[i], ",flow=1", NULL);
+        run_spec(&a, specs[i], 4 * MiB, 6);
+        run_spec(&b, general, 4 * MiB, 6);
+        CU_ASSERT(a.subs->len > 100);
+        CUTEST_EQ(a.subs->len, b.subs->len);
+        for (guint k = 0; k < MIN(a.subs->len, b.subs->len); k++) {
+            CUTEST_EQ(SUB(&a, k).t, SUB(&b, k).t);
+            CUTEST_EQ(SUB(&a, k).offset, SUB(&b, k).offset);
+            CUTEST_EQ(SUB(&a, k).length, SUB(&b, k).length);
+            CUTEST_EQ(SUB(&a, k).op, SUB(&b, k).op);
+        }
+        WorkloadJobResult ra, rb;
+        workload_result(a.w, 0, &ra);
+        workload_result(b.w, 0, &rb);
+        CUTEST_EQ(ra.runtime_ns, rb.runtime_ns);
+        for (int d = 0; d < WL_DIRS; d++) {
+            CUTEST_EQ(ra.ios[d], rb.ios[d]);
+            CUTEST_EQ(ra.bytes[d], rb.bytes[d]);
+            CU_ASSERT(ra.lat_sq[d] == rb.lat_sq[d]);
+            CUTEST_EQ(lat_hist_count(ra.lat[d]), lat_hist_count(rb.lat[d]));
+            CU_ASSERT(lat_hist_mean(ra.lat[d]) == lat_hist_mean(rb.lat[d]));
+            CUTEST_EQ(lat_hist_percentile(ra.lat[d], 99), lat_hist_percentile(rb.lat[d], 99));
+        }
+        CU_ASSERT(memcmp(&ra.fio, &rb.fio, sizeof ra.fio) == 0);
+        WorkloadDiskStat da, db;
+        workload_disk_stat(a.w, &da);
+        workload_disk_stat(b.w, &db);
+        CU_ASSERT(memcmp(&da, &db, sizeof da) == 0);
+        mock_clear(&a);
+        mock_clear(&b);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -509,6 +562,7 @@ int main(void)
         {"replay_modes", test_replay_modes},
         {"replay_max_idle", test_replay_max_idle},
         {"replay_lba_map", test_replay_lba_map},
+        {"short_path", test_short_path},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("workload", tests);
