@@ -179,7 +179,7 @@ static bool wl_pick_fast(WlJob *j)
         if (!wl_next_seq(j, op, &off, &len))
             return wl_pick(j);
     } else {
-        op = wl_pick_op(j);
+        op = j->fixed_op != WL_OP_MIXED ? (IoOp)j->fixed_op : wl_pick_op(j);
         wl_next_perm(j, op, &off, &len);
     }
     j->pick = (WlIo){.op = (uint8_t)op, .offset = off, .length = len};
@@ -705,7 +705,8 @@ static void wl_job_done_fast(Workload *w, WlJob *j, uint32_t slot)
     j->free_slots[j->nfree++] = slot;
     j->busy--;
     w->outstanding--;
-    wl_kick(w);
+    if (w->wait_len)
+        wl_kick(w);
     wl_fill_fast(j);
 }
 

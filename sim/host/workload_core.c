@@ -66,7 +66,10 @@ void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latenc
     s->ios[op]++;
     s->bytes[op] += length;
     lat_hist_record2(s->lat[op], w->overall[op], latency);
-    s->lat_sq[op] += (double)latency * (double)latency;
+    /* as a signed value: the same double (latencies stay below 2^63 ns),
+     * without the conversion's test of the top bit */
+    double l = (double)(int64_t)latency;
+    s->lat_sq[op] += l * l;
     wl_fio_stat_record(&s->fio, sim_now(w->e), op, length, latency);
     if (w->lat_sink)
         w->lat_sink(w->lat_sink_ctx, op, latency);

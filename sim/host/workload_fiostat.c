@@ -68,43 +68,6 @@ static void fs_close(WorkloadFioStat *out, const WlFioStat *f, int k)
     }
 }
 
-/* fio's io_u_mark_submit() and _complete(): 0, 1-4, 5-8, ... 33-64, more.
- * Above 4, bucket b holds (2^b, 2^(b+1)]: b is the top bit of n - 1. */
-static unsigned fs_batch_bucket(uint32_t n)
-{
-    if (n <= 4)
-        return n != 0;
-    return MIN(6u, 31u - (unsigned)__builtin_clz(n - 1));
-}
-
-/* fio's io_u_mark_depth(): 1, 2-3, 4-7, ... 32-63, 64 and more: the top
- * bit of depth (0 for 0). */
-static unsigned fs_depth_bucket(uint32_t depth)
-{
-    return MIN(6u, 31u - (unsigned)__builtin_clz(depth | 1));
-}
-
-void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op)
-{
-    if (!f->started) { /* a replay: measured from its first I/O */
-        f->origin = now;
-        f->started = true;
-    }
-    if (now < f->origin || op >= WL_DIRS)
-        return;
-    f->pub.depth[fs_depth_bucket(depth)]++;
-    if (f->n_submit && now == f->last_submit) {
-        f->n_submit++;
-        return;
-    }
-    if (f->n_submit) {
-        f->pub.submit[fs_batch_bucket(f->n_submit)]++;
-        f->pub.total_submit++;
-    }
-    f->last_submit = now;
-    f->n_submit = 1;
-}
-
 /* fio's io_u_mark_latency(): below 1 us by ns, below 1 ms by us, then by
  * ms; each bucket named by its upper bound, the ranges as fio's: the edges
  * 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 and 2000, a value's bucket the
@@ -138,7 +101,7 @@ void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, Sim
         f->n_complete++;
     } else {
         if (f->n_complete) {
-            p->complete[fs_batch_bucket(f->n_complete)]++;
+            p->complete[wl_fio_batch_bucket(f->n_complete)]++;
             p->total_complete++;
         }
         f->last_complete = now;
@@ -187,34 +150,16 @@ void wl_fio_stat_result(const WlFioStat *f, SimTime end, WorkloadFioStat *out)
         if (f->win[k] && f->win_end[k] && f->win_end[k] <= rel)
             fs_close(out, f, k);
     if (f->n_submit) {
-        out->submit[fs_batch_bucket(f->n_submit)]++;
+        out->submit[wl_fio_batch_bucket(f->n_submit)]++;
         out->total_submit++;
     }
     if (f->n_complete) {
-        out->complete[fs_batch_bucket(f->n_complete)]++;
+        out->complete[wl_fio_batch_bucket(f->n_complete)]++;
         out->total_complete++;
     }
 }
 
 /* ---- The drive, as /proc/diskstats counts it ----------------------------- */
-
-void wl_disk_submit(Workload *w)
-{
-    if (w->disk_inflight++ == 0)
-        w->disk_busy_since = sim_now(w->e);
-}
-
-void wl_disk_done(Workload *w, IoOp op, SimTime latency)
-{
-    g_return_if_fail(w->disk_inflight > 0);
-    if (op < WL_DIRS) {
-        w->disk.ios[op]++;
-        w->disk.ticks_ns[op] += latency;
-    }
-    w->disk.in_queue_ns += latency;
-    if (--w->disk_inflight == 0)
-        w->disk.busy_ns += sim_now(w->e) - w->disk_busy_since;
-}
 
 void workload_disk_stat(const Workload *w, WorkloadDiskStat *out)
 {

@@ -296,13 +296,69 @@ void wl_fio_stat_init(WlFioStat *f); /* a replay's defaults: windows from its fi
 /* A job's start of measurement (its ramp_time's end) and its logs' effect
  * on the samples, as fio has it. */
 void wl_fio_stat_start(WlFioStat *f, const WorkloadJobSpec *s, SimTime origin);
-void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op);
 void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency);
 /* The figures up to end (ns; the job's end or now), the open window and
  * instants included. */
 void wl_fio_stat_result(const WlFioStat *f, SimTime end, WorkloadFioStat *out);
-void wl_disk_submit(Workload *w);
-void wl_disk_done(Workload *w, IoOp op, SimTime latency);
+
+/* The steps of each submission and completion, inline here so that the
+ * sources' per-I/O paths make no call for them. */
+
+/* fio's io_u_mark_submit() and _complete(): 0, 1-4, 5-8, ... 33-64, more.
+ * Above 4, bucket b holds (2^b, 2^(b+1)]: b is the top bit of n - 1. */
+static inline unsigned wl_fio_batch_bucket(uint32_t n)
+{
+    if (n <= 4)
+        return n != 0;
+    return MIN(6u, 31u - (unsigned)__builtin_clz(n - 1));
+}
+
+/* fio's io_u_mark_depth(): 1, 2-3, 4-7, ... 32-63, 64 and more: the top
+ * bit of depth (0 for 0). */
+static inline unsigned wl_fio_depth_bucket(uint32_t depth)
+{
+    return MIN(6u, 31u - (unsigned)__builtin_clz(depth | 1));
+}
+
+/* An I/O submitted at now with depth in flight (itself included). */
+static inline void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op)
+{
+    if (!f->started) { /* a replay: measured from its first I/O */
+        f->origin = now;
+        f->started = true;
+    }
+    if (now < f->origin || op >= WL_DIRS)
+        return;
+    f->pub.depth[wl_fio_depth_bucket(depth)]++;
+    if (f->n_submit && now == f->last_submit) {
+        f->n_submit++;
+        return;
+    }
+    if (f->n_submit) {
+        f->pub.submit[wl_fio_batch_bucket(f->n_submit)]++;
+        f->pub.total_submit++;
+    }
+    f->last_submit = now;
+    f->n_submit = 1;
+}
+
+static inline void wl_disk_submit(Workload *w)
+{
+    if (w->disk_inflight++ == 0)
+        w->disk_busy_since = sim_now(w->e);
+}
+
+static inline void wl_disk_done(Workload *w, IoOp op, SimTime latency)
+{
+    g_return_if_fail(w->disk_inflight > 0);
+    if (op < WL_DIRS) {
+        w->disk.ios[op]++;
+        w->disk.ticks_ns[op] += latency;
+    }
+    w->disk.in_queue_ns += latency;
+    if (--w->disk_inflight == 0)
+        w->disk.busy_ns += sim_now(w->e) - w->disk_busy_since;
+}
 
 /* workload_log.c */
 void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency);
