@@ -7,7 +7,9 @@
  * when every job before it has finished; a wait_for job when the job it
  * names has; an exitall job's end stops its phase. Flows, verify read-back,
  * steady state and logs hook in here (workload_verify.c, workload_ss.c,
- * workload_log.c). Nothing here allocates per I/O.
+ * workload_log.c). A plain job, one that uses none of these, runs its
+ * I/Os through a short path chosen at its start (wl_fill_fast and its
+ * kin). Nothing here allocates per I/O.
  */
 #include "sim/host/workload_priv.h"
 

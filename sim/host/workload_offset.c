@@ -4,8 +4,8 @@
  * modifier, its end-of-file rule and strided zones; random by the random
  * map (a permutation for one block size, fio's bitmap for several), zipf,
  * pareto, normal, zoned or sequence distributions, mixed with sequential
- * runs by rw=randread:N and percentage_random; and the constants these
- * need, made at bind time.
+ * runs by rw=randread:N and percentage_random; the constants these
+ * need, made at bind time; and the short paths of a plain job's offsets.
  */
 #include "sim/host/workload_priv.h"
 
