@@ -337,7 +337,13 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
 void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
-    if (map_store_runs_ok(d) && has_run(lpns, n)) {
+    if (map_store_runs_ok(d) && n >= MAP_RUN_MIN && consecutive(lpns, n) == n) {
+        /* one run (a unit of a stream in order: a fill's every program):
+         * what set_pieces() would find, without has_run() and a second
+         * pass over the lpns first */
+        map_store_warm_block_runs(d, b);
+        set_run(d, lpns, n, slot);
+    } else if (map_store_runs_ok(d) && has_run(lpns, n)) {
         map_store_warm_block_runs(d, b);
         set_pieces(d, lpns, n, slot);
     } else if (drive_l2p_flat(d) && drive_p2l_flat(d)) {
