@@ -63,6 +63,7 @@
 #include "models/pslc.h"
 
 #include "models/bigmem.h"
+#include "models/vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -551,11 +552,12 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
         if (v < BUF_MARK && sm->narrow) { /* 32-bit entries of slots below MAP_UNMAPPED's */
             const uint32_t *e = part;
             uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v), f = e[o];
-            /* four at a time: a unit's run is 8 to 32 long */
-            while (m + 4 <= top &&
-                   ((e[o + m] - (f - m)) | (e[o + m + 1] - (f - m - 1)) |
-                    (e[o + m + 2] - (f - m - 2)) | (e[o + m + 3] - (f - m - 3))) == 0)
+            /* four a load: a unit's run is 8 to 32 long */
+            Vec32x4 want = f - (Vec32x4){1, 2, 3, 4};
+            while (m + 4 <= top && vec_zero((Vec64x2)(vec32_load(e + o + m) ^ want))) {
                 m += 4;
+                want -= 4;
+            }
             while (m < top && e[o + m] == f - m)
                 m++;
         } else if (v < BUF_MARK) {
