@@ -288,13 +288,10 @@ static inline uint64_t p2l_run(uint64_t lpn, uint32_t off, uint32_t len)
     return lpn << 24 | (uint64_t)off << 8 | len;
 }
 
-/* l with room for more runs (l NULL: a new list). Lists double, so a run
- * allocates only when its list outgrows a power of two. */
-static Runs *runs_reserve(Runs *l, uint32_t more)
+/* runs_reserve() where l has no room: out of line, as it is rare. */
+static G_GNUC_NO_INLINE Runs *runs_grow(Runs *l, uint32_t more)
 {
     uint32_t n = l ? l->n : 0, cap = l ? l->cap : 0;
-    if (n + more <= cap)
-        return l;
     cap = MAX(cap * 2, RUNS_MIN_CAP);
     while (cap < n + more)
         cap *= 2;
@@ -306,6 +303,13 @@ static Runs *runs_reserve(Runs *l, uint32_t more)
     if (n == 0)
         l->hint = 0;
     return l;
+}
+
+/* l with room for more runs (l NULL: a new list). Lists double, so a run
+ * allocates only when its list outgrows a power of two. */
+static inline Runs *runs_reserve(Runs *l, uint32_t more)
+{
+    return l && l->n + more <= l->cap ? l : runs_grow(l, more);
 }
 
 /* The first L2P run of l whose last offset is o or more (l->n if none).
@@ -535,9 +539,9 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
 {
     const void *part = sm->dense[c];
     uint64_t base = c << CHUNK_BITS;
-    uint32_t nsingle = 0, nmark = 0;
+    uint32_t nsingle = 0, nmark = 0, nrun = 0;
     uint32_t single[CHUNK_PROMOTE / 4], mark[CHUNK];
-    Runs *l = NULL;
+    uint64_t run[CHUNK / MAP_RUN_MIN]; /* listed once their number is known */
     for (uint32_t o = 0; o < CHUNK;) {
         uint64_t s = l2p_ent(part, o, sm->narrow), v = ~s;
         if (s == 0) {
@@ -565,28 +569,26 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
                 m++;
         }
         if (m >= MAP_RUN_MIN && sm->runs_ok) {
-            l = runs_reserve(l, 1);
-            l->r[l->n++] = l2p_run(v, o, o + m - 1);
+            run[nrun++] = l2p_run(v, o, o + m - 1);
         } else {
             for (uint32_t k = 0; k < m && nsingle < G_N_ELEMENTS(single); k++)
                 single[nsingle++] = o + k;
-            if (nsingle == G_N_ELEMENTS(single)) { /* too many: it stays dense */
-                free(l);
+            if (nsingle == G_N_ELEMENTS(single)) /* too many: it stays dense */
                 return;
-            }
         }
         o += m;
     }
-    if (4 * nsingle + (l ? l->n : 0) >= CHUNK_PROMOTE) {
-        free(l);
+    if (4 * nsingle + nrun >= CHUNK_PROMOTE)
         return;
-    }
     sm->chunk_n[c] = 0;
     for (uint32_t k = 0; k < nsingle; k++)
         sm->chunk_n[c] += hash_put(&sm->over, base + single[k], l2p_ent(part, single[k], sm->narrow));
     for (uint32_t k = 0; k < nmark; k++)
         sm->bmark_n[c] += mark_put(sm, base + mark[k], l2p_ent(part, mark[k], sm->narrow));
-    if (l) {
+    if (nrun) {
+        Runs *l = runs_reserve(NULL, nrun); /* as large as it would have grown run by run */
+        memcpy(l->r, run, nrun * sizeof *run);
+        l->n = nrun;
         sm->chunk_runs[c] = l;
         sm->chunk_n[c] |= CHUNK_RUNS;
     }
