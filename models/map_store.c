@@ -531,6 +531,33 @@ static void chunk_promote_to(SparseMap *sm, uint64_t c, void *part)
 /* Chunk c goes dense, in a part from the pool. */
 static void chunk_promote(SparseMap *sm, uint64_t c) { chunk_promote_to(sm, c, part_take(&sm->dense_pool)); }
 
+/* How many of the narrow entries from e[o] on (at most top) hold one run
+ * of slots: e[o] - k at o + k (slots complemented). The length of the run
+ * before (guess: a fill's runs are all a unit long) is tried first, the
+ * whole of it without a branch on each load; else four a load up to the
+ * first that differs. */
+static inline uint32_t narrow_run(const uint32_t *e, uint32_t o, uint32_t top, uint32_t guess)
+{
+    uint32_t f = e[o], m = 1;
+    if (guess >= MAP_RUN_MIN && guess <= top) {
+        Vec32x4 want = f - (Vec32x4){1, 2, 3, 4}, diff = {0, 0, 0, 0};
+        for (; m + 4 <= guess; m += 4, want -= 4)
+            diff |= vec32_load(e + o + m) ^ want;
+        diff |= vec32_load(e + o + guess - 4) ^ (f - guess + (Vec32x4){4, 3, 2, 1}); /* its last four */
+        if (vec_zero((Vec64x2)diff) && (guess == top || e[o + guess] != f - guess))
+            return guess;
+        m = 1;
+    }
+    Vec32x4 want = f - (Vec32x4){1, 2, 3, 4};
+    while (m + 4 <= top && vec_zero((Vec64x2)(vec32_load(e + o + m) ^ want))) {
+        m += 4;
+        want -= 4;
+    }
+    while (m < top && e[o + m] == f - m)
+        m++;
+    return m;
+}
+
 /* Dense chunk c back to runs, overrides and buffer marks, its part given
  * back, unless they would cost more than CHUNK_PROMOTE: it then stays
  * dense. Entries 0 are the formula's, and stay so. One pass over the part,
@@ -539,7 +566,7 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
 {
     const void *part = sm->dense[c];
     uint64_t base = c << CHUNK_BITS;
-    uint32_t nsingle = 0, nmark = 0, nrun = 0;
+    uint32_t nsingle = 0, nmark = 0, nrun = 0, guess = 0;
     uint32_t single[CHUNK_PROMOTE / 4], mark[CHUNK];
     uint64_t run[CHUNK / MAP_RUN_MIN]; /* listed once their number is known */
     for (uint32_t o = 0; o < CHUNK;) {
@@ -554,16 +581,8 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
         }
         uint32_t m = 1;
         if (v < BUF_MARK && sm->narrow) { /* 32-bit entries of slots below MAP_UNMAPPED's */
-            const uint32_t *e = part;
-            uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v), f = e[o];
-            /* four a load: a unit's run is 8 to 32 long */
-            Vec32x4 want = f - (Vec32x4){1, 2, 3, 4};
-            while (m + 4 <= top && vec_zero((Vec64x2)(vec32_load(e + o + m) ^ want))) {
-                m += 4;
-                want -= 4;
-            }
-            while (m < top && e[o + m] == f - m)
-                m++;
+            m = narrow_run(part, o, (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v), guess);
+            guess = m;
         } else if (v < BUF_MARK) {
             while (o + m < CHUNK && l2p_ent(part, o + m, sm->narrow) == s - m)
                 m++;

@@ -180,6 +180,7 @@ static inline void map_dense_fill(const Drive *d, void *p, size_t o, uint32_t n,
     if (drive_map_narrow(d)) {
         uint32_t *e = (uint32_t *)p + o, s = (uint32_t)~v;
         Vec32x4 s4 = s - (Vec32x4){0, 1, 2, 3};
+#pragma GCC unroll 2
         for (; k + 4 <= n; k += 4, s4 -= 4)
             vec32_store(e + k, s4);
         for (; k < n; k++)
@@ -228,6 +229,7 @@ static inline bool map_dense_marks(const Drive *d, const void *p, size_t o, uint
     if (drive_map_narrow(d)) {
         const uint32_t *e = (const uint32_t *)p + o;
         Vec32x4 any4 = {0, 0, 0, 0};
+#pragma GCC unroll 2
         for (; k + 4 <= n; k += 4)
             any4 |= vec32_load(e + k) - 1;
         any = vec32_or(any4);
