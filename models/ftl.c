@@ -34,6 +34,7 @@
 #include "models/l2p_cache.h"
 #include "models/sched_rank.h"
 #include "models/fdp.h"
+#include "models/vec.h"
 #include "models/zns.h"
 
 #include <string.h>
@@ -295,11 +296,10 @@ static void ring_put_fresh(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn, uint32
     while (n > 0) { /* up to the ring's end, then from its start */
         uint32_t m = MIN(n, w->ring_cap - pos), k = 0;
         uint64_t *r = w->ring + pos;
-        for (; k + 4 <= m; k += 4) {
-            r[k] = lpn + k;
-            r[k + 1] = lpn + k + 1;
-            r[k + 2] = lpn + k + 2;
-            r[k + 3] = lpn + k + 3;
+        Vec64x2 l2 = lpn + (Vec64x2){0, 1}; /* two lpns a store */
+        for (; k + 4 <= m; k += 4, l2 += 4) {
+            vec64_store(r + k, l2);
+            vec64_store(r + k + 2, l2 + 2);
         }
         for (; k < m; k++)
             r[k] = lpn + k;

@@ -16,6 +16,7 @@
 #include "models/map.h"
 #include "models/blocks.h"
 #include "models/map_store.h"
+#include "models/vec.h"
 
 /* The mapping's own state, hung on the drive as DP_MAP. */
 typedef struct Map {
@@ -268,6 +269,19 @@ static void set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
     map_store_put_slot_run(d, slot, n, lpns[0]);
 }
 
+/* Whether the n lpns (n >= 2) follow the first one by one: four a step,
+ * two a load, without a branch on them. */
+static inline bool in_order(const uint64_t *lpns, uint32_t n)
+{
+    Vec64x2 want = lpns[0] + (Vec64x2){0, 1}, diff = {0, 0};
+    uint32_t k = 0;
+    for (; k + 4 <= n; k += 4, want += 4)
+        diff |= (vec64_load(lpns + k) ^ want) | (vec64_load(lpns + k + 2) ^ (want + 2));
+    for (; k < n; k++)
+        diff[0] |= lpns[k] ^ (lpns[0] + k);
+    return vec_zero(diff);
+}
+
 /* How many of the n lpns, from the first on, follow it one by one (at
  * least 1): four at a time while all four do (a unit of a stream in order
  * is one run), then one by one. */
@@ -337,7 +351,13 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
 void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
     uint32_t b = nand_block_of(d, slot);
-    if (map_store_runs_ok(d) && has_run(lpns, n)) {
+    if (map_store_runs_ok(d) && n >= MAP_RUN_MIN && lpns[1] == lpns[0] + 1 && in_order(lpns, n)) {
+        /* one run (a unit of a stream in order: a fill's every program):
+         * what set_pieces() would find, without has_run() and a second
+         * pass over the lpns first */
+        map_store_warm_block_runs(d, b);
+        set_run(d, lpns, n, slot);
+    } else if (map_store_runs_ok(d) && has_run(lpns, n)) {
         map_store_warm_block_runs(d, b);
         set_pieces(d, lpns, n, slot);
     } else if (drive_l2p_flat(d) && drive_p2l_flat(d)) {

@@ -63,6 +63,7 @@
 #include "models/pslc.h"
 
 #include "models/bigmem.h"
+#include "models/vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -287,13 +288,10 @@ static inline uint64_t p2l_run(uint64_t lpn, uint32_t off, uint32_t len)
     return lpn << 24 | (uint64_t)off << 8 | len;
 }
 
-/* l with room for more runs (l NULL: a new list). Lists double, so a run
- * allocates only when its list outgrows a power of two. */
-static Runs *runs_reserve(Runs *l, uint32_t more)
+/* runs_reserve() where l has no room: out of line, as it is rare. */
+static G_GNUC_NO_INLINE Runs *runs_grow(Runs *l, uint32_t more)
 {
     uint32_t n = l ? l->n : 0, cap = l ? l->cap : 0;
-    if (n + more <= cap)
-        return l;
     cap = MAX(cap * 2, RUNS_MIN_CAP);
     while (cap < n + more)
         cap *= 2;
@@ -305,6 +303,13 @@ static Runs *runs_reserve(Runs *l, uint32_t more)
     if (n == 0)
         l->hint = 0;
     return l;
+}
+
+/* l with room for more runs (l NULL: a new list). Lists double, so a run
+ * allocates only when its list outgrows a power of two. */
+static inline Runs *runs_reserve(Runs *l, uint32_t more)
+{
+    return l && l->n + more <= l->cap ? l : runs_grow(l, more);
 }
 
 /* The first L2P run of l whose last offset is o or more (l->n if none).
@@ -526,6 +531,33 @@ static void chunk_promote_to(SparseMap *sm, uint64_t c, void *part)
 /* Chunk c goes dense, in a part from the pool. */
 static void chunk_promote(SparseMap *sm, uint64_t c) { chunk_promote_to(sm, c, part_take(&sm->dense_pool)); }
 
+/* How many of the narrow entries from e[o] on (at most top) hold one run
+ * of slots: e[o] - k at o + k (slots complemented). The length of the run
+ * before (guess: a fill's runs are all a unit long) is tried first, the
+ * whole of it without a branch on each load; else four a load up to the
+ * first that differs. */
+static inline uint32_t narrow_run(const uint32_t *e, uint32_t o, uint32_t top, uint32_t guess)
+{
+    uint32_t f = e[o], m = 1;
+    if (guess >= MAP_RUN_MIN && guess <= top) {
+        Vec32x4 want = f - (Vec32x4){1, 2, 3, 4}, diff = {0, 0, 0, 0};
+        for (; m + 4 <= guess; m += 4, want -= 4)
+            diff |= vec32_load(e + o + m) ^ want;
+        diff |= vec32_load(e + o + guess - 4) ^ (f - guess + (Vec32x4){4, 3, 2, 1}); /* its last four */
+        if (vec_zero((Vec64x2)diff) && (guess == top || e[o + guess] != f - guess))
+            return guess;
+        m = 1;
+    }
+    Vec32x4 want = f - (Vec32x4){1, 2, 3, 4};
+    while (m + 4 <= top && vec_zero((Vec64x2)(vec32_load(e + o + m) ^ want))) {
+        m += 4;
+        want -= 4;
+    }
+    while (m < top && e[o + m] == f - m)
+        m++;
+    return m;
+}
+
 /* Dense chunk c back to runs, overrides and buffer marks, its part given
  * back, unless they would cost more than CHUNK_PROMOTE: it then stays
  * dense. Entries 0 are the formula's, and stay so. One pass over the part,
@@ -534,9 +566,9 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
 {
     const void *part = sm->dense[c];
     uint64_t base = c << CHUNK_BITS;
-    uint32_t nsingle = 0, nmark = 0;
+    uint32_t nsingle = 0, nmark = 0, nrun = 0, guess = 0;
     uint32_t single[CHUNK_PROMOTE / 4], mark[CHUNK];
-    Runs *l = NULL;
+    uint64_t run[CHUNK / MAP_RUN_MIN]; /* listed once their number is known */
     for (uint32_t o = 0; o < CHUNK;) {
         uint64_t s = l2p_ent(part, o, sm->narrow), v = ~s;
         if (s == 0) {
@@ -549,42 +581,33 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
         }
         uint32_t m = 1;
         if (v < BUF_MARK && sm->narrow) { /* 32-bit entries of slots below MAP_UNMAPPED's */
-            const uint32_t *e = part;
-            uint32_t top = (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v), f = e[o];
-            /* four at a time: a unit's run is 8 to 32 long */
-            while (m + 4 <= top &&
-                   ((e[o + m] - (f - m)) | (e[o + m + 1] - (f - m - 1)) |
-                    (e[o + m + 2] - (f - m - 2)) | (e[o + m + 3] - (f - m - 3))) == 0)
-                m += 4;
-            while (m < top && e[o + m] == f - m)
-                m++;
+            m = narrow_run(part, o, (uint32_t)MIN((uint64_t)CHUNK - o, BUF_MARK32 - 1 - v), guess);
+            guess = m;
         } else if (v < BUF_MARK) {
             while (o + m < CHUNK && l2p_ent(part, o + m, sm->narrow) == s - m)
                 m++;
         }
         if (m >= MAP_RUN_MIN && sm->runs_ok) {
-            l = runs_reserve(l, 1);
-            l->r[l->n++] = l2p_run(v, o, o + m - 1);
+            run[nrun++] = l2p_run(v, o, o + m - 1);
         } else {
             for (uint32_t k = 0; k < m && nsingle < G_N_ELEMENTS(single); k++)
                 single[nsingle++] = o + k;
-            if (nsingle == G_N_ELEMENTS(single)) { /* too many: it stays dense */
-                free(l);
+            if (nsingle == G_N_ELEMENTS(single)) /* too many: it stays dense */
                 return;
-            }
         }
         o += m;
     }
-    if (4 * nsingle + (l ? l->n : 0) >= CHUNK_PROMOTE) {
-        free(l);
+    if (4 * nsingle + nrun >= CHUNK_PROMOTE)
         return;
-    }
     sm->chunk_n[c] = 0;
     for (uint32_t k = 0; k < nsingle; k++)
         sm->chunk_n[c] += hash_put(&sm->over, base + single[k], l2p_ent(part, single[k], sm->narrow));
     for (uint32_t k = 0; k < nmark; k++)
         sm->bmark_n[c] += mark_put(sm, base + mark[k], l2p_ent(part, mark[k], sm->narrow));
-    if (l) {
+    if (nrun) {
+        Runs *l = runs_reserve(NULL, nrun); /* as large as it would have grown run by run */
+        memcpy(l->r, run, nrun * sizeof *run);
+        l->n = nrun;
         sm->chunk_runs[c] = l;
         sm->chunk_n[c] |= CHUNK_RUNS;
     }

@@ -9,6 +9,7 @@
 #define FTLSIM_MAP_TAB_H
 
 #include "models/parts.h"
+#include "models/vec.h"
 
 #define NO_SLOT UINT64_MAX
 #define NO_LPN UINT64_MAX
@@ -171,21 +172,19 @@ static inline void map_dense_set(const Drive *d, void *p, size_t o, uint64_t v)
 
 /* Set the n entries from o of a dense part or the flat table p to v, v + 1
  * and so on (not NO_SLOT): stored complemented, each one less than the
- * one before. Four a pass where narrow: a unit of a stream in order, or
+ * one before. Four a store where narrow: a unit of a stream in order, or
  * its marks. */
 static inline void map_dense_fill(const Drive *d, void *p, size_t o, uint32_t n, uint64_t v)
 {
     uint32_t k = 0;
     if (drive_map_narrow(d)) {
         uint32_t *e = (uint32_t *)p + o, s = (uint32_t)~v;
-        for (; k + 4 <= n; k += 4, s -= 4) {
-            e[k] = s;
-            e[k + 1] = s - 1;
-            e[k + 2] = s - 2;
-            e[k + 3] = s - 3;
-        }
-        for (; k < n; k++, s--)
-            e[k] = s;
+        Vec32x4 s4 = s - (Vec32x4){0, 1, 2, 3};
+#pragma GCC unroll 2
+        for (; k + 4 <= n; k += 4, s4 -= 4)
+            vec32_store(e + k, s4);
+        for (; k < n; k++)
+            e[k] = s - k;
     } else { /* wide entries: drives too large for narrow ones, and tests */
         uint64_t *e = (uint64_t *)p + o;
         for (; k < n; k++)
@@ -196,14 +195,13 @@ static inline void map_dense_fill(const Drive *d, void *p, size_t o, uint32_t n,
 /* How many of the n entries from o of a dense part or the flat table p,
  * from the first on, are empty (nothing stored there since the part was
  * made: a stream in order finds the pages it writes next so). Eight at a
- * time while all eight are, then one by one. */
+ * time (two loads where narrow) while all eight are, then one by one. */
 static inline uint32_t map_dense_empty(const Drive *d, const void *p, size_t o, uint32_t n)
 {
     uint32_t k = 0;
     if (drive_map_narrow(d)) {
         const uint32_t *e = (const uint32_t *)p + o;
-        while (k + 8 <= n && (e[k] | e[k + 1] | e[k + 2] | e[k + 3] | e[k + 4] | e[k + 5] |
-                              e[k + 6] | e[k + 7]) == 0)
+        while (k + 8 <= n && vec_zero((Vec64x2)(vec32_load(e + k) | vec32_load(e + k + 4))))
             k += 8;
         while (k < n && e[k] == 0)
             k++;
@@ -222,15 +220,19 @@ static inline uint32_t map_dense_empty(const Drive *d, const void *p, size_t o, 
  * hold buffer marks (a program of a unit the buffer held: nothing to
  * invalidate or count). A mark's complement is 1 to 2^22 in either width
  * (BUF_MARK, BUF_MARK32): each less 1 has no bit from 22 up, and neither
- * has their or; one pass without a branch an entry, four a step. */
+ * has their or; one pass without a branch an entry, four a step (one
+ * load where narrow). */
 static inline bool map_dense_marks(const Drive *d, const void *p, size_t o, uint32_t n)
 {
     uint64_t any = 0;
     uint32_t k = 0;
     if (drive_map_narrow(d)) {
         const uint32_t *e = (const uint32_t *)p + o;
+        Vec32x4 any4 = {0, 0, 0, 0};
+#pragma GCC unroll 2
         for (; k + 4 <= n; k += 4)
-            any |= (uint32_t)((e[k] - 1) | (e[k + 1] - 1) | (e[k + 2] - 1) | (e[k + 3] - 1));
+            any4 |= vec32_load(e + k) - 1;
+        any = vec32_or(any4);
         for (; k < n; k++)
             any |= (uint32_t)(e[k] - 1);
     } else {

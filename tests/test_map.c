@@ -7,7 +7,8 @@
  *   - entries: random puts and gets, one entry at a time, over chunks
  *     kept sparse, pushed dense by their overrides, made dense for a
  *     stream (a buffer mark at a chunk's first page) and cooled back to
- *     runs and overrides when more streams come;
+ *     runs and overrides when more streams come (runs a unit long, and a
+ *     page longer, shorter or broken);
  *   - operations: programs of runs and of scattered lpns into open blocks,
  *     trims, relocations of whole victims and their erases, each followed
  *     by map_check() and a comparison of every lpn and slot with the
@@ -122,7 +123,7 @@ static void entries(bool wide)
     Ref r;
     ref_open(&r, 1024, wide, wide ? 2 : 1); /* 41 chunks of lpns */
     uint64_t chunks = (r.nlpn + MAP_CHUNK - 1) / MAP_CHUNK;
-    CUTEST_REQUIRE(chunks >= 21);
+    CUTEST_REQUIRE(chunks >= 41);
     bool ok = true;
     /* a few overrides in every chunk: sparse */
     for (int i = 0; i < 300; i++)
@@ -143,6 +144,27 @@ static void entries(bool wide)
     CU_ASSERT_TRUE(ref_same(&r, false));
     for (uint64_t c = 0; c < chunks && c < 21; c++)
         put(&r, c * MAP_CHUNK, c % 2 ? NO_SLOT : 7 * c);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    /* hot chunks cooled where their runs are a unit long, the length the
+     * cooling tries first, and where one is a page longer or shorter, or
+     * breaks in its middle or at its last page; then 16 more streams */
+    static const uint32_t len[] = {24, 24, 25, 24, 23, 24, 24, 24, 24};
+    for (uint64_t c = 21; c < 25; c++) {
+        put(&r, c * MAP_CHUNK, BUF_MARK + c);
+        uint32_t k = 0, mid = 0, last = 0;
+        for (uint32_t j = 0; j < G_N_ELEMENTS(len); j++)
+            for (uint32_t i = 0; i < len[j]; i++, k++) {
+                put(&r, c * MAP_CHUNK + k, 4000 * c + 100 * j + i);
+                mid = j == 5 && i == 10 + c % 4 ? k : mid;
+                last = j == 7 && i == len[j] - 1 ? k : last;
+            }
+        put(&r, c * MAP_CHUNK + mid, 7);
+        put(&r, c * MAP_CHUNK + last, 9);
+    }
+    for (uint64_t c = 25; c < 41; c++)
+        put(&r, c * MAP_CHUNK, BUF_MARK + c);
+    CU_ASSERT_PTR_NULL(drive_l2p_dir(r.d)[21]);
+    CU_ASSERT_PTR_NULL(drive_l2p_dir(r.d)[24]);
     CU_ASSERT_TRUE(ref_same(&r, false));
     /* then anything, anywhere, with the P2L side too */
     for (int i = 0; i < 200000 && ok; i++) {
