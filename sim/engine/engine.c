@@ -27,10 +27,9 @@
  * keeps the order of the rest and takes the first of the earliest, and
  * level-0 buckets are read first-in first-out.
  *
- * Buckets hold 16-byte entries (time, slot). The rest of an event (function,
- * context, argument, id) sits in a slot array and does not move while the
- * event is pending; free slots are a stack, so the event a handler schedules
- * reuses the slot of the one being fired. Bucket arrays are pooled (below).
+ * Bucket entries are whole events (time, function, context, argument, id):
+ * firing one reads it where it is found, with no second array of payloads
+ * to index and keep a free list of. Bucket arrays are pooled (below).
  *
  * The clock goes back only when sim_run() is given an until earlier than
  * now; scheduling before base then rebuilds the queue around the new time.
@@ -45,15 +44,11 @@
 
 typedef struct SimEntry {
     SimTime time;
-    uint64_t slot;
-} SimEntry;
-
-typedef struct SimSlot {
     SimEventFn fn;
     void *ctx;
     uint64_t arg;
     SimEventId id;
-} SimSlot;
+} SimEntry;
 
 typedef struct Bucket {
     SimEntry *v;
@@ -66,7 +61,6 @@ typedef struct Bucket {
 #define LEVELS (64 / DIGIT_BITS)   /* 8 */
 #define NBUCKETS (LEVELS * DIGITS) /* bucket (l, d) is b[l * DIGITS + d] */
 #define WORDS (NBUCKETS / 64)      /* of the bitmap of non-empty buckets */
-#define MIN_SLOTS 1024
 #define MIN_CAP 16u /* entries in the smallest bucket array */
 #define KEEP_CAP 64 /* an emptied bucket keeps an array up to this size */
 #define SCAN_MAX 8  /* a bucket above level 0 this small is not dealt out */
@@ -81,10 +75,6 @@ struct SimEngine {
     size_t count;            /* pending events */
     SimEntry *pool[CLASSES]; /* arrays of MIN_CAP << k entries not in use */
     uint32_t pooled;         /* bit k: pool[k] != NULL */
-    SimSlot *slot;           /* payloads, by slot */
-    uint32_t *free;          /* free slots, a stack */
-    size_t nfree;
-    size_t nslots;
     SimTime now;
     SimEventId next_id;
     uint64_t fired;
@@ -101,11 +91,6 @@ static inline SimEntry *pool_next(const SimEntry *a)
 SimEngine *sim_engine_new(void)
 {
     SimEngine *e = g_new0(SimEngine, 1);
-    e->nslots = MIN_SLOTS;
-    e->slot = g_new(SimSlot, e->nslots);
-    e->free = g_new(uint32_t, e->nslots);
-    for (size_t s = e->nslots; s-- > 0;)
-        e->free[e->nfree++] = (uint32_t)s;
     e->next_id = 1;
     return e;
 }
@@ -123,8 +108,6 @@ void sim_engine_free(SimEngine *e)
             next = pool_next(a);
             g_free(a);
         }
-    g_free(e->slot);
-    g_free(e->free);
     g_free(e);
 }
 
@@ -232,19 +215,6 @@ static inline void place(SimEngine *e, SimEntry x, SimTime base)
     b->v[b->len++] = x;
 }
 
-/* Every slot is in use: double their number. */
-static G_NO_INLINE void slots_grow(SimEngine *e)
-{
-    size_t old = e->nslots;
-    if (old >= ((size_t)1 << 31))
-        g_error("sim: more than %zu events pending", old);
-    e->nslots = 2 * old;
-    e->slot = g_renew(SimSlot, e->slot, e->nslots);
-    e->free = g_renew(uint32_t, e->free, e->nslots);
-    for (size_t s = e->nslots; s-- > old;)
-        e->free[e->nfree++] = (uint32_t)s;
-}
-
 /* Make the buckets relative to an earlier base. Only reached when the clock
  * was moved back (sim_run() with until < now). The events of one time all
  * come out of one bucket in their order, so they go back in order. */
@@ -286,16 +256,14 @@ SimEventId sim_schedule(SimEngine *e, SimTime at, SimEventFn fn, void *ctx, uint
 {
     if (at < e->now)
         at = e->now; /* the past is not reachable; fire as soon as possible */
-    if (G_UNLIKELY(fn == NULL || at < e->base || e->nfree == 0))
+    if (G_UNLIKELY(fn == NULL || at < e->base))
         return schedule_slow(e, at, fn, ctx, arg);
-    uint32_t s = e->free[--e->nfree];
     SimEventId id = e->next_id++;
-    e->slot[s] = (SimSlot){fn, ctx, arg, id};
     e->count++;
     Bucket *b = bucket_for(e, at, e->base);
     if (G_UNLIKELY(b->len == b->cap))
-        return schedule_grow(e, b, (SimEntry){at, s}, id);
-    b->v[b->len++] = (SimEntry){at, s};
+        return schedule_grow(e, b, (SimEntry){at, fn, ctx, arg, id}, id);
+    b->v[b->len++] = (SimEntry){at, fn, ctx, arg, id};
     return id;
 }
 
@@ -304,8 +272,6 @@ static SimEventId schedule_slow(SimEngine *e, SimTime at, SimEventFn fn, void *c
     g_return_val_if_fail(fn != NULL, 0);
     if (at < e->base)
         rebase(e, e->now); /* not at: the next event may come earlier still */
-    if (e->nfree == 0)
-        slots_grow(e);
     return sim_schedule(e, at, fn, ctx, arg);
 }
 
@@ -418,14 +384,11 @@ bool sim_run(SimEngine *e, SimTime until)
             continue;
         }
         e->count--;
-        uint32_t s = (uint32_t)x.slot;
-        SimSlot ev = e->slot[s];
-        e->free[e->nfree++] = s;
-        if (e->cancelled && take_cancelled(e, ev.id))
+        if (e->cancelled && take_cancelled(e, x.id))
             continue;
         e->now = x.time;
         e->fired++;
-        ev.fn(ev.ctx, ev.arg);
+        x.fn(x.ctx, x.arg);
         if (e->stop)
             return e->count > 0;
     }
