@@ -58,6 +58,7 @@ typedef struct SchedTry {
     SchedAnyFn any;
     void *ctx;
     bool stripes;
+    uint32_t any_idx; /* its any function's place in Sched.anys */
 } SchedTry;
 
 typedef struct SchedClient {
@@ -179,6 +180,7 @@ void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, boo
             s->any_mask[s->nanys++] = 0;
         }
         s->any_mask[j] |= 1u << k;
+        s->tries[k].any_idx = j;
     }
 }
 
@@ -311,10 +313,27 @@ static void start_read(Drive *d, uint32_t i)
     sched_die_op(d, i, WORK_READ, read_op_done, d, r, end);
 }
 
+/* The sources that may have work for some die now (bit k: tries[k]):
+ * each distinct any function asked once (they change nothing). */
+static uint32_t offer_mask(const Sched *s)
+{
+    uint32_t mask = s->always;
+    for (uint32_t j = 0; j < s->nanys; j++)
+        if (s->anys[j].any(s->anys[j].ctx))
+            mask |= s->any_mask[j];
+    return mask;
+}
+
 /* Start the die's next operation: its reads first; then, once the cache
  * registers are empty, the first registered source in mask (bit k: tries[k])
- * with work for it. Returns the source that started one, or NULL. */
-static const SchedTry *kick(Drive *d, uint32_t i, uint32_t mask)
+ * with work for it. ask: mask is not from offer_mask() just now, so each
+ * source's any function is asked when its turn comes, and a source whose
+ * any says no is not tried (it would say no and change nothing). That is
+ * exact whatever the sources before it did: an any that said no stands for
+ * the sources sharing it only while no try has run since, as a try that
+ * says no may still change state (a pSLC cache found exhausted). Returns
+ * the source that started one, or NULL. */
+static const SchedTry *kick(Drive *d, uint32_t i, uint32_t mask, bool ask)
 {
     Sched *s = sched(d);
     DieOp *die = &s->die[i];
@@ -335,28 +354,31 @@ static const SchedTry *kick(Drive *d, uint32_t i, uint32_t mask)
     uint32_t limit = drive_params(d)->ctrl_max_program_dies;
     if (limit && s->nprog >= limit)
         return NULL; /* every source programs or erases: wait for one of those to end */
+    if (ask && !(offer_mask(s) & mask))
+        return NULL; /* no source may have work: each would say no and change nothing */
+    uint32_t none = 0; /* tries whose any said no, no try having run since */
     for (uint32_t m = mask & ((1u << s->ntries) - 1); m; m &= m - 1) {
-        const SchedTry *t = &s->tries[__builtin_ctz(m)];
+        uint32_t k = (uint32_t)__builtin_ctz(m);
+        const SchedTry *t = &s->tries[k];
+        if (none >> k & 1)
+            continue;
+        if (ask && t->any && !t->any(t->ctx)) {
+            none |= s->any_mask[t->any_idx]; /* and the sources sharing it */
+            continue;
+        }
         if (t->fn(t->ctx, i))
             return t;
+        none = 0;
     }
     return NULL;
 }
 
+/* A die fell idle, or a read arrived for it: every source is offered to it,
+ * each asked first whether it may have work (a die ending a program during a
+ * sequential fill otherwise tried them all, each for nothing). */
 static void sched_kick(Drive *d, uint32_t i)
 {
-    kick(d, i, ~0u);
-}
-
-/* The sources that may have work for some die now (bit k: tries[k]):
- * each distinct any function asked once (they change nothing). */
-static uint32_t offer_mask(const Sched *s)
-{
-    uint32_t mask = s->always;
-    for (uint32_t j = 0; j < s->nanys; j++)
-        if (s->anys[j].any(s->anys[j].ctx))
-            mask |= s->any_mask[j];
-    return mask;
+    kick(d, i, ~0u, true);
 }
 
 /* The first idle die in [lo, hi) (woken: the first idle one also in
@@ -413,7 +435,7 @@ void sched_kick_all(Drive *d)
             break;
         k += j - i;
         i = j < n ? j : j - n;
-        const SchedTry *t = kick(d, i, mask);
+        const SchedTry *t = kick(d, i, mask, false);
         if (t) /* what it started may give the others work */
             mask = offer_mask(s);
         if (t && t->stripes)

@@ -40,7 +40,7 @@ void sched_release(Drive *d);
  * order registered). any (NULL: always may) lets sched_kick_all() skip the
  * source on every die at once: a drive of hundreds of dies, most of them
  * idle, would otherwise ask each source on each die for every write that
- * enters the buffer. stripes: a die that takes work from it moves
+ * enters the buffer; a die falling idle asks it before trying the source. stripes: a die that takes work from it moves
  * sched_kick_all()'s starting die past it, so successive units of that work
  * stripe over channels, then CEs, then dies. */
 void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, bool stripes);
