@@ -440,6 +440,8 @@ void sched_kick_all(Drive *d)
             mask = offer_mask(s);
         if (t && t->stripes)
             s->rr_die = i + 1 < n ? i + 1 : 0;
+        if (t && mask == 0 && !any_woken(s, n))
+            break; /* as on entry: the rest of the round would find no die to kick */
     }
 }
 
