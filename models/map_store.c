@@ -23,7 +23,8 @@
  *     (appended in slot order, dropped when the block is erased): 8 bytes
  *     each way;
  *   - overrides: single lpns written, moved or trimmed, per chunk in a hash
- *     table while few; once they and the chunk's runs would cost more
+ *     table while few (a 64-bit filter per chunk, over_may_hold(), answers
+ *     a lookup at an offset none of them has without a probe); once they and the chunk's runs would cost more
  *     (CHUNK_PROMOTE), the chunk takes a dense part of its own (from a
  *     pool, BigmemPool), which the directory points to;
  *   - buffer marks (BUF_MARK + ring position) in a direct-mapped table
@@ -112,6 +113,11 @@ typedef struct SparseMap {
     void **dense;      /* per chunk: its dense part once it is dense (drive_l2p_dir()) */
     uint16_t *chunk_n; /* per chunk: see CHUNK_DENSE */
     Hash over;         /* overrides of chunks not dense */
+    /* per chunk: bit lpn % 64 set for the lpn of each of its overrides
+     * (over_may_hold()), cleared when it has none left: most lookups of a
+     * drive written at random are of lpns never written, and the filter
+     * answers them without a probe of the hash (a miss of its own) */
+    uint64_t *over_bits;
     /* BUF_MARK + ring position of buffered lpns of chunks not dense, in a
      * direct-mapped table (cell lpn & mmask, twice the write buffer's
      * pages: a stream written in order never collides) and, for an lpn
@@ -425,12 +431,19 @@ static uint64_t formula_lpn(const Drive *d, const SparseMap *sm, uint32_t b, uin
     return lpn < sm->pf_end ? lpn : NO_LPN;
 }
 
+/* Whether chunk c (not dense) may hold an override of lpn: false if it
+ * holds none (one bit of 64 for every offset % 64 it holds one at). */
+static inline bool over_may_hold(const SparseMap *sm, uint64_t c, uint64_t lpn)
+{
+    return sm->over_bits[c] >> (lpn & 63) & 1;
+}
+
 /* What the overrides and runs of chunk c (not dense) store for lpn,
  * complemented: 0 if nothing, the formula holds. */
 static inline uint64_t stored_of(const SparseMap *sm, uint64_t c, uint64_t lpn)
 {
     uint16_t n = sm->chunk_n[c];
-    uint64_t s = n & CHUNK_COUNT ? hash_get(&sm->over, lpn) : 0;
+    uint64_t s = over_may_hold(sm, c, lpn) ? hash_get(&sm->over, lpn) : 0;
     if (s == 0 && (n & CHUNK_RUNS))
         s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
     return s;
@@ -509,7 +522,9 @@ static void chunk_promote_to(SparseMap *sm, uint64_t c, void *part)
         sm->chunk_runs[c] = NULL;
     }
     uint32_t left = sm->chunk_n[c] & CHUNK_COUNT;
-    for (uint64_t lpn = base; left > 0; lpn++) {
+    for (uint64_t lpn = base; left > 0 && lpn < base + CHUNK; lpn++) {
+        if (!over_may_hold(sm, c, lpn))
+            continue; /* no override there: no probe */
         uint64_t i = hash_cell(&sm->over, lpn);
         if (sm->over.key[i] == 0)
             continue;
@@ -524,6 +539,7 @@ static void chunk_promote_to(SparseMap *sm, uint64_t c, void *part)
         l2p_ent_set(part, (uint32_t)(lpn - base), sm->narrow, m);
         sm->bmark_n[c]--;
     }
+    sm->over_bits[c] = 0;
     sm->chunk_n[c] = CHUNK_DENSE;
     sm->dense[c] = part;
 }
@@ -600,8 +616,10 @@ static void chunk_cool(SparseMap *sm, uint64_t c)
     if (4 * nsingle + nrun >= CHUNK_PROMOTE)
         return;
     sm->chunk_n[c] = 0;
-    for (uint32_t k = 0; k < nsingle; k++)
+    for (uint32_t k = 0; k < nsingle; k++) {
         sm->chunk_n[c] += hash_put(&sm->over, base + single[k], l2p_ent(part, single[k], sm->narrow));
+        sm->over_bits[c] |= 1ull << (single[k] & 63);
+    }
     for (uint32_t k = 0; k < nmark; k++)
         sm->bmark_n[c] += mark_put(sm, base + mark[k], l2p_ent(part, mark[k], sm->narrow));
     if (nrun) {
@@ -656,7 +674,7 @@ static inline uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t c, uin
         s = mark_get_counted(sm, c, lpn, take);
     if (s == 0) {
         uint16_t n = sm->chunk_n[c];
-        if (n & CHUNK_COUNT)
+        if (over_may_hold(sm, c, lpn))
             s = hash_get(&sm->over, lpn);
         if (s == 0 && (n & CHUNK_RUNS))
             s = chunk_runs_get(sm, c, lpn);
@@ -703,6 +721,7 @@ static void over_put_at(SparseMap *sm, uint64_t c, uint64_t i, uint64_t lpn, uin
     if (++h->count > (h->mask + 1) / 4 * 3)
         hash_grow(h);
     sm->chunk_n[c]++;
+    sm->over_bits[c] |= 1ull << (lpn & 63);
     if (chunk_cost(sm, c) >= CHUNK_PROMOTE)
         chunk_promote(sm, c);
 }
@@ -808,7 +827,10 @@ static void chunk_put_run(SparseMap *sm, uint64_t c, uint32_t o, uint32_t m, uin
         return;
     }
     for (uint32_t k = 0; (sm->chunk_n[c] & CHUNK_COUNT) && k < m; k++)
-        sm->chunk_n[c] -= hash_drop(&sm->over, base + k);
+        if (over_may_hold(sm, c, base + k))
+            sm->chunk_n[c] -= hash_drop(&sm->over, base + k);
+    if ((sm->chunk_n[c] & CHUNK_COUNT) == 0)
+        sm->over_bits[c] = 0; /* none left: lookups skip the hash again */
     Runs *l = runs_reserve(sm->chunk_n[c] & CHUNK_RUNS ? sm->chunk_runs[c] : NULL, 2);
     sm->chunk_runs[c] = l;
     sm->chunk_n[c] |= CHUNK_RUNS;
@@ -958,12 +980,12 @@ static void block_put_run(Drive *d, SparseMap *sm, uint64_t slot, uint32_t n, ui
 }
 
 /* What a lookup reads at random: a dense chunk's entry or the home cell
- * of its override (a chunk's count is a small table), and a slot's P2L
- * entry. */
+ * of its override, where the chunk's filter says it may have one (the
+ * filters are a small table), and a slot's P2L entry. */
 void map_prefetch_sparse(const Drive *d, uint64_t lpn)
 {
     const SparseMap *sm = store_of(d);
-    if (sm->chunk_n[lpn >> CHUNK_BITS] & CHUNK_COUNT) {
+    if (over_may_hold(sm, lpn >> CHUNK_BITS, lpn)) { /* (a dense chunk's filter is empty) */
         uint64_t i = hash_home(&sm->over, lpn);
         warm_line(&sm->over.key[i]);
         warm_line(&sm->over.val[i]);
@@ -1043,6 +1065,7 @@ static void sparse_free(const Drive *d, SparseMap *sm)
     bigmem_free(sm->dense, sm->nchunks * sizeof(void *));
     bigmem_free(sm->p2l, sm->np2l * sizeof(void *));
     bigmem_free(sm->chunk_n, sm->nchunks * sizeof(uint16_t));
+    bigmem_free(sm->over_bits, sm->nchunks * sizeof(uint64_t));
     bigmem_free(sm->bmark_n, sm->nchunks * sizeof(uint16_t));
     bigmem_free(sm->chunk_runs, sm->nchunks * sizeof(Runs *));
     bigmem_free(sm->blk_runs, g->nblocks * sizeof(Runs *));
@@ -1070,6 +1093,7 @@ static SparseMap *sparse_new(const Drive *d)
     sm->dense = bigmem_alloc(sm->nchunks * sizeof(void *), false);
     sm->p2l = bigmem_alloc(sm->np2l * sizeof(void *), false);
     sm->chunk_n = bigmem_alloc(sm->nchunks * sizeof(uint16_t), false);
+    sm->over_bits = bigmem_alloc(sm->nchunks * sizeof(uint64_t), false);
     sm->bmark_n = bigmem_alloc(sm->nchunks * sizeof(uint16_t), false);
     sm->mmask = 1023;
     while (sm->mmask + 1 < 2 * (drive_params_write_buffer(drive_params(d)) / SLOT_SIZE))
@@ -1090,7 +1114,7 @@ static SparseMap *sparse_new(const Drive *d)
     sm->runs_ok =
         g->nslots < (1ull << 40) && g->nlpn < (1ull << 40) && g->slots_per_block <= 0x10000;
     if (!hash_alloc(&sm->over, HASH_MIN_BITS) || !hash_alloc(&sm->bmark, BMARK_MIN_BITS) ||
-        !sm->dense || !sm->p2l || !sm->chunk_n || !sm->bmark_n || !sm->mkey || !sm->mval || !sm->chunk_runs || !sm->blk_runs || !sm->pf_blk ||
+        !sm->dense || !sm->p2l || !sm->chunk_n || !sm->over_bits || !sm->bmark_n || !sm->mkey || !sm->mval || !sm->chunk_runs || !sm->blk_runs || !sm->pf_blk ||
         !sm->pf_j) {
         sparse_free(d, sm);
         return NULL;
@@ -1333,6 +1357,9 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
               "override of lpn %" G_GUINT64_FORMAT
               ": beyond the drive, in a dense chunk or a buffer mark",
               lpn);
+        CHECK(over_may_hold(sm, lpn >> CHUNK_BITS, lpn),
+              "override of lpn %" G_GUINT64_FORMAT " missing from its chunk's filter: lookups miss it",
+              lpn);
         over[lpn >> CHUNK_BITS]++;
     }
     for (uint64_t i = 0; i <= sm->bmark.mask; i++) {
@@ -1484,7 +1511,8 @@ static double huge_mapped(double n) { return ceil(n / (2 << 20)) * (2 << 20); }
 
 /* The store's memory for a run of class c:
  *   - its directories, mapped whole: per chunk of MAP_CHUNK lpns a dense
- *     part's pointer, a count and a run list's pointer; per chunk of slots
+ *     part's pointer, a count, its overrides' filter and a run list's
+ *     pointer; per chunk of slots
  *     a P2L part's pointer; per block a run list's pointer and the
  *     formula's two indexes;
  *   - data written in order: runs of a program unit, of SLC for the share
@@ -1505,7 +1533,7 @@ uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c)
     double blocks = (double)drive_params_blocks(p);
     double ent = drive_params_narrow_map(p) ? 4 : 8;
     double chunks = ceil(lpns / MAP_CHUNK), pchunks = ceil(slots / MAP_CHUNK);
-    double dirs = mapped(chunks * 8) * 2 + mapped(chunks * 2) + mapped(pchunks * 8) +
+    double dirs = mapped(chunks * 8) * 3 + mapped(chunks * 2) + mapped(pchunks * 8) +
                   mapped(blocks * 8) + blocks * 8;
 
     uint64_t unit = drive_params_map_unit(p) / SLOT_SIZE;

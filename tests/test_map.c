@@ -4,6 +4,8 @@
  * in (overrides in the hash, runs, buffer marks, a dense part, the prefill
  * formula), every lookup gives what a flat table would.
  *
+ *   - the overrides' filter: lookups sharing its bits or not, over
+ *     overrides a run drops and a cooled chunk puts back;
  *   - entries: random puts and gets, one entry at a time, over chunks
  *     kept sparse, pushed dense by their overrides, made dense for a
  *     stream (a buffer mark at a chunk's first page) and cooled back to
@@ -202,6 +204,61 @@ static void entries(bool wide)
     ref_close(&r);
 }
 
+/* The overrides' filter (a bit per offset % 64 of a chunk: a lookup
+ * whose bit is clear skips the hash): lookups of lpns that share a bit
+ * with an override and of lpns that share none; a chunk whose overrides a
+ * run drops, all of them (its filter emptied), written again; and a chunk
+ * made hot and cooled back, its overrides put in the hash again. */
+static void filter(bool wide)
+{
+    Ref r;
+    ref_open(&r, 1024, wide, wide ? 10 : 9);
+    CUTEST_REQUIRE(map_store_runs_ok(r.d));
+    char why[256] = "";
+    uint64_t base = 5 * MAP_CHUNK;
+    put(&r, base + 3, 100);
+    CU_ASSERT_EQUAL(map_get(r.d, base + 3 + 64), NO_SLOT); /* the same bit */
+    CU_ASSERT_EQUAL(map_get(r.d, base + 4), NO_SLOT);
+    put(&r, base + 3 + 64, 101);
+    put(&r, base + 4000, 102);
+    put(&r, base + 200, NO_SLOT);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    /* a run over the first 300 lpns drops four overrides; then over the
+     * whole chunk, the last */
+    for (uint64_t lpn = base; lpn < base + 300; lpn++) {
+        map_store_take(r.d, lpn);
+        r.l2p[lpn] = 5000 + lpn - base;
+    }
+    map_store_put_chunk_run(r.d, base, 300, 5000);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    for (uint64_t lpn = base; lpn < base + MAP_CHUNK; lpn++) {
+        map_store_take(r.d, lpn);
+        r.l2p[lpn] = 9000 + lpn - base;
+    }
+    map_store_put_chunk_run(r.d, base, MAP_CHUNK, 9000);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    put(&r, base + 3, 200); /* over the run, sharing a bit with others */
+    put(&r, base + 3 + 64 * 9, 201);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    /* chunk 7 hot (a mark at its first page), written at single pages,
+     * then cooled by 16 more streams: its overrides back in the hash */
+    uint64_t hot = 7 * MAP_CHUNK;
+    put(&r, hot, BUF_MARK + 1);
+    for (uint64_t k = 5; k < MAP_CHUNK; k += 331)
+        put(&r, hot + k, 300 + k);
+    put(&r, hot + 5 + 64, 299);
+    for (uint64_t c = 8; c < 8 + 16; c++)
+        put(&r, c * MAP_CHUNK, BUF_MARK + c);
+    CU_ASSERT_PTR_NULL(drive_l2p_dir(r.d)[7]);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    CU_ASSERT_TRUE(map_store_check(r.d, why, sizeof why));
+    if (why[0])
+        fprintf(stderr, "\n    map_store_check: %s\n", why);
+    ref_close(&r);
+}
+
+static void test_filter_narrow(void) { filter(false); }
+static void test_filter_wide(void) { filter(true); }
 static void test_entries_narrow(void) { entries(false); }
 static void test_entries_wide(void) { entries(true); }
 
@@ -523,6 +580,8 @@ int main(void)
     CU_TestInfo tests[] = {
         {"entries, narrow", test_entries_narrow},
         {"entries, wide", test_entries_wide},
+        {"the overrides' filter, narrow", test_filter_narrow},
+        {"the overrides' filter, wide", test_filter_wide},
         {"operations, narrow", test_operations_narrow},
         {"operations, wide", test_operations_wide},
         {"prefilled, narrow", test_prefilled_narrow},
