@@ -407,6 +407,17 @@ static void wl_zone_step(WlJob *j, int d)
         wl_file_reset(j);
 }
 
+/* The I/O at o of l bytes taken in direction d: where the next goes on
+ * from, and the zone's and the pass's counts (wl_next_io and the short
+ * paths). */
+static inline void wl_moved(WlJob *j, int d, uint64_t o, uint64_t l)
+{
+    j->last_start[d] = o;
+    j->last_pos[d] = o + l;
+    j->zone_done += l;
+    j->pass_ios++;
+}
+
 bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
 {
     const WorkloadJobSpec *s = j->spec;
@@ -448,10 +459,7 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
         return false;
     if (random && j->map)
         l = wl_map_mark(j, d, rel, l);
-    j->last_start[d] = o;
-    j->last_pos[d] = o + l;
-    j->zone_done += l;
-    j->pass_ios++;
+    wl_moved(j, d, o, l);
     *off = o;
     *len = l;
     return true;
@@ -489,20 +497,11 @@ uint8_t wl_fast_kind(const WlJob *j)
     return WL_FAST_NONE;
 }
 
-/* The I/O's end in the direction's positions, as wl_next_io leaves them. */
-static inline void wl_fast_moved(WlJob *j, int d, uint64_t o, uint64_t l)
-{
-    j->last_start[d] = o;
-    j->last_pos[d] = o + l;
-    j->zone_done += l;
-    j->pass_ios++;
-}
-
 /* WL_FAST_PERM: the next block of the walk, which never ends a pass. */
 void wl_next_perm(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
 {
     uint64_t o = j->start + wl_map_next(j) * j->unit, l = j->bs_lo[op];
-    wl_fast_moved(j, op, o, l);
+    wl_moved(j, op, o, l);
     *off = o;
     *len = l;
 }
@@ -514,7 +513,7 @@ bool wl_next_seq(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
     uint64_t o = j->last_pos[op], l = j->bs_lo[op];
     if (o + l > j->start + j->size)
         return false;
-    wl_fast_moved(j, op, o, l);
+    wl_moved(j, op, o, l);
     *off = o;
     *len = l;
     return true;
