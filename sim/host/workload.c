@@ -441,6 +441,16 @@ static void wl_flow_kick(WlJob *j)
     }
 }
 
+/* The target has no room for the job's next I/O: the job waits its turn
+ * in the ring (once), which wl_kick serves as I/Os complete. */
+static inline void wl_wait_room(Workload *w, WlJob *j)
+{
+    if (!j->queued) {
+        w->wait_ring[(w->wait_head + w->wait_len++) % w->njobs] = j->index;
+        j->queued = true;
+    }
+}
+
 /* wl_job_fill and wl_job_submit for a job with a short path (j->fast): no
  * thinktime, verify, flow, rate, iolog or zones to wait for, and each I/O
  * goes to the drive as it is. */
@@ -454,10 +464,7 @@ static void wl_fill_fast(WlJob *j)
             break;
         }
         if (w->outstanding >= w->t.queue_limit) {
-            if (!j->queued) {
-                w->wait_ring[(w->wait_head + w->wait_len++) % w->njobs] = j->index;
-                j->queued = true;
-            }
+            wl_wait_room(w, j);
             break;
         }
         uint32_t slot = j->free_slots[--j->nfree];
@@ -516,10 +523,7 @@ void wl_job_fill(WlJob *j)
             break;
         }
         if (w->outstanding >= w->t.queue_limit && !j->spec->engine_null) {
-            if (!j->queued) {
-                w->wait_ring[(w->wait_head + w->wait_len++) % w->njobs] = j->index;
-                j->queued = true;
-            }
+            wl_wait_room(w, j);
             break;
         }
         if (j->zbd_on) { /* fio's zbd_adjust_block, as the I/O goes */
