@@ -135,10 +135,27 @@ static uint32_t ready_entries(Wbuf *w, uint32_t max)
     return w->ready.n;
 }
 
-static bool unit_ready(const Drive *d, uint32_t unit)
+/* Whether a program of unit entries may start: a whole unit is ready, or
+ * any entry when partial units are programmed (buf_force). */
+static bool ready_for(const Wbuf *w, uint32_t ready, uint32_t unit)
 {
-    uint32_t ready = ready_entries(wbuf(d), unit);
-    return ready >= unit || (wbuf(d)->buf_force && ready > 0);
+    return ready >= unit || (w->buf_force && ready > 0);
+}
+
+/* unit_ready() while entries are held for merge reads (map units above
+ * 4 KiB): out of line, so that the common test needs no stack frame. */
+static G_GNUC_NO_INLINE bool unit_ready_held(Wbuf *w, uint32_t unit)
+{
+    return ready_for(w, ready_entries(w, unit), unit);
+}
+
+/* Inline: every idle die asks when the host programs are offered. */
+static inline bool unit_ready(const Drive *d, uint32_t unit)
+{
+    Wbuf *w = wbuf(d);
+    if (G_UNLIKELY(w->held > 0))
+        return unit_ready_held(w, unit);
+    return ready_for(w, w->ring_live, unit);
 }
 
 /* Entries trimmed while buffered (NO_LPN) keep their ring room until a
