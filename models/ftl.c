@@ -550,7 +550,8 @@ static void admit_waiting(Drive *d)
     }
 }
 
-static void ftl_write_start(Drive *d, uint32_t c)
+/* Inline: a write that reads nothing first comes here from its arrival. */
+static inline void ftl_write_start(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     cmd->t_issue = sim_now(drive_engine(d));
@@ -756,22 +757,38 @@ static void write_issue(Drive *d, uint32_t c)
     ftl_read_piece_done(d, c);
 }
 
-/* With a mapping cache a write updates the table when its data is
- * programmed (map_set_run); only the slots it merges with must be found first. */
+/* A write with reads to make first (partly written 4 KiB units, map
+ * units above 4 KiB): with a mapping cache a write updates the table when
+ * its data is programmed (map_set_run), so only the slots it merges with
+ * must be found first. Out of line of the whole-unit write's path. */
+static G_GNUC_NO_INLINE void write_arrive_reads(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
+    uint64_t end = cmd->offset + cmd->length;
+    bool partial = cmd->offset % SLOT_SIZE || end % SLOT_SIZE;
+    if (l2p_cache_on(d) && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
+        return;
+    write_issue(d, c);
+}
+
+/* A write of whole 4 KiB units to a drive mapping 4 KiB reads nothing
+ * first: it goes to the buffer at once, as write_issue() and
+ * ftl_read_piece_done() would send it with no read pending. */
 void ftl_write_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     cmd->t_start = sim_now(drive_engine(d));
     cmd->rmw = cmd->rmw_head = 0;
     cmd->merge = NO_IDX;
-    uint64_t end = cmd->offset + cmd->length;
     uint64_t old = map_get(d, cmd->offset / SLOT_SIZE);
     if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
         map_prefetch_slot(d, old);
-    bool partial = cmd->offset % SLOT_SIZE || end % SLOT_SIZE;
-    if (l2p_cache_on(d) && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
+    if (G_UNLIKELY((cmd->offset | cmd->length) % SLOT_SIZE || wbuf(d)->unit_lpns > 1)) {
+        write_arrive_reads(d, c);
         return;
-    write_issue(d, c);
+    }
+    cmd->pending = 0;
+    ftl_write_start(d, c);
 }
 
 /* The mapping cache has loaded the translation pages of command c. */
