@@ -297,33 +297,33 @@ static inline void ring_put(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn, uint8
         map_put(d, lpn, BUF_MARK + pos);
 }
 
-/* ring_put() of the n lpns from lpn, never written (flag 0), at the
- * positions from pos on, their entries from o of the dense table tab: a
- * segment of the ring at a time where the drive has neither placement
- * identifiers nor map units of several pages (nothing else per page than
- * the lpn and its mark: a fill's every page). */
-static void ring_put_fresh(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn, uint32_t n, uint16_t pid,
-                           void *tab, size_t o)
+/* Of the n pages from lpn (in one chunk), those never written from the
+ * first on, their entries empty in the dense table tab from o: ring_put()
+ * at the positions from pos on (flag 0); returns how many. Where the
+ * drive has neither placement identifiers nor map units of several pages
+ * (nothing else per page than the lpn and its mark: a fill's every page),
+ * a segment of the ring at a time, each entry read and marked in one pass
+ * (map_dense_claim()). Out of line: a page written at random does not come
+ * here, and write_arrived() keeps fewer registers for it. */
+static G_GNUC_NO_INLINE uint32_t ring_put_fresh(Drive *d, Wbuf *w, uint32_t pos, uint64_t lpn,
+                                                uint32_t n, uint16_t pid, void *tab, size_t o)
 {
     if (w->npid || w->unit_lpns > 1) {
-        for (uint32_t k = 0; k < n; k++, pos = ring_at(w, pos, 1))
+        uint32_t fresh = map_dense_empty(d, tab, o, n);
+        for (uint32_t k = 0; k < fresh; k++, pos = ring_at(w, pos, 1))
             ring_put(d, w, pos, lpn + k, 0, pid, tab, o + k);
-        return;
+        return fresh;
     }
-    while (n > 0) { /* up to the ring's end, then from its start */
-        uint32_t m = MIN(n, w->ring_cap - pos), k = 0;
-        uint64_t *r = w->ring + pos;
-        Vec64x2 l2 = lpn + (Vec64x2){0, 1}; /* two lpns a store */
-        for (; k + 4 <= m; k += 4, l2 += 4) {
-            vec64_store(r + k, l2);
-            vec64_store(r + k + 2, l2 + 2);
-        }
-        for (; k < m; k++)
-            r[k] = lpn + k;
-        map_dense_fill(d, tab, o, m, BUF_MARK + pos);
+    uint32_t done = 0;
+    while (done < n) { /* up to the ring's end, then from its start */
+        uint32_t m = MIN(n - done, w->ring_cap - pos);
+        uint32_t k = map_dense_claim(d, tab, o + done, m, BUF_MARK + pos, w->ring + pos, lpn + done);
+        done += k;
+        if (k < m)
+            break;
         pos = pos + m == w->ring_cap ? 0 : pos + m;
-        lpn += m, o += m, n -= m;
     }
+    return done;
 }
 
 /* Append lpn to the ring: ring_put() at its end. */
@@ -424,11 +424,10 @@ static void write_arrived(void *ctx, uint64_t arg)
             /* pages never written, in a dense chunk (a stream in order):
              * nothing to coalesce or invalidate, up to the chunk's end */
             uint32_t m = (uint32_t)MIN(end - lpn, MAP_CHUNK - (lpn & (MAP_CHUNK - 1)));
-            fresh = map_dense_empty(d, tab, o, m);
+            fresh = ring_put_fresh(d, w, pos, lpn, m, cmd->pid, tab, o);
         }
         if (fresh > 0) {
             *drive_mapped(d) += fresh;
-            ring_put_fresh(d, w, pos, lpn, fresh, cmd->pid, tab, o);
             pos = ring_at(w, pos, fresh);
             appended += fresh;
             lpn += fresh - 1;

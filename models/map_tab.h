@@ -216,6 +216,52 @@ static inline uint32_t map_dense_empty(const Drive *d, const void *p, size_t o, 
     return k;
 }
 
+/* map_dense_empty() and map_dense_fill() in one pass: of the n entries
+ * from o of a dense part or the flat table p, those empty from the first
+ * on are set to v, v + 1 and so on, and their lpns (lpn, lpn + 1 and so
+ * on) stored at r[0], r[1] and on (the write buffer's ring, whose marks
+ * they take); returns how many. Eight a step where narrow while all eight
+ * are empty: a stream in order writing its chunk's next pages reads and
+ * stores each of their entries once. */
+static inline uint32_t map_dense_claim(const Drive *d, void *p, size_t o, uint32_t n, uint64_t v,
+                                       uint64_t *r, uint64_t lpn)
+{
+    size_t k = 0;
+    if (!drive_map_narrow(d)) {
+        k = map_dense_empty(d, p, o, n);
+        map_dense_fill(d, p, o, (uint32_t)k, v);
+        for (size_t i = 0; i < k; i++)
+            r[i] = lpn + i;
+        return (uint32_t)k;
+    }
+    uint32_t *e = (uint32_t *)p + o, s = (uint32_t)~v;
+    Vec32x4 s0 = s - (Vec32x4){0, 1, 2, 3}, s1 = s0 - 4;
+    Vec64x2 l0 = lpn + (Vec64x2){0, 1}, l1 = l0 + 2, l2 = l0 + 4, l3 = l0 + 6;
+    for (size_t n8 = n & ~7u; k < n8; k += 8) {
+        /* tested as four words: fewer steps than two vectors' or */
+        uint64_t w0, w1, w2, w3;
+        memcpy(&w0, e + k, 8);
+        memcpy(&w1, e + k + 2, 8);
+        memcpy(&w2, e + k + 4, 8);
+        memcpy(&w3, e + k + 6, 8);
+        if ((w0 | w1 | w2 | w3) != 0)
+            break;
+        vec32_store(e + k, s0);
+        vec32_store(e + k + 4, s1);
+        vec64_store(r + k, l0);
+        vec64_store(r + k + 2, l1);
+        vec64_store(r + k + 4, l2);
+        vec64_store(r + k + 6, l3);
+        s0 -= 8, s1 -= 8;
+        l0 += 8, l1 += 8, l2 += 8, l3 += 8;
+    }
+    for (; k < n && e[k] == 0; k++) {
+        e[k] = s - (uint32_t)k;
+        r[k] = lpn + k;
+    }
+    return (uint32_t)k;
+}
+
 /* Whether the n entries from o of a dense part or the flat table p all
  * hold buffer marks (a program of a unit the buffer held: nothing to
  * invalidate or count). A mark's complement is 1 to 2^22 in either width

@@ -4,6 +4,7 @@
  * read, GC reclaiming space, TRIM and FLUSH.
  */
 #include "models/drive.h"
+#include "models/map_tab.h"
 #include "tests/cutest.h"
 #include "tests/oracle.h"
 #include "tests/tiny_drive.h"
@@ -120,6 +121,68 @@ static void test_oracle_policies(void)
     run_oracle(16, 0.3, 100000, 100, GC_COST_BENEFIT);
     run_oracle(16, 0.3, 100000, 100, GC_FIFO);
 }
+
+/* map_dense_claim(), the one pass a stream's fresh pages take into the
+ * write buffer, against map_dense_empty() and map_dense_fill() and the
+ * lpns stored one by one: entries empty up to a random point (or all),
+ * runs of every length around the eight a step, in narrow and wide
+ * entries. */
+static void claim_as_general(bool wide)
+{
+    char *saved = g_strdup(g_getenv("FTLSIM_MAP_STORE"));
+    if (wide)
+        g_setenv("FTLSIM_MAP_STORE", "wide", TRUE);
+    else
+        g_unsetenv("FTLSIM_MAP_STORE");
+    DriveParams p;
+    tiny_drive(&p, 16, 0.1);
+    g_autoptr(SimEngine) e = sim_engine_new();
+    g_autoptr(Drive) d = drive_new(e, &p, 1);
+    if (saved)
+        g_setenv("FTLSIM_MAP_STORE", saved, TRUE);
+    else
+        g_unsetenv("FTLSIM_MAP_STORE");
+    g_free(saved);
+    CUTEST_REQUIRE_PTR(d);
+    CU_ASSERT_EQUAL(drive_map_narrow(d), !wide);
+    SimRng r;
+    sim_rng_init(&r, 17, wide);
+    uint64_t bad = 0;
+    for (int t = 0; t < 4000; t++) {
+        enum { CAP = 80 };
+        uint64_t a[CAP], b[CAP], ra[CAP], rb[CAP]; /* entries (narrow: two a word), lpns */
+        uint32_t n = (uint32_t)sim_rng_below(&r, 70), o = (uint32_t)sim_rng_below(&r, 9);
+        uint64_t used = sim_rng_below(&r, n + 2); /* the first entry not empty (n, n + 1: none) */
+        uint64_t v = BUF_MARK + sim_rng_below(&r, 1u << 20), lpn = sim_rng_below(&r, 1ull << 40);
+        memset(a, 0, sizeof a);
+        for (uint32_t k = 0; k < CAP; k++) {
+            /* empty in [o, o + used), not at o + used, either elsewhere */
+            uint64_t x = sim_rng_next(&r) | 1;
+            if (k >= o && k < o + used)
+                continue;
+            if (k != o + used && sim_rng_below(&r, 2) == 0)
+                continue;
+            if (wide)
+                a[k] = x;
+            else
+                ((uint32_t *)a)[k] = (uint32_t)x;
+        }
+        memcpy(b, a, sizeof a);
+        for (uint32_t k = 0; k < CAP; k++)
+            ra[k] = rb[k] = NO_LPN;
+        uint32_t k1 = map_dense_claim(d, a, o, n, v, ra, lpn);
+        uint32_t k2 = map_dense_empty(d, b, o, n);
+        map_dense_fill(d, b, o, k2, v);
+        for (uint32_t k = 0; k < k2; k++)
+            rb[k] = lpn + k;
+        bad += k1 != k2 || memcmp(a, b, sizeof a) != 0 || memcmp(ra, rb, sizeof ra) != 0;
+        CUTEST_EQ(k2, MIN(used, n));
+    }
+    CUTEST_EQ(bad, 0);
+}
+
+static void test_claim_narrow(void) { claim_as_general(false); }
+static void test_claim_wide(void) { claim_as_general(true); }
 
 /* Reads of never-written or trimmed data do not touch NAND. */
 static void test_unmapped_reads(void)
@@ -527,6 +590,8 @@ int main(int argc, char **argv)
     }
     CU_TestInfo tests[] = {
         {"unmapped_reads", test_unmapped_reads},
+        {"claim_narrow", test_claim_narrow},
+        {"claim_wide", test_claim_wide},
         {"flush_and_trim", test_flush_and_trim},
         {"latency_parts", test_latency_parts},
         {"sata_trim_non_queued", test_sata_trim_non_queued},
