@@ -411,7 +411,8 @@ static void write_arrived(void *ctx, uint64_t arg)
     uint32_t a = cmd->landed;
     uint64_t first = cmd->offset / SLOT_SIZE;
     uint32_t pos0 = ring_at(w, w->ring_head, w->ring_len), appended = 0;
-    w->ring_pending -= piece_slots(cmd, a, b);
+    bool rmw = cmd->rmw || cmd->merge != NO_IDX; /* rewrites pieces of its map units */
+    w->ring_pending -= G_UNLIKELY(rmw) ? piece_slots(cmd, a, b) : b - a;
     cmd->landed = b;
     /* the pages enter the ring from pos0 on, counted in after the loop:
      * nothing it calls looks at the ring */
@@ -461,7 +462,7 @@ static void write_arrived(void *ctx, uint64_t arg)
     }
     w->ring_len += appended;
     w->ring_live += appended;
-    if (cmd->rmw || cmd->merge != NO_IDX)
+    if (G_UNLIKELY(rmw))
         rmw_arrived(d, cmd, a, b, pos0, appended);
     SimTime now = sim_now(drive_engine(d));
     wbuf(d)->last_admit = now;
