@@ -233,7 +233,7 @@ uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
  * part in its suspension window [susp_from, susp_until) as reads (the
  * window holds the suspend overhead and the reads served in it); an idle
  * die counts nothing. */
-static void sched_account(Drive *d, uint32_t i, SimTime upto)
+static inline void sched_account(Drive *d, uint32_t i, SimTime upto)
 {
     DieOp *die = &sched(d)->die[i];
     SimTime from = die->acct_from;
@@ -267,6 +267,28 @@ static SimTime prog_time(const Drive *d, uint64_t first, uint64_t last, CellMode
     return MAX(t->t_prog_page[nand_page_type(d, first, m)], t->t_prog_page[nand_page_type(d, last, m)]);
 }
 
+/* sched_die_op(), inline in sched_program(): a program of host data is
+ * started for every unit the host writes. On an idle die (every caller's)
+ * sched_account() only moves the start of its count up to now. */
+static inline void die_start(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx,
+                             uint32_t arg, SimTime end)
+{
+    Sched *s = sched(d);
+    DieOp *die = &s->die[i];
+    SimTime now = sim_now(drive_engine(d));
+    if (die->work == IDLE)
+        die->acct_from = MAX(die->acct_from, now);
+    else
+        sched_account(d, i, now);
+    set_work(s, die, (uint8_t)work, now);
+    die->out_wait = false;
+    die->done = done;
+    die->done_ctx = ctx;
+    die->done_arg = arg;
+    die->busy_until = end;
+    sim_schedule(drive_engine(d), end, die_done, d, i | (uint64_t)die->done_gen << 32);
+}
+
 void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                    SimTime in, uint64_t first, uint64_t bytes, CellMode m)
 {
@@ -277,21 +299,13 @@ void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *c
         die->pass2_time = t - t / 2;
         t /= 2;
     }
-    sched_die_op(d, i, work, done, ctx, arg, in + t);
+    die_start(d, i, work, done, ctx, arg, in + t);
 }
 
 void sched_die_op(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                   SimTime end)
 {
-    DieOp *die = &sched(d)->die[i];
-    sched_account(d, i, sim_now(drive_engine(d)));
-    set_work(sched(d), die, (uint8_t)work, sim_now(drive_engine(d)));
-    die->out_wait = false;
-    die->done = done;
-    die->done_ctx = ctx;
-    die->done_arg = arg;
-    die->busy_until = end;
-    sim_schedule(drive_engine(d), end, die_done, d, i | (uint64_t)die->done_gen << 32);
+    die_start(d, i, work, done, ctx, arg, end);
 }
 
 static void read_done(Drive *d, uint32_t r);
