@@ -135,7 +135,7 @@ static uint32_t ready_entries(Wbuf *w, uint32_t max)
     return w->ready.n;
 }
 
-static bool unit_ready(const Drive *d, uint32_t unit)
+static inline bool unit_ready(const Drive *d, uint32_t unit)
 {
     uint32_t ready = ready_entries(wbuf(d), unit);
     return ready >= unit || (wbuf(d)->buf_force && ready > 0);
