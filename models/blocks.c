@@ -55,6 +55,13 @@ void blocks_init(Drive *d)
 
 void blocks_set_held(Drive *d, BlocksHeldFn held) { blocks(d)->held = held; }
 void blocks_set_on_valid(Drive *d, BlocksValidFn on_valid) { blocks(d)->on_valid = on_valid; }
+void blocks_set_on_grow(Drive *d, BlocksGrowFn on_grow) { blocks(d)->on_grow = on_grow; }
+
+void blocks_grow(Drive *d)
+{
+    if (blocks(d)->on_grow)
+        blocks(d)->on_grow(d);
+}
 
 void blocks_release(Drive *d)
 {
@@ -332,7 +339,10 @@ void blk_corrupt(Drive *d, uint32_t b, int state, uint32_t valid)
 static void free_changed(Drive *d, uint32_t die, uint32_t before)
 {
     uint32_t soft = drive_params(d)->gc_soft_blocks;
-    blocks(d)->dies_low += (blocks(d)->die[die].nfree < soft) - (before < soft);
+    bool low = blocks(d)->die[die].nfree < soft;
+    blocks(d)->dies_low += low - (before < soft);
+    if (low && before >= soft)
+        blocks_grow(d);
 }
 
 const uint32_t *die_free_list(const Drive *d, uint32_t die, bool stat, uint32_t *n)
@@ -381,6 +391,8 @@ void die_set_victim(Drive *d, uint32_t die, uint32_t b)
     Blocks *k = blocks(d);
     k->victims += (b != NO_BLOCK) - (k->die[die].victim != NO_BLOCK);
     k->die[die].victim = b;
+    if (b != NO_BLOCK)
+        blocks_grow(d);
 }
 
 uint32_t blocks_dies_low(const Drive *d) { return blocks(d)->dies_low; }
@@ -394,6 +406,7 @@ void die_push_dead(Drive *d, uint32_t b)
     k->dead[b] = 1;
     dd->dead[dd->ndead++] = b;
     k->ndead++;
+    blocks_grow(d);
 }
 
 uint32_t die_pop_dead(Drive *d, uint32_t die)

@@ -145,6 +145,14 @@ void blocks_set_held(Drive *d, BlocksHeldFn held);
  * (registered, as above). */
 typedef void (*BlocksValidFn)(Drive *d, uint32_t b, int64_t n);
 void blocks_set_on_valid(Drive *d, BlocksValidFn on_valid);
+/* GC registers a function told whenever blocks_dies_low(), blocks_victims()
+ * or blocks_dead() grows, or a part calls blocks_grow() for a count of its
+ * own that GC's sources ask about (a cold block to move, a reclaim unit's
+ * blocks to reclaim): only then can GC's answer to the scheduler's "any
+ * work?" turn from no to yes (sched_watch()). */
+typedef void (*BlocksGrowFn)(Drive *d);
+void blocks_set_on_grow(Drive *d, BlocksGrowFn on_grow);
+void blocks_grow(Drive *d);
 
 /* The block state's invariants: per block, a state and write pointer its
  * mode allows and no more valid slots than written; per die, the free

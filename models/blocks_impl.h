@@ -30,6 +30,7 @@ typedef struct Blocks {
     uint32_t ndead;    /* blocks on the dead stacks */
     BlocksHeldFn held; /* open blocks a part keeps outside the streams (blocks_set_held()) */
     BlocksValidFn on_valid; /* told of each change of a valid count (blocks_set_on_valid()) */
+    BlocksGrowFn on_grow;   /* told when a count above grows (blocks_set_on_grow()) */
     BlocksFaultFn fault;    /* told of a transition out of turn (FTLSIM_DEBUG builds only) */
 } Blocks;
 

@@ -266,6 +266,7 @@ static void ru_reclaim(Drive *d, Fdp *f, uint32_t r)
         f->pend_head[die] = b;
         f->pend_n[die]++;
         f->npending++;
+        blocks_grow(d); /* GC may have work again */
     }
 }
 

@@ -173,16 +173,26 @@ static void drop_dead(Wbuf *w)
 }
 
 /* Take up to max live pages from the head of the buffer into its stage,
- * stopping at an entry held for its merge reads. The ring's fields are
- * kept in locals: this runs for every page the host writes, and the
- * stage's stores would otherwise reload them each time. */
-static uint32_t take_unit(Drive *d, uint32_t max)
+ * stopping at an entry held for its merge reads; *lpns is set to where
+ * they are. The ring's fields are kept in locals: this runs for every
+ * page the host writes, and the stage's stores would otherwise reload them
+ * each time. Pages that lie whole and in order in the ring (a fill's units,
+ * but where the ring wraps) are left there: *lpns points at them, and their
+ * positions, behind the head now, are not written before the next write
+ * arrives. */
+static uint32_t take_unit(Drive *d, uint32_t max, const uint64_t **lpns)
 {
     Wbuf *w = wbuf(d);
     const uint64_t *ring = w->ring;
     uint64_t *stage = w->stage;
     uint32_t n = 0, rmw = 0, pos = w->ring_head, len = w->ring_len;
-    if (w->unit_lpns > 1) {
+    *lpns = stage;
+    if (w->unit_lpns == 1 && len == w->ring_live && pos + MIN(max, len) <= w->ring_cap) {
+        n = MIN(max, len);
+        *lpns = ring + pos;
+        pos = pos + n == w->ring_cap ? 0 : pos + n;
+        len -= n;
+    } else if (w->unit_lpns > 1) {
         for (; n < max && len > 0; pos = ring_at(w, pos, 1), len--) {
             uint8_t flag = w->flag[pos];
             if (flag & RING_HELD)
@@ -1035,13 +1045,14 @@ static bool host_program(Drive *d, uint32_t i, uint32_t *slots)
     }
     uint32_t cap = nand_block_capacity(d, b);
     uint32_t room = cap - blk_wp(d, b);
-    uint32_t n = pid < 0 ? take_unit(d, unit < room ? unit : room) : take_pid(d, unit < room ? unit : room, (uint32_t)pid);
+    const uint64_t *lpns = wbuf(d)->stage;
+    uint32_t n = pid < 0 ? take_unit(d, unit < room ? unit : room, &lpns) : take_pid(d, unit < room ? unit : room, (uint32_t)pid);
     uint64_t first = nand_slot(d, b, blk_wp(d, b));
-    map_prefetch(d, wbuf(d)->stage, n);
-    map_set_run(d, wbuf(d)->stage, n, first);
+    map_prefetch(d, lpns, n);
+    map_set_run(d, lpns, n, first);
     blk_advance(d, b, n);
     for (uint32_t k = 0; drive_place_hook(d) && k < n; k++)
-        drive_place_hook(d)(drive_place_ctx(d), wbuf(d)->stage[k], first + k, NO_SLOT);
+        drive_place_hook(d)(drive_place_ctx(d), lpns[k], first + k, NO_SLOT);
     if (blk_wp(d, b) == cap) {
         blk_close(d, b, sim_now(drive_engine(d)));
         if (open)

@@ -361,6 +361,13 @@ static bool any_gc(void *ctx)
 
 static bool any_dead(void *ctx) { return blocks_dead(ctx) > 0; }
 
+/* A count any_gc or any_dead asks about grew: they may say yes again. */
+static void gc_grew(Drive *d)
+{
+    sched_wake(d, any_gc, d);
+    sched_wake(d, any_dead, d);
+}
+
 /* ---- Idle GC ([gc] idle_blocks) ------------------------------------------
  * Firmware goes on collecting after the host stops writing, beyond the soft
  * threshold, so that the next burst finds free blocks (and, on a drive with
@@ -475,6 +482,10 @@ void gc_init(Drive *d)
     sched_add(d, RANK_GC_BACKGROUND, try_background, any_gc, d, false);
     if (drive_params(d)->gc_idle_blocks > 0)
         sched_add(d, RANK_GC_IDLE, try_idle, any_idle, d, false);
+    /* what any_gc and any_dead count grows only through blocks_grow() */
+    sched_watch(d, any_gc, d);
+    sched_watch(d, any_dead, d);
+    blocks_set_on_grow(d, gc_grew);
 }
 
 /* Pacing: a host program of slots on die, which was below the soft

@@ -14,6 +14,8 @@
  * cache registers to empty. With [controller] max_program_dies at most that
  * many dies program or erase at once: while they do, an idle die serves only
  * its reads, and the end of one of theirs offers work to every idle die.
+ * A source's any function that is watched (GC's) is asked again, once it
+ * has said no, only after its owner wakes it (sched_wake()).
  */
 #include "models/chan.h"
 #include "models/sched.h"
@@ -58,6 +60,7 @@ typedef struct SchedTry {
     SchedAnyFn any;
     void *ctx;
     bool stripes;
+    bool watch;       /* its any function is asked again only when woken (sched_watch()) */
     uint32_t any_idx; /* its any function's place in Sched.anys */
 } SchedTry;
 
@@ -85,6 +88,9 @@ struct Sched {
     SchedTry anys[MAX_TRIES];
     uint32_t any_mask[MAX_TRIES];
     uint32_t nanys, always;
+    uint32_t watched; /* anys (bit j: anys[j]) asked again only when woken (sched_watch()) */
+    uint32_t ask;     /* anys to ask: those not watched, and the watched ones
+                         that have not said no since sched_wake() */
     SchedClient clients[MAX_CLIENTS];
     uint32_t nclients;
     SimRng rng; /* read retries ([timing.<mode>] read_retry_rate) */
@@ -164,8 +170,13 @@ void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, boo
     for (; k > 0 && s->tries[k - 1].rank > rank; k--)
         s->tries[k] = s->tries[k - 1];
     s->tries[k] = (SchedTry){.rank = rank, .fn = fn, .any = any, .ctx = ctx, .stripes = stripes};
-    /* the tries moved: their any functions' masks are made again */
-    s->nanys = s->always = 0;
+    for (uint32_t j = 0; j < s->ntries; j++) /* a watched any function stays watched */
+        s->tries[k].watch |= j != k && any && s->tries[j].any == any && s->tries[j].ctx == ctx &&
+                             s->tries[j].watch;
+    /* the tries moved: their any functions' masks are made again, and
+     * each is asked at its next offer */
+    s->nanys = s->always = s->watched = 0;
+    s->ask = ~0u;
     for (k = 0; k < s->ntries; k++) {
         const SchedTry *t = &s->tries[k];
         uint32_t j = 0;
@@ -180,8 +191,34 @@ void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, boo
             s->any_mask[s->nanys++] = 0;
         }
         s->any_mask[j] |= 1u << k;
+        s->watched |= (uint32_t)t->watch << j;
         s->tries[k].any_idx = j;
     }
+}
+
+/* The place in s->anys of any with ctx, or nanys if not there. */
+static uint32_t any_index(const Sched *s, SchedAnyFn any, void *ctx)
+{
+    uint32_t j = 0;
+    while (j < s->nanys && (s->anys[j].any != any || s->anys[j].ctx != ctx))
+        j++;
+    return j;
+}
+
+void sched_watch(Drive *d, SchedAnyFn any, void *ctx)
+{
+    Sched *s = sched(d);
+    uint32_t j = any_index(s, any, ctx);
+    g_return_if_fail(j < s->nanys);
+    for (uint32_t k = 0; k < s->ntries; k++)
+        s->tries[k].watch |= s->tries[k].any == any && s->tries[k].ctx == ctx;
+    s->watched |= 1u << j;
+}
+
+void sched_wake(Drive *d, SchedAnyFn any, void *ctx)
+{
+    Sched *s = sched(d);
+    s->ask |= 1u << any_index(s, any, ctx); /* an unknown one sets a bit past nanys */
 }
 
 uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
@@ -196,7 +233,7 @@ uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx)
  * part in its suspension window [susp_from, susp_until) as reads (the
  * window holds the suspend overhead and the reads served in it); an idle
  * die counts nothing. */
-static void sched_account(Drive *d, uint32_t i, SimTime upto)
+static inline void sched_account(Drive *d, uint32_t i, SimTime upto)
 {
     DieOp *die = &sched(d)->die[i];
     SimTime from = die->acct_from;
@@ -230,6 +267,28 @@ static SimTime prog_time(const Drive *d, uint64_t first, uint64_t last, CellMode
     return MAX(t->t_prog_page[nand_page_type(d, first, m)], t->t_prog_page[nand_page_type(d, last, m)]);
 }
 
+/* sched_die_op(), inline in sched_program(): a program of host data is
+ * started for every unit the host writes. On an idle die (every caller's)
+ * sched_account() only moves the start of its count up to now. */
+static inline void die_start(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx,
+                             uint32_t arg, SimTime end)
+{
+    Sched *s = sched(d);
+    DieOp *die = &s->die[i];
+    SimTime now = sim_now(drive_engine(d));
+    if (die->work == IDLE)
+        die->acct_from = MAX(die->acct_from, now);
+    else
+        sched_account(d, i, now);
+    set_work(s, die, (uint8_t)work, now);
+    die->out_wait = false;
+    die->done = done;
+    die->done_ctx = ctx;
+    die->done_arg = arg;
+    die->busy_until = end;
+    sim_schedule(drive_engine(d), end, die_done, d, i | (uint64_t)die->done_gen << 32);
+}
+
 void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                    SimTime in, uint64_t first, uint64_t bytes, CellMode m)
 {
@@ -240,21 +299,13 @@ void sched_program(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *c
         die->pass2_time = t - t / 2;
         t /= 2;
     }
-    sched_die_op(d, i, work, done, ctx, arg, in + t);
+    die_start(d, i, work, done, ctx, arg, in + t);
 }
 
 void sched_die_op(Drive *d, uint32_t i, DieWork work, SchedDoneFn done, void *ctx, uint32_t arg,
                   SimTime end)
 {
-    DieOp *die = &sched(d)->die[i];
-    sched_account(d, i, sim_now(drive_engine(d)));
-    set_work(sched(d), die, (uint8_t)work, sim_now(drive_engine(d)));
-    die->out_wait = false;
-    die->done = done;
-    die->done_ctx = ctx;
-    die->done_arg = arg;
-    die->busy_until = end;
-    sim_schedule(drive_engine(d), end, die_done, d, i | (uint64_t)die->done_gen << 32);
+    die_start(d, i, work, done, ctx, arg, end);
 }
 
 static void read_done(Drive *d, uint32_t r);
@@ -313,14 +364,31 @@ static void start_read(Drive *d, uint32_t i)
     sched_die_op(d, i, WORK_READ, read_op_done, d, r, end);
 }
 
+/* Whether anys[j]'s sources may have work: no without asking if it is
+ * watched and said no since it was last woken, else its answer (a watched
+ * one that says no is not asked again until woken). */
+static inline bool any_may(Sched *s, uint32_t j)
+{
+    if (!(s->ask >> j & 1))
+        return false;
+    if (s->anys[j].any(s->anys[j].ctx))
+        return true;
+    s->ask &= ~(s->watched & 1u << j);
+    return false;
+}
+
 /* The sources that may have work for some die now (bit k: tries[k]):
- * each distinct any function asked once (they change nothing). */
-static uint32_t offer_mask(const Sched *s)
+ * each distinct any function to ask asked once (they change nothing). */
+static inline uint32_t offer_mask(Sched *s)
 {
     uint32_t mask = s->always;
-    for (uint32_t j = 0; j < s->nanys; j++)
+    for (uint32_t m = s->ask & ((1u << s->nanys) - 1); m; m &= m - 1) {
+        uint32_t j = (uint32_t)__builtin_ctz(m);
         if (s->anys[j].any(s->anys[j].ctx))
             mask |= s->any_mask[j];
+        else
+            s->ask &= ~(s->watched & 1u << j);
+    }
     return mask;
 }
 
@@ -362,7 +430,7 @@ static const SchedTry *kick(Drive *d, uint32_t i, uint32_t mask, bool ask)
         const SchedTry *t = &s->tries[k];
         if (none >> k & 1)
             continue;
-        if (ask && t->any && !t->any(t->ctx)) {
+        if (ask && t->any && !any_may(s, t->any_idx)) {
             none |= s->any_mask[t->any_idx]; /* and the sources sharing it */
             continue;
         }
@@ -647,6 +715,9 @@ bool sched_check(const Drive *d, char *why, size_t why_len)
     uint32_t limit = drive_params(d)->ctrl_max_program_dies;
     CHECK(!limit || prog <= limit, "%u dies program or erase, above max_program_dies = %u", prog,
           limit);
+    for (uint32_t j = 0; j < s->nanys; j++)
+        CHECK(!(s->watched >> j & 1) || (s->ask >> j & 1) || !s->anys[j].any(s->anys[j].ctx),
+              "source %u's any function said no, says yes now, and was not woken", j);
     g_autofree uint8_t *mark = g_new0(uint8_t, s->rop_cap);
     for (uint32_t i = 0; i < drive_geom(d)->dies; i++)
         if (!queue_check(s, i, mark, why, why_len))

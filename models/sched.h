@@ -44,6 +44,14 @@ void sched_release(Drive *d);
  * sched_kick_all()'s starting die past it, so successive units of that work
  * stripe over channels, then CEs, then dies. */
 void sched_add(Drive *d, int rank, SchedTryFn fn, SchedAnyFn any, void *ctx, bool stripes);
+/* After its sched_add() calls: any (with ctx) is asked again, once it has
+ * said no, only after sched_wake(d, any, ctx), which its owner calls
+ * whenever its answer may have turned from no to yes. GC's sources, whose
+ * answers change seldom, were otherwise asked for every write that entered
+ * the buffer and at the end of every program. sched_check() asks it anyway
+ * and fails on a no that turned into a yes without a wake. */
+void sched_watch(Drive *d, SchedAnyFn any, void *ctx);
+void sched_wake(Drive *d, SchedAnyFn any, void *ctx);
 /* Register who reads: returns the client number for sched_read(). */
 uint32_t sched_read_client(Drive *d, SchedReadFn fn, void *ctx);
 

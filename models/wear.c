@@ -147,6 +147,7 @@ static void static_check(Drive *d, uint32_t die)
     if (w->cold[die] == NO_BLOCK && cold != NO_BLOCK && w->erases[cold] + w->threshold < max) {
         w->cold[die] = cold;
         w->ncold++;
+        blocks_grow(d); /* GC may have work again */
     }
 }
 

@@ -351,6 +351,76 @@ static void test_offers_only_where_wanted(void)
     sim_engine_free(e);
 }
 
+/* A watched source (sched_watch()) that said no is not asked again until
+ * woken; a yes it gave without a wake is missed, and sched_check() says
+ * so; woken, it is asked and offered to every idle die. */
+static void test_watched_asked_when_woken(void)
+{
+    DriveParams dp;
+    tiny_drive(&dp, 16, 0.3);
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, &dp, 1);
+    uint32_t dies = drive_params_dies(&dp);
+    Probe w = {.may = false};
+    sched_add(d, 1000, probe_try, probe_any, &w, false);
+    sched_watch(d, probe_any, &w);
+    sched_kick_all(d);
+    CUTEST_EQ(w.asked, 1);
+    sched_kick_all(d);
+    CUTEST_EQ(w.asked, 1);
+    char why[256];
+    CU_ASSERT_TRUE(drive_check(d, why, sizeof why));
+    w.may = true; /* and no wake */
+    sched_kick_all(d);
+    CUTEST_EQ(w.offers, 0);
+    CU_ASSERT_FALSE(drive_check(d, why, sizeof why));
+    sched_wake(d, probe_any, &w);
+    CU_ASSERT_TRUE(drive_check(d, why, sizeof why));
+    sched_kick_all(d);
+    CUTEST_EQ(w.offers, dies);
+    /* a source added later keeps it watched */
+    Probe later = {0};
+    sched_add(d, 1001, probe_try, NULL, &later, false);
+    w.may = false;
+    uint32_t asked = w.asked;
+    sched_kick_all(d);
+    sched_kick_all(d);
+    CUTEST_EQ(w.asked, asked + 1);
+    drive_free(d);
+    sim_engine_free(e);
+}
+
+/* GC's sources are watched: on a drive that collects all the time, each
+ * count they ask about wakes them when it grows (drive_check() every
+ * 100 us fails on a no that turned into a yes unseen), and GC keeps up. */
+static void test_gc_woken(void)
+{
+    DriveParams dp;
+    tiny_drive(&dp, 16, 0.3);
+    Mix m = {.e = sim_engine_new()};
+    m.d = drive_new(m.e, &dp, 1);
+    m.pages = dp.user_capacity / 4096;
+    sim_rng_init(&m.r, 5, 0);
+    drive_set_done(m.d, mix_done, &m);
+    for (int i = 0; i < 8; i++)
+        mix_submit(&m, 0);
+    mix_submit(&m, 1);
+    bool ok = true;
+    char why[256] = "";
+    while (ok && m.reads < 3000) {
+        sim_run(m.e, sim_now(m.e) + 100 * SIM_US);
+        ok = drive_check(m.d, why, sizeof why);
+    }
+    if (!ok)
+        printf("\n    %s ", why);
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT(drive_stats(m.d)->gc_blocks > 0);
+    drive_set_done(m.d, NULL, NULL);
+    sim_run(m.e, SIM_TIME_MAX);
+    drive_free(m.d);
+    sim_engine_free(m.e);
+}
+
 /* Host MB/s of `span` bytes written sequentially in 128 KiB commands at QD
  * 8 and flushed, on the tiny drive with 8 dies behind a fast link, with at
  * most `limit` dies programming at once (0: no limit); the invariants, the
@@ -422,6 +492,8 @@ int main(void)
         {"cache_read", test_cache_read},
         {"die_time", test_die_time},
         {"offers only where wanted", test_offers_only_where_wanted},
+        {"watched asked when woken", test_watched_asked_when_woken},
+        {"gc woken", test_gc_woken},
         {"program limit", test_program_limit},
         CU_TEST_INFO_NULL,
     };
