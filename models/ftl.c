@@ -72,6 +72,8 @@ typedef struct Wbuf {
     uint64_t *stage;       /* lpns taken from the ring for the program being set up */
     uint32_t stage_rmw;    /* of the staged lpns: rewritten pieces (RING_RMW) */
     uint32_t unit_lpns;    /* 4 KiB pieces per map unit */
+    bool quick;            /* unit_lpns 1: a write of whole 4 KiB units goes straight to
+                            * the buffer (ftl_write_arrive(); cleared by ftl_general_only()) */
     uint8_t *flag;         /* per ring position: RING_RMW, RING_HELD (unit_lpns > 1) */
     uint32_t held;         /* ring entries RING_HELD */
     Merge *merges;         /* pool, grown to the run's peak */
@@ -465,6 +467,21 @@ static void write_arrived(void *ctx, uint64_t arg)
     sched_kick_all(d);
 }
 
+/* Reserve buffer space for all of write c (none of it sent yet) and move
+ * its data over the link: nearly every write, in one piece. */
+static void admit_whole(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
+    Wbuf *w = wbuf(d);
+    SimTime now = sim_now(drive_engine(d));
+    cmd->t_admit = now;
+    cmd->sent = cmd->slots;
+    w->buf_used += write_slots(cmd);
+    w->ring_pending += write_slots(cmd);
+    SimTime end = link_xfer(d, now, cmd->length, 1);
+    sim_schedule(drive_engine(d), end, write_arrived, d, c | (uint64_t)cmd->slots << 32);
+}
+
 /* Reserve buffer space for the piece of write c from cmd->sent up to its
  * 4 KiB unit b and move its data over the link. */
 static void admit_piece(Drive *d, uint32_t c, uint32_t b)
@@ -488,7 +505,7 @@ static void admit_piece(Drive *d, uint32_t c, uint32_t b)
  * pieces enter the buffer together; cmd->sent if the buffer has no room
  * for a piece yet. The buffer holds two map units (ftl_init), so a piece
  * always fits once programs have emptied it. */
-static G_GNUC_NO_INLINE uint32_t piece_end(const Drive *d, const Cmd *cmd)
+static uint32_t piece_end(const Drive *d, const Cmd *cmd)
 {
     uint32_t a = cmd->sent;
     uint64_t room = buffer_room(d), k = wbuf(d)->unit_lpns;
@@ -503,13 +520,9 @@ static G_GNUC_NO_INLINE uint32_t piece_end(const Drive *d, const Cmd *cmd)
     return end > first + a ? (uint32_t)(end - first) : a;
 }
 
-/* Admit write c, or as much of it as the buffer has room for; true when
- * all of it is admitted. A write that fits the buffer waits for room for
- * all of it. One larger than the buffer would wait forever: it goes in
- * pieces as room frees, as a controller pulls a command's data over the
- * link while its buffer drains (and as the host's block layer splits a
- * request above the device's largest transfer). */
-static bool admit(Drive *d, uint32_t c)
+/* admit() for a write that does not fit the buffer's room now, or part of
+ * which has gone in: out of line of the writes that fit. */
+static G_GNUC_NO_INLINE bool admit_wait(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     uint32_t b;
@@ -520,6 +533,23 @@ static bool admit(Drive *d, uint32_t c)
     if (b > cmd->sent)
         admit_piece(d, c, b);
     return cmd->sent == cmd->slots;
+}
+
+/* Admit write c, or as much of it as the buffer has room for; true when
+ * all of it is admitted. A write that fits the buffer waits for room for
+ * all of it. One larger than the buffer would wait forever: it goes in
+ * pieces as room frees, as a controller pulls a command's data over the
+ * link while its buffer drains (and as the host's block layer splits a
+ * request above the device's largest transfer). */
+static bool admit(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
+    /* none of it sent, and room for all of it (so it fits the buffer) */
+    if (G_LIKELY(cmd->sent == 0 && write_slots(cmd) <= buffer_room(d))) {
+        admit_whole(d, c);
+        return true;
+    }
+    return admit_wait(d, c);
 }
 
 /* Admit waiting writes in arrival order while the buffer has room. */
@@ -533,18 +563,31 @@ static void admit_waiting(Drive *d)
     }
 }
 
-static void ftl_write_start(Drive *d, uint32_t c)
+/* ftl_write_start() for a write that waits behind others, or does not fit
+ * the buffer's room now: admitted in part if it can be, and queued. */
+static G_GNUC_NO_INLINE void write_wait(Drive *d, uint32_t c)
 {
-    Cmd *cmd = cmd_at(d, c);
-    cmd->t_issue = sim_now(drive_engine(d));
-    cmd->next = NO_IDX;
-    if (wbuf(d)->wait_head == NO_IDX && admit(d, c))
+    if (wbuf(d)->wait_head == NO_IDX && admit_wait(d, c))
         return;
     if (wbuf(d)->wait_tail == NO_IDX)
         wbuf(d)->wait_head = c;
     else
         cmd_at(d, wbuf(d)->wait_tail)->next = c;
     wbuf(d)->wait_tail = c;
+}
+
+/* Write c is ready for the buffer: in at once if no write waits and the
+ * buffer has room for all of it (as admit() would take it, none of it
+ * sent yet), else through write_wait(). */
+static inline void ftl_write_start(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
+    cmd->t_issue = sim_now(drive_engine(d));
+    cmd->next = NO_IDX;
+    if (G_LIKELY(wbuf(d)->wait_head == NO_IDX && write_slots(cmd) <= buffer_room(d)))
+        admit_whole(d, c);
+    else
+        write_wait(d, c);
 }
 
 /* A program of slots from the buffer ended: their space is free again. */
@@ -751,6 +794,13 @@ void ftl_write_arrive(Drive *d, uint32_t c)
     uint64_t old = map_get(d, cmd->offset / SLOT_SIZE);
     if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
         map_prefetch_slot(d, old);
+    if (G_LIKELY((cmd->offset | cmd->length) % SLOT_SIZE == 0 && wbuf(d)->quick)) {
+        /* whole 4 KiB units, mapped 4 KiB each: nothing to read or look
+         * up first (write_issue() would find no reads to wait for) */
+        cmd->pending = 0;
+        ftl_write_start(d, c);
+        return;
+    }
     bool partial = cmd->offset % SLOT_SIZE || end % SLOT_SIZE;
     if (l2p_cache_on(d) && partial && !l2p_translate(d, c, cmd->offset / SLOT_SIZE, (end - 1) / SLOT_SIZE))
         return;
@@ -1063,6 +1113,7 @@ void ftl_init(Drive *d)
     for (int m = CELL_SLC; m <= CELL_QLC; m++)
         max_unit = MAX(max_unit, drive_geom(d)->unit_slots[m]);
     w->unit_lpns = drive_params_map_unit(drive_params(d)) / SLOT_SIZE;
+    w->quick = w->unit_lpns == 1;
     w->buf_cap = drive_params_write_buffer(drive_params(d)) / SLOT_SIZE;
     w->ring_cap = (uint32_t)w->buf_cap;
     w->ring = g_new(uint64_t, w->ring_cap);
@@ -1085,6 +1136,8 @@ void ftl_init(Drive *d)
     if (l2p_cache_on(d))
         l2p_on_translated(d, translated, d);
 }
+
+void ftl_general_only(Drive *d) { wbuf(d)->quick = false; }
 
 void ftl_release(Drive *d)
 {
