@@ -74,6 +74,8 @@ typedef struct Wbuf {
     uint32_t unit_lpns;    /* 4 KiB pieces per map unit */
     bool quick;            /* unit_lpns 1: a write of whole 4 KiB units goes straight to
                             * the buffer (ftl_write_arrive(); cleared by ftl_general_only()) */
+    bool quick_reads;      /* a read of one 4 KiB unit is looked up in read_issue() (cleared
+                            * by ftl_general_only()) */
     uint8_t *flag;         /* per ring position: RING_RMW, RING_HELD (unit_lpns > 1) */
     uint32_t held;         /* ring entries RING_HELD */
     Merge *merges;         /* pool, grown to the run's peak */
@@ -655,6 +657,18 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
         sched_read(d, cur_die, client, arg, mode, types, pages, slots);
 }
 
+/* queue_die_reads() of one lpn, on NAND at slot. */
+static void queue_die_read(Drive *d, uint32_t client, uint32_t arg, uint32_t *pending, uint64_t slot)
+{
+    uint32_t b = nand_block_of(d, slot);
+    uint8_t mode = blk_mode(d, b);
+    uint32_t types = 0;
+    if (drive_params(d)->timing[mode].t_read_page[0]) /* by page type */
+        types = 1u << nand_page_type(d, slot, mode);
+    (*pending)++;
+    sched_read(d, nand_die_of_block(d, b), client, arg, mode, types, 1, 1);
+}
+
 /* Host command c's reads of the pages in [first, last]. */
 static void queue_reads(Drive *d, uint32_t c, uint64_t first, uint64_t last)
 {
@@ -731,14 +745,28 @@ static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
 }
 
 static void ftl_read_piece_done(Drive *d, uint32_t c);
+static void read_done(Drive *d, uint32_t c);
 
 static void read_issue(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
+    uint64_t first = cmd->offset / SLOT_SIZE, last = (cmd->offset + cmd->length - 1) / SLOT_SIZE;
     cmd->t_issue = sim_now(drive_engine(d));
     cmd->piece_wait = 0;
     cmd->pending = 1; /* held until every read is queued */
-    queue_reads(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE);
+    if (G_LIKELY(first == last && wbuf(d)->quick_reads)) {
+        /* one 4 KiB unit: queue_reads()'s loop of one lpn */
+        uint64_t slot = map_get(d, first);
+        if (slot >= BUF_MARK) { /* unmapped or buffered: no NAND access */
+            drive_counters(d)->unwritten_read_units += slot == NO_SLOT;
+            cmd->pending = 0;
+            read_done(d, c);
+            return;
+        }
+        queue_die_read(d, wbuf(d)->host_reader, c, &cmd->pending, slot);
+    } else {
+        queue_reads(d, c, first, last);
+    }
     ftl_read_piece_done(d, c);
 }
 
@@ -823,10 +851,17 @@ static void ftl_read_piece_done(Drive *d, uint32_t c)
     g_assert(cmd->pending > 0);
     if (--cmd->pending > 0)
         return;
-    if (cmd->op == IO_WRITE) {
+    if (cmd->op == IO_WRITE)
         ftl_write_start(d, c);
-        return;
-    }
+    else
+        read_done(d, c);
+}
+
+/* Read c has its data (its NAND reads ended, or it needed none): back to
+ * the host over the link, and its time in parts. */
+static void read_done(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
     SimTime now = sim_now(drive_engine(d));
     SimTime end = link_xfer(d, now, cmd->length, 0);
     uint64_t *part = drive_counters(d)->read_parts_ns;
@@ -1114,6 +1149,7 @@ void ftl_init(Drive *d)
         max_unit = MAX(max_unit, drive_geom(d)->unit_slots[m]);
     w->unit_lpns = drive_params_map_unit(drive_params(d)) / SLOT_SIZE;
     w->quick = w->unit_lpns == 1;
+    w->quick_reads = true;
     w->buf_cap = drive_params_write_buffer(drive_params(d)) / SLOT_SIZE;
     w->ring_cap = (uint32_t)w->buf_cap;
     w->ring = g_new(uint64_t, w->ring_cap);
@@ -1137,7 +1173,7 @@ void ftl_init(Drive *d)
         l2p_on_translated(d, translated, d);
 }
 
-void ftl_general_only(Drive *d) { wbuf(d)->quick = false; }
+void ftl_general_only(Drive *d) { wbuf(d)->quick = wbuf(d)->quick_reads = false; }
 
 void ftl_release(Drive *d)
 {
