@@ -188,6 +188,22 @@ SimTime ctrl_run(Drive *d, SimTime ready, SimTime cost, CtrlWork w)
     return take(d, ready, cost);
 }
 
+SimTime ctrl_run_now(Drive *d, SimTime cost, CtrlWork w)
+{
+    Ctrl *c = ctrl(d);
+    SimTime now = sim_now(drive_engine(d));
+    drive_counters(d)->ctrl_busy_ns[w] += cost;
+    /* one core that has finished all it holds: the work starts now, as
+     * take() would place it */
+    if (G_LIKELY(c->cores == 1 && cost > 0 && (c->n[0] == 0 || c->end[c->n[0] - 1] <= now))) {
+        c->n[0] = 1;
+        c->start[0] = now;
+        c->end[0] = now + cost;
+        return now + cost;
+    }
+    return take(d, now, cost);
+}
+
 SimTime ctrl_relocate(Drive *d, uint32_t die, SimTime sensed, uint32_t n)
 {
     const DriveParams *p = drive_params(d);

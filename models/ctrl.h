@@ -12,6 +12,8 @@ void ctrl_release(Drive *d);
  * core free; returns its end. Work of no cost ends when a core is free to
  * take it up. */
 SimTime ctrl_run(Drive *d, SimTime ready, SimTime cost, CtrlWork w);
+/* ctrl_run() of work ready now (a command taken in). */
+SimTime ctrl_run_now(Drive *d, SimTime cost, CtrlWork w);
 /* Relocation of n 4 KiB slots (GC, folding, translation pages) read from
  * die by `sensed`: the data out over the channel, the controller's work on
  * it (ECC, re-encode, program issue: relocate_cost a slot, unless

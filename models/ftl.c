@@ -72,6 +72,10 @@ typedef struct Wbuf {
     uint64_t *stage;       /* lpns taken from the ring for the program being set up */
     uint32_t stage_rmw;    /* of the staged lpns: rewritten pieces (RING_RMW) */
     uint32_t unit_lpns;    /* 4 KiB pieces per map unit */
+    bool quick;            /* unit_lpns 1: a write of whole 4 KiB units goes straight to
+                            * the buffer (ftl_write_arrive(); cleared by ftl_general_only()) */
+    bool quick_reads;      /* a read of one 4 KiB unit is looked up in read_issue() (cleared
+                            * by ftl_general_only()) */
     uint8_t *flag;         /* per ring position: RING_RMW, RING_HELD (unit_lpns > 1) */
     uint32_t held;         /* ring entries RING_HELD */
     Merge *merges;         /* pool, grown to the run's peak */
@@ -492,6 +496,21 @@ static void write_arrived(void *ctx, uint64_t arg)
     sched_kick_all(d);
 }
 
+/* Reserve buffer space for all of write c (none of it sent yet) and move
+ * its data over the link: nearly every write, in one piece. */
+static void admit_whole(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
+    Wbuf *w = wbuf(d);
+    SimTime now = sim_now(drive_engine(d));
+    cmd->t_admit = now;
+    cmd->sent = cmd->slots;
+    w->buf_used += write_slots(cmd);
+    w->ring_pending += write_slots(cmd);
+    SimTime end = link_xfer(d, now, cmd->length, 1);
+    sim_schedule(drive_engine(d), end, write_arrived, d, c | (uint64_t)cmd->slots << 32);
+}
+
 /* Reserve buffer space for the piece of write c from cmd->sent up to its
  * 4 KiB unit b and move its data over the link. */
 static void admit_piece(Drive *d, uint32_t c, uint32_t b)
@@ -515,7 +534,7 @@ static void admit_piece(Drive *d, uint32_t c, uint32_t b)
  * pieces enter the buffer together; cmd->sent if the buffer has no room
  * for a piece yet. The buffer holds two map units (ftl_init), so a piece
  * always fits once programs have emptied it. */
-static G_GNUC_NO_INLINE uint32_t piece_end(const Drive *d, const Cmd *cmd)
+static uint32_t piece_end(const Drive *d, const Cmd *cmd)
 {
     uint32_t a = cmd->sent;
     uint64_t room = buffer_room(d), k = wbuf(d)->unit_lpns;
@@ -530,13 +549,9 @@ static G_GNUC_NO_INLINE uint32_t piece_end(const Drive *d, const Cmd *cmd)
     return end > first + a ? (uint32_t)(end - first) : a;
 }
 
-/* Admit write c, or as much of it as the buffer has room for; true when
- * all of it is admitted. A write that fits the buffer waits for room for
- * all of it. One larger than the buffer would wait forever: it goes in
- * pieces as room frees, as a controller pulls a command's data over the
- * link while its buffer drains (and as the host's block layer splits a
- * request above the device's largest transfer). */
-static bool admit(Drive *d, uint32_t c)
+/* admit() for a write that does not fit the buffer's room now, or part of
+ * which has gone in: out of line of the writes that fit. */
+static G_GNUC_NO_INLINE bool admit_wait(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     uint32_t b;
@@ -547,6 +562,23 @@ static bool admit(Drive *d, uint32_t c)
     if (b > cmd->sent)
         admit_piece(d, c, b);
     return cmd->sent == cmd->slots;
+}
+
+/* Admit write c, or as much of it as the buffer has room for; true when
+ * all of it is admitted. A write that fits the buffer waits for room for
+ * all of it. One larger than the buffer would wait forever: it goes in
+ * pieces as room frees, as a controller pulls a command's data over the
+ * link while its buffer drains (and as the host's block layer splits a
+ * request above the device's largest transfer). */
+static bool admit(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
+    /* none of it sent, and room for all of it (so it fits the buffer) */
+    if (G_LIKELY(cmd->sent == 0 && write_slots(cmd) <= buffer_room(d))) {
+        admit_whole(d, c);
+        return true;
+    }
+    return admit_wait(d, c);
 }
 
 /* Admit waiting writes in arrival order while the buffer has room. */
@@ -560,19 +592,31 @@ static void admit_waiting(Drive *d)
     }
 }
 
-/* Inline: a write that reads nothing first comes here from its arrival. */
-static inline void ftl_write_start(Drive *d, uint32_t c)
+/* ftl_write_start() for a write that waits behind others, or does not fit
+ * the buffer's room now: admitted in part if it can be, and queued. */
+static G_GNUC_NO_INLINE void write_wait(Drive *d, uint32_t c)
 {
-    Cmd *cmd = cmd_at(d, c);
-    cmd->t_issue = sim_now(drive_engine(d));
-    cmd->next = NO_IDX;
-    if (wbuf(d)->wait_head == NO_IDX && admit(d, c))
+    if (wbuf(d)->wait_head == NO_IDX && admit_wait(d, c))
         return;
     if (wbuf(d)->wait_tail == NO_IDX)
         wbuf(d)->wait_head = c;
     else
         cmd_at(d, wbuf(d)->wait_tail)->next = c;
     wbuf(d)->wait_tail = c;
+}
+
+/* Write c is ready for the buffer: in at once if no write waits and the
+ * buffer has room for all of it (as admit() would take it, none of it
+ * sent yet), else through write_wait(). */
+static inline void ftl_write_start(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
+    cmd->t_issue = sim_now(drive_engine(d));
+    cmd->next = NO_IDX;
+    if (G_LIKELY(wbuf(d)->wait_head == NO_IDX && write_slots(cmd) <= buffer_room(d)))
+        admit_whole(d, c);
+    else
+        write_wait(d, c);
 }
 
 /* A program of slots from the buffer ended: their space is free again. */
@@ -638,6 +682,18 @@ static void queue_die_reads(Drive *d, uint32_t client, uint32_t arg, uint32_t *p
     }
     if (cur_die != NO_IDX)
         sched_read(d, cur_die, client, arg, mode, types, pages, slots);
+}
+
+/* queue_die_reads() of one lpn, on NAND at slot. */
+static void queue_die_read(Drive *d, uint32_t client, uint32_t arg, uint32_t *pending, uint64_t slot)
+{
+    uint32_t b = nand_block_of(d, slot);
+    uint8_t mode = blk_mode(d, b);
+    uint32_t types = 0;
+    if (drive_params(d)->timing[mode].t_read_page[0]) /* by page type */
+        types = 1u << nand_page_type(d, slot, mode);
+    (*pending)++;
+    sched_read(d, nand_die_of_block(d, b), client, arg, mode, types, 1, 1);
 }
 
 /* Host command c's reads of the pages in [first, last]. */
@@ -716,14 +772,28 @@ static void rmw_read_done(void *ctx, uint32_t mi, SimTime wait)
 }
 
 static void ftl_read_piece_done(Drive *d, uint32_t c);
+static void read_done(Drive *d, uint32_t c);
 
 static void read_issue(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
+    uint64_t first = cmd->offset / SLOT_SIZE, last = (cmd->offset + cmd->length - 1) / SLOT_SIZE;
     cmd->t_issue = sim_now(drive_engine(d));
     cmd->piece_wait = 0;
     cmd->pending = 1; /* held until every read is queued */
-    queue_reads(d, c, cmd->offset / SLOT_SIZE, (cmd->offset + cmd->length - 1) / SLOT_SIZE);
+    if (G_LIKELY(first == last && wbuf(d)->quick_reads)) {
+        /* one 4 KiB unit: queue_reads()'s loop of one lpn */
+        uint64_t slot = map_get(d, first);
+        if (slot >= BUF_MARK) { /* unmapped or buffered: no NAND access */
+            drive_counters(d)->unwritten_read_units += slot == NO_SLOT;
+            cmd->pending = 0;
+            read_done(d, c);
+            return;
+        }
+        queue_die_read(d, wbuf(d)->host_reader, c, &cmd->pending, slot);
+    } else {
+        queue_reads(d, c, first, last);
+    }
     ftl_read_piece_done(d, c);
 }
 
@@ -783,7 +853,8 @@ static G_GNUC_NO_INLINE void write_arrive_reads(Drive *d, uint32_t c)
 
 /* A write of whole 4 KiB units to a drive mapping 4 KiB reads nothing
  * first: it goes to the buffer at once, as write_issue() and
- * ftl_read_piece_done() would send it with no read pending. */
+ * ftl_read_piece_done() would send it with no read pending (unless
+ * ftl_general_only() has cleared quick for a test). */
 void ftl_write_arrive(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
@@ -793,7 +864,7 @@ void ftl_write_arrive(Drive *d, uint32_t c)
     uint64_t old = map_get(d, cmd->offset / SLOT_SIZE);
     if (old < BUF_MARK) /* the slot to invalidate once the data has crossed the link */
         map_prefetch_slot(d, old);
-    if (G_UNLIKELY((cmd->offset | cmd->length) % SLOT_SIZE || wbuf(d)->unit_lpns > 1)) {
+    if (G_UNLIKELY((cmd->offset | cmd->length) % SLOT_SIZE || !wbuf(d)->quick)) {
         write_arrive_reads(d, c);
         return;
     }
@@ -817,10 +888,17 @@ static void ftl_read_piece_done(Drive *d, uint32_t c)
     g_assert(cmd->pending > 0);
     if (--cmd->pending > 0)
         return;
-    if (cmd->op == IO_WRITE) {
+    if (cmd->op == IO_WRITE)
         ftl_write_start(d, c);
-        return;
-    }
+    else
+        read_done(d, c);
+}
+
+/* Read c has its data (its NAND reads ended, or it needed none): back to
+ * the host over the link, and its time in parts. */
+static void read_done(Drive *d, uint32_t c)
+{
+    Cmd *cmd = cmd_at(d, c);
     SimTime now = sim_now(drive_engine(d));
     SimTime end = link_xfer(d, now, cmd->length, 0);
     uint64_t *part = drive_counters(d)->read_parts_ns;
@@ -1108,6 +1186,8 @@ void ftl_init(Drive *d)
     for (int m = CELL_SLC; m <= CELL_QLC; m++)
         max_unit = MAX(max_unit, drive_geom(d)->unit_slots[m]);
     w->unit_lpns = drive_params_map_unit(drive_params(d)) / SLOT_SIZE;
+    w->quick = w->unit_lpns == 1;
+    w->quick_reads = true;
     w->buf_cap = drive_params_write_buffer(drive_params(d)) / SLOT_SIZE;
     w->ring_cap = (uint32_t)w->buf_cap;
     w->ring = g_new(uint64_t, w->ring_cap);
@@ -1130,6 +1210,8 @@ void ftl_init(Drive *d)
     if (l2p_cache_on(d))
         l2p_on_translated(d, translated, d);
 }
+
+void ftl_general_only(Drive *d) { wbuf(d)->quick = wbuf(d)->quick_reads = false; }
 
 void ftl_release(Drive *d)
 {

@@ -8,6 +8,10 @@
 
 void ftl_init(Drive *d); /* the write buffer; registers host reads and host programs with the scheduler */
 void ftl_release(Drive *d);
+/* For tests (hostif_general_only()): every write through write_issue(),
+ * none by ftl_write_arrive()'s short path, and every read through
+ * queue_reads(). */
+void ftl_general_only(Drive *d);
 uint64_t ftl_unmap(Drive *d, uint64_t first, uint64_t end); /* lpns [first, end); returns how many were mapped */
 /* The write buffer's invariants: buffered lpns and ring entries agree. */
 bool ftl_check(const Drive *d, char *why, size_t why_len);

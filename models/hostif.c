@@ -6,7 +6,9 @@
  * buffer (after reading partial slots), trims go to trim.c, and flushes
  * wait for the buffer to drain (ftl.c). On SATA, TRIM and FLUSH are
  * non-queued. Completion (cmd_complete(), from below) is an engine event
- * that calls the host's callback.
+ * that calls the host's callback. A plain read or write (drive_submit())
+ * takes a short path to the controller: the same checks and steps, without
+ * those of zone commands, TRIM, FLUSH and the mapping cache.
  */
 #include "models/hostif.h"
 #include "models/cmd.h"
@@ -29,6 +31,8 @@ typedef struct HostIf {
     uint32_t held_head, held_tail; /* commands the host holds behind it */
     DriveDoneFn done;              /* the host's callback */
     void *done_ctx;
+    bool quick;                    /* reads and writes may take drive_submit()'s short path
+                                    * (no mapping cache; hostif_general_only() clears it) */
 } HostIf;
 
 static HostIf *hostif(const Drive *d) { return drive_part(d, DP_HOSTIF); }
@@ -78,10 +82,9 @@ static G_GNUC_NO_INLINE bool zoned_arrive(Drive *d, uint32_t c)
     return true;
 }
 
-static void cmd_arrive(void *ctx, uint64_t arg)
+/* cmd_arrive() for a command on a zoned drive, a TRIM or a FLUSH. */
+static G_GNUC_NO_INLINE void arrive_other(Drive *d, uint32_t c)
 {
-    Drive *d = ctx;
-    uint32_t c = (uint32_t)arg;
     Cmd *cmd = cmd_at(d, c);
     if (zns_on(d) && (cmd->op == IO_WRITE || cmd->zop != ZOP_NONE) && !zoned_arrive(d, c))
         return;
@@ -101,6 +104,20 @@ static void cmd_arrive(void *ctx, uint64_t arg)
     }
 }
 
+/* Command c has passed the controller's firmware: on to the FTL. */
+static void cmd_arrive(void *ctx, uint64_t arg)
+{
+    Drive *d = ctx;
+    uint32_t c = (uint32_t)arg;
+    uint8_t op = cmd_at(d, c)->op;
+    if (G_UNLIKELY(zns_on(d) || op > IO_WRITE))
+        arrive_other(d, c);
+    else if (op == IO_WRITE)
+        ftl_write_arrive(d, c);
+    else
+        ftl_read_start(d, c);
+}
+
 /* SATA's DSM TRIM and FLUSH CACHE are non-queued (NCQ) commands: the host
  * sends one only once every queued command has completed, and sends nothing
  * else until it completes. The queued TRIM of SATA 3.1 is not modelled (the
@@ -111,20 +128,21 @@ static bool non_queued(const Drive *d, IoOp op)
     return drive_params(d)->interface == HOSTIF_SATA && (op == IO_TRIM || op == IO_FLUSH);
 }
 
+/* Command c goes to the controller: its firmware work on a core, then on
+ * to the FTL. */
 static void dispatch(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
     hostif(d)->inflight++;
-    SimTime map = cmd->op == IO_WRITE ? (SimTime)cmd->slots * drive_params(d)->page_cost : 0;
     /* the map entry is needed when the command reaches the FTL, microseconds
      * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
-    if (cmd->op == IO_WRITE || cmd->op == IO_READ)
+    if (cmd->op <= IO_WRITE)
         map_prefetch_one(d, cmd->offset / SLOT_SIZE);
-    SimTime at = ctrl_run(d, sim_now(drive_engine(d)), drive_params(d)->cmd_cost, CW_SUBMIT);
+    SimTime at = ctrl_run_now(d, drive_params(d)->cmd_cost, CW_SUBMIT);
     /* the map updates follow on a core while the data comes in: they hold
      * the core from the next command, not this one from its transfer */
-    if (map)
-        ctrl_run(d, at, map, CW_MAP);
+    if (cmd->op == IO_WRITE && drive_params(d)->page_cost > 0)
+        ctrl_run(d, at, (SimTime)cmd->slots * drive_params(d)->page_cost, CW_MAP);
     sim_schedule(drive_engine(d), at, cmd_arrive, d, c);
 }
 
@@ -161,7 +179,38 @@ static bool zone_cmd_ok(const Drive *d, const DriveCmd *c)
     return true;
 }
 
-void drive_submit(Drive *d, const DriveCmd *c)
+/* Take a record for command c of the host, as op of length bytes, and
+ * fill it: every field read before the FTL reaches the command (which sets
+ * its times from t_start on, and a write's rmw and merge fields), field by
+ * field. A compound literal would clear the whole record first, every
+ * command. */
+static inline uint32_t cmd_start(Drive *d, const DriveCmd *c, IoOp op, uint64_t length)
+{
+    uint32_t k = cmd_take(d, op);
+    Cmd *cmd = cmd_at(d, k);
+    if (op == IO_WRITE) {
+        pslc_host_busy(d);
+        gc_host_busy(d);
+    }
+    cmd->tag = c->tag;
+    cmd->offset = c->offset;
+    cmd->length = length;
+    cmd->pending = 0;
+    cmd->next = NO_IDX;
+    cmd->slots = length > 0 ? (uint32_t)((c->offset + length - 1) / SLOT_SIZE - c->offset / SLOT_SIZE + 1) : 0;
+    cmd->map_wait = 0;
+    cmd->sent = cmd->landed = 0;
+    cmd->op = (uint8_t)op;
+    cmd->pid = c->zop == ZOP_NONE ? c->pid : 0;
+    cmd->zop = c->zop;
+    cmd->status = 0;
+    cmd->t_sub = sim_now(drive_engine(d));
+    return k;
+}
+
+/* drive_submit() for any command: zone commands, TRIM, FLUSH, a placement
+ * identifier, a mapping cache, a command held. */
+static G_GNUC_NO_INLINE void submit_any(Drive *d, const DriveCmd *c)
 {
     IoOp op = c->zop == ZOP_NONE ? (IoOp)c->op : c->zop == ZOP_APPEND ? IO_WRITE : IO_TRIM;
     uint64_t length = c->zop == ZOP_NONE || c->zop == ZOP_APPEND ? c->length : 0;
@@ -176,23 +225,21 @@ void drive_submit(Drive *d, const DriveCmd *c)
         if (l2p_cache_on(d))
             l2p_host_command(d);
     }
-    uint32_t k = cmd_take(d, op);
-    Cmd *cmd = cmd_at(d, k);
-    if (op == IO_WRITE) {
-        pslc_host_busy(d);
-        gc_host_busy(d);
+    send(d, cmd_start(d, c, op, length));
+}
+
+void drive_submit(Drive *d, const DriveCmd *c)
+{
+    /* a read or write the host places nowhere, within the drive, with room
+     * in the queue and none held, on a drive without a mapping cache: it
+     * passes submit_any()'s checks, and goes to the controller at once */
+    if (G_LIKELY(c->zop == ZOP_NONE && c->op <= IO_WRITE && c->pid == 0 && hostif(d)->quick &&
+                 c->length > 0 && c->offset + c->length <= drive_params(d)->user_capacity &&
+                 drive_outstanding(d) < drive_queue_limit(d) && hostif(d)->nq == NO_IDX)) {
+        dispatch(d, cmd_start(d, c, (IoOp)c->op, c->length));
+        return;
     }
-    *cmd = (Cmd){.tag = c->tag,
-                 .offset = c->offset,
-                 .length = length,
-                 .op = (uint8_t)op,
-                 .pid = c->zop == ZOP_NONE ? c->pid : 0,
-                 .zop = c->zop,
-                 .next = NO_IDX,
-                 .t_sub = sim_now(drive_engine(d))};
-    if (length > 0)
-        cmd->slots = (uint32_t)((c->offset + length - 1) / SLOT_SIZE - c->offset / SLOT_SIZE + 1);
-    send(d, k);
+    submit_any(d, c);
 }
 
 /* Command c completed: a non-queued command waiting for the queue to drain
@@ -269,11 +316,18 @@ void hostif_init(Drive *d)
 {
     HostIf *h = g_new0(HostIf, 1);
     h->nq = h->held_head = h->held_tail = NO_IDX;
+    h->quick = drive_params(d)->l2p_kind == L2P_DRAM; /* l2p_cache_on(), before its init */
     drive_set_part(d, DP_HOSTIF, h);
     cmd_set_handler(d, cmd_done);
 }
 
 void hostif_release(Drive *d) { g_free(hostif(d)); }
+
+void hostif_general_only(Drive *d)
+{
+    hostif(d)->quick = false;
+    ftl_general_only(d);
+}
 
 bool hostif_check(const Drive *d, char *why, size_t why_len)
 {

@@ -16,14 +16,17 @@ typedef struct Link {
      * floating-point operations a command */
     uint64_t last_bytes[2];
     SimTime last_ns[2];
+    uint8_t lane[2];   /* per direction: its timeline in free[] (SATA: both 0) */
 } Link;
 
 static Link *link_of(const Drive *d) { return drive_part(d, DP_LINK); }
 
 void link_init(Drive *d)
 {
-    drive_set_part(d, DP_LINK, g_new0(Link, 1));
-    link_of(d)->last_bytes[0] = link_of(d)->last_bytes[1] = UINT64_MAX;
+    Link *l = g_new0(Link, 1);
+    l->last_bytes[0] = l->last_bytes[1] = UINT64_MAX;
+    l->lane[1] = drive_params(d)->interface != HOSTIF_SATA;
+    drive_set_part(d, DP_LINK, l);
 }
 
 void link_release(Drive *d)
@@ -37,36 +40,42 @@ SimTime link_xfer_ns(const Drive *d, uint64_t bytes, int to_device)
     return (SimTime)(drive_params_link_xfer_ns(drive_params(d), bytes, to_device != 0) + 0.5);
 }
 
+/* A size other than the last in direction dir: its time from the framing
+ * model, kept. Out of line, so that a transfer of the size before (nearly
+ * every one) pays no frame for the floating point. */
+static G_GNUC_NO_INLINE SimTime size_changed(const Drive *d, Link *l, uint64_t bytes, int dir)
+{
+    l->last_bytes[dir] = bytes;
+    l->last_ns[dir] = link_xfer_ns(d, bytes, dir);
+    return l->last_ns[dir];
+}
+
+SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device)
+{
+    Link *l = link_of(d);
+    int dir = to_device != 0;
+    /* the same size as last time in this direction: the same time */
+    SimTime ns = G_LIKELY(l->last_bytes[dir] == bytes) ? l->last_ns[dir] : size_changed(d, l, bytes, dir);
+    SimTime *free_at = &l->free[l->lane[dir]];
+    SimTime end = (ready > *free_at ? ready : *free_at) + ns;
+    *free_at = end;
+    return end;
+}
+
 /* A transfer moved in parts (a write larger than the write buffer, pulled
  * in as room frees) takes the link as long as one in a single piece: each
  * part adds what its bytes add to the whole, so the per-command overheads
  * (command and completion entries, framing) are paid once, with the first. */
 SimTime link_xfer_part(Drive *d, SimTime ready, uint64_t before, uint64_t bytes, int to_device)
 {
-    int lane = drive_params(d)->interface == HOSTIF_SATA ? 0 : (to_device != 0);
-    SimTime *free_at = &link_of(d)->free[lane];
-    SimTime start = ready > *free_at ? ready : *free_at;
+    if (before == 0)
+        return link_xfer(d, ready, bytes, to_device);
     Link *l = link_of(d);
-    int dir = to_device != 0;
-    SimTime ns;
-    if (before == 0) {
-        /* the same size as last time in this direction: the same time */
-        if (l->last_bytes[dir] != bytes) {
-            l->last_bytes[dir] = bytes;
-            l->last_ns[dir] = link_xfer_ns(d, bytes, to_device);
-        }
-        ns = l->last_ns[dir];
-    } else {
-        ns = link_xfer_ns(d, before + bytes, to_device) - link_xfer_ns(d, before, to_device);
-    }
-    SimTime end = start + ns;
+    SimTime *free_at = &l->free[l->lane[to_device != 0]];
+    SimTime start = ready > *free_at ? ready : *free_at;
+    SimTime end = start + link_xfer_ns(d, before + bytes, to_device) - link_xfer_ns(d, before, to_device);
     *free_at = end;
     return end;
-}
-
-SimTime link_xfer(Drive *d, SimTime ready, uint64_t bytes, int to_device)
-{
-    return link_xfer_part(d, ready, 0, bytes, to_device);
 }
 
 bool link_check(const Drive *d, char *why, size_t why_len)

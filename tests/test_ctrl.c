@@ -8,6 +8,8 @@
 #include "tests/cutest.h"
 #include "tests/tiny_drive.h"
 
+#include <string.h>
+
 /* Work given in order goes to the core that frees first, starting when it
  * is ready and that core is free; busy time counts by kind. */
 static void test_queueing(void)
@@ -222,6 +224,59 @@ static void test_relocation(void)
     CU_ASSERT(t > t_off);
 }
 
+/* ctrl_run_now() is ctrl_run() of work ready now, with a short path for
+ * one core that has finished what it holds: on one core and two, work
+ * given now, later (leaving gaps) and of no cost, at times that step on,
+ * both must end the work at the same times and count the same. */
+typedef struct NowSteps {
+    SimEngine *e;
+    Drive *a, *b; /* a: ctrl_run_now(); b: ctrl_run(now) */
+    SimRng r;
+    uint32_t left, differ;
+} NowSteps;
+
+static void now_step(void *ctx, uint64_t arg)
+{
+    NowSteps *s = ctx;
+    (void)arg;
+    SimTime now = sim_now(s->e);
+    for (uint32_t k = sim_rng_below(&s->r, 3); k > 0; k--) {
+        SimTime cost = sim_rng_below(&s->r, 4) == 0 ? 0 : 100 + sim_rng_below(&s->r, 3000);
+        if (sim_rng_below(&s->r, 4) == 0) { /* relocation work: ready later */
+            SimTime ready = now + sim_rng_below(&s->r, 20000);
+            s->differ += ctrl_run(s->a, ready, cost, CW_RELOCATE) != ctrl_run(s->b, ready, cost, CW_RELOCATE);
+        } else {
+            s->differ += ctrl_run_now(s->a, cost, CW_SUBMIT) != ctrl_run(s->b, now, cost, CW_SUBMIT);
+        }
+    }
+    if (--s->left > 0)
+        sim_schedule(s->e, now + sim_rng_below(&s->r, 4000), now_step, s, 0);
+}
+
+static void test_run_now(void)
+{
+    for (uint32_t cores = 1; cores <= 2; cores++) {
+        DriveParams dp;
+        tiny_drive(&dp, 16, 0.3);
+        dp.ctrl_cores = cores;
+        NowSteps s = {.e = sim_engine_new(), .left = 20000};
+        s.a = drive_new(s.e, &dp, 1);
+        s.b = drive_new(s.e, &dp, 1);
+        sim_rng_init(&s.r, 3, cores);
+        sim_schedule(s.e, 0, now_step, &s, 0);
+        sim_run(s.e, SIM_TIME_MAX);
+        CUTEST_EQ(s.left, 0);
+        CUTEST_EQ(s.differ, 0);
+        CU_ASSERT(memcmp(drive_stats(s.a)->ctrl_busy_ns, drive_stats(s.b)->ctrl_busy_ns,
+                         sizeof drive_stats(s.a)->ctrl_busy_ns) == 0);
+        char why[256];
+        CU_ASSERT_TRUE(drive_check(s.a, why, sizeof why));
+        drive_free(s.a);
+        drive_free(s.b);
+        sim_engine_free(s.e);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -230,6 +285,7 @@ int main(void)
         {"saturated controller bounds IOPS", test_saturated_bounds_iops},
         {"relocation", test_relocation},
         {"map updates", test_map_updates},
+        {"run now", test_run_now},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("ctrl", tests);

@@ -4,6 +4,7 @@
  * read, GC reclaiming space, TRIM and FLUSH.
  */
 #include "models/drive.h"
+#include "models/hostif.h"
 #include "models/map_tab.h"
 #include "tests/cutest.h"
 #include "tests/oracle.h"
@@ -579,6 +580,116 @@ static void test_trimmed_buffer_room(void)
 /* The -L stress run: 10^8 operations, the invariants every 10^6. */
 static void test_oracle_1e8(void) { run_oracle(24, 0.3, 100000000, 1000000, GC_GREEDY); }
 
+/* A closed loop of random commands at a queue depth, each completion
+ * recorded (tag: the submission's number) and a new command sent from it:
+ * aligned writes of one to sixteen 4 KiB units, unaligned writes, writes
+ * larger than the buffer, reads, trims and flushes. */
+typedef struct Loop {
+    SimEngine *e;
+    Drive *d;
+    SimRng r;
+    uint64_t sent, limit, nlpn;
+    GArray *done; /* Done */
+} Loop;
+
+typedef struct Done {
+    uint64_t tag, offset;
+    SimTime at;
+    uint8_t status;
+} Done;
+
+static void loop_send(Loop *l)
+{
+    uint32_t k = (uint32_t)sim_rng_below(&l->r, 100);
+    uint64_t lpn = sim_rng_below(&l->r, l->nlpn - 160), pages = 1 + sim_rng_below(&l->r, 16);
+    DriveCmd c = {.op = IO_WRITE, .offset = lpn * 4096, .length = pages * 4096, .tag = l->sent++};
+    if (k >= 98) {
+        c = (DriveCmd){.op = IO_FLUSH, .tag = c.tag};
+    } else if (k >= 95) {
+        c.op = IO_TRIM;
+    } else if (k >= 70) {
+        c.op = IO_READ;
+        if (k >= 90)
+            c.offset += 512, c.length -= 1024;
+    } else if (k >= 64) {
+        c.offset += 1024 * (k - 63);
+    } else if (k == 63) {
+        c.length = 150 * 4096; /* over half the buffer: it waits for room */
+    } else if (k == 62) {
+        c.length = 120 * 4096 + 2048;
+    }
+    drive_submit(l->d, &c);
+}
+
+static void loop_done(void *ctx, const DriveCompletion *dc)
+{
+    Loop *l = ctx;
+    Done x = {.tag = dc->tag, .offset = dc->offset, .at = sim_now(l->e), .status = dc->status};
+    g_array_append_val(l->done, x);
+    if (l->sent < l->limit)
+        loop_send(l);
+}
+
+static void loop_run(Loop *l, const DriveParams *p, bool general, uint32_t depth, uint64_t n)
+{
+    *l = (Loop){.e = sim_engine_new(), .limit = n, .nlpn = p->user_capacity / 4096};
+    l->d = drive_new(l->e, p, 1);
+    l->done = g_array_new(FALSE, FALSE, sizeof(Done));
+    sim_rng_init(&l->r, 7, depth);
+    if (general)
+        hostif_general_only(l->d);
+    drive_set_done(l->d, loop_done, l);
+    for (uint32_t i = 0; i < depth; i++)
+        loop_send(l);
+    sim_run(l->e, SIM_TIME_MAX);
+}
+
+/* Plain reads and writes take short paths through the host interface and
+ * the FTL (drive_submit(), ftl_write_arrive()); hostif_general_only() sends
+ * every command the general way. Both must complete the same commands at
+ * the same times and count the same figures, on SATA (its non-queued
+ * TRIM and FLUSH hold the commands behind them) and NVMe, one core or two,
+ * map units of 4 KiB and above, with a mapping cache. */
+static void test_short_paths(void)
+{
+    for (int v = 0; v < 5; v++) {
+        DriveParams p;
+        tiny_drive_on(&p, 24, v % 2 ? HOSTIF_NVME : HOSTIF_SATA);
+        p.page_cost = v == 1 ? 300 : 0;
+        p.ctrl_cores = v == 2 ? 2 : 1;
+        if (v == 3)
+            p.map_unit = 16384;
+        if (v == 4) {
+            p.l2p_kind = L2P_HMB;
+            p.l2p_cache = 2 * p.page_size;
+            p.l2p_tp_entries = 64;
+            p.hmb_latency = 1000;
+        }
+        Loop a, b;
+        loop_run(&a, &p, false, 16, 8000);
+        loop_run(&b, &p, true, 16, 8000);
+        CUTEST_EQ(a.done->len, 8000);
+        CUTEST_EQ(a.done->len, b.done->len);
+        for (guint k = 0; k < MIN(a.done->len, b.done->len); k++) {
+            Done *x = &g_array_index(a.done, Done, k), *y = &g_array_index(b.done, Done, k);
+            CUTEST_EQ(x->tag, y->tag);
+            CUTEST_EQ(x->at, y->at);
+            CUTEST_EQ(x->offset, y->offset);
+            CUTEST_EQ(x->status, y->status);
+            if (x->tag != y->tag || x->at != y->at)
+                break;
+        }
+        CU_ASSERT(memcmp(drive_stats(a.d), drive_stats(b.d), sizeof(DriveStats)) == 0);
+        char why[256];
+        CU_ASSERT_TRUE(drive_check(a.d, why, sizeof why));
+        for (Loop *l = &a; l; l = l == &a ? &b : NULL) {
+            g_array_free(l->done, TRUE);
+            drive_free(l->d);
+            sim_engine_free(l->e);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && g_strcmp0(argv[1], "--stress") == 0) {
@@ -598,6 +709,7 @@ int main(int argc, char **argv)
         {"write_larger_than_buffer", test_write_larger_than_buffer},
         {"oracle_big_commands", test_oracle_big_commands},
         {"trimmed_buffer_room", test_trimmed_buffer_room},
+        {"short_paths", test_short_paths},
         {"check_every_op", test_check_every_op},
         {"oracle_policies", test_oracle_policies},
         {"oracle_million", test_oracle_million},
