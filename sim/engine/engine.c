@@ -80,7 +80,7 @@ struct SimEngine {
     uint64_t used[WORDS];    /* bit i % 64 of word i / 64: bucket i is not empty */
     uint32_t words;          /* bit w: used[w] != 0 */
     SimTime base;            /* buckets are relative to this time; <= now */
-    size_t count;            /* pending events */
+    uint64_t skipped;        /* cancelled events taken out unfired */
     SimEntry *pool[CLASSES]; /* arrays of MIN_CAP << k entries not in use */
     uint32_t pooled;         /* bit k: pool[k] != NULL */
     SimTime now;
@@ -120,7 +120,9 @@ void sim_engine_free(SimEngine *e)
 }
 
 SimTime sim_now(const SimEngine *e) { return e->now; }
-size_t sim_pending(const SimEngine *e) { return e->count; }
+/* Every id handed out is an event scheduled, and every one taken out was
+ * fired or skipped: no count kept at each event. */
+size_t sim_pending(const SimEngine *e) { return (size_t)(e->next_id - 1 - e->fired - e->skipped); }
 uint64_t sim_fired(const SimEngine *e) { return e->fired; }
 void sim_stop(SimEngine *e) { e->stop = true; }
 
@@ -251,7 +253,8 @@ static inline void place(SimEngine *e, SimEntry x, SimTime base)
  * come out of one bucket in their order, so they go back in order. */
 static G_NO_INLINE void rebase(SimEngine *e, SimTime base)
 {
-    SimEntry *all = g_new(SimEntry, e->count ? e->count : 1);
+    size_t pending = sim_pending(e);
+    SimEntry *all = g_new(SimEntry, pending ? pending : 1);
     size_t n = 0;
     for (unsigned i = 0; i < NBUCKETS; i++) {
         Bucket *b = &e->b[i];
@@ -292,7 +295,6 @@ SimEventId sim_schedule(SimEngine *e, SimTime at, SimEventFn fn, void *ctx, uint
     if (G_UNLIKELY(fn == NULL || at < e->base))
         return schedule_slow(e, at, fn, ctx, arg);
     SimEventId id = e->next_id++;
-    e->count++;
     Bucket *b = bucket_for(e, at, e->base);
     uint32_t len = b->len;
     if (G_UNLIKELY(len == b->cap))
@@ -406,7 +408,7 @@ static bool take_cancelled(SimEngine *e, SimEventId id)
 bool sim_run(SimEngine *e, SimTime until)
 {
     e->stop = false;
-    while (e->count > 0) {
+    while (e->words) { /* a bucket holds events */
         /* the lowest non-empty bucket holds the next event, at its front
          * once it is in order */
         unsigned w = (unsigned)__builtin_ctz(e->words);
@@ -427,16 +429,17 @@ bool sim_run(SimEngine *e, SimTime until)
             break;
         if (++b->head == b->len)
             bucket_emptied(e, b, i);
-        e->count--;
-        if (e->cancelled && take_cancelled(e, x.id))
+        if (e->cancelled && take_cancelled(e, x.id)) {
+            e->skipped++;
             continue;
+        }
         e->now = x.time;
         e->fired++;
         x.fn(x.ctx, x.arg);
         if (e->stop)
-            return e->count > 0;
+            return e->words != 0;
     }
-    if (e->count == 0)
+    if (!e->words)
         return false;
     e->now = until;
     return true;
@@ -444,7 +447,7 @@ bool sim_run(SimEngine *e, SimTime until)
 
 SimTime sim_next_bound(const SimEngine *e)
 {
-    if (e->count == 0)
+    if (!e->words)
         return SIM_TIME_MAX;
     unsigned w = (unsigned)__builtin_ctz(e->words);
     unsigned i = 64 * w + (unsigned)__builtin_ctzll(e->used[w]);
