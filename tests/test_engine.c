@@ -486,6 +486,47 @@ static void test_burst(void)
     }
 }
 
+/* The bucket being read takes an event earlier than its front in front of
+ * it (entries already read leave room there); an event equal to its front,
+ * or one after it, goes at the end and the bucket is sorted when read
+ * again, equal times in scheduling order. */
+static void ahead_ev(void *ctx, uint64_t arg)
+{
+    Log *l = ctx;
+    record(l, arg);
+    if (arg == 1) {
+        sim_schedule(l->e, 0x530, record, l, 3); /* equal to the front: after it */
+        sim_schedule(l->e, 0x520, record, l, 2);
+        sim_schedule(l->e, 0x515, record, l, 4);
+    } else if (arg == 11) {
+        sim_schedule(l->e, 0x545, record, l, 5); /* before the front, in front */
+        sim_schedule(l->e, 0x541, record, l, 6); /* and before that one */
+    }
+}
+
+static void test_ahead_of_front(void)
+{
+    g_autoptr(SimEngine) e = sim_engine_new();
+    Log l = {.e = e};
+    sim_schedule(e, 0x510, ahead_ev, &l, 1);
+    sim_schedule(e, 0x530, record, &l, 10);
+    sim_schedule(e, 0x540, ahead_ev, &l, 11);
+    sim_schedule(e, 0x550, record, &l, 12);
+    sim_schedule(e, 0x650, record, &l, 20); /* a bucket out of order, not read yet */
+    sim_schedule(e, 0x620, record, &l, 21);
+    sim_schedule(e, 0x620, record, &l, 22);
+    CU_ASSERT_TRUE(sim_run(e, 0x560));
+    CUTEST_EQ(sim_next_bound(e), 0x620);
+    CU_ASSERT_FALSE(sim_run(e, SIM_TIME_MAX));
+    uint64_t want[] = {1, 4, 2, 10, 3, 11, 6, 5, 12, 21, 22, 20};
+    SimTime at[] = {0x510, 0x515, 0x520, 0x530, 0x530, 0x540, 0x541, 0x545, 0x550, 0x620, 0x620, 0x650};
+    CUTEST_EQ(l.n, G_N_ELEMENTS(want));
+    for (unsigned i = 0; i < G_N_ELEMENTS(want); i++) {
+        CUTEST_EQ(l.args[i], want[i]);
+        CUTEST_EQ(l.times[i], at[i]);
+    }
+}
+
 static void test_rng(void)
 {
     SimRng a, b, c;
@@ -528,6 +569,7 @@ int main(void)
         {"clock_back_mid_time", test_clock_back_mid_time},
         {"same_time_chain", test_same_time_chain},
         {"burst", test_burst},
+        {"ahead_of_front", test_ahead_of_front},
         {"rng", test_rng},
         CU_TEST_INFO_NULL,
     };

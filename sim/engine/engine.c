@@ -10,22 +10,29 @@
  * time, every event of a lower level is earlier than every event of a higher
  * one, and within a level a lower digit means earlier events. The next event
  * is therefore in the lowest non-empty bucket, which two bit scans find (a
- * bitmap of non-empty buckets and one of its non-zero words): at its front
- * if the bucket is in level 0. A bucket of a higher level that holds only a
- * few events (SCAN_MAX) is searched for the earliest; a larger one is dealt
- * out: base moves up to the start of the bucket's time range and the
- * bucket's events go to the levels below, where they now belong. Each move
- * takes an event down at least one level, so it moves at most as many times
- * as the level it was scheduled into (delays of microseconds to
- * milliseconds: levels 1 to 3), each move an append. Events are compared
- * with each other only in those small buckets.
+ * bitmap of non-empty buckets and one of its non-zero words).
+ *
+ * A bucket is kept in time order where it costs nothing, and read from its
+ * front (v[head .. len) are pending): an event no earlier than the
+ * bucket's last is appended, and one earlier than its front, with room
+ * before it, goes in front. The drive's events come from timelines (the
+ * link, a firmware core, a die), each in time order, and a handler mostly
+ * schedules either at the end of such a timeline or shortly after now,
+ * into the bucket being read, ahead of its front. Any other event is
+ * appended and marks the bucket out of order. When the lowest bucket is
+ * out of order and holds only a few events (SCAN_MAX) it is sorted (an
+ * insertion sort, stable); a larger one is dealt out: base moves up to the
+ * start of the bucket's time range and the bucket's events go to the
+ * levels below, where they now belong. Each move takes an event down at
+ * least one level, so it moves at most as many times as the level it was
+ * scheduled into (delays of microseconds to milliseconds: levels 1 to 3),
+ * each move a put as above.
  *
  * Events of equal time fire in scheduling order without a sequence number:
  * an event's bucket depends on its time only, so the pending events of one
- * time are all in the same bucket; buckets are appended to, dealing one out
- * keeps the order of its events, taking an event out of a small bucket
- * keeps the order of the rest and takes the first of the earliest, and
- * level-0 buckets are read first-in first-out.
+ * time are all in the same bucket; an event goes in front of a bucket only
+ * when it is earlier than all of its events, the sort is stable, and
+ * dealing a bucket out keeps the order of its events.
  *
  * Bucket entries are whole events (time, function, context, argument, id):
  * firing one reads it where it is found, with no second array of payloads
@@ -52,8 +59,10 @@ typedef struct SimEntry {
 
 typedef struct Bucket {
     SimEntry *v;
+    uint32_t head;  /* v[head .. len) are pending; 0 when empty */
     uint32_t len;
     uint32_t cap;
+    bool unsorted;  /* v[head .. len) may be out of time order */
 } Bucket;
 
 #define DIGIT_BITS 8
@@ -63,16 +72,15 @@ typedef struct Bucket {
 #define WORDS (NBUCKETS / 64)      /* of the bitmap of non-empty buckets */
 #define MIN_CAP 16u /* entries in the smallest bucket array */
 #define KEEP_CAP 64 /* an emptied bucket keeps an array up to this size */
-#define SCAN_MAX 8  /* a bucket above level 0 this small is not dealt out */
+#define SCAN_MAX 8  /* a bucket out of order this small is sorted, not dealt out */
 #define CLASSES 28  /* array sizes MIN_CAP << k, k < CLASSES */
 
 struct SimEngine {
     Bucket b[NBUCKETS];
-    uint32_t head0[DIGITS];  /* level-0 buckets are FIFOs: v[head0 .. len) are pending */
     uint64_t used[WORDS];    /* bit i % 64 of word i / 64: bucket i is not empty */
     uint32_t words;          /* bit w: used[w] != 0 */
     SimTime base;            /* buckets are relative to this time; <= now */
-    size_t count;            /* pending events */
+    uint64_t skipped;        /* cancelled events taken out unfired */
     SimEntry *pool[CLASSES]; /* arrays of MIN_CAP << k entries not in use */
     uint32_t pooled;         /* bit k: pool[k] != NULL */
     SimTime now;
@@ -112,7 +120,9 @@ void sim_engine_free(SimEngine *e)
 }
 
 SimTime sim_now(const SimEngine *e) { return e->now; }
-size_t sim_pending(const SimEngine *e) { return e->count; }
+/* Every id handed out is an event scheduled, and every one taken out was
+ * fired or skipped: no count kept at each event. */
+size_t sim_pending(const SimEngine *e) { return (size_t)(e->next_id - 1 - e->fired - e->skipped); }
 uint64_t sim_fired(const SimEngine *e) { return e->fired; }
 void sim_stop(SimEngine *e) { e->stop = true; }
 
@@ -157,14 +167,13 @@ static SimEntry *pool_take(SimEngine *e, uint32_t *cap)
 /* b is full: make room for one more entry. */
 static G_NO_INLINE void bucket_grow(SimEngine *e, Bucket *b)
 {
-    size_t i = (size_t)(b - e->b);
-    uint32_t from = i < DIGITS ? e->head0[i] : 0; /* entries before it are read */
+    uint32_t from = b->head; /* entries before it are read */
     if (from > 0 && from >= b->cap / 2) {
-        /* a level-0 bucket read half-way (say events that schedule more at
-         * the same time, over and over): drop the entries read instead */
+        /* a bucket read half-way (say events that schedule more at the
+         * same time, over and over): drop the entries read instead */
         memmove(b->v, b->v + from, (size_t)(b->len - from) * sizeof *b->v);
         b->len -= from;
-        e->head0[i] = 0;
+        b->head = 0;
         return;
     }
     if (b->cap >= (MIN_CAP << (CLASSES - 1)))
@@ -178,8 +187,7 @@ static G_NO_INLINE void bucket_grow(SimEngine *e, Bucket *b)
     b->v = v;
     b->len -= from;
     b->cap = cap;
-    if (i < DIGITS)
-        e->head0[i] = 0;
+    b->head = 0;
 }
 
 /* An emptied bucket with a large array hands it back to the pool. */
@@ -207,12 +215,37 @@ static inline Bucket *bucket_for(SimEngine *e, SimTime t, SimTime base)
     return b;
 }
 
+/* Put x into bucket b. An event no earlier than the bucket's last goes
+ * after it. One earlier than the front, with room before the front
+ * (entries already read), goes in front: the event a handler schedules
+ * shortly after now, into the bucket being read. Anything else is appended
+ * and the bucket marked as out of order, to be sorted or dealt out when it
+ * comes up. While a bucket has room before its front, its front is its
+ * earliest event (a bucket is read only once in order, and an event
+ * earlier than the front goes in front while there is room), so an event
+ * put in front is earlier than every other: equal times stay in
+ * scheduling order. */
+static inline void bucket_put(SimEngine *e, Bucket *b, SimEntry x)
+{
+    uint32_t len = b->len;
+    if (len != 0 && x.time < b->v[len - 1].time) {
+        if (b->head > 0 && x.time < b->v[b->head].time) {
+            b->v[--b->head] = x;
+            return;
+        }
+        b->unsorted = true;
+    }
+    if (G_UNLIKELY(len == b->cap)) {
+        bucket_grow(e, b);
+        len = b->len;
+    }
+    b->v[len] = x;
+    b->len = len + 1;
+}
+
 static inline void place(SimEngine *e, SimEntry x, SimTime base)
 {
-    Bucket *b = bucket_for(e, x.time, base);
-    if (G_UNLIKELY(b->len == b->cap))
-        bucket_grow(e, b);
-    b->v[b->len++] = x;
+    bucket_put(e, bucket_for(e, x.time, base), x);
 }
 
 /* Make the buckets relative to an earlier base. Only reached when the clock
@@ -220,18 +253,18 @@ static inline void place(SimEngine *e, SimEntry x, SimTime base)
  * come out of one bucket in their order, so they go back in order. */
 static G_NO_INLINE void rebase(SimEngine *e, SimTime base)
 {
-    SimEntry *all = g_new(SimEntry, e->count ? e->count : 1);
+    size_t pending = sim_pending(e);
+    SimEntry *all = g_new(SimEntry, pending ? pending : 1);
     size_t n = 0;
     for (unsigned i = 0; i < NBUCKETS; i++) {
         Bucket *b = &e->b[i];
-        size_t from = i < DIGITS ? e->head0[i] : 0;
-        if (b->len > from) {
-            memcpy(all + n, b->v + from, (b->len - from) * sizeof *all);
-            n += b->len - from;
+        if (b->len > b->head) {
+            memcpy(all + n, b->v + b->head, (b->len - b->head) * sizeof *all);
+            n += b->len - b->head;
         }
-        b->len = 0;
+        b->head = b->len = 0;
+        b->unsorted = false;
     }
-    memset(e->head0, 0, sizeof e->head0);
     memset(e->used, 0, sizeof e->used);
     e->words = 0;
     e->base = base;
@@ -245,13 +278,16 @@ static G_NO_INLINE SimEventId schedule_slow(SimEngine *e, SimTime at, SimEventFn
 
 /* The rest of sim_schedule() when b is full: kept out of line so that the
  * common path makes no calls. */
-static G_NO_INLINE SimEventId schedule_grow(SimEngine *e, Bucket *b, SimEntry x, SimEventId id)
+static G_NO_INLINE SimEventId schedule_grow(SimEngine *e, Bucket *b, SimTime at, SimEventFn fn, void *ctx,
+                                            uint64_t arg)
 {
-    bucket_grow(e, b);
-    b->v[b->len++] = x;
+    SimEventId id = e->next_id - 1;
+    bucket_put(e, b, (SimEntry){at, fn, ctx, arg, id});
     return id;
 }
 
+/* bucket_put() written out: the event stored at the end first, then
+ * moved to the front if it belongs there (fewer values held meanwhile). */
 SimEventId sim_schedule(SimEngine *e, SimTime at, SimEventFn fn, void *ctx, uint64_t arg)
 {
     if (at < e->now)
@@ -259,11 +295,21 @@ SimEventId sim_schedule(SimEngine *e, SimTime at, SimEventFn fn, void *ctx, uint
     if (G_UNLIKELY(fn == NULL || at < e->base))
         return schedule_slow(e, at, fn, ctx, arg);
     SimEventId id = e->next_id++;
-    e->count++;
     Bucket *b = bucket_for(e, at, e->base);
-    if (G_UNLIKELY(b->len == b->cap))
-        return schedule_grow(e, b, (SimEntry){at, fn, ctx, arg, id}, id);
-    b->v[b->len++] = (SimEntry){at, fn, ctx, arg, id};
+    uint32_t len = b->len;
+    if (G_UNLIKELY(len == b->cap))
+        return schedule_grow(e, b, at, fn, ctx, arg);
+    SimEntry *v = b->v;
+    v[len] = (SimEntry){at, fn, ctx, arg, id};
+    b->len = len + 1;
+    if (len != 0 && at < v[len - 1].time) {
+        if (b->head > 0 && at < v[b->head].time) {
+            v[--b->head] = v[len];
+            b->len = len;
+        } else {
+            b->unsorted = true;
+        }
+    }
     return id;
 }
 
@@ -302,7 +348,8 @@ static inline void mark_empty(SimEngine *e, unsigned i)
 /* Bucket i has just been emptied. */
 static inline void bucket_emptied(SimEngine *e, Bucket *b, unsigned i)
 {
-    b->len = 0;
+    b->head = b->len = 0;
+    b->unsorted = false;
     mark_empty(e, i);
     if (G_UNLIKELY(b->cap > KEEP_CAP))
         bucket_trim(e, b);
@@ -325,9 +372,28 @@ static G_NO_INLINE void cascade(SimEngine *e, unsigned i, SimTime start)
     const SimEntry *v = src->v;
     uint32_t n = src->len;
     e->base = start;
-    for (uint32_t k = 0; k < n; k++)
+    for (uint32_t k = src->head; k < n; k++)
         place(e, v[k], start);
     bucket_emptied(e, src, i);
+}
+
+/* Sort a bucket out of order by time, keeping the order of equal times
+ * (insertion sort: the bucket is small and mostly in order). */
+static G_NO_INLINE void bucket_sort(Bucket *b)
+{
+    SimEntry *v = b->v;
+    for (uint32_t k = b->head + 1; k < b->len; k++) {
+        if (v[k].time >= v[k - 1].time)
+            continue;
+        SimEntry x = v[k];
+        uint32_t j = k;
+        do {
+            v[j] = v[j - 1];
+            j--;
+        } while (j > b->head && v[j - 1].time > x.time);
+        v[j] = x;
+    }
+    b->unsorted = false;
 }
 
 /* True when the event was cancelled; forgets the cancellation. */
@@ -342,57 +408,38 @@ static bool take_cancelled(SimEngine *e, SimEventId id)
 bool sim_run(SimEngine *e, SimTime until)
 {
     e->stop = false;
-    while (e->count > 0) {
-        /* the lowest non-empty bucket holds the next event */
+    while (e->words) { /* a bucket holds events */
+        /* the lowest non-empty bucket holds the next event, at its front
+         * once it is in order */
         unsigned w = (unsigned)__builtin_ctz(e->words);
         unsigned i = 64 * w + (unsigned)__builtin_ctzll(e->used[w]);
         Bucket *b = &e->b[i];
-        SimEntry x;
-        if (i < DIGITS) { /* level 0: a single time, first in first out */
-            x = b->v[e->head0[i]];
-            if (x.time > until)
-                break;
-            if (++e->head0[i] == b->len) {
-                e->head0[i] = 0;
-                bucket_emptied(e, b, i);
+        if (G_UNLIKELY(b->unsorted)) {
+            if (b->len - b->head > SCAN_MAX) {
+                SimTime start = bucket_start(e->base, i / DIGITS, i % DIGITS);
+                if (start > until)
+                    break; /* everything pending is later */
+                cascade(e, i, start);
+                continue;
             }
-        } else if (b->len <= SCAN_MAX) {
-            /* a few events: take the first of the earliest where it is
-             * (the events of a drive's queue depth, spread over the
-             * buckets of microseconds ahead, are mostly taken so) */
-            SimEntry *v = b->v;
-            uint32_t m = 0, len = b->len;
-            SimTime t = v[0].time;
-            for (uint32_t k = 1; k < len; k++)
-                if (v[k].time < t) {
-                    t = v[k].time;
-                    m = k;
-                }
-            x = v[m];
-            if (x.time > until)
-                break;
-            b->len = --len;
-            if (m < len) /* the rest closes up, in order */
-                memmove(v + m, v + m + 1, (len - m) * sizeof *v);
-            if (len == 0)
-                bucket_emptied(e, b, i);
-        } else {
-            SimTime start = bucket_start(e->base, i / DIGITS, i % DIGITS);
-            if (start > until)
-                break; /* everything pending is later */
-            cascade(e, i, start);
+            bucket_sort(b);
+        }
+        SimEntry x = b->v[b->head];
+        if (x.time > until)
+            break;
+        if (++b->head == b->len)
+            bucket_emptied(e, b, i);
+        if (e->cancelled && take_cancelled(e, x.id)) {
+            e->skipped++;
             continue;
         }
-        e->count--;
-        if (e->cancelled && take_cancelled(e, x.id))
-            continue;
         e->now = x.time;
         e->fired++;
         x.fn(x.ctx, x.arg);
         if (e->stop)
-            return e->count > 0;
+            return e->words != 0;
     }
-    if (e->count == 0)
+    if (!e->words)
         return false;
     e->now = until;
     return true;
@@ -400,18 +447,15 @@ bool sim_run(SimEngine *e, SimTime until)
 
 SimTime sim_next_bound(const SimEngine *e)
 {
-    if (e->count == 0)
+    if (!e->words)
         return SIM_TIME_MAX;
     unsigned w = (unsigned)__builtin_ctz(e->words);
     unsigned i = 64 * w + (unsigned)__builtin_ctzll(e->used[w]);
     const Bucket *b = &e->b[i];
-    if (i < DIGITS)
-        return b->v[e->head0[i]].time;
-    if (b->len > SCAN_MAX) /* not dealt out yet: its range's start bounds it */
-        return bucket_start(e->base, i / DIGITS, i % DIGITS);
-    SimTime t = b->v[0].time;
-    for (uint32_t k = 1; k < b->len; k++)
-        t = MIN(t, b->v[k].time);
+    SimTime t = b->v[b->head].time;
+    if (b->unsorted)
+        for (uint32_t k = b->head + 1; k < b->len; k++)
+            t = MIN(t, b->v[k].time);
     return t;
 }
 

@@ -56,10 +56,9 @@ void sim_cancel(SimEngine *e, SimEventId id);
  * Returns true when events remain pending. */
 bool sim_run(SimEngine *e, SimTime until);
 
-/* A time no pending event fires before: the next event's time, or the
- * start of the time range of the bucket that holds it (a bound that
- * sim_run() up to it makes exact); SIM_TIME_MAX when none is pending. For
- * a caller that paces the engine against another clock. */
+/* A time no pending event fires before: the next event's time (a
+ * cancelled one's included); SIM_TIME_MAX when none is pending. For a
+ * caller that paces the engine against another clock. */
 SimTime sim_next_bound(const SimEngine *e);
 
 /* Ask sim_run() to return after the event being fired. */

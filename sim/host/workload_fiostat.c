@@ -91,6 +91,8 @@ static void fs_latency(WorkloadFioStat *p, SimTime ns)
         p->lat_m[fs_lat_bucket[MIN(ns / 1000000, 2000)]]++;
 }
 
+static void fs_windows(WlFioStat *f, SimTime rel, IoOp op, uint64_t length, SimTime latency);
+
 void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency)
 {
     WorkloadFioStat *p = &f->pub;
@@ -108,11 +110,21 @@ void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, Sim
         f->n_complete = 1;
     }
     SimTime rel = now > f->origin ? now - f->origin : 0;
-    if (rel < f->open_lim) { /* both windows open and rel within them: nothing to close */
-        f->win_bytes[op] += length;
-        f->win_ios[op]++;
+    if (G_UNLIKELY(rel >= f->open_lim)) {
+        fs_windows(f, rel, op, length, latency);
         return;
     }
+    /* both windows open and rel within them: nothing to close */
+    f->win_bytes[op] += length;
+    f->win_ios[op]++;
+}
+
+/* The rest of wl_fio_stat_record() when a window is to be closed or
+ * opened, or samples are taken per I/O: out of line, so that the common
+ * completion saves fewer registers. */
+static G_NO_INLINE void fs_windows(WlFioStat *f, SimTime rel, IoOp op, uint64_t length, SimTime latency)
+{
+    WorkloadFioStat *p = &f->pub;
     for (int k = FS_BW; k <= FS_IOPS; k++) {
         if (!f->win[k]) { /* per I/O: fio's bytes x 10^6 / ns, and 1 */
             if (k == FS_BW)
