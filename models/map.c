@@ -246,11 +246,13 @@ static void set_buffered(Drive *d, void *part, uint64_t lpn, uint32_t n, uint64_
 }
 
 /* The n consecutive lpns from lpns[0] (n >= MAP_RUN_MIN) to the slots from
- * slot on, one run: chunk by chunk, a dense chunk's entries set in place
- * (a stream in order writes its chunks dense: one store each), a chunk
- * of runs given the run once its marks are taken; then the block's P2L
- * takes the whole run. */
-static void set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+ * slot on, in block b, one run: chunk by chunk, a dense chunk's entries set
+ * in place (a stream in order writes its chunks dense: one store each), a
+ * chunk of runs given the run once its marks are taken; then the block's
+ * P2L takes the whole run. Inlined: a fill's every program comes here from
+ * map_set_run(), which has the block already (a division less). */
+static inline __attribute__((always_inline)) void set_run(Drive *d, uint32_t b, const uint64_t *lpns,
+                                                           uint32_t n, uint64_t slot)
 {
     for (uint32_t k = 0; k < n;) {
         uint64_t lpn = lpns[k];
@@ -266,7 +268,7 @@ static void set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
         }
         k += m;
     }
-    map_store_put_slot_run(d, slot, n, lpns[0]);
+    map_store_put_slot_run(d, b, slot, n, lpns[0]);
 }
 
 /* Whether the n lpns (n >= 2) follow the first one by one: four a step,
@@ -325,7 +327,7 @@ static bool has_run(const uint64_t *lpns, uint32_t n)
  * consecutive lpns is stored as a run, once its old slots are invalidated
  * (distinct lpns: storing one does not change what another had); the
  * lpns between such pieces are set one by one, in one loop as without runs. */
-static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+static void set_pieces(Drive *d, uint32_t b, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
     for (uint32_t k = 0; k < n;) {
         uint32_t a = k, m = 0; /* the next run: m lpns from a */
@@ -338,7 +340,7 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
         set_each(d, lpns + k, a - k, slot + k, SET_BOTH);
         if (a == n)
             break;
-        set_run(d, lpns + a, m, slot + a);
+        set_run(d, b, lpns + a, m, slot + a);
         k = a + m;
     }
 }
@@ -356,10 +358,10 @@ void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
          * what set_pieces() would find, without has_run() and a second
          * pass over the lpns first */
         map_store_warm_block_runs(d, b);
-        set_run(d, lpns, n, slot);
+        set_run(d, b, lpns, n, slot);
     } else if (map_store_runs_ok(d) && has_run(lpns, n)) {
         map_store_warm_block_runs(d, b);
-        set_pieces(d, lpns, n, slot);
+        set_pieces(d, b, lpns, n, slot);
     } else if (drive_l2p_flat(d) && drive_p2l_flat(d)) {
         set_flat(d, lpns, n, slot); /* (without a run set_pieces() sets them one by one) */
     } else {
@@ -454,7 +456,7 @@ static void relocate_piece(Drive *d, uint32_t v, uint32_t dst, Piece *p)
         map_store_put_chunk_run(d, lpn, m, first + k);
         k += m;
     }
-    map_store_put_slot_run(d, first, p->n, p->lpn);
+    map_store_put_slot_run(d, dst, first, p->n, p->lpn);
     add_valid(d, dst, p->n);
     changed_run(d, p->lpn, p->n);
     blk_advance(d, dst, p->n);

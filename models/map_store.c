@@ -956,9 +956,9 @@ void map_put_lpn_new(Drive *d, uint64_t slot, uint64_t lpn)
 
 /* The n slots from slot on (one block, written in order) hold the lpns
  * from lpn on: appended to the block's runs, continuing the last if it can. */
-static void block_put_run(Drive *d, SparseMap *sm, uint64_t slot, uint32_t n, uint64_t lpn)
+static void block_put_run(Drive *d, SparseMap *sm, uint32_t b, uint64_t slot, uint32_t n,
+                          uint64_t lpn)
 {
-    uint32_t b = nand_block_of(d, slot);
     uint32_t off = (uint32_t)(slot - nand_slot(d, b, 0));
     Runs *l = sm->blk_runs[b];
     g_assert(sm->pf_j[b] == NO_IDX);
@@ -1460,9 +1460,9 @@ void map_store_put_chunk_run(Drive *d, uint64_t lpn, uint32_t n, uint64_t slot)
     chunk_put_run(store_of(d), lpn >> CHUNK_BITS, o, n, slot);
 }
 
-void map_store_put_slot_run(Drive *d, uint64_t slot, uint32_t n, uint64_t lpn)
+void map_store_put_slot_run(Drive *d, uint32_t b, uint64_t slot, uint32_t n, uint64_t lpn)
 {
-    block_put_run(d, store_of(d), slot, n, lpn);
+    block_put_run(d, store_of(d), b, slot, n, lpn);
 }
 
 /* Block b's runs are about to take a run (map_set_run()): the end of its

@@ -24,9 +24,9 @@ void map_store_release(Drive *d);
 uint64_t map_store_take(const Drive *d, uint64_t lpn);
 /* A run (runs allowed: map_store_runs_ok()): the n lpns from lpn, in one
  * chunk that is not dense, map to the n slots from slot on (their L2P); the
- * n slots from slot on, in one block, hold the lpns from lpn on (their P2L). */
+ * n slots from slot on, in block b, hold the lpns from lpn on (their P2L). */
 void map_store_put_chunk_run(Drive *d, uint64_t lpn, uint32_t n, uint64_t slot);
-void map_store_put_slot_run(Drive *d, uint64_t slot, uint32_t n, uint64_t lpn);
+void map_store_put_slot_run(Drive *d, uint32_t b, uint64_t slot, uint32_t n, uint64_t lpn);
 void map_store_warm_block_runs(const Drive *d, uint32_t b);
 /* Relocation (map_relocate()): from slot i of block b (i < end), how many
  * slots in a row (at least one, none from end on) are valid for the
