@@ -711,7 +711,8 @@ static uint64_t sparse_take(const Drive *d, uint64_t lpn)
 /* Override lpn of chunk c (not dense) with s (complemented) at cell i of
  * the hash, where hash_cell() put it: counted in the chunk if new, which
  * goes dense once that costs more (map_put_sparse()). */
-static void over_put_at(SparseMap *sm, uint64_t c, uint64_t i, uint64_t lpn, uint64_t s)
+static inline __attribute__((always_inline)) void over_put_at(SparseMap *sm, uint64_t c,
+                                                               uint64_t i, uint64_t lpn, uint64_t s)
 {
     Hash *h = &sm->over;
     h->val[i] = s;
@@ -784,17 +785,17 @@ uint64_t map_set_sparse(Drive *d, uint64_t lpn, uint64_t slot)
         s = mark_get(sm, lpn, true);
         sm->bmark_n[c] -= s != 0;
     }
+    uint64_t i = hash_cell(&sm->over, lpn), old;
     if (s != 0) { /* a mark: what the hash holds is older, and is overwritten */
-        over_put_at(sm, c, hash_cell(&sm->over, lpn), lpn, ~slot);
-        return ~s;
+        old = ~s;
+    } else {
+        uint16_t n = sm->chunk_n[c];
+        s = n & CHUNK_COUNT ? (sm->over.key[i] ? sm->over.val[i] : 0) : 0;
+        if (s == 0 && (n & CHUNK_RUNS))
+            s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
+        old = s == 0 ? formula_slot(d, sm, lpn) : ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
     }
-    uint16_t n = sm->chunk_n[c];
-    uint64_t i = hash_cell(&sm->over, lpn);
-    s = n & CHUNK_COUNT ? (sm->over.key[i] ? sm->over.val[i] : 0) : 0;
-    if (s == 0 && (n & CHUNK_RUNS))
-        s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
-    uint64_t old = s == 0 ? formula_slot(d, sm, lpn) : ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
-    over_put_at(sm, c, i, lpn, ~slot);
+    over_put_at(sm, c, i, lpn, ~slot); /* (inlined: here once, every random page comes here) */
     return old;
 }
 
