@@ -61,5 +61,8 @@ bool map_store_check(const Drive *d, char *why, size_t why_len);
 /* The bytes the store takes for a run of class c on a drive of p, at most
  * (drive_memory_estimate() adds the rest of the drive). */
 uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c);
+/* A run of class c is about to start: the tables it will grow to, within
+ * map_store_bytes(), are made so large now (the overrides' hash). */
+void map_expect_class(Drive *d, const MemoryClass *c);
 
 #endif
