@@ -118,6 +118,8 @@ uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c)
     return bytes + MEMORY_BASE;
 }
 
+void drive_expect(Drive *d, const MemoryClass *c) { map_expect_class(d, c); }
+
 void drive_free(Drive *d)
 {
     if (!d)

@@ -267,6 +267,9 @@ typedef struct MemoryClass {
  * An upper bound, whatever the kernel does with memory read before it is
  * written (the map reads none). */
 uint64_t drive_memory_estimate(const DriveParams *p, const MemoryClass *c);
+/* The run about to start on d is of class c: its tables take, within the
+ * estimate, the size they would grow to (the map's overrides' hash). */
+void drive_expect(Drive *d, const MemoryClass *c);
 void drive_free(Drive *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Drive, drive_free)
 

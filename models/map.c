@@ -141,10 +141,6 @@ void map_prefetch(const Drive *d, const uint64_t *lpns, uint32_t n)
         map_prefetch_one(d, lpns[k]);
 }
 
-/* What set_each() stores: both entries (single pages); the L2P entries
- * alone, in their chunk's dense part (a run's lpns there: the block's P2L
- * takes the run); nothing, the buffer marks taken (a run's lpns in a chunk
- * of runs: the chunk stores the run after). */
 /* The n lpns from lpn on changed: told to the mapping's watcher. */
 static inline void changed_run(Drive *d, uint64_t lpn, uint32_t n)
 {
@@ -162,12 +158,51 @@ static inline void add_valid(Drive *d, uint32_t b, uint32_t n)
         drive_counters(d)->pslc_used += (uint64_t)n * SLOT_SIZE;
 }
 
-enum { SET_BOTH, SET_DENSE, SET_TAKE };
+enum { SET_DENSE, SET_TAKE };
+
+/* Point the n lpns at the n slots from slot on, both ways, one by one:
+ * the slots they had are invalidated, newly mapped lpns counted and every
+ * change reported. What does not
+ * change while a unit is mapped (the watcher, the width of the entries,
+ * the flat tables and the directories, the mapped pages' counter) is
+ * looked up once a unit, not once a page: a drive written at random comes
+ * here with every program. */
+static G_GNUC_NO_INLINE void set_single(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+{
+    void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
+    bool narrow = drive_map_narrow(d);
+    void *l2p = drive_l2p_flat(d), *p2l = drive_p2l_flat(d);
+    void **l2p_dir = drive_l2p_dir(d), **p2l_dir = drive_p2l_dir(d);
+    uint64_t *mapped = drive_mapped(d);
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t lpn = lpns[k], s = slot + k, old;
+        size_t eo = l2p ? lpn : lpn & (MAP_CHUNK - 1);
+        void *tab = l2p ? l2p : l2p_dir[lpn >> MAP_CHUNK_BITS];
+        /* the entry set as it is read where the chunk is not dense: its
+         * old slot is invalidated after, which leaves the L2P alone */
+        old = tab ? map_dense_get_as(d, tab, eo, lpn, narrow) : map_set_sparse(d, lpn, s);
+        if (old == NO_SLOT)
+            ++*mapped;
+        else if (old < BUF_MARK)
+            map_invalidate_slot(d, old);
+        if (tab)
+            l2p_ent_set(tab, eo, narrow, ~s);
+        /* map_put_lpn() with the tables at hand */
+        void *part = p2l ? p2l : p2l_dir[s >> MAP_CHUNK_BITS];
+        if (part)
+            p2l_ent_set(part, p2l ? s : s & (MAP_CHUNK - 1), narrow, ~lpn);
+        else
+            map_put_lpn_new(d, s, lpn);
+        if (changed)
+            changed(d, lpn);
+    }
+}
 
 /* Point the n lpns at the n slots from slot on: the slots they had are
  * invalidated, newly mapped lpns counted and every change reported; the
- * entries themselves stored as what says (SET_DENSE: the lpns consecutive
- * in one dense chunk, whose part is looked up once). */
+ * L2P entries stored as what says (SET_DENSE: the lpns consecutive in one
+ * dense chunk, whose part is looked up once; SET_TAKE: nothing, the buffer
+ * marks taken). The P2L of these slots is the block's run. */
 static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot, int what)
 {
     void (*changed)(Drive *, uint64_t) = map_of(d)->changed;
@@ -175,36 +210,20 @@ static inline void set_each(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t
     bool narrow = drive_map_narrow(d);
     size_t o = lpns[0] & (MAP_CHUNK - 1);
     for (uint32_t k = 0; k < n; k++) {
-        uint64_t lpn = lpns[k], old;
-        void *tab = NULL; /* SET_BOTH: lpn's dense table, entry eo; NULL: set already */
-        size_t eo = 0;
-        if (what == SET_DENSE) {
-            old = map_dense_get(d, part, o + k, lpn);
-        } else if (what == SET_TAKE) {
-            old = map_store_take(d, lpn);
-        } else {
-            /* the entry set as it is read where the chunk is not dense: its
-             * old slot is invalidated after, which leaves the L2P alone */
-            tab = map_entry_table(d, lpn, &eo);
-            old = tab ? map_dense_get(d, tab, eo, lpn) : map_set_sparse(d, lpn, slot + k);
-        }
+        uint64_t lpn = lpns[k];
+        uint64_t old = what == SET_DENSE ? map_dense_get(d, part, o + k, lpn) : map_store_take(d, lpn);
         if (old == NO_SLOT)
             ++*drive_mapped(d);
         else if (old < BUF_MARK)
             map_invalidate_slot(d, old);
         if (what == SET_DENSE)
             l2p_ent_set(part, o + k, narrow, ~(slot + k));
-        if (what == SET_BOTH) {
-            if (tab)
-                map_dense_set(d, tab, eo, slot + k);
-            map_put_lpn(d, slot + k, lpn);
-        }
         if (changed)
             changed(d, lpn);
     }
 }
 
-/* set_each() of SET_BOTH where both tables are flat (a drive mapped at
+/* set_single() where both tables are flat (a drive mapped at
  * random; an aged drive's host programs): each entry one index into its
  * table, and the width of the entries a constant in each of set_flat()'s
  * two loops rather than a test per entry. */
@@ -246,11 +265,13 @@ static void set_buffered(Drive *d, void *part, uint64_t lpn, uint32_t n, uint64_
 }
 
 /* The n consecutive lpns from lpns[0] (n >= MAP_RUN_MIN) to the slots from
- * slot on, one run: chunk by chunk, a dense chunk's entries set in place
- * (a stream in order writes its chunks dense: one store each), a chunk
- * of runs given the run once its marks are taken; then the block's P2L
- * takes the whole run. */
-static void set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+ * slot on, in block b, one run: chunk by chunk, a dense chunk's entries set
+ * in place (a stream in order writes its chunks dense: one store each), a
+ * chunk of runs given the run once its marks are taken; then the block's
+ * P2L takes the whole run. Inlined: a fill's every program comes here from
+ * map_set_run(), which has the block already (a division less). */
+static inline __attribute__((always_inline)) void set_run(Drive *d, uint32_t b, const uint64_t *lpns,
+                                                           uint32_t n, uint64_t slot)
 {
     for (uint32_t k = 0; k < n;) {
         uint64_t lpn = lpns[k];
@@ -266,7 +287,7 @@ static void set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
         }
         k += m;
     }
-    map_store_put_slot_run(d, slot, n, lpns[0]);
+    map_store_put_slot_run(d, b, slot, n, lpns[0]);
 }
 
 /* Whether the n lpns (n >= 2) follow the first one by one: four a step,
@@ -325,7 +346,7 @@ static bool has_run(const uint64_t *lpns, uint32_t n)
  * consecutive lpns is stored as a run, once its old slots are invalidated
  * (distinct lpns: storing one does not change what another had); the
  * lpns between such pieces are set one by one, in one loop as without runs. */
-static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
+static void set_pieces(Drive *d, uint32_t b, const uint64_t *lpns, uint32_t n, uint64_t slot)
 {
     for (uint32_t k = 0; k < n;) {
         uint32_t a = k, m = 0; /* the next run: m lpns from a */
@@ -335,10 +356,10 @@ static void set_pieces(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot
                 break;
             a += m;
         }
-        set_each(d, lpns + k, a - k, slot + k, SET_BOTH);
+        set_single(d, lpns + k, a - k, slot + k);
         if (a == n)
             break;
-        set_run(d, lpns + a, m, slot + a);
+        set_run(d, b, lpns + a, m, slot + a);
         k = a + m;
     }
 }
@@ -356,14 +377,14 @@ void map_set_run(Drive *d, const uint64_t *lpns, uint32_t n, uint64_t slot)
          * what set_pieces() would find, without has_run() and a second
          * pass over the lpns first */
         map_store_warm_block_runs(d, b);
-        set_run(d, lpns, n, slot);
+        set_run(d, b, lpns, n, slot);
     } else if (map_store_runs_ok(d) && has_run(lpns, n)) {
         map_store_warm_block_runs(d, b);
-        set_pieces(d, lpns, n, slot);
+        set_pieces(d, b, lpns, n, slot);
     } else if (drive_l2p_flat(d) && drive_p2l_flat(d)) {
         set_flat(d, lpns, n, slot); /* (without a run set_pieces() sets them one by one) */
     } else {
-        set_each(d, lpns, n, slot, SET_BOTH);
+        set_single(d, lpns, n, slot);
     }
     add_valid(d, b, n);
 }
@@ -454,7 +475,7 @@ static void relocate_piece(Drive *d, uint32_t v, uint32_t dst, Piece *p)
         map_store_put_chunk_run(d, lpn, m, first + k);
         k += m;
     }
-    map_store_put_slot_run(d, first, p->n, p->lpn);
+    map_store_put_slot_run(d, dst, first, p->n, p->lpn);
     add_valid(d, dst, p->n);
     changed_run(d, p->lpn, p->n);
     blk_advance(d, dst, p->n);

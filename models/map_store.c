@@ -23,10 +23,12 @@
  *     (appended in slot order, dropped when the block is erased): 8 bytes
  *     each way;
  *   - overrides: single lpns written, moved or trimmed, per chunk in a hash
- *     table while few (a 64-bit filter per chunk, over_may_hold(), answers
- *     a lookup at an offset none of them has without a probe); once they and the chunk's runs would cost more
- *     (CHUNK_PROMOTE), the chunk takes a dense part of its own (from a
- *     pool, BigmemPool), which the directory points to;
+ *     table while few (the table sized ahead for a run's random writes,
+ *     map_expect_class(); a 64-bit filter per chunk, over_may_hold(),
+ *     answers a lookup at an offset none of them has without a probe);
+ *     once they and the chunk's runs would cost more (CHUNK_PROMOTE), the
+ *     chunk takes a dense part of its own (from a pool, BigmemPool), which
+ *     the directory points to;
  *   - buffer marks (BUF_MARK + ring position) in a direct-mapped table
  *     and a small hash of their own, bounded by the write buffer: a stream
  *     passing through does not push chunks dense;
@@ -216,12 +218,11 @@ static bool hash_alloc(Hash *h, uint32_t bits)
     return h->key && h->val;
 }
 
-/* Double the table at three quarters' load. Rare (each doubling), so the event loop
- * allocates only as the entries grow. */
-static G_GNUC_NO_INLINE void hash_grow(Hash *h)
+/* The table made 2^bits cells (more than it has), its entries moved. */
+static void hash_resize(Hash *h, uint32_t bits)
 {
     uint64_t *key = h->key, *val = h->val, n = h->mask + 1;
-    if (!hash_alloc(h, h->bits + 1))
+    if (!hash_alloc(h, bits))
         g_error("out of memory for the map's %" G_GUINT64_FORMAT " entries", h->count);
     for (uint64_t i = 0; i < n; i++)
         if (key[i] != 0) {
@@ -234,6 +235,20 @@ static G_GNUC_NO_INLINE void hash_grow(Hash *h)
         }
     bigmem_free(key, n * sizeof(uint64_t));
     bigmem_free(val, n * sizeof(uint64_t));
+}
+
+/* Double the table at three quarters' load. Rare (each doubling), so the
+ * event loop allocates only as the entries grow. */
+static G_GNUC_NO_INLINE void hash_grow(Hash *h) { hash_resize(h, h->bits + 1); }
+
+/* The bits of a table that n entries fill to three quarters at most, as
+ * hash_grow() makes it (hash_bytes() counts its memory so). */
+static uint32_t hash_bits_for(double n)
+{
+    uint32_t bits = HASH_MIN_BITS;
+    while (n > (double)(1ull << bits) * 0.75)
+        bits++;
+    return bits;
 }
 
 /* Set lpn's value; true if lpn was not in h. */
@@ -557,6 +572,7 @@ static inline uint32_t narrow_run(const uint32_t *e, uint32_t o, uint32_t top, u
     uint32_t f = e[o], m = 1;
     if (guess >= MAP_RUN_MIN && guess <= top) {
         Vec32x4 want = f - (Vec32x4){1, 2, 3, 4}, diff = {0, 0, 0, 0};
+#pragma GCC unroll 4 /* a unit long (24 slots on a TLC drive): a branch back every four loads */
         for (; m + 4 <= guess; m += 4, want -= 4)
             diff |= vec32_load(e + o + m) ^ want;
         diff |= vec32_load(e + o + guess - 4) ^ (f - guess + (Vec32x4){4, 3, 2, 1}); /* its last four */
@@ -684,16 +700,30 @@ static inline uint64_t sparse_get(const Drive *d, SparseMap *sm, uint64_t c, uin
     return ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
 }
 
+/* map_get_sparse() past its first test: lpn's entry in chunk c. */
+static G_GNUC_NO_INLINE uint64_t get_stored(const Drive *d, SparseMap *sm, uint64_t c,
+                                            uint64_t lpn)
+{
+    if (sm->chunk_n[c] != CHUNK_DENSE)
+        return sparse_get(d, sm, c, lpn, false);
+    return formula_slot(d, sm, lpn); /* map_get() read the dense part: nothing there */
+}
+
 /* A dense chunk's entry is read here, with as little as possible around
  * it: random writes wait on it, and the less the code between two of
- * them, the more of them the processor has in flight at once. */
+ * them, the more of them the processor has in flight at once. Most often
+ * (a drive written at random) the lpn was never written: in a chunk
+ * without marks or runs whose filter says it has no override, past the
+ * formula's end. That is answered from four loads, with nothing to save
+ * and restore around them; the rest is get_stored()'s. */
 uint64_t map_get_sparse(const Drive *d, uint64_t lpn)
 {
     SparseMap *sm = store_of(d);
     uint64_t c = lpn >> CHUNK_BITS;
-    if (sm->chunk_n[c] != CHUNK_DENSE)
-        return sparse_get(d, sm, c, lpn, false);
-    return formula_slot(d, sm, lpn); /* map_get() read the dense part: nothing there */
+    if (!(sm->chunk_n[c] & CHUNK_RUNS) && sm->bmark_n[c] == 0 && !over_may_hold(sm, c, lpn) &&
+        lpn >= sm->pf_end)
+        return NO_SLOT;
+    return get_stored(d, sm, c, lpn);
 }
 
 
@@ -711,7 +741,8 @@ static uint64_t sparse_take(const Drive *d, uint64_t lpn)
 /* Override lpn of chunk c (not dense) with s (complemented) at cell i of
  * the hash, where hash_cell() put it: counted in the chunk if new, which
  * goes dense once that costs more (map_put_sparse()). */
-static void over_put_at(SparseMap *sm, uint64_t c, uint64_t i, uint64_t lpn, uint64_t s)
+static inline __attribute__((always_inline)) void over_put_at(SparseMap *sm, uint64_t c,
+                                                               uint64_t i, uint64_t lpn, uint64_t s)
 {
     Hash *h = &sm->over;
     h->val[i] = s;
@@ -784,17 +815,17 @@ uint64_t map_set_sparse(Drive *d, uint64_t lpn, uint64_t slot)
         s = mark_get(sm, lpn, true);
         sm->bmark_n[c] -= s != 0;
     }
+    uint64_t i = hash_cell(&sm->over, lpn), old;
     if (s != 0) { /* a mark: what the hash holds is older, and is overwritten */
-        over_put_at(sm, c, hash_cell(&sm->over, lpn), lpn, ~slot);
-        return ~s;
+        old = ~s;
+    } else {
+        uint16_t n = sm->chunk_n[c];
+        s = n & CHUNK_COUNT ? (sm->over.key[i] ? sm->over.val[i] : 0) : 0;
+        if (s == 0 && (n & CHUNK_RUNS))
+            s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
+        old = s == 0 ? formula_slot(d, sm, lpn) : ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
     }
-    uint16_t n = sm->chunk_n[c];
-    uint64_t i = hash_cell(&sm->over, lpn);
-    s = n & CHUNK_COUNT ? (sm->over.key[i] ? sm->over.val[i] : 0) : 0;
-    if (s == 0 && (n & CHUNK_RUNS))
-        s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
-    uint64_t old = s == 0 ? formula_slot(d, sm, lpn) : ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
-    over_put_at(sm, c, i, lpn, ~slot);
+    over_put_at(sm, c, i, lpn, ~slot); /* (inlined: here once, every random page comes here) */
     return old;
 }
 
@@ -956,9 +987,9 @@ void map_put_lpn_new(Drive *d, uint64_t slot, uint64_t lpn)
 
 /* The n slots from slot on (one block, written in order) hold the lpns
  * from lpn on: appended to the block's runs, continuing the last if it can. */
-static void block_put_run(Drive *d, SparseMap *sm, uint64_t slot, uint32_t n, uint64_t lpn)
+static void block_put_run(Drive *d, SparseMap *sm, uint32_t b, uint64_t slot, uint32_t n,
+                          uint64_t lpn)
 {
-    uint32_t b = nand_block_of(d, slot);
     uint32_t off = (uint32_t)(slot - nand_slot(d, b, 0));
     Runs *l = sm->blk_runs[b];
     g_assert(sm->pf_j[b] == NO_IDX);
@@ -1460,9 +1491,9 @@ void map_store_put_chunk_run(Drive *d, uint64_t lpn, uint32_t n, uint64_t slot)
     chunk_put_run(store_of(d), lpn >> CHUNK_BITS, o, n, slot);
 }
 
-void map_store_put_slot_run(Drive *d, uint64_t slot, uint32_t n, uint64_t lpn)
+void map_store_put_slot_run(Drive *d, uint32_t b, uint64_t slot, uint32_t n, uint64_t lpn)
 {
-    block_put_run(d, store_of(d), slot, n, lpn);
+    block_put_run(d, store_of(d), b, slot, n, lpn);
 }
 
 /* Block b's runs are about to take a run (map_set_run()): the end of its
@@ -1499,10 +1530,57 @@ static double runs_bytes(double lpns, uint32_t run, double spb, int copies)
  * quarters' load, the old table held while the new one fills. */
 static double hash_bytes(double n)
 {
-    double cells = 1024;
-    while (n > cells * 0.75)
-        cells *= 2;
+    double cells = (double)(1ull << hash_bits_for(n));
     return cells > 1024 ? 24 * cells : 16 * cells;
+}
+
+/* Of a run of class c on a drive of p: the pages written in order that
+ * the store keeps one by one (in units too short for a run), which it
+ * returns; in *runs the bytes of the runs the rest takes, in *changed the
+ * pages written at random. */
+static double class_pages(const DriveParams *p, const MemoryClass *c, double *runs,
+                          double *changed)
+{
+    double lpns = (double)(p->user_capacity / SLOT_SIZE);
+    double slots = (double)(drive_params_raw_capacity(p) / SLOT_SIZE);
+    uint64_t unit = drive_params_map_unit(p) / SLOT_SIZE;
+    uint64_t bs = c->random_bs ? c->random_bs : SLOT_SIZE;
+    *changed =
+        MIN(random_writes(c) * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit), lpns);
+    double seq = MIN(c->seq_fill, 1.0) * lpns, single = 0;
+    double spb = slots / (double)drive_params_blocks(p);
+    uint32_t native = (uint32_t)(drive_params_program_unit(p, p->native_mode) / SLOT_SIZE);
+    uint32_t slc = (uint32_t)(drive_params_program_unit(p, CELL_SLC) / SLOT_SIZE);
+    bool pslc = pslc_params_cache(p);
+    double dyn = p->pslc_rule == PSLC_RULE_CAPPED ? (double)p->pslc_dynamic_cap
+                 : p->pslc_rule == PSLC_RULE_FREE_SHARE
+                     ? p->pslc_dynamic_share * (double)p->user_capacity
+                     : 0;
+    double cached = pslc ? MIN(((double)p->pslc_static + dyn) / SLOT_SIZE, seq) : 0;
+    double pieces[2] = {cached, seq - cached};
+    uint32_t run[2] = {slc, native};
+    *runs = 0;
+    for (int i = 0; i < 2; i++) {
+        if (run[i] >= MAP_RUN_MIN)
+            *runs += runs_bytes(pieces[i], run[i], spb, 2 - i);
+        else
+            single += pieces[i];
+    }
+    return single;
+}
+
+/* The lpns a run of class c maps at random on a drive of p (single pages,
+ * a random prefill, random writes), and whether they push the average
+ * chunk dense (a random prefill's alone: *flat, every chunk in the flat
+ * table from the start; with the rest: *dense). */
+static double class_random(const DriveParams *p, const MemoryClass *c, double single,
+                           double changed, bool *flat, bool *dense)
+{
+    double lpns = (double)(p->user_capacity / SLOT_SIZE), chunks = ceil(lpns / MAP_CHUNK);
+    double at_random = MIN(single + c->random_fill * lpns + changed, lpns);
+    *flat = c->random_fill * lpns * 4 >= 2048.0 * chunks;
+    *dense = at_random * 4 >= 2048.0 * chunks;
+    return at_random;
 }
 
 /* A page-aligned mapping of n bytes; one in 2 MiB pages (at most). */
@@ -1536,41 +1614,20 @@ uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c)
     double dirs = mapped(chunks * 8) * 3 + mapped(chunks * 2) + mapped(pchunks * 8) +
                   mapped(blocks * 8) + blocks * 8;
 
-    uint64_t unit = drive_params_map_unit(p) / SLOT_SIZE;
-    uint64_t bs = c->random_bs ? c->random_bs : SLOT_SIZE;
-    double changed =
-        MIN(random_writes(c) * (double)((bs / SLOT_SIZE + unit - 1) / unit * unit), lpns);
-    double seq = MIN(c->seq_fill, 1.0) * lpns, single = 0, runs = 0;
-    double spb = slots / blocks;
-    uint32_t native = (uint32_t)(drive_params_program_unit(p, p->native_mode) / SLOT_SIZE);
-    uint32_t slc = (uint32_t)(drive_params_program_unit(p, CELL_SLC) / SLOT_SIZE);
-    bool pslc = pslc_params_cache(p);
-    double dyn = p->pslc_rule == PSLC_RULE_CAPPED ? (double)p->pslc_dynamic_cap
-                 : p->pslc_rule == PSLC_RULE_FREE_SHARE
-                     ? p->pslc_dynamic_share * (double)p->user_capacity
-                     : 0;
-    double cached = pslc ? MIN(((double)p->pslc_static + dyn) / SLOT_SIZE, seq) : 0;
-    double pieces[2] = {cached, seq - cached};
-    uint32_t run[2] = {slc, native};
-    for (int i = 0; i < 2; i++) {
-        if (run[i] >= MAP_RUN_MIN)
-            runs += runs_bytes(pieces[i], run[i], spb, 2 - i);
-        else
-            single += pieces[i];
-    }
+    double runs, changed, single = class_pages(p, c, &runs, &changed);
     /* a random prefill maps every page; written again at random, a page
      * is an override until its chunk holds a quarter of CHUNK_PROMOTE */
     double part = MAP_CHUNK * ent;
     double l2p;
-    double at_random = MIN(single + c->random_fill * lpns + changed, lpns);
+    bool prefill_dense, random_dense;
+    double at_random = class_random(p, c, single, changed, &prefill_dense, &random_dense);
     double dense_all = (double)bigmem_pool_bytes((size_t)part, (uint64_t)chunks);
-    bool prefill_dense = c->random_fill * lpns * 4 >= 2048.0 * chunks;
     if (prefill_dense)
         l2p = huge_mapped(chunks * part); /* one flat table from the start: map_expect_random() */
-    else if (at_random * 4 >= 2048.0 * chunks)
+    else if (random_dense)
         l2p = dense_all + hash_bytes(MIN(at_random, 512.0 * chunks));
     else
-        l2p = hash_bytes(at_random);
+        l2p = hash_bytes(at_random); /* (map_expect_class() makes it so large at once) */
     /* the chunks a stream in order is writing (16 at most) are dense */
     if (!prefill_dense)
         l2p += (double)bigmem_pool_bytes((size_t)part, 16);
@@ -1588,4 +1645,22 @@ uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c)
     double marks = MAX(2.0 * (double)drive_params_write_buffer(p) / SLOT_SIZE, 1024) * 16 +
                    hash_bytes((double)drive_params_write_buffer(p) / SLOT_SIZE / 4);
     return (uint64_t)(dirs + l2p + p2l + runs + marks);
+}
+
+/* Where the pages a run maps at random stay overrides (the average chunk
+ * sparse), the hash takes the size they will grow it to now, the size
+ * map_store_bytes() counts: no doubling on the way, each of which moved
+ * every entry, and probes as short as at the start meanwhile. A run that
+ * writes little gets a small table, one that pushes chunks dense the
+ * doublings as before. */
+void map_expect_class(Drive *d, const MemoryClass *c)
+{
+    SparseMap *sm = store_of(d);
+    const DriveParams *p = drive_params(d);
+    double runs, changed, single = class_pages(p, c, &runs, &changed);
+    bool flat, dense;
+    double n = class_random(p, c, single, changed, &flat, &dense);
+    uint32_t bits = hash_bits_for(n);
+    if (!flat && !dense && !sm->l2p_flat && bits > sm->over.bits)
+        hash_resize(&sm->over, bits);
 }

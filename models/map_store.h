@@ -24,9 +24,9 @@ void map_store_release(Drive *d);
 uint64_t map_store_take(const Drive *d, uint64_t lpn);
 /* A run (runs allowed: map_store_runs_ok()): the n lpns from lpn, in one
  * chunk that is not dense, map to the n slots from slot on (their L2P); the
- * n slots from slot on, in one block, hold the lpns from lpn on (their P2L). */
+ * n slots from slot on, in block b, hold the lpns from lpn on (their P2L). */
 void map_store_put_chunk_run(Drive *d, uint64_t lpn, uint32_t n, uint64_t slot);
-void map_store_put_slot_run(Drive *d, uint64_t slot, uint32_t n, uint64_t lpn);
+void map_store_put_slot_run(Drive *d, uint32_t b, uint64_t slot, uint32_t n, uint64_t lpn);
 void map_store_warm_block_runs(const Drive *d, uint32_t b);
 /* Relocation (map_relocate()): from slot i of block b (i < end), how many
  * slots in a row (at least one, none from end on) are valid for the
@@ -61,5 +61,8 @@ bool map_store_check(const Drive *d, char *why, size_t why_len);
 /* The bytes the store takes for a run of class c on a drive of p, at most
  * (drive_memory_estimate() adds the rest of the drive). */
 uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c);
+/* A run of class c is about to start: the tables it will grow to, within
+ * map_store_bytes(), are made so large now (the overrides' hash). */
+void map_expect_class(Drive *d, const MemoryClass *c);
 
 #endif

@@ -6,6 +6,8 @@
  *
  *   - the overrides' filter: lookups sharing its bits or not, over
  *     overrides a run drops and a cooled chunk puts back;
+ *   - the overrides' hash sized ahead for a run (map_expect_class()), the
+ *     overrides it held moved;
  *   - entries: random puts and gets, one entry at a time, over chunks
  *     kept sparse, pushed dense by their overrides, made dense for a
  *     stream (a buffer mark at a chunk's first page) and cooled back to
@@ -257,6 +259,36 @@ static void filter(bool wide)
     ref_close(&r);
 }
 
+/* The overrides' hash sized ahead for a run's random writes
+ * (map_expect_class()): the overrides it held moved to the larger table,
+ * as many more put after without its doubling, every lookup as the
+ * reference has it; a class that pushes chunks dense leaves it alone. */
+static void expect_class(bool wide)
+{
+    Ref r;
+    ref_open(&r, 1024, wide, wide ? 12 : 11);
+    char why[256] = "";
+    for (int i = 0; i < 500; i++) /* below the first doubling */
+        put(&r, below(&r, r.nlpn), below(&r, r.nslots));
+    MemoryClass c = {.random_bytes = 12000ull * SLOT_SIZE, .random_bs = SLOT_SIZE};
+    map_expect_class(r.d, &c);
+    CU_ASSERT_TRUE(map_store_check(r.d, why, sizeof why));
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    for (int i = 0; i < 12000; i++)
+        put(&r, below(&r, r.nlpn), below(&r, 3) ? below(&r, r.nslots) : NO_SLOT);
+    CU_ASSERT_TRUE(map_store_check(r.d, why, sizeof why));
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    MemoryClass all = {.random_bytes = UINT64_MAX};
+    map_expect_class(r.d, &all);
+    CU_ASSERT_TRUE(ref_same(&r, false));
+    CU_ASSERT_TRUE(map_store_check(r.d, why, sizeof why));
+    if (why[0])
+        fprintf(stderr, "\n    map_store_check: %s\n", why);
+    ref_close(&r);
+}
+
+static void test_expect_narrow(void) { expect_class(false); }
+static void test_expect_wide(void) { expect_class(true); }
 static void test_filter_narrow(void) { filter(false); }
 static void test_filter_wide(void) { filter(true); }
 static void test_entries_narrow(void) { entries(false); }
@@ -582,6 +614,8 @@ int main(void)
         {"entries, wide", test_entries_wide},
         {"the overrides' filter, narrow", test_filter_narrow},
         {"the overrides' filter, wide", test_filter_wide},
+        {"the overrides' hash sized ahead, narrow", test_expect_narrow},
+        {"the overrides' hash sized ahead, wide", test_expect_wide},
         {"operations, narrow", test_operations_narrow},
         {"operations, wide", test_operations_wide},
         {"prefilled, narrow", test_prefilled_narrow},

@@ -661,6 +661,8 @@ gboolean run_simulation(const RunOptions *o, GError **error)
     Drive *d = runner_drive(sr);
     if (o->prefill && !o->dry_run && !run_prefill_drive(o->prefill, d, &pf, error))
         return FALSE;
+    if (!o->dry_run)
+        drive_expect(d, &mc);
     if (o->max_time)
         workload_set_stop_time(w, o->max_time);
     if (!runner_bind(sr, w, o->seed, error))
