@@ -42,6 +42,20 @@ static void mix_done(void *ctx, const DriveCompletion *dc)
     mix_submit(m, tag);
 }
 
+/* Start m on a new drive of dp: eight 16 KiB writers and one 4 KiB
+ * reader, each submitting again as it completes. */
+static void mix_start(Mix *m, const DriveParams *dp)
+{
+    *m = (Mix){.e = sim_engine_new()};
+    m->d = drive_new(m->e, dp, 1);
+    m->pages = dp->user_capacity / 4096;
+    sim_rng_init(&m->r, 5, 0);
+    drive_set_done(m->d, mix_done, m);
+    for (int i = 0; i < 8; i++)
+        mix_submit(m, 0);
+    mix_submit(m, 1);
+}
+
 /* The counters of the last worst_read() run, die time counted to its end. */
 static DriveStats last_stats;
 static SimTime last_end;
@@ -53,14 +67,8 @@ static SimTime worst_read(bool erase_suspend, bool program_suspend, uint64_t *er
     tiny_drive(&dp, 16, 0.3);
     dp.erase_suspend = erase_suspend;
     dp.program_suspend = program_suspend;
-    Mix m = {.e = sim_engine_new()};
-    m.d = drive_new(m.e, &dp, 1);
-    m.pages = dp.user_capacity / 4096;
-    sim_rng_init(&m.r, 5, 0);
-    drive_set_done(m.d, mix_done, &m);
-    for (int i = 0; i < 8; i++)
-        mix_submit(&m, 0);
-    mix_submit(&m, 1);
+    Mix m;
+    mix_start(&m, &dp);
     sim_run(m.e, SIM_TIME_MAX);
     CUTEST_EQ(m.reads, 20000);
     char why[256];
@@ -397,14 +405,8 @@ static void test_gc_woken(void)
 {
     DriveParams dp;
     tiny_drive(&dp, 16, 0.3);
-    Mix m = {.e = sim_engine_new()};
-    m.d = drive_new(m.e, &dp, 1);
-    m.pages = dp.user_capacity / 4096;
-    sim_rng_init(&m.r, 5, 0);
-    drive_set_done(m.d, mix_done, &m);
-    for (int i = 0; i < 8; i++)
-        mix_submit(&m, 0);
-    mix_submit(&m, 1);
+    Mix m;
+    mix_start(&m, &dp);
     bool ok = true;
     char why[256] = "";
     while (ok && m.reads < 3000) {
