@@ -188,14 +188,22 @@ def check_values(name, f, s, errs):
                 for k, want in (("bw_mean", kib_s), ("iops_mean", kib_s / bs_kib)):
                     if not math.isclose(b[k], want, rel_tol=0.02) or a[k] > b[k] * 1.05:
                         errs.append(f"{where}: {d}.{k} {b[k]}, fio {a[k]}, rate {want}")
-        if name == "rate-mix":  # fio's own pacing falls short of its rate by 1-2%
-            for d in ("read", "write"):
-                if not math.isclose(fj[d]["iops"], sj[d]["iops"], rel_tol=0.05):
-                    errs.append(f"{where}: {d}.iops {sj[d]['iops']}, fio {fj[d]['iops']}")
+        # fio paces on wall time: quiet, it falls short of its rate by 1-2%;
+        # loaded, by as much as the machine takes. ftlsim is held to the
+        # rate, fio to not running ahead of it
+        if name == "rate-mix":  # each direction at its own rate
+            for d, rate in (("read", 2000), ("write", 1000)):
+                if not math.isclose(sj[d]["iops"], rate, rel_tol=0.02) or \
+                        fj[d]["iops"] > sj[d]["iops"] * 1.05:
+                    errs.append(f"{where}: {d}.iops {sj[d]['iops']}, fio {fj[d]['iops']}, rate {rate}")
         if "steadystate" in fj:
+            # a job paced to 1000 IOPS is steady once ss_dur's samples are
+            # in, as fio finds it on a quiet machine (loaded, its samples
+            # come late and may not settle within the run)
             a, b = fj["steadystate"], sj["steadystate"]
-            if (a["ss"], a["duration"], a["attained"]) != (b["ss"], b["duration"], b["attained"]) \
-                    or not math.isclose(a["data"]["iops_mean"], b["data"]["iops_mean"], rel_tol=0.05):
+            if (a["ss"], a["duration"]) != (b["ss"], b["duration"]) or b["attained"] != 1 \
+                    or not math.isclose(b["data"]["iops_mean"], 1000, rel_tol=0.02) \
+                    or a["data"]["iops_mean"] > b["data"]["iops_mean"] * 1.05:
                 errs.append(f"{where}: steadystate {b}, fio {a}")
         depth = sum(sj["iodepth_level"].values())
         lat = sum(sj["latency_ns"].values()) + sum(sj["latency_us"].values()) + \
