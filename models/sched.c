@@ -384,10 +384,8 @@ static inline uint32_t offer_mask(Sched *s)
     uint32_t mask = s->always;
     for (uint32_t m = s->ask & ((1u << s->nanys) - 1); m; m &= m - 1) {
         uint32_t j = (uint32_t)__builtin_ctz(m);
-        if (s->anys[j].any(s->anys[j].ctx))
+        if (any_may(s, j))
             mask |= s->any_mask[j];
-        else
-            s->ask &= ~(s->watched & 1u << j);
     }
     return mask;
 }
