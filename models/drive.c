@@ -152,9 +152,15 @@ void drive_account(Drive *d)
 uint64_t drive_capacity(const Drive *d) { return drive_params(d)->user_capacity; }
 uint64_t drive_slots(const Drive *d) { return drive_geom(d)->nslots; }
 
-void drive_warm(const Drive *d, uint64_t offset)
+/* The lines the lookup of next will read are asked for first, without
+ * waiting on any (next's lookup is an I/O away); then offset's entry, whose
+ * lines an earlier call asked for as its next. */
+void drive_warm(const Drive *d, uint64_t offset, uint64_t next)
 {
-    if (offset < drive_params(d)->user_capacity)
+    uint64_t cap = drive_params(d)->user_capacity;
+    if (next < cap)
+        map_prefetch_ahead(d, next / SLOT_SIZE);
+    if (offset < cap)
         map_prefetch_one(d, offset / SLOT_SIZE);
 }
 

@@ -289,7 +289,7 @@ void drive_submit(Drive *d, const DriveCmd *c);
 /* A command at offset will be submitted soon: fetch its map entry into the
  * cache meanwhile. Changes nothing but speed: the table is hundreds of MB,
  * and a random command's entry is a cache and TLB miss. */
-void drive_warm(const Drive *d, uint64_t offset);
+void drive_warm(const Drive *d, uint64_t offset, uint64_t next);
 
 /* Start DriveStats.written_lo/hi afresh (nothing written), as a test's
  * measured rounds begin after its preconditioning. */

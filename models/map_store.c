@@ -90,10 +90,15 @@
 #define RUNS_MIN_CAP 8
 #define HOT_MAX 16u
 
-/* Open addressing with linear probing, keyed by lpn. */
+typedef struct Cell {
+    uint64_t key; /* lpn + 1, 0 for an empty cell */
+    uint64_t val;
+} Cell;
+
+/* Open addressing with linear probing, keyed by lpn; a cell's key and
+ * value side by side, so that a lookup at random is one miss. */
 typedef struct Hash {
-    uint64_t *key; /* lpn + 1, 0 for an empty cell */
-    uint64_t *val;
+    Cell *cell;
     uint64_t mask, count;
     uint32_t bits, shift; /* shift: 64 - bits, what hash_home() shifts by */
 } Hash;
@@ -124,8 +129,7 @@ typedef struct SparseMap {
      * direct-mapped table (cell lpn & mmask, twice the write buffer's
      * pages: a stream written in order never collides) and, for an lpn
      * whose cell another holds, in the hash bmark */
-    uint64_t *mkey;    /* lpn + 1, 0 for an empty cell */
-    uint64_t *mval;
+    Cell *mcell;       /* key lpn + 1, 0 for an empty cell */
     uint64_t mmask;
     Hash bmark;
     uint16_t *bmark_n; /* per chunk: its buffer marks, so that a lookup elsewhere skips them */
@@ -195,7 +199,7 @@ static inline uint64_t hash_home(const Hash *h, uint64_t lpn)
 static inline uint64_t hash_cell(const Hash *h, uint64_t lpn)
 {
     uint64_t i = hash_home(h, lpn);
-    while (h->key[i] != 0 && h->key[i] != lpn + 1)
+    while (h->cell[i].key != 0 && h->cell[i].key != lpn + 1)
         i = (i + 1) & h->mask;
     return i;
 }
@@ -204,7 +208,7 @@ static inline uint64_t hash_cell(const Hash *h, uint64_t lpn)
 static inline uint64_t hash_get(const Hash *h, uint64_t lpn)
 {
     uint64_t i = hash_cell(h, lpn);
-    return h->key[i] ? h->val[i] : 0;
+    return h->cell[i].key ? h->cell[i].val : 0;
 }
 
 static bool hash_alloc(Hash *h, uint32_t bits)
@@ -213,28 +217,26 @@ static bool hash_alloc(Hash *h, uint32_t bits)
     h->shift = 64 - bits;
     h->mask = (1ULL << bits) - 1;
     /* huge pages where large: a probe lands anywhere in the table */
-    h->key = bigmem_alloc((h->mask + 1) * sizeof(uint64_t), true);
-    h->val = bigmem_alloc((h->mask + 1) * sizeof(uint64_t), true);
-    return h->key && h->val;
+    h->cell = bigmem_alloc((h->mask + 1) * sizeof(Cell), true);
+    return h->cell != NULL;
 }
 
 /* The table made 2^bits cells (more than it has), its entries moved. */
 static void hash_resize(Hash *h, uint32_t bits)
 {
-    uint64_t *key = h->key, *val = h->val, n = h->mask + 1;
+    Cell *old = h->cell;
+    uint64_t n = h->mask + 1;
     if (!hash_alloc(h, bits))
         g_error("out of memory for the map's %" G_GUINT64_FORMAT " entries", h->count);
     for (uint64_t i = 0; i < n; i++)
-        if (key[i] != 0) {
+        if (old[i].key != 0) {
             /* the keys are distinct: the first empty cell from home */
-            uint64_t j = hash_home(h, key[i] - 1);
-            while (h->key[j] != 0)
+            uint64_t j = hash_home(h, old[i].key - 1);
+            while (h->cell[j].key != 0)
                 j = (j + 1) & h->mask;
-            h->key[j] = key[i];
-            h->val[j] = val[i];
+            h->cell[j] = old[i];
         }
-    bigmem_free(key, n * sizeof(uint64_t));
-    bigmem_free(val, n * sizeof(uint64_t));
+    bigmem_free(old, n * sizeof(Cell));
 }
 
 /* Double the table at three quarters' load. Rare (each doubling), so the
@@ -255,10 +257,10 @@ static uint32_t hash_bits_for(double n)
 static bool hash_put(Hash *h, uint64_t lpn, uint64_t v)
 {
     uint64_t i = hash_cell(h, lpn);
-    h->val[i] = v;
-    if (h->key[i] != 0)
+    h->cell[i].val = v;
+    if (h->cell[i].key != 0)
         return false;
-    h->key[i] = lpn + 1;
+    h->cell[i].key = lpn + 1;
     if (++h->count > (h->mask + 1) / 4 * 3)
         hash_grow(h);
     return true;
@@ -268,16 +270,15 @@ static bool hash_put(Hash *h, uint64_t lpn, uint64_t v)
  * (linear probing without tombstones). */
 static void hash_remove(Hash *h, uint64_t i)
 {
-    for (uint64_t j = (i + 1) & h->mask; h->key[j] != 0; j = (j + 1) & h->mask) {
-        uint64_t home = hash_home(h, h->key[j] - 1);
+    for (uint64_t j = (i + 1) & h->mask; h->cell[j].key != 0; j = (j + 1) & h->mask) {
+        uint64_t home = hash_home(h, h->cell[j].key - 1);
         /* the entry at j may fill the hole at i if its home is not in (i, j] */
         if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
-            h->key[i] = h->key[j];
-            h->val[i] = h->val[j];
+            h->cell[i] = h->cell[j];
             i = j;
         }
     }
-    h->key[i] = 0;
+    h->cell[i].key = 0;
     h->count--;
 }
 
@@ -285,7 +286,7 @@ static void hash_remove(Hash *h, uint64_t i)
 static bool hash_drop(Hash *h, uint64_t lpn)
 {
     uint64_t i = hash_cell(h, lpn);
-    if (h->key[i] == 0)
+    if (h->cell[i].key == 0)
         return false;
     hash_remove(h, i);
     return true;
@@ -475,17 +476,17 @@ static uint32_t chunk_cost(const SparseMap *sm, uint64_t c)
 static inline uint64_t mark_get(SparseMap *sm, uint64_t lpn, bool take)
 {
     uint64_t i = lpn & sm->mmask;
-    if (sm->mkey[i] == lpn + 1) {
+    if (sm->mcell[i].key == lpn + 1) {
         if (take)
-            sm->mkey[i] = 0;
-        return sm->mval[i];
+            sm->mcell[i].key = 0;
+        return sm->mcell[i].val;
     }
     if (sm->bmark.count == 0)
         return 0;
     uint64_t j = hash_cell(&sm->bmark, lpn);
-    if (sm->bmark.key[j] == 0)
+    if (sm->bmark.cell[j].key == 0)
         return 0;
-    uint64_t v = sm->bmark.val[j];
+    uint64_t v = sm->bmark.cell[j].val;
     if (take)
         hash_remove(&sm->bmark, j);
     return v;
@@ -496,9 +497,9 @@ static inline uint64_t mark_get(SparseMap *sm, uint64_t lpn, bool take)
 static inline bool mark_add(SparseMap *sm, uint64_t lpn, uint64_t s)
 {
     uint64_t i = lpn & sm->mmask;
-    if (sm->mkey[i] == 0) {
-        sm->mkey[i] = lpn + 1;
-        sm->mval[i] = s;
+    if (sm->mcell[i].key == 0) {
+        sm->mcell[i].key = lpn + 1;
+        sm->mcell[i].val = s;
         return true;
     }
     return hash_put(&sm->bmark, lpn, s);
@@ -509,14 +510,14 @@ static inline bool mark_add(SparseMap *sm, uint64_t lpn, uint64_t s)
 static inline bool mark_put(SparseMap *sm, uint64_t lpn, uint64_t s)
 {
     uint64_t i = lpn & sm->mmask;
-    if (sm->mkey[i] == lpn + 1) {
-        sm->mval[i] = s;
+    if (sm->mcell[i].key == lpn + 1) {
+        sm->mcell[i].val = s;
         return false;
     }
     if (sm->bmark.count > 0) {
         uint64_t j = hash_cell(&sm->bmark, lpn);
-        if (sm->bmark.key[j] != 0) {
-            sm->bmark.val[j] = s;
+        if (sm->bmark.cell[j].key != 0) {
+            sm->bmark.cell[j].val = s;
             return false;
         }
     }
@@ -541,9 +542,9 @@ static void chunk_promote_to(SparseMap *sm, uint64_t c, void *part)
         if (!over_may_hold(sm, c, lpn))
             continue; /* no override there: no probe */
         uint64_t i = hash_cell(&sm->over, lpn);
-        if (sm->over.key[i] == 0)
+        if (sm->over.cell[i].key == 0)
             continue;
-        l2p_ent_set(part, (uint32_t)(lpn - base), sm->narrow, sm->over.val[i]);
+        l2p_ent_set(part, (uint32_t)(lpn - base), sm->narrow, sm->over.cell[i].val);
         hash_remove(&sm->over, i);
         left--;
     }
@@ -745,10 +746,10 @@ static inline __attribute__((always_inline)) void over_put_at(SparseMap *sm, uin
                                                                uint64_t i, uint64_t lpn, uint64_t s)
 {
     Hash *h = &sm->over;
-    h->val[i] = s;
-    if (h->key[i] != 0)
+    h->cell[i].val = s;
+    if (h->cell[i].key != 0)
         return;
-    h->key[i] = lpn + 1;
+    h->cell[i].key = lpn + 1;
     if (++h->count > (h->mask + 1) / 4 * 3)
         hash_grow(h);
     sm->chunk_n[c]++;
@@ -820,7 +821,7 @@ uint64_t map_set_sparse(Drive *d, uint64_t lpn, uint64_t slot)
         old = ~s;
     } else {
         uint16_t n = sm->chunk_n[c];
-        s = n & CHUNK_COUNT ? (sm->over.key[i] ? sm->over.val[i] : 0) : 0;
+        s = n & CHUNK_COUNT ? (sm->over.cell[i].key ? sm->over.cell[i].val : 0) : 0;
         if (s == 0 && (n & CHUNK_RUNS))
             s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
         old = s == 0 ? formula_slot(d, sm, lpn) : ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
@@ -1010,20 +1011,37 @@ static void block_put_run(Drive *d, SparseMap *sm, uint32_t b, uint64_t slot, ui
     sm->blk_runs[b] = l;
 }
 
-/* What a lookup reads at random: a dense chunk's entry or the home cell
- * of its override, where the chunk's filter says it may have one (the
- * filters are a small table), and a slot's P2L entry. */
-void map_prefetch_sparse(const Drive *d, uint64_t lpn)
+/* What a lookup or a set of lpn reads in a chunk without a dense part:
+ * its directory entry, counts and filter, the home cell of its override
+ * (which a set writes whatever the filter says) and its buffer mark's. Asked for
+ * without a load, so that nothing waits here and the misses of several
+ * lpns overlap (the filter would be a miss to wait on before asking). */
+static inline void warm_sparse(const SparseMap *sm, void *const *dir, uint64_t lpn)
 {
-    const SparseMap *sm = store_of(d);
-    if (over_may_hold(sm, lpn >> CHUNK_BITS, lpn)) { /* (a dense chunk's filter is empty) */
-        uint64_t i = hash_home(&sm->over, lpn);
-        warm_line(&sm->over.key[i]);
-        warm_line(&sm->over.val[i]);
-    }
+    uint64_t c = lpn >> CHUNK_BITS, i = hash_home(&sm->over, lpn);
+    warm_line(&dir[c]);
+    warm_line(&sm->chunk_n[c]);
+    warm_line(&sm->bmark_n[c]);
+    warm_line(&sm->over_bits[c]);
+    warm_line(&sm->over.cell[i]);
+    warm_line(&sm->mcell[lpn & sm->mmask]);
 }
 
+void map_prefetch_sparse(const Drive *d, uint64_t lpn)
+{
+    warm_sparse(store_of(d), drive_l2p_dir(d), lpn);
+}
 
+/* warm_sparse() of each of the n lpns a program unit sets, all at once
+ * before the first set: the misses of pages written at random overlap
+ * instead of following one another. */
+void map_warm_sets(const Drive *d, const uint64_t *lpns, uint32_t n)
+{
+    const SparseMap *sm = store_of(d);
+    void *const *dir = drive_l2p_dir(d);
+    for (uint32_t k = 0; k < n; k++)
+        warm_sparse(sm, dir, lpns[k]);
+}
 
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native)
 {
@@ -1102,12 +1120,9 @@ static void sparse_free(const Drive *d, SparseMap *sm)
     bigmem_free(sm->blk_runs, g->nblocks * sizeof(Runs *));
     g_free(sm->pf_blk);
     g_free(sm->pf_j);
-    bigmem_free(sm->over.key, (sm->over.mask + 1) * sizeof(uint64_t));
-    bigmem_free(sm->over.val, (sm->over.mask + 1) * sizeof(uint64_t));
-    bigmem_free(sm->mkey, (sm->mmask + 1) * sizeof(uint64_t));
-    bigmem_free(sm->mval, (sm->mmask + 1) * sizeof(uint64_t));
-    bigmem_free(sm->bmark.key, (sm->bmark.mask + 1) * sizeof(uint64_t));
-    bigmem_free(sm->bmark.val, (sm->bmark.mask + 1) * sizeof(uint64_t));
+    bigmem_free(sm->over.cell, (sm->over.mask + 1) * sizeof(Cell));
+    bigmem_free(sm->mcell, (sm->mmask + 1) * sizeof(Cell));
+    bigmem_free(sm->bmark.cell, (sm->bmark.mask + 1) * sizeof(Cell));
     g_free(sm);
 }
 
@@ -1129,8 +1144,7 @@ static SparseMap *sparse_new(const Drive *d)
     sm->mmask = 1023;
     while (sm->mmask + 1 < 2 * (drive_params_write_buffer(drive_params(d)) / SLOT_SIZE))
         sm->mmask = sm->mmask * 2 + 1;
-    sm->mkey = bigmem_alloc((sm->mmask + 1) * sizeof(uint64_t), false);
-    sm->mval = bigmem_alloc((sm->mmask + 1) * sizeof(uint64_t), false);
+    sm->mcell = bigmem_alloc((sm->mmask + 1) * sizeof(Cell), false);
     sm->chunk_runs = bigmem_alloc(sm->nchunks * sizeof(Runs *), false);
     sm->blk_runs = bigmem_alloc(g->nblocks * sizeof(Runs *), false);
     sm->pf_blk = g_try_new(uint32_t, g->nblocks);
@@ -1145,7 +1159,7 @@ static SparseMap *sparse_new(const Drive *d)
     sm->runs_ok =
         g->nslots < (1ull << 40) && g->nlpn < (1ull << 40) && g->slots_per_block <= 0x10000;
     if (!hash_alloc(&sm->over, HASH_MIN_BITS) || !hash_alloc(&sm->bmark, BMARK_MIN_BITS) ||
-        !sm->dense || !sm->p2l || !sm->chunk_n || !sm->over_bits || !sm->bmark_n || !sm->mkey || !sm->mval || !sm->chunk_runs || !sm->blk_runs || !sm->pf_blk ||
+        !sm->dense || !sm->p2l || !sm->chunk_n || !sm->over_bits || !sm->bmark_n || !sm->mcell || !sm->chunk_runs || !sm->blk_runs || !sm->pf_blk ||
         !sm->pf_j) {
         sparse_free(d, sm);
         return NULL;
@@ -1287,11 +1301,11 @@ static bool hash_check(const Hash *h, const char *what, char *why, size_t why_le
 {
     uint64_t n = 0;
     for (uint64_t i = 0; i <= h->mask; i++) {
-        if (h->key[i] == 0)
+        if (h->cell[i].key == 0)
             continue;
         n++;
-        CHECK(hash_cell(h, h->key[i] - 1) == i,
-              "%s: lpn %" G_GUINT64_FORMAT " is not where a lookup finds it", what, h->key[i] - 1);
+        CHECK(hash_cell(h, h->cell[i].key - 1) == i,
+              "%s: lpn %" G_GUINT64_FORMAT " is not where a lookup finds it", what, h->cell[i].key - 1);
     }
     CHECK(n == h->count, "%s: %" G_GUINT64_FORMAT " entries, count says %" G_GUINT64_FORMAT, what,
           n, h->count);
@@ -1380,11 +1394,11 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
     g_autofree uint16_t *over = g_new0(uint16_t, chunks);
     g_autofree uint16_t *marks = g_new0(uint16_t, chunks);
     for (uint64_t i = 0; i <= sm->over.mask; i++) {
-        uint64_t lpn = sm->over.key[i] - 1;
-        if (sm->over.key[i] == 0)
+        uint64_t lpn = sm->over.cell[i].key - 1;
+        if (sm->over.cell[i].key == 0)
             continue;
         CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE &&
-                  ~sm->over.val[i] < BUF_MARK,
+                  ~sm->over.cell[i].val < BUF_MARK,
               "override of lpn %" G_GUINT64_FORMAT
               ": beyond the drive, in a dense chunk or a buffer mark",
               lpn);
@@ -1394,8 +1408,8 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
         over[lpn >> CHUNK_BITS]++;
     }
     for (uint64_t i = 0; i <= sm->bmark.mask; i++) {
-        uint64_t lpn = sm->bmark.key[i] - 1, v = ~sm->bmark.val[i];
-        if (sm->bmark.key[i] == 0)
+        uint64_t lpn = sm->bmark.cell[i].key - 1, v = ~sm->bmark.cell[i].val;
+        if (sm->bmark.cell[i].key == 0)
             continue;
         CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE && v >= BUF_MARK &&
                   v != NO_SLOT,
@@ -1403,12 +1417,12 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
               ": beyond the drive, in a dense chunk or no mark",
               lpn);
         marks[lpn >> CHUNK_BITS]++;
-        CHECK(sm->mkey[lpn & sm->mmask] != lpn + 1,
+        CHECK(sm->mcell[lpn & sm->mmask].key != lpn + 1,
               "buffer mark of lpn %" G_GUINT64_FORMAT " both in its cell and in the hash", lpn);
     }
     for (uint64_t i = 0; i <= sm->mmask; i++) {
-        uint64_t lpn = sm->mkey[i] - 1, v = ~sm->mval[i];
-        if (sm->mkey[i] == 0)
+        uint64_t lpn = sm->mcell[i].key - 1, v = ~sm->mcell[i].val;
+        if (sm->mcell[i].key == 0)
             continue;
         CHECK(lpn < g->nlpn && (lpn & sm->mmask) == i && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE &&
                   v >= BUF_MARK && v != NO_SLOT,

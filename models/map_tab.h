@@ -63,6 +63,7 @@ uint64_t map_mark_sparse(Drive *d, uint64_t lpn, uint64_t mark);
 uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot); /* NO_LPN if the slot is not valid */
 void map_put_lpn_new(Drive *d, uint64_t slot, uint64_t lpn);
 void map_prefetch_sparse(const Drive *d, uint64_t lpn);
+void map_warm_sets(const Drive *d, const uint64_t *lpns, uint32_t n);
 
 /* One entry: map_get(), map_put(), map_lpn_of() (NO_LPN if the slot is not
  * valid), map_put_lpn(), and map_prefetch_one() and map_prefetch_slot(),
@@ -370,6 +371,19 @@ static inline void map_prefetch_one(const Drive *d, uint64_t lpn)
     const void *p = drive_l2p_dir(d)[lpn >> MAP_CHUNK_BITS];
     if (G_LIKELY(p != NULL))
         warm_line(map_ent_at(p, lpn & (MAP_CHUNK - 1), drive_map_narrow(d)));
+    else
+        map_prefetch_sparse(d, lpn);
+}
+
+/* map_prefetch_one() of an lpn looked up later than the next one, without
+ * the load of its chunk's directory entry (a miss to wait on): the lines
+ * it will read are asked for, and map_prefetch_one() of it when it is next
+ * finds them in the cache and asks for a dense part's entry. */
+static inline void map_prefetch_ahead(const Drive *d, uint64_t lpn)
+{
+    const void *f = drive_l2p_flat(d);
+    if (G_LIKELY(f != NULL))
+        warm_line(map_ent_at(f, lpn, drive_map_narrow(d)));
     else
         map_prefetch_sparse(d, lpn);
 }

@@ -153,7 +153,7 @@ static bool wl_pick(WlJob *j)
         j->dir_issues[op]++;
     }
     if (j->w->t.warm && p->op != IO_FLUSH)
-        j->w->t.warm(j->w->t.ctx, p->offset);
+        j->w->t.warm(j->w->t.ctx, p->offset, UINT64_MAX);
     p->then_write = j->then_write;
     j->issued += p->length;
     j->ios_issued++;
@@ -186,8 +186,8 @@ static bool wl_pick_fast(WlJob *j)
     }
     j->pick = (WlIo){.op = (uint8_t)op, .offset = off, .length = len};
     j->dir_issues[op]++;
-    if (j->w->t.warm)
-        j->w->t.warm(j->w->t.ctx, off);
+    if (j->w->t.warm) /* at random, the next pick too: a whole I/O before its lookup */
+        j->w->t.warm(j->w->t.ctx, off, j->fast == WL_FAST_PERM ? wl_peek_perm(j) : UINT64_MAX);
     j->issued += len;
     j->ios_issued++;
     j->flush_due = false;

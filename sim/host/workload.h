@@ -49,9 +49,10 @@ typedef struct WorkloadTarget {
      * its completion comes back through workload_io_done(). */
     void (*submit)(void *ctx, const DriveCmd *c);
     /* A command at offset is chosen and will be submitted soon (after the
-     * commands queued before it); the target may fetch what it will need
-     * meanwhile. Must not change anything the target does. */
-    void (*warm)(void *ctx, uint64_t offset);
+     * commands queued before it), and next (UINT64_MAX: not known) is the
+     * offset of the job's command after it; the target may fetch what it
+     * will need meanwhile. Must not change anything the target does. */
+    void (*warm)(void *ctx, uint64_t offset, uint64_t next);
     /* Where logical 4 KiB page lpn lives (DRIVE_UNMAPPED when nowhere),
      * for verify; without it verify checks only what the workload itself wrote. */
     uint64_t (*lookup)(void *ctx, uint64_t lpn);

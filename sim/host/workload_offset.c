@@ -498,6 +498,18 @@ uint8_t wl_fast_kind(const WlJob *j)
 }
 
 /* WL_FAST_PERM: the next block of the walk, which never ends a pass. */
+/* The offset wl_next_perm() will give next, without drawing it;
+ * UINT64_MAX where that draw takes fresh keys. */
+uint64_t wl_peek_perm(const WlJob *j)
+{
+    for (uint64_t i = j->perm_i; !(i >> j->perm_bits); i++) {
+        uint64_t x = wl_mix(j, i, j->perm_key);
+        if (x < j->nblocks)
+            return j->start + x * j->unit;
+    }
+    return UINT64_MAX;
+}
+
 void wl_next_perm(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
 {
     uint64_t o = j->start + wl_map_next(j) * j->unit, l = j->bs_lo[op];

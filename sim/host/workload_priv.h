@@ -250,6 +250,7 @@ uint32_t wl_bits_for(uint64_t n);           /* smallest b with 2^b >= n */
  * wl_next_io must decide (the region's end). */
 uint8_t wl_fast_kind(const WlJob *j);
 void wl_next_perm(WlJob *j, IoOp op, uint64_t *off, uint64_t *len);
+uint64_t wl_peek_perm(const WlJob *j); /* wl_next_perm's next offset, undrawn; UINT64_MAX: unknown */
 bool wl_next_seq(WlJob *j, IoOp op, uint64_t *off, uint64_t *len);
 gboolean wl_job_zones(WlJob *j, GError **error);
 void wl_job_dist(WlJob *j);

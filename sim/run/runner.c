@@ -191,7 +191,10 @@ Drive *runner_drive(const Runner *r)
 
 /* The workload's calls into the drive (its ctx is the drive). */
 static void target_submit(void *ctx, const DriveCmd *c) { drive_submit(ctx, c); }
-static void target_warm(void *ctx, uint64_t offset) { drive_warm(ctx, offset); }
+static void target_warm(void *ctx, uint64_t offset, uint64_t next)
+{
+    drive_warm(ctx, offset, next);
+}
 static uint64_t target_lookup(void *ctx, uint64_t lpn) { return drive_lookup(ctx, lpn); }
 
 gboolean runner_bind(Runner *r, Workload *w, uint64_t seed, GError **error)
