@@ -152,15 +152,16 @@ void drive_account(Drive *d)
 uint64_t drive_capacity(const Drive *d) { return drive_params(d)->user_capacity; }
 uint64_t drive_slots(const Drive *d) { return drive_geom(d)->nslots; }
 
-/* The lines the lookup of next will read are asked for first, without
- * waiting on any (next's lookup is an I/O away); then offset's entry, whose
- * lines an earlier call asked for as its next. */
+/* Where next is known, the lines its lookup will read are asked for,
+ * without waiting on any: its lookup is an I/O away, and offset's lines
+ * were asked for by the call that knew it as next (dispatch() asks for its
+ * entry again, from the lines now at hand). */
 void drive_warm(const Drive *d, uint64_t offset, uint64_t next)
 {
     uint64_t cap = drive_params(d)->user_capacity;
     if (next < cap)
         map_prefetch_ahead(d, next / SLOT_SIZE);
-    if (offset < cap)
+    else if (offset < cap)
         map_prefetch_one(d, offset / SLOT_SIZE);
 }
 

@@ -52,6 +52,11 @@ static uint64_t wl_scatter(const WlJob *j, uint64_t x)
 static inline uint64_t wl_map_next(WlJob *j)
 {
     uint64_t x;
+    if (j->ahead_i) { /* drawn already by wl_peek_perm() */
+        j->perm_i = j->ahead_i;
+        j->ahead_i = 0;
+        return j->ahead_x;
+    }
     do {
         if (j->perm_i >> j->perm_bits) {
             j->perm_i = 0;
@@ -223,6 +228,7 @@ static void wl_file_reset(WlJob *j)
     if (j->map)
         wl_axmap_reset(j->map);
     j->perm_i = 1ull << MIN(j->perm_bits, 63); /* fresh keys on the next draw */
+    j->ahead_i = 0;
 }
 
 void wl_pass_reset(WlJob *j)
@@ -498,14 +504,18 @@ uint8_t wl_fast_kind(const WlJob *j)
 }
 
 /* WL_FAST_PERM: the next block of the walk, which never ends a pass. */
-/* The offset wl_next_perm() will give next, without drawing it;
- * UINT64_MAX where that draw takes fresh keys. */
-uint64_t wl_peek_perm(const WlJob *j)
+/* The offset wl_next_perm() will give next, drawn now and kept for it
+ * (the same draw: the permutation's keys and index are the job's alone);
+ * UINT64_MAX where that draw takes fresh keys, left to it. */
+uint64_t wl_peek_perm(WlJob *j)
 {
     for (uint64_t i = j->perm_i; !(i >> j->perm_bits); i++) {
         uint64_t x = wl_mix(j, i, j->perm_key);
-        if (x < j->nblocks)
+        if (x < j->nblocks) {
+            j->ahead_i = i + 1;
+            j->ahead_x = x;
             return j->start + x * j->unit;
+        }
     }
     return UINT64_MAX;
 }

@@ -102,6 +102,7 @@ struct WlJob {
     uint32_t perm_h;      /* its rounds' shift: (perm_bits + 1) / 2 */
     uint64_t perm_mask;   /* 2^perm_bits - 1 */
     uint64_t perm_i, perm_key[3];
+    uint64_t ahead_i, ahead_x;    /* wl_peek_perm()'s draw: x, and perm_i after it (0: none) */
     uint64_t scatter_key[3];
     double zetan, zeta2, eta, alpha, pareto_pow;
     SimTime rate_next[WL_DIRS];
@@ -250,7 +251,7 @@ uint32_t wl_bits_for(uint64_t n);           /* smallest b with 2^b >= n */
  * wl_next_io must decide (the region's end). */
 uint8_t wl_fast_kind(const WlJob *j);
 void wl_next_perm(WlJob *j, IoOp op, uint64_t *off, uint64_t *len);
-uint64_t wl_peek_perm(const WlJob *j); /* wl_next_perm's next offset, undrawn; UINT64_MAX: unknown */
+uint64_t wl_peek_perm(WlJob *j); /* wl_next_perm's next offset, undrawn; UINT64_MAX: unknown */
 bool wl_next_seq(WlJob *j, IoOp op, uint64_t *off, uint64_t *len);
 gboolean wl_job_zones(WlJob *j, GError **error);
 void wl_job_dist(WlJob *j);
