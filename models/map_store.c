@@ -57,9 +57,9 @@
  * part; a buffer mark; an override; a run; the formula. map_check()
  * verifies the structure. A fully fragmented drive costs an entry per page
  * both ways (4 or 8 bytes); 1 M random 4 KiB writes, their overrides
- * (16-byte cells of a hash at most half full) and the P2L chunks of the
- * slots they went to; a fill in order, its runs: 16 bytes (and their
- * lists' slack) per program unit.
+ * (cells of twice an entry's bytes, in a hash at most three quarters
+ * full) and the P2L chunks of the slots they went to; a fill in order,
+ * its runs: 16 bytes (and their lists' slack) per program unit.
  */
 #include "models/map_store.h"
 #include "models/blocks.h"
@@ -96,11 +96,16 @@ typedef struct Cell {
 } Cell;
 
 /* Open addressing with linear probing, keyed by lpn; a cell's key and
- * value side by side, so that a lookup at random is one miss. */
+ * value side by side, so that a lookup at random is one miss. Where the
+ * drive's entries are narrow a cell is 8 bytes, its key 32 bits (lpn + 1
+ * fits) and its value the low 32 bits, widened as a dense part's are
+ * (l2p_ent()): a table of a million overrides takes 16 MiB, not 32, and
+ * more of it stays in the cache. */
 typedef struct Hash {
-    Cell *cell;
+    void *cells;
     uint64_t mask, count;
     uint32_t bits, shift; /* shift: 64 - bits, what hash_home() shifts by */
+    bool narrow;
 } Hash;
 
 /* A list of runs, 8 bytes each, grown by doubling. L2P runs (a chunk's,
@@ -189,6 +194,36 @@ static void *part_take(BigmemPool *pool)
 
 /* ---- The hash tables ----------------------------------------------------- */
 
+static inline size_t cell_bytes(const Hash *h) { return h->narrow ? 8 : 16; }
+
+static inline uint64_t cell_key(const Hash *h, uint64_t i)
+{
+    return h->narrow ? ((const uint32_t *)h->cells)[2 * i] : ((const uint64_t *)h->cells)[2 * i];
+}
+
+static inline uint64_t cell_val(const Hash *h, uint64_t i)
+{
+    return l2p_ent(h->cells, 2 * i + 1, h->narrow);
+}
+
+static inline void cell_set_key(Hash *h, uint64_t i, uint64_t key)
+{
+    if (h->narrow)
+        ((uint32_t *)h->cells)[2 * i] = (uint32_t)key;
+    else
+        ((uint64_t *)h->cells)[2 * i] = key;
+}
+
+static inline void cell_set_val(Hash *h, uint64_t i, uint64_t v)
+{
+    l2p_ent_set(h->cells, 2 * i + 1, h->narrow, v);
+}
+
+static inline const void *cell_at(const Hash *h, uint64_t i)
+{
+    return (const char *)h->cells + i * cell_bytes(h);
+}
+
 /* Fibonacci hashing of lpn into bits bits. */
 static inline uint64_t hash_home(const Hash *h, uint64_t lpn)
 {
@@ -199,7 +234,8 @@ static inline uint64_t hash_home(const Hash *h, uint64_t lpn)
 static inline uint64_t hash_cell(const Hash *h, uint64_t lpn)
 {
     uint64_t i = hash_home(h, lpn);
-    while (h->cell[i].key != 0 && h->cell[i].key != lpn + 1)
+    uint64_t k;
+    while ((k = cell_key(h, i)) != 0 && k != lpn + 1)
         i = (i + 1) & h->mask;
     return i;
 }
@@ -208,7 +244,7 @@ static inline uint64_t hash_cell(const Hash *h, uint64_t lpn)
 static inline uint64_t hash_get(const Hash *h, uint64_t lpn)
 {
     uint64_t i = hash_cell(h, lpn);
-    return h->cell[i].key ? h->cell[i].val : 0;
+    return cell_key(h, i) ? cell_val(h, i) : 0;
 }
 
 static bool hash_alloc(Hash *h, uint32_t bits)
@@ -217,26 +253,26 @@ static bool hash_alloc(Hash *h, uint32_t bits)
     h->shift = 64 - bits;
     h->mask = (1ULL << bits) - 1;
     /* huge pages where large: a probe lands anywhere in the table */
-    h->cell = bigmem_alloc((h->mask + 1) * sizeof(Cell), true);
-    return h->cell != NULL;
+    h->cells = bigmem_alloc((h->mask + 1) * cell_bytes(h), true);
+    return h->cells != NULL;
 }
 
 /* The table made 2^bits cells (more than it has), its entries moved. */
 static void hash_resize(Hash *h, uint32_t bits)
 {
-    Cell *old = h->cell;
-    uint64_t n = h->mask + 1;
+    Hash old = *h;
     if (!hash_alloc(h, bits))
         g_error("out of memory for the map's %" G_GUINT64_FORMAT " entries", h->count);
-    for (uint64_t i = 0; i < n; i++)
-        if (old[i].key != 0) {
+    for (uint64_t i = 0; i <= old.mask; i++)
+        if (cell_key(&old, i) != 0) {
             /* the keys are distinct: the first empty cell from home */
-            uint64_t j = hash_home(h, old[i].key - 1);
-            while (h->cell[j].key != 0)
+            uint64_t j = hash_home(h, cell_key(&old, i) - 1);
+            while (cell_key(h, j) != 0)
                 j = (j + 1) & h->mask;
-            h->cell[j] = old[i];
+            cell_set_key(h, j, cell_key(&old, i));
+            cell_set_val(h, j, cell_val(&old, i));
         }
-    bigmem_free(old, n * sizeof(Cell));
+    bigmem_free(old.cells, (old.mask + 1) * cell_bytes(&old));
 }
 
 /* Double the table at three quarters' load. Rare (each doubling), so the
@@ -257,10 +293,10 @@ static uint32_t hash_bits_for(double n)
 static bool hash_put(Hash *h, uint64_t lpn, uint64_t v)
 {
     uint64_t i = hash_cell(h, lpn);
-    h->cell[i].val = v;
-    if (h->cell[i].key != 0)
+    cell_set_val(h, i, v);
+    if (cell_key(h, i) != 0)
         return false;
-    h->cell[i].key = lpn + 1;
+    cell_set_key(h, i, lpn + 1);
     if (++h->count > (h->mask + 1) / 4 * 3)
         hash_grow(h);
     return true;
@@ -270,15 +306,16 @@ static bool hash_put(Hash *h, uint64_t lpn, uint64_t v)
  * (linear probing without tombstones). */
 static void hash_remove(Hash *h, uint64_t i)
 {
-    for (uint64_t j = (i + 1) & h->mask; h->cell[j].key != 0; j = (j + 1) & h->mask) {
-        uint64_t home = hash_home(h, h->cell[j].key - 1);
+    for (uint64_t j = (i + 1) & h->mask; cell_key(h, j) != 0; j = (j + 1) & h->mask) {
+        uint64_t home = hash_home(h, cell_key(h, j) - 1);
         /* the entry at j may fill the hole at i if its home is not in (i, j] */
         if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
-            h->cell[i] = h->cell[j];
+            cell_set_key(h, i, cell_key(h, j));
+            cell_set_val(h, i, cell_val(h, j));
             i = j;
         }
     }
-    h->cell[i].key = 0;
+    cell_set_key(h, i, 0);
     h->count--;
 }
 
@@ -286,7 +323,7 @@ static void hash_remove(Hash *h, uint64_t i)
 static bool hash_drop(Hash *h, uint64_t lpn)
 {
     uint64_t i = hash_cell(h, lpn);
-    if (h->cell[i].key == 0)
+    if (cell_key(h, i) == 0)
         return false;
     hash_remove(h, i);
     return true;
@@ -484,9 +521,9 @@ static inline uint64_t mark_get(SparseMap *sm, uint64_t lpn, bool take)
     if (sm->bmark.count == 0)
         return 0;
     uint64_t j = hash_cell(&sm->bmark, lpn);
-    if (sm->bmark.cell[j].key == 0)
+    if (cell_key(&sm->bmark, j) == 0)
         return 0;
-    uint64_t v = sm->bmark.cell[j].val;
+    uint64_t v = cell_val(&sm->bmark, j);
     if (take)
         hash_remove(&sm->bmark, j);
     return v;
@@ -516,8 +553,8 @@ static inline bool mark_put(SparseMap *sm, uint64_t lpn, uint64_t s)
     }
     if (sm->bmark.count > 0) {
         uint64_t j = hash_cell(&sm->bmark, lpn);
-        if (sm->bmark.cell[j].key != 0) {
-            sm->bmark.cell[j].val = s;
+        if (cell_key(&sm->bmark, j) != 0) {
+            cell_set_val(&sm->bmark, j, s);
             return false;
         }
     }
@@ -542,9 +579,9 @@ static void chunk_promote_to(SparseMap *sm, uint64_t c, void *part)
         if (!over_may_hold(sm, c, lpn))
             continue; /* no override there: no probe */
         uint64_t i = hash_cell(&sm->over, lpn);
-        if (sm->over.cell[i].key == 0)
+        if (cell_key(&sm->over, i) == 0)
             continue;
-        l2p_ent_set(part, (uint32_t)(lpn - base), sm->narrow, sm->over.cell[i].val);
+        l2p_ent_set(part, (uint32_t)(lpn - base), sm->narrow, cell_val(&sm->over, i));
         hash_remove(&sm->over, i);
         left--;
     }
@@ -746,10 +783,10 @@ static inline __attribute__((always_inline)) void over_put_at(SparseMap *sm, uin
                                                                uint64_t i, uint64_t lpn, uint64_t s)
 {
     Hash *h = &sm->over;
-    h->cell[i].val = s;
-    if (h->cell[i].key != 0)
+    cell_set_val(h, i, s);
+    if (cell_key(h, i) != 0)
         return;
-    h->cell[i].key = lpn + 1;
+    cell_set_key(h, i, lpn + 1);
     if (++h->count > (h->mask + 1) / 4 * 3)
         hash_grow(h);
     sm->chunk_n[c]++;
@@ -821,7 +858,7 @@ uint64_t map_set_sparse(Drive *d, uint64_t lpn, uint64_t slot)
         old = ~s;
     } else {
         uint16_t n = sm->chunk_n[c];
-        s = n & CHUNK_COUNT ? (sm->over.cell[i].key ? sm->over.cell[i].val : 0) : 0;
+        s = n & CHUNK_COUNT ? (cell_key(&sm->over, i) ? cell_val(&sm->over, i) : 0) : 0;
         if (s == 0 && (n & CHUNK_RUNS))
             s = l2p_runs_get(sm->chunk_runs[c], (uint32_t)(lpn & (CHUNK - 1)));
         old = s == 0 ? formula_slot(d, sm, lpn) : ~s == MAP_UNMAPPED ? NO_SLOT : ~s;
@@ -1023,7 +1060,7 @@ static inline void warm_sparse(const SparseMap *sm, void *const *dir, uint64_t l
     warm_line(&sm->chunk_n[c]);
     warm_line(&sm->bmark_n[c]);
     warm_line(&sm->over_bits[c]);
-    warm_line(&sm->over.cell[i]);
+    warm_line(cell_at(&sm->over, i));
     warm_line(&sm->mcell[lpn & sm->mmask]);
 }
 
@@ -1120,9 +1157,9 @@ static void sparse_free(const Drive *d, SparseMap *sm)
     bigmem_free(sm->blk_runs, g->nblocks * sizeof(Runs *));
     g_free(sm->pf_blk);
     g_free(sm->pf_j);
-    bigmem_free(sm->over.cell, (sm->over.mask + 1) * sizeof(Cell));
+    bigmem_free(sm->over.cells, (sm->over.mask + 1) * cell_bytes(&sm->over));
     bigmem_free(sm->mcell, (sm->mmask + 1) * sizeof(Cell));
-    bigmem_free(sm->bmark.cell, (sm->bmark.mask + 1) * sizeof(Cell));
+    bigmem_free(sm->bmark.cells, (sm->bmark.mask + 1) * cell_bytes(&sm->bmark));
     g_free(sm);
 }
 
@@ -1158,6 +1195,7 @@ static SparseMap *sparse_new(const Drive *d)
     /* a run packs a slot or lpn in 40 bits, a slot of its block in 16 */
     sm->runs_ok =
         g->nslots < (1ull << 40) && g->nlpn < (1ull << 40) && g->slots_per_block <= 0x10000;
+    sm->over.narrow = sm->bmark.narrow = sm->narrow;
     if (!hash_alloc(&sm->over, HASH_MIN_BITS) || !hash_alloc(&sm->bmark, BMARK_MIN_BITS) ||
         !sm->dense || !sm->p2l || !sm->chunk_n || !sm->over_bits || !sm->bmark_n || !sm->mcell || !sm->chunk_runs || !sm->blk_runs || !sm->pf_blk ||
         !sm->pf_j) {
@@ -1301,11 +1339,11 @@ static bool hash_check(const Hash *h, const char *what, char *why, size_t why_le
 {
     uint64_t n = 0;
     for (uint64_t i = 0; i <= h->mask; i++) {
-        if (h->cell[i].key == 0)
+        if (cell_key(h, i) == 0)
             continue;
         n++;
-        CHECK(hash_cell(h, h->cell[i].key - 1) == i,
-              "%s: lpn %" G_GUINT64_FORMAT " is not where a lookup finds it", what, h->cell[i].key - 1);
+        CHECK(hash_cell(h, cell_key(h, i) - 1) == i,
+              "%s: lpn %" G_GUINT64_FORMAT " is not where a lookup finds it", what, cell_key(h, i) - 1);
     }
     CHECK(n == h->count, "%s: %" G_GUINT64_FORMAT " entries, count says %" G_GUINT64_FORMAT, what,
           n, h->count);
@@ -1394,11 +1432,11 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
     g_autofree uint16_t *over = g_new0(uint16_t, chunks);
     g_autofree uint16_t *marks = g_new0(uint16_t, chunks);
     for (uint64_t i = 0; i <= sm->over.mask; i++) {
-        uint64_t lpn = sm->over.cell[i].key - 1;
-        if (sm->over.cell[i].key == 0)
+        uint64_t lpn = cell_key(&sm->over, i) - 1;
+        if (cell_key(&sm->over, i) == 0)
             continue;
         CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE &&
-                  ~sm->over.cell[i].val < BUF_MARK,
+                  ~cell_val(&sm->over, i) < BUF_MARK,
               "override of lpn %" G_GUINT64_FORMAT
               ": beyond the drive, in a dense chunk or a buffer mark",
               lpn);
@@ -1408,8 +1446,8 @@ bool map_store_check(const Drive *d, char *why, size_t why_len)
         over[lpn >> CHUNK_BITS]++;
     }
     for (uint64_t i = 0; i <= sm->bmark.mask; i++) {
-        uint64_t lpn = sm->bmark.cell[i].key - 1, v = ~sm->bmark.cell[i].val;
-        if (sm->bmark.cell[i].key == 0)
+        uint64_t lpn = cell_key(&sm->bmark, i) - 1, v = ~cell_val(&sm->bmark, i);
+        if (cell_key(&sm->bmark, i) == 0)
             continue;
         CHECK(lpn < g->nlpn && sm->chunk_n[lpn >> CHUNK_BITS] != CHUNK_DENSE && v >= BUF_MARK &&
                   v != NO_SLOT,
@@ -1540,12 +1578,12 @@ static double runs_bytes(double lpns, uint32_t run, double spb, int copies)
            copies * lpns / spb * runs_list_bytes(spb / run);
 }
 
-/* The overrides' hash (models/map.c): 16-byte cells, doubled past three
+/* A hash of n entries: cells of ent * 2 bytes, doubled past three
  * quarters' load, the old table held while the new one fills. */
-static double hash_bytes(double n)
+static double hash_bytes(double n, double ent)
 {
     double cells = (double)(1ull << hash_bits_for(n));
-    return cells > 1024 ? 24 * cells : 16 * cells;
+    return cells > 1024 ? 3 * ent * cells : 2 * ent * cells;
 }
 
 /* Of a run of class c on a drive of p: the pages written in order that
@@ -1639,9 +1677,9 @@ uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c)
     if (prefill_dense)
         l2p = huge_mapped(chunks * part); /* one flat table from the start: map_expect_random() */
     else if (random_dense)
-        l2p = dense_all + hash_bytes(MIN(at_random, 512.0 * chunks));
+        l2p = dense_all + hash_bytes(MIN(at_random, 512.0 * chunks), ent);
     else
-        l2p = hash_bytes(at_random); /* (map_expect_class() makes it so large at once) */
+        l2p = hash_bytes(at_random, ent); /* (map_expect_class() makes it so large at once) */
     /* the chunks a stream in order is writing (16 at most) are dense */
     if (!prefill_dense)
         l2p += (double)bigmem_pool_bytes((size_t)part, 16);
@@ -1657,7 +1695,7 @@ uint64_t map_store_bytes(const DriveParams *p, const MemoryClass *c)
     /* a direct-mapped table of twice the buffer's pages, 16 bytes a cell;
      * the few a cell already held, in a hash */
     double marks = MAX(2.0 * (double)drive_params_write_buffer(p) / SLOT_SIZE, 1024) * 16 +
-                   hash_bytes((double)drive_params_write_buffer(p) / SLOT_SIZE / 4);
+                   hash_bytes((double)drive_params_write_buffer(p) / SLOT_SIZE / 4, ent);
     return (uint64_t)(dirs + l2p + p2l + runs + marks);
 }
 
