@@ -152,19 +152,6 @@ void drive_account(Drive *d)
 uint64_t drive_capacity(const Drive *d) { return drive_params(d)->user_capacity; }
 uint64_t drive_slots(const Drive *d) { return drive_geom(d)->nslots; }
 
-/* Where next is known, the lines its lookup will read are asked for,
- * without waiting on any: its lookup is an I/O away, and offset's lines
- * were asked for by the call that knew it as next (dispatch() asks for its
- * entry again, from the lines now at hand). */
-void drive_warm(const Drive *d, uint64_t offset, uint64_t next)
-{
-    uint64_t cap = drive_params(d)->user_capacity;
-    if (next < cap)
-        map_prefetch_ahead(d, next / SLOT_SIZE);
-    else if (offset < cap)
-        map_prefetch_one(d, offset / SLOT_SIZE);
-}
-
 uint64_t drive_lookup(const Drive *d, uint64_t lpn)
 {
     g_return_val_if_fail(lpn < drive_geom(d)->nlpn, DRIVE_UNMAPPED);

@@ -286,9 +286,13 @@ const DriveFdpHandle *drive_fdp_handle(const Drive *d, uint32_t h);
  * drive. At most drive_queue_limit() may be outstanding. */
 void drive_submit(Drive *d, const DriveCmd *c);
 
-/* A command at offset will be submitted soon: fetch its map entry into the
- * cache meanwhile. Changes nothing but speed: the table is hundreds of MB,
- * and a random command's entry is a cache and TLB miss. */
+/* A command at offset will be submitted soon, and one at next after it
+ * (UINT64_MAX where not known; offset UINT64_MAX where only next is): fetch
+ * their map entries into the cache meanwhile, next's without waiting on a
+ * load. Changes nothing but speed: the map is tens to hundreds of MB, and
+ * a random command's entry is a cache and TLB miss. A host that calls it
+ * calls it for each read and write it submits: the drive then leaves the
+ * warming to it. */
 void drive_warm(const Drive *d, uint64_t offset, uint64_t next);
 
 /* Start DriveStats.written_lo/hi afresh (nothing written), as a test's

@@ -33,6 +33,7 @@ typedef struct HostIf {
     void *done_ctx;
     bool quick;                    /* reads and writes may take drive_submit()'s short path
                                     * (no mapping cache; hostif_general_only() clears it) */
+    bool warmed;                   /* the host warms its commands' entries (drive_warm()) */
 } HostIf;
 
 static HostIf *hostif(const Drive *d) { return drive_part(d, DP_HOSTIF); }
@@ -133,10 +134,12 @@ static bool non_queued(const Drive *d, IoOp op)
 static void dispatch(Drive *d, uint32_t c)
 {
     Cmd *cmd = cmd_at(d, c);
-    hostif(d)->inflight++;
+    HostIf *h = hostif(d);
+    h->inflight++;
     /* the map entry is needed when the command reaches the FTL, microseconds
-     * from now: fetch it meanwhile, so random I/O overlaps its cache misses */
-    if (cmd->op <= IO_WRITE)
+     * from now: fetch it meanwhile, so random I/O overlaps its cache misses
+     * (unless the host asked for it as it chose the command) */
+    if (cmd->op <= IO_WRITE && !h->warmed)
         map_prefetch_one(d, cmd->offset / SLOT_SIZE);
     SimTime at = ctrl_run_now(d, drive_params(d)->cmd_cost, CW_SUBMIT);
     /* the map updates follow on a core while the data comes in: they hold
@@ -210,6 +213,21 @@ static inline uint32_t cmd_start(Drive *d, const DriveCmd *c, IoOp op, uint64_t 
 
 /* drive_submit() for any command: zone commands, TRIM, FLUSH, a placement
  * identifier, a mapping cache, a command held. */
+/* The host will submit a command at offset soon, and next (UINT64_MAX:
+ * not known) after it. Where next is known, the lines its lookup will read
+ * are asked for without waiting on any (its lookup is an I/O away); offset's
+ * were asked for by the call that knew it as next. From the first call on,
+ * dispatch() leaves the warming to the host. */
+void drive_warm(const Drive *d, uint64_t offset, uint64_t next)
+{
+    uint64_t cap = drive_params(d)->user_capacity;
+    hostif(d)->warmed = true;
+    if (next < cap)
+        map_prefetch_ahead(d, next / SLOT_SIZE);
+    else if (offset < cap)
+        map_prefetch_one(d, offset / SLOT_SIZE);
+}
+
 static G_GNUC_NO_INLINE void submit_any(Drive *d, const DriveCmd *c)
 {
     IoOp op = c->zop == ZOP_NONE ? (IoOp)c->op : c->zop == ZOP_APPEND ? IO_WRITE : IO_TRIM;

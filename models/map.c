@@ -174,8 +174,6 @@ static G_GNUC_NO_INLINE void set_single(Drive *d, const uint64_t *lpns, uint32_t
     void *l2p = drive_l2p_flat(d), *p2l = drive_p2l_flat(d);
     void **l2p_dir = drive_l2p_dir(d), **p2l_dir = drive_p2l_dir(d);
     uint64_t *mapped = drive_mapped(d);
-    if (!l2p)
-        map_warm_sets(d, lpns, n);
     for (uint32_t k = 0; k < n; k++) {
         uint64_t lpn = lpns[k], s = slot + k, old;
         size_t eo = l2p ? lpn : lpn & (MAP_CHUNK - 1);

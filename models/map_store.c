@@ -561,6 +561,8 @@ static inline bool mark_put(SparseMap *sm, uint64_t lpn, uint64_t s)
     return mark_add(sm, lpn, s);
 }
 
+#define PROMOTE_AHEAD 16 /* lpns from a home cell's prefetch to its probe */
+
 /* Chunk c goes dense in part (zeroed): it takes what the chunk's runs,
  * overrides and buffer marks give each lpn, in that order of precedence. */
 static void chunk_promote_to(SparseMap *sm, uint64_t c, void *part)
@@ -576,6 +578,10 @@ static void chunk_promote_to(SparseMap *sm, uint64_t c, void *part)
     }
     uint32_t left = sm->chunk_n[c] & CHUNK_COUNT;
     for (uint64_t lpn = base; left > 0 && lpn < base + CHUNK; lpn++) {
+        /* the home cells lie anywhere in the table: each asked for
+         * PROMOTE_AHEAD lpns before its probe, so the misses overlap */
+        if (over_may_hold(sm, c, lpn + PROMOTE_AHEAD))
+            warm_line(cell_at(&sm->over, hash_home(&sm->over, lpn + PROMOTE_AHEAD)));
         if (!over_may_hold(sm, c, lpn))
             continue; /* no override there: no probe */
         uint64_t i = hash_cell(&sm->over, lpn);
@@ -1050,34 +1056,19 @@ static void block_put_run(Drive *d, SparseMap *sm, uint32_t b, uint64_t slot, ui
 
 /* What a lookup or a set of lpn reads in a chunk without a dense part:
  * its directory entry, counts and filter, the home cell of its override
- * (which a set writes whatever the filter says) and its buffer mark's. Asked for
- * without a load, so that nothing waits here and the misses of several
- * lpns overlap (the filter would be a miss to wait on before asking). */
-static inline void warm_sparse(const SparseMap *sm, void *const *dir, uint64_t lpn)
+ * (which a set writes whatever the filter says) and its buffer mark's.
+ * Asked for without a load, so that nothing waits here and the misses of
+ * several lpns overlap (the filter would be a miss to wait on first). */
+void map_prefetch_sparse(const Drive *d, uint64_t lpn)
 {
-    uint64_t c = lpn >> CHUNK_BITS, i = hash_home(&sm->over, lpn);
-    warm_line(&dir[c]);
+    const SparseMap *sm = store_of(d);
+    uint64_t c = lpn >> CHUNK_BITS;
+    warm_line(&drive_l2p_dir(d)[c]);
     warm_line(&sm->chunk_n[c]);
     warm_line(&sm->bmark_n[c]);
     warm_line(&sm->over_bits[c]);
-    warm_line(cell_at(&sm->over, i));
+    warm_line(cell_at(&sm->over, hash_home(&sm->over, lpn)));
     warm_line(&sm->mcell[lpn & sm->mmask]);
-}
-
-void map_prefetch_sparse(const Drive *d, uint64_t lpn)
-{
-    warm_sparse(store_of(d), drive_l2p_dir(d), lpn);
-}
-
-/* warm_sparse() of each of the n lpns a program unit sets, all at once
- * before the first set: the misses of pages written at random overlap
- * instead of following one another. */
-void map_warm_sets(const Drive *d, const uint64_t *lpns, uint32_t n)
-{
-    const SparseMap *sm = store_of(d);
-    void *const *dir = drive_l2p_dir(d);
-    for (uint32_t k = 0; k < n; k++)
-        warm_sparse(sm, dir, lpns[k]);
 }
 
 bool map_prefill_run(Drive *d, uint64_t lpn, uint32_t die, uint64_t s0, uint32_t n, bool native)

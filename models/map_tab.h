@@ -63,7 +63,6 @@ uint64_t map_mark_sparse(Drive *d, uint64_t lpn, uint64_t mark);
 uint64_t map_lpn_of_sparse(const Drive *d, uint64_t slot); /* NO_LPN if the slot is not valid */
 void map_put_lpn_new(Drive *d, uint64_t slot, uint64_t lpn);
 void map_prefetch_sparse(const Drive *d, uint64_t lpn);
-void map_warm_sets(const Drive *d, const uint64_t *lpns, uint32_t n);
 
 /* One entry: map_get(), map_put(), map_lpn_of() (NO_LPN if the slot is not
  * valid), map_put_lpn(), and map_prefetch_one() and map_prefetch_slot(),

@@ -217,6 +217,8 @@ static void wl_replay_read(Workload *w)
     r->last_sched = sched;
     r->next.time = sched;
     r->have_next = true;
+    if (w->t.warm) /* the record comes after the one submitted last: an I/O ahead */
+        w->t.warm(w->t.ctx, UINT64_MAX, r->next.offset);
 }
 
 static void wl_replay_submit(Workload *w, const HostIo *io)
