@@ -718,10 +718,10 @@ static void test_memory_estimate(void)
     double per_quarter = h - q;
     CU_ASSERT_TRUE(fabs((f - h) - 2 * per_quarter) < 0.02 * per_quarter);
     /* 20 GB of 4 KiB random writes after it: 4.88 M overrides in a hash of
-     * 2^23 cells (16 bytes each, half as much again while it doubles:
-     * 192 MiB), and P2L parts for the 4.88 M slots they went to (1,193
-     * parts and 8 more, in 10 slabs: 20 MiB) */
-    CU_ASSERT_TRUE(fabs((r - f) - (192 * mib + 10 * slab)) < 1 * mib);
+     * 2^23 cells (8 bytes each with narrow entries, half as much again
+     * while it doubles: 96 MiB), and P2L parts for the 4.88 M slots they
+     * went to (1,193 parts and 8 more, in 10 slabs: 20 MiB) */
+    CU_ASSERT_TRUE(fabs((r - f) - (96 * mib + 10 * slab)) < 1 * mib);
 }
 
 /* ---- describe, listing, JSON ------------------------------------------ */
