@@ -23,8 +23,13 @@ typedef struct Mock {
     SimTime jitter;    /* added per 4 KiB block of the offset, modulo 7 */
     GArray *subs;      /* Sub */
     GArray *done_at;   /* SimTime of each completion */
+    GArray *warms;     /* Warm, when the mock takes warm calls (mock_init_warm()) */
     uint32_t outstanding, max_outstanding;
 } Mock;
+
+typedef struct Warm {
+    uint64_t offset, next;
+} Warm;
 
 static void mock_done(void *ctx, uint64_t tag)
 {
@@ -56,17 +61,33 @@ static void mock_init(Mock *m, SimTime latency)
     m->done_at = g_array_new(FALSE, FALSE, sizeof(SimTime));
 }
 
+static void mock_warm(void *ctx, uint64_t offset, uint64_t next)
+{
+    Mock *m = ctx;
+    g_array_append_val(m->warms, ((Warm){offset, next}));
+}
+
+/* A mock that takes the workload's warm calls too, and records them. */
+static void mock_init_warm(Mock *m, SimTime latency)
+{
+    mock_init(m, latency);
+    m->warms = g_array_new(FALSE, FALSE, sizeof(Warm));
+}
+
 static void mock_clear(Mock *m)
 {
     workload_free(m->w);
     sim_engine_free(m->e);
     g_array_unref(m->subs);
     g_array_unref(m->done_at);
+    if (m->warms)
+        g_array_unref(m->warms);
 }
 
 static gboolean mock_bind(Mock *m, Workload *w, uint64_t cap, uint32_t qlimit, GError **err)
 {
-    WorkloadTarget t = {.ctx = m, .submit = mock_submit, .capacity = cap, .queue_limit = qlimit};
+    WorkloadTarget t = {.ctx = m, .submit = mock_submit, .capacity = cap, .queue_limit = qlimit,
+                        .warm = m->warms ? mock_warm : NULL};
     m->w = w;
     return workload_bind(w, m->e, &t, 1, err);
 }
@@ -542,6 +563,56 @@ static void test_short_path(void)
     }
 }
 
+/* A job that walks the keyed permutation tells the target its next pick
+ * with each one (drawn ahead and kept for it): the commands are the same
+ * as without warm calls, each warm is of the command submitted next, and
+ * each next named is the offset the job submits after it. Over several
+ * passes (fresh keys: no next known at a pass's end), one direction and
+ * mixed; and a job on fio's exact random map, which names no next. */
+static void test_warm_ahead(void)
+{
+    static const struct {
+        const char *spec;
+        bool ahead;
+    } specs[] = {
+        {"rw=randwrite,bs=4k,size=1m,io_size=3m,iodepth=8,random_generator=lfsr", true},
+        {"rw=randrw,rwmixread=70,bs=4k,size=1m,io_size=3m,iodepth=8,random_generator=lfsr", true},
+        {"rw=randwrite,bs=4k,size=1m,io_size=3m,iodepth=8", false},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(specs); i++) {
+        Mock a, b;
+        mock_init_warm(&a, 5 * SIM_US);
+        mock_init(&b, 5 * SIM_US);
+        a.jitter = b.jitter = SIM_US;
+        run_spec(&a, specs[i].spec, 4 * MiB, 6);
+        run_spec(&b, specs[i].spec, 4 * MiB, 6);
+        CUTEST_EQ(a.subs->len, 768);
+        CUTEST_EQ(a.subs->len, b.subs->len);
+        for (guint k = 0; k < MIN(a.subs->len, b.subs->len); k++) {
+            CUTEST_EQ(SUB(&a, k).t, SUB(&b, k).t);
+            CUTEST_EQ(SUB(&a, k).offset, SUB(&b, k).offset);
+            CUTEST_EQ(SUB(&a, k).op, SUB(&b, k).op);
+        }
+        CUTEST_EQ(a.warms->len, a.subs->len);
+        guint known = 0;
+        for (guint k = 0; k < MIN(a.warms->len, a.subs->len); k++) {
+            const Warm *w = &g_array_index(a.warms, Warm, k);
+            CUTEST_EQ(w->offset, SUB(&a, k).offset);
+            if (w->next == UINT64_MAX || k + 1 >= a.subs->len)
+                continue;
+            CUTEST_EQ(w->next, SUB(&a, k + 1).offset);
+            known++;
+        }
+        if (specs[i].ahead) {
+            CU_ASSERT(known >= a.subs->len * 9 / 10);
+        } else {
+            CUTEST_EQ(known, 0);
+        }
+        mock_clear(&a);
+        mock_clear(&b);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -563,6 +634,7 @@ int main(void)
         {"replay_max_idle", test_replay_max_idle},
         {"replay_lba_map", test_replay_lba_map},
         {"short_path", test_short_path},
+        {"warm_ahead", test_warm_ahead},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("workload", tests);
