@@ -86,6 +86,7 @@
 /* An override saying "unmapped" where the formula gives a slot: in the
  * range no slot or ring position takes. */
 #define HASH_MIN_BITS 10
+#define HASH_WARM_MIN (4u << 20) /* a table made ahead this large is backed by a thread */
 #define BMARK_MIN_BITS 10
 #define RUNS_MIN_CAP 8
 #define HOT_MAX 16u
@@ -106,6 +107,7 @@ typedef struct Hash {
     uint64_t mask, count;
     uint32_t bits, shift; /* shift: 64 - bits, what hash_home() shifts by */
     bool narrow;
+    BigmemWarm *warm;     /* the thread backing the table made ahead (map_expect_class()) */
 } Hash;
 
 /* A list of runs, 8 bytes each, grown by doubling. L2P runs (a chunk's,
@@ -261,6 +263,8 @@ static bool hash_alloc(Hash *h, uint32_t bits)
 static void hash_resize(Hash *h, uint32_t bits)
 {
     Hash old = *h;
+    bigmem_warm_stop(old.warm);
+    h->warm = NULL;
     if (!hash_alloc(h, bits))
         g_error("out of memory for the map's %" G_GUINT64_FORMAT " entries", h->count);
     for (uint64_t i = 0; i <= old.mask; i++)
@@ -1148,6 +1152,7 @@ static void sparse_free(const Drive *d, SparseMap *sm)
     bigmem_free(sm->blk_runs, g->nblocks * sizeof(Runs *));
     g_free(sm->pf_blk);
     g_free(sm->pf_j);
+    bigmem_warm_stop(sm->over.warm);
     bigmem_free(sm->over.cells, (sm->over.mask + 1) * cell_bytes(&sm->over));
     bigmem_free(sm->mcell, (sm->mmask + 1) * sizeof(Cell));
     bigmem_free(sm->bmark.cells, (sm->bmark.mask + 1) * cell_bytes(&sm->bmark));
@@ -1704,6 +1709,12 @@ void map_expect_class(Drive *d, const MemoryClass *c)
     bool flat, dense;
     double n = class_random(p, c, single, changed, &flat, &dense);
     uint32_t bits = hash_bits_for(n);
-    if (!flat && !dense && !sm->l2p_flat && bits > sm->over.bits)
+    if (!flat && !dense && !sm->l2p_flat && bits > sm->over.bits) {
         hash_resize(&sm->over, bits);
+        /* the kernel zeroes the pages the writes will fill (megabytes,
+         * all of them at random) on the other core meanwhile */
+        size_t bytes = (sm->over.mask + 1) * cell_bytes(&sm->over);
+        if (bytes >= HASH_WARM_MIN)
+            sm->over.warm = bigmem_warm_start(&sm->over.cells, &bytes, 1);
+    }
 }
