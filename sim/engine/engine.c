@@ -286,8 +286,10 @@ static G_NO_INLINE SimEventId schedule_grow(SimEngine *e, Bucket *b, SimTime at,
     return id;
 }
 
-/* bucket_put() written out: the event stored at the end first, then
- * moved to the front if it belongs there (fewer values held meanwhile). */
+/* bucket_put() written out, the event stored once where it goes: stored
+ * at the end and then copied to the front, it was read back (16 bytes at a
+ * time) from the 8-byte stores just made, which the processor cannot
+ * forward, and the copy waited for them to reach the cache. */
 SimEventId sim_schedule(SimEngine *e, SimTime at, SimEventFn fn, void *ctx, uint64_t arg)
 {
     if (at < e->now)
@@ -300,16 +302,15 @@ SimEventId sim_schedule(SimEngine *e, SimTime at, SimEventFn fn, void *ctx, uint
     if (G_UNLIKELY(len == b->cap))
         return schedule_grow(e, b, at, fn, ctx, arg);
     SimEntry *v = b->v;
-    v[len] = (SimEntry){at, fn, ctx, arg, id};
-    b->len = len + 1;
     if (len != 0 && at < v[len - 1].time) {
         if (b->head > 0 && at < v[b->head].time) {
-            v[--b->head] = v[len];
-            b->len = len;
-        } else {
-            b->unsorted = true;
+            v[--b->head] = (SimEntry){at, fn, ctx, arg, id};
+            return id;
         }
+        b->unsorted = true;
     }
+    v[len] = (SimEntry){at, fn, ctx, arg, id};
+    b->len = len + 1;
     return id;
 }
 
