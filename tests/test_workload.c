@@ -2,6 +2,7 @@
  * completes every command after a fixed latency: offsets, ordering, queue
  * depths, mixes, pacing, phases and the latencies recorded. */
 #include "sim/host/workload.h"
+#include "sim/host/workload_priv.h" /* fio's generators, for the draws' integer form */
 #include "tests/cutest.h"
 
 #include <math.h>
@@ -542,6 +543,23 @@ static void test_short_path(void)
     }
 }
 
+/* wl_frand_pct, the read/write mix's draw in integers, gives what fio's
+ * double arithmetic (wl_frand_between) gives, draw for draw, from seeds
+ * as the jobs take them. */
+static void test_frand_pct(void)
+{
+    static const uint64_t seeds[] = {0, 1, 0x89, 0xb1899bedull, 0x9e3700019e370001ull};
+    for (unsigned i = 0; i < G_N_ELEMENTS(seeds); i++) {
+        WlFrand a, b;
+        wl_frand_init(&a, seeds[i], false);
+        wl_frand_init(&b, seeds[i], false);
+        unsigned bad = 0;
+        for (int k = 0; k < 1 << 18; k++)
+            bad += wl_frand_pct(&a) != wl_frand_between(&b, 1, 100);
+        CUTEST_EQ(bad, 0);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -563,6 +581,7 @@ int main(void)
         {"replay_max_idle", test_replay_max_idle},
         {"replay_lba_map", test_replay_lba_map},
         {"short_path", test_short_path},
+        {"frand_pct", test_frand_pct},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("workload", tests);

@@ -50,7 +50,7 @@ static IoOp wl_pick_op(WlJob *j)
     if (j->fixed_op != WL_OP_MIXED)
         return (IoOp)j->fixed_op;
     if (j->dir_issues[j->rwmix_dir] >= j->rwmix_issues) {
-        uint8_t d = wl_frand_between(&j->fr_mix, 1, 100) <= s->rwmixread ? IO_READ : IO_WRITE;
+        uint8_t d = wl_frand_pct(&j->fr_mix) <= s->rwmixread ? IO_READ : IO_WRITE;
         if (d != j->rwmix_dir) {
             uint32_t share = d == IO_READ ? s->rwmixread : 100 - s->rwmixread;
             j->rwmix_issues = j->dir_issues[j->rwmix_dir] * share / 100;

@@ -297,7 +297,7 @@ static bool wl_fio_block(WlJob *j, uint64_t last, uint64_t *b)
 static bool wl_fio_zoned(WlJob *j, uint64_t last, uint64_t ba, uint64_t *b)
 {
     const WorkloadJobSpec *s = j->spec;
-    uint64_t v = wl_frand_between(&j->fr_zone, 1, 100), acc = 0, before = 0;
+    uint64_t v = wl_frand_pct(&j->fr_zone), acc = 0, before = 0;
     uint32_t z = 0;
     while (z + 1 < s->n_zones && v > acc + s->zones[z].access_pct) {
         acc += s->zones[z].access_pct;
@@ -348,7 +348,7 @@ static bool wl_rand_offset(WlJob *j, int d, uint64_t *rel, uint64_t *block)
 static bool wl_should_random(WlJob *j, int d)
 {
     uint32_t p = j->spec->perc_rand[d];
-    return p >= 100 || wl_frand_between(&j->fr_seq[d], 1, 100) <= p;
+    return p >= 100 || wl_frand_pct(&j->fr_seq[d]) <= p;
 }
 
 /* fio's get_next_buflen: a length for an I/O at off (absolute) that ends

@@ -63,6 +63,27 @@ typedef struct WlFrand {
     bool use64;
 } WlFrand;
 
+/* fio's taus88 draw (workload_frand.c's generators), inline for the draws
+ * made at every I/O. */
+#define WL_TAUS(s, a, b, c, d) ((((s) & (c)) << (d)) ^ ((((s) << (a)) ^ (s)) >> (b)))
+
+static inline uint32_t wl_frand32(WlFrand *f)
+{
+    f->s[0] = WL_TAUS(f->s[0], 13, 19, 4294967294u, 12);
+    f->s[1] = WL_TAUS(f->s[1], 2, 25, 4294967288u, 4);
+    f->s[2] = WL_TAUS(f->s[2], 3, 11, 4294967280u, 17);
+    return f->s[0] ^ f->s[1] ^ f->s[2];
+}
+
+/* fio's rand_between(1, 100) on a 32-bit generator (the read/write mix,
+ * percentage_random, zones; wl_frand_between): fio computes 1 + 100 x
+ * (r / 2^32) in doubles and truncates; 100 r is below 2^53, so that double
+ * is exact, and the integer 1 + (100 r >> 32) is the same value. */
+static inline uint32_t wl_frand_pct(WlFrand *f)
+{
+    return 1 + (uint32_t)((uint64_t)100 * wl_frand32(f) >> 32);
+}
+
 /* fio's random map (workload_frand.c). */
 typedef struct WlAxmap WlAxmap;
 
