@@ -33,7 +33,9 @@ static void mock_done(void *ctx, uint64_t tag)
     SimTime now = sim_now(m->e);
     m->outstanding--;
     g_array_append_val(m->done_at, now);
-    workload_io_done(m->w, &(DriveCompletion){.tag = tag});
+    /* what it answers is what workload_finished() would */
+    gboolean finished = workload_io_done(m->w, &(DriveCompletion){.tag = tag});
+    CU_ASSERT(finished == workload_finished(m->w));
 }
 
 static void mock_submit(void *ctx, const DriveCmd *c)

@@ -168,9 +168,11 @@ static bool wl_pick(WlJob *j)
 
 /* wl_pick for a job with a short path (j->fast): the same I/O, without
  * the tests of what such a job cannot have (a flush due, an iolog, zones,
- * verify, trimwrite). A sequential job at its region's end goes through
- * wl_pick, which ends the pass. */
-static bool wl_pick_fast(WlJob *j)
+ * verify, trimwrite) and without the state only those read (flush_due and
+ * last_write, for fsync; the pick's other fields, which stay 0). A
+ * sequential job at its region's end goes through wl_pick, which ends the
+ * pass. */
+static inline bool wl_pick_fast(WlJob *j)
 {
     if (j->issued >= j->limit || j->ios_issued >= j->max_ios)
         return false;
@@ -184,15 +186,14 @@ static bool wl_pick_fast(WlJob *j)
         op = j->fixed_op != WL_OP_MIXED ? (IoOp)j->fixed_op : wl_pick_op(j);
         wl_next_perm(j, op, &off, &len);
     }
-    j->pick = (WlIo){.op = (uint8_t)op, .offset = off, .length = len};
+    j->pick.op = (uint8_t)op;
+    j->pick.offset = off;
+    j->pick.length = len;
     j->dir_issues[op]++;
     if (j->w->t.warm)
         j->w->t.warm(j->w->t.ctx, off);
     j->issued += len;
     j->ios_issued++;
-    j->flush_due = false;
-    if (op == IO_WRITE)
-        j->last_write = off;
     j->have_pick = true;
     return true;
 }
@@ -453,8 +454,10 @@ static inline void wl_wait_room(Workload *w, WlJob *j)
 
 /* wl_job_fill and wl_job_submit for a job with a short path (j->fast): no
  * thinktime, verify, flow, rate, iolog or zones to wait for, and each I/O
- * goes to the drive as it is. */
-static void wl_fill_fast(WlJob *j)
+ * goes to the drive as it is. Inline in wl_job_fill and in the short
+ * completion, which so makes one frame for the completion and the next
+ * I/O. */
+static inline __attribute__((always_inline)) void wl_fill_fast(WlJob *j)
 {
     Workload *w = j->w;
     SimTime now = sim_now(w->e);
@@ -701,7 +704,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
 /* wl_job_done for a job with a short path (j->fast): a plain completion
  * (wl_job_done's plain_done case) with nothing after it but the next
  * I/Os. */
-static void wl_job_done_fast(Workload *w, WlJob *j, uint32_t slot)
+static inline __attribute__((always_inline)) void wl_job_done_fast(Workload *w, WlJob *j, uint32_t slot)
 {
     const WlIo *io = &j->slots[slot];
     SimTime now = sim_now(w->e), lat = now - io->submit;

@@ -470,7 +470,8 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
  * options they do not use (workload.c picks with these once the job is
  * plain): a uniform random job that walks the permutation at every I/O,
  * and a sequential job of one direction without an offset modifier. Both
- * give the offset and length wl_next_io would, and change the same state. */
+ * give the offset and length wl_next_io would, and change the state that
+ * the job's later I/Os read. */
 
 /* The direction's block fits the unit: the walk's block, times the unit,
  * leaves room for it at the end of the region. */
@@ -497,13 +498,13 @@ uint8_t wl_fast_kind(const WlJob *j)
     return WL_FAST_NONE;
 }
 
-/* WL_FAST_PERM: the next block of the walk, which never ends a pass. */
+/* WL_FAST_PERM: the next block of the walk, which never ends a pass. Not
+ * moved on (wl_moved): every I/O of such a job is at random, so no offset
+ * goes on from the last, and its pass ends only with the job. */
 void wl_next_perm(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
 {
-    uint64_t o = j->start + wl_map_next(j) * j->unit, l = j->bs_lo[op];
-    wl_moved(j, op, o, l);
-    *off = o;
-    *len = l;
+    *off = j->start + wl_map_next(j) * j->unit;
+    *len = j->bs_lo[op];
 }
 
 /* WL_FAST_SEQ: the block after the last one; false, with nothing changed,

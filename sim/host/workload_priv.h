@@ -18,8 +18,9 @@ typedef struct WlFioStat {
     SimTime origin;          /* ns: where the bw and iops windows start (after ramp_time) */
     SimTime win[2];          /* ns: bw_avg_time, iops_avg_time; 0: a sample per I/O instead */
     SimTime win_end[2];      /* ns: end of the open window; 0: none open */
-    SimTime open_lim;        /* ns: a completion before this is within both open
-                                windows (the earlier end + 1); 0: check them */
+    SimTime open_until;      /* ns, absolute: a completion before this is within
+                                both open windows (origin + the earlier end + 1);
+                                0: check them */
     uint64_t win_bytes[WL_DIRS], win_ios[WL_DIRS]; /* in the open windows */
     SimTime last_submit, last_complete; /* ns: the instants being counted */
     uint32_t n_submit, n_complete;      /* I/Os at them so far; 0: none yet */
@@ -317,7 +318,9 @@ void wl_fio_stat_init(WlFioStat *f); /* a replay's defaults: windows from its fi
 /* A job's start of measurement (its ramp_time's end) and its logs' effect
  * on the samples, as fio has it. */
 void wl_fio_stat_start(WlFioStat *f, const WorkloadJobSpec *s, SimTime origin);
-void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency);
+/* A completion of op at now (wl_fio_stat_record, inline below) when a
+ * window is to be closed or opened, or samples are taken per I/O. */
+void wl_fio_stat_windows(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency);
 /* The figures up to end (ns; the job's end or now), the open window and
  * instants included. */
 void wl_fio_stat_result(const WlFioStat *f, SimTime end, WorkloadFioStat *out);
@@ -381,6 +384,74 @@ static inline void wl_disk_done(Workload *w, IoOp op, SimTime latency)
         w->disk.busy_ns += sim_now(w->e) - w->disk_busy_since;
 }
 
+/* fio's io_u_mark_latency(): below 1 us by ns, below 1 ms by us, then by
+ * ms, each bucket the number of fio's edges at or below the value (the
+ * table in workload_fiostat.c). */
+extern const uint8_t wl_fio_lat_bucket[2001];
+
+static inline void wl_fio_stat_latency(WorkloadFioStat *p, SimTime ns)
+{
+    if (ns < 1000)
+        p->lat_n[wl_fio_lat_bucket[ns]]++;
+    else if (ns < 1000000)
+        p->lat_u[wl_fio_lat_bucket[ns / 1000]]++;
+    else
+        p->lat_m[wl_fio_lat_bucket[MIN(ns / 1000000, 2000)]]++;
+}
+
+/* A completion of op at now, of length bytes after latency ns: its
+ * latency bucket, the instants' batch and the open windows' counts. */
+static inline void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length,
+                                      SimTime latency)
+{
+    WorkloadFioStat *p = &f->pub;
+    if (op >= WL_DIRS)
+        return; /* FLUSH: fio's sync figures, kept with the latencies */
+    wl_fio_stat_latency(p, latency);
+    if (f->n_complete && now == f->last_complete) {
+        f->n_complete++;
+    } else {
+        if (f->n_complete) {
+            p->complete[wl_fio_batch_bucket(f->n_complete)]++;
+            p->total_complete++;
+        }
+        f->last_complete = now;
+        f->n_complete = 1;
+    }
+    if (G_UNLIKELY(now >= f->open_until)) {
+        wl_fio_stat_windows(f, now, op, length, latency);
+        return;
+    }
+    /* both windows open and now within them: nothing to close */
+    f->win_bytes[op] += length;
+    f->win_ios[op]++;
+}
+
+/* A completion's counts and latencies into s and the workload's overall
+ * histograms, and to the latency sink. */
+static inline __attribute__((always_inline)) void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency)
+{
+    s->ios[op]++;
+    s->bytes[op] += length;
+    lat_hist_record2(s->lat[op], w->overall[op], latency);
+    /* as a signed value: the same double (latencies stay below 2^63 ns),
+     * without the conversion's test of the top bit */
+    double l = (double)(int64_t)latency;
+    s->lat_sq[op] += l * l;
+    wl_fio_stat_record(&s->fio, sim_now(w->e), op, length, latency);
+    if (w->lat_sink)
+        w->lat_sink(w->lat_sink_ctx, op, latency);
+}
+
+/* An I/O to the target: the submitted counts, the block layer's, the call. */
+static inline void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+{
+    w->sub_bytes[op] += length;
+    w->sub_ios[op]++;
+    wl_disk_submit(w);
+    w->t.submit(w->t.ctx, &(DriveCmd){.op = (uint8_t)op, .offset = offset, .length = length, .tag = tag});
+}
+
 /* workload_log.c */
 void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency);
 void wl_log_submit(WlJob *j, IoOp op, uint64_t offset, uint64_t length); /* at issue */
@@ -399,8 +470,6 @@ void wl_iolog_free(WlJob *j);
 void wl_stats_init(WlStats *s);
 void wl_stats_clear(WlStats *s);
 void wl_stats_json(JsonWriter *jw, const WlStats *s, IoOp op, double runtime_s);
-void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
-void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency);
 Workload *wl_new(char *description, const WlSource *src);
 
 /* workload_query.c: the jobs source's reports */
