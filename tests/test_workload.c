@@ -534,6 +534,10 @@ static void test_short_path(void)
             CUTEST_EQ(lat_hist_count(ra.lat[d]), lat_hist_count(rb.lat[d]));
             CU_ASSERT(lat_hist_mean(ra.lat[d]) == lat_hist_mean(rb.lat[d]));
             CUTEST_EQ(lat_hist_percentile(ra.lat[d], 99), lat_hist_percentile(rb.lat[d], 99));
+            /* the only job's histograms are the overall ones: each
+             * latency in them once */
+            CUTEST_EQ(lat_hist_count(workload_latency(a.w, d)), ra.ios[d]);
+            CUTEST_EQ(lat_hist_count(workload_latency(b.w, d)), rb.ios[d]);
         }
         CU_ASSERT(memcmp(&ra.fio, &rb.fio, sizeof ra.fio) == 0);
         WorkloadDiskStat da, db;
@@ -542,6 +546,37 @@ static void test_short_path(void)
         CU_ASSERT(memcmp(&da, &db, sizeof da) == 0);
         mock_clear(&a);
         mock_clear(&b);
+    }
+}
+
+/* The overall histograms hold every job's latencies once: two jobs' (each
+ * recorded into its own and the overall ones) and one job's (whose own are
+ * the overall ones). */
+static void test_overall_latency(void)
+{
+    static const char *const specs[] = {
+        "rw=randrw,bs=4k,size=1m,io_size=1m,iodepth=4,numjobs=2",
+        "rw=randrw,bs=4k,size=1m,io_size=1m,iodepth=4",
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(specs); i++) {
+        Mock m;
+        mock_init(&m, 5 * SIM_US);
+        m.jitter = SIM_US;
+        run_spec(&m, specs[i], 4 * MiB, 8);
+        for (int d = IO_READ; d <= IO_WRITE; d++) {
+            uint64_t ios = 0, max = 0;
+            for (guint k = 0; k < workload_result_count(m.w); k++) {
+                WorkloadJobResult r;
+                workload_result(m.w, k, &r);
+                ios += r.ios[d];
+                max = MAX(max, lat_hist_max(r.lat[d]));
+            }
+            const LatHist *h = workload_latency(m.w, d);
+            CU_ASSERT(ios > 0);
+            CUTEST_EQ(lat_hist_count(h), ios);
+            CUTEST_EQ(lat_hist_max(h), max);
+        }
+        mock_clear(&m);
     }
 }
 
@@ -584,6 +619,7 @@ int main(void)
         {"replay_lba_map", test_replay_lba_map},
         {"short_path", test_short_path},
         {"frand_pct", test_frand_pct},
+        {"overall_latency", test_overall_latency},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("workload", tests);

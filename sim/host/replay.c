@@ -130,6 +130,7 @@ static gboolean wl_replay_bind(Workload *w, uint64_t seed, GError **error)
         r->ring = g_new(HostIo, WL_REPLAY_RING);
     if (!r->st.lat[0])
         wl_stats_init(&r->st);
+    wl_stats_share(w, &r->st);
     return TRUE;
 }
 

@@ -900,8 +900,7 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     wl_pass_reset(j);
     if (s->iolog_in[0] && !wl_iolog_bind(j, error))
         return FALSE;
-    for (int k = 0; k < 3; k++)
-        j->scatter_key[k] = sim_rng_next(&j->rng);
+    wl_mix_keys(j, j->scatter_key);
     wl_job_dist(j);
     if (s->ss == WL_SS_PTS && j->clone > 0)
         j->ss_pts = (j - j->clone)->ss; /* the first clone was bound before */
@@ -1008,6 +1007,8 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
         WlJob *j = &w->jobs[i];
         j->plain_done = !j->spec->engine_null && !j->zbd_on && !w->t.zone_size && !w->stamp;
     }
+    if (w->njobs == 1)
+        wl_stats_share(w, &w->jobs[0].st);
     return TRUE;
 }
 

@@ -19,9 +19,21 @@ void wl_stats_init(WlStats *s)
 
 void wl_stats_clear(WlStats *s)
 {
-    for (int i = 0; i < IO_OPS; i++)
+    for (int i = 0; i < IO_OPS && !s->shared; i++)
         lat_hist_free(s->lat[i]);
     memset(s, 0, sizeof *s);
+}
+
+void wl_stats_share(Workload *w, WlStats *s)
+{
+    for (int i = 0; i < IO_OPS; i++)
+        if (s->shared || lat_hist_count(w->overall[i]) || lat_hist_count(s->lat[i]))
+            return;
+    for (int i = 0; i < IO_OPS; i++) {
+        lat_hist_free(s->lat[i]);
+        s->lat[i] = w->overall[i];
+    }
+    s->shared = true;
 }
 
 void wl_stats_json(JsonWriter *jw, const WlStats *s, IoOp op, double runtime_s)

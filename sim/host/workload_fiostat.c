@@ -70,6 +70,11 @@ static void fs_close(WorkloadFioStat *out, const WlFioStat *f, int k)
     }
 }
 
+/* wl_fio_depth_bucket's: the top bit of the depth, 0 for 0. */
+const uint8_t wl_fio_depth_buckets[64] = {
+    [0 ... 1] = 0, [2 ... 3] = 1, [4 ... 7] = 2, [8 ... 15] = 3, [16 ... 31] = 4, [32 ... 63] = 5,
+};
+
 /* fio's io_u_mark_latency() (wl_fio_stat_latency): each bucket named by
  * its upper bound, the ranges as fio's: the edges 2, 4, 10, 20, 50, 100,
  * 250, 500, 750, 1000 and 2000, a value's bucket the number of edges at or

@@ -16,17 +16,28 @@
 
 /* A keyed bijection on [0, 2^perm_bits): multiply-xorshift rounds, by
  * the job's mask (2^perm_bits - 1) and shift ((perm_bits + 1) / 2). With
- * no bits the mask is 0, and so is the result. */
-static uint64_t wl_mix(const WlJob *j, uint64_t x, const uint64_t key[3])
+ * no bits the mask is 0, and so is the result. x is within the mask, and
+ * the keys are as wl_mix_keys makes them: the first within the mask, the
+ * multipliers odd. */
+static inline uint64_t wl_mix(const WlJob *j, uint64_t x, const uint64_t key[3])
 {
     uint64_t m = j->perm_mask;
     unsigned h = j->perm_h;
-    x = (x ^ key[0]) & m;
-    x = (x * (key[1] | 1)) & m;
+    x ^= key[0];
+    x = (x * key[1]) & m;
     x ^= x >> h;
-    x = (x * (key[2] | 1)) & m;
+    x = (x * key[2]) & m;
     x ^= x >> h;
     return x;
+}
+
+/* Three keys of wl_mix from the job's generator, made once so that each
+ * mix takes them as they are: the first masked, the multipliers odd. */
+void wl_mix_keys(WlJob *j, uint64_t key[3])
+{
+    key[0] = sim_rng_next(&j->rng) & j->perm_mask;
+    key[1] = sim_rng_next(&j->rng) | 1;
+    key[2] = sim_rng_next(&j->rng) | 1;
 }
 
 uint32_t wl_bits_for(uint64_t n)
@@ -53,10 +64,9 @@ static inline uint64_t wl_map_next(WlJob *j)
 {
     uint64_t x;
     do {
-        if (j->perm_i >> j->perm_bits) {
+        if (G_UNLIKELY(j->perm_i > j->perm_mask)) { /* 2^perm_bits values walked */
             j->perm_i = 0;
-            for (int k = 0; k < 3; k++)
-                j->perm_key[k] = sim_rng_next(&j->rng);
+            wl_mix_keys(j, j->perm_key);
         }
         x = wl_mix(j, j->perm_i++, j->perm_key);
     } while (x >= j->nblocks);

@@ -34,6 +34,8 @@ typedef struct WlStats {
     uint64_t ios[IO_OPS];
     uint64_t bytes[IO_OPS];
     WlFioStat fio;
+    bool shared; /* lat[] are the workload's overall histograms, not owned
+                    (wl_stats_share: the only source of completions) */
 } WlStats;
 
 /* One I/O, chosen but maybe not yet submitted, or in flight in a slot. */
@@ -266,6 +268,9 @@ void wl_map_bind(WlJob *j);
  * permutation's width); at bind, before wl_map_bind. */
 void wl_job_offsets(WlJob *j);
 uint32_t wl_bits_for(uint64_t n);           /* smallest b with 2^b >= n */
+/* Three keys of the job's keyed permutation from its generator (after
+ * wl_job_offsets, which sets the permutation's width). */
+void wl_mix_keys(WlJob *j, uint64_t key[3]);
 /* The short path a plain job's offsets may take (WL_FAST_*), and its
  * steps: the I/O wl_next_io would give, without its tests of options the
  * job does not use. wl_next_seq is false, with nothing changed, where
@@ -338,10 +343,12 @@ static inline unsigned wl_fio_batch_bucket(uint32_t n)
 }
 
 /* fio's io_u_mark_depth(): 1, 2-3, 4-7, ... 32-63, 64 and more: the top
- * bit of depth (0 for 0). */
+ * bit of depth (0 for 0), looked up below 64 (workload_fiostat.c). */
+extern const uint8_t wl_fio_depth_buckets[64];
+
 static inline unsigned wl_fio_depth_bucket(uint32_t depth)
 {
-    return MIN(6u, 31u - (unsigned)__builtin_clz(depth | 1));
+    return depth < 64 ? wl_fio_depth_buckets[depth] : 6;
 }
 
 /* An I/O submitted at now with depth in flight (itself included). */
@@ -433,7 +440,10 @@ static inline __attribute__((always_inline)) void wl_record(Workload *w, WlStats
 {
     s->ios[op]++;
     s->bytes[op] += length;
-    lat_hist_record2(s->lat[op], w->overall[op], latency);
+    if (s->shared)
+        lat_hist_record(s->lat[op], latency);
+    else
+        lat_hist_record2(s->lat[op], w->overall[op], latency);
     /* as a signed value: the same double (latencies stay below 2^63 ns),
      * without the conversion's test of the top bit */
     double l = (double)(int64_t)latency;
@@ -469,6 +479,10 @@ void wl_iolog_free(WlJob *j);
 /* workload_core.c: shared by every source */
 void wl_stats_init(WlStats *s);
 void wl_stats_clear(WlStats *s);
+/* s is the workload's only source of completions: its histograms become
+ * the overall ones, so that each latency is recorded once (while the
+ * overall ones hold nothing yet). */
+void wl_stats_share(Workload *w, WlStats *s);
 void wl_stats_json(JsonWriter *jw, const WlStats *s, IoOp op, double runtime_s);
 Workload *wl_new(char *description, const WlSource *src);
 
