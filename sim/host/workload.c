@@ -461,7 +461,10 @@ static inline __attribute__((always_inline)) void wl_fill_fast(WlJob *j)
 {
     Workload *w = j->w;
     SimTime now = sim_now(w->e);
-    while (j->busy < j->iodepth && j->state == WL_JOB_RUN && !j->stopping) {
+    if (j->state != WL_JOB_RUN)
+        return;
+    /* a running job stays so while it is not stopping */
+    while (!j->stopping && j->busy < j->iodepth) {
         if (now >= w->stop_at || now >= j->t_end || (!j->have_pick && !wl_pick_fast(j))) {
             j->stopping = true;
             break;

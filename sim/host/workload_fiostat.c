@@ -20,13 +20,14 @@ enum { FS_BW, FS_IOPS };
 void wl_fio_stat_init(WlFioStat *f)
 {
     memset(f, 0, sizeof *f);
+    f->count_from = SIM_TIME_MAX;
     f->win[FS_BW] = f->win[FS_IOPS] = FS_AVG_DEFAULT;
 }
 
 void wl_fio_stat_start(WlFioStat *f, const WorkloadJobSpec *s, SimTime origin)
 {
     wl_fio_stat_init(f);
-    f->origin = origin;
+    f->origin = f->count_from = origin;
     f->started = true;
     if (s->bw_avg_ns)
         f->win[FS_BW] = s->bw_avg_ns;

@@ -16,6 +16,8 @@
 typedef struct WlFioStat {
     WorkloadFioStat pub;
     SimTime origin;          /* ns: where the bw and iops windows start (after ramp_time) */
+    SimTime count_from;      /* ns: submissions before this are not counted, or (not
+                                started) SIM_TIME_MAX: the first starts the count */
     SimTime win[2];          /* ns: bw_avg_time, iops_avg_time; 0: a sample per I/O instead */
     SimTime win_end[2];      /* ns: end of the open window; 0: none open */
     SimTime open_until;      /* ns, absolute: a completion before this is within
@@ -354,11 +356,13 @@ static inline unsigned wl_fio_depth_bucket(uint32_t depth)
 /* An I/O submitted at now with depth in flight (itself included). */
 static inline void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op)
 {
-    if (!f->started) { /* a replay: measured from its first I/O */
-        f->origin = now;
+    if (G_UNLIKELY(now < f->count_from)) {
+        if (f->started)
+            return; /* before the origin (ramp_time) */
+        f->origin = f->count_from = now; /* a replay: measured from its first I/O */
         f->started = true;
     }
-    if (now < f->origin || op >= WL_DIRS)
+    if (op >= WL_DIRS)
         return;
     f->pub.depth[wl_fio_depth_bucket(depth)]++;
     if (f->n_submit && now == f->last_submit) {
