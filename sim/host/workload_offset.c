@@ -518,13 +518,16 @@ void wl_next_perm(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
 }
 
 /* WL_FAST_SEQ: the block after the last one; false, with nothing changed,
- * when it would not fit before the region's end (wl_next_io decides then). */
+ * when it would not fit before the region's end (wl_next_io decides then).
+ * Of wl_moved's counts only the position and the pass's I/Os: the I/O's
+ * start is read by random jobs only, the zone's count by strided zones. */
 bool wl_next_seq(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
 {
     uint64_t o = j->last_pos[op], l = j->bs_lo[op];
     if (o + l > j->start + j->size)
         return false;
-    wl_moved(j, op, o, l);
+    j->last_pos[op] = o + l;
+    j->pass_ios++;
     *off = o;
     *len = l;
     return true;
