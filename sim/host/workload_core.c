@@ -1,9 +1,10 @@
 /*
  * workload_core.c - what every source of I/O shares (fio jobs in
  * workload.c and workload_query.c, trace replay in replay.c): the Workload
- * record, submitting to the target, recording completions, and the public
- * calls that hand on to the source's ops (WlSource). It calls no source by
- * name.
+ * record, submitting to the target and recording completions (the per-I/O
+ * steps inline in workload_priv.h; the histograms a source shares with the
+ * workload here), and the public calls that hand on to the source's ops
+ * (WlSource). It calls no source by name.
  */
 #include "sim/host/workload_priv.h"
 
