@@ -318,7 +318,7 @@ static void wl_replay_done(Workload *w, uint64_t tag)
         wl_zone_record(w, s->zop, now - s->submit);
     } else {
         wl_disk_done(w, (IoOp)s->op, now - s->submit);
-        wl_record(w, &r->st, (IoOp)s->op, s->length, now - s->submit);
+        wl_record(w, &r->st, now, (IoOp)s->op, s->length, now - s->submit);
     }
     r->t_last = now;
     r->free_slots[r->nfree++] = (uint32_t)tag;

@@ -43,12 +43,11 @@ static IoOp wl_rate_dir(WlJob *j, IoOp d)
 
 /* fio's get_rw_ddir: a mixed job keeps a direction for a number of I/Os set
  * when it switches (that direction's share of the I/Os issued in the other
- * one), and draws again once it has issued them. */
-static IoOp wl_pick_op(WlJob *j)
+ * one), and draws again once it has issued them. The direction, before
+ * rate caps: j->rwmix_dir. */
+static inline void wl_mix_dir(WlJob *j)
 {
     const WorkloadJobSpec *s = j->spec;
-    if (j->fixed_op != WL_OP_MIXED)
-        return (IoOp)j->fixed_op;
     if (j->dir_issues[j->rwmix_dir] >= j->rwmix_issues) {
         uint8_t d = wl_frand_pct(&j->fr_mix) <= s->rwmixread ? IO_READ : IO_WRITE;
         if (d != j->rwmix_dir) {
@@ -57,6 +56,15 @@ static IoOp wl_pick_op(WlJob *j)
         }
         j->rwmix_dir = d;
     }
+}
+
+/* The direction of the job's next I/O: its one direction, or the mix's
+ * (wl_mix_dir) as the rate caps allow. */
+static IoOp wl_pick_op(WlJob *j)
+{
+    if (j->fixed_op != WL_OP_MIXED)
+        return (IoOp)j->fixed_op;
+    wl_mix_dir(j);
     /* without caps every direction may go now: wl_rate_dir keeps d */
     return j->rated ? wl_rate_dir(j, (IoOp)j->rwmix_dir) : (IoOp)j->rwmix_dir;
 }
@@ -183,7 +191,11 @@ static inline bool wl_pick_fast(WlJob *j)
         if (!wl_next_seq(j, op, &off, &len))
             return wl_pick(j);
     } else {
-        op = j->fixed_op != WL_OP_MIXED ? (IoOp)j->fixed_op : wl_pick_op(j);
+        op = (IoOp)j->fixed_op;
+        if (j->fixed_op == WL_OP_MIXED) { /* a short path's job has no rate caps */
+            wl_mix_dir(j);
+            op = (IoOp)j->rwmix_dir;
+        }
         wl_next_perm(j, op, &off, &len);
     }
     j->pick.op = (uint8_t)op;
@@ -457,10 +469,9 @@ static inline void wl_wait_room(Workload *w, WlJob *j)
  * goes to the drive as it is. Inline in wl_job_fill and in the short
  * completion, which so makes one frame for the completion and the next
  * I/O. */
-static inline __attribute__((always_inline)) void wl_fill_fast(WlJob *j)
+static inline __attribute__((always_inline)) void wl_fill_fast(WlJob *j, SimTime now)
 {
     Workload *w = j->w;
-    SimTime now = sim_now(w->e);
     if (j->state != WL_JOB_RUN)
         return;
     /* a running job stays so while it is not stopping */
@@ -491,7 +502,7 @@ static inline __attribute__((always_inline)) void wl_fill_fast(WlJob *j)
 void wl_job_fill(WlJob *j)
 {
     if (j->fast) {
-        wl_fill_fast(j);
+        wl_fill_fast(j, sim_now(j->w->e));
         return;
     }
     Workload *w = j->w;
@@ -671,7 +682,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
     else if (wl_job_done_special(w, j, slot, now, &failed))
         return;
     if (now >= j->t_ramp_end && !failed) {
-        wl_record(w, &j->st, io->op, io->length, now - io->submit);
+        wl_record(w, &j->st, now, io->op, io->length, now - io->submit);
         if (j->ss_pts && io->op != IO_TRIM)
             wl_ss_pts_record(j->ss_pts, now - io->submit);
         if (j->log)
@@ -713,13 +724,13 @@ static inline __attribute__((always_inline)) void wl_job_done_fast(Workload *w, 
     SimTime now = sim_now(w->e), lat = now - io->submit;
     wl_disk_done(w, (IoOp)io->op, lat);
     if (now >= j->t_ramp_end)
-        wl_record(w, &j->st, io->op, io->length, lat);
+        wl_record(w, &j->st, now, io->op, io->length, lat);
     j->free_slots[j->nfree++] = slot;
     j->busy--;
     w->outstanding--;
     if (w->wait_len)
         wl_kick(w);
-    wl_fill_fast(j);
+    wl_fill_fast(j, now);
 }
 
 static void ev_null_done(void *ctx, uint64_t tag)

@@ -438,9 +438,11 @@ static inline void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64
     f->win_ios[op]++;
 }
 
-/* A completion's counts and latencies into s and the workload's overall
- * histograms, and to the latency sink. */
-static inline __attribute__((always_inline)) void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency)
+/* A completion at now (sim_now(), which the callers have at hand): its
+ * counts and latency into s and the workload's overall histograms, and to
+ * the latency sink. */
+static inline __attribute__((always_inline)) void wl_record(Workload *w, WlStats *s, SimTime now, IoOp op,
+                                                            uint64_t length, SimTime latency)
 {
     s->ios[op]++;
     s->bytes[op] += length;
@@ -452,7 +454,7 @@ static inline __attribute__((always_inline)) void wl_record(Workload *w, WlStats
      * without the conversion's test of the top bit */
     double l = (double)(int64_t)latency;
     s->lat_sq[op] += l * l;
-    wl_fio_stat_record(&s->fio, sim_now(w->e), op, length, latency);
+    wl_fio_stat_record(&s->fio, now, op, length, latency);
     if (w->lat_sink)
         w->lat_sink(w->lat_sink_ctx, op, latency);
 }
