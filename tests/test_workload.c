@@ -2,6 +2,7 @@
  * completes every command after a fixed latency: offsets, ordering, queue
  * depths, mixes, pacing, phases and the latencies recorded. */
 #include "sim/host/workload.h"
+#include "sim/host/workload_priv.h" /* fio's generators, for the draws' integer form */
 #include "tests/cutest.h"
 
 #include <math.h>
@@ -37,7 +38,9 @@ static void mock_done(void *ctx, uint64_t tag)
     SimTime now = sim_now(m->e);
     m->outstanding--;
     g_array_append_val(m->done_at, now);
-    workload_io_done(m->w, &(DriveCompletion){.tag = tag});
+    /* what it answers is what workload_finished() would */
+    gboolean finished = workload_io_done(m->w, &(DriveCompletion){.tag = tag});
+    CU_ASSERT(finished == workload_finished(m->w));
 }
 
 static void mock_submit(void *ctx, const DriveCmd *c)
@@ -552,6 +555,10 @@ static void test_short_path(void)
             CUTEST_EQ(lat_hist_count(ra.lat[d]), lat_hist_count(rb.lat[d]));
             CU_ASSERT(lat_hist_mean(ra.lat[d]) == lat_hist_mean(rb.lat[d]));
             CUTEST_EQ(lat_hist_percentile(ra.lat[d], 99), lat_hist_percentile(rb.lat[d], 99));
+            /* the only job's histograms are the overall ones: each
+             * latency in them once */
+            CUTEST_EQ(lat_hist_count(workload_latency(a.w, d)), ra.ios[d]);
+            CUTEST_EQ(lat_hist_count(workload_latency(b.w, d)), rb.ios[d]);
         }
         CU_ASSERT(memcmp(&ra.fio, &rb.fio, sizeof ra.fio) == 0);
         WorkloadDiskStat da, db;
@@ -613,6 +620,54 @@ static void test_warm_ahead(void)
     }
 }
 
+/* The overall histograms hold every job's latencies once: two jobs' (each
+ * recorded into its own and the overall ones) and one job's (whose own are
+ * the overall ones). */
+static void test_overall_latency(void)
+{
+    static const char *const specs[] = {
+        "rw=randrw,bs=4k,size=1m,io_size=1m,iodepth=4,numjobs=2",
+        "rw=randrw,bs=4k,size=1m,io_size=1m,iodepth=4",
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(specs); i++) {
+        Mock m;
+        mock_init(&m, 5 * SIM_US);
+        m.jitter = SIM_US;
+        run_spec(&m, specs[i], 4 * MiB, 8);
+        for (int d = IO_READ; d <= IO_WRITE; d++) {
+            uint64_t ios = 0, max = 0;
+            for (guint k = 0; k < workload_result_count(m.w); k++) {
+                WorkloadJobResult r;
+                workload_result(m.w, k, &r);
+                ios += r.ios[d];
+                max = MAX(max, lat_hist_max(r.lat[d]));
+            }
+            const LatHist *h = workload_latency(m.w, d);
+            CU_ASSERT(ios > 0);
+            CUTEST_EQ(lat_hist_count(h), ios);
+            CUTEST_EQ(lat_hist_max(h), max);
+        }
+        mock_clear(&m);
+    }
+}
+
+/* wl_frand_pct, the read/write mix's draw in integers, gives what fio's
+ * double arithmetic (wl_frand_between) gives, draw for draw, from seeds
+ * as the jobs take them. */
+static void test_frand_pct(void)
+{
+    static const uint64_t seeds[] = {0, 1, 0x89, 0xb1899bedull, 0x9e3700019e370001ull};
+    for (unsigned i = 0; i < G_N_ELEMENTS(seeds); i++) {
+        WlFrand a, b;
+        wl_frand_init(&a, seeds[i], false);
+        wl_frand_init(&b, seeds[i], false);
+        unsigned bad = 0;
+        for (int k = 0; k < 1 << 18; k++)
+            bad += wl_frand_pct(&a) != wl_frand_between(&b, 1, 100);
+        CUTEST_EQ(bad, 0);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -635,6 +690,8 @@ int main(void)
         {"replay_lba_map", test_replay_lba_map},
         {"short_path", test_short_path},
         {"warm_ahead", test_warm_ahead},
+        {"frand_pct", test_frand_pct},
+        {"overall_latency", test_overall_latency},
         CU_TEST_INFO_NULL,
     };
     return cutest_run("workload", tests);

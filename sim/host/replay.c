@@ -130,6 +130,7 @@ static gboolean wl_replay_bind(Workload *w, uint64_t seed, GError **error)
         r->ring = g_new(HostIo, WL_REPLAY_RING);
     if (!r->st.lat[0])
         wl_stats_init(&r->st);
+    wl_stats_share(w, &r->st);
     return TRUE;
 }
 
@@ -319,7 +320,7 @@ static void wl_replay_done(Workload *w, uint64_t tag)
         wl_zone_record(w, s->zop, now - s->submit);
     } else {
         wl_disk_done(w, (IoOp)s->op, now - s->submit);
-        wl_record(w, &r->st, (IoOp)s->op, s->length, now - s->submit);
+        wl_record(w, &r->st, now, (IoOp)s->op, s->length, now - s->submit);
     }
     r->t_last = now;
     r->free_slots[r->nfree++] = (uint32_t)tag;

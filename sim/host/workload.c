@@ -43,20 +43,28 @@ static IoOp wl_rate_dir(WlJob *j, IoOp d)
 
 /* fio's get_rw_ddir: a mixed job keeps a direction for a number of I/Os set
  * when it switches (that direction's share of the I/Os issued in the other
- * one), and draws again once it has issued them. */
-static IoOp wl_pick_op(WlJob *j)
+ * one), and draws again once it has issued them. The direction, before
+ * rate caps: j->rwmix_dir. */
+static inline void wl_mix_dir(WlJob *j)
 {
     const WorkloadJobSpec *s = j->spec;
-    if (j->fixed_op != WL_OP_MIXED)
-        return (IoOp)j->fixed_op;
     if (j->dir_issues[j->rwmix_dir] >= j->rwmix_issues) {
-        uint8_t d = wl_frand_between(&j->fr_mix, 1, 100) <= s->rwmixread ? IO_READ : IO_WRITE;
+        uint8_t d = wl_frand_pct(&j->fr_mix) <= s->rwmixread ? IO_READ : IO_WRITE;
         if (d != j->rwmix_dir) {
             uint32_t share = d == IO_READ ? s->rwmixread : 100 - s->rwmixread;
             j->rwmix_issues = j->dir_issues[j->rwmix_dir] * share / 100;
         }
         j->rwmix_dir = d;
     }
+}
+
+/* The direction of the job's next I/O: its one direction, or the mix's
+ * (wl_mix_dir) as the rate caps allow. */
+static IoOp wl_pick_op(WlJob *j)
+{
+    if (j->fixed_op != WL_OP_MIXED)
+        return (IoOp)j->fixed_op;
+    wl_mix_dir(j);
     /* without caps every direction may go now: wl_rate_dir keeps d */
     return j->rated ? wl_rate_dir(j, (IoOp)j->rwmix_dir) : (IoOp)j->rwmix_dir;
 }
@@ -168,9 +176,11 @@ static bool wl_pick(WlJob *j)
 
 /* wl_pick for a job with a short path (j->fast): the same I/O, without
  * the tests of what such a job cannot have (a flush due, an iolog, zones,
- * verify, trimwrite). A sequential job at its region's end goes through
- * wl_pick, which ends the pass. */
-static bool wl_pick_fast(WlJob *j)
+ * verify, trimwrite) and without the state only those read (flush_due and
+ * last_write, for fsync; the pick's other fields, which stay 0). A
+ * sequential job at its region's end goes through wl_pick, which ends the
+ * pass. */
+static inline bool wl_pick_fast(WlJob *j)
 {
     if (j->issued >= j->limit || j->ios_issued >= j->max_ios)
         return false;
@@ -181,18 +191,21 @@ static bool wl_pick_fast(WlJob *j)
         if (!wl_next_seq(j, op, &off, &len))
             return wl_pick(j);
     } else {
-        op = j->fixed_op != WL_OP_MIXED ? (IoOp)j->fixed_op : wl_pick_op(j);
+        op = (IoOp)j->fixed_op;
+        if (j->fixed_op == WL_OP_MIXED) { /* a short path's job has no rate caps */
+            wl_mix_dir(j);
+            op = (IoOp)j->rwmix_dir;
+        }
         wl_next_perm(j, op, &off, &len);
     }
-    j->pick = (WlIo){.op = (uint8_t)op, .offset = off, .length = len};
+    j->pick.op = (uint8_t)op;
+    j->pick.offset = off;
+    j->pick.length = len;
     j->dir_issues[op]++;
     if (j->w->t.warm) /* at random, the next pick too: a whole I/O before its lookup */
         j->w->t.warm(j->w->t.ctx, off, j->fast == WL_FAST_PERM ? wl_peek_perm(j) : UINT64_MAX);
     j->issued += len;
     j->ios_issued++;
-    j->flush_due = false;
-    if (op == IO_WRITE)
-        j->last_write = off;
     j->have_pick = true;
     return true;
 }
@@ -453,12 +466,16 @@ static inline void wl_wait_room(Workload *w, WlJob *j)
 
 /* wl_job_fill and wl_job_submit for a job with a short path (j->fast): no
  * thinktime, verify, flow, rate, iolog or zones to wait for, and each I/O
- * goes to the drive as it is. */
-static void wl_fill_fast(WlJob *j)
+ * goes to the drive as it is. Inline in wl_job_fill and in the short
+ * completion, which so makes one frame for the completion and the next
+ * I/O. */
+static inline __attribute__((always_inline)) void wl_fill_fast(WlJob *j, SimTime now)
 {
     Workload *w = j->w;
-    SimTime now = sim_now(w->e);
-    while (j->busy < j->iodepth && j->state == WL_JOB_RUN && !j->stopping) {
+    if (j->state != WL_JOB_RUN)
+        return;
+    /* a running job stays so while it is not stopping */
+    while (!j->stopping && j->busy < j->iodepth) {
         if (now >= w->stop_at || now >= j->t_end || (!j->have_pick && !wl_pick_fast(j))) {
             j->stopping = true;
             break;
@@ -485,7 +502,7 @@ static void wl_fill_fast(WlJob *j)
 void wl_job_fill(WlJob *j)
 {
     if (j->fast) {
-        wl_fill_fast(j);
+        wl_fill_fast(j, sim_now(j->w->e));
         return;
     }
     Workload *w = j->w;
@@ -665,7 +682,7 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
     else if (wl_job_done_special(w, j, slot, now, &failed))
         return;
     if (now >= j->t_ramp_end && !failed) {
-        wl_record(w, &j->st, io->op, io->length, now - io->submit);
+        wl_record(w, &j->st, now, io->op, io->length, now - io->submit);
         if (j->ss_pts && io->op != IO_TRIM)
             wl_ss_pts_record(j->ss_pts, now - io->submit);
         if (j->log)
@@ -701,19 +718,19 @@ static void wl_job_done(Workload *w, WlJob *j, uint32_t slot)
 /* wl_job_done for a job with a short path (j->fast): a plain completion
  * (wl_job_done's plain_done case) with nothing after it but the next
  * I/Os. */
-static void wl_job_done_fast(Workload *w, WlJob *j, uint32_t slot)
+static inline __attribute__((always_inline)) void wl_job_done_fast(Workload *w, WlJob *j, uint32_t slot)
 {
     const WlIo *io = &j->slots[slot];
     SimTime now = sim_now(w->e), lat = now - io->submit;
     wl_disk_done(w, (IoOp)io->op, lat);
     if (now >= j->t_ramp_end)
-        wl_record(w, &j->st, io->op, io->length, lat);
+        wl_record(w, &j->st, now, io->op, io->length, lat);
     j->free_slots[j->nfree++] = slot;
     j->busy--;
     w->outstanding--;
     if (w->wait_len)
         wl_kick(w);
-    wl_fill_fast(j);
+    wl_fill_fast(j, now);
 }
 
 static void ev_null_done(void *ctx, uint64_t tag)
@@ -897,8 +914,7 @@ static gboolean wl_job_bind(Workload *w, WlJob *j, uint64_t seed, GError **error
     wl_pass_reset(j);
     if (s->iolog_in[0] && !wl_iolog_bind(j, error))
         return FALSE;
-    for (int k = 0; k < 3; k++)
-        j->scatter_key[k] = sim_rng_next(&j->rng);
+    wl_mix_keys(j, j->scatter_key);
     wl_job_dist(j);
     if (s->ss == WL_SS_PTS && j->clone > 0)
         j->ss_pts = (j - j->clone)->ss; /* the first clone was bound before */
@@ -1005,6 +1021,8 @@ static gboolean wl_jobs_bind(Workload *w, uint64_t seed, GError **error)
         WlJob *j = &w->jobs[i];
         j->plain_done = !j->spec->engine_null && !j->zbd_on && !w->t.zone_size && !w->stamp;
     }
+    if (w->njobs == 1)
+        wl_stats_share(w, &w->jobs[0].st);
     return TRUE;
 }
 

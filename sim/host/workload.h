@@ -312,7 +312,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Workload, workload_free)
 gboolean workload_bind(Workload *w, SimEngine *e, const WorkloadTarget *t, uint64_t seed,
                        GError **error);
 void workload_start(Workload *w);                 /* first phase at sim_now() */
-void workload_io_done(Workload *w, const DriveCompletion *c); /* the drive completed c->tag, at sim_now() */
+/* The drive completed c->tag, at sim_now(). TRUE when the workload is
+ * finished after it: what workload_finished() would answer, without the
+ * call at every completion. */
+gboolean workload_io_done(Workload *w, const DriveCompletion *c);
 gboolean workload_finished(const Workload *w);    /* every phase done, nothing outstanding */
 /* TRUE and sets error if a trace read failed mid-run (finished is TRUE too). */
 gboolean workload_error(const Workload *w, GError **error);

@@ -1,9 +1,10 @@
 /*
  * workload_core.c - what every source of I/O shares (fio jobs in
  * workload.c and workload_query.c, trace replay in replay.c): the Workload
- * record, submitting to the target, recording completions, and the public
- * calls that hand on to the source's ops (WlSource). It calls no source by
- * name.
+ * record, submitting to the target and recording completions (the per-I/O
+ * steps inline in workload_priv.h; the histograms a source shares with the
+ * workload here), and the public calls that hand on to the source's ops
+ * (WlSource). It calls no source by name.
  */
 #include "sim/host/workload_priv.h"
 
@@ -19,9 +20,21 @@ void wl_stats_init(WlStats *s)
 
 void wl_stats_clear(WlStats *s)
 {
-    for (int i = 0; i < IO_OPS; i++)
+    for (int i = 0; i < IO_OPS && !s->shared; i++)
         lat_hist_free(s->lat[i]);
     memset(s, 0, sizeof *s);
+}
+
+void wl_stats_share(Workload *w, WlStats *s)
+{
+    for (int i = 0; i < IO_OPS; i++)
+        if (s->shared || lat_hist_count(w->overall[i]) || lat_hist_count(s->lat[i]))
+            return;
+    for (int i = 0; i < IO_OPS; i++) {
+        lat_hist_free(s->lat[i]);
+        s->lat[i] = w->overall[i];
+    }
+    s->shared = true;
 }
 
 void wl_stats_json(JsonWriter *jw, const WlStats *s, IoOp op, double runtime_s)
@@ -44,14 +57,6 @@ void wl_stats_json(JsonWriter *jw, const WlStats *s, IoOp op, double runtime_s)
     json_end_object(jw);
 }
 
-void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
-{
-    w->sub_bytes[op] += length;
-    w->sub_ios[op]++;
-    wl_disk_submit(w);
-    w->t.submit(w->t.ctx, &(DriveCmd){.op = (uint8_t)op, .offset = offset, .length = length, .tag = tag});
-}
-
 void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag, uint32_t pid)
 {
     w->sub_bytes[op] += length;
@@ -59,20 +64,6 @@ void wl_submit_placed(Workload *w, IoOp op, uint64_t offset, uint64_t length, ui
     wl_disk_submit(w);
     w->t.submit(w->t.ctx,
                 &(DriveCmd){.op = (uint8_t)op, .offset = offset, .length = length, .tag = tag, .pid = (uint16_t)pid});
-}
-
-void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency)
-{
-    s->ios[op]++;
-    s->bytes[op] += length;
-    lat_hist_record2(s->lat[op], w->overall[op], latency);
-    /* as a signed value: the same double (latencies stay below 2^63 ns),
-     * without the conversion's test of the top bit */
-    double l = (double)(int64_t)latency;
-    s->lat_sq[op] += l * l;
-    wl_fio_stat_record(&s->fio, sim_now(w->e), op, length, latency);
-    if (w->lat_sink)
-        w->lat_sink(w->lat_sink_ctx, op, latency);
 }
 
 void wl_zone_record(Workload *w, uint8_t zop, SimTime latency)
@@ -119,20 +110,20 @@ void workload_start(Workload *w)
     w->src->start(w);
 }
 
-void workload_io_done(Workload *w, const DriveCompletion *c)
+gboolean workload_io_done(Workload *w, const DriveCompletion *c)
 {
-    g_return_if_fail(w && w->started && c);
+    g_return_val_if_fail(w && w->started && c, FALSE);
     w->done = c;
     w->src->io_done(w, c->tag);
     w->done = NULL;
+    /* no source is finished with commands at the target: most often
+     * false, without the call */
+    return w->outstanding == 0 && w->src->finished(w);
 }
 
 gboolean workload_finished(const Workload *w)
 {
     g_return_val_if_fail(w != NULL, TRUE);
-    /* no source is finished with commands at the target: the test the
-     * runner makes after each completion, most often false, without the
-     * call */
     return w->started && w->outstanding == 0 && w->src->finished(w);
 }
 

@@ -5,7 +5,9 @@
  * iopsavgtime, 500 ms by default) or per I/O, the I/O depth at submission, how many
  * I/Os are submitted and completed at one instant, latencies in fio's
  * coarse buckets, and the drive's counts as /proc/diskstats would show
- * them. Constant work per I/O, nothing allocated.
+ * them. Constant work per I/O, nothing allocated; the steps of each
+ * submission and completion are inline in workload_priv.h, the windows'
+ * closing and opening here.
  */
 #include "sim/host/workload_priv.h"
 
@@ -18,13 +20,14 @@ enum { FS_BW, FS_IOPS };
 void wl_fio_stat_init(WlFioStat *f)
 {
     memset(f, 0, sizeof *f);
+    f->count_from = SIM_TIME_MAX;
     f->win[FS_BW] = f->win[FS_IOPS] = FS_AVG_DEFAULT;
 }
 
 void wl_fio_stat_start(WlFioStat *f, const WorkloadJobSpec *s, SimTime origin)
 {
     wl_fio_stat_init(f);
-    f->origin = origin;
+    f->origin = f->count_from = origin;
     f->started = true;
     if (s->bw_avg_ns)
         f->win[FS_BW] = s->bw_avg_ns;
@@ -68,63 +71,31 @@ static void fs_close(WorkloadFioStat *out, const WlFioStat *f, int k)
     }
 }
 
-/* fio's io_u_mark_latency(): below 1 us by ns, below 1 ms by us, then by
- * ms; each bucket named by its upper bound, the ranges as fio's: the edges
- * 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 and 2000, a value's bucket the
- * number of edges at or below it (one look-up, not a search). Below 1000
- * (ns and us) that is at most 9, the last of their WL_FIO_LAT_N and _U
- * buckets; ms values from 2000 up share the last of WL_FIO_LAT_M. */
-static const uint8_t fs_lat_bucket[2001] = {
+/* wl_fio_depth_bucket's: the top bit of the depth, 0 for 0. */
+const uint8_t wl_fio_depth_buckets[64] = {
+    [0 ... 1] = 0, [2 ... 3] = 1, [4 ... 7] = 2, [8 ... 15] = 3, [16 ... 31] = 4, [32 ... 63] = 5,
+};
+
+/* fio's io_u_mark_latency() (wl_fio_stat_latency): each bucket named by
+ * its upper bound, the ranges as fio's: the edges 2, 4, 10, 20, 50, 100,
+ * 250, 500, 750, 1000 and 2000, a value's bucket the number of edges at or
+ * below it (one look-up, not a search). Below 1000 (ns and us) that is at
+ * most 9, the last of their WL_FIO_LAT_N and _U buckets; ms values from
+ * 2000 up share the last of WL_FIO_LAT_M. */
+const uint8_t wl_fio_lat_bucket[2001] = {
     [0 ... 1] = 0,     [2 ... 3] = 1,     [4 ... 9] = 2,      [10 ... 19] = 3,
     [20 ... 49] = 4,   [50 ... 99] = 5,   [100 ... 249] = 6,  [250 ... 499] = 7,
     [500 ... 749] = 8, [750 ... 999] = 9, [1000 ... 1999] = 10, [2000] = 11,
 };
 G_STATIC_ASSERT(WL_FIO_LAT_N == 10 && WL_FIO_LAT_U == 10 && WL_FIO_LAT_M == 12);
 
-static void fs_latency(WorkloadFioStat *p, SimTime ns)
-{
-    if (ns < 1000)
-        p->lat_n[fs_lat_bucket[ns]]++;
-    else if (ns < 1000000)
-        p->lat_u[fs_lat_bucket[ns / 1000]]++;
-    else
-        p->lat_m[fs_lat_bucket[MIN(ns / 1000000, 2000)]]++;
-}
-
-static void fs_windows(WlFioStat *f, SimTime rel, IoOp op, uint64_t length, SimTime latency);
-
-void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency)
-{
-    WorkloadFioStat *p = &f->pub;
-    if (op >= WL_DIRS)
-        return; /* FLUSH: fio's sync figures, kept with the latencies */
-    fs_latency(p, latency);
-    if (f->n_complete && now == f->last_complete) {
-        f->n_complete++;
-    } else {
-        if (f->n_complete) {
-            p->complete[wl_fio_batch_bucket(f->n_complete)]++;
-            p->total_complete++;
-        }
-        f->last_complete = now;
-        f->n_complete = 1;
-    }
-    SimTime rel = now > f->origin ? now - f->origin : 0;
-    if (G_UNLIKELY(rel >= f->open_lim)) {
-        fs_windows(f, rel, op, length, latency);
-        return;
-    }
-    /* both windows open and rel within them: nothing to close */
-    f->win_bytes[op] += length;
-    f->win_ios[op]++;
-}
-
 /* The rest of wl_fio_stat_record() when a window is to be closed or
  * opened, or samples are taken per I/O: out of line, so that the common
  * completion saves fewer registers. */
-static G_NO_INLINE void fs_windows(WlFioStat *f, SimTime rel, IoOp op, uint64_t length, SimTime latency)
+void wl_fio_stat_windows(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency)
 {
     WorkloadFioStat *p = &f->pub;
+    SimTime rel = now > f->origin ? now - f->origin : 0;
     for (int k = FS_BW; k <= FS_IOPS; k++) {
         if (!f->win[k]) { /* per I/O: fio's bytes x 10^6 / ns, and 1 */
             if (k == FS_BW)
@@ -147,7 +118,9 @@ static G_NO_INLINE void fs_windows(WlFioStat *f, SimTime rel, IoOp op, uint64_t 
         if (!f->win_end[k])
             f->win_end[k] = rel ? (rel - 1) / f->win[k] * f->win[k] + f->win[k] : f->win[k];
     }
-    f->open_lim = f->win[FS_BW] && f->win[FS_IOPS] ? MIN(f->win_end[FS_BW], f->win_end[FS_IOPS]) + 1 : 0;
+    f->open_until = f->win[FS_BW] && f->win[FS_IOPS]
+                        ? f->origin + MIN(f->win_end[FS_BW], f->win_end[FS_IOPS]) + 1
+                        : 0;
     f->win_bytes[op] += length;
     f->win_ios[op]++;
 }

@@ -13,16 +13,6 @@
 
 /* ---- Generators ----------------------------------------------------------- */
 
-#define WL_TAUS(s, a, b, c, d) ((((s) & (c)) << (d)) ^ ((((s) << (a)) ^ (s)) >> (b)))
-
-static uint32_t wl_frand32(WlFrand *f)
-{
-    f->s[0] = WL_TAUS(f->s[0], 13, 19, 4294967294u, 12);
-    f->s[1] = WL_TAUS(f->s[1], 2, 25, 4294967288u, 4);
-    f->s[2] = WL_TAUS(f->s[2], 3, 11, 4294967280u, 17);
-    return f->s[0] ^ f->s[1] ^ f->s[2];
-}
-
 static uint64_t wl_frand64(WlFrand *f)
 {
     static const struct { unsigned a, b, d; uint64_t c; } k[5] = {
@@ -76,7 +66,8 @@ double wl_frand_unit(WlFrand *f)
     return (double)wl_frand_next(f) / (f->use64 ? 0x1p64 : 0x1p32);
 }
 
-/* fio's rand_between: [lo, hi], both included. */
+/* fio's rand_between: [lo, hi], both included, in fio's arithmetic
+ * (wl_frand_pct is its integer form for [1, 100]). */
 uint64_t wl_frand_between(WlFrand *f, uint64_t lo, uint64_t hi)
 {
     if (f->use64) {

@@ -16,17 +16,28 @@
 
 /* A keyed bijection on [0, 2^perm_bits): multiply-xorshift rounds, by
  * the job's mask (2^perm_bits - 1) and shift ((perm_bits + 1) / 2). With
- * no bits the mask is 0, and so is the result. */
-static uint64_t wl_mix(const WlJob *j, uint64_t x, const uint64_t key[3])
+ * no bits the mask is 0, and so is the result. x is within the mask, and
+ * the keys are as wl_mix_keys makes them: the first within the mask, the
+ * multipliers odd. */
+static inline uint64_t wl_mix(const WlJob *j, uint64_t x, const uint64_t key[3])
 {
     uint64_t m = j->perm_mask;
     unsigned h = j->perm_h;
-    x = (x ^ key[0]) & m;
-    x = (x * (key[1] | 1)) & m;
+    x ^= key[0];
+    x = (x * key[1]) & m;
     x ^= x >> h;
-    x = (x * (key[2] | 1)) & m;
+    x = (x * key[2]) & m;
     x ^= x >> h;
     return x;
+}
+
+/* Three keys of wl_mix from the job's generator, made once so that each
+ * mix takes them as they are: the first masked, the multipliers odd. */
+void wl_mix_keys(WlJob *j, uint64_t key[3])
+{
+    key[0] = sim_rng_next(&j->rng) & j->perm_mask;
+    key[1] = sim_rng_next(&j->rng) | 1;
+    key[2] = sim_rng_next(&j->rng) | 1;
 }
 
 uint32_t wl_bits_for(uint64_t n)
@@ -58,10 +69,9 @@ static inline uint64_t wl_map_next(WlJob *j)
         return j->ahead_x;
     }
     do {
-        if (j->perm_i >> j->perm_bits) {
+        if (G_UNLIKELY(j->perm_i > j->perm_mask)) { /* 2^perm_bits values walked */
             j->perm_i = 0;
-            for (int k = 0; k < 3; k++)
-                j->perm_key[k] = sim_rng_next(&j->rng);
+            wl_mix_keys(j, j->perm_key);
         }
         x = wl_mix(j, j->perm_i++, j->perm_key);
     } while (x >= j->nblocks);
@@ -303,7 +313,7 @@ static bool wl_fio_block(WlJob *j, uint64_t last, uint64_t *b)
 static bool wl_fio_zoned(WlJob *j, uint64_t last, uint64_t ba, uint64_t *b)
 {
     const WorkloadJobSpec *s = j->spec;
-    uint64_t v = wl_frand_between(&j->fr_zone, 1, 100), acc = 0, before = 0;
+    uint64_t v = wl_frand_pct(&j->fr_zone), acc = 0, before = 0;
     uint32_t z = 0;
     while (z + 1 < s->n_zones && v > acc + s->zones[z].access_pct) {
         acc += s->zones[z].access_pct;
@@ -354,7 +364,7 @@ static bool wl_rand_offset(WlJob *j, int d, uint64_t *rel, uint64_t *block)
 static bool wl_should_random(WlJob *j, int d)
 {
     uint32_t p = j->spec->perc_rand[d];
-    return p >= 100 || wl_frand_between(&j->fr_seq[d], 1, 100) <= p;
+    return p >= 100 || wl_frand_pct(&j->fr_seq[d]) <= p;
 }
 
 /* fio's get_next_buflen: a length for an I/O at off (absolute) that ends
@@ -476,7 +486,8 @@ bool wl_next_io(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
  * options they do not use (workload.c picks with these once the job is
  * plain): a uniform random job that walks the permutation at every I/O,
  * and a sequential job of one direction without an offset modifier. Both
- * give the offset and length wl_next_io would, and change the same state. */
+ * give the offset and length wl_next_io would, and change the state that
+ * the job's later I/Os read. */
 
 /* The direction's block fits the unit: the walk's block, times the unit,
  * leaves room for it at the end of the region. */
@@ -503,13 +514,12 @@ uint8_t wl_fast_kind(const WlJob *j)
     return WL_FAST_NONE;
 }
 
-/* WL_FAST_PERM: the next block of the walk, which never ends a pass. */
 /* The offset wl_next_perm() will give next, drawn now and kept for it
  * (the same draw: the permutation's keys and index are the job's alone);
  * UINT64_MAX where that draw takes fresh keys, left to it. */
 uint64_t wl_peek_perm(WlJob *j)
 {
-    for (uint64_t i = j->perm_i; !(i >> j->perm_bits); i++) {
+    for (uint64_t i = j->perm_i; i <= j->perm_mask; i++) {
         uint64_t x = wl_mix(j, i, j->perm_key);
         if (x < j->nblocks) {
             j->ahead_i = i + 1;
@@ -520,22 +530,26 @@ uint64_t wl_peek_perm(WlJob *j)
     return UINT64_MAX;
 }
 
+/* WL_FAST_PERM: the next block of the walk, which never ends a pass. Not
+ * moved on (wl_moved): every I/O of such a job is at random, so no offset
+ * goes on from the last, and its pass ends only with the job. */
 void wl_next_perm(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
 {
-    uint64_t o = j->start + wl_map_next(j) * j->unit, l = j->bs_lo[op];
-    wl_moved(j, op, o, l);
-    *off = o;
-    *len = l;
+    *off = j->start + wl_map_next(j) * j->unit;
+    *len = j->bs_lo[op];
 }
 
 /* WL_FAST_SEQ: the block after the last one; false, with nothing changed,
- * when it would not fit before the region's end (wl_next_io decides then). */
+ * when it would not fit before the region's end (wl_next_io decides then).
+ * Of wl_moved's counts only the position and the pass's I/Os: the I/O's
+ * start is read by random jobs only, the zone's count by strided zones. */
 bool wl_next_seq(WlJob *j, IoOp op, uint64_t *off, uint64_t *len)
 {
     uint64_t o = j->last_pos[op], l = j->bs_lo[op];
     if (o + l > j->start + j->size)
         return false;
-    wl_moved(j, op, o, l);
+    j->last_pos[op] = o + l;
+    j->pass_ios++;
     *off = o;
     *len = l;
     return true;

@@ -16,10 +16,13 @@
 typedef struct WlFioStat {
     WorkloadFioStat pub;
     SimTime origin;          /* ns: where the bw and iops windows start (after ramp_time) */
+    SimTime count_from;      /* ns: submissions before this are not counted, or (not
+                                started) SIM_TIME_MAX: the first starts the count */
     SimTime win[2];          /* ns: bw_avg_time, iops_avg_time; 0: a sample per I/O instead */
     SimTime win_end[2];      /* ns: end of the open window; 0: none open */
-    SimTime open_lim;        /* ns: a completion before this is within both open
-                                windows (the earlier end + 1); 0: check them */
+    SimTime open_until;      /* ns, absolute: a completion before this is within
+                                both open windows (origin + the earlier end + 1);
+                                0: check them */
     uint64_t win_bytes[WL_DIRS], win_ios[WL_DIRS]; /* in the open windows */
     SimTime last_submit, last_complete; /* ns: the instants being counted */
     uint32_t n_submit, n_complete;      /* I/Os at them so far; 0: none yet */
@@ -33,6 +36,8 @@ typedef struct WlStats {
     uint64_t ios[IO_OPS];
     uint64_t bytes[IO_OPS];
     WlFioStat fio;
+    bool shared; /* lat[] are the workload's overall histograms, not owned
+                    (wl_stats_share: the only source of completions) */
 } WlStats;
 
 /* One I/O, chosen but maybe not yet submitted, or in flight in a slot. */
@@ -62,6 +67,27 @@ typedef struct WlFrand {
     uint64_t t[5];
     bool use64;
 } WlFrand;
+
+/* fio's taus88 draw (workload_frand.c's generators), inline for the draws
+ * made at every I/O. */
+#define WL_TAUS(s, a, b, c, d) ((((s) & (c)) << (d)) ^ ((((s) << (a)) ^ (s)) >> (b)))
+
+static inline uint32_t wl_frand32(WlFrand *f)
+{
+    f->s[0] = WL_TAUS(f->s[0], 13, 19, 4294967294u, 12);
+    f->s[1] = WL_TAUS(f->s[1], 2, 25, 4294967288u, 4);
+    f->s[2] = WL_TAUS(f->s[2], 3, 11, 4294967280u, 17);
+    return f->s[0] ^ f->s[1] ^ f->s[2];
+}
+
+/* fio's rand_between(1, 100) on a 32-bit generator (the read/write mix,
+ * percentage_random, zones; wl_frand_between): fio computes 1 + 100 x
+ * (r / 2^32) in doubles and truncates; 100 r is below 2^53, so that double
+ * is exact, and the integer 1 + (100 r >> 32) is the same value. */
+static inline uint32_t wl_frand_pct(WlFrand *f)
+{
+    return 1 + (uint32_t)((uint64_t)100 * wl_frand32(f) >> 32);
+}
 
 /* fio's random map (workload_frand.c). */
 typedef struct WlAxmap WlAxmap;
@@ -245,6 +271,9 @@ void wl_map_bind(WlJob *j);
  * permutation's width); at bind, before wl_map_bind. */
 void wl_job_offsets(WlJob *j);
 uint32_t wl_bits_for(uint64_t n);           /* smallest b with 2^b >= n */
+/* Three keys of the job's keyed permutation from its generator (after
+ * wl_job_offsets, which sets the permutation's width). */
+void wl_mix_keys(WlJob *j, uint64_t key[3]);
 /* The short path a plain job's offsets may take (WL_FAST_*), and its
  * steps: the I/O wl_next_io would give, without its tests of options the
  * job does not use. wl_next_seq is false, with nothing changed, where
@@ -298,7 +327,9 @@ void wl_fio_stat_init(WlFioStat *f); /* a replay's defaults: windows from its fi
 /* A job's start of measurement (its ramp_time's end) and its logs' effect
  * on the samples, as fio has it. */
 void wl_fio_stat_start(WlFioStat *f, const WorkloadJobSpec *s, SimTime origin);
-void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency);
+/* A completion of op at now (wl_fio_stat_record, inline below) when a
+ * window is to be closed or opened, or samples are taken per I/O. */
+void wl_fio_stat_windows(WlFioStat *f, SimTime now, IoOp op, uint64_t length, SimTime latency);
 /* The figures up to end (ns; the job's end or now), the open window and
  * instants included. */
 void wl_fio_stat_result(const WlFioStat *f, SimTime end, WorkloadFioStat *out);
@@ -316,20 +347,24 @@ static inline unsigned wl_fio_batch_bucket(uint32_t n)
 }
 
 /* fio's io_u_mark_depth(): 1, 2-3, 4-7, ... 32-63, 64 and more: the top
- * bit of depth (0 for 0). */
+ * bit of depth (0 for 0), looked up below 64 (workload_fiostat.c). */
+extern const uint8_t wl_fio_depth_buckets[64];
+
 static inline unsigned wl_fio_depth_bucket(uint32_t depth)
 {
-    return MIN(6u, 31u - (unsigned)__builtin_clz(depth | 1));
+    return depth < 64 ? wl_fio_depth_buckets[depth] : 6;
 }
 
 /* An I/O submitted at now with depth in flight (itself included). */
 static inline void wl_fio_stat_submit(WlFioStat *f, SimTime now, uint32_t depth, IoOp op)
 {
-    if (!f->started) { /* a replay: measured from its first I/O */
-        f->origin = now;
+    if (G_UNLIKELY(now < f->count_from)) {
+        if (f->started)
+            return; /* before the origin (ramp_time) */
+        f->origin = f->count_from = now; /* a replay: measured from its first I/O */
         f->started = true;
     }
-    if (now < f->origin || op >= WL_DIRS)
+    if (op >= WL_DIRS)
         return;
     f->pub.depth[wl_fio_depth_bucket(depth)]++;
     if (f->n_submit && now == f->last_submit) {
@@ -362,6 +397,79 @@ static inline void wl_disk_done(Workload *w, IoOp op, SimTime latency)
         w->disk.busy_ns += sim_now(w->e) - w->disk_busy_since;
 }
 
+/* fio's io_u_mark_latency(): below 1 us by ns, below 1 ms by us, then by
+ * ms, each bucket the number of fio's edges at or below the value (the
+ * table in workload_fiostat.c). */
+extern const uint8_t wl_fio_lat_bucket[2001];
+
+static inline void wl_fio_stat_latency(WorkloadFioStat *p, SimTime ns)
+{
+    if (ns < 1000)
+        p->lat_n[wl_fio_lat_bucket[ns]]++;
+    else if (ns < 1000000)
+        p->lat_u[wl_fio_lat_bucket[ns / 1000]]++;
+    else
+        p->lat_m[wl_fio_lat_bucket[MIN(ns / 1000000, 2000)]]++;
+}
+
+/* A completion of op at now, of length bytes after latency ns: its
+ * latency bucket, the instants' batch and the open windows' counts. */
+static inline void wl_fio_stat_record(WlFioStat *f, SimTime now, IoOp op, uint64_t length,
+                                      SimTime latency)
+{
+    WorkloadFioStat *p = &f->pub;
+    if (op >= WL_DIRS)
+        return; /* FLUSH: fio's sync figures, kept with the latencies */
+    wl_fio_stat_latency(p, latency);
+    if (f->n_complete && now == f->last_complete) {
+        f->n_complete++;
+    } else {
+        if (f->n_complete) {
+            p->complete[wl_fio_batch_bucket(f->n_complete)]++;
+            p->total_complete++;
+        }
+        f->last_complete = now;
+        f->n_complete = 1;
+    }
+    if (G_UNLIKELY(now >= f->open_until)) {
+        wl_fio_stat_windows(f, now, op, length, latency);
+        return;
+    }
+    /* both windows open and now within them: nothing to close */
+    f->win_bytes[op] += length;
+    f->win_ios[op]++;
+}
+
+/* A completion at now (sim_now(), which the callers have at hand): its
+ * counts and latency into s and the workload's overall histograms, and to
+ * the latency sink. */
+static inline __attribute__((always_inline)) void wl_record(Workload *w, WlStats *s, SimTime now, IoOp op,
+                                                            uint64_t length, SimTime latency)
+{
+    s->ios[op]++;
+    s->bytes[op] += length;
+    if (s->shared)
+        lat_hist_record(s->lat[op], latency);
+    else
+        lat_hist_record2(s->lat[op], w->overall[op], latency);
+    /* as a signed value: the same double (latencies stay below 2^63 ns),
+     * without the conversion's test of the top bit */
+    double l = (double)(int64_t)latency;
+    s->lat_sq[op] += l * l;
+    wl_fio_stat_record(&s->fio, now, op, length, latency);
+    if (w->lat_sink)
+        w->lat_sink(w->lat_sink_ctx, op, latency);
+}
+
+/* An I/O to the target: the submitted counts, the block layer's, the call. */
+static inline void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag)
+{
+    w->sub_bytes[op] += length;
+    w->sub_ios[op]++;
+    wl_disk_submit(w);
+    w->t.submit(w->t.ctx, &(DriveCmd){.op = (uint8_t)op, .offset = offset, .length = length, .tag = tag});
+}
+
 /* workload_log.c */
 void wl_log_record(WlJob *j, IoOp op, uint64_t offset, uint64_t length, SimTime latency);
 void wl_log_submit(WlJob *j, IoOp op, uint64_t offset, uint64_t length); /* at issue */
@@ -379,9 +487,11 @@ void wl_iolog_free(WlJob *j);
 /* workload_core.c: shared by every source */
 void wl_stats_init(WlStats *s);
 void wl_stats_clear(WlStats *s);
+/* s is the workload's only source of completions: its histograms become
+ * the overall ones, so that each latency is recorded once (while the
+ * overall ones hold nothing yet). */
+void wl_stats_share(Workload *w, WlStats *s);
 void wl_stats_json(JsonWriter *jw, const WlStats *s, IoOp op, double runtime_s);
-void wl_submit(Workload *w, IoOp op, uint64_t offset, uint64_t length, uint64_t tag);
-void wl_record(Workload *w, WlStats *s, IoOp op, uint64_t length, SimTime latency);
 Workload *wl_new(char *description, const WlSource *src);
 
 /* workload_query.c: the jobs source's reports */

@@ -134,7 +134,8 @@ static void run_stop(Runner *r)
 static void io_done(void *ctx, const DriveCompletion *c)
 {
     Runner *r = ctx;
-    workload_io_done(r->w, c);
+    /* neither the checks nor the sampler below change the workload */
+    gboolean done = workload_io_done(r->w, c);
     if (r->check_every && --r->until_check == 0) {
         r->until_check = r->check_every;
         r->checks++;
@@ -146,7 +147,7 @@ static void io_done(void *ctx, const DriveCompletion *c)
     }
     if (r->sampler && !sampler_io(r->sampler))
         run_stop(r);
-    if (workload_finished(r->w)) {
+    if (done) {
         r->finished = TRUE;
         sim_stop(r->e);
     } else if (run_signal) {
