@@ -486,8 +486,15 @@ static inline __attribute__((always_inline)) void wl_fill_fast(WlJob *j, SimTime
         }
         uint32_t slot = j->free_slots[--j->nfree];
         WlIo *io = &j->slots[slot];
-        *io = j->pick;
+        /* field by field, as the pick was just stored: a copy of the whole
+         * read it 16 bytes at a time, which the processor cannot forward
+         * from the pick's 8- and 1-byte stores (the copy waited for them to
+         * reach the cache); a short path's pick has no other field set */
         io->submit = now;
+        io->offset = j->pick.offset;
+        io->length = j->pick.length;
+        io->op = j->pick.op;
+        io->then_write = io->zop = io->host_only = 0;
         j->have_pick = false;
         j->busy++;
         w->outstanding++;
