@@ -211,8 +211,6 @@ static inline uint32_t cmd_start(Drive *d, const DriveCmd *c, IoOp op, uint64_t 
     return k;
 }
 
-/* drive_submit() for any command: zone commands, TRIM, FLUSH, a placement
- * identifier, a mapping cache, a command held. */
 /* The host will submit a command at offset soon, and next (UINT64_MAX:
  * not known) after it. Where next is known, the lines its lookup will read
  * are asked for without waiting on any (its lookup is an I/O away); offset's
@@ -228,6 +226,8 @@ void drive_warm(const Drive *d, uint64_t offset, uint64_t next)
         map_prefetch_one(d, offset / SLOT_SIZE);
 }
 
+/* drive_submit() for any command: zone commands, TRIM, FLUSH, a placement
+ * identifier, a mapping cache, a command held. */
 static G_GNUC_NO_INLINE void submit_any(Drive *d, const DriveCmd *c)
 {
     IoOp op = c->zop == ZOP_NONE ? (IoOp)c->op : c->zop == ZOP_APPEND ? IO_WRITE : IO_TRIM;
