@@ -226,6 +226,13 @@ static inline const void *cell_at(const Hash *h, uint64_t i)
     return (const char *)h->cells + i * cell_bytes(h);
 }
 
+/* Cell i of from into cell j of to, a table of the same width: as it is,
+ * with no widening and narrowing of its value on the way. */
+static inline void cell_copy(Hash *to, uint64_t j, const Hash *from, uint64_t i)
+{
+    memcpy((char *)to->cells + j * cell_bytes(to), cell_at(from, i), cell_bytes(to));
+}
+
 /* Fibonacci hashing of lpn into bits bits. */
 static inline uint64_t hash_home(const Hash *h, uint64_t lpn)
 {
@@ -273,8 +280,7 @@ static void hash_resize(Hash *h, uint32_t bits)
             uint64_t j = hash_home(h, cell_key(&old, i) - 1);
             while (cell_key(h, j) != 0)
                 j = (j + 1) & h->mask;
-            cell_set_key(h, j, cell_key(&old, i));
-            cell_set_val(h, j, cell_val(&old, i));
+            cell_copy(h, j, &old, i);
         }
     bigmem_free(old.cells, (old.mask + 1) * cell_bytes(&old));
 }
@@ -314,8 +320,7 @@ static void hash_remove(Hash *h, uint64_t i)
         uint64_t home = hash_home(h, cell_key(h, j) - 1);
         /* the entry at j may fill the hole at i if its home is not in (i, j] */
         if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
-            cell_set_key(h, i, cell_key(h, j));
-            cell_set_val(h, i, cell_val(h, j));
+            cell_copy(h, i, h, j);
             i = j;
         }
     }
