@@ -286,8 +286,10 @@ static G_NO_INLINE SimEventId schedule_grow(SimEngine *e, Bucket *b, SimTime at,
     return id;
 }
 
-/* bucket_put() written out, the event stored once where it goes: stored
- * at the end and then copied to the front, it was read back (16 bytes at a
+/* bucket_put() written out, with the full bucket's test first and its
+ * growth out of line (schedule_grow()): place() in its stead costs 14% more
+ * instructions here. The event is stored once, where it goes: stored at
+ * the end and then copied to the front, it was read back (16 bytes at a
  * time) from the 8-byte stores just made, which the processor cannot
  * forward, and the copy waited for them to reach the cache. */
 SimEventId sim_schedule(SimEngine *e, SimTime at, SimEventFn fn, void *ctx, uint64_t arg)
