@@ -311,10 +311,10 @@ static void describe_memory(const DriveParams *p, GString *out)
              config_mem_text(drive_memory_estimate(p, &memory_classes[i].c), m, sizeof m));
     line(out, "", "(the mapping tables both ways, kept where they differ from what is known: "
          "a prefill in order as a formula, pages written in order as runs of a program unit "
-         "(about 16 bytes each), other pages changed as overrides (about 32 bytes each) or, "
+         "(about 16 bytes each), other pages changed as overrides (about %s bytes each) or, "
          "in chunks of 4096 pages mostly changed, an entry per page (%s bytes); a random "
          "prefill's sort buffers); a run refuses a drive that does not fit the memory available",
-         drive_params_narrow_map(p) ? "4" : "8");
+         drive_params_narrow_map(p) ? "16" : "32", drive_params_narrow_map(p) ? "4" : "8");
 }
 
 void config_describe_run_memory(const DriveParams *p, const MemoryClass *c, GString *out)
