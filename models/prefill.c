@@ -451,6 +451,17 @@ static void pf_deal(Prefill *f, uint64_t n)
 
 /* Close the open blocks, then set what the block arrays imply: mapped
  * pages, the pSLC gauges; monotonic counters stay at zero. */
+/* The valid slots in SLC blocks (pSLC data). */
+static uint64_t pf_slc_valid(const Drive *d)
+{
+    uint64_t slc = 0;
+    if (drive_geom(d)->native != CELL_SLC)
+        for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
+            if (blk_mode(d, b) == CELL_SLC)
+                slc += blk_valid(d, b);
+    return slc;
+}
+
 static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
 {
     Drive *d = f->d;
@@ -458,12 +469,7 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
         if (f->open[i] != NO_BLOCK)
             blk_close(d, f->open[i], blk_stamp(d, f->open[i]));
     *drive_mapped(d) = n;
-    uint64_t slc = 0;
-    if (drive_geom(d)->native != CELL_SLC)
-        for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
-            if (blk_mode(d, b) == CELL_SLC)
-                slc += blk_valid(d, b);
-    drive_counters(d)->pslc_used = slc * SLOT_SIZE;
+    drive_counters(d)->pslc_used = pf_slc_valid(d) * SLOT_SIZE;
     /* A table in NAND is stored now, not at the first command, so that the
      * cache at the start is what the first host program finds: its map
      * blocks come out of the free space the cache is sized from. */
@@ -525,6 +531,14 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
             uint64_t k = (uint64_t)(PREFILL_OVERWRITES * (double)n);
             pf_overwrite(&f, k > slc ? k - slc : 0, false);
             pf_overwrite(&f, slc, true);
+            /* An overwrite drops a page drawn among all valid ones, the
+             * SLC data written just before included: the last overwrites
+             * go on in SLC until slc pages of it are valid there. A
+             * round falls short by its own hits (about slc / n of it);
+             * one that adds nothing (the cache takes no more) ends it. */
+            for (uint64_t have = pf_slc_valid(d), was = 0; pslc_has_cache(d) && have < slc && have > was;
+                 was = have, have = pf_slc_valid(d))
+                pf_overwrite(&f, slc - have, true);
             pf_deal(&f, n);
         }
         map_expect_done(d);

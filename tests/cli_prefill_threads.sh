@@ -7,7 +7,9 @@
 # RSS aside), and the FTL's invariants must hold at the end (--check: a
 # page dealt twice or not at all breaks them). The drives: one of a single
 # batch of blocks (its two shares split inside it), one of six (the lpns
-# each share starts from carried across batches).
+# each share starts from carried across batches), and one with 2 GB left
+# in its pSLC cache (which must then hold all of it: overwrites drawn after
+# that data landed hit some of it, and the last go on until 2 GB is there).
 # Usage: bash tests/cli_prefill_threads.sh FTLSIM_BINARY (from the source root).
 set -uo pipefail
 source tests/lib.sh "$@"
@@ -26,6 +28,7 @@ fi
 cases=(
     "one-batch|tests/data/drives/small_tlc.ini|--prefill|100%:random|-w|rw=randrw,rwmixread=50,bs=4k,iodepth=16,io_size=200m"
     "six-batches|configs/860evo-250gb.ini|--prefill|90%:random|-w|rw=randwrite,bs=4k,iodepth=32,norandommap,io_size=1g"
+    "pslc|configs/860evo-250gb.ini|--prefill|80%:random:slc=2GB|-w|rw=randread,bs=4k,iodepth=32,io_size=500m"
 )
 
 normalise() {
@@ -48,6 +51,11 @@ for c in "${cases[@]}"; do
     # prefilled data to find
     grep -qE '"(write|read)_bytes": [1-9]' "$tmp/two/$name/summary.json" ||
         fail "$name: the run moved no data"
+    if [ "$name" = pslc ]; then
+        n=$((n + 1))
+        used=$(sed -n 's/^ *"used_bytes": \([0-9]*\).*/\1/p' "$tmp/two/$name/summary.json")
+        [ "${used:-0}" -ge 2000000000 ] || fail "pslc: ${used:-no} bytes in the pSLC cache, expected 2 GB"
+    fi
     diff -r "$tmp/two/$name" "$tmp/one/$name" >"$tmp/diff" 2>&1 ||
         { fail "$name: the prefill on two threads and on one differ"; head -20 "$tmp/diff" >&2; }
 done
