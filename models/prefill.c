@@ -256,21 +256,32 @@ static void pf_overwrite(Prefill *f, uint64_t count, bool slc)
 /* L2P stores for random lpns miss the TLB on a large map (a page walk
  * each). They are gathered per region of the table (PF_BUCKETS regions by
  * the lpn's top bits, each small enough for the TLB) and a region's stores
- * are made together when its buffer fills: 32 MiB of scratch, 5x faster on
- * a 1 TB table than storing each at once. */
+ * are made together when its buffer fills: 32 MiB of scratch in all, 5x
+ * faster on a 1 TB table than storing each at once. */
 #define PF_BUCKETS 256u
 #define PF_BUCKET_PAIRS 16384u
 
 typedef struct PfPairs {
-    uint64_t *pair; /* PF_BUCKETS x PF_BUCKET_PAIRS of lpn << 32 | slot (narrow entries: 32-bit) */
+    uint64_t *pair; /* PF_BUCKETS x cap of lpn << 32 | slot (narrow entries: 32-bit) */
     uint32_t len[PF_BUCKETS];
+    uint32_t cap;
     uint32_t shift;
     void *l2p; /* the L2P's flat table (map_expect_random()), NULL if none */
 } PfPairs;
 
+static void pf_pairs_init(PfPairs *pp, uint64_t n, uint32_t cap, void *l2p)
+{
+    memset(pp, 0, sizeof *pp);
+    pp->pair = g_new(uint64_t, (size_t)PF_BUCKETS * cap);
+    pp->cap = cap;
+    pp->l2p = l2p;
+    while (((n - 1) >> pp->shift) >= PF_BUCKETS)
+        pp->shift++;
+}
+
 static void pf_store_bucket(Drive *d, PfPairs *pp, uint32_t b)
 {
-    const uint64_t *p = pp->pair + (size_t)b * PF_BUCKET_PAIRS;
+    const uint64_t *p = pp->pair + (size_t)b * pp->cap;
     if (pp->l2p) /* narrow (pairs), every chunk dense: the entries in place */
         for (uint32_t i = 0; i < pp->len[b]; i++)
             l2p_ent_set(pp->l2p, p[i] >> 32, true, ~p[i]);
@@ -280,6 +291,13 @@ static void pf_store_bucket(Drive *d, PfPairs *pp, uint32_t b)
     pp->len[b] = 0;
 }
 
+static void pf_pairs_flush(Drive *d, PfPairs *pp)
+{
+    for (uint32_t b = 0; b < PF_BUCKETS; b++)
+        pf_store_bucket(d, pp, b);
+    g_free(pp->pair);
+}
+
 static inline void pf_store(Drive *d, PfPairs *pp, uint64_t lpn, uint64_t slot)
 {
     if (!drive_map_narrow(d)) { /* 64-bit values do not pack with their lpn */
@@ -287,8 +305,8 @@ static inline void pf_store(Drive *d, PfPairs *pp, uint64_t lpn, uint64_t slot)
         return;
     }
     uint32_t b = (uint32_t)(lpn >> pp->shift);
-    pp->pair[(size_t)b * PF_BUCKET_PAIRS + pp->len[b]++] = lpn << 32 | slot;
-    if (pp->len[b] == PF_BUCKET_PAIRS)
+    pp->pair[(size_t)b * pp->cap + pp->len[b]++] = lpn << 32 | slot;
+    if (pp->len[b] == pp->cap)
         pf_store_bucket(d, pp, b);
 }
 
@@ -304,11 +322,78 @@ static void pf_pick(SimRng *rng, uint64_t *bits, uint32_t wp, uint32_t m)
     }
 }
 
+/* The valid positions of block b, words of its bitmap: a draw of the
+ * smaller set, the valid positions or the invalid ones. */
+static void pf_valid_set(Prefill *f, uint32_t b, uint64_t *set, uint32_t words)
+{
+    Drive *d = f->d;
+    uint32_t v = blk_valid(d, b), wp = blk_wp(d, b);
+    bool pick_valid = v <= wp - v;
+    pf_pick(&f->rng, set, wp, pick_valid ? v : wp - v);
+    for (uint32_t w = 0; w < words; w++) {
+        if (!pick_valid)
+            set[w] = ~set[w];
+        if (w * 64 >= wp)
+            set[w] = 0;
+        else if (wp - w * 64 < 64)
+            set[w] &= (1ULL << (wp - w * 64)) - 1;
+    }
+}
+
+/* One share of a batch of blocks: their valid slots in order take the
+ * lpns perm(k) from k on. */
+typedef struct PfShare {
+    Drive *d;
+    const PrefillPerm *pm;
+    bool narrow;
+    void *p2l;          /* the P2L's flat table, or NULL */
+    PfPairs *pp;
+    const uint64_t *set; /* words a block, from block b0 on */
+    uint32_t words, b0, b1;
+    uint64_t k;
+} PfShare;
+
+static void pf_share_deal(PfShare *sh)
+{
+    Drive *d = sh->d;
+    uint64_t k = sh->k;
+    for (uint32_t b = sh->b0; b < sh->b1; b++) {
+        const uint64_t *set = sh->set + (size_t)(b - sh->b0) * sh->words;
+        uint64_t base = nand_slot(d, b, 0);
+        for (uint32_t w = 0; w < sh->words; w++)
+            for (uint64_t m = set[w]; m != 0; m &= m - 1) {
+                uint64_t slot = base + w * 64 + (uint32_t)__builtin_ctzll(m);
+                uint64_t lpn = perm_apply(sh->pm, k++);
+                if (sh->p2l)
+                    p2l_ent_set(sh->p2l, slot, sh->narrow, ~lpn);
+                else
+                    map_put_lpn(d, slot, lpn);
+                pf_store(d, sh->pp, lpn, slot);
+            }
+    }
+    sh->k = k;
+}
+
+static gpointer pf_share_main(gpointer arg)
+{
+    pf_share_deal(arg);
+    return NULL;
+}
+
+/* Blocks drawn a batch at a time: their bitmaps (PF_BATCH x words). */
+#define PF_BATCH 4096u
+
 /* Give the valid slots of every block (positions drawn uniformly among its
  * written slots) the lpns [0, n) in a pseudo-random order. Where the map
  * took flat tables (map_expect_random(): most chunks would go dense), the
  * entries are set in them directly, not through the store's entry
- * functions: every chunk is dense, and no entry was set before. */
+ * functions: every chunk is dense, and no entry was set before. There,
+ * with narrow entries and a second CPU, a batch's blocks are dealt on two
+ * threads, each its share of the blocks and of the lpns they take: the
+ * draws are made first, in order, so the entries set are the same as on
+ * one thread. The tables are written at random on both (distinct
+ * entries); a thread's stores are gathered as one thread's are, in half
+ * the scratch each. */
 static void pf_deal(Prefill *f, uint64_t n)
 {
     Drive *d = f->d;
@@ -316,47 +401,67 @@ static void pf_deal(Prefill *f, uint64_t n)
     perm_init(&pm, n, &f->rng);
     map_expect_random(d, n);
     bool narrow = drive_map_narrow(d);
-    void *p2l = drive_p2l_flat(d);
-    PfPairs pp = {.pair = g_new(uint64_t, (size_t)PF_BUCKETS * PF_BUCKET_PAIRS),
-                  .l2p = narrow ? drive_l2p_flat(d) : NULL};
-    while (((n - 1) >> pp.shift) >= PF_BUCKETS)
-        pp.shift++;
+    void *p2l = drive_p2l_flat(d), *l2p = narrow ? drive_l2p_flat(d) : NULL;
+    bool two = p2l && l2p && g_get_num_processors() > 1; /* (its CPUs: sched_getaffinity()) */
+    PfPairs pp[2];
+    pf_pairs_init(&pp[0], n, two ? PF_BUCKET_PAIRS / 2 : PF_BUCKET_PAIRS, l2p);
+    if (two)
+        pf_pairs_init(&pp[1], n, PF_BUCKET_PAIRS / 2, l2p);
+    uint32_t nblocks = drive_geom(d)->nblocks;
     uint32_t words = (drive_geom(d)->slots_per_block + 63) / 64;
-    uint64_t *bits = g_new(uint64_t, words);
+    uint64_t *set = g_new(uint64_t, (size_t)PF_BATCH * words);
     uint64_t k = 0;
-    for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++) {
-        uint32_t v = blk_valid(d, b), wp = blk_wp(d, b);
-        uint64_t base = nand_slot(d, b, 0);
-        if (v == 0)
-            continue;
-        /* draw the smaller set: the valid positions or the invalid ones */
-        bool pick_valid = v <= wp - v;
-        pf_pick(&f->rng, bits, wp, pick_valid ? v : wp - v);
-        /* the valid positions in order, a word of the bitmap at a time */
-        for (uint32_t w = 0; w * 64 < wp; w++) {
-            uint64_t set = pick_valid ? bits[w] : ~bits[w];
-            if (wp - w * 64 < 64)
-                set &= (1ULL << (wp - w * 64)) - 1;
-            for (; set != 0; set &= set - 1) {
-                uint64_t slot = base + w * 64 + (uint32_t)__builtin_ctzll(set);
-                uint64_t lpn = perm_apply(&pm, k++);
-                if (p2l)
-                    p2l_ent_set(p2l, slot, narrow, ~lpn);
-                else
-                    map_put_lpn(d, slot, lpn);
-                pf_store(d, &pp, lpn, slot);
-            }
+    for (uint32_t b0 = 0; b0 < nblocks; b0 += PF_BATCH) {
+        uint32_t b1 = MIN(nblocks, b0 + PF_BATCH), mid = b1;
+        uint64_t batch = 0;
+        for (uint32_t b = b0; b < b1; b++) {
+            uint64_t *bs = set + (size_t)(b - b0) * words;
+            if (blk_valid(d, b) == 0)
+                memset(bs, 0, words * sizeof *bs);
+            else
+                pf_valid_set(f, b, bs, words);
+            batch += blk_valid(d, b);
         }
+        PfShare sh[2] = {{d, &pm, narrow, p2l, &pp[0], set, words, b0, b1, k},
+                         {d, &pm, narrow, p2l, &pp[1], NULL, words, b1, b1, 0}};
+        GThread *t = NULL;
+        if (two) {
+            /* the second share from the block where half the lpns are dealt */
+            uint64_t half = 0;
+            for (mid = b0; mid < b1 && 2 * half < batch; mid++)
+                half += blk_valid(d, mid);
+            sh[0].b1 = sh[1].b0 = mid;
+            sh[1].set = set + (size_t)(mid - b0) * words;
+            sh[1].k = k + half;
+            t = mid < b1 ? g_thread_try_new("prefill", pf_share_main, &sh[1], NULL) : NULL;
+            if (!t)
+                sh[0].b1 = b1; /* no thread: all of it here */
+        }
+        pf_share_deal(&sh[0]);
+        if (t)
+            g_thread_join(t);
+        k += batch;
     }
-    for (uint32_t b = 0; b < PF_BUCKETS; b++)
-        pf_store_bucket(d, &pp, b);
-    g_free(pp.pair);
-    g_free(bits);
+    pf_pairs_flush(d, &pp[0]);
+    if (two)
+        pf_pairs_flush(d, &pp[1]);
+    g_free(set);
     g_assert(k == n);
 }
 
 /* Close the open blocks, then set what the block arrays imply: mapped
  * pages, the pSLC gauges; monotonic counters stay at zero. */
+/* The valid slots in SLC blocks (pSLC data). */
+static uint64_t pf_slc_valid(const Drive *d)
+{
+    uint64_t slc = 0;
+    if (drive_geom(d)->native != CELL_SLC)
+        for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
+            if (blk_mode(d, b) == CELL_SLC)
+                slc += blk_valid(d, b);
+    return slc;
+}
+
 static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
 {
     Drive *d = f->d;
@@ -364,12 +469,7 @@ static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
         if (f->open[i] != NO_BLOCK)
             blk_close(d, f->open[i], blk_stamp(d, f->open[i]));
     *drive_mapped(d) = n;
-    uint64_t slc = 0;
-    if (drive_geom(d)->native != CELL_SLC)
-        for (uint32_t b = 0; b < drive_geom(d)->nblocks; b++)
-            if (blk_mode(d, b) == CELL_SLC)
-                slc += blk_valid(d, b);
-    drive_counters(d)->pslc_used = slc * SLOT_SIZE;
+    drive_counters(d)->pslc_used = pf_slc_valid(d) * SLOT_SIZE;
     /* A table in NAND is stored now, not at the first command, so that the
      * cache at the start is what the first host program finds: its map
      * blocks come out of the free space the cache is sized from. */
@@ -431,6 +531,14 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
             uint64_t k = (uint64_t)(PREFILL_OVERWRITES * (double)n);
             pf_overwrite(&f, k > slc ? k - slc : 0, false);
             pf_overwrite(&f, slc, true);
+            /* An overwrite drops a page drawn among all valid ones, the
+             * SLC data written just before included: the last overwrites
+             * go on in SLC until slc pages of it are valid there. A
+             * round falls short by its own hits (about slc / n of it);
+             * one that adds nothing (the cache takes no more) ends it. */
+            for (uint64_t have = pf_slc_valid(d), was = 0; pslc_has_cache(d) && have < slc && have > was;
+                 was = have, have = pf_slc_valid(d))
+                pf_overwrite(&f, slc - have, true);
             pf_deal(&f, n);
         }
         map_expect_done(d);

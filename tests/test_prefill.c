@@ -262,6 +262,26 @@ static void test_random_slc(void)
     sim_engine_free(e);
 }
 
+/* Overwrites drawn after the SLC data landed hit some of it (here 58 of
+ * its 4,096 pages in the first round); the last overwrites go on in
+ * SLC until the whole of what was asked is valid there, when the cache
+ * can take it. */
+static void test_random_slc_whole(void)
+{
+    DriveParams p;
+    CU_ASSERT_TRUE_FATAL(load_small(&p));
+    with_cache(&p, 32 * 1024 * 1024);
+    SimEngine *e = sim_engine_new();
+    Drive *d = drive_new(e, &p, 1);
+    DrivePrefill pf = {.fill = 0.5, .random = true, .slc_bytes = 16ull << 20, .seed = 2};
+    CU_ASSERT_TRUE(drive_prefill(d, &pf));
+    CU_ASSERT_TRUE(check_ok(d));
+    check_mapping(d, lpns_of(d, 0.5));
+    CUTEST_EQ(drive_stats(d)->pslc_used, pf.slc_bytes);
+    drive_free(d);
+    sim_engine_free(e);
+}
+
 /* A mapping oracle across a workload: every slot carries the token of the
  * data written to it (prefilled lpns: lpn + 1), copied along by GC and
  * folding; every lpn must end on the slot holding its latest token. */
@@ -442,6 +462,7 @@ int main(void)
         {"random valid counts spread", test_random_spread},
         {"random deterministic", test_random_deterministic},
         {"random with pSLC data", test_random_slc},
+        {"random with all the pSLC data asked for", test_random_slc_whole},
         {"workload after prefill", test_workload_after_prefill},
         {"map blocks in the cache's size", test_map_blocks_in_cache},
         {"misuse", test_misuse},
