@@ -534,8 +534,9 @@ bool drive_prefill(Drive *d, const DrivePrefill *pf)
             /* An overwrite drops a page drawn among all valid ones, the
              * SLC data written just before included: the last overwrites
              * go on in SLC until slc pages of it are valid there. A
-             * round falls short by its own hits (about slc / n of it);
-             * one that adds nothing (the cache takes no more) ends it. */
+             * round falls short by its own hits (about slc / 2n of what
+             * it writes); one that adds nothing (the cache takes no
+             * more) ends it. */
             for (uint64_t have = pf_slc_valid(d), was = 0; pslc_has_cache(d) && have < slc && have > was;
                  was = have, have = pf_slc_valid(d))
                 pf_overwrite(&f, slc - have, true);
