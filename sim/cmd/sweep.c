@@ -548,7 +548,7 @@ gboolean run_sweep_collect(const char *dir, gboolean plot, PlotFormat fmt, const
     *missing = 0;
     g_autofree char *mpath = g_build_filename(dir, "sweep-manifest.csv", NULL);
     g_auto(GStrv) lines = NULL, head = NULL;
-    guint ncol;
+    guint ncol = 0; /* set by manifest_read() */
     GError *e = NULL;
     if (!manifest_read(mpath, &lines, &head, &ncol, error))
         return FALSE;
