@@ -449,8 +449,6 @@ static void pf_deal(Prefill *f, uint64_t n)
     g_assert(k == n);
 }
 
-/* Close the open blocks, then set what the block arrays imply: mapped
- * pages, the pSLC gauges; monotonic counters stay at zero. */
 /* The valid slots in SLC blocks (pSLC data). */
 static uint64_t pf_slc_valid(const Drive *d)
 {
@@ -462,6 +460,8 @@ static uint64_t pf_slc_valid(const Drive *d)
     return slc;
 }
 
+/* Close the open blocks, then set what the block arrays imply: mapped
+ * pages, the pSLC gauges; monotonic counters stay at zero. */
 static void pf_finish(Prefill *f, uint64_t n, uint64_t erases)
 {
     Drive *d = f->d;
