@@ -126,7 +126,7 @@ SimTime ctrl_first_free(const Drive *d)
 static G_GNUC_NO_INLINE SimTime take_any(Drive *d, Ctrl *c, SimTime ready, SimTime cost)
 {
     SimTime t = 0;
-    uint32_t at;
+    uint32_t at = 0;
     uint32_t k = best_core(c, sim_now(drive_engine(d)), ready, cost, &t, &at);
     if (cost == 0)
         return t;
