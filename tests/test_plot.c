@@ -22,7 +22,8 @@ static gboolean need_gnuplot(void)
     return FALSE;
 }
 
-/* A scratch copy of a fixture folder (figures are written next to the data). */
+/* A scratch copy of a fixture folder (figures are written next to the
+ * data), or of the figure scripts. */
 static char *copy_fixture(const char *src)
 {
     char *dst = g_dir_make_tmp("plot-XXXXXX", NULL);
@@ -261,6 +262,49 @@ static void test_gnuplot_error(void)
     cutest_rm_tree(dir);
 }
 
+/* A copy of the figure scripts in which the named ones fail with an
+ * undefined variable (line 3). */
+static char *scripts_failing(const char *const *broken)
+{
+    char *dst = copy_fixture(SCRIPT_DIR);
+    for (const char *const *b = broken; *b; b++) {
+        g_autofree char *gp = g_build_filename(dst, *b, NULL);
+        CU_ASSERT_TRUE(g_file_set_contents(
+            gp, "set terminal pngcairo\nset output out\nplot no_such_var\n", -1, NULL));
+    }
+    return dst;
+}
+
+/* The figures are drawn at once, yet the outcome is that of drawing them
+ * in turn: those before the first failure in place, none after it (even
+ * where they were drawn in full), the first failure's error. */
+static void test_failure_among_figures(void)
+{
+    if (!need_gnuplot())
+        return;
+    static const char *const one[] = {"throughput.gp", NULL};
+    static const char *const two[] = {"throughput.gp", "latency_cdf.gp", NULL};
+    const char *const *cases[] = {one, two};
+    for (unsigned c = 0; c < G_N_ELEMENTS(cases); c++) {
+        g_autofree char *dir = copy_fixture(FIXTURE_TLC);
+        g_autofree char *scripts = scripts_failing(cases[c]);
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_FALSE(plot_results(dir, scripts, PLOT_PNG, &err));
+        g_autofree char *gp = g_build_filename(scripts, "throughput.gp", NULL);
+        g_autofree char *expect = g_strdup_printf(
+            "gnuplot %s failed: \"%s\" line 3: undefined variable: no_such_var", gp, gp);
+        CU_ASSERT_STRING_EQUAL(err ? err->message : "", expect);
+        assert_png(dir, "write_curve.png");
+        CU_ASSERT_FALSE(exists_in(dir, "throughput.png"));
+        CU_ASSERT_FALSE(exists_in(dir, "cache.png"));
+        CU_ASSERT_FALSE(exists_in(dir, "utilization.png"));
+        CU_ASSERT_FALSE(exists_in(dir, "latency_cdf.png"));
+        assert_no_temporaries(dir);
+        cutest_rm_tree(scripts);
+        cutest_rm_tree(dir);
+    }
+}
+
 static void test_no_gnuplot(void)
 {
     g_autofree char *old_path = g_strdup(g_getenv("PATH"));
@@ -338,6 +382,7 @@ int main(void)
         {"drive names with overrides", test_drive_names_with_overrides},
         {"overlay of two runs", test_overlay},
         {"gnuplot error reported", test_gnuplot_error},
+        {"a failure among figures drawn at once", test_failure_among_figures},
         {"no gnuplot on PATH", test_no_gnuplot},
         {"live PNG without display", test_live_png},
         CU_TEST_INFO_NULL,

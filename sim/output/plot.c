@@ -1,8 +1,9 @@
 /*
  * plot.c - figures through gnuplot, see plot.h.
  * Each figure is one run of `gnuplot -e VARS SCRIPT` (no shell) writing to
- * DIR/.NAME.tmp, renamed to DIR/NAME on success. The scripts read the CSVs by
- * column name; this file decides which figures have inputs and names the files.
+ * DIR/.NAME.tmp, renamed to DIR/NAME on success; a results folder's figures
+ * are drawn at once (plot_figures()). The scripts read the CSVs by column
+ * name; this file decides which figures have inputs and names the files.
  */
 #include "sim/output/plot.h"
 
@@ -124,46 +125,44 @@ static char *plot_script_path(const char *script_dir, const char *name, GError *
     return p;
 }
 
-/* Run gnuplot -e vars script; on failure the error carries gnuplot's first
- * error line. */
-static gboolean plot_run(const char *script, const char *vars, GError **error)
+/* A figure being drawn: gnuplot runs on its own while others are started,
+ * writing to tmp; plot_finish() waits for it and puts the figure in place. */
+typedef struct {
+    char *script;   /* the .gp file, for messages */
+    char *tmp;      /* where gnuplot writes */
+    char *target;   /* where the figure goes (out_path, links followed) */
+    char *out_path; /* as asked for, for messages */
+    gboolean special; /* target is a device or pipe: its bytes are copied there */
+    GPid pid;
+    int err_fd; /* gnuplot's stderr */
+} PlotJob;
+
+static void plot_job_clear(PlotJob *j)
 {
+    g_free(j->script);
+    g_free(j->tmp);
+    g_free(j->target);
+    g_free(j->out_path);
+    memset(j, 0, sizeof *j);
+}
+
+/* Start gnuplot on script, writing out_path's figure through a temporary
+ * name. vars holds the script's inputs; out and fmt are added here. */
+static gboolean plot_start(PlotJob *j, const char *script, GString *vars, const char *out_path,
+                           PlotFormat fmt, GError **error)
+{
+    memset(j, 0, sizeof *j);
     g_autofree char *gnuplot = plot_gnuplot_path(error);
     if (!gnuplot)
         return FALSE;
-    const char *argv[] = {gnuplot, "-e", vars, script, NULL};
-    g_autofree char *err_text = NULL;
-    int status = 0;
-    GError *e = NULL;
-    if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-                      &err_text, &status, &e)) {
-        g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "%s: cannot run gnuplot: %s", script,
-                    e->message);
-        g_error_free(e);
-        return FALSE;
-    }
-    if (!g_spawn_check_wait_status(status, NULL)) {
-        g_autofree char *first = plot_first_error(err_text);
-        g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "gnuplot %s failed: %s", script, first);
-        return FALSE;
-    }
-    return TRUE;
-}
-
-/* Render one figure to out_path through its temporary name. vars holds
- * the script's inputs; out and fmt are added here. */
-static gboolean plot_render(const char *script, GString *vars, const char *out_path, PlotFormat fmt,
-                            GError **error)
-{
     /* a link is followed, a device or pipe written to (outdir_dest_resolve) */
-    gboolean special = FALSE;
-    g_autofree char *target = outdir_dest_resolve(out_path, &special, error);
+    g_autofree char *target = outdir_dest_resolve(out_path, &j->special, error);
     if (!target) {
         g_prefix_error(error, "%s: ", out_path);
         return FALSE;
     }
     g_autofree char *tmp = NULL;
-    if (special) {
+    if (j->special) {
         int fd = g_file_open_tmp("ftlsim-figure-XXXXXX", &tmp, error);
         if (fd < 0)
             return FALSE;
@@ -176,48 +175,81 @@ static gboolean plot_render(const char *script, GString *vars, const char *out_p
     }
     plot_var(vars, "fmt", plot_ext(fmt));
     plot_var(vars, "out", tmp);
-    if (!plot_run(script, vars->str, error)) {
-        g_unlink(tmp);
+    const char *argv[] = {gnuplot, "-e", vars->str, script, NULL};
+    GError *e = NULL;
+    if (!g_spawn_async_with_pipes(NULL, (char **)argv, NULL,
+                                  G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                  &j->pid, NULL, NULL, &j->err_fd, &e)) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "%s: cannot run gnuplot: %s", script,
+                    e->message);
+        g_error_free(e);
+        if (j->special)
+            g_unlink(tmp);
         return FALSE;
     }
-    GStatBuf st;
-    if (g_stat(tmp, &st) != 0 || st.st_size == 0) {
-        g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "gnuplot %s wrote no figure to %s",
-                    script, tmp);
-        g_unlink(tmp);
-        return FALSE;
-    }
-    if (special) {
-        g_autofree char *data = NULL;
-        gsize len = 0;
-        gboolean ok = g_file_get_contents(tmp, &data, &len, error) &&
-                      outdir_write_dest(target, data, len, error);
-        g_unlink(tmp);
-        if (!ok)
-            g_prefix_error(error, "%s: ", out_path);
-        return ok;
-    }
-    if (g_rename(tmp, target) != 0) {
-        int e = errno;
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: cannot rename to %s: %s",
-                    tmp, target, g_strerror(e));
-        g_unlink(tmp);
-        return FALSE;
-    }
+    j->script = g_strdup(script);
+    j->tmp = g_steal_pointer(&tmp);
+    j->target = g_steal_pointer(&target);
+    j->out_path = g_strdup(out_path);
     return TRUE;
 }
 
-/* One figure of a results folder: script NAME.gp, output DIR/NAME.EXT. */
-static gboolean plot_figure(const char *dir, const char *script_dir, const char *name,
-                            GString *vars, PlotFormat fmt, GError **error)
+/* Wait for j's gnuplot; with keep, put its figure in place, else only
+ * remove what it wrote (a figure before it failed). On failure the error
+ * carries gnuplot's first error line. */
+static gboolean plot_finish(PlotJob *j, gboolean keep, GError **error)
 {
-    g_autofree char *gp = g_strdup_printf("%s.gp", name);
-    g_autofree char *script = plot_script_path(script_dir, gp, error);
-    if (!script)
-        return FALSE;
-    g_autofree char *out_name = g_strdup_printf("%s.%s", name, plot_ext(fmt));
-    g_autofree char *out = g_build_filename(dir, out_name, NULL);
-    return plot_render(script, vars, out, fmt, error);
+    g_autoptr(GString) err_text = g_string_new(NULL);
+    char buf[4096];
+    for (;;) { /* all of stderr first: gnuplot may block writing it */
+        ssize_t n = read(j->err_fd, buf, sizeof buf);
+        if (n > 0)
+            g_string_append_len(err_text, buf, n);
+        else if (n == 0 || errno != EINTR)
+            break;
+    }
+    close(j->err_fd);
+    int status = 0;
+    while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    g_spawn_close_pid(j->pid);
+    gboolean ok = FALSE;
+    GStatBuf st;
+    if (!keep) {
+        /* nothing to report */
+    } else if (!g_spawn_check_wait_status(status, NULL)) {
+        g_autofree char *first = plot_first_error(err_text->str);
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "gnuplot %s failed: %s", j->script,
+                    first);
+    } else if (g_stat(j->tmp, &st) != 0 || st.st_size == 0) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "gnuplot %s wrote no figure to %s",
+                    j->script, j->tmp);
+    } else if (j->special) {
+        g_autofree char *data = NULL;
+        gsize len = 0;
+        ok = g_file_get_contents(j->tmp, &data, &len, error) &&
+             outdir_write_dest(j->target, data, len, error);
+        if (!ok)
+            g_prefix_error(error, "%s: ", j->out_path);
+    } else if (g_rename(j->tmp, j->target) != 0) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: cannot rename to %s: %s",
+                    j->tmp, j->target, g_strerror(e));
+    } else {
+        ok = TRUE;
+    }
+    if (!ok || j->special)
+        g_unlink(j->tmp);
+    plot_job_clear(j);
+    return ok;
+}
+
+/* Render one figure to out_path through its temporary name. */
+static gboolean plot_render(const char *script, GString *vars, const char *out_path, PlotFormat fmt,
+                            GError **error)
+{
+    PlotJob j;
+    return plot_start(&j, script, vars, out_path, fmt, error) && plot_finish(&j, TRUE, error);
 }
 
 static char *plot_drive_from_json(const char *dir);
@@ -288,18 +320,39 @@ gboolean plot_script(const char *dir, const char *script_dir, const char *script
     return plot_render(path, v, out, fmt, error);
 }
 
-static gboolean plot_series_figures(const char *dir, const char *script_dir, PlotFormat fmt,
-                                    GError **error)
+/* The figures names[0..n) of a results folder, script NAME.gp to
+ * DIR/NAME.EXT, each with its vars, drawn at once (a gnuplot each, on as
+ * many cores as there are). The outcome is as if they were drawn one after
+ * another: the figures before the first that fails are in place, none after
+ * it, and the error is its. */
+static gboolean plot_figures(const char *dir, const char *script_dir, const char *const *names,
+                             GString *const *vars, unsigned n, PlotFormat fmt, GError **error)
 {
-    g_autofree char *phases = g_build_filename(dir, "phases.csv", NULL);
-    static const char *const names[] = {"write_curve", "throughput", "cache", "utilization"};
-    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
-        g_autoptr(GString) vars = g_string_new(NULL);
-        plot_dir_vars(vars, dir);
-        if (i == 0)
-            g_string_append_printf(vars, "have_phases=%d; ", plot_has_rows(phases));
-        if (!plot_figure(dir, script_dir, names[i], vars, fmt, error))
-            return FALSE;
+    PlotJob jobs[8];
+    g_assert(n <= G_N_ELEMENTS(jobs));
+    unsigned started = 0, failed = n; /* the first figure that failed */
+    GError *first = NULL;
+    for (; started < n; started++) {
+        g_autofree char *gp = g_strdup_printf("%s.gp", names[started]);
+        g_autofree char *script = plot_script_path(script_dir, gp, &first);
+        g_autofree char *out_name = g_strdup_printf("%s.%s", names[started], plot_ext(fmt));
+        g_autofree char *out = g_build_filename(dir, out_name, NULL);
+        if (!script || !plot_start(&jobs[started], script, vars[started], out, fmt, &first)) {
+            failed = started;
+            break;
+        }
+    }
+    for (unsigned k = 0; k < started; k++) {
+        GError *e = NULL;
+        if (!plot_finish(&jobs[k], k < failed, &e) && k < failed) {
+            g_clear_error(&first);
+            first = e;
+            failed = k;
+        }
+    }
+    if (first) {
+        g_propagate_error(error, first);
+        return FALSE;
     }
     return TRUE;
 }
@@ -311,18 +364,35 @@ gboolean plot_results(const char *dir, const char *script_dir, PlotFormat fmt, G
         g_set_error_literal(error, PLOT_ERROR, PLOT_ERROR_NO_GNUPLOT, plot_install_hint());
         return FALSE;
     }
+    static const char *const series_names[] = {"write_curve", "throughput", "cache", "utilization"};
+    const char *names[G_N_ELEMENTS(series_names) + 1];
+    GString *vars[G_N_ELEMENTS(names)];
+    unsigned n = 0;
     g_autofree char *series = g_build_filename(dir, "series.csv", NULL);
-    if (plot_has_rows(series) && !plot_series_figures(dir, script_dir, fmt, error))
-        return FALSE;
+    if (plot_has_rows(series)) {
+        g_autofree char *phases = g_build_filename(dir, "phases.csv", NULL);
+        for (unsigned i = 0; i < G_N_ELEMENTS(series_names); i++, n++) {
+            names[n] = series_names[i];
+            vars[n] = g_string_new(NULL);
+            plot_dir_vars(vars[n], dir);
+            if (i == 0)
+                g_string_append_printf(vars[n], "have_phases=%d; ", plot_has_rows(phases));
+        }
+    }
     g_autofree char *rd = g_build_filename(dir, "latency_read.csv", NULL);
     g_autofree char *wr = g_build_filename(dir, "latency_write.csv", NULL);
     gboolean have_read = plot_has_rows(rd), have_write = plot_has_rows(wr);
-    if (!have_read && !have_write)
-        return TRUE;
-    g_autoptr(GString) vars = g_string_new(NULL);
-    plot_dir_vars(vars, dir);
-    g_string_append_printf(vars, "have_read=%d; have_write=%d; ", have_read, have_write);
-    return plot_figure(dir, script_dir, "latency_cdf", vars, fmt, error);
+    if (have_read || have_write) {
+        names[n] = "latency_cdf";
+        vars[n] = g_string_new(NULL);
+        plot_dir_vars(vars[n], dir);
+        g_string_append_printf(vars[n], "have_read=%d; have_write=%d; ", have_read, have_write);
+        n++;
+    }
+    gboolean ok = plot_figures(dir, script_dir, names, vars, n, fmt, error);
+    for (unsigned i = 0; i < n; i++)
+        g_string_free(vars[i], TRUE);
+    return ok;
 }
 
 /* The "overrides" array of summary.json (the run's --set options), joined
