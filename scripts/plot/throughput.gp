@@ -28,22 +28,7 @@ set key below
 # As in write_curve.gp, each direction is also drawn as its mean over bins
 # of a 300th of the axis: a drive that alternates writing and folding every
 # few seconds makes the per-interval line a solid band.
-# (stats filters by the ranges set: ask before setting them)
-stats series using (column("t_s")) nooutput
-bin = STATS_max > 0 ? STATS_max / 300 : 1
-dt = STATS_records > 1 ? (STATS_max - STATS_min) / (STATS_records - 1) : 1
-bin_of(x) = (floor(x / bin) + 0.5) * bin
-# a direction with no I/O in the whole run is left out (no flat line at 0)
-stats series using (column("write_MBps")) nooutput
-have_write = STATS_max > 0 ? 1 : 0
-top = STATS_max
-stats series using (column("read_MBps")) nooutput
-have_read = STATS_max > 0 ? 1 : 0
-top = (STATS_max > top ? STATS_max : top) * 1.08
-top = top > 0 ? top : 1
-set yrange [0:top]
-set xrange [0:*]
-
+#
 # The drive's phase in each interval (series.csv's phase column) shades the
 # background: pSLC, folding, native, GC-bound and read-only stretches, each
 # in its own colour, listed in the key only when the run has it.
@@ -51,23 +36,53 @@ array phase_name[5] = ['pslc', 'folding', 'native', 'gc', 'read']
 array phase_title[5] = ['pSLC writes', 'writes while folding', 'native writes', \
                         'writes waiting on GC', 'reads only']
 array phase_colour[5] = ['#dbe7f6', '#fde3c8', '#e6e6e6', '#f6d4d4', '#dcefd8']
-# (one scalar each, for the iteration bounds of the plot below)
-do for [k=1:5] {
-    stats series using (strcol("phase") eq phase_name[k] ? 1 : 0) nooutput
-    eval sprintf('phase_seen%d = %d', k, STATS_sum > 0 ? 1 : 0)
-}
-set style fill solid 1.0 noborder
-shade(k) = strcol("phase") eq phase_name[k] ? column("t_s") - dt / 2 : NaN
+is_phase(k) = strcol("phase") eq phase_name[k] ? 1 : 0
+# One pass over the series for all the script asks of it: the time axis
+# (stats' own figures), the directions' tops (a direction with no I/O in
+# the whole run is left out: no flat line at 0) and the phases seen (one
+# scalar each, for the iteration bounds of the plot below).
+# (stats filters by the ranges set: ask before setting them)
+w_top = 0; r_top = 0
+phase_seen1 = 0; phase_seen2 = 0; phase_seen3 = 0; phase_seen4 = 0; phase_seen5 = 0
+stats series using (column("t_s")):( \
+    w_top = column("write_MBps") > w_top ? column("write_MBps") : w_top, \
+    r_top = column("read_MBps") > r_top ? column("read_MBps") : r_top, \
+    phase_seen1 = phase_seen1 | is_phase(1), phase_seen2 = phase_seen2 | is_phase(2), \
+    phase_seen3 = phase_seen3 | is_phase(3), phase_seen4 = phase_seen4 | is_phase(4), \
+    phase_seen5 = phase_seen5 | is_phase(5), 0) nooutput
+t_last = STATS_max_x
+bin = STATS_max_x > 0 ? STATS_max_x / 300 : 1
+dt = STATS_records > 1 ? (STATS_max_x - STATS_min_x) / (STATS_records - 1) : 1
+bin_of(x) = (floor(x / bin) + 0.5) * bin
+have_write = w_top > 0 ? 1 : 0
+have_read = r_top > 0 ? 1 : 0
+top = (w_top > r_top ? w_top : r_top) * 1.08
+top = top > 0 ? top : 1
+set yrange [0:top]
+set xrange [0:*]
 
-plot for [i=1:phase_seen1] series using (shade(1)):(top):(dt * 1.05) \
+# A phase's stretch is one box, not one per interval (tens of thousands in
+# a long run): a row closes the stretch before it when its phase differs,
+# and the last row closes its own; shade() gives the box's middle there
+# (NaN elsewhere) and run_w its width.
+set style fill solid 1.0 noborder
+in_run = 0; run_s = 0; run_w = 0
+shade(k) = ($0 == 0 ? in_run = 0 : 0, \
+    t = column("t_s"), cur = is_phase(k), done = 0, \
+    (!cur && in_run) ? (in_run = 0, run_w = t - dt / 2 - run_s, done = 1) : 0, \
+    (cur && !in_run) ? (in_run = 1, run_s = t - dt / 2) : 0, \
+    (cur && t >= t_last) ? (run_w = t + dt / 2 - run_s, done = 1) : 0, \
+    done ? run_s + run_w / 2 : NaN)
+
+plot for [i=1:phase_seen1] series using (shade(1)):(top):(run_w) \
          with boxes lc rgb phase_colour[1] title 'phase: '.phase_title[1], \
-     for [i=1:phase_seen2] series using (shade(2)):(top):(dt * 1.05) \
+     for [i=1:phase_seen2] series using (shade(2)):(top):(run_w) \
          with boxes lc rgb phase_colour[2] title 'phase: '.phase_title[2], \
-     for [i=1:phase_seen3] series using (shade(3)):(top):(dt * 1.05) \
+     for [i=1:phase_seen3] series using (shade(3)):(top):(run_w) \
          with boxes lc rgb phase_colour[3] title 'phase: '.phase_title[3], \
-     for [i=1:phase_seen4] series using (shade(4)):(top):(dt * 1.05) \
+     for [i=1:phase_seen4] series using (shade(4)):(top):(run_w) \
          with boxes lc rgb phase_colour[4] title 'phase: '.phase_title[4], \
-     for [i=1:phase_seen5] series using (shade(5)):(top):(dt * 1.05) \
+     for [i=1:phase_seen5] series using (shade(5)):(top):(run_w) \
          with boxes lc rgb phase_colour[5] title 'phase: '.phase_title[5], \
      for [i=1:have_write] series using (column("t_s")):(column("write_MBps")) \
          with lines lw 1 lc rgb '#9fb4d8' title 'write MB/s, per interval', \
