@@ -29,11 +29,6 @@ set grid front lc rgb '#bbbbbb'
 set title (drive eq '' ? 'Die time by activity' : drive.': die time by activity') noenhanced
 set xlabel 'Time (s)'
 set ylabel 'Share of the dies'' time (%)'
-# (stats filters by the ranges set: ask before setting them)
-stats series using (column("t_s")) nooutput
-bin = STATS_max > 0 ? STATS_max / 300 : 1
-set yrange [0:105]
-set xrange [0:*]
 set key outside right top
 set style fill solid 0.85 noborder
 
@@ -51,21 +46,28 @@ c6(x) = c5(x) + column("die_map")*100
 # a series from before the controller had cores has no ctrl_busy column
 has_ctrl = int(system("head -n 1 '".series."' | grep -c ctrl_busy"))
 ctrl(x) = has_ctrl ? column("ctrl_busy")*100 : NaN
-set xlabel sprintf('Time (s); each share a mean per %.3g s', bin)
 
 # An activity the dies never spent time on in the whole run is left out of
 # the stack and the key (a write-only run lists no reads, a drive without
-# pSLC no folding); so are the controller's cores when never busy.
-array col[6] = ['die_host', 'die_fold', 'die_gc', 'die_read', 'die_erase', 'die_map']
-# (one scalar each, for the iteration bounds of the plot below)
-do for [k=1:6] {
-    stats series using (column(col[k])) nooutput
-    eval sprintf('seen%d = %d', k, STATS_max > 0 ? 1 : 0)
+# pSLC no folding); so are the controller's cores when never busy. One
+# pass over the series gives them all (one scalar each, for the iteration
+# bounds of the plot below); a series from before the dies' shares were
+# written has none.
+# (stats filters by the ranges set: ask before setting them)
+stats series using (column("t_s")) nooutput
+bin = STATS_max > 0 ? STATS_max / 300 : 1
+seen1 = 0; seen2 = 0; seen3 = 0; seen4 = 0; seen5 = 0; seen6 = 0; ctrl_seen = 0
+if (int(system("head -n 1 '".series."' | grep -c die_host"))) {
+    stats series using ( \
+        seen1 = seen1 | (column("die_host") > 0), seen2 = seen2 | (column("die_fold") > 0), \
+        seen3 = seen3 | (column("die_gc") > 0), seen4 = seen4 | (column("die_read") > 0), \
+        seen5 = seen5 | (column("die_erase") > 0), seen6 = seen6 | (column("die_map") > 0), \
+        ctrl_seen = ctrl_seen | (has_ctrl ? ctrl(0) > 0 : 0), 0) nooutput
 }
-if (has_ctrl) {
-    stats series using (column("ctrl_busy")) nooutput
-    has_ctrl = STATS_max > 0 ? 1 : 0
-}
+has_ctrl = ctrl_seen
+set xlabel sprintf('Time (s); each share a mean per %.3g s', bin)
+set yrange [0:105]
+set xrange [0:*]
 
 plot for [i=1:seen6] series using (t(0)):(c6(0)) smooth unique with filledcurves x1 lc rgb '#9467bd' title 'map writes', \
      for [i=1:seen5] series using (t(0)):(c5(0)) smooth unique with filledcurves x1 lc rgb '#7f7f7f' title 'erase', \
