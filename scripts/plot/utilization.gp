@@ -43,8 +43,10 @@ c3(x) = c2(x) + column("die_gc")*100
 c4(x) = c3(x) + column("die_read")*100
 c5(x) = c4(x) + column("die_erase")*100
 c6(x) = c5(x) + column("die_map")*100
+# series.csv's header names the column (older series lack some)
+has_column(name) = int(system("head -n 1 '".series."' | grep -c ".name))
 # a series from before the controller had cores has no ctrl_busy column
-has_ctrl = int(system("head -n 1 '".series."' | grep -c ctrl_busy"))
+has_ctrl = has_column('ctrl_busy')
 ctrl(x) = has_ctrl ? column("ctrl_busy")*100 : NaN
 
 # An activity the dies never spent time on in the whole run is left out of
@@ -57,7 +59,7 @@ ctrl(x) = has_ctrl ? column("ctrl_busy")*100 : NaN
 stats series using (column("t_s")) nooutput
 bin = STATS_max > 0 ? STATS_max / 300 : 1
 seen1 = 0; seen2 = 0; seen3 = 0; seen4 = 0; seen5 = 0; seen6 = 0; ctrl_seen = 0
-if (int(system("head -n 1 '".series."' | grep -c die_host"))) {
+if (has_column('die_host')) {
     stats series using ( \
         seen1 = seen1 | (column("die_host") > 0), seen2 = seen2 | (column("die_fold") > 0), \
         seen3 = seen3 | (column("die_gc") > 0), seen4 = seen4 | (column("die_read") > 0), \
