@@ -12,6 +12,8 @@
 #define FIXTURE_TLC CUTEST_SRC("tests/data/results_fixture/tlc_1tb")
 #define FIXTURE_QLC CUTEST_SRC("tests/data/results_fixture/qlc_2tb")
 #define SCRIPT_DIR CUTEST_SRC("scripts/plot")
+/* A figure script that fails on its line 3 (an undefined variable). */
+#define FAILING_GP "set terminal pngcairo\nset output out\nplot no_such_var\n"
 
 static gboolean need_gnuplot(void)
 {
@@ -238,8 +240,7 @@ static void test_gnuplot_error(void)
     g_autofree char *dir = copy_fixture(FIXTURE_TLC);
     g_autofree char *scripts = g_dir_make_tmp("plot-XXXXXX", NULL);
     g_autofree char *gp = g_build_filename(scripts, "write_curve.gp", NULL);
-    CU_ASSERT_TRUE(g_file_set_contents(
-        gp, "set terminal pngcairo\nset output out\nplot no_such_var\n", -1, NULL));
+    CU_ASSERT_TRUE(g_file_set_contents(gp, FAILING_GP, -1, NULL));
     g_autoptr(GError) err = NULL;
     CU_ASSERT_FALSE(plot_results(dir, scripts, PLOT_PNG, &err));
     CU_ASSERT_TRUE(g_error_matches(err, PLOT_ERROR, PLOT_ERROR_GNUPLOT));
@@ -262,15 +263,13 @@ static void test_gnuplot_error(void)
     cutest_rm_tree(dir);
 }
 
-/* A copy of the figure scripts in which the named ones fail with an
- * undefined variable (line 3). */
+/* A copy of the figure scripts in which the named ones are FAILING_GP. */
 static char *scripts_failing(const char *const *broken)
 {
     char *dst = copy_fixture(SCRIPT_DIR);
     for (const char *const *b = broken; *b; b++) {
         g_autofree char *gp = g_build_filename(dst, *b, NULL);
-        CU_ASSERT_TRUE(g_file_set_contents(
-            gp, "set terminal pngcairo\nset output out\nplot no_such_var\n", -1, NULL));
+        CU_ASSERT_TRUE(g_file_set_contents(gp, FAILING_GP, -1, NULL));
     }
     return dst;
 }
