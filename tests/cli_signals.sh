@@ -37,11 +37,15 @@ stopped() {
     t0=$(date +%s%N)
     kill -"$sig" "$pid"
     # a command that ignores the signal fails here rather than hang the test
-    (trap 'kill "$s" 2>/dev/null; exit 0' TERM; sleep 60 & s=$!; wait "$s" && kill -KILL "$pid") \
-        >/dev/null 2>&1 &
-    local watchdog=$!
+    (trap 'kill "$s" 2>/dev/null; exit 0' TERM; : >"$tmp/watchdog"; sleep 60 & s=$!; wait "$s" &&
+        kill -KILL "$pid") >/dev/null 2>&1 &
+    local watchdog=$! i
     wait "$pid"
     rc=$?
+    # signalled before its own TERM trap is set, a subshell runs this
+    # shell's EXIT trap (lib.sh: rm -rf "$tmp") as it dies: wait for it
+    for i in $(seq 1000); do [ -e "$tmp/watchdog" ] && break; sleep 0.01; done
+    rm -f "$tmp/watchdog"
     kill "$watchdog" 2>/dev/null
     t1=$(date +%s%N)
     [ "$rc" -eq "$want" ] || fail "$name: exit $rc, expected $want"
